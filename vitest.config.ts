@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    // The machine has 2 cores; keep worker count modest so timing-sensitive
+    // HTTP tests are not starved.
+    maxWorkers: 2,
+    testTimeout: 30_000,
+  },
+});
