@@ -1,0 +1,74 @@
+/**
+ * Emitter "validators": ahead-of-time validators for every component schema,
+ * in generated/validators/. ajv compiles at generation time only; what is
+ * emitted is plain JavaScript that imports nothing but its own folder.
+ *
+ * Layout (tree-shakable; see bench/validators.ts for the sizes):
+ *   validators/<kebab-name>.js + .d.ts   one module per component, exporting
+ *                                        `validate<Name>`; self-contained (it
+ *                                        carries the functions it calls)
+ *   validators/index.js + .d.ts          explicit named re-exports
+ *   validators/runtime.js + .d.ts        helpers replacing ajv's runtime
+ *                                        modules; `ValidationIssue`
+ * Importing one validator, directly or through index.js, bundles only that
+ * validator and the runtime helpers it uses.
+ */
+import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
+import { addComponents, createValidatorAjv, componentRef } from "./validators/ajv.js";
+import { componentDeclarations, indexDeclarations, indexModule } from "./validators/declarations.js";
+import { header } from "./validators/header.js";
+import { componentModuleCode } from "./validators/module-code.js";
+import { kebabCase } from "./validators/names.js";
+import { assertPortable } from "./validators/portability.js";
+import { runtimeDts, runtimeJs, RUNTIME_FILE } from "./validators/runtime.js";
+
+const DIR = "validators";
+
+export const validatorsEmitter: Emitter = {
+  name: "validators",
+  emit: emitValidators,
+};
+
+export function emitValidators(model: LoadedSchema): EmittedFile[] {
+  const names = Object.keys(model.schemas).sort();
+  checkFileNames(names);
+
+  const ajv = createValidatorAjv();
+  addComponents(ajv, model.schemas);
+  // Compile in sorted order first: ajv numbers functions and constants in
+  // compile order, so a fixed order makes the output byte-deterministic.
+  for (const name of names) {
+    try {
+      ajv.getSchema(componentRef(name));
+    } catch (e) {
+      throw new Error(`Cannot compile a validator for #/components/schemas/${name}: ${(e as Error).message}`, { cause: e });
+    }
+  }
+
+  const top = header(model, "//");
+  const files: EmittedFile[] = [
+    { path: `${DIR}/${RUNTIME_FILE}`, contents: top + runtimeJs },
+    { path: `${DIR}/runtime.d.ts`, contents: top + runtimeDts },
+  ];
+  for (const name of names) {
+    const base = `${DIR}/${kebabCase(name)}`;
+    files.push({ path: `${base}.js`, contents: top + componentModuleCode(ajv, name) });
+    files.push({ path: `${base}.d.ts`, contents: top + componentDeclarations(name) });
+  }
+  files.push({ path: `${DIR}/index.js`, contents: top + indexModule(names) });
+  files.push({ path: `${DIR}/index.d.ts`, contents: top + indexDeclarations(names) });
+
+  for (const file of files) assertPortable(file.path, file.contents);
+  return files;
+}
+
+function checkFileNames(names: readonly string[]): void {
+  const seen = new Map<string, string>();
+  for (const name of names) {
+    const file = kebabCase(name);
+    const other = seen.get(file);
+    if (other !== undefined) throw new Error(`Components ${other} and ${name} would both be written to validators/${file}.js; rename one.`);
+    if (file === "index" || file === "runtime") throw new Error(`Component ${name} would overwrite validators/${file}.js; rename it.`);
+    seen.set(file, name);
+  }
+}

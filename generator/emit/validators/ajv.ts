@@ -1,0 +1,63 @@
+/**
+ * The one ajv configuration the validators are generated with. Tests and the
+ * bench build live ajv instances from here too, so "live ajv" and "the
+ * generated code" are compared under the same options and keywords.
+ */
+import { Ajv2020, type Options } from "ajv/dist/2020.js";
+import type { SchemaObject } from "openapi3-ts/oas31";
+import { registerVendorKeywords } from "../../keywords/index.js";
+import { prepareComponents } from "./prepare.js";
+
+/** `$id` of the schema that holds `components.schemas`; never fetched. */
+export const DOCUMENT_ID = "https://mantyx.invalid/wire-types/openapi.json";
+
+export const validatorAjvOptions: Readonly<Options> = {
+  // OpenAPI discriminators compile to a switch on the tag: one branch is
+  // checked, and a wrong variant yields one error from that branch.
+  discriminator: true,
+  // Stop at the first failure of each branch: no error collection on the
+  // success path and no exploring of every oneOf branch after one failed.
+  // This is what makes the validators fast; `errors` holds that one issue.
+  allErrors: false,
+  strict: true,
+  // OpenAPI unions put `required` beside `oneOf` (ToolResultRequest: one of
+  // `result` / `error`), with the properties defined in the other keyword.
+  strictRequired: false,
+  // OpenAPI unions (`discriminator` + `oneOf`, `not: { anyOf }`) state
+  // `type: object` in their branches; strictTypes wants it repeated on the
+  // union. Unknown keywords (strictSchema) and bad numbers stay errors.
+  strictTypes: false,
+  // Formats are annotations in this project (CONVENTIONS.md).
+  validateFormats: false,
+  unicodeRegExp: true,
+  code: { source: true, esm: true, lines: false, optimize: true },
+};
+
+/** A configured ajv 2020 instance with the vendor keywords (no schemas). */
+export function createValidatorAjv(options: Options = {}): Ajv2020 {
+  const ajv = new Ajv2020({ ...validatorAjvOptions, ...options });
+  registerVendorKeywords(ajv);
+  // The container keyword of the document schema below: `$ref`s such as
+  // `#/components/schemas/Name` resolve by JSON pointer through it.
+  ajv.addKeyword({ keyword: "components", schemaType: "object" });
+  return ajv;
+}
+
+/**
+ * Adds the components as one schema, `{ $id, components: { schemas } }`, so
+ * the document's own `$ref`s resolve unchanged. `prepare: false` adds them
+ * as given (for baselines that strip keywords themselves).
+ */
+export function addComponents(
+  ajv: Ajv2020,
+  schemas: Readonly<Record<string, SchemaObject>>,
+  { prepare = true }: { prepare?: boolean } = {},
+): void {
+  const prepared = prepare ? prepareComponents(schemas) : schemas;
+  ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas: prepared } });
+}
+
+/** The ajv key of component `name`. */
+export function componentRef(name: string): string {
+  return `${DOCUMENT_ID}#/components/schemas/${encodeURIComponent(name.replace(/~/g, "~0").replace(/\//g, "~1"))}`;
+}

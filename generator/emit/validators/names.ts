@@ -1,0 +1,17 @@
+/** File and export names derived from component names. */
+
+/** `RunCreateRequest` -> `run-create-request`, `A2aToolRef` -> `a2a-tool-ref`, `JSONValue` -> `json-value`. */
+export function kebabCase(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1-$2")
+    .toLowerCase();
+}
+
+/** The named export of component `name`'s validator. */
+export function validatorName(name: string): string {
+  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) {
+    throw new Error(`Component name "${name}" is not a JavaScript identifier; rename it in schema/openapi.yaml (PascalCase, CONVENTIONS.md).`);
+  }
+  return `validate${name}`;
+}

@@ -1,0 +1,94 @@
+/**
+ * Turns `components.schemas` into what ajv compiles: a deep copy in which
+ * every OpenAPI `discriminator.mapping` has been checked against the union's
+ * branches and then dropped.
+ *
+ * Why: ajv's `discriminator` derives the tag -> branch map from each branch's
+ * `const` and rejects `mapping` ("mapping is not supported"). The schema
+ * states both, so they must agree; a mapping that disagrees with the consts
+ * would make ajv validate differently from what the document says, so it
+ * fails generation here with the fix.
+ */
+import type { SchemaObject } from "openapi3-ts/oas31";
+
+const COMPONENT_REF = "#/components/schemas/";
+
+/** Keywords whose values are data, not subschemas: never walked. */
+const DATA_KEYWORDS = new Set(["examples", "example", "default", "const", "enum", "x-known-values"]);
+
+export class DiscriminatorMappingError extends Error {
+  override readonly name = "DiscriminatorMappingError";
+  readonly code = "discriminator-mapping";
+}
+
+export function isDiscriminatorMappingError(e: unknown): e is DiscriminatorMappingError {
+  return e instanceof DiscriminatorMappingError;
+}
+
+/** Checked copy of `schemas` with every `discriminator.mapping` removed. */
+export function prepareComponents(schemas: Readonly<Record<string, SchemaObject>>): Record<string, SchemaObject> {
+  const copy = structuredClone(schemas) as Record<string, SchemaObject>;
+  for (const name of Object.keys(copy).sort()) {
+    visit(copy[name], `${COMPONENT_REF}${name}`, (node, at) => {
+      const discriminator = node["discriminator"] as { propertyName?: unknown; mapping?: Record<string, string> } | undefined;
+      // A property *named* "discriminator" sits in a `properties` map, not beside a oneOf.
+      if (discriminator === null || typeof discriminator !== "object" || !("oneOf" in node)) return;
+      if (discriminator.mapping !== undefined) {
+        checkMapping(node, discriminator.mapping, String(discriminator.propertyName), at, schemas);
+        const { mapping: _dropped, ...rest } = discriminator;
+        node["discriminator"] = rest;
+      }
+    });
+  }
+  return copy;
+}
+
+/** Copy of `schemas` without any `discriminator`: the plain `oneOf` baseline the bench compares against. */
+export function withoutDiscriminators(schemas: Readonly<Record<string, SchemaObject>>): Record<string, SchemaObject> {
+  const copy = structuredClone(schemas) as Record<string, SchemaObject>;
+  for (const name of Object.keys(copy)) {
+    visit(copy[name], name, (node) => {
+      if ("oneOf" in node) delete node["discriminator"];
+    });
+  }
+  return copy;
+}
+
+function checkMapping(
+  node: Record<string, unknown>,
+  mapping: Record<string, string>,
+  propertyName: string,
+  at: string,
+  schemas: Readonly<Record<string, SchemaObject>>,
+): void {
+  const fail = (why: string): never => {
+    throw new DiscriminatorMappingError(
+      `${at}/discriminator: ${why}. Make discriminator.mapping name, for each tag value, the oneOf branch whose "properties/${propertyName}/const" is that value.`,
+    );
+  };
+  const oneOf = node["oneOf"];
+  if (!Array.isArray(oneOf)) fail("a discriminator needs a oneOf");
+  const branchRefs = new Set((oneOf as Array<{ $ref?: unknown }>).map((b) => b.$ref));
+  for (const tag of Object.keys(mapping).sort()) {
+    const ref = mapping[tag];
+    if (typeof ref !== "string" || !ref.startsWith(COMPONENT_REF)) fail(`mapping "${tag}" is not a "${COMPONENT_REF}..." reference`);
+    if (!branchRefs.has(ref)) fail(`mapping "${tag}" -> ${ref} is not one of the oneOf branches`);
+    const target = schemas[(ref as string).slice(COMPONENT_REF.length)] as Record<string, unknown> | undefined;
+    const tagSchema = (target?.["properties"] as Record<string, { const?: unknown }> | undefined)?.[propertyName];
+    if (tagSchema?.const !== tag) fail(`mapping "${tag}" -> ${ref}, but that schema's "${propertyName}" const is ${JSON.stringify(tagSchema?.const)}`);
+  }
+}
+
+/** Calls `f` on every subschema object (depth first), skipping data-valued keywords. */
+function visit(value: unknown, at: string, f: (node: Record<string, unknown>, at: string) => void): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => visit(item, `${at}/${i}`, f));
+    return;
+  }
+  if (value === null || typeof value !== "object") return;
+  const node = value as Record<string, unknown>;
+  f(node, at);
+  for (const key of Object.keys(node)) {
+    if (!DATA_KEYWORDS.has(key)) visit(node[key], `${at}/${key}`, f);
+  }
+}

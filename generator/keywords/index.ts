@@ -1,0 +1,55 @@
+/**
+ * The vendor keywords of schema/CONVENTIONS.md as ajv keyword definitions.
+ *
+ * The asserting ones generate code (`code(cxt)` with ajv's codegen), never
+ * `validate` closures, so what they check serializes into standalone
+ * validators exactly as live ajv runs it. The same registration serves the
+ * generator and the tests that run live ajv.
+ */
+import type { Ajv2020, KeywordDefinition } from "ajv/dist/2020.js";
+import { openApiAnnotations } from "./openapi-annotations.js";
+import { xGreaterThan } from "./x-greater-than.js";
+import { xItemSchema } from "./x-item-schema.js";
+import { xKnownValues } from "./x-known-values.js";
+import { xLastNonSystemRole } from "./x-last-non-system-role.js";
+import { xMaxBase64BytesTotal } from "./x-max-base64-bytes-total.js";
+import { xMaxJsonBytes } from "./x-max-json-bytes.js";
+import { xMaxUtf8Bytes } from "./x-max-utf8-bytes.js";
+import { xTerminal } from "./x-terminal.js";
+import { xTranscriptRules } from "./x-transcript-rules.js";
+
+/** Keywords that the generated validators enforce. */
+export const assertingKeywords: readonly KeywordDefinition[] = [
+  xMaxUtf8Bytes,
+  xMaxJsonBytes,
+  xMaxBase64BytesTotal,
+  xGreaterThan,
+  xLastNonSystemRole,
+];
+
+/** Keywords that are accepted and ignored (annotations). */
+export const annotationKeywords: readonly KeywordDefinition[] = [
+  xKnownValues,
+  xItemSchema,
+  xTranscriptRules,
+  xTerminal,
+  ...openApiAnnotations,
+];
+
+/** Adds every vendor and OpenAPI annotation keyword to `ajv`; returns it. */
+export function registerVendorKeywords(ajv: Ajv2020): Ajv2020 {
+  for (const def of [...assertingKeywords, ...annotationKeywords]) ajv.addKeyword(def);
+  return ajv;
+}
+
+export {
+  xGreaterThan,
+  xItemSchema,
+  xKnownValues,
+  xLastNonSystemRole,
+  xMaxBase64BytesTotal,
+  xMaxJsonBytes,
+  xMaxUtf8Bytes,
+  xTerminal,
+  xTranscriptRules,
+};
