@@ -48,14 +48,13 @@ function walk(gen: CodeGen, value: Code, segments: readonly string[], onString: 
   if (segment === undefined) {
     gen.if(_`typeof ${value} == "string"`, () => onString(value));
   } else if (segment === "*") {
-    gen.if(
-      _`Array.isArray(${value})`,
-      () => gen.forOf("item", value, (item) => walk(gen, item, rest, onString)),
-      () =>
-        gen.if(_`${value} !== null && typeof ${value} == "object"`, () =>
-          gen.forIn("key", value, (key) => walk(gen, gen.const("value", _`${value}[${key}]`), rest, onString)),
-        ),
+    // One loop for arrays and objects, so the subtree is emitted once per
+    // `*` (branching on the container type would double it at every `*`).
+    const items = gen.const(
+      "items",
+      _`Array.isArray(${value}) ? ${value} : ${value} !== null && typeof ${value} == "object" ? Object.values(${value}) : []`,
     );
+    gen.forOf("item", items, (item) => walk(gen, item, rest, onString));
   } else {
     gen.if(_`${value} !== null && typeof ${value} == "object" && !Array.isArray(${value})`, () =>
       walk(gen, gen.const("value", _`${value}[${segment}]`), rest, onString),

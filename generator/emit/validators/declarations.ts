@@ -12,12 +12,12 @@ import type { ValidationIssue } from "./runtime.js";
  * vendor keywords (x-max-utf8-bytes, ...) included. A type guard: \`true\`
  * narrows \`data\` to \`${name}\`.
  *
- * Stops at the first problem. After the call, \`${fn}.errors\` is \`null\` if
- * \`data\` is valid, else the issue found.
+ * Stops at the first failing keyword. After the call, \`${fn}.errors\` is
+ * \`null\` if \`data\` is valid, else the issues found (see ValidationIssue).
  */
 export declare function ${fn}(data: unknown): data is ${name};
 export declare namespace ${fn} {
-  /** \`null\` after a valid call; after an invalid one, the issue found (one element). */
+  /** \`null\` after a valid call; after an invalid one, what failed (see ValidationIssue). */
   let errors: ValidationIssue[] | null;
 }
 `;

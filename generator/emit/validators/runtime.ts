@@ -73,9 +73,11 @@ export const runtimeDts = `/**
  * ajv's error object (without its \`verbose\` fields), so tools written for
  * ajv errors read it.
  *
- * Validators stop at the first failure (ajv \`allErrors: false\`), so
- * \`errors\` holds one issue; in a discriminated union it comes from the
- * branch the tag selects.
+ * Validators stop at the first failing keyword (ajv \`allErrors: false\`):
+ * \`errors\` holds its issue. A discriminated union checks only the branch
+ * its tag selects, so a wrong variant yields that branch's one issue. A
+ * \`oneOf\`/\`anyOf\` without discriminator lists the first issue of each
+ * branch, then the union's own issue (keyword \`oneOf\`/\`anyOf\`).
  */
 export interface ValidationIssue {
   /** JSON Pointer to the failing value in the validated data, \`""\` for the root. */

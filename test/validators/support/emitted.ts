@@ -1,0 +1,70 @@
+/**
+ * Runs the validators emitter into a temporary folder and imports the
+ * result, and builds live ajv validators with the same options and keywords:
+ * the two sides every differential test compares (model: ajv's
+ * spec/ajv_standalone.ts).
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ErrorObject } from "ajv/dist/2020.js";
+import { emitValidators } from "../../../generator/emit/validators.js";
+import { addComponents, componentRef, createValidatorAjv } from "../../../generator/emit/validators/ajv.js";
+import { kebabCase, validatorName } from "../../../generator/emit/validators/names.js";
+import type { EmittedFile, LoadedSchema } from "../../../generator/model.js";
+
+export interface AnyValidator {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+
+export interface EmittedValidators {
+  readonly dir: string;
+  readonly files: readonly EmittedFile[];
+  /** The emitted module's `validate<name>`, imported from disk. */
+  get(name: string): Promise<AnyValidator>;
+}
+
+export async function emitToTempDir(model: LoadedSchema): Promise<EmittedValidators> {
+  const files = emitValidators(model);
+  const dir = mkdtempSync(join(tmpdir(), "wire-validators-"));
+  for (const file of files) {
+    const path = join(dir, file.path);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, file.contents);
+  }
+  const cache = new Map<string, AnyValidator>();
+  return {
+    dir,
+    files,
+    async get(name) {
+      let v = cache.get(name);
+      if (!v) {
+        const url = pathToFileURL(join(dir, "validators", `${kebabCase(name)}.js`)).href;
+        const mod = (await import(url)) as Record<string, AnyValidator>;
+        v = mod[validatorName(name)];
+        if (!v) throw new Error(`${url} does not export ${validatorName(name)}`);
+        cache.set(name, v);
+      }
+      return v;
+    },
+  };
+}
+
+/** Live ajv (compiled at run time) with the emitter's options and keywords. */
+export function liveValidators(model: LoadedSchema): (name: string) => AnyValidator {
+  const ajv = createValidatorAjv();
+  addComponents(ajv, model.schemas);
+  return (name) => {
+    const v = ajv.getSchema(componentRef(name));
+    if (!v) throw new Error(`no component ${name}`);
+    return v as AnyValidator;
+  };
+}
+
+/** Verdict and errors of one call, copied (validators reuse `errors`). */
+export function run(v: AnyValidator, data: unknown): { valid: boolean; errors: ErrorObject[] | null } {
+  const valid = v(data);
+  return { valid, errors: v.errors ? structuredClone(v.errors) : null };
+}
