@@ -8,5 +8,5 @@ import type { KeywordDefinition } from "ajv/dist/2020.js";
 
 export const xItemSchema: KeywordDefinition = {
   keyword: "x-item-schema",
-  schemaType: "object",
+  schemaType: ["object", "boolean"],
 };

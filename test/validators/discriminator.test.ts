@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { emitToTempDir, liveValidators, run, type EmittedValidators } from "./support/emitted.js";
 import { loadSchemaFile, SCHEMA_PATH } from "./support/load-schema.js";
 
-const model = loadSchemaFile(SCHEMA_PATH);
+const model = await loadSchemaFile(SCHEMA_PATH);
 const live = liveValidators(model);
 let emitted: EmittedValidators;
 

@@ -16,7 +16,7 @@ import { portabilityProblems } from "../../generator/emit/validators/portability
 import { emitToTempDir, type EmittedValidators } from "./support/emitted.js";
 import { loadSchemaFile, SCHEMA_PATH } from "./support/load-schema.js";
 
-const model = loadSchemaFile(SCHEMA_PATH);
+const model = await loadSchemaFile(SCHEMA_PATH);
 /** The CommonJS `exports.default`, whichever way the test runner interops. */
 function cjsDefault<T>(m: unknown): T {
   let f = m as { default?: unknown };
@@ -145,9 +145,21 @@ describe("runtime.js agrees with ajv's runtime", () => {
         .dictionary(fc.string({ maxLength: 3 }), fc.integer())
         .map((o) => [JSON.parse(JSON.stringify(o)) as unknown, Object.fromEntries(Object.entries(o).reverse())] as const),
     );
+    // ajv's equal reads `constructor`, `valueOf` and `toString` off objects,
+    // so own keys with those names change its answer or make it throw.
+    const special = /"(constructor|valueOf|toString)":/;
     fc.assert(
-      fc.property(pairs, ([a, b]) => runtime.deepEqual(a, b) === ajvEqual(a, b)),
+      fc.property(pairs, ([a, b]) => {
+        fc.pre(!special.test(JSON.stringify([a, b])));
+        return runtime.deepEqual(a, b) === ajvEqual(a, b);
+      }),
       { numRuns: 2000 },
     );
+  });
+
+  it("deepEqual compares objects with keys named like Object methods as data", () => {
+    expect(runtime.deepEqual({ toString: 1 }, { toString: 1 })).toBe(true);
+    expect(runtime.deepEqual({ valueOf: 1 }, { valueOf: 2 })).toBe(false);
+    expect(runtime.deepEqual({ constructor: "x" }, { constructor: "x" })).toBe(true);
   });
 });

@@ -18,7 +18,7 @@ interface KeywordCase {
   params?: Record<string, unknown>;
 }
 
-const model = loadSchemaFile(new URL("keywords.yaml", FIXTURES));
+const model = await loadSchemaFile(new URL("keywords.yaml", FIXTURES));
 const cases = JSON.parse(readFileSync(new URL("keyword-cases.json", FIXTURES), "utf8")) as KeywordCase[];
 const live = liveValidators(model);
 let emitted: EmittedValidators;

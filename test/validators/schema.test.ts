@@ -8,7 +8,7 @@ import { loadHandCases } from "../../generator/cases/load-cases.js";
 import { emitToTempDir, liveValidators, run, type EmittedValidators } from "./support/emitted.js";
 import { loadSchemaFile, REPO_ROOT, SCHEMA_PATH } from "./support/load-schema.js";
 
-const model = loadSchemaFile(SCHEMA_PATH);
+const model = await loadSchemaFile(SCHEMA_PATH);
 const live = liveValidators(model);
 const handCases = loadHandCases(new URL("schema/cases/", REPO_ROOT).pathname);
 const examples = Object.entries(model.schemas).flatMap(([name, schema]) =>
