@@ -16,7 +16,7 @@
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { addComponents, createValidatorAjv, componentRef } from "./validators/ajv.js";
 import { componentDeclarations, indexDeclarations, indexModule } from "./validators/declarations.js";
-import { header } from "./validators/header.js";
+import { header } from "../header.js";
 import { componentModuleCode } from "./validators/module-code.js";
 import { kebabCase } from "./validators/names.js";
 import { assertPortable } from "./validators/portability.js";

@@ -29,6 +29,8 @@ export interface EmittedValidators {
 export async function emitToTempDir(model: LoadedSchema): Promise<EmittedValidators> {
   const files = emitValidators(model);
   const dir = mkdtempSync(join(tmpdir(), "wire-validators-"));
+  // As in this package: .js files are ES modules.
+  writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
   for (const file of files) {
     const path = join(dir, file.path);
     mkdirSync(dirname(path), { recursive: true });
