@@ -1,0 +1,273 @@
+/**
+ * Emitter "client": `generated/client.ts`, a fetch client with one method per
+ * operation of the schema (method name = operationId), rendered from
+ * `templates/client.ts.hbs`.
+ *
+ * The schema is reduced here to plain template data (operations sorted by
+ * operationId; parameters, body and response types by component name), and
+ * the template only lays it out. Every schema value reaches the output
+ * through a checking helper — `json` (JSON.stringify, for literals), `ident`
+ * (must be an identifier), `type` (an expression built here from checked
+ * identifiers), `doc` (comment text, `*\/` neutralised) — never `{{{ }}}`.
+ * The HTTP work lives in runtime/client/, so the template stays thin.
+ */
+import { readFileSync } from "node:fs";
+import Handlebars from "handlebars";
+import type { OpenAPIObject, OperationObject, ParameterObject, PathItemObject, ReferenceObject, SchemaObject } from "openapi3-ts/oas31";
+import { header } from "../header.js";
+import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
+
+const TEMPLATE = new URL("../../templates/client.ts.hbs", import.meta.url);
+const COMPONENT = "#/components/schemas/";
+const METHODS = ["get", "put", "post", "delete", "patch"] as const;
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * Operations that may be sent again after a 5xx or a network failure besides
+ * GET/DELETE, because the protocol makes them idempotent: cancel
+ * ("idempotent", http-surface.md) and tool results (keyed by `toolUseId`,
+ * wire-protocol.md §10). Everything else is retried only on 429.
+ */
+const IDEMPOTENT_POSTS = new Set(["cancelRun", "postToolResult"]);
+
+/**
+ * Operations whose answer needs more than "JSON in, JSON out":
+ * - a `text/event-stream` success response -> a resumable event stream;
+ * - `postToolResult` -> outcome values for its documented 404/409 answers
+ *   (wire-protocol.md §5), and at most one POST per `toolUseId`.
+ */
+type OperationKind = "json" | "stream" | "tool-result";
+
+interface ParamData {
+  name: string;
+  /** The name in the URL/header, when it differs from a JS identifier. */
+  wireName: string;
+  tsType: string;
+  required: boolean;
+  description: string;
+}
+
+interface FieldData {
+  name: string;
+  validator: string;
+  each: boolean;
+}
+
+export interface OperationData {
+  id: string;
+  kind: OperationKind;
+  method: string;
+  path: string;
+  summary: string;
+  description: string;
+  scopes: string[];
+  idempotent: boolean;
+  /** Path parameters other than `workspaceSlug` (which comes from the client's `workspace`). */
+  pathParams: ParamData[];
+  workspaceScoped: boolean;
+  queryParams: ParamData[];
+  headerParams: ParamData[];
+  hasParams: boolean;
+  bodyType: string | undefined;
+  body: { whole: string; parts: string[]; fields: FieldData[] } | undefined;
+  responseType: string;
+  statuses: string[];
+}
+
+function isRef(v: unknown): v is ReferenceObject {
+  return typeof v === "object" && v !== null && typeof (v as ReferenceObject).$ref === "string";
+}
+
+function deref<T>(doc: OpenAPIObject, v: T | ReferenceObject): T {
+  let cur: unknown = v;
+  for (let i = 0; i < 16 && isRef(cur); i++) {
+    const parts = cur.$ref.replace(/^#\//, "").split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+    cur = parts.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], doc);
+    if (cur === undefined) throw new Error(`Unresolvable $ref ${(v as ReferenceObject).$ref} in the client emitter.`);
+  }
+  return cur as T;
+}
+
+function componentName(schema: unknown): string | undefined {
+  if (!isRef(schema) || !schema.$ref.startsWith(COMPONENT)) return undefined;
+  const name = schema.$ref.slice(COMPONENT.length);
+  if (!IDENT.test(name)) throw new Error(`Component ${name} is not an identifier; rename it (CONVENTIONS.md: PascalCase).`);
+  return name;
+}
+
+/** TypeScript type of a simple parameter schema. */
+function paramType(schema: SchemaObject | undefined): string {
+  const type = schema?.type;
+  if (type === "integer" || type === "number") return "number";
+  if (type === "boolean") return "boolean";
+  return "string";
+}
+
+function camel(name: string): string {
+  const out = name.replace(/[^A-Za-z0-9_$]+(.)?/g, (_m, c: string | undefined) => (c ?? "").toUpperCase());
+  return out.charAt(0).toLowerCase() + out.slice(1);
+}
+
+/** Top-level checks of a body component: fields with their own component validator, and whole-body parts. */
+function bodyChecks(model: LoadedSchema, name: string): { whole: string; parts: string[]; fields: FieldData[] } {
+  const fields: FieldData[] = [];
+  const parts: string[] = [];
+  const addFields = (schema: SchemaObject): void => {
+    for (const prop of Object.keys(schema.properties ?? {}).sort()) {
+      const s = schema.properties![prop];
+      const direct = componentName(s);
+      if (direct !== undefined) {
+        fields.push({ name: prop, validator: `validate${direct}`, each: false });
+        continue;
+      }
+      const items = (s as SchemaObject).type === "array" ? componentName((s as SchemaObject).items) : undefined;
+      if (items !== undefined) fields.push({ name: prop, validator: `validate${items}`, each: true });
+    }
+  };
+  const decomposable = (s: SchemaObject): boolean => s.properties !== undefined && s.allOf === undefined && s.oneOf === undefined && s.anyOf === undefined;
+  const visit = (schema: SchemaObject, depth: number): void => {
+    if (depth > 4) return;
+    if (schema.allOf !== undefined) {
+      for (const branch of schema.allOf) {
+        const ref = componentName(branch);
+        const target = ref === undefined ? (branch as SchemaObject) : model.schemas[ref]!;
+        if (decomposable(target)) addFields(target);
+        else if (ref !== undefined) parts.push(`validate${ref}`);
+        else visit(target, depth + 1);
+      }
+    }
+    if (schema.properties !== undefined) addFields(schema);
+  };
+  const schema = model.schemas[name];
+  if (schema === undefined) throw new Error(`Request body component ${name} is missing.`);
+  visit(schema, 0);
+  const seen = new Set<string>();
+  return {
+    whole: `validate${name}`,
+    parts: [...new Set(parts)],
+    fields: fields.filter((f) => (seen.has(f.name) ? false : (seen.add(f.name), true))),
+  };
+}
+
+function paramData(p: ParameterObject): ParamData {
+  return {
+    name: camel(p.name),
+    wireName: p.name,
+    tsType: paramType(p.schema as SchemaObject | undefined),
+    required: p.required === true,
+    description: p.description ?? "",
+  };
+}
+
+export function operationData(model: LoadedSchema): OperationData[] {
+  const doc = model.document;
+  const ops: OperationData[] = [];
+  for (const path of Object.keys(doc.paths ?? {}).sort()) {
+    const item = doc.paths![path] as PathItemObject;
+    for (const method of METHODS) {
+      const op = item[method] as OperationObject | undefined;
+      if (op === undefined) continue;
+      const id = op.operationId;
+      if (id === undefined || !IDENT.test(id)) throw new Error(`${method.toUpperCase()} ${path} needs an operationId that is a JavaScript identifier (it names the client method).`);
+      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref<ParameterObject>(doc, p));
+      const byIn = (where: string): ParamData[] => params.filter((p) => p.in === where).map(paramData);
+      const pathParams = byIn("path");
+      const responses = Object.keys(op.responses ?? {}).sort();
+      const success = responses.filter((s) => /^2\d\d$/.test(s));
+      let stream = false;
+      const types = new Set<string>();
+      let empty = false;
+      for (const status of success) {
+        const r = deref<{ content?: Record<string, { schema?: unknown }> }>(doc, op.responses![status]);
+        const content = r.content ?? {};
+        if (Object.keys(content).length === 0) empty = true;
+        for (const media of Object.keys(content).sort()) {
+          if (media.startsWith("text/event-stream")) stream = true;
+          else types.add(componentName(content[media]!.schema) ?? "unknown");
+        }
+      }
+      const typeList = [...types].sort().map((t) => (t === "unknown" ? t : `T.${t}`));
+      if (empty && typeList.length > 0) typeList.push("undefined");
+      const bodyRef = (deref<{ content?: Record<string, { schema?: unknown }> } | undefined>(doc, op.requestBody as ReferenceObject) ?? {}).content?.["application/json"]?.schema;
+      const bodyType = componentName(bodyRef);
+      if (op.requestBody !== undefined && bodyType === undefined) throw new Error(`${id}: the request body must be a $ref to a component (its type and validator are named after it).`);
+      const kind: OperationKind = stream ? "stream" : id === "postToolResult" ? "tool-result" : "json";
+      if (kind !== "json" && pathParams.filter((p) => p.wireName !== "workspaceSlug").length !== 1) {
+        throw new Error(`${id}: the client runtime expects exactly one path parameter besides workspaceSlug for a ${kind} operation.`);
+      }
+      const queryParams = byIn("query");
+      const headerParams = byIn("header");
+      ops.push({
+        id,
+        kind,
+        method: method.toUpperCase(),
+        path,
+        summary: op.summary ?? id,
+        description: (op.description ?? "").trim(),
+        scopes: ((op as Record<string, unknown>)["x-required-scopes"] as string[] | undefined) ?? [],
+        idempotent: method === "get" || method === "delete" || IDEMPOTENT_POSTS.has(id),
+        pathParams: pathParams.filter((p) => p.wireName !== "workspaceSlug"),
+        workspaceScoped: pathParams.some((p) => p.wireName === "workspaceSlug"),
+        queryParams,
+        headerParams,
+        hasParams: kind === "json" && queryParams.length + headerParams.length > 0,
+        bodyType,
+        body: bodyType === undefined ? undefined : bodyChecks(model, bodyType),
+        responseType: typeList.length === 0 ? (empty ? "undefined" : "unknown") : typeList.join(" | "),
+        statuses: responses,
+      });
+    }
+  }
+  return ops.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** Handlebars with only checking helpers; HTML escaping off nowhere, since nothing is inserted raw. */
+export function createRenderer(): (data: unknown) => string {
+  const hb = Handlebars.create();
+  const safe = (s: string) => new hb.SafeString(s);
+  hb.registerHelper("json", (v: unknown) => safe(JSON.stringify(v) ?? "undefined"));
+  hb.registerHelper("ident", (v: unknown) => {
+    if (typeof v !== "string" || !IDENT.test(v)) throw new Error(`template: ${JSON.stringify(v)} is not an identifier`);
+    return safe(v);
+  });
+  hb.registerHelper("type", (v: unknown) => {
+    // Built by this emitter from identifiers: `T.Name`, unions, primitives.
+    if (typeof v !== "string" || !/^[A-Za-z0-9_$. |]+$/.test(v)) throw new Error(`template: ${JSON.stringify(v)} is not a type expression`);
+    return safe(v);
+  });
+  hb.registerHelper("doc", (v: unknown) => {
+    const text = String(v ?? "").replace(/\*\//g, "*\\/").replace(/\r?\n/g, "\n   * ");
+    return safe(text.replace(/[ \t]+$/gm, ""));
+  });
+  hb.registerHelper("line", (v: unknown) => {
+    if (typeof v !== "string" || /[\r\n]/.test(v)) throw new Error(`template: ${JSON.stringify(v)} is not one line`);
+    return safe(v);
+  });
+  hb.registerHelper("eq", (a: unknown, b: unknown) => a === b);
+  const source = readFileSync(TEMPLATE, "utf8");
+  return hb.compile(source, { strict: true, noEscape: false });
+}
+
+export function emitClient(model: LoadedSchema): EmittedFile[] {
+  const operations = operationData(model);
+  const validators = new Set<string>();
+  for (const op of operations) {
+    if (op.body === undefined) continue;
+    validators.add(op.body.whole);
+    for (const p of op.body.parts) validators.add(p);
+    for (const f of op.body.fields) validators.add(f.validator);
+  }
+  const render = createRenderer();
+  const contents = render({
+    header: header(model, "//").trimEnd(),
+    version: model.generatorVersion,
+    operations,
+    validators: [...validators].sort(),
+  });
+  return [{ path: "client.ts", contents: contents.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n") }];
+}
+
+export const clientEmitter: Emitter = {
+  name: "client",
+  emit: emitClient,
+};

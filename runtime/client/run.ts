@@ -1,0 +1,98 @@
+/**
+ * `client.run(spec, { tools })`: a whole run in one call — create it, read its
+ * stream (with resume), answer each `local_tool_call` through the tool
+ * registry, and resolve with the terminal event (wire-protocol.md §1, §13).
+ *
+ * Tool calls run concurrently (a turn may call several tools, and the server
+ * waits for all of them), each answered by exactly one POST. A POST that
+ * fails outright (not a normal outcome such as `run_terminal`) ends the run
+ * helper with that error, after a best-effort cancel. Aborting `signal`
+ * cancels the run (unless `cancelOnAbort: false`) and rejects with the reason.
+ */
+import type { LocalToolCallData, RunCreateRequest, RunCreateResponse, ToolRef, ToolResultRequest } from "../../generated/types.js";
+import { StreamDecodeError, type TerminalEvent } from "../events/index.js";
+import type { CallOptions } from "./core.js";
+import { childController } from "./internal/backoff.js";
+import type { RunEventStream, RunStreamItem, StreamRunOptions } from "./stream-run.js";
+import type { ToolResultOutcome } from "./tool-results.js";
+import { ToolRegistry } from "./tools/registry.js";
+
+/** What the run helper needs of a client (the generated MantyxClient has it). */
+export interface RunnableClient {
+  createRun(body: RunCreateRequest, options?: CallOptions): Promise<RunCreateResponse>;
+  streamRun(runId: string, options?: StreamRunOptions): RunEventStream;
+  postToolResult(runId: string, body: ToolResultRequest, options?: CallOptions): Promise<ToolResultOutcome>;
+  cancelRun(runId: string, options?: CallOptions): Promise<unknown>;
+}
+
+export interface RunOptions extends StreamRunOptions {
+  /** Client-resolved tools: declared in the spec and answered when called. */
+  tools?: ToolRegistry | undefined;
+  /** Sees every stream item, in order (awaited before the next one). */
+  onEvent?: ((item: RunStreamItem) => void | Promise<void>) | undefined;
+  /** Called with each tool call's POST outcome. */
+  onToolResult?: ((call: LocalToolCallData, outcome: ToolResultOutcome) => void) | undefined;
+  /** On abort, POST cancel for the run (default true). */
+  cancelOnAbort?: boolean | undefined;
+}
+
+function sameTool(a: ToolRef, b: ToolRef): boolean {
+  return a.kind === b.kind && (a as { name?: unknown }).name === (b as { name?: unknown }).name;
+}
+
+/** The spec with the registry's tool refs appended (those not already declared). */
+export function withTools(spec: RunCreateRequest, registry: ToolRegistry | undefined): RunCreateRequest {
+  if (registry === undefined) return spec;
+  const declared = (spec as { tools?: ToolRef[] }).tools ?? [];
+  const added = registry.toolRefs().filter((ref) => !declared.some((d) => sameTool(d, ref)));
+  return added.length === 0 ? spec : ({ ...spec, tools: [...declared, ...added] } as RunCreateRequest);
+}
+
+export async function runAgent(client: RunnableClient, spec: RunCreateRequest, options: RunOptions = {}): Promise<TerminalEvent> {
+  const { tools, onEvent, onToolResult, cancelOnAbort = true, ...streamOptions } = options;
+  const registry = tools ?? new ToolRegistry();
+  const call: CallOptions = {};
+  if (options.signal !== undefined) call.signal = options.signal;
+  if (options.workspace !== undefined) call.workspace = options.workspace;
+  if (options.headers !== undefined) call.headers = options.headers;
+  const { runId } = await client.createRun(withTools(spec, tools), call);
+
+  // Our own signal: aborted by the caller's, or by a failed tool-result POST.
+  const { controller, dispose } = childController(options.signal);
+  let postFailure: { error: unknown } | undefined;
+  const pending = new Set<Promise<void>>();
+  const answer = (data: LocalToolCallData): void => {
+    const p = (async () => {
+      const reply = await registry.dispatch(data, { runId, signal: controller.signal });
+      const outcome = await client.postToolResult(runId, { toolUseId: data.toolUseId, ...reply }, { ...call, signal: controller.signal });
+      onToolResult?.(data, outcome);
+    })().catch((error: unknown) => {
+      if (postFailure === undefined && !controller.signal.aborted) {
+        postFailure = { error };
+        controller.abort(error);
+      }
+    });
+    pending.add(p);
+    void p.finally(() => pending.delete(p));
+  };
+
+  const stream = client.streamRun(runId, { ...streamOptions, signal: controller.signal });
+  try {
+    for await (const item of stream) {
+      if (onEvent !== undefined) await onEvent(item);
+      if (!(item instanceof StreamDecodeError) && item.type === "local_tool_call") answer(item.data as LocalToolCallData);
+    }
+    await Promise.all(pending);
+    if (postFailure !== undefined) throw postFailure.error;
+    if (stream.terminal === undefined) throw new Error(`The stream of run ${runId} ended without a terminal event.`);
+    return stream.terminal;
+  } catch (error) {
+    const failure = postFailure?.error ?? (options.signal?.aborted ? options.signal.reason : error);
+    if (cancelOnAbort && (postFailure !== undefined || options.signal?.aborted)) {
+      await client.cancelRun(runId, { ...call, signal: undefined }).catch(() => undefined);
+    }
+    throw failure;
+  } finally {
+    dispose();
+  }
+}

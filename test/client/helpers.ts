@@ -1,0 +1,37 @@
+/** Shared set-up: a mock server per test file, and clients with test-sized back-off. */
+import { afterAll, beforeAll } from "vitest";
+import { MantyxClient } from "../../generated/client.js";
+import type { ClientOptions } from "../../runtime/client/index.js";
+import { startMockServer, type MockServer, type MockServerOptions } from "../mock-server/index.js";
+
+export function useMockServer(options: MockServerOptions = {}): () => MockServer {
+  let server: MockServer | undefined;
+  beforeAll(async () => {
+    server = await startMockServer(options);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return () => {
+    if (server === undefined) throw new Error("mock server not started");
+    return server;
+  };
+}
+
+export function clientFor(server: MockServer, options: Partial<ClientOptions> = {}): MantyxClient {
+  return new MantyxClient({
+    baseUrl: server.url,
+    workspace: server.workspace,
+    apiKey: server.apiKey,
+    retryDelay: { initialDelayMs: 2, maxDelayMs: 20 },
+    onWarning: () => undefined,
+    ...options,
+  });
+}
+
+/** Every item of an async iterable. */
+export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}

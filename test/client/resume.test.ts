@@ -1,0 +1,141 @@
+/**
+ * streamRun resume through real HTTP: connections cut at every event boundary
+ * and at byte offsets inside frames, clean ends without a terminal event,
+ * 429/5xx on reconnect, and giving up. Every run must deliver each event
+ * exactly once, in seq order.
+ */
+import { describe, expect, it } from "vitest";
+import type { AgentRunEvent } from "../../generated/types.js";
+import { isTerminalEvent, MantyxConnectionError, StreamDecodeError } from "../../runtime/client/index.js";
+import type { StreamFault } from "../mock-server/index.js";
+import { clientFor, collect, useMockServer } from "./helpers.js";
+
+const server = useMockServer({ retryMs: 1 });
+
+/** A finished run of `count` deltas, and its full SSE transcript. */
+async function finishedRun(count = 6): Promise<{ runId: string; transcript: string; seqs: number[] }> {
+  const client = clientFor(server());
+  const { runId } = await client.createRun({ prompt: "count", metadata: { scenario: "many", count: String(count) } });
+  const run = await server().waitForRun(runId);
+  return { runId, transcript: server().transcript(runId), seqs: run.events.map((e) => e.seq) };
+}
+
+async function streamWith(runId: string, faults: StreamFault[]): Promise<AgentRunEvent[]> {
+  server().faults.splice(0, server().faults.length, ...faults);
+  const items = await collect(clientFor(server()).streamRun(runId, { maxReconnects: 20 }));
+  expect(server().faults).toEqual([]); // every fault was met
+  return items.filter((i): i is AgentRunEvent => !(i instanceof StreamDecodeError));
+}
+
+function expectExactlyOnce(events: AgentRunEvent[], seqs: number[]): void {
+  expect(events.map((e) => e.seq)).toEqual(seqs);
+  expect(isTerminalEvent(events[events.length - 1]!)).toBe(true);
+}
+
+describe("streamRun resume", () => {
+  it("delivers a run without faults on one connection", async () => {
+    const { runId, seqs } = await finishedRun();
+    const before = server().streams.length;
+    expectExactlyOnce(await streamWith(runId, []), seqs);
+    expect(server().streams.length - before).toBe(1);
+  });
+
+  it("resumes after a cut at every byte offset of the stream", async () => {
+    const { runId, transcript, seqs } = await finishedRun(3);
+    const total = Buffer.byteLength(transcript);
+    // Every offset: event boundaries, mid-field, mid-line, between the two LFs.
+    for (let cut = 1; cut < total; cut++) {
+      const events = await streamWith(runId, [{ kind: "cut-bytes", after: cut }]);
+      expectExactlyOnce(events, seqs);
+    }
+  }, 120_000);
+
+  it("resumes after a cut at every event boundary, with Last-Event-ID and ?lastSeq= naming the last seq delivered", async () => {
+    const { runId, seqs } = await finishedRun();
+    for (let n = 0; n < seqs.length; n++) {
+      const first = server().streams.length;
+      const events = await streamWith(runId, [{ kind: "cut-events", after: n }]);
+      expectExactlyOnce(events, seqs);
+      const resumed = server().streams[first + 1]!;
+      if (n === 0) {
+        expect(resumed.lastEventId).toBeUndefined();
+      } else {
+        expect(resumed.lastEventId).toBe(String(seqs[n - 1]));
+        expect(resumed.lastSeqQuery).toBe(String(seqs[n - 1]));
+      }
+    }
+  });
+
+  it("resumes after several cuts in a row on one stream", async () => {
+    const { runId, seqs } = await finishedRun(10);
+    const events = await streamWith(runId, [
+      { kind: "cut-events", after: 2 },
+      { kind: "cut-bytes", after: 40 },
+      { kind: "cut-events", after: 0 },
+      { kind: "end-clean", after: 3 },
+      { kind: "cut-events", after: 1 },
+    ]);
+    expectExactlyOnce(events, seqs);
+  });
+
+  it("treats a clean end of stream without a terminal event as a drop and resumes", async () => {
+    const { runId, seqs } = await finishedRun();
+    const first = server().streams.length;
+    const events = await streamWith(runId, [{ kind: "end-clean", after: 2 }]);
+    expectExactlyOnce(events, seqs);
+    expect(server().streams[first + 1]!.lastEventId).toBe(String(seqs[1]));
+  });
+
+  it("drops replayed events the server sends again (seq <= last delivered)", async () => {
+    const { runId, seqs } = await finishedRun();
+    // Resume from seq 3 by hand, then cut: the server replays from 4.
+    server().faults.push({ kind: "cut-events", after: 1 });
+    const items = await collect(clientFor(server()).streamRun(runId, { lastSeq: 3 }));
+    expect(items.map((e) => (e as AgentRunEvent).seq)).toEqual(seqs.filter((s) => s > 3));
+  });
+
+  it("resumes a live run that is still producing events", async () => {
+    const client = clientFor(server());
+    const { runId } = await client.createRun({ prompt: "live", metadata: { scenario: "many", count: "8", stepMs: "15" } });
+    server().faults.push({ kind: "cut-events", after: 2 }, { kind: "cut-bytes", after: 30 }, { kind: "end-clean", after: 1 });
+    const events = (await collect(client.streamRun(runId, { maxReconnects: 20 }))) as AgentRunEvent[];
+    const run = await server().waitForRun(runId);
+    expectExactlyOnce(events, run.events.map((e) => e.seq));
+  });
+
+  it("retries 429 and 503 answers to a reconnect with back-off", async () => {
+    const { runId, seqs } = await finishedRun();
+    const events = await streamWith(runId, [
+      { kind: "status", status: 429, retryAfterSeconds: 0 },
+      { kind: "cut-events", after: 2 },
+      { kind: "status", status: 503 },
+    ]);
+    expectExactlyOnce(events, seqs);
+  });
+
+  it("gives up with MantyxConnectionError (and the resume point) after maxReconnects drops without progress", async () => {
+    const { runId } = await finishedRun();
+    server().faults.push({ kind: "cut-events", after: 2 }, ...Array.from({ length: 3 }, () => ({ kind: "cut-events", after: 0 }) as const));
+    const stream = clientFor(server()).streamRun(runId, { maxReconnects: 2 });
+    const seen: number[] = [];
+    const error = await (async () => {
+      try {
+        for await (const e of stream) seen.push((e as AgentRunEvent).seq);
+      } catch (e) {
+        return e;
+      }
+    })();
+    server().faults.length = 0;
+    expect(error).toBeInstanceOf(MantyxConnectionError);
+    expect((error as MantyxConnectionError).lastSeq).toBe(seen[seen.length - 1]);
+    expect(stream.lastSeq).toBe(2);
+  });
+
+  it("reports each reconnect to onReconnect", async () => {
+    const { runId } = await finishedRun();
+    server().faults.push({ kind: "cut-events", after: 1 });
+    const attempts: number[] = [];
+    await collect(clientFor(server()).streamRun(runId, { onReconnect: (i) => attempts.push(i.attempt) }));
+    expect(attempts).toEqual([1]);
+  });
+});

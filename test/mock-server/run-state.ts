@@ -1,0 +1,130 @@
+/**
+ * One mock run: its persisted event log (the source of truth a stream
+ * replays from), the tool calls it waits for, and cancellation.
+ */
+
+/** A log entry: a protocol event, or a raw frame (`data` written verbatim) for malformed-input scenarios. */
+export type LogEntry = { seq: number; type: string; data: unknown } | { seq: number; type: string; raw: string };
+
+export const CANCELLED = Symbol("cancelled");
+export const TIMED_OUT = Symbol("timed-out");
+
+export type ToolAnswerBody = { toolUseId: string; result?: string; error?: string; files?: unknown };
+
+export class MockRun {
+  readonly events: LogEntry[] = [];
+  done = false;
+  status: "running" | "succeeded" | "failed" | "cancelled" = "running";
+  finalText: string | null = null;
+  error: string | null = null;
+  private seq = 0;
+  private readonly listeners = new Set<() => void>();
+  private readonly pending = new Map<string, (answer: ToolAnswerBody | typeof CANCELLED | typeof TIMED_OUT) => void>();
+  readonly answered = new Set<string>();
+
+  constructor(
+    readonly id: string,
+    readonly spec: Record<string, unknown>,
+    readonly sessionId: string | undefined,
+  ) {}
+
+  /** Appends an event (seq assigned here) and wakes the streams. */
+  emit(type: string, data: unknown): void {
+    if (this.done) return;
+    this.seq++;
+    this.events.push({ seq: this.seq, type, data });
+    if (type === "result" || type === "error" || type === "cancelled") this.finish(type, data);
+    this.wake();
+  }
+
+  /** Appends a frame whose `data:` line is `raw` (not necessarily JSON). */
+  emitRaw(type: string, raw: string): void {
+    if (this.done) return;
+    this.seq++;
+    this.events.push({ seq: this.seq, type, raw });
+    this.wake();
+  }
+
+  private finish(type: string, data: unknown): void {
+    this.done = true;
+    const d = (data ?? {}) as { text?: string; error?: string; partialText?: string; subtype?: string };
+    if (type === "result") {
+      const failed = typeof d.subtype === "string" && d.subtype.startsWith("error");
+      this.status = failed ? "failed" : "succeeded";
+      this.finalText = d.text ?? null;
+      this.error = failed ? (d.error ?? d.subtype ?? null) : null;
+    } else if (type === "error") {
+      this.status = "failed";
+      this.error = d.error ?? null;
+      this.finalText = d.partialText ?? null;
+    } else {
+      this.status = "cancelled";
+    }
+    for (const resolve of this.pending.values()) resolve(CANCELLED);
+    this.pending.clear();
+  }
+
+  private wake(): void {
+    for (const l of [...this.listeners]) l();
+  }
+
+  /** Resolves at the next emit (or at once if the run is done). */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Waits for the tool result of `toolUseId` (or cancellation, or `timeoutMs`). */
+  awaitTool(toolUseId: string, timeoutMs: number): Promise<ToolAnswerBody | typeof CANCELLED | typeof TIMED_OUT> {
+    if (this.done) return Promise.resolve(CANCELLED);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(toolUseId);
+        resolve(TIMED_OUT);
+      }, timeoutMs);
+      this.pending.set(toolUseId, (answer) => {
+        clearTimeout(timer);
+        resolve(answer);
+      });
+    });
+  }
+
+  /** A posted tool result: "accepted", "unknown" (no pending call with that id), or "terminal". */
+  deliver(body: ToolAnswerBody): "accepted" | "unknown" | "terminal" {
+    if (this.done) return "terminal";
+    const resolve = this.pending.get(body.toolUseId);
+    if (resolve === undefined) return "unknown";
+    this.pending.delete(body.toolUseId);
+    this.answered.add(body.toolUseId);
+    resolve(body);
+    return "accepted";
+  }
+
+  cancel(): void {
+    if (!this.done) this.emit("cancelled", { reason: "user" });
+  }
+
+  /** Sleeps `ms`, or less if the run ends meanwhile. Returns false if it ended. */
+  sleep(ms: number): Promise<boolean> {
+    if (this.done) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const off = this.onChange(() => {
+        if (this.done) {
+          clearTimeout(timer);
+          off();
+          resolve(false);
+        }
+      });
+      const timer = setTimeout(() => {
+        off();
+        resolve(!this.done);
+      }, ms);
+    });
+  }
+}
+
+/** The SSE frame of a log entry, exactly as the mock server writes it. */
+export function frameOf(entry: LogEntry): string {
+  const data = "raw" in entry ? entry.raw : JSON.stringify({ seq: entry.seq, type: entry.type, data: entry.data });
+  return `id: ${entry.seq}\nevent: ${entry.type}\ndata: ${data}\n\n`;
+}

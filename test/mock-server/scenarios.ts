@@ -1,0 +1,166 @@
+/**
+ * Scripted runs. A run's scenario is `spec.metadata.scenario`; without one,
+ * a run that declares client-resolved tools plays "tools", any other "text".
+ * Knobs, also in `metadata` (strings, as the protocol's metadata is):
+ * - `args`: JSON of the arguments of every `local` / `mcp_local` call;
+ * - `message`: the `a2a_local` message;
+ * - `omitKind`: "true" sends `local_tool_call` without `kind` (older servers);
+ * - `toolTimeoutMs`: how long a tool call waits before the run fails with
+ *   `local_timeout` (default 10 000);
+ * - `count`: number of deltas of "many";
+ * - `output`: the reply text of "structured";
+ * - `stepMs`: pause between live events.
+ */
+import { CANCELLED, TIMED_OUT, type MockRun, type ToolAnswerBody } from "./run-state.js";
+
+const TOKENS = { inputTokens: 120, cachedTokens: 0, reasoningTokens: 0, outputTokens: 40 };
+const MODEL = { id: "platform:demo", provider: "openai", vendorModelId: "gpt-5.4-mini" };
+
+type ToolRef = { kind: string; name: string; agentCard?: unknown; tools?: Array<{ name: string }>; serverInfo?: unknown };
+
+function meta(run: MockRun): Record<string, string> {
+  return (run.spec["metadata"] as Record<string, string> | undefined) ?? {};
+}
+
+function clientTools(run: MockRun): ToolRef[] {
+  const tools = (run.spec["tools"] as ToolRef[] | undefined) ?? [];
+  return tools.filter((t) => t.kind === "local" || t.kind === "a2a_local" || t.kind === "mcp_local");
+}
+
+export function scenarioOf(run: MockRun): string {
+  return meta(run)["scenario"] ?? (clientTools(run).length > 0 ? "tools" : "text");
+}
+
+function finishText(run: MockRun, text: string, turn: number): void {
+  for (const piece of text.match(/.{1,12}/gs) ?? [""]) run.emit("assistant_delta", { text: piece });
+  run.emit("assistant_message", { text, turn, finishReason: "end_turn" });
+  run.emit("result", { ok: true, text, tokens: TOKENS, turns: turn + 1, model: MODEL });
+}
+
+let toolCounter = 0;
+
+/** One `local_tool_call` per client-resolved tool, all at once; waits for every answer. */
+async function tools(run: MockRun): Promise<void> {
+  const m = meta(run);
+  const args = m["args"] !== undefined ? (JSON.parse(m["args"]) as Record<string, unknown>) : {};
+  const timeoutMs = Number(m["toolTimeoutMs"] ?? 10_000);
+  run.emit("assistant_delta", { text: "Let me check." });
+  const calls: Array<{ toolUseId: string; name: string }> = [];
+  const refs = clientTools(run);
+  run.emit("assistant_message", {
+    text: "Let me check.",
+    turn: 0,
+    finishReason: "tool_use",
+    toolCalls: refs.map((r, i) => ({ id: `call_${i}`, name: r.kind === "mcp_local" ? (r.tools?.[0]?.name ?? r.name) : r.name, input: {} })),
+  });
+  for (const ref of refs) {
+    const toolUseId = `tu_${++toolCounter}`;
+    if (ref.kind === "local") {
+      const data: Record<string, unknown> = { toolUseId, name: ref.name, args };
+      if (m["omitKind"] !== "true") data["kind"] = "local";
+      run.emit("local_tool_call", data);
+      calls.push({ toolUseId, name: ref.name });
+    } else if (ref.kind === "a2a_local") {
+      run.emit("local_tool_call", { toolUseId, name: ref.name, args: { message: m["message"] ?? "When does PTO reset?" }, kind: "a2a_local", agentCard: ref.agentCard });
+      calls.push({ toolUseId, name: ref.name });
+    } else {
+      const tool = ref.tools?.[0]?.name ?? "unknown";
+      const data: Record<string, unknown> = { toolUseId, name: tool, args, kind: "mcp_local", mcpServer: ref.name, mcpToolName: tool };
+      if (ref.serverInfo !== undefined) data["mcpServerInfo"] = ref.serverInfo;
+      run.emit("local_tool_call", data);
+      calls.push({ toolUseId, name: tool });
+    }
+  }
+  const answers = await Promise.all(calls.map((c) => run.awaitTool(c.toolUseId, timeoutMs)));
+  if (answers.some((a) => a === CANCELLED)) return;
+  if (answers.some((a) => a === TIMED_OUT)) {
+    run.emit("assistant_message", { text: "", turn: 1, finishReason: null });
+    run.emit("error", { error: "Timed out waiting for local tool result", code: "local_timeout", errorClass: "local_timeout", tokens: TOKENS, turns: 1, model: MODEL });
+    return;
+  }
+  const parts: string[] = [];
+  for (const a of answers as ToolAnswerBody[]) {
+    const mirror: Record<string, unknown> = { toolUseId: a.toolUseId };
+    if (a.result !== undefined) mirror["result"] = a.result;
+    if (a.error !== undefined) mirror["error"] = a.error;
+    run.emit("local_tool_result_in", mirror);
+    parts.push(a.error !== undefined ? `error: ${a.error}` : `${a.result}`);
+  }
+  finishText(run, `Tool said: ${parts.join(" | ")}`, 1);
+}
+
+export async function play(run: MockRun): Promise<void> {
+  const m = meta(run);
+  const step = Number(m["stepMs"] ?? 0);
+  const pause = async (): Promise<boolean> => (step > 0 ? run.sleep(step) : !run.done);
+  switch (scenarioOf(run)) {
+    case "text":
+      finishText(run, "Hello, world! This is a scripted reply.", 0);
+      return;
+    case "many": {
+      const n = Number(m["count"] ?? 20);
+      let text = "";
+      for (let i = 0; i < n; i++) {
+        if (!(await pause())) return;
+        const piece = `word${i} `;
+        text += piece;
+        run.emit("assistant_delta", { text: piece });
+      }
+      run.emit("assistant_message", { text, turn: 0, finishReason: "end_turn" });
+      run.emit("result", { ok: true, text, tokens: TOKENS, turns: 1, model: MODEL });
+      return;
+    }
+    case "tools":
+      await tools(run);
+      return;
+    case "slow":
+      run.emit("assistant_delta", { text: "Thinking for a long time…" });
+      await run.sleep(30_000);
+      if (!run.done) finishText(run, "Finally.", 0);
+      return;
+    case "legacy":
+      run.emit("started", {});
+      run.emit("tool_call", { toolUseId: "tu_srv", name: "github_search_repos", input: { q: "mantyx" } });
+      run.emit("tool_result", { toolUseId: "tu_srv", name: "github_search_repos", ok: true, summary: "3 repositories found" });
+      run.emit("assistant_delta", { text: "Found 3." });
+      run.emit("assistant_message", { text: "Found 3." });
+      run.emit("result", { subtype: "success", text: "Found 3." });
+      return;
+    case "legacy-failure":
+      run.emit("started", {});
+      run.emit("result", { subtype: "error_local_tool_timeout", error: "Timed out waiting for local tool result" });
+      return;
+    case "unknown-type":
+      run.emit("assistant_delta", { text: "Hi" });
+      run.emit("memory_snapshot", { bytes: 2048 });
+      finishText(run, "Hi there", 0);
+      return;
+    case "invalid":
+      run.emit("assistant_delta", { text: "before" });
+      run.emitRaw("assistant_delta", "{not json");
+      run.emit("assistant_delta", { txet: "missing text" });
+      run.emit("assistant_delta", { text: "after" });
+      run.emit("result", { ok: true, text: "beforeafter" });
+      return;
+    case "truncated":
+      run.emit("assistant_delta", { text: '{"answer": "par' });
+      run.emit("assistant_message", { text: '{"answer": "par', turn: 0, finishReason: "max_tokens" });
+      run.emit("error", {
+        error: "Model output was truncated (stop_reason=max_tokens).",
+        code: "truncation",
+        errorClass: "truncation",
+        finishReason: "max_tokens",
+        partialText: '{"answer": "par',
+        retryable: false,
+        tokens: TOKENS,
+        turns: 1,
+        model: MODEL,
+      });
+      return;
+    case "structured":
+      finishText(run, m["output"] ?? '{"city":"Paris","tempC":21}', 0);
+      return;
+    default:
+      run.emit("error", { error: `unknown mock scenario ${scenarioOf(run)}`, code: "invalid_spec" });
+  }
+}

@@ -1,0 +1,438 @@
+/**
+ * A real HTTP server (node:http on 127.0.0.1, random port) that speaks the
+ * MANTYX agent-runs routes with scripted runs (./scenarios.ts), for tests and
+ * the demo. Not a protocol reference: it implements what the client needs to
+ * be tested against — both credential headers and OAuth scopes, every
+ * documented error body, resume by `Last-Event-ID` / `?lastSeq=`, and
+ * fault injection on stream connections (./faults are listed on StreamFault).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { frameOf, MockRun, type LogEntry, type ToolAnswerBody } from "./run-state.js";
+import { play } from "./scenarios.js";
+
+/** What to do to the next stream connection (faults are consumed in order, one per connection). */
+export type StreamFault =
+  /** Destroy the socket after this many body bytes (mid-frame offsets allowed). */
+  | { kind: "cut-bytes"; after: number }
+  /** Destroy the socket after this many events on this connection. */
+  | { kind: "cut-events"; after: number }
+  /** End the response cleanly after this many events, without a terminal event. */
+  | { kind: "end-clean"; after: number }
+  /** Send headers, then nothing at all (a half-open connection). */
+  | { kind: "hang" }
+  /** Send only heartbeat comments (every `everyMs`) for `forMs`, then stream normally. */
+  | { kind: "heartbeats"; everyMs: number; forMs: number }
+  /** Answer 200 with a JSON body instead of an event stream. */
+  | { kind: "non-sse" }
+  /** Answer this status with an error body (e.g. 429, 503). */
+  | { kind: "status"; status: number; retryAfterSeconds?: number };
+
+export interface MockServerOptions {
+  /** The workspace API key (all scopes). Default `mantyx_test_key`. */
+  apiKey?: string;
+  /** The credential's workspace. Default `acme`. */
+  workspace?: string;
+  /** OAuth access tokens and their scopes. Default: `mantyx_at_readonly` with `runs:read`. */
+  oauthTokens?: Record<string, string[]>;
+  /** `older` answers 202 for runs, 200 for tool results (also after the run ended). Default `newer`. */
+  vintage?: "newer" | "older";
+  /** `retry:` sent at the start of each stream, in ms. Default: none. */
+  retryMs?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+  status: number;
+}
+
+export interface StreamConnection {
+  runId: string;
+  lastEventId: string | undefined;
+  lastSeqQuery: string | undefined;
+  fault: StreamFault | undefined;
+}
+
+export interface MockServer {
+  /** Origin, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  apiKey: string;
+  workspace: string;
+  /** Faults for the next stream connections, consumed in order. */
+  faults: StreamFault[];
+  /** Every request, in arrival order. */
+  requests: RecordedRequest[];
+  /** Every stream connection, in arrival order. */
+  streams: StreamConnection[];
+  runs: Map<string, MockRun>;
+  /** The next `n` requests (any route) answer 429 with `Retry-After`. */
+  rateLimitNext(n: number, retryAfterSeconds?: number): void;
+  /** The SSE bytes of the run's whole log (what a fresh, fault-free connection receives after `retry:`). */
+  transcript(runId: string): string;
+  /** Resolves when the run has ended. */
+  waitForRun(runId: string): Promise<MockRun>;
+  close(): Promise<void>;
+}
+
+const SCOPES: Array<[RegExp, string, string]> = [
+  [/^\/api\/v1\/workspaces\/[^/]+\/models$/, "GET", "models:read"],
+  [/^\/api\/v1\/workspaces\/[^/]+\/agent-runs$/, "POST", "runs:write"],
+  [/^\/api\/v1\/workspaces\/[^/]+\/agent-runs\/[^/]+(\/stream)?$/, "GET", "runs:read"],
+  [/^\/api\/v1\/workspaces\/[^/]+\/agent-runs\/[^/]+\/(cancel|tool-results)$/, "POST", "runs:write"],
+  [/^\/api\/v1\/workspaces\/[^/]+\/agent-sessions\/[^/]+$/, "GET", "sessions:read"],
+  [/^\/api\/v1\/workspaces\/[^/]+\/agent-sessions(\/[^/]+(\/messages)?)?$/, "*", "sessions:write"],
+  [/^\/api\/oauth\/userinfo$/, "GET", "mantyx.identity:read"],
+];
+
+const MODELS = {
+  models: [
+    { id: "platform:demo", label: "Demo", provider: "openai", vendorModelId: "gpt-5.4-mini", source: "platform_offering", contextWindowTokens: 400000, pricing: { inputPer1MUsd: 0.25, outputPer1MUsd: 2, cacheReadPer1MUsd: null } },
+    { id: "provider:cm6def456", label: "Claude", provider: "anthropic", vendorModelId: "claude-opus-4-7", source: "workspace_provider", contextWindowTokens: 200000, pricing: null },
+  ],
+  defaultModelId: "platform:demo",
+};
+
+export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const apiKey = options.apiKey ?? "mantyx_test_key";
+  const workspace = options.workspace ?? "acme";
+  const oauth = options.oauthTokens ?? { mantyx_at_readonly: ["runs:read"] };
+  const older = options.vintage === "older";
+  const runs = new Map<string, MockRun>();
+  const sessions = new Map<string, { spec: Record<string, unknown>; status: "active" | "ended"; runId?: string }>();
+  const faults: StreamFault[] = [];
+  const requests: RecordedRequest[] = [];
+  const streams: StreamConnection[] = [];
+  const sockets = new Set<Socket>();
+  let rateLimited = 0;
+  let rateLimitRetryAfter = 0;
+  let counter = 0;
+
+  const newRun = (spec: Record<string, unknown>, sessionId?: string): MockRun => {
+    const run = new MockRun(`run_${++counter}`, spec, sessionId);
+    runs.set(run.id, run);
+    // Started on the next tick: the creating request is answered first, as a real server does.
+    setImmediate(() => void play(run).catch((e: unknown) => run.emit("error", { error: String(e), code: "worker_error" })));
+    return run;
+  };
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) send(res, 500, { error: "server_error", message: String(e) });
+      else res.destroy();
+    });
+  });
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+
+  function send(res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
+    const text = body === undefined ? "" : JSON.stringify(body);
+    res.writeHead(status, { "x-request-id": `req_${++counter}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers });
+    res.end(text);
+    const last = requests[requests.length - 1];
+    if (last !== undefined) last.status = status;
+  }
+
+  async function readBody(req: IncomingMessage): Promise<unknown> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const text = Buffer.concat(chunks).toString("utf8");
+    if (text === "") return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      return { __invalidJson: text };
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const path = url.pathname;
+    const method = req.method ?? "GET";
+    const body = method === "POST" ? await readBody(req) : undefined;
+    requests.push({ method, path, query: Object.fromEntries(url.searchParams), headers: { ...req.headers }, body, status: 0 });
+
+    if (rateLimited > 0) {
+      rateLimited--;
+      send(res, 429, { error: "rate_limited" }, { "retry-after": String(rateLimitRetryAfter) });
+      return;
+    }
+
+    // Credentials: one code path for API keys and OAuth tokens.
+    const auth = req.headers["authorization"];
+    const credential = typeof auth === "string" && /^Bearer /i.test(auth) ? auth.slice(7).trim() : (req.headers["x-api-key"] as string | undefined);
+    if (credential === undefined || credential === "") {
+      send(res, 401, { error: "Unauthorized", message: "Missing Authorization or X-API-Key header" });
+      return;
+    }
+    const scopes = credential === apiKey ? undefined : oauth[credential];
+    if (credential !== apiKey && scopes === undefined) {
+      send(res, 401, { error: "Invalid API key or OAuth access token" });
+      return;
+    }
+    if (scopes !== undefined) {
+      const needed = SCOPES.find(([re, m]) => re.test(path) && (m === "*" || m === method))?.[2];
+      if (needed !== undefined && !scopes.includes(needed)) {
+        send(res, 403, { error: "insufficient_scope", required: needed }, { "www-authenticate": `Bearer error="insufficient_scope", scope="${needed}"` });
+        return;
+      }
+    }
+
+    if (path === "/api/oauth/userinfo" && method === "GET") {
+      send(res, 200, { sub: "usr_123", email: "ada@acme.example", name: "Ada" });
+      return;
+    }
+    const m = /^\/api\/v1\/workspaces\/([^/]+)(\/.*)$/.exec(path);
+    if (m === null) {
+      send(res, 404, { error: "not_found" });
+      return;
+    }
+    if (decodeURIComponent(m[1]!) !== workspace) {
+      send(res, 404, { error: "Workspace not found", hint: workspace });
+      return;
+    }
+    const rest = m[2]!;
+    let r: RegExpExecArray | null;
+
+    if (rest === "/models" && method === "GET") return send(res, 200, MODELS);
+
+    if (rest === "/agent-runs" && method === "POST") {
+      const spec = body as Record<string, unknown> | undefined;
+      const problem = specProblem(spec, true);
+      if (problem !== undefined) return send(res, 400, problem);
+      const run = newRun(spec!);
+      return send(res, older ? 202 : 201, { runId: run.id, streamUrl: `/api/v1/workspaces/${workspace}/agent-runs/${run.id}/stream` });
+    }
+    if ((r = /^\/agent-runs\/([^/]+)$/.exec(rest)) && method === "GET") {
+      const run = runs.get(r[1]!);
+      if (run === undefined) return send(res, 404, { error: "not_found" });
+      const done = run.done;
+      return send(res, 200, {
+        runId: run.id,
+        status: run.status,
+        finalText: run.finalText,
+        error: run.error,
+        failureReason: null,
+        spec: run.spec,
+        metadata: (run.spec["metadata"] as object | undefined) ?? null,
+        tokens: done ? { inputTokens: 120, cachedTokens: 0, reasoningTokens: 0, outputTokens: 40 } : null,
+        turns: done ? 1 : null,
+        model: done ? { id: "platform:demo", provider: "openai", vendorModelId: "gpt-5.4-mini" } : null,
+      });
+    }
+    if ((r = /^\/agent-runs\/([^/]+)\/stream$/.exec(rest)) && method === "GET") {
+      const run = runs.get(r[1]!);
+      if (run === undefined) return send(res, 404, { error: "not_found" });
+      return stream(req, res, run, url);
+    }
+    if ((r = /^\/agent-runs\/([^/]+)\/tool-results$/.exec(rest)) && method === "POST") {
+      const run = runs.get(r[1]!);
+      if (run === undefined) return send(res, 404, { error: "not_found" });
+      const b = body as ToolAnswerBody | undefined;
+      const hasResult = typeof b?.result === "string";
+      const hasError = typeof b?.error === "string";
+      if (typeof b?.toolUseId !== "string" || hasResult === hasError) {
+        return send(res, 400, { error: "invalid_request", message: "Send toolUseId and exactly one of result or error." });
+      }
+      const outcome = run.deliver(b);
+      if (outcome === "terminal") return older ? send(res, 200) : send(res, 409, { error: "run_terminal", message: "The run already finished." });
+      if (outcome === "unknown") return send(res, 404, { error: "unknown_tool_use", message: `No pending tool call ${b.toolUseId}.` });
+      return older ? send(res, 200, {}) : send(res, 204);
+    }
+    if ((r = /^\/agent-runs\/([^/]+)\/cancel$/.exec(rest)) && method === "POST") {
+      const run = runs.get(r[1]!);
+      if (run === undefined) return send(res, 404, { error: "not_found" });
+      run.cancel();
+      return send(res, 202);
+    }
+    if (rest === "/agent-sessions" && method === "POST") {
+      const spec = (body ?? {}) as Record<string, unknown>;
+      if ("prompt" in spec || "messages" in spec) return send(res, 400, { error: "invalid_request", message: "A session is created without input." });
+      const id = `ses_${++counter}`;
+      sessions.set(id, { spec, status: "active" });
+      return send(res, 201, { sessionId: id });
+    }
+    if ((r = /^\/agent-sessions\/([^/]+)$/.exec(rest))) {
+      const id = r[1]!;
+      const session = sessions.get(id);
+      if (session === undefined) return send(res, 404, { error: "not_found" });
+      if (method === "GET") return send(res, 200, { sessionId: id, status: session.status });
+      if (method === "DELETE") {
+        session.status = "ended";
+        if (session.runId !== undefined) runs.get(session.runId)?.cancel();
+        return send(res, 204);
+      }
+    }
+    if ((r = /^\/agent-sessions\/([^/]+)\/messages$/.exec(rest)) && method === "POST") {
+      const id = r[1]!;
+      const session = sessions.get(id);
+      if (session === undefined || session.status === "ended") return send(res, 404, { error: "not_found" });
+      const b = (body ?? {}) as Record<string, unknown>;
+      const problem = specProblem(b, true);
+      if (problem !== undefined) return send(res, 400, problem);
+      const merged = { ...session.spec, ...b, metadata: { ...((session.spec["metadata"] as object) ?? {}), ...((b["metadata"] as object) ?? {}) } };
+      const run = newRun(merged, id);
+      session.runId = run.id;
+      return send(res, 201, { runId: run.id, streamUrl: `/api/v1/workspaces/${workspace}/agent-runs/${run.id}/stream` });
+    }
+    send(res, 404, { error: "not_found" });
+  }
+
+  function specProblem(spec: Record<string, unknown> | undefined, needsInput: boolean): object | undefined {
+    if (typeof spec !== "object" || spec === null) return { error: "invalid_request", message: "Send a JSON object." };
+    if ("prompt" in spec && "messages" in spec) return { error: "invalid_request", message: "Provide either prompt or messages, not both." };
+    if (needsInput && !("prompt" in spec) && !("messages" in spec)) return { error: "invalid_request", message: "Provide prompt or messages." };
+    const model = spec["modelId"];
+    if (typeof model === "string" && model.startsWith("bogus")) {
+      return { error: "invalid_model", message: `Unknown model ${model}`, candidates: ["platform:demo", "provider:cm6def456"] };
+    }
+    return undefined;
+  }
+
+  function stream(req: IncomingMessage, res: ServerResponse, run: MockRun, url: URL): void {
+    const fault = faults.shift();
+    const lastEventId = req.headers["last-event-id"] as string | undefined;
+    const lastSeqQuery = url.searchParams.get("lastSeq") ?? undefined;
+    streams.push({ runId: run.id, lastEventId, lastSeqQuery, fault });
+    if (fault?.kind === "status") {
+      send(res, fault.status, { error: fault.status === 429 ? "rate_limited" : "server_error" }, fault.retryAfterSeconds === undefined ? {} : { "retry-after": String(fault.retryAfterSeconds) });
+      return;
+    }
+    if (fault?.kind === "non-sse") {
+      send(res, 200, { message: "Please sign in" });
+      return;
+    }
+    const resume = lastEventId ?? lastSeqQuery;
+    const after = resume !== undefined && /^\d+$/.test(resume) ? Number(resume) : 0;
+    res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-request-id": `req_${++counter}` });
+    res.flushHeaders();
+    const socket = res.socket;
+    let closed = false;
+    let written = 0;
+    let sent = 0;
+    const cleanups: Array<() => void> = [];
+    const close = (): void => {
+      if (closed) return;
+      closed = true;
+      for (const c of cleanups) c();
+    };
+    // Abrupt end mid-body: what is already written is flushed first, then
+    // the socket closes without the chunked terminator (the client sees a
+    // dropped connection, not the end of the response).
+    const cut = (): void => {
+      socket?.destroySoon();
+    };
+    req.on("close", close);
+    res.on("close", close);
+    if (fault?.kind === "hang") return; // headers only; the client must notice the silence
+
+    /** Writes `text`, honouring a byte cut. Returns false once the connection is gone. */
+    const write = (text: string): boolean => {
+      if (closed) return false;
+      if (fault?.kind === "cut-bytes") {
+        const bytes = Buffer.from(text, "utf8");
+        if (written + bytes.length >= fault.after) {
+          const part = bytes.subarray(0, fault.after - written);
+          written = fault.after;
+          close();
+          if (part.length > 0) res.write(part);
+          cut();
+          return false;
+        }
+        written += bytes.length;
+      }
+      res.write(text);
+      return true;
+    };
+
+    if (options.retryMs !== undefined && !write(`retry: ${options.retryMs}\n\n`)) return;
+
+    let cursor = run.events.findIndex((e) => e.seq > after);
+    if (cursor < 0) cursor = run.events.length;
+    const pump = (): void => {
+      while (!closed && cursor < run.events.length) {
+        const entry: LogEntry = run.events[cursor++]!;
+        if (fault?.kind === "end-clean" && sent >= fault.after) {
+          close();
+          res.end();
+          return;
+        }
+        if (fault?.kind === "cut-events" && sent >= fault.after) {
+          close();
+          cut();
+          return;
+        }
+        if (!write(frameOf(entry))) return;
+        sent++;
+        if (entry.type === "result" || entry.type === "error" || entry.type === "cancelled") {
+          close();
+          res.end(); // the server closes right after the terminal event
+          return;
+        }
+      }
+    };
+    const start = (): void => {
+      if (closed) return;
+      cleanups.push(run.onChange(pump));
+      pump();
+    };
+    if (fault?.kind === "heartbeats") {
+      const beat = setInterval(() => write(": ping\n\n"), fault.everyMs);
+      const go = setTimeout(() => {
+        clearInterval(beat);
+        start();
+      }, fault.forMs);
+      cleanups.push(() => {
+        clearInterval(beat);
+        clearTimeout(go);
+      });
+    } else {
+      start();
+    }
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    apiKey,
+    workspace,
+    faults,
+    requests,
+    streams,
+    runs,
+    rateLimitNext(n, retryAfterSeconds = 0) {
+      rateLimited = n;
+      rateLimitRetryAfter = retryAfterSeconds;
+    },
+    transcript(runId) {
+      const run = runs.get(runId);
+      if (run === undefined) throw new Error(`no run ${runId}`);
+      return (options.retryMs !== undefined ? `retry: ${options.retryMs}\n\n` : "") + run.events.map(frameOf).join("");
+    },
+    waitForRun(runId) {
+      const run = runs.get(runId);
+      if (run === undefined) return Promise.reject(new Error(`no run ${runId}`));
+      if (run.done) return Promise.resolve(run);
+      return new Promise((resolve) => {
+        const off = run.onChange(() => {
+          if (run.done) {
+            off();
+            resolve(run);
+          }
+        });
+      });
+    },
+    close() {
+      for (const run of runs.values()) run.cancel();
+      for (const s of sockets) s.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
