@@ -1,0 +1,111 @@
+/**
+ * `mantyx-wire`: the command line.
+ *
+ *   mantyx-wire gen [--schema <path>] [--out <dir>] [--check] [--debug]
+ *
+ * Exit codes: 0 done (or up to date), 1 `--check` found differences,
+ * 2 the schema, the generator or the arguments failed.
+ */
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { Command, CommanderError } from "commander";
+import { generate } from "./emit/index.js";
+import { formatError } from "./errors.js";
+import { loadSchema } from "./load/index.js";
+import { packageInfo } from "./load/package-info.js";
+import { diffOutput, isUpToDate, writeOutput } from "./write.js";
+
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly cwd: string;
+}
+
+const processIo: CliIo = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+  cwd: process.cwd(),
+};
+
+interface GenOptions {
+  readonly schema: string;
+  readonly out: string;
+  readonly check?: boolean;
+  readonly debug?: boolean;
+}
+
+/** Run the CLI with `args` (without `node` and the script). Resolves to the exit code. */
+export async function runCli(args: readonly string[], io: CliIo = processIo): Promise<number> {
+  let exitCode = 0;
+  const program = new Command()
+    .name("mantyx-wire")
+    .description("Generate typed wire artefacts for the MANTYX agent-runs protocol from its OpenAPI 3.1 schema.")
+    .version(packageInfo().version, "-V, --version", "print the generator version")
+    .helpOption("-h, --help", "show help")
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .exitOverride();
+  program
+    .command("gen")
+    .description("Generate the output folder from the schema (deletes and rewrites it), or check that it is up to date.")
+    .option("--schema <path>", "the OpenAPI 3.1 schema (YAML or JSON)", "schema/openapi.yaml")
+    .option("--out <dir>", "the output folder; everything in it is owned by the generator", "generated")
+    .option("--check", "write nothing; exit 1 and list each stale, missing or extra file if the folder is out of date")
+    .option("--debug", "print stack traces with errors")
+    .action(async (options: GenOptions) => {
+      exitCode = await gen(options, io);
+    });
+  try {
+    await program.parseAsync([...args], { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.code === "commander.helpDisplayed" || error.code === "commander.version" ? 0 : 2;
+    }
+    throw error;
+  }
+  if (program.args.length === 0 && !args.includes("gen")) {
+    io.stderr(program.helpInformation());
+    return 2;
+  }
+  return exitCode;
+}
+
+async function gen(options: GenOptions, io: CliIo): Promise<number> {
+  const started = performance.now();
+  const outDir = path.resolve(io.cwd, options.out);
+  const shownOut = `${path.relative(io.cwd, outDir).split(path.sep).join("/") || "."}/`;
+  try {
+    const model = await loadSchema(options.schema, { cwd: io.cwd });
+    const files = await generate(model);
+    const ms = (): number => Math.round(performance.now() - started);
+    if (options.check) {
+      const diff = await diffOutput(outDir, files);
+      if (isUpToDate(diff)) {
+        io.stdout(`mantyx-wire gen --check: ${shownOut} is up to date (${files.length} files, ${ms()} ms)\n`);
+        return 0;
+      }
+      const rows = [
+        ...diff.stale.map((file) => `  stale    ${shownOut}${file}`),
+        ...diff.missing.map((file) => `  missing  ${shownOut}${file}`),
+        ...diff.extra.map((file) => `  extra    ${shownOut}${file}`),
+      ];
+      io.stderr(
+        `mantyx-wire gen --check: ${shownOut} is out of date with ${model.sourcePath}:\n${rows.join("\n")}\n` +
+          "Run `npm run gen` to regenerate it, then commit the result.\n",
+      );
+      return 1;
+    }
+    const summary = await writeOutput(outDir, files, io.cwd);
+    io.stdout(
+      `mantyx-wire gen: ${files.length} files in ${shownOut} (${summary.written} written, ${summary.unchanged} unchanged, ${summary.deleted} deleted) in ${ms()} ms\n`,
+    );
+    return 0;
+  } catch (error) {
+    io.stderr(`${formatError(error, { debug: options.debug === true })}\n`);
+    return 2;
+  }
+}
+
+// Run when executed directly (`tsx generator/cli.ts ...`); bin/mantyx-wire.js calls runCli itself.
+if (process.argv[1] !== undefined && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {
+  process.exitCode = await runCli(process.argv.slice(2));
+}

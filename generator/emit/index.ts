@@ -1,0 +1,38 @@
+/**
+ * The emitters, in order. Adding an artefact is adding one emitter here
+ * (protobuf-es `createEcmaScriptPlugin` style): each is a pure function of
+ * the loaded model; `generate` runs them all and hands the files to the
+ * header step (generator/header.ts).
+ */
+import { finalizeFiles, type Produced } from "../header.js";
+import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
+import { clientEmitter } from "./client.js";
+import { fixturesEmitter } from "./fixtures.js";
+import { transcriptEmitter } from "../transcript/emit.js";
+import { typesEmitter } from "./types.js";
+import { validatorsEmitter } from "./validators.js";
+
+/** `openapi.json`: the bundled document (internal `$ref`s only), what other languages load. Author order, 2-space indent. */
+export const openApiJsonEmitter: Emitter = {
+  name: "openapi-json",
+  emit: (model) => [{ path: "openapi.json", contents: `${JSON.stringify(model.document, null, 2)}\n` }],
+};
+
+/** Every emitter, in order. A new artefact: import its emitter above and add one line here. */
+export const EMITTERS: readonly Emitter[] = [
+  openApiJsonEmitter,
+  typesEmitter,
+  validatorsEmitter,
+  clientEmitter,
+  transcriptEmitter,
+  fixturesEmitter,
+];
+
+/** Run the emitters and finalize their files (headers, manifest, sorted). */
+export async function generate(model: LoadedSchema, emitters: readonly Emitter[] = EMITTERS): Promise<EmittedFile[]> {
+  const produced: Produced[] = [];
+  for (const emitter of emitters) {
+    for (const file of await emitter.emit(model)) produced.push({ emitter: emitter.name, file });
+  }
+  return finalizeFiles(produced, model);
+}

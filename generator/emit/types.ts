@@ -1,0 +1,187 @@
+/**
+ * The TypeScript types emitter: `types.ts`, one exported type per component
+ * schema, plus a tag array per discriminated union and a branded type per
+ * open variant.
+ *
+ * Why not json-schema-to-typescript: this protocol needs
+ * - discriminated unions that narrow (`switch (event.type)` must reach each
+ *   variant's `data`), including the open event union, whose unknown variant
+ *   has to drop out of every `case "known_type":` (a branded tag type);
+ * - `unknown`, never `any`, for open objects and free data, so unchecked
+ *   access fails to compile;
+ * - `"a" | "b" | (string & {})` for additive string sets (`x-known-values`);
+ * - byte-stable output without a formatter (no prettier in the gen path:
+ *   `npm run gen` must stay fast) and no splicing of schema text into code.
+ * Each would be a post-processing pass over its output; a small converter
+ * over the CONVENTIONS.md subset (generator/emit/types/) is simpler.
+ */
+import { EmitError } from "../errors.js";
+import type { Emitter, LoadedSchema } from "../model.js";
+import { discriminatedUnion } from "./types/discriminator.js";
+import { docLines, renderJsDoc } from "./types/jsdoc.js";
+import { camelCase, pascalCase, plural, screamingSnake, typeName } from "./types/names.js";
+import { SchemaConverter, excludedStrings, type Site } from "./types/schema-to-ts.js";
+import { printMembers, printType, type TsType } from "./types/ts-type.js";
+
+export const typesEmitter: Emitter = {
+  name: "types",
+  emit: (model) => [{ path: "types.ts", contents: emitTypes(model) }],
+};
+
+/** A branded string type requested while converting a component. */
+interface Brand {
+  readonly name: string;
+  readonly site: Site;
+  readonly excluded: readonly string[];
+}
+
+export function emitTypes(model: LoadedSchema): string {
+  const typeNames = componentTypeNames(Object.keys(model.schemas));
+  const taken = new Map<string, string>([...typeNames].map(([component, name]) => [name, `component ${JSON.stringify(component)}`]));
+  const claim = (name: string, owner: string): void => {
+    const holder = taken.get(name);
+    if (holder !== undefined && holder !== owner) {
+      throw new EmitError(
+        "name-collision",
+        "types",
+        `the generated name ${name} (for ${owner}) is already used by ${holder}.`,
+        "Rename one of the components in the schema.",
+      );
+    }
+    taken.set(name, owner);
+  };
+
+  let brands: Brand[] = [];
+  const converter = new SchemaConverter({
+    document: model.document,
+    typeNames,
+    brand: (site, excluded) => {
+      const name = typeNames.get(site.component)! + site.path.filter((_, i) => site.path[i - 1] === "properties").map(pascalCase).join("");
+      if (!brands.some((brand) => brand.name === name)) brands.push({ name, site, excluded });
+      return name;
+    },
+  });
+
+  const blocks: string[] = [fileDoc(model)];
+  for (const [component, schema] of Object.entries(model.schemas)) {
+    const name = typeNames.get(component)!;
+    const site: Site = { component, path: [] };
+    const doc = renderJsDoc(docLines(schema), "");
+    const excluded = schema.type === "string" ? excludedStrings(schema.not, model.document) : undefined;
+    if (excluded) {
+      // The component itself is an open variant's tag.
+      blocks.push([...doc, brandDeclaration(name)].join("\n"));
+    } else {
+      brands = [];
+      blocks.push([...doc, declaration(name, converter.convert(schema, site))].join("\n"));
+      for (const brand of brands) {
+        claim(brand.name, `the open tag at #/components/schemas/${component}/${brand.site.path.join("/")}`);
+        blocks.push(brandBlock(brand));
+      }
+    }
+    const union = discriminatedUnion(schema, model.document, ["components", "schemas", component]);
+    if (union) {
+      const constName = `${screamingSnake(name)}_${screamingSnake(plural(union.property))}`;
+      claim(constName, `the tags of ${name}`);
+      blocks.push(tagsBlock(constName, name, union.property, union.tags));
+    }
+  }
+  return `${blocks.join("\n\n")}\n`;
+}
+
+function componentTypeNames(components: readonly string[]): Map<string, string> {
+  const names = new Map<string, string>();
+  const owners = new Map<string, string>();
+  for (const component of components) {
+    const name = typeName(component);
+    const other = owners.get(name);
+    if (other !== undefined) {
+      throw new EmitError(
+        "name-collision",
+        "types",
+        `components ${JSON.stringify(other)} and ${JSON.stringify(component)} both become the TypeScript name ${name}.`,
+        "Rename one of them (component names are PascalCase identifiers, schema/CONVENTIONS.md).",
+        `/components/schemas/${component}`,
+      );
+    }
+    owners.set(name, component);
+    names.set(component, name);
+  }
+  return names;
+}
+
+function fileDoc(model: LoadedSchema): string {
+  const info = model.document.info;
+  const title = [info?.title, info?.version].filter((part) => typeof part === "string" && part !== "").join(" ");
+  return renderJsDoc(
+    [
+      `TypeScript types for ${title || "the schema"}: one per \`components.schemas\` entry.`,
+      "",
+      "Open objects carry `[key: string]: unknown`, so fields from newer servers survive.",
+      "Additive string sets (`x-known-values`) accept any string and autocomplete the known ones.",
+      "An event of a type this version does not know has a branded `type`, so",
+      "`switch (event.type)` narrows every known case to its variant.",
+    ],
+    "",
+  ).join("\n");
+}
+
+/** Lines longer than this are broken up (unions one member per line, objects one member per line). */
+const MAX_LINE = 100;
+
+const fits = (text: string): boolean => text.split("\n").every((line) => line.length <= MAX_LINE);
+
+/** `export interface` for a plain object shape, `export type` for everything else. */
+function declaration(name: string, type: TsType): string {
+  if (type.kind === "object" && (type.properties.length > 0 || type.index)) {
+    return `export interface ${name} {\n${printMembers(type, "  ").join("\n")}\n}`;
+  }
+  const single = `export type ${name} = ${printType(type, "")};`;
+  if (type.kind === "union") {
+    if (!single.includes("\n") && fits(single) && type.members.length <= 4) return single;
+    const members = type.members.map((member) => {
+      const print = (inline: boolean): string => {
+        const text = printType(member, "  ", inline);
+        return `  | ${member.kind === "intersection" ? `(${text})` : text}`;
+      };
+      return fits(print(true)) ? print(true) : print(false);
+    });
+    return `export type ${name} =\n${members.join("\n")};`;
+  }
+  return fits(single) ? single : `export type ${name} = ${printType(type, "", false)};`;
+}
+
+/**
+ * An open variant's tag: a string that is none of the known values.
+ *
+ * Why `String & brand` and not `string & brand`: TypeScript narrows a union
+ * in `case "x":` by keeping the members whose tag type is *comparable* with
+ * "x", and every subtype of the primitive `string` is comparable with every
+ * string literal, so a `string`-based tag would keep the unknown variant in
+ * every case (and `event.data` would stay `unknown`). The boxed `String`
+ * interface is not comparable with literals, so the variant drops out of
+ * known cases, while `.length`, `.startsWith()`, `${tag}` and `String(tag)`
+ * still work. Values only come from decoded JSON (cast when constructing).
+ */
+function brandDeclaration(name: string): string {
+  return `export type ${name} = String & { readonly __${camelCase(name)}: unique symbol };`;
+}
+
+function brandBlock(brand: Brand): string {
+  const shown = brand.excluded.slice(0, 3).map((value) => JSON.stringify(value)).join(", ");
+  const more = brand.excluded.length > 3 ? `, ... (${brand.excluded.length} known values)` : "";
+  const doc = renderJsDoc(
+    [
+      `A tag value none of the known ones (${shown}${more}): sent by a newer server.`,
+      "Branded so that comparing with a known literal narrows away from this variant; read it with `String(value)`.",
+    ],
+    "",
+  );
+  return [...doc, brandDeclaration(brand.name)].join("\n");
+}
+
+function tagsBlock(constName: string, unionName: string, property: string, tags: readonly string[]): string {
+  const doc = renderJsDoc([`Every \`${property}\` tag of {@link ${unionName}}, in schema order.`], "");
+  const items = tags.map((tag) => `  ${JSON.stringify(tag)},`).join("\n");
+  return [...doc, `export const ${constName} = [\n${items}\n] as const satisfies readonly ${unionName}[${JSON.stringify(property)}][];`].join("\n");
+}

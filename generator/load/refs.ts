@@ -1,0 +1,106 @@
+/**
+ * Finding every `$ref` in an OpenAPI document without mistaking data for a
+ * reference: values under `const`, `enum`, `default`, `example(s)` and an
+ * Example Object's `value` are instances, and a property *named* `$ref` or
+ * `enum` under `properties` is a name, not a keyword.
+ */
+import { isPlainObject, type Pointer } from "./json-pointer.js";
+
+export interface RefSite {
+  /** Pointer to the object that holds `$ref`. */
+  readonly path: Pointer;
+  /** The object that holds `$ref` (mutable: the bundler rewrites it). */
+  readonly holder: Record<string, unknown>;
+  readonly ref: string;
+}
+
+/** Keywords whose value is instance data, never a schema or a reference. */
+const DATA_KEYWORDS = new Set(["const", "enum", "default", "example"]);
+
+/**
+ * Keywords whose value is a map from names (property names, status codes,
+ * component names, media types, ...) to objects. The keys of such a map are
+ * never keywords themselves.
+ */
+const NAME_MAP_KEYWORDS = new Set([
+  // JSON Schema
+  "properties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "dependentSchemas",
+  // OpenAPI
+  "paths",
+  "webhooks",
+  "schemas",
+  "responses",
+  "parameters",
+  "requestBodies",
+  "headers",
+  "securitySchemes",
+  "links",
+  "callbacks",
+  "pathItems",
+  "content",
+  "encoding",
+  "variables",
+]);
+
+/** Every `$ref` (string-valued) in document order. */
+export function findRefs(root: unknown): RefSite[] {
+  const sites: RefSite[] = [];
+  visitKeywordObjects(root, (node, path) => {
+    if (typeof node.$ref === "string") sites.push({ path, holder: node, ref: node.$ref });
+  });
+  return sites;
+}
+
+/**
+ * Discriminator mappings are references too (`mapping: { a: "#/components/schemas/A" }`,
+ * or a bare component name). Yields the pointer of each mapping value and the ref it means.
+ */
+export function findDiscriminatorMappings(root: unknown): { path: Pointer; ref: string }[] {
+  const found: { path: Pointer; ref: string }[] = [];
+  visitKeywordObjects(root, (node, path) => {
+    const mapping = isPlainObject(node.discriminator) ? node.discriminator.mapping : undefined;
+    if (!isPlainObject(mapping)) return;
+    for (const [tag, target] of Object.entries(mapping)) {
+      if (typeof target !== "string") continue;
+      const ref = target.includes("#") || target.includes("/") ? target : `#/components/schemas/${target}`;
+      found.push({ path: [...path, "discriminator", "mapping", tag], ref });
+    }
+  });
+  return found;
+}
+
+type Context = "keywords" | "names" | "examples";
+type Visitor = (node: Record<string, unknown>, path: Pointer) => void;
+
+/** Calls `visit` on every object whose keys are keywords (schemas, OpenAPI objects), never on instance data. */
+function visitKeywordObjects(root: unknown, visit: Visitor): void {
+  walk(root, [], "keywords", visit);
+}
+
+function walk(node: unknown, path: string[], context: Context, visit: Visitor): void {
+  if (Array.isArray(node)) {
+    node.forEach((item, index) => walk(item, [...path, String(index)], "keywords", visit));
+    return;
+  }
+  if (!isPlainObject(node)) return;
+  if (context === "names") {
+    for (const [name, value] of Object.entries(node)) walk(value, [...path, name], "keywords", visit);
+    return;
+  }
+  visit(node, path);
+  if (context === "examples") return; // An Example Object: only its own `$ref` can be a reference.
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "$ref" || DATA_KEYWORDS.has(key)) continue;
+    const childPath = [...path, key];
+    if (key === "examples") {
+      // Schema `examples` is an array of instances; OpenAPI `examples` maps names to Example Objects.
+      if (isPlainObject(value)) for (const [name, example] of Object.entries(value)) walk(example, [...childPath, name], "examples", visit);
+      continue;
+    }
+    walk(value, childPath, NAME_MAP_KEYWORDS.has(key) && isPlainObject(value) ? "names" : "keywords", visit);
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * One schema file on disk: its text, its parsed value, and a way back from a
+ * JSON pointer to a line and column (through the yaml CST), so every error
+ * can name the place in the file the author edits.
+ */
+import { readFile } from "node:fs/promises";
+import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from "yaml";
+import { SchemaLoadError } from "../errors.js";
+import { formatPointer, type Pointer } from "./json-pointer.js";
+
+export interface Position {
+  readonly line: number;
+  readonly column: number;
+}
+
+export class SourceFile {
+  private constructor(
+    /** Absolute path. */
+    readonly absolutePath: string,
+    /** Path shown to people: relative to the working directory, POSIX separators. */
+    readonly displayPath: string,
+    readonly text: string,
+    /** The parsed value (plain JSON data). */
+    readonly data: unknown,
+    private readonly yamlDocument: Document | undefined,
+    private readonly lineCounter: LineCounter,
+  ) {}
+
+  /**
+   * Read and parse a schema file: JSON for `.json`, YAML otherwise. Throws
+   * `SchemaLoadError` (`io`, `yaml-syntax`).
+   */
+  static async read(absolutePath: string, displayPath: string): Promise<SourceFile> {
+    let text: string;
+    try {
+      text = await readFile(absolutePath, "utf8");
+    } catch (cause) {
+      const reason = (cause as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (cause as Error).message;
+      throw new SchemaLoadError(
+        "io",
+        [{ file: displayPath, message: `cannot read the schema: ${reason}` }],
+        "Check the path (`--schema <path>`, default schema/openapi.yaml) and that the file is readable.",
+        { cause },
+      );
+    }
+    return SourceFile.parse(text, absolutePath, displayPath);
+  }
+
+  static parse(text: string, absolutePath: string, displayPath: string): SourceFile {
+    const lineCounter = new LineCounter();
+    // YAML is a superset of JSON, so one parser gives positions for both;
+    // `.json` files are also run through JSON.parse so YAML-only syntax
+    // (comments, single quotes) is rejected there.
+    const yamlDocument = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    const isJson = absolutePath.toLowerCase().endsWith(".json");
+    if (isJson) {
+      try {
+        const data: unknown = JSON.parse(text);
+        return new SourceFile(absolutePath, displayPath, text, data, yamlDocument.errors.length ? undefined : yamlDocument, lineCounter);
+      } catch (cause) {
+        const offset = /at position (\d+)/.exec((cause as Error).message)?.[1];
+        const position = offset === undefined ? undefined : toPosition(lineCounter, Number(offset));
+        throw new SchemaLoadError(
+          "yaml-syntax",
+          [{ file: displayPath, ...position, excerpt: position && excerptAt(text, position), message: `invalid JSON: ${(cause as Error).message}` }],
+          "Fix the JSON syntax at that position (a trailing comma or a missing quote is the usual cause).",
+          { cause },
+        );
+      }
+    }
+    if (yamlDocument.errors.length > 0) {
+      const problems = yamlDocument.errors.map((error) => {
+        const position = toPosition(lineCounter, error.pos[0]);
+        return {
+          file: displayPath,
+          ...position,
+          excerpt: excerptAt(text, position),
+          message: `invalid YAML (${error.code}): ${error.message}`,
+          fix: yamlFix(error.code),
+        };
+      });
+      throw new SchemaLoadError(
+        "yaml-syntax",
+        [problems[0]!, ...problems.slice(1)],
+        "Fix the YAML syntax at that position.",
+      );
+    }
+    const data: unknown = yamlDocument.toJS({ maxAliasCount: 1000 });
+    return new SourceFile(absolutePath, displayPath, text, data, yamlDocument, lineCounter);
+  }
+
+  /**
+   * Line and column of the value at `pointer` (or of its key, with
+   * `{ key: true }`). When the pointer goes past what exists, the deepest
+   * existing ancestor's position is returned.
+   */
+  locate(pointer: Pointer, options: { key?: boolean } = {}): Position | undefined {
+    if (!this.yamlDocument) return undefined;
+    let node: Node | null | undefined = this.yamlDocument.contents;
+    let keyNode: Node | null | undefined;
+    for (const segment of pointer) {
+      node = this.deref(node);
+      let next: Node | null | undefined;
+      let nextKey: Node | null | undefined;
+      if (isMap(node)) {
+        const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === segment);
+        next = pair?.value as Node | null | undefined;
+        nextKey = pair?.key as Node | null | undefined;
+      } else if (isSeq(node) && /^(0|[1-9][0-9]*)$/.test(segment)) {
+        next = node.items[Number(segment)] as Node | null | undefined;
+      }
+      if (next === undefined || next === null) {
+        // Past the end: report the key of the missing segment's parent pair if any.
+        break;
+      }
+      node = next;
+      keyNode = nextKey;
+    }
+    const target = options.key && keyNode ? keyNode : node;
+    const offset = target?.range?.[0];
+    return offset === undefined ? undefined : toPosition(this.lineCounter, offset);
+  }
+
+  /** `locate` plus an excerpt, ready to spread into a `SchemaProblem`. */
+  where(pointer: Pointer, options: { key?: boolean } = {}): { file: string; pointer: string; line?: number; column?: number; excerpt?: string } {
+    const position = this.locate(pointer, options);
+    return {
+      file: this.displayPath,
+      pointer: formatPointer(pointer),
+      ...position,
+      ...(position && { excerpt: excerptAt(this.text, position) }),
+    };
+  }
+
+  private deref(node: Node | null | undefined): Node | null | undefined {
+    let current = node;
+    for (let hops = 0; isAlias(current) && hops < 100; hops++) current = current.resolve(this.yamlDocument!) as Node | undefined;
+    return current;
+  }
+}
+
+function toPosition(lineCounter: LineCounter, offset: number): Position {
+  const { line, col } = lineCounter.linePos(offset);
+  return { line, column: col };
+}
+
+/** The line before, the line itself and a caret line, gutter-numbered. */
+export function excerptAt(text: string, position: Position): string {
+  const lines = text.split(/\r?\n/);
+  const first = Math.max(1, position.line - 1);
+  const width = String(position.line).length;
+  const out: string[] = [];
+  for (let n = first; n <= position.line && n <= lines.length; n++) {
+    out.push(`${String(n).padStart(width)} | ${lines[n - 1]}`);
+  }
+  out.push(`${" ".repeat(width)} | ${" ".repeat(Math.max(0, position.column - 1))}^`);
+  return out.join("\n");
+}
+
+function yamlFix(code: string): string {
+  switch (code) {
+    case "DUPLICATE_KEY":
+      return "Remove or rename one of the two keys; YAML maps cannot repeat a key.";
+    case "BAD_INDENT":
+    case "MISSING_CHAR":
+    case "UNEXPECTED_TOKEN":
+      return "Check indentation (spaces, not tabs) and unclosed brackets or quotes on this line and the one before.";
+    case "TAB_AS_INDENT":
+      return "Indent with spaces; YAML does not allow tabs for indentation.";
+    default:
+      return "Fix the YAML syntax at that position (indentation, quoting, unclosed brackets).";
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Is this an OpenAPI 3.1 document? First the version field (so a Swagger 2.0
+ * or OpenAPI 3.0 file gets a migration hint, not a hundred meta-schema
+ * errors), then the official OAS 3.1 meta-schema (`oas-3.1-schema.json`).
+ * https://spec.openapis.org/oas/v3.1.0#openapi-object
+ */
+import { readFileSync } from "node:fs";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { SchemaLoadError, type SchemaProblem } from "../errors.js";
+import type { BundledDocument } from "./bundle.js";
+import { isPlainObject } from "./json-pointer.js";
+import { selectProblems } from "./ajv-problems.js";
+import type { SourceFile } from "./source-file.js";
+
+const MIGRATE_30 =
+  'Set `openapi: 3.1.0` and migrate the 3.0 idioms: `nullable: true` becomes `type: [T, "null"]`, `example: v` becomes `examples: [v]`, boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers.';
+
+/** Checks the `openapi` field of the root file. Throws `not-openapi-31`. */
+export function checkOpenApiVersion(root: SourceFile): void {
+  const data = root.data;
+  const fail = (message: string, fix: string, at: string[] = [], key = false): never => {
+    throw new SchemaLoadError("not-openapi-31", [{ ...root.where(at, { key }), message }], fix);
+  };
+  if (!isPlainObject(data)) {
+    return fail("the document is not a mapping (an OpenAPI document is an object with `openapi`, `info`, ...).", "Start from a document with `openapi: 3.1.0`, `info` and `paths` or `components`.");
+  }
+  if (data.swagger !== undefined) {
+    return fail(
+      `this is a Swagger ${JSON.stringify(data.swagger)} document; the generator reads OpenAPI 3.1 only.`,
+      "Convert it to OpenAPI 3.x (e.g. with swagger2openapi), then to 3.1: " + MIGRATE_30,
+      ["swagger"],
+      true,
+    );
+  }
+  if (data.openapi === undefined) {
+    return fail("the document has no `openapi` field.", "Add `openapi: 3.1.0` at the top of the document.");
+  }
+  if (typeof data.openapi !== "string") {
+    return fail(`\`openapi\` is ${JSON.stringify(data.openapi)}, not a string.`, 'Quote the version: `openapi: "3.1.0"` (YAML reads 3.1 as a number).', ["openapi"]);
+  }
+  if (/^3\.0\.\d+/.test(data.openapi)) {
+    return fail(`this is an OpenAPI ${data.openapi} document; the generator reads OpenAPI 3.1 only.`, MIGRATE_30, ["openapi"]);
+  }
+  if (!/^3\.1\.\d+(-.+)?$/.test(data.openapi)) {
+    return fail(`\`openapi: ${data.openapi}\` is not an OpenAPI 3.1 version.`, "Set `openapi: 3.1.0`; the generator and schema/CONVENTIONS.md target OpenAPI 3.1.", ["openapi"]);
+  }
+}
+
+let cachedValidator: ValidateFunction | undefined;
+
+/** Compiled once per process: compiling the meta-schema is the costly part. */
+function openApiValidator(): ValidateFunction {
+  if (!cachedValidator) {
+    const metaSchema: unknown = JSON.parse(readFileSync(new URL("./oas-3.1-schema.json", import.meta.url), "utf8"));
+    // Not strict: the meta-schema is the official text, not ours to restyle.
+    // `format` is an annotation here, as in CONVENTIONS.md.
+    const ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true, validateFormats: false });
+    cachedValidator = ajv.compile(metaSchema as object);
+  }
+  return cachedValidator;
+}
+
+/** Validates the bundled document against the OAS 3.1 meta-schema. Throws `not-openapi-31`. */
+export function validateOpenApiDocument(bundled: BundledDocument): void {
+  const validate = openApiValidator();
+  if (validate(bundled.data)) return;
+  const problems: SchemaProblem[] = selectProblems(validate.errors ?? [], objectNameOf).map((problem) => ({
+    ...bundled.where(problem.at, { key: problem.key }),
+    message: problem.message,
+    ...(problem.fix !== undefined && { fix: problem.fix }),
+  }));
+  throw new SchemaLoadError(
+    "not-openapi-31",
+    [problems[0] ?? { file: bundled.root.displayPath, message: "the document does not match the OpenAPI 3.1 meta-schema." }, ...problems.slice(1)],
+    "Make the document match the OpenAPI 3.1 specification (https://spec.openapis.org/oas/v3.1.0); `npm run lint:schema` explains more.",
+  );
+}
+
+/** "an Operation Object", from the `$comment` link the meta-schema puts on each object definition. */
+function objectNameOf(error: ErrorObject): string | undefined {
+  const comment: unknown = error.parentSchema?.$comment;
+  const anchor = typeof comment === "string" ? /#([a-z-]+)-object$/.exec(comment)?.[1] : undefined;
+  if (!anchor) return undefined;
+  const title = anchor.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => `${dash ? " " : ""}${c.toUpperCase()}`);
+  return `${/^[AEIOU]/.test(title) ? "an" : "a"} ${title} Object`;
+}

@@ -1,0 +1,40 @@
+/** Helpers for the generator tests: temp folders, schema files, running the CLI in-process. */
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { runCli } from "../../generator/cli.js";
+
+export const REPO = fileURLToPath(new URL("../../", import.meta.url));
+export const MINI = path.join(REPO, "test/generator/fixtures/mini.yaml");
+
+export function tempDir(): string {
+  return mkdtempSync(path.join(tmpdir(), "mantyx-wire-test-"));
+}
+
+/** Write `files` (relative path -> text) under a fresh temp folder; returns the folder. */
+export function writeTree(files: Record<string, string>, dir = tempDir()): string {
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  }
+  return dir;
+}
+
+/** A valid OpenAPI 3.1 document (YAML) with the given `components.schemas` block, indented under `schemas:`. */
+export function openApiYaml(schemas: string): string {
+  return ["openapi: 3.1.0", "info:", "  title: T", "  version: 1.0.0", "paths: {}", "components:", "  schemas:", schemas].join("\n") + "\n";
+}
+
+export interface CliRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export async function cli(args: string[], cwd = REPO): Promise<CliRun> {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(args, { cwd, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
+  return { code, stdout, stderr };
+}
