@@ -4,7 +4,7 @@
  * equals R. An array with no such item fails (there is no last item to be R).
  * Items that are not objects count as having no role.
  */
-import { _, str, type CodeKeywordDefinition, type KeywordCxt } from "ajv/dist/2020.js";
+import { _, type CodeKeywordDefinition, type KeywordCxt } from "ajv/dist/2020.js";
 
 export const xLastNonSystemRole: CodeKeywordDefinition = {
   keyword: "x-last-non-system-role",
@@ -12,7 +12,9 @@ export const xLastNonSystemRole: CodeKeywordDefinition = {
   schemaType: "string",
   metaSchema: { type: "string", minLength: 1 },
   error: {
-    message: ({ params }) => str`must have role ${params.role} on the last non-system item (is ${params.actual})`,
+    // A Code message: the actual role may be absent (no non-system item).
+    message: ({ params }) =>
+      _`${`must have role ${JSON.stringify(params.role)} on the last non-system item (is `} + (${params.actual} === undefined ? "none" : JSON.stringify(${params.actual})) + ")"`,
     params: ({ params }) => _`{role: ${params.role}, actual: ${params.actual}}`,
   },
   code(cxt: KeywordCxt) {

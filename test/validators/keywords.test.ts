@@ -56,6 +56,14 @@ describe("vendor keywords at their boundaries", () => {
     expect(u("ééa")).toBe(false);
     expect(u.errors?.[0]?.message).toBe("must be at most 4 bytes as UTF-8 (is 5)");
   });
+
+  it("role messages name the expected and the actual role", async () => {
+    const v = await emitted.get("Conversation");
+    expect(v([{ role: "user" }, { role: "assistant" }])).toBe(false);
+    expect(v.errors?.[0]?.message).toBe('must have role "user" on the last non-system item (is "assistant")');
+    expect(v([{ role: "system" }])).toBe(false);
+    expect(v.errors?.[0]?.message).toBe('must have role "user" on the last non-system item (is none)');
+  });
 });
 
 describe("x-max-utf8-bytes agrees with TextEncoder", () => {
