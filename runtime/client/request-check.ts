@@ -31,11 +31,40 @@ function escapePointer(s: string): string {
   return s.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
-/** The issues of a failed call, under `prefix`, without ajv's `if` echo ("must match then schema"). */
+/**
+ * ajv reports a failed `oneOf`/`anyOf` as the errors of each branch followed
+ * by a summary, and a bad property name as the inner error followed by
+ * "property name must be valid". Each such group becomes one issue (the
+ * summary, its message naming the alternatives), so one mistake reads as one.
+ */
+function condense(issues: readonly ValidationIssue[]): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  for (const issue of issues) {
+    if (issue.keyword === "if") continue; // "must match then schema": an echo of the issue before it
+    if (issue.keyword === "oneOf" || issue.keyword === "anyOf" || issue.keyword === "propertyNames") {
+      const inner: ValidationIssue[] = [];
+      while (out.length > 0 && covers(issue.instancePath, out[out.length - 1]!.instancePath)) inner.unshift(out.pop()!);
+      if (inner.length > 0) {
+        const describe = (i: ValidationIssue): string =>
+          (i.instancePath === issue.instancePath ? "" : `${i.instancePath.slice(issue.instancePath.length)} `) + i.message;
+        const message =
+          issue.keyword === "propertyNames"
+            ? `property name ${JSON.stringify(issue.params["propertyName"] ?? "")} ${inner.map(describe).join("; ")}`
+            : `${issue.message}: ${inner.map(describe).join("; or ")}`;
+        out.push({ ...issue, message });
+        continue;
+      }
+    }
+    const passing = issue.keyword === "oneOf" ? issue.params["passingSchemas"] : undefined;
+    out.push(Array.isArray(passing) ? { ...issue, message: `${issue.message} (it matches ${passing.length}: branches ${passing.join(", ")})` } : issue);
+  }
+  return out;
+}
+
+/** The issues of a failed call, under `prefix`. */
 function issuesOf(validate: Validator<unknown>, prefix: string): ValidationIssue[] {
-  const all = (validate.errors ?? []).map((i) => (prefix === "" ? i : { ...i, instancePath: prefix + i.instancePath }));
-  const real = all.filter((i) => i.keyword !== "if");
-  return real.length > 0 ? real : all;
+  const all = condense(validate.errors ?? []);
+  return prefix === "" ? all : all.map((i) => ({ ...i, instancePath: prefix + i.instancePath }));
 }
 
 function covers(outer: string, inner: string): boolean {

@@ -36,15 +36,25 @@ export interface RunOptions extends StreamRunOptions {
   cancelOnAbort?: boolean | undefined;
 }
 
-function sameTool(a: ToolRef, b: ToolRef): boolean {
-  return a.kind === b.kind && (a as { name?: unknown }).name === (b as { name?: unknown }).name;
+/** Same tool as the registry dispatches it: `a2a_local` by Agent Card key, others by name. */
+function sameTool(a: ToolRef, b: ToolRef, registry: ToolRegistry): boolean {
+  if (a.kind !== b.kind) return false;
+  if (a.kind === "a2a_local" && b.kind === "a2a_local") {
+    const key = registry.peerKey(a.agentCard);
+    return key !== undefined && key === registry.peerKey(b.agentCard);
+  }
+  return (a as { name?: unknown }).name === (b as { name?: unknown }).name;
 }
 
-/** The spec with the registry's tool refs appended (those not already declared). */
+/**
+ * The spec with the registry's tool refs appended, except those the spec
+ * already declares (the same local tool or MCP server by name, the same A2A
+ * peer by its Agent Card key, whatever its tool name).
+ */
 export function withTools(spec: RunCreateRequest, registry: ToolRegistry | undefined): RunCreateRequest {
   if (registry === undefined) return spec;
   const declared = (spec as { tools?: ToolRef[] }).tools ?? [];
-  const added = registry.toolRefs().filter((ref) => !declared.some((d) => sameTool(d, ref)));
+  const added = registry.toolRefs().filter((ref) => !declared.some((d) => sameTool(d, ref, registry)));
   return added.length === 0 ? spec : ({ ...spec, tools: [...declared, ...added] } as RunCreateRequest);
 }
 

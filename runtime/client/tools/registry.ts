@@ -207,6 +207,11 @@ export class ToolRegistry {
     return this;
   }
 
+  /** The key an Agent Card is indexed by (`a2aIndexBy`), or undefined when it lacks it. */
+  peerKey(card: AgentCard): string | undefined {
+    return this.indexBy(card);
+  }
+
   /** The `spec.tools[]` entries that declare every registered tool. */
   toolRefs(): Array<LocalToolRef | A2aLocalToolRef | McpLocalToolRef> {
     const refs: Array<LocalToolRef | A2aLocalToolRef | McpLocalToolRef> = [];

@@ -1,0 +1,171 @@
+/**
+ * Every documented error status through real HTTP -> the right typed error,
+ * and the credential never leaking into one.
+ */
+import { inspect } from "node:util";
+import { describe, expect, it } from "vitest";
+import { MantyxClient } from "../../generated/client.js";
+import {
+  AuthenticationError,
+  BadRequestError,
+  isMantyxApiError,
+  MantyxApiError,
+  MantyxConnectionError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+} from "../../runtime/client/index.js";
+import { clientFor, useMockServer } from "./helpers.js";
+
+const server = useMockServer({ oauthTokens: { mantyx_at_readonly: ["runs:read"], mantyx_at_secret_scoped_token: ["runs:read"] } });
+
+async function failure(p: Promise<unknown>): Promise<MantyxApiError> {
+  const e = await p.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  expect(isMantyxApiError(e)).toBe(true);
+  return e as MantyxApiError;
+}
+
+describe("error statuses", () => {
+  it("400 invalid_model -> BadRequestError with code and candidates", async () => {
+    const e = await failure(clientFor(server()).createRun({ prompt: "x", modelId: "bogus-9" }));
+    expect(e).toBeInstanceOf(BadRequestError);
+    expect(e).toMatchObject({ status: 400, code: "invalid_model", candidates: ["platform:demo", "provider:cm6def456"], operationId: "createRun" });
+    expect(e.message).toContain("Unknown model bogus-9");
+    expect(e.requestId).toMatch(/^req_/);
+  });
+
+  it("400 invalid_request from the server (client validation off) -> BadRequestError", async () => {
+    const client = clientFor(server(), { validation: "off" });
+    const e = await failure(client.createRun({ prompt: "x", messages: [{ role: "user", content: "y" }] } as never));
+    expect(e).toBeInstanceOf(BadRequestError);
+    expect(e.code).toBe("invalid_request");
+    expect(e.message).toContain("Provide either prompt or messages, not both.");
+  });
+
+  it("401 without a credential ({ error: 'Unauthorized', message }) -> AuthenticationError, code unauthorized", async () => {
+    const e = await failure(clientFor(server(), { apiKey: undefined }).listModels());
+    expect(e).toBeInstanceOf(AuthenticationError);
+    expect(e).toMatchObject({ status: 401, code: "unauthorized" });
+    expect(e.message).toContain("Missing Authorization or X-API-Key header");
+  });
+
+  it("401 with an unknown credential ({ error: <sentence> }) -> AuthenticationError, the sentence in the message", async () => {
+    const e = await failure(clientFor(server(), { apiKey: "mantyx_wrong" }).listModels());
+    expect(e).toBeInstanceOf(AuthenticationError);
+    expect(e.code).toBe("unauthorized");
+    expect(e.message).toContain("Invalid API key or OAuth access token");
+  });
+
+  it("403 insufficient_scope -> PermissionDeniedError with requiredScopes from the body and WWW-Authenticate", async () => {
+    const e = await failure(clientFor(server(), { apiKey: "mantyx_at_readonly" }).createRun({ prompt: "x" }));
+    expect(e).toBeInstanceOf(PermissionDeniedError);
+    expect(e).toMatchObject({ status: 403, code: "insufficient_scope", requiredScopes: ["runs:write"] });
+    expect(e.message).toContain("runs:write");
+  });
+
+  it("404 for a wrong workspace slug -> NotFoundError with the right slug in hint", async () => {
+    const e = await failure(clientFor(server(), { workspace: "wrong" }).listModels());
+    expect(e).toBeInstanceOf(NotFoundError);
+    expect(e).toMatchObject({ status: 404, hint: "acme" });
+    expect(e.message).toContain("(hint: acme)");
+  });
+
+  it("429 is retried with back-off, honouring Retry-After, then succeeds", async () => {
+    server().rateLimitNext(2, 0);
+    const before = server().requests.length;
+    const created = await clientFor(server()).createRun({ prompt: "x" });
+    expect(created.runId).toMatch(/^run_/);
+    expect(server().requests.length - before).toBe(3);
+  });
+
+  it("429 beyond maxRetries -> RateLimitError with retryAfterMs", async () => {
+    server().rateLimitNext(5, 0);
+    const e = await failure(clientFor(server(), { maxRetries: 1 }).listModels());
+    server().rateLimitNext(0);
+    expect(e).toBeInstanceOf(RateLimitError);
+    expect(e).toMatchObject({ status: 429, code: "rate_limited", retryAfterMs: 0 });
+  });
+
+  it("a network failure -> MantyxConnectionError (idempotent calls retried first)", async () => {
+    const client = new MantyxClient({ baseUrl: "http://127.0.0.1:1", workspace: "acme", apiKey: "k", retryDelay: { initialDelayMs: 1 } });
+    const e = await client.listModels().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(MantyxConnectionError);
+    expect((e as MantyxConnectionError).attempts).toBe(3);
+  });
+
+  it("MantyxApiError.generate picks the subclass by status", () => {
+    const headers = new Headers();
+    const make = (status: number) => MantyxApiError.generate({ status, body: {}, headers, operationId: "op", secrets: [] });
+    expect([400, 401, 403, 404, 409, 429, 500, 418].map((s) => make(s).name)).toEqual([
+      "BadRequestError",
+      "AuthenticationError",
+      "PermissionDeniedError",
+      "NotFoundError",
+      "ConflictError",
+      "RateLimitError",
+      "ServerError",
+      "MantyxApiError",
+    ]);
+  });
+
+  it.each([
+    ["required as an array", { error: "insufficient_scope", required: ["runs:read", "runs:write"] }, null, ["runs:read", "runs:write"]],
+    ["required as a string plus the header", { error: "insufficient_scope", required: "runs:write" }, 'Bearer error="insufficient_scope", scope="runs:write sessions:read"', ["runs:write", "sessions:read"]],
+    ["only the header", { error: "Forbidden" }, 'Bearer realm="mantyx", error="insufficient_scope", scope="models:read"', ["models:read"]],
+  ])("requiredScopes: %s", (_name, body, header, want) => {
+    const headers = new Headers(header === null ? {} : { "www-authenticate": header });
+    expect(MantyxApiError.generate({ status: 403, body, headers, operationId: "op", secrets: [] }).requiredScopes).toEqual(want);
+  });
+
+  it.each([
+    ["machine code in error", { error: "run_terminal" }, "run_terminal"],
+    ["sentence in error, code beside it", { error: "API keys are not available on this plan", code: "api_keys_plan" }, "api_keys_plan"],
+    ["sentence only", { error: "Workspace not found", hint: "acme" }, "not_found"],
+    ["not JSON", "<html>Bad gateway</html>", "not_found"],
+  ])("code: %s", (_name, body, want) => {
+    expect(MantyxApiError.generate({ status: 404, body, headers: new Headers(), operationId: "op", secrets: [] }).code).toBe(want);
+  });
+});
+
+describe("the credential never leaks", () => {
+  const secret = "mantyx_at_secret_scoped_token";
+
+  function expectNoSecret(e: unknown): void {
+    expect(String((e as Error).message)).not.toContain(secret);
+    expect(JSON.stringify(e)).not.toContain(secret);
+    expect(inspect(e, { depth: 10, showHidden: true })).not.toContain(secret);
+    expect(String((e as Error).stack)).not.toContain(secret);
+  }
+
+  it("not in a 403 error (message, JSON, inspect)", async () => {
+    const e = await failure(clientFor(server(), { apiKey: secret }).createRun({ prompt: "x" }));
+    expect(e.status).toBe(403);
+    expectNoSecret(e);
+  });
+
+  it("not in an error whose body echoes it (redacted)", () => {
+    const e = MantyxApiError.generate({
+      status: 401,
+      body: { error: "Invalid API key or OAuth access token", message: `token ${secret} is revoked`, detail: [secret] },
+      headers: new Headers(),
+      operationId: "op",
+      secrets: [secret],
+    });
+    expectNoSecret(e);
+    expect(e.message).toContain("token [redacted] is revoked");
+  });
+
+  it("not in the client object", () => {
+    const client = clientFor(server(), { apiKey: secret });
+    expect(inspect(client, { depth: 10, showHidden: true })).not.toContain(secret);
+    expect(JSON.stringify(client)).not.toContain(secret);
+  });
+
+  it("not in a connection error, with x-api-key too", async () => {
+    const client = new MantyxClient({ baseUrl: "http://127.0.0.1:1", workspace: "acme", apiKey: secret, credentialHeader: "x-api-key", maxRetries: 0 });
+    expectNoSecret(await client.getRun("run_1").catch((x: unknown) => x));
+  });
+});

@@ -1,0 +1,192 @@
+/**
+ * What the client sends: every operation of the schema, credentials in
+ * either header, the client identification, request validation (every
+ * problem listed, nothing sent), and tool-result outcomes.
+ */
+import { describe, expect, it } from "vitest";
+import { CLIENT_VERSION, MantyxClient, operations } from "../../generated/client.js";
+import type { RunCreateRequest } from "../../generated/types.js";
+import { RequestValidationError } from "../../runtime/client/index.js";
+import { clientFor, collect, useMockServer } from "./helpers.js";
+
+const server = useMockServer();
+const olderServer = useMockServer({ vintage: "older" });
+
+function last(): { method: string; path: string; headers: Record<string, unknown>; body: unknown } {
+  return server().requests[server().requests.length - 1]!;
+}
+
+describe("operations", () => {
+  it("has one method per operation of the schema, named by operationId", () => {
+    const names = Object.keys(operations).sort();
+    expect(names).toEqual([
+      "cancelRun",
+      "createRun",
+      "createSession",
+      "deleteSession",
+      "getRun",
+      "getSession",
+      "getUserInfo",
+      "listModels",
+      "postToolResult",
+      "sendSessionMessage",
+      "streamRun",
+    ]);
+    const client = clientFor(server()) as unknown as Record<string, unknown>;
+    for (const name of names) expect(typeof client[name]).toBe("function");
+  });
+
+  it("calls every JSON route and returns its body", async () => {
+    const client = clientFor(server());
+    const models = await client.listModels();
+    expect(models.defaultModelId).toBe("platform:demo");
+    expect(last()).toMatchObject({ method: "GET", path: "/api/v1/workspaces/acme/models" });
+
+    const run = await client.createRun({ prompt: "hi" });
+    expect(run.streamUrl).toBe(`/api/v1/workspaces/acme/agent-runs/${run.runId}/stream`);
+    await server().waitForRun(run.runId);
+    const snapshot = await client.getRun(run.runId);
+    expect(snapshot).toMatchObject({ status: "succeeded", turns: 1 });
+
+    const { sessionId } = await client.createSession({ systemPrompt: "You help.", metadata: { customer: "acme" } });
+    expect(await client.getSession(sessionId)).toEqual({ sessionId, status: "active" });
+    const turn = await client.sendSessionMessage(sessionId, { prompt: "And for Bob?", metadata: { turn: "2" } });
+    expect(server().runs.get(turn.runId)!.spec).toMatchObject({ systemPrompt: "You help.", prompt: "And for Bob?", metadata: { customer: "acme", turn: "2" } });
+    expect(await client.deleteSession(sessionId)).toBeUndefined();
+    expect((await client.getSession(sessionId)).status).toBe("ended");
+
+    expect(await client.cancelRun(run.runId)).toBeUndefined();
+    expect(last()).toMatchObject({ method: "POST", path: `/api/v1/workspaces/acme/agent-runs/${run.runId}/cancel` });
+    expect(await client.getUserInfo()).toMatchObject({ sub: "usr_123" });
+    expect(last().path).toBe("/api/oauth/userinfo");
+  });
+
+  it("sends the credential as Authorization: Bearer by default, or as X-API-Key", async () => {
+    await clientFor(server()).listModels();
+    expect(last().headers["authorization"]).toBe(`Bearer ${server().apiKey}`);
+    expect(last().headers["x-api-key"]).toBeUndefined();
+    await clientFor(server(), { credentialHeader: "x-api-key" }).listModels();
+    expect(last().headers["x-api-key"]).toBe(server().apiKey);
+    expect(last().headers["authorization"]).toBeUndefined();
+  });
+
+  it("identifies itself with User-Agent and X-Mantyx-Client outside browsers", async () => {
+    await clientFor(server(), { userAgent: "my-app/1.2" }).listModels();
+    const product = `@mantyx/wire-types/${CLIENT_VERSION} my-app/1.2`;
+    expect(last().headers["user-agent"]).toBe(product);
+    expect(last().headers["x-mantyx-client"]).toBe(product);
+  });
+
+  it("escapes path parameters and lets a call override the workspace", async () => {
+    const client = clientFor(server());
+    await client.getRun("run/../x", { workspace: "acme" }).catch(() => undefined);
+    expect(last().path).toBe("/api/v1/workspaces/acme/agent-runs/run%2F..%2Fx");
+    await expect(new MantyxClient({ baseUrl: server().url }).listModels()).rejects.toThrow(/needs a workspace slug/);
+  });
+
+  it("accepts the older vintage's statuses (202 for a run)", async () => {
+    const client = clientFor(olderServer());
+    const run = await client.createRun({ prompt: "hi" });
+    expect(olderServer().requests[olderServer().requests.length - 1]!.status).toBe(202);
+    expect((await collect(client.streamRun(run.runId))).length).toBeGreaterThan(0);
+  });
+});
+
+describe("request validation", () => {
+  const bad = {
+    prompt: "x",
+    messages: [{ role: "user", content: "y" }],
+    modelId: "",
+    reasoningLevel: "extreme",
+    tools: [{ kind: "local", name: "ok_tool" }, { kind: "local", name: "bad name!" }, { kind: "teleport" }],
+    metadata: { "bad key": "v" },
+    loopDetection: { consecutiveThreshold: 5, hardCutoffThreshold: 4 },
+  } as unknown as RunCreateRequest;
+
+  it("lists every problem in a RequestValidationError and sends nothing", async () => {
+    const before = server().requests.length;
+    const e = (await clientFor(server()).createRun(bad).catch((x: unknown) => x)) as RequestValidationError;
+    expect(e).toBeInstanceOf(RequestValidationError);
+    expect(server().requests.length).toBe(before);
+    const paths = e.issues.map((i) => i.instancePath);
+    for (const path of ["/modelId", "/reasoningLevel", "/tools/1/name", "/tools/2", "/metadata", "/loopDetection"]) {
+      expect(paths.some((p) => p === path || p.startsWith(`${path}/`))).toBe(true);
+    }
+    expect(paths.some((p) => p.startsWith("/tools/0"))).toBe(false);
+    // prompt and messages both: reported by the RunInput part.
+    expect(e.issues.some((i) => i.instancePath === "" && i.keyword === "oneOf")).toBe(true);
+    expect(e.message).toMatch(/^createRun: the request body does not match the schema/);
+    for (const path of ["/modelId", "/tools/1/name", "/loopDetection"]) expect(e.message).toContain(path);
+  });
+
+  it('validation "warn" sends the body anyway and reports the problems', async () => {
+    const warnings: string[] = [];
+    const client = clientFor(server(), { validation: "warn", onWarning: (m) => warnings.push(m) });
+    await client.createRun({ prompt: "x", modelId: "" } as RunCreateRequest).catch(() => undefined);
+    expect(last().path).toBe("/api/v1/workspaces/acme/agent-runs");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("/modelId");
+  });
+
+  it('validation "off" sends without checking', async () => {
+    const warnings: string[] = [];
+    await clientFor(server(), { validation: "off", onWarning: (m) => warnings.push(m) }).createRun({ prompt: "x", modelId: "" } as RunCreateRequest);
+    expect(warnings).toEqual([]);
+  });
+
+  it("checks tool-result bodies too (result xor error)", async () => {
+    const e = await clientFor(server()).postToolResult("run_1", { toolUseId: "tu_1", result: "a", error: "b" } as never).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(RequestValidationError);
+  });
+});
+
+describe("postToolResult outcomes", () => {
+  async function pendingCall(): Promise<{ runId: string; toolUseId: string }> {
+    const client = clientFor(server());
+    const tools = [{ kind: "local" as const, name: "t" }];
+    const { runId } = await client.createRun({ prompt: "x", tools, metadata: { toolTimeoutMs: "60000" } });
+    for await (const e of client.streamRun(runId)) {
+      if ((e as { type: string }).type === "local_tool_call") return { runId, toolUseId: (e as { data: { toolUseId: string } }).data.toolUseId };
+    }
+    throw new Error("no call");
+  }
+
+  it("accepted (204), then the same toolUseId again returns the first outcome without posting", async () => {
+    const { runId, toolUseId } = await pendingCall();
+    const client = clientFor(server());
+    const posts = () => server().requests.filter((r) => r.path.endsWith("/tool-results")).length;
+    const before = posts();
+    expect(await client.postToolResult(runId, { toolUseId, result: "42" })).toEqual({ status: "accepted", httpStatus: 204 });
+    expect(await client.postToolResult(runId, { toolUseId, result: "43" })).toEqual({ status: "accepted", httpStatus: 204 });
+    expect(posts() - before).toBe(1);
+  });
+
+  it("404 unknown_tool_use is an outcome, not an exception", async () => {
+    const { runId, toolUseId } = await pendingCall();
+    const outcome = await clientFor(server()).postToolResult(runId, { toolUseId: "tu_never", result: "x" });
+    expect(outcome.status).toBe("unknown_tool_use");
+    await clientFor(server()).postToolResult(runId, { toolUseId, result: "cleanup" });
+  });
+
+  it("409 run_terminal (a late result after the run timed out) is an outcome", async () => {
+    const client = clientFor(server());
+    const { runId } = await client.createRun({ prompt: "x", tools: [{ kind: "local", name: "t" }], metadata: { toolTimeoutMs: "30" } });
+    const events = await collect(client.streamRun(runId));
+    const call = events.find((e) => (e as { type: string }).type === "local_tool_call") as { data: { toolUseId: string } };
+    expect((events[events.length - 1] as { type: string }).type).toBe("error");
+    const outcome = await client.postToolResult(runId, { toolUseId: call.data.toolUseId, result: "too late" });
+    expect(outcome).toMatchObject({ status: "run_terminal", error: { status: 409, code: "run_terminal" } });
+  });
+
+  it("older servers: 200 is accepted, also after the run ended", async () => {
+    const client = clientFor(olderServer());
+    const { runId } = await client.createRun({ prompt: "x", metadata: { scenario: "text" } });
+    await olderServer().waitForRun(runId);
+    expect(await client.postToolResult(runId, { toolUseId: "tu_late", result: "x" })).toEqual({ status: "accepted", httpStatus: 200 });
+  });
+
+  it("other failures still throw (wrong workspace)", async () => {
+    const e = await clientFor(server(), { workspace: "nope" }).postToolResult("run_1", { toolUseId: "tu", result: "x" }).catch((x: unknown) => x);
+    expect((e as { status?: number }).status).toBe(404);
+  });
+});

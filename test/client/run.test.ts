@@ -1,0 +1,206 @@
+/**
+ * client.run and the tool registry through real HTTP: a full run with a local
+ * tool round trip, a2a_local by Agent Card url, mcp_local by server label,
+ * omitted kind, argument validation, handler failures and return values.
+ */
+import { describe, expect, it } from "vitest";
+import type { AgentCard, ToolResultRequest } from "../../generated/types.js";
+import { MAX_ERROR_BYTES, runOutcome, ToolRegistry, truncateUtf8 } from "../../runtime/client/index.js";
+import { clientFor, useMockServer } from "./helpers.js";
+
+const server = useMockServer();
+
+/** The tool-result POST bodies the server received for a run. */
+function posted(runId: string): ToolResultRequest[] {
+  return server()
+    .requests.filter((r) => r.method === "POST" && r.path.endsWith(`/agent-runs/${runId}/tool-results`))
+    .map((r) => r.body as ToolResultRequest);
+}
+
+/** The latest run the server created. */
+function runIdOf(): string {
+  return [...server().runs.keys()].pop()!;
+}
+
+const HR_CARD: AgentCard = { name: "Acme HR", url: "https://hr.intranet.acme/a2a", skills: [], provider: { organization: "Acme Co." } };
+const OTHER_CARD: AgentCard = { name: "Acme IT", url: "https://it.intranet.acme/a2a", skills: [] };
+
+describe("client.run", () => {
+  it("runs a local tool round trip and resolves with the terminal result", async () => {
+    const seen: string[] = [];
+    const calls: unknown[] = [];
+    const tools = new ToolRegistry().local({
+      name: "compute_total",
+      parameters: { type: "object", properties: { amount: { type: "number" } }, required: ["amount"] },
+      handler: (args: { amount: number }, ctx) => {
+        calls.push({ args, runId: ctx.runId });
+        return `total ${args.amount * 2}`;
+      },
+    });
+    const terminal = await clientFor(server()).run(
+      { prompt: "total?", metadata: { args: JSON.stringify({ amount: 21 }) } },
+      { tools, onEvent: (e) => void seen.push(String((e as { type: unknown }).type)) },
+    );
+    const runId = runIdOf();
+    expect(runOutcome(terminal)).toBe("succeeded");
+    expect((terminal.data as { text: string }).text).toBe("Tool said: total 42");
+    expect(calls).toEqual([{ args: { amount: 21 }, runId }]);
+    expect(posted(runId)).toEqual([{ toolUseId: expect.stringMatching(/^tu_/), result: "total 42" }]);
+    expect(seen).toContain("local_tool_call");
+    expect(seen[seen.length - 1]).toBe("result");
+    // The spec carried the registry's tool ref.
+    const spec = server().runs.get(runId)!.spec as { tools: unknown[] };
+    expect(spec.tools).toEqual([{ kind: "local", name: "compute_total", parameters: { type: "object", properties: { amount: { type: "number" } }, required: ["amount"] } }]);
+  });
+
+  it("dispatches a local_tool_call without kind to the local registry", async () => {
+    const tools = new ToolRegistry().local({ name: "ping", handler: () => "pong" });
+    const terminal = await clientFor(server()).run({ prompt: "ping", metadata: { omitKind: "true" } }, { tools });
+    const runId = runIdOf();
+    expect(server().runs.get(runId)!.events.find((e) => e.type === "local_tool_call")).toMatchObject({ data: { name: "ping" } });
+    expect("kind" in ((server().runs.get(runId)!.events.find((e) => e.type === "local_tool_call") as { data: object }).data)).toBe(false);
+    expect((terminal.data as { text: string }).text).toBe("Tool said: pong");
+  });
+
+  it("dispatches a2a_local by the Agent Card url, not by tool name", async () => {
+    const hr: string[] = [];
+    const it_: string[] = [];
+    const tools = new ToolRegistry()
+      .a2aLocal({ name: "it_agent", agentCard: OTHER_CARD, handler: (message, ctx) => (it_.push(ctx.call.name), "IT answer") })
+      .a2aLocal({ name: "hr_agent", agentCard: HR_CARD, handler: (message, ctx) => (hr.push(`${ctx.call.name}: ${message}`), "PTO resets on Jan 1") });
+    // The spec declares the HR peer under another tool name; the IT peer is appended from the registry.
+    const spec = { prompt: "PTO?", metadata: { message: "When does PTO reset?" }, tools: [{ kind: "a2a_local" as const, name: "hr_desk", agentCard: HR_CARD }] };
+    const terminal = await clientFor(server()).run(spec, { tools });
+    expect(hr).toEqual(["hr_desk: When does PTO reset?"]);
+    expect(it_).toEqual(["it_agent"]);
+    expect((server().runs.get(runIdOf())!.spec as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual(["hr_desk", "it_agent"]);
+    expect((terminal.data as { text: string }).text).toBe("Tool said: PTO resets on Jan 1 | IT answer");
+  });
+
+  it("indexes a2a_local peers by another Agent Card field when asked", async () => {
+    const tools = new ToolRegistry({ a2aIndexBy: (card) => (card.provider as { organization?: string } | undefined)?.organization }).a2aLocal({
+      name: "hr_agent",
+      agentCard: HR_CARD,
+      handler: () => "by organization",
+    });
+    const terminal = await clientFor(server()).run({ prompt: "x" }, { tools });
+    expect((terminal.data as { text: string }).text).toBe("Tool said: by organization");
+  });
+
+  it("dispatches mcp_local by mcpServer, validates against inputSchema and flattens MCP content", async () => {
+    const received: unknown[] = [];
+    const fsTools = [{ name: "fs_read_file", inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } }];
+    const tools = new ToolRegistry()
+      .mcpLocal({ name: "other", tools: [{ name: "other_tool" }], handler: (call) => `other server ran ${call.name}` })
+      .mcpLocal({
+        name: "fs",
+        serverInfo: { name: "mcp-server-filesystem", version: "0.4.1" },
+        tools: fsTools,
+        handler: (call, ctx) => {
+          received.push({ call, server: (ctx.call as { mcpServerInfo?: unknown }).mcpServerInfo });
+          return { content: [{ type: "text", text: "127.0.0.1 localhost" }, { type: "image", data: "…" }, { type: "text", text: "::1 localhost" }] };
+        },
+      });
+    const declared = tools.toolRefs().filter((t) => t.kind === "mcp_local" && t.name === "fs");
+    const terminal = await clientFor(server()).run({ prompt: "hosts", tools: declared, metadata: { args: JSON.stringify({ path: "/etc/hosts" }) } }, { tools });
+    expect(received).toEqual([{ call: { name: "fs_read_file", arguments: { path: "/etc/hosts" } }, server: { name: "mcp-server-filesystem", version: "0.4.1" } }]);
+    expect((terminal.data as { text: string }).text).toBe("Tool said: 127.0.0.1 localhost\n::1 localhost | other server ran other_tool");
+  });
+
+  it("posts invalid arguments back as the tool's error without calling the handler", async () => {
+    let called = false;
+    const tools = new ToolRegistry().local({
+      name: "compute_total",
+      parameters: { type: "object", properties: { amount: { type: "number", minimum: 0 } }, required: ["amount", "currency"], additionalProperties: false },
+      handler: () => ((called = true), "x"),
+    });
+    await clientFor(server()).run({ prompt: "x", metadata: { args: JSON.stringify({ amount: -1, extra: true }) } }, { tools });
+    expect(called).toBe(false);
+    const [body] = posted(runIdOf());
+    expect(body!.error).toContain('Invalid arguments for tool "compute_total"');
+    expect(body!.error).toContain('must have property "currency"');
+    expect(body!.error).toContain("/amount must be >= 0");
+    expect(body!.error).toContain("/extra is not an allowed property");
+  });
+
+  it("posts a handler's throw as the tool's error, truncated to 8 KB of UTF-8", async () => {
+    const tools = new ToolRegistry().local({
+      name: "explode",
+      handler: () => {
+        throw new Error("é".repeat(6000)); // 12 000 bytes
+      },
+    });
+    const terminal = await clientFor(server()).run({ prompt: "x" }, { tools });
+    const [body] = posted(runIdOf());
+    expect(body!.result).toBeUndefined();
+    expect(new TextEncoder().encode(body!.error!).length).toBeLessThanOrEqual(MAX_ERROR_BYTES);
+    expect(body!.error!.endsWith("…")).toBe(true);
+    expect(body!.error!.startsWith("éé")).toBe(true);
+    expect((terminal.data as { text: string }).text).toMatch(/^Tool said: error: é/);
+  });
+
+  it("JSON-encodes a handler result that is not a string", async () => {
+    const tools = new ToolRegistry().local({ name: "structured", handler: async () => ({ id: "msg_1", n: [1, 2] }) });
+    await clientFor(server()).run({ prompt: "x" }, { tools });
+    expect(posted(runIdOf())[0]!.result).toBe('{"id":"msg_1","n":[1,2]}');
+  });
+
+  it("answers a call for an unregistered tool with an error instead of leaving the run waiting", async () => {
+    const registered = new ToolRegistry().local({ name: "known", handler: () => "ok" });
+    const declared = new ToolRegistry().local({ name: "unknown_tool", handler: () => "never" }).toolRefs();
+    const terminal = await clientFor(server()).run({ prompt: "x", tools: declared }, { tools: registered });
+    expect(posted(runIdOf())[0]!.error).toMatch(/No local tool named "unknown_tool"/);
+    expect(runOutcome(terminal)).toBe("succeeded");
+  });
+
+  it("runs several tool calls of one turn concurrently", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const slow = async (): Promise<string> => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((r) => setTimeout(r, 50));
+      inFlight--;
+      return "done";
+    };
+    const tools = new ToolRegistry().local({ name: "a", handler: slow }).local({ name: "b", handler: slow });
+    await clientFor(server()).run({ prompt: "x" }, { tools });
+    expect(most).toBe(2);
+  });
+
+  it("resolves with a failed terminal event when the run fails", async () => {
+    const terminal = await clientFor(server()).run({ prompt: "x", metadata: { scenario: "truncated" } });
+    expect(terminal.type).toBe("error");
+    expect(runOutcome(terminal)).toBe("failed");
+  });
+
+  it("cancels the run when the signal aborts, and rejects with the reason", async () => {
+    const controller = new AbortController();
+    const client = clientFor(server());
+    const promise = client.run({ prompt: "x", metadata: { scenario: "slow" } }, { signal: controller.signal, onEvent: () => controller.abort(new Error("stop")) });
+    await expect(promise).rejects.toThrow("stop");
+    const run = await server().waitForRun(runIdOf());
+    expect(run.status).toBe("cancelled");
+  });
+
+  it("survives a dropped stream in the middle of a tool round trip", async () => {
+    server().faults.push({ kind: "cut-events", after: 3 });
+    const tools = new ToolRegistry().local({ name: "t", handler: () => "fine" });
+    const terminal = await clientFor(server()).run({ prompt: "x" }, { tools });
+    expect((terminal.data as { text: string }).text).toBe("Tool said: fine");
+    expect(posted(runIdOf())).toHaveLength(1);
+  });
+});
+
+describe("truncateUtf8", () => {
+  it.each([
+    ["ascii under the limit", "abc", 8, "abc"],
+    ["ascii over the limit", "abcdefghij", 8, "abcde…"],
+    ["never splits a 2-byte character", "ééééé", 8, "éé…"],
+    ["never splits a surrogate pair", "😀😀😀", 9, "😀…"],
+  ])("%s", (_name, input, max, want) => {
+    const got = truncateUtf8(input, max);
+    expect(got).toBe(want);
+    expect(new TextEncoder().encode(got).length).toBeLessThanOrEqual(max);
+  });
+});
