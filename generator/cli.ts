@@ -9,19 +9,23 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Command, CommanderError } from "commander";
-import { generate } from "./emit/index.js";
+import { EMITTERS, generate } from "./emit/index.js";
 import { formatError } from "./errors.js";
 import { loadSchema } from "./load/index.js";
 import { packageInfo } from "./load/package-info.js";
+import type { Emitter } from "./model.js";
 import { diffOutput, isUpToDate, writeOutput } from "./write.js";
 
-export interface CliIo {
+/** Where the CLI reads and writes; tests pass their own. */
+export interface CliEnv {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   readonly cwd: string;
+  /** The emitters `gen` runs. Default: all of them (generator/emit/index.ts). */
+  readonly emitters?: readonly Emitter[];
 }
 
-const processIo: CliIo = {
+const processEnv: CliEnv = {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
   cwd: process.cwd(),
@@ -35,7 +39,7 @@ interface GenOptions {
 }
 
 /** Run the CLI with `args` (without `node` and the script). Resolves to the exit code. */
-export async function runCli(args: readonly string[], io: CliIo = processIo): Promise<number> {
+export async function runCli(args: readonly string[], io: CliEnv = processEnv): Promise<number> {
   let exitCode = 0;
   const program = new Command()
     .name("mantyx-wire")
@@ -69,13 +73,13 @@ export async function runCli(args: readonly string[], io: CliIo = processIo): Pr
   return exitCode;
 }
 
-async function gen(options: GenOptions, io: CliIo): Promise<number> {
+async function gen(options: GenOptions, io: CliEnv): Promise<number> {
   const started = performance.now();
   const outDir = path.resolve(io.cwd, options.out);
   const shownOut = `${path.relative(io.cwd, outDir).split(path.sep).join("/") || "."}/`;
   try {
     const model = await loadSchema(options.schema, { cwd: io.cwd });
-    const files = await generate(model);
+    const files = await generate(model, io.emitters ?? EMITTERS);
     const ms = (): number => Math.round(performance.now() - started);
     if (options.check) {
       const diff = await diffOutput(outDir, files);

@@ -11,7 +11,7 @@
  * languages load (`openapi.json` must stay a valid OpenAPI document, where a
  * top-level `$comment` is not allowed). So JSON files carry no header;
  * instead the generated `README.md` in the output folder carries it and
- * lists every file with its sha256.
+ * lists each JSON file with its sha256.
  */
 import { EmitError } from "./errors.js";
 import { sha256Hex } from "./load/canonical-json.js";
@@ -135,9 +135,10 @@ function normalize(contents: string): string {
 }
 
 function manifest(files: readonly EmittedFile[], model: LoadedSchema, header: string): string {
-  const rows = [...files]
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-    .map((file) => `| \`${file.path}\` | ${COMMENT_BY_EXTENSION[extensionOf(file.path)] === null ? "no (JSON)" : "yes"} | \`${sha256Hex(file.contents)}\` |`);
+  const headerless = files
+    .filter((file) => COMMENT_BY_EXTENSION[extensionOf(file.path)] === null)
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const rows = headerless.map((file) => `| \`${file.path}\` | \`${sha256Hex(file.contents)}\` |`);
   return [
     MARKUP_COMMENT(header),
     "",
@@ -147,10 +148,11 @@ function manifest(files: readonly EmittedFile[], model: LoadedSchema, header: st
     "the next run deletes and rewrites it. Change the schema or the generator instead.",
     "`npm run gen:check` fails when this folder is out of date.",
     "",
-    "JSON cannot hold a comment, so JSON files carry no header; this list vouches for them.",
+    `${files.length - headerless.length} files start with the header above. JSON cannot hold a comment, so the`,
+    `${headerless.length} JSON files carry none; this list vouches for them:`,
     "",
-    "| file | header | sha256 |",
-    "| --- | --- | --- |",
+    "| file | sha256 |",
+    "| --- | --- |",
     ...rows,
     "",
   ].join("\n");
