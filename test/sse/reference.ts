@@ -1,0 +1,62 @@
+/**
+ * A deliberately naive, obviously-correct event-stream interpreter, written
+ * straight from the WHATWG "Interpreting an event stream" steps, used as the
+ * oracle for property tests. No streaming, no speed: decode everything, split
+ * with a regex, walk the lines.
+ */
+import type { SseMessage } from "../../runtime/sse/index.js";
+import type { Observed } from "./helpers.js";
+
+export function referenceParse(bytes: Uint8Array): Observed {
+  // A default TextDecoder replaces invalid UTF-8 with U+FFFD and strips one leading BOM.
+  const text = new TextDecoder().decode(bytes);
+  const lines = text.split(/\r\n|\r|\n/);
+  // The piece after the last terminator is not a line: the stream ended inside it.
+  lines.pop();
+
+  const out: Observed = { messages: [], retries: [], comments: [] };
+  let data = "";
+  let eventType = "";
+  let lastEventId = "";
+  let retry: number | undefined;
+
+  for (const line of lines) {
+    if (line === "") {
+      if (data === "") {
+        eventType = "";
+        continue;
+      }
+      if (data.endsWith("\n")) data = data.slice(0, -1);
+      const m: SseMessage = { event: eventType === "" ? "message" : eventType, data, id: lastEventId };
+      if (retry !== undefined) m.retry = retry;
+      out.messages.push(m);
+      data = "";
+      eventType = "";
+      continue;
+    }
+    if (line.startsWith(":")) {
+      out.comments.push(line.slice(1));
+      continue;
+    }
+    let field = line;
+    let value = "";
+    const colon = line.indexOf(":");
+    if (colon !== -1) {
+      field = line.slice(0, colon);
+      value = line.slice(colon + 1);
+      if (value.startsWith(" ")) value = value.slice(1);
+    }
+    if (field === "event") eventType = value;
+    else if (field === "data") data += value + "\n";
+    else if (field === "id") {
+      if (!value.includes("\u0000")) lastEventId = value;
+    } else if (field === "retry") {
+      if (/^[0-9]+$/.test(value)) {
+        retry = Number(value);
+        out.retries.push(retry);
+      }
+    }
+  }
+  // End of stream: whatever event was being built is discarded.
+  return out;
+}
