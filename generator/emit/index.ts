@@ -7,6 +7,8 @@
 import { finalizeFiles, type Produced } from "../header.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { clientEmitter } from "./client.js";
+import { fixturesEmitter } from "./fixtures.js";
+import { transcriptEmitter } from "../transcript/emit.js";
 import { typesEmitter } from "./types.js";
 import { validatorsEmitter } from "./validators.js";
 
@@ -22,6 +24,8 @@ export const EMITTERS: readonly Emitter[] = [
   typesEmitter,
   validatorsEmitter,
   clientEmitter,
+  transcriptEmitter,
+  fixturesEmitter,
 ];
 
 /** Run the emitters and finalize their files (headers, manifest, sorted). */

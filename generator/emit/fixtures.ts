@@ -1,0 +1,153 @@
+/**
+ * Emitter "fixtures": the cross-language fixture suite in generated/fixtures/.
+ *
+ *   fixtures/manifest.json          versions, counts, sha256 of every file, dropped/omitted cases
+ *   fixtures/README.md              the format
+ *   fixtures/schema.json            the component schemas as one JSON Schema 2020-12 document
+ *   fixtures/messages/<Name>.json   message cases, one file per component
+ *   fixtures/sse/framing.json       SSE framing cases
+ *   fixtures/sse/mantyx.json        MANTYX streams with typed events
+ *   fixtures/flows/<name>.json      scripted exchanges
+ *   fixtures/transcripts.json       whole-run transcripts and the sequence rules
+ *
+ * Pure function of the loaded model (plus the hand-written cases beside the
+ * schema, schema/cases/*.yaml); deterministic: no randomness, no clock.
+ */
+import { createHash } from "node:crypto";
+import { dirname, join } from "node:path";
+import { loadHandCases } from "../cases/load-cases.js";
+import { headerText } from "../header.js";
+import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
+import { readTranscriptRules } from "../transcript/rules.js";
+import { checkFlow, flowFileName, flows } from "./fixtures/flows.js";
+import { SUITE_VERSION, fixturesReadme } from "./fixtures/format-doc.js";
+import type { Json } from "./fixtures/json.js";
+import { LiveAjv } from "./fixtures/live-ajv.js";
+import { buildMessageSuite, type MessageGroup } from "./fixtures/message-cases.js";
+import { checkSseCases, framingCases, mantyxCases } from "./fixtures/sse-cases.js";
+import { buildTranscriptGroups } from "./fixtures/transcript-cases.js";
+
+export const FIXTURES_DIR = "fixtures";
+export const SCHEMA_ID = "https://mantyx.invalid/wire-types/fixtures/schema.json";
+
+export interface FixturesOptions {
+  /** Folder of the hand-written cases; default: `cases` beside the schema file. */
+  readonly casesDir?: string;
+}
+
+export function createFixturesEmitter(options: FixturesOptions = {}): Emitter {
+  return { name: "fixtures", emit: (model) => emitFixtures(model, options) };
+}
+
+export const fixturesEmitter: Emitter = createFixturesEmitter();
+
+export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {}): EmittedFile[] {
+  const casesDir = options.casesDir ?? join(dirname(model.sourcePath), "cases");
+  const schemas = model.schemas;
+  const ajv = new LiveAjv(schemas);
+  const rules = readTranscriptRules(schemas);
+  const protocolVersion = String((model.document.info as unknown as Record<string, unknown>)["x-protocol-version"] ?? "unknown");
+
+  const files = new Map<string, { contents: string; cases: number }>();
+  const put = (path: string, value: unknown, cases: number): void => {
+    files.set(path, { contents: `${stringify(value)}\n`, cases });
+  };
+
+  put("schema.json", { $schema: "https://json-schema.org/draft/2020-12/schema", $id: SCHEMA_ID, components: { schemas } }, 0);
+
+  const suite = buildMessageSuite(schemas, ajv, loadHandCases(casesDir));
+  let messageCases = 0;
+  let tagged = 0;
+  const withoutValid: string[] = [];
+  const withoutInvalid: string[] = [];
+  for (const [path, groups] of suite.files) {
+    const tests = groups.flatMap((g: MessageGroup) => g.tests);
+    messageCases += tests.length;
+    tagged += tests.filter((t) => t.tags !== undefined).length;
+    const name = path.slice("messages/".length, -".json".length);
+    if (!tests.some((t) => t.valid)) withoutValid.push(name);
+    if (!tests.some((t) => !t.valid)) withoutInvalid.push(name);
+    put(path, groups, tests.length);
+  }
+
+  const framing = framingCases();
+  const mantyx = mantyxCases();
+  checkSseCases([...framing, ...mantyx]);
+  put("sse/framing.json", framing, framing.length);
+  put("sse/mantyx.json", mantyx, mantyx.length);
+
+  const allFlows = flows();
+  for (const flow of allFlows) {
+    checkFlow(flow, model.document, ajv, rules);
+    put(flowFileName(flow), flow, 1);
+  }
+  if (new Set(allFlows.map(flowFileName)).size !== allFlows.length) throw new Error("Two flows share a file name; give them distinct descriptions.");
+
+  const example = ((schemas["RunTranscript"] as { examples?: Array<{ events: Json[] }> }).examples ?? [])[0]?.events;
+  const transcripts = buildTranscriptGroups(rules, ajv, example, allFlows);
+  const transcriptCases = transcripts.reduce((n, g) => n + g.tests.length, 0);
+  put("transcripts.json", transcripts, transcriptCases);
+
+  // With the header already in place, the generator leaves the text (and so its sha256) as it is.
+  files.set("README.md", { contents: `<!-- ${headerText(model)} -->\n\n${fixturesReadme(protocolVersion)}`, cases: 0 });
+
+  const sorted = [...files.keys()].sort();
+  const manifest = {
+    suite: "@mantyx/wire-types fixtures",
+    suiteVersion: SUITE_VERSION,
+    protocolVersion,
+    schemaVersion: String(model.document.info.version),
+    generator: `@mantyx/wire-types ${model.generatorVersion}`,
+    source: { path: model.sourcePath, sha256: model.hash },
+    counts: {
+      messages: messageCases,
+      messagesTaggedWithVendorKeywords: tagged,
+      messageFiles: suite.files.size,
+      sse: framing.length + mantyx.length,
+      flows: allFlows.length,
+      transcripts: transcriptCases,
+    },
+    coverage: { componentsWithoutValidCases: withoutValid, componentsWithoutInvalidCases: withoutInvalid },
+    files: Object.fromEntries(sorted.map((p) => [p, { cases: files.get(p)!.cases, sha256: sha256(files.get(p)!.contents) }])),
+    dropped: {
+      about: "Generated mutations whose intended verdict (or rule) live ajv does not share are not written. 'unconstructed': mutations that flipped an if/then/else condition. 'duplicates': equal to another case of the same file.",
+      total: suite.dropped.length,
+      unconstructed: suite.unconstructed,
+      duplicates: suite.duplicates,
+      handWrittenDisagreements: suite.handDisagreements.length,
+      cases: [...suite.dropped, ...suite.handDisagreements],
+    },
+    omitted: {
+      about: `Cases over ${64 * 1024} bytes of data are not shipped (they would weigh megabytes); the TypeScript tests run them from schema/cases.`,
+      cases: suite.omitted,
+    },
+  };
+  const out: EmittedFile[] = sorted.map((p) => ({ path: `${FIXTURES_DIR}/${p}`, contents: files.get(p)!.contents }));
+  out.push({ path: `${FIXTURES_DIR}/manifest.json`, contents: `${JSON.stringify(manifest, null, 2)}\n` });
+  return out;
+}
+
+/** Keys whose values are written on one line: case data stays greppable and the files small. */
+const ONE_LINE = new Set(["data", "events", "body", "headers", "query", "tags", "covers", "chunks"]);
+
+/** 2-space JSON, except that the values of ONE_LINE keys (and SSE messages) take one line each. */
+export function stringify(value: unknown, indent = "", key?: string): string {
+  if (key !== undefined && ONE_LINE.has(key)) return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    const inner = indent + "  ";
+    const oneLineItems = key === "messages";
+    return `[\n${value.map((v) => inner + (oneLineItems ? JSON.stringify(v) : stringify(v, inner))).join(",\n")}\n${indent}]`;
+  }
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    if (entries.length === 0) return "{}";
+    const inner = indent + "  ";
+    return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${stringify(v, inner, k)}`).join(",\n")}\n${indent}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}

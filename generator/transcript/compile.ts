@@ -1,0 +1,199 @@
+/**
+ * Compiles `x-transcript-rules` into TypeScript: one specialised function per
+ * rule, with every selector and pointer unrolled into plain comparisons.
+ * Portable output: no eval, no `new Function`, no imports, no Node APIs.
+ * Every value from the schema reaches the code through JSON.stringify (never
+ * spliced raw), the ajv `safeStringify` discipline.
+ */
+import { pointerSegments, type AnswersRule, type Selector, type TranscriptRule, type TranscriptRules } from "./rules.js";
+
+const j = (v: unknown): string => JSON.stringify(v);
+
+/** The module text (without the generated-file header line). */
+export function compileTranscriptModule(rules: TranscriptRules): string {
+  const ids = [...rules.rules.map((r) => r.id), "shape"];
+  const out: string[] = [];
+  out.push(`/**
+ * Sequence rules of a whole run transcript: the \`x-transcript-rules\` of
+ * #/components/schemas/RunTranscript, compiled (one function per rule).
+ *
+ * Checks only what spans events. Each event's own shape is
+ * \`validateAgentRunEvent\`'s job (generated/validators); run both.
+ * Portable: no imports, no eval, no runtime APIs.
+ */
+
+/** The rule a transcript breaks: an id from the schema, or \`shape\` when it is not \`{ events: [...] }\`. */
+export type TranscriptRuleId = ${ids.map(j).join(" | ")};
+
+/** One broken rule. */
+export interface TranscriptIssue {
+  readonly rule: TranscriptRuleId;
+  /** Index of the offending event in \`events\`, or -1 when the transcript as a whole is at fault. */
+  readonly index: number;
+  readonly message: string;
+}
+
+/** The verdict: \`valid\` is \`issues.length === 0\`. Never throws. */
+export interface TranscriptResult {
+  readonly valid: boolean;
+  readonly issues: readonly TranscriptIssue[];
+}
+
+/** The rules in schema order, each with the sentence the schema states it with. */
+export const transcriptRules: ReadonlyArray<{ readonly id: TranscriptRuleId; readonly description: string }> = [
+${rules.rules.map((r) => `  { id: ${j(r.id)}, description: ${j(r.description)} },`).join("\n")}
+];
+
+/** Event types that end a run: the variants marked \`x-terminal: true\`. */
+export const terminalEventTypes: readonly string[] = ${j(rules.terminalTypes)};
+
+/**
+ * Checks a whole run transcript (every event of one run, in order, replayed
+ * duplicates removed) against the sequence rules. Expected outcomes are values:
+ * a broken rule is an issue in the result, never an exception.
+ */
+export function validateRunTranscript(transcript: unknown): TranscriptResult {
+  const events = transcript !== null && typeof transcript === "object" ? (transcript as { events?: unknown }).events : undefined;
+  if (!Array.isArray(events)) {
+    return { valid: false, issues: [{ rule: "shape", index: -1, message: "a transcript is an object with an events array" }] };
+  }
+  const issues: TranscriptIssue[] = [];
+${rules.rules.map((r) => `  ${fnName(r)}(events, issues);`).join("\n")}
+  return { valid: issues.length === 0, issues };
+}
+
+function typeOf(e: unknown): string | undefined {
+  const t = e !== null && typeof e === "object" ? (e as { type?: unknown }).type : undefined;
+  return typeof t === "string" ? t : undefined;
+}
+
+function isTerminal(t: string | undefined): boolean {
+  return ${rules.terminalTypes.map((t) => `t === ${j(t)}`).join(" || ") || "false"};
+}
+
+/** The value at a JSON pointer (given as segments), or undefined. */
+function get(value: unknown, path: readonly string[]): unknown {
+  let v = value;
+  for (const seg of path) {
+    if (v === null || typeof v !== "object") return undefined;
+    if (Array.isArray(v)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(seg)) return undefined;
+      v = v[Number(seg)];
+    } else {
+      if (!Object.prototype.hasOwnProperty.call(v, seg)) return undefined;
+      v = (v as Record<string, unknown>)[seg];
+    }
+  }
+  return v;
+}
+`);
+  for (const rule of rules.rules) out.push(compileRule(rule));
+  return out.join("\n");
+}
+
+function fnName(rule: TranscriptRule): string {
+  return `check${rule.id.replace(/(^|-)([a-z0-9])/g, (_m, _d, c: string) => c.toUpperCase())}`;
+}
+
+/** A boolean expression over `e` (the event) and `t` (its type). */
+function selectorExpr(s: Selector): string {
+  const parts: string[] = [];
+  if (s.type !== undefined) parts.push(`(${s.type.map((t) => `t === ${j(t)}`).join(" || ")})`);
+  if (s.terminal !== undefined) parts.push(s.terminal ? "isTerminal(t)" : "!isTerminal(t)");
+  for (const w of s.where ?? []) parts.push(`get(e, ${j(pointerSegments(w.pointer))}) === ${j(w.equals)}`);
+  return parts.length === 0 ? "true" : parts.join(" && ");
+}
+
+function doc(rule: TranscriptRule): string {
+  return `/** ${rule.id}: ${rule.description.replace(/\*\//g, "* /")} */`;
+}
+
+function compileRule(rule: TranscriptRule): string {
+  const head = `${doc(rule)}\nfunction ${fnName(rule)}(events: readonly unknown[], issues: TranscriptIssue[]): void {`;
+  const id = j(rule.id);
+  switch (rule.check) {
+    case "increasing":
+      return `${head}
+  let prev: number | undefined;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    const t = typeOf(e);
+    if (!(${selectorExpr(rule.select)})) continue;
+    const v = get(e, ${j(pointerSegments(rule.pointer))});
+    if (typeof v !== "number") continue;
+    if (prev !== undefined && !(v > prev)) issues.push({ rule: ${id}, index: i, message: ${j(`${rule.pointer} is `)} + v + ", not greater than the previous " + prev });
+    prev = v;
+  }
+}
+`;
+    case "count": {
+      const lines = [head, "  let count = 0;", "  for (let i = 0; i < events.length; i++) {", "    const e = events[i];", "    const t = typeOf(e);", `    if (!(${selectorExpr(rule.select)})) continue;`, "    count++;"];
+      if (rule.max !== undefined) lines.push(`    if (count === ${rule.max + 1}) issues.push({ rule: ${id}, index: i, message: "more than ${rule.max} selected events" });`);
+      lines.push("  }");
+      if (rule.min !== undefined) lines.push(`  if (count < ${rule.min}) issues.push({ rule: ${id}, index: -1, message: count + " selected events, fewer than ${rule.min}" });`);
+      lines.push("}", "");
+      return lines.join("\n");
+    }
+    case "none-after":
+      return `${head}
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    const t = typeOf(e);
+    if (!(${selectorExpr(rule.select)})) continue;
+    if (i < events.length - 1) issues.push({ rule: ${id}, index: i + 1, message: "event " + (i + 1) + " follows the event at " + i });
+    return;
+  }
+}
+`;
+    case "answers":
+      return compileAnswers(rule, head, id);
+  }
+}
+
+function compileAnswers(rule: AnswersRule, head: string, id: string): string {
+  const key = j(pointerSegments(rule.key));
+  const lines: string[] = [head];
+  lines.push(`  const calls = new Map<string, { index: number; answers: number }>();`);
+  lines.push(`  for (let i = 0; i < events.length; i++) {`);
+  lines.push(`    const e = events[i];`);
+  lines.push(`    const t = typeOf(e);`);
+  lines.push(`    if (${selectorExpr(rule.call)}) {`);
+  lines.push(`      const k = get(e, ${key});`);
+  lines.push(`      if (typeof k === "string" && !calls.has(k)) calls.set(k, { index: i, answers: 0 });`);
+  lines.push(`    }`);
+  lines.push(`    if (${selectorExpr(rule.answer)}) {`);
+  lines.push(`      const k = get(e, ${key});`);
+  lines.push(`      if (typeof k !== "string") continue;`);
+  lines.push(`      const call = calls.get(k);`);
+  lines.push(`      if (call === undefined) {`);
+  if (rule.requireCall === true) {
+    lines.push(`        issues.push({ rule: ${id}, index: i, message: "answer for " + JSON.stringify(k) + " without an earlier call" });`);
+  }
+  lines.push(`        continue;`);
+  lines.push(`      }`);
+  lines.push(`      call.answers++;`);
+  if (rule.max !== undefined) {
+    lines.push(`      if (call.answers > ${rule.max}) issues.push({ rule: ${id}, index: i, message: "call " + JSON.stringify(k) + " (event " + call.index + ") answered more than ${rule.max} time(s)" });`);
+  }
+  lines.push(`    }`);
+  lines.push(`  }`);
+  if (rule.min !== undefined) {
+    const unless = rule.unlessTerminal ?? [];
+    if (unless.length > 0) {
+      lines.push(`  for (let i = 0; i < events.length; i++) {`);
+      lines.push(`    const e = events[i];`);
+      lines.push(`    const t = typeOf(e);`);
+      lines.push(`    if (!isTerminal(t)) continue;`);
+      lines.push(`    // The run's terminal event lifts the minimum when it is one of these.`);
+      lines.push(`    if (${unless.map((s) => `(${selectorExpr(s)})`).join(" ||\n      ")}) return;`);
+      lines.push(`    break;`);
+      lines.push(`  }`);
+    }
+    lines.push(`  for (const [k, call] of calls) {`);
+    lines.push(`    if (call.answers < ${rule.min}) issues.push({ rule: ${id}, index: call.index, message: "call " + JSON.stringify(k) + " answered " + call.answers + " time(s), fewer than ${rule.min}" });`);
+    lines.push(`  }`);
+  }
+  lines.push(`}`);
+  lines.push(``);
+  return lines.join("\n");
+}
