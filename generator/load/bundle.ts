@@ -47,7 +47,10 @@ export class BundledDocument {
 export type ReadSource = (absolutePath: string) => Promise<SourceFile>;
 
 export async function bundle(root: SourceFile, readSource: ReadSource): Promise<BundledDocument> {
-  if (!isPlainObject(root.data)) return new BundledDocument(root.data, root, []);
+  // Nothing to bundle (the usual case): no copy, no second walk.
+  if (!isPlainObject(root.data) || findRefs(root.data).every((site) => site.ref.startsWith("#"))) {
+    return new BundledDocument(root.data, root, []);
+  }
   const document = structuredClone(root.data);
   const origins: Origin[] = [];
   const hoisted = new Map<string, string>();

@@ -50,7 +50,7 @@ const NAME_MAP_KEYWORDS = new Set([
 export function findRefs(root: unknown): RefSite[] {
   const sites: RefSite[] = [];
   visitKeywordObjects(root, (node, path) => {
-    if (typeof node.$ref === "string") sites.push({ path, holder: node, ref: node.$ref });
+    if (typeof node.$ref === "string") sites.push({ path: [...path], holder: node, ref: node.$ref });
   });
   return sites;
 }
@@ -73,7 +73,12 @@ export function findDiscriminatorMappings(root: unknown): { path: Pointer; ref: 
   return found;
 }
 
-type Context = "keywords" | "names" | "examples";
+/**
+ * What the keys of the object being walked are: keywords; names mapping to
+ * keyword objects; names mapping to Example Objects; an Example Object's fields.
+ */
+type Context = "keywords" | "names" | "example-names" | "example";
+/** `path` is shared and changes as the walk goes on: copy it to keep it. */
 type Visitor = (node: Record<string, unknown>, path: Pointer) => void;
 
 /** Calls `visit` on every object whose keys are keywords (schemas, OpenAPI objects), never on instance data. */
@@ -82,25 +87,29 @@ function visitKeywordObjects(root: unknown, visit: Visitor): void {
 }
 
 function walk(node: unknown, path: string[], context: Context, visit: Visitor): void {
+  const child = (value: unknown, segment: string, childContext: Context): void => {
+    path.push(segment);
+    walk(value, path, childContext, visit);
+    path.pop();
+  };
   if (Array.isArray(node)) {
-    node.forEach((item, index) => walk(item, [...path, String(index)], "keywords", visit));
+    node.forEach((item, index) => child(item, String(index), "keywords"));
     return;
   }
   if (!isPlainObject(node)) return;
-  if (context === "names") {
-    for (const [name, value] of Object.entries(node)) walk(value, [...path, name], "keywords", visit);
+  if (context === "names" || context === "example-names") {
+    for (const [name, value] of Object.entries(node)) child(value, name, context === "names" ? "keywords" : "example");
     return;
   }
   visit(node, path);
-  if (context === "examples") return; // An Example Object: only its own `$ref` can be a reference.
+  if (context === "example") return; // An Example Object: only its own `$ref` can be a reference.
   for (const [key, value] of Object.entries(node)) {
     if (key === "$ref" || DATA_KEYWORDS.has(key)) continue;
-    const childPath = [...path, key];
     if (key === "examples") {
       // Schema `examples` is an array of instances; OpenAPI `examples` maps names to Example Objects.
-      if (isPlainObject(value)) for (const [name, example] of Object.entries(value)) walk(example, [...childPath, name], "examples", visit);
+      if (isPlainObject(value)) child(value, key, "example-names");
       continue;
     }
-    walk(value, childPath, NAME_MAP_KEYWORDS.has(key) && isPlainObject(value) ? "names" : "keywords", visit);
+    child(value, key, NAME_MAP_KEYWORDS.has(key) && isPlainObject(value) ? "names" : "keywords");
   }
 }

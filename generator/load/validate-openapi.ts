@@ -5,11 +5,12 @@
  * https://spec.openapis.org/oas/v3.1.0#openapi-object
  */
 import { readFileSync } from "node:fs";
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { SchemaLoadError, type SchemaProblem } from "../errors.js";
 import type { BundledDocument } from "./bundle.js";
 import { isPlainObject } from "./json-pointer.js";
 import { selectProblems } from "./ajv-problems.js";
+import { loaderAjv } from "./ajv.js";
 import type { SourceFile } from "./source-file.js";
 
 const MIGRATE_30 =
@@ -52,10 +53,7 @@ let cachedValidator: ValidateFunction | undefined;
 function openApiValidator(): ValidateFunction {
   if (!cachedValidator) {
     const metaSchema: unknown = JSON.parse(readFileSync(new URL("./oas-3.1-schema.json", import.meta.url), "utf8"));
-    // Not strict: the meta-schema is the official text, not ours to restyle.
-    // `format` is an annotation here, as in CONVENTIONS.md.
-    const ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true, validateFormats: false });
-    cachedValidator = ajv.compile(metaSchema as object);
+    cachedValidator = loaderAjv().compile(metaSchema as object);
   }
   return cachedValidator;
 }

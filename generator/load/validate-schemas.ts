@@ -9,10 +9,11 @@
  * walk instead: it names the exact place of each problem (ajv's compile error
  * does not), and compiling all components made `gen` ~0.7 s slower.
  */
-import { Ajv2020, type AnySchema, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import type { AnySchema, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { SchemaLoadError, type SchemaProblem } from "../errors.js";
 import { annotationKeywords, assertingKeywords } from "../keywords/index.js";
 import { selectProblems } from "./ajv-problems.js";
+import { loaderAjv } from "./ajv.js";
 import type { BundledDocument } from "./bundle.js";
 import { isPlainObject } from "./json-pointer.js";
 import { closest } from "./suggest.js";
@@ -67,7 +68,7 @@ export function validateComponentSchemas(bundled: BundledDocument): void {
     );
   }
   const schemas = componentSchemas(document);
-  const ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true, validateFormats: false });
+  const ajv = loaderAjv();
 
   // 1. Each schema against the 2020-12 meta-schema: wrong keyword values (`type: strnig`).
   const problems: SchemaProblem[] = [];
@@ -78,18 +79,25 @@ export function validateComponentSchemas(bundled: BundledDocument): void {
   if (problems.length > 0) throw invalid(problems);
 
   // 2. Strict: unknown keywords, vendor keyword values, regexes.
-  const vendorValidators = new Map<string, ValidateFunction>();
   const checkVendor = (keyword: string, value: unknown): readonly ErrorObject[] => {
-    const metaSchema = EXTRA_KEYWORDS.get(keyword);
-    if (!metaSchema) return [];
-    let validate = vendorValidators.get(keyword);
-    if (!validate) vendorValidators.set(keyword, (validate = ajv.compile(metaSchema)));
-    return validate(value) ? [] : (validate.errors ?? []);
+    const validate = vendorValidator(keyword);
+    return !validate || validate(value) ? [] : (validate.errors ?? []);
   };
   for (const [name, schema] of Object.entries(schemas)) {
     walkSchema(schema, ["components", "schemas", name], (problem) => problems.push({ ...bundled.where(problem.at, { key: problem.key }), message: `schema ${JSON.stringify(name)}: ${problem.message}`, fix: problem.fix }), checkVendor);
   }
   if (problems.length > 0) throw invalid(problems);
+}
+
+const vendorValidators = new Map<string, ValidateFunction>();
+
+/** The compiled meta-schema of a keyword's value, if it has one (compiled once per process). */
+function vendorValidator(keyword: string): ValidateFunction | undefined {
+  const metaSchema = EXTRA_KEYWORDS.get(keyword);
+  if (metaSchema === undefined) return undefined;
+  let validate = vendorValidators.get(keyword);
+  if (!validate) vendorValidators.set(keyword, (validate = loaderAjv().compile(metaSchema)));
+  return validate;
 }
 
 function componentSchemas(document: Record<string, unknown>): Record<string, unknown> {
