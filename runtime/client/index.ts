@@ -21,7 +21,7 @@ export {
   type HeaderSource,
 } from "./errors.js";
 export { checkBody, type BodyCheck, type FieldCheck } from "./request-check.js";
-export { runAgent, withTools, type RunnableClient, type RunOptions } from "./run.js";
+export { runAgent, withTools, type RunnableClient, type RunOptions, type ToolDispatcher } from "./run.js";
 export { RunEventStream, type ReconnectInfo, type RunStreamItem, type StreamRunOptions } from "./stream-run.js";
 export { isOutputParseError, OutputParseError, parseStructuredOutput, type OutputParseErrorType, type OutputValidator } from "./structured-output.js";
 export { ledgerKey, postToolResultOnce, ToolResultLedger, type ToolResultOutcome } from "./tool-results.js";

@@ -15,7 +15,7 @@ import type { CallOptions } from "./core.js";
 import { childController } from "./internal/backoff.js";
 import type { RunEventStream, RunStreamItem, StreamRunOptions } from "./stream-run.js";
 import type { ToolResultOutcome } from "./tool-results.js";
-import { ToolRegistry } from "./tools/registry.js";
+import type { ToolAnswer, ToolCallContext } from "./tools/registry.js";
 
 /** What the run helper needs of a client (the generated MantyxClient has it). */
 export interface RunnableClient {
@@ -25,9 +25,27 @@ export interface RunnableClient {
   cancelRun(runId: string, options?: CallOptions): Promise<unknown>;
 }
 
+/**
+ * What the run helper needs of a tool registry (ToolRegistry has it). An
+ * interface, so a run without tools does not bundle the registry and its
+ * JSON Schema checker.
+ */
+export interface ToolDispatcher {
+  toolRefs(): ToolRef[];
+  dispatch(call: LocalToolCallData, context: Omit<ToolCallContext, "call">): Promise<ToolAnswer>;
+  /** The key an `a2a_local` peer is dispatched by (its Agent Card's `url` by default). */
+  peerKey?(card: Extract<ToolRef, { kind: "a2a_local" }>["agentCard"]): string | undefined;
+}
+
+/** Without a registry, every tool call is answered with an error the model can read. */
+const NO_TOOLS: ToolDispatcher = {
+  toolRefs: () => [],
+  dispatch: async (call) => ({ error: `This client registered no tools; it cannot run ${JSON.stringify(call.name)}.` }),
+};
+
 export interface RunOptions extends StreamRunOptions {
-  /** Client-resolved tools: declared in the spec and answered when called. */
-  tools?: ToolRegistry | undefined;
+  /** Client-resolved tools (a ToolRegistry): declared in the spec and answered when called. */
+  tools?: ToolDispatcher | undefined;
   /** Sees every stream item, in order (awaited before the next one). */
   onEvent?: ((item: RunStreamItem) => void | Promise<void>) | undefined;
   /** Called with each tool call's POST outcome. */
@@ -37,11 +55,12 @@ export interface RunOptions extends StreamRunOptions {
 }
 
 /** Same tool as the registry dispatches it: `a2a_local` by Agent Card key, others by name. */
-function sameTool(a: ToolRef, b: ToolRef, registry: ToolRegistry): boolean {
+function sameTool(a: ToolRef, b: ToolRef, registry: ToolDispatcher): boolean {
   if (a.kind !== b.kind) return false;
   if (a.kind === "a2a_local" && b.kind === "a2a_local") {
-    const key = registry.peerKey(a.agentCard);
-    return key !== undefined && key === registry.peerKey(b.agentCard);
+    const keyOf = (card: typeof a.agentCard): string | undefined => (registry.peerKey !== undefined ? registry.peerKey(card) : card.url);
+    const key = keyOf(a.agentCard);
+    return key !== undefined && key === keyOf(b.agentCard);
   }
   return (a as { name?: unknown }).name === (b as { name?: unknown }).name;
 }
@@ -51,7 +70,7 @@ function sameTool(a: ToolRef, b: ToolRef, registry: ToolRegistry): boolean {
  * already declares (the same local tool or MCP server by name, the same A2A
  * peer by its Agent Card key, whatever its tool name).
  */
-export function withTools(spec: RunCreateRequest, registry: ToolRegistry | undefined): RunCreateRequest {
+export function withTools(spec: RunCreateRequest, registry: ToolDispatcher | undefined): RunCreateRequest {
   if (registry === undefined) return spec;
   const declared = (spec as { tools?: ToolRef[] }).tools ?? [];
   const added = registry.toolRefs().filter((ref) => !declared.some((d) => sameTool(d, ref, registry)));
@@ -60,7 +79,7 @@ export function withTools(spec: RunCreateRequest, registry: ToolRegistry | undef
 
 export async function runAgent(client: RunnableClient, spec: RunCreateRequest, options: RunOptions = {}): Promise<TerminalEvent> {
   const { tools, onEvent, onToolResult, cancelOnAbort = true, ...streamOptions } = options;
-  const registry = tools ?? new ToolRegistry();
+  const registry = tools ?? NO_TOOLS;
   const call: CallOptions = {};
   if (options.signal !== undefined) call.signal = options.signal;
   if (options.workspace !== undefined) call.workspace = options.workspace;

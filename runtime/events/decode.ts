@@ -104,6 +104,9 @@ export function decodeEventMessage(frame: SseMessage, options: DecodeOptions = {
  * Decodes a batch of messages into `out`. Stops at the first terminal event
  * (returns "terminal") or, with onInvalid "throw", at the first invalid
  * message (returns it). Otherwise returns undefined.
+ *
+ * The hot path (valid JSON, valid event) is inlined: one JSON.parse, one
+ * validator call and a push per message.
  */
 export function decodeBatch(
   messages: readonly SseMessage[],
@@ -112,17 +115,27 @@ export function decodeBatch(
   validation: ValidationMode,
   onWarning: WarningHandler,
 ): "terminal" | StreamDecodeError | undefined {
+  const strict = validation === "throw";
   for (let i = 0; i < messages.length; i++) {
     const frame = messages[i]!;
     let value: unknown;
     let item: DecodedItem;
     try {
       value = JSON.parse(frame.data);
-      item = checkEvent(value, frame, validation, onWarning);
     } catch (cause) {
+      value = INVALID;
       item = new StreamDecodeError("invalid-json", frame, [], cause);
     }
-    if (item instanceof StreamDecodeError) {
+    if (value !== INVALID) {
+      if (strict && validateAgentRunEvent(value)) {
+        out.push(value);
+        const t = value.type as string;
+        if (t === "result" || t === "error" || t === "cancelled") return "terminal";
+        continue;
+      }
+      item = strict ? new StreamDecodeError("invalid-event", frame, validateAgentRunEvent.errors ?? []) : checkEvent(value, frame, validation, onWarning);
+    }
+    if (item! instanceof StreamDecodeError) {
       if (onInvalid === "throw") return item;
       if (onInvalid === "skip-and-warn") {
         onWarning(`MANTYX: skipped a malformed stream message (onInvalid: "skip-and-warn"): ${item.message}`, item);
@@ -131,9 +144,12 @@ export function decodeBatch(
       out.push(item);
       continue;
     }
-    out.push(item);
-    const t = item.type;
+    out.push(item!);
+    const t = item!.type as string;
     if (t === "result" || t === "error" || t === "cancelled") return "terminal";
   }
   return undefined;
 }
+
+/** Marks a message whose data did not parse (no JSON value is this object). */
+const INVALID: unique symbol = Symbol("invalid-json");
