@@ -22,8 +22,8 @@ export class SourceFile {
     readonly text: string,
     /** The parsed value (plain JSON data). */
     readonly data: unknown,
-    private readonly yamlDocument: Document | undefined,
-    private readonly lineCounter: LineCounter,
+    /** The YAML syntax tree, for positions; parsed on first use for JSON files, null if it cannot be. */
+    private yaml: YamlTree | null | undefined,
   ) {}
 
   /**
@@ -47,19 +47,14 @@ export class SourceFile {
   }
 
   static parse(text: string, absolutePath: string, displayPath: string): SourceFile {
-    const lineCounter = new LineCounter();
-    // YAML is a superset of JSON, so one parser gives positions for both;
-    // `.json` files are also run through JSON.parse so YAML-only syntax
-    // (comments, single quotes) is rejected there.
-    const yamlDocument = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-    const isJson = absolutePath.toLowerCase().endsWith(".json");
-    if (isJson) {
+    if (absolutePath.toLowerCase().endsWith(".json")) {
+      // JSON.parse is strict JSON (YAML would accept comments, single quotes)
+      // and fast; YAML, a superset of JSON, gives positions if an error needs them.
       try {
-        const data: unknown = JSON.parse(text);
-        return new SourceFile(absolutePath, displayPath, text, data, yamlDocument.errors.length ? undefined : yamlDocument, lineCounter);
+        return new SourceFile(absolutePath, displayPath, text, JSON.parse(text) as unknown, undefined);
       } catch (cause) {
         const offset = /at position (\d+)/.exec((cause as Error).message)?.[1];
-        const position = offset === undefined ? undefined : toPosition(lineCounter, Number(offset));
+        const position = offset === undefined ? undefined : positionAt(text, Number(offset));
         throw new SchemaLoadError(
           "yaml-syntax",
           [{ file: displayPath, ...position, excerpt: position && excerptAt(text, position), message: `invalid JSON: ${(cause as Error).message}` }],
@@ -68,9 +63,10 @@ export class SourceFile {
         );
       }
     }
-    if (yamlDocument.errors.length > 0) {
-      const problems = yamlDocument.errors.map((error) => {
-        const position = toPosition(lineCounter, error.pos[0]);
+    const yaml = parseYaml(text);
+    if (yaml.document.errors.length > 0) {
+      const problems = yaml.document.errors.map((error) => {
+        const position = yaml.position(error.pos[0]);
         return {
           file: displayPath,
           ...position,
@@ -85,8 +81,8 @@ export class SourceFile {
         "Fix the YAML syntax at that position.",
       );
     }
-    const data: unknown = yamlDocument.toJS({ maxAliasCount: 1000 });
-    return new SourceFile(absolutePath, displayPath, text, data, yamlDocument, lineCounter);
+    const data: unknown = yaml.document.toJS({ maxAliasCount: 1000 });
+    return new SourceFile(absolutePath, displayPath, text, data, yaml);
   }
 
   /**
@@ -95,11 +91,16 @@ export class SourceFile {
    * existing ancestor's position is returned.
    */
   locate(pointer: Pointer, options: { key?: boolean } = {}): Position | undefined {
-    if (!this.yamlDocument) return undefined;
-    let node: Node | null | undefined = this.yamlDocument.contents;
+    if (this.yaml === undefined) {
+      const yaml = parseYaml(this.text);
+      this.yaml = yaml.document.errors.length > 0 ? null : yaml;
+    }
+    const yaml = this.yaml;
+    if (!yaml) return undefined;
+    let node: Node | null | undefined = yaml.document.contents;
     let keyNode: Node | null | undefined;
     for (const segment of pointer) {
-      node = this.deref(node);
+      node = deref(node, yaml.document);
       let next: Node | null | undefined;
       let nextKey: Node | null | undefined;
       if (isMap(node)) {
@@ -118,7 +119,7 @@ export class SourceFile {
     }
     const target = options.key && keyNode ? keyNode : node;
     const offset = target?.range?.[0];
-    return offset === undefined ? undefined : toPosition(this.lineCounter, offset);
+    return offset === undefined ? undefined : yaml.position(offset);
   }
 
   /** `locate` plus an excerpt, ready to spread into a `SchemaProblem`. */
@@ -132,16 +133,36 @@ export class SourceFile {
     };
   }
 
-  private deref(node: Node | null | undefined): Node | null | undefined {
-    let current = node;
-    for (let hops = 0; isAlias(current) && hops < 100; hops++) current = current.resolve(this.yamlDocument!) as Node | undefined;
-    return current;
-  }
 }
 
-function toPosition(lineCounter: LineCounter, offset: number): Position {
-  const { line, col } = lineCounter.linePos(offset);
-  return { line, column: col };
+interface YamlTree {
+  readonly document: Document;
+  position(offset: number): Position;
+}
+
+function parseYaml(text: string): YamlTree {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  return {
+    document,
+    position: (offset) => {
+      const { line, col } = lineCounter.linePos(offset);
+      return { line, column: col };
+    },
+  };
+}
+
+function deref(node: Node | null | undefined, document: Document): Node | null | undefined {
+  let current = node;
+  for (let hops = 0; isAlias(current) && hops < 100; hops++) current = current.resolve(document) as Node | undefined;
+  return current;
+}
+
+/** 1-based line and column of a character offset. */
+function positionAt(text: string, offset: number): Position {
+  const before = text.slice(0, offset);
+  const lineStart = before.lastIndexOf("\n") + 1;
+  return { line: before.split("\n").length, column: offset - lineStart + 1 };
 }
 
 /** The line before, the line itself and a caret line, gutter-numbered. */

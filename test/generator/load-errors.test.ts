@@ -78,6 +78,20 @@ const cases: [string, Case][] = [
     },
   ],
   [
+    "dangling $ref in a JSON file is located too",
+    {
+      files: {
+        "schema.json": JSON.stringify(
+          { openapi: "3.1.0", info: { title: "T", version: "1" }, components: { schemas: { A: { $ref: "#/components/schemas/B" } } } },
+          null,
+          2,
+        ),
+      },
+      entry: "schema.json",
+      want: { code: "dangling-ref", file: "schema.json", line: 10, column: 17, pointer: "/components/schemas/A/$ref", message: /does not resolve/, fix: /add "B"/ },
+    },
+  ],
+  [
     "dangling discriminator mapping",
     {
       files: {
