@@ -40,7 +40,7 @@ interface GenOptions {
 
 /** Run the CLI with `args` (without `node` and the script). Resolves to the exit code. */
 export async function runCli(args: readonly string[], io: CliEnv = processEnv): Promise<number> {
-  let exitCode = 0;
+  let exitCode: number | undefined;
   const program = new Command()
     .name("mantyx-wire")
     .description("Generate typed wire artefacts for the MANTYX agent-runs protocol from its OpenAPI 3.1 schema.")
@@ -61,12 +61,11 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
   try {
     await program.parseAsync([...args], { from: "user" });
   } catch (error) {
-    if (error instanceof CommanderError) {
-      return error.code === "commander.helpDisplayed" || error.code === "commander.version" ? 0 : 2;
-    }
+    // Help and --version end with exit code 0; usage errors (already printed) with 2.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     throw error;
   }
-  if (program.args.length === 0 && !args.includes("gen")) {
+  if (exitCode === undefined) {
     io.stderr(program.helpInformation());
     return 2;
   }

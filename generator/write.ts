@@ -50,11 +50,12 @@ export async function diffOutput(outDir: string, files: readonly EmittedFile[]):
 export async function writeOutput(outDir: string, files: readonly EmittedFile[], cwd = process.cwd()): Promise<WriteSummary> {
   const existing = await listFiles(outDir);
   await assertOwned(outDir, existing, cwd);
+  const onDisk = new Set(existing);
   let written = 0;
   let unchanged = 0;
   for (const file of files) {
     const target = path.join(outDir, ...file.path.split("/"));
-    if (existing.includes(file.path) && (await readFile(target, "utf8").catch(() => undefined)) === file.contents) {
+    if (onDisk.has(file.path) && (await readFile(target, "utf8").catch(() => undefined)) === file.contents) {
       unchanged++;
       continue;
     }

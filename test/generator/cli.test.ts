@@ -60,6 +60,13 @@ describe("mantyx-wire", () => {
     for (const option of ["--schema <path>", '"schema/openapi.yaml"', "--out <dir>", '"generated"', "--check", "--debug"]) expect(gen.stdout).toContain(option);
   });
 
+  test("`help gen` exits 0; no command prints the help and exits 2", async () => {
+    expect((await cli(["help", "gen"])).code).toBe(0);
+    const none = await cli([]);
+    expect([none.code, none.stdout]).toEqual([2, ""]);
+    expect(none.stderr).toContain("Usage: mantyx-wire");
+  });
+
   test("an unknown option is a usage error (exit 2)", async () => {
     const run = await cli(["gen", "--bogus"]);
     expect(run.code).toBe(2);

@@ -24,9 +24,11 @@ export interface DocSource {
   readonly default?: unknown;
   readonly deprecated?: unknown;
   readonly examples?: unknown;
+  /** OpenAPI's deprecated singular form, used when `examples` is absent. */
+  readonly example?: unknown;
 }
 
-/** Title, description, `@default`, `@deprecated`, `@example` (the first example). */
+/** Title, description, `@default`, `@deprecated`, `@example` (the first of `examples`, else `example`). */
 export function docLines(schema: DocSource): string[] {
   const lines: string[] = [];
   const text = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value.trim() : undefined);
@@ -37,9 +39,10 @@ export function docLines(schema: DocSource): string[] {
   if (description) lines.push(description);
   if (schema.default !== undefined) lines.push(`@default ${JSON.stringify(schema.default)}`);
   if (schema.deprecated === true) lines.push("@deprecated");
-  if (Array.isArray(schema.examples) && schema.examples.length > 0) {
-    const compact = JSON.stringify(schema.examples[0]);
-    lines.push(compact.length <= 80 ? `@example ${compact}` : `@example\n${JSON.stringify(schema.examples[0], null, 2)}`);
+  const example = Array.isArray(schema.examples) && schema.examples.length > 0 ? schema.examples[0] : schema.example;
+  if (example !== undefined) {
+    const compact = JSON.stringify(example);
+    lines.push(compact.length <= 80 ? `@example ${compact}` : `@example\n${JSON.stringify(example, null, 2)}`);
   }
   return lines;
 }
