@@ -133,6 +133,8 @@ export class RunEventStream implements AsyncIterable<RunStreamItem> {
     const idleMs = options.idleTimeoutMs;
     let failures = 0;
     let serverRetryMs: number | undefined;
+    // A caller mistake (no workspace, empty runId) throws here, not in the reconnect loop.
+    core.url(op, { path: { runId: this.runId } }, options);
     for (;;) {
       if (userSignal?.aborted) throw userSignal.reason;
       const { controller, dispose } = childController(userSignal);

@@ -178,6 +178,13 @@ describe("streamRun", () => {
     await client.cancelRun(runId);
   });
 
+  it("a caller mistake (no workspace) throws at once instead of reconnecting", async () => {
+    const client = clientFor(server(), { workspace: undefined });
+    const first = server().streams.length;
+    await expect(collect(client.streamRun("run_1"))).rejects.toThrow(/needs a workspace slug/);
+    expect(server().streams.length).toBe(first);
+  });
+
   it("a failing connection (nothing listening) is a MantyxConnectionError after maxReconnects", async () => {
     const client = clientFor(server(), { baseUrl: "http://127.0.0.1:1" });
     const error = await collect(client.streamRun("run_x", { maxReconnects: 1 })).catch((e: unknown) => e);
