@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentRunEvent } from "../../generated/types.js";
 import { isTerminalEvent, MantyxConnectionError, StreamDecodeError } from "../../runtime/client/index.js";
-import type { StreamFault } from "../mock-server/index.js";
+import { startMockServer, type StreamFault } from "../mock-server/index.js";
 import { clientFor, collect, useMockServer } from "./helpers.js";
 
 const server = useMockServer({ retryMs: 1 });
@@ -86,12 +86,18 @@ describe("streamRun resume", () => {
     expect(server().streams[first + 1]!.lastEventId).toBe(String(seqs[1]));
   });
 
-  it("drops replayed events the server sends again (seq <= last delivered)", async () => {
+  it("starts after options.lastSeq, and resumes from the last event delivered", async () => {
     const { runId, seqs } = await finishedRun();
-    // Resume from seq 3 by hand, then cut: the server replays from 4.
+    // Start from seq 3 by hand, then cut: the resumed connection asks for 4 onwards.
     server().faults.push({ kind: "cut-events", after: 1 });
     const items = await collect(clientFor(server()).streamRun(runId, { lastSeq: 3 }));
     expect(items.map((e) => (e as AgentRunEvent).seq)).toEqual(seqs.filter((s) => s > 3));
+  });
+
+  it("drops duplicates when a reconnect replays events already delivered (server ignores the resume point)", async () => {
+    const { runId, seqs } = await finishedRun();
+    const events = await streamWith(runId, [{ kind: "cut-events", after: 3 }, { kind: "ignore-resume" }]);
+    expectExactlyOnce(events, seqs);
   });
 
   it("resumes a live run that is still producing events", async () => {
@@ -129,6 +135,25 @@ describe("streamRun resume", () => {
     expect(error).toBeInstanceOf(MantyxConnectionError);
     expect((error as MantyxConnectionError).lastSeq).toBe(seen[seen.length - 1]);
     expect(stream.lastSeq).toBe(2);
+  });
+
+  it("bases the back-off on the stream's retry: field (bounded, with jitter)", async () => {
+    const slow = await startMockServer({ retryMs: 300 });
+    try {
+      const client = clientFor(slow, { retryDelay: { initialDelayMs: 1, maxDelayMs: 1000 } });
+      const { runId } = await client.createRun({ prompt: "x", metadata: { scenario: "text" } });
+      await slow.waitForRun(runId);
+      slow.faults.push({ kind: "cut-events", after: 1 }, { kind: "cut-events", after: 0 });
+      const delays: number[] = [];
+      await collect(client.streamRun(runId, { onReconnect: (i) => delays.push(i.delayMs) }));
+      expect(delays).toHaveLength(2);
+      expect(delays[0]).toBeGreaterThanOrEqual(150); // retry: 300 with jitter in [base/2, base]
+      expect(delays[0]).toBeLessThanOrEqual(300);
+      expect(delays[1]).toBeGreaterThanOrEqual(300); // doubled for the 2nd attempt without progress
+      expect(delays[1]).toBeLessThanOrEqual(600);
+    } finally {
+      await slow.close();
+    }
   });
 
   it("reports each reconnect to onReconnect", async () => {

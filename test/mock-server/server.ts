@@ -23,6 +23,8 @@ export type StreamFault =
   | { kind: "hang" }
   /** Send only heartbeat comments (every `everyMs`) for `forMs`, then stream normally. */
   | { kind: "heartbeats"; everyMs: number; forMs: number }
+  /** Ignore Last-Event-ID / ?lastSeq= and replay the whole log (at-least-once delivery). */
+  | { kind: "ignore-resume" }
   /** Answer 200 with a JSON body instead of an event stream. */
   | { kind: "non-sse" }
   /** Answer this status with an error body (e.g. 429, 503). */
@@ -308,7 +310,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       return;
     }
     const resume = lastEventId ?? lastSeqQuery;
-    const after = resume !== undefined && /^\d+$/.test(resume) ? Number(resume) : 0;
+    const after = fault?.kind !== "ignore-resume" && resume !== undefined && /^\d+$/.test(resume) ? Number(resume) : 0;
     res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-request-id": `req_${++counter}` });
     res.flushHeaders();
     const socket = res.socket;
