@@ -1,0 +1,91 @@
+package conformance
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Shared state: the suite is verified against its manifest before any test runs.
+var (
+	dir      = FixturesDir()
+	manifest *Manifest
+	known    map[string]bool
+)
+
+func TestMain(m *testing.M) {
+	var err error
+	manifest, err = ReadManifest(dir)
+	if err == nil {
+		if problems := VerifyManifest(dir, manifest); len(problems) > 0 {
+			err = fmt.Errorf("the fixture suite does not match its manifest.json:\n  %s", strings.Join(problems, "\n  "))
+		}
+	}
+	if err == nil {
+		known, err = KnownFailures("known_failures.txt")
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	os.Exit(m.Run())
+}
+
+// tally counts what ran and what was skipped per area, for the closing lines.
+type tally struct {
+	mu      sync.Mutex
+	ran     int
+	skipped map[string]int
+}
+
+func (t *tally) run() { t.mu.Lock(); t.ran++; t.mu.Unlock() }
+func (t *tally) skip(reason string) {
+	t.mu.Lock()
+	if t.skipped == nil {
+		t.skipped = map[string]int{}
+	}
+	t.skipped[reason]++
+	t.mu.Unlock()
+}
+
+func (t *tally) report(tb testing.TB, area string) {
+	total := 0
+	var reasons []string
+	for r, n := range t.skipped {
+		total += n
+		reasons = append(reasons, fmt.Sprintf("%d %s", n, r))
+	}
+	sort.Strings(reasons)
+	line := fmt.Sprintf("[fixtures] %s: ran %d, skipped %d", area, t.ran, total)
+	if total > 0 {
+		line += " (" + strings.Join(reasons, ", ") + ")"
+	}
+	tb.Log(line)
+}
+
+// expect records a case's outcome against the known-failures list: a
+// failure not listed, or a listed case that passes, is an error naming the case.
+func expect(t *testing.T, id string, problem string) {
+	t.Helper()
+	switch {
+	case problem != "" && !known[id]:
+		t.Errorf("%s: %s", id, problem)
+	case problem == "" && known[id]:
+		t.Errorf("%s: listed in known_failures.txt, yet passes; remove it", id)
+	}
+}
+
+func TestSuiteBars(t *testing.T) {
+	if manifest.Counts["messages"] < 400 || manifest.Counts["sse"] < 40 {
+		t.Errorf("counts below the bars: %v", manifest.Counts)
+	}
+	if len(manifest.Coverage.WithoutValid)+len(manifest.Coverage.WithoutInvalid) > 0 {
+		t.Errorf("components without valid or invalid cases: %v %v", manifest.Coverage.WithoutValid, manifest.Coverage.WithoutInvalid)
+	}
+	if len(known) != 0 {
+		t.Errorf("known_failures.txt must be empty for this runner, has %d ids", len(known))
+	}
+}
