@@ -31,6 +31,7 @@ export {
   MAX_RESULT_BYTES,
   ToolRegistry,
   truncateUtf8,
+  withFiles,
   type A2aPeerDefinition,
   type ArgsValidator,
   type LocalToolDefinition,
@@ -39,6 +40,7 @@ export {
   type ToolAnswer,
   type ToolCallContext,
   type ToolRegistryOptions,
+  type ToolResultWithFiles,
 } from "./tools/registry.js";
 export {
   isStreamDecodeError,

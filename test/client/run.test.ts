@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { AgentCard, ToolResultRequest } from "../../generated/types.js";
-import { MAX_ERROR_BYTES, runOutcome, ToolRegistry, truncateUtf8 } from "../../runtime/client/index.js";
+import { MAX_ERROR_BYTES, runOutcome, ToolRegistry, truncateUtf8, withFiles } from "../../runtime/client/index.js";
 import { clientFor, useMockServer } from "./helpers.js";
 
 const server = useMockServer();
@@ -143,6 +143,13 @@ describe("client.run", () => {
     const tools = new ToolRegistry().local({ name: "structured", handler: async () => ({ id: "msg_1", n: [1, 2] }) });
     await clientFor(server()).run({ prompt: "x" }, { tools });
     expect(posted(runIdOf())[0]!.result).toBe('{"id":"msg_1","n":[1,2]}');
+  });
+
+  it("posts files with the result when the handler returns withFiles(...)", async () => {
+    const chart = { filename: "chart.png", mimeType: "image/png", data: "iVBORw0KGgo=" };
+    const tools = new ToolRegistry().local({ name: "plot", handler: () => withFiles("chart attached", [chart]) });
+    await clientFor(server()).run({ prompt: "x" }, { tools });
+    expect(posted(runIdOf())[0]).toEqual({ toolUseId: expect.any(String), result: "chart attached", files: [chart] });
   });
 
   it("answers a call for an unregistered tool with an error instead of leaving the run waiting", async () => {

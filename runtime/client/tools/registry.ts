@@ -23,6 +23,7 @@ import type {
   McpImplementation,
   McpLocalToolRef,
   McpTool,
+  ToolResultFile,
 } from "../../../generated/types.js";
 import { checkJsonSchema } from "./json-schema.js";
 
@@ -94,7 +95,21 @@ export interface ToolRegistryOptions {
 }
 
 /** The body of a tool-result POST, minus `toolUseId`. */
-export type ToolAnswer = { result: string } | { error: string };
+export type ToolAnswer = { result: string; files?: ToolResultFile[] } | { error: string };
+
+const WITH_FILES: unique symbol = Symbol("mantyx.toolResultWithFiles");
+
+/** A handler value carrying files (wire-protocol.md §5: up to 20, base64, ≤ 5 MB decoded in total). */
+export interface ToolResultWithFiles {
+  readonly [WITH_FILES]: true;
+  readonly result: string;
+  readonly files: ToolResultFile[];
+}
+
+/** Return this from a handler to post `files` with the text result (they are surfaced to the model as file parts). */
+export function withFiles(result: string, files: ToolResultFile[]): ToolResultWithFiles {
+  return { [WITH_FILES]: true, result, files };
+}
 
 /** `error` is at most 8 KB, `result` at most 2 MB of UTF-8 (wire-protocol.md §5). */
 export const MAX_ERROR_BYTES = 8 * 1024;
@@ -129,6 +144,11 @@ function errorText(error: unknown): string {
 }
 
 function asAnswer(value: unknown): ToolAnswer {
+  if (typeof value === "object" && value !== null && (value as Partial<ToolResultWithFiles>)[WITH_FILES] === true) {
+    const v = value as ToolResultWithFiles;
+    const answer = asAnswer(v.result);
+    return "result" in answer ? { result: answer.result, files: v.files } : answer;
+  }
   let text: string;
   if (typeof value === "string") text = value;
   else if (value === undefined) text = "";
