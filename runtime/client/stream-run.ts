@@ -199,6 +199,7 @@ export class RunEventStream implements AsyncIterable<RunStreamItem> {
                     if (onInvalid === "throw") throw item;
                     if (onInvalid === "skip-and-warn") {
                       core.onWarning(`MANTYX: skipped a malformed stream message (onInvalid: "skip-and-warn"): ${item.message}`, item);
+                      if (item.terminal) return; // the run is over; its terminal event was malformed
                       continue;
                     }
                   } else {
@@ -209,7 +210,9 @@ export class RunEventStream implements AsyncIterable<RunStreamItem> {
                   // The consumer's time is not the server's silence.
                   timer?.stop();
                   yield item;
-                  if (!(item instanceof StreamDecodeError) && isTerminalEvent(item)) {
+                  if (item instanceof StreamDecodeError) {
+                    if (item.terminal) return; // malformed, but terminal: `terminal` stays undefined
+                  } else if (isTerminalEvent(item)) {
                     this.terminal = item;
                     return;
                   }

@@ -77,11 +77,11 @@ export function checkEvent(
   onWarning: WarningHandler,
 ): DecodedItem {
   if (validation === "off") {
-    return hasEnvelope(value) ? (value as AgentRunEvent) : new StreamDecodeError("invalid-event", frame, [ENVELOPE_ISSUE]);
+    return hasEnvelope(value) ? (value as AgentRunEvent) : new StreamDecodeError("invalid-event", frame, [ENVELOPE_ISSUE], undefined, value);
   }
   if (validateAgentRunEvent(value)) return value;
   const issues = validateAgentRunEvent.errors ?? [];
-  const error = new StreamDecodeError("invalid-event", frame, issues);
+  const error = new StreamDecodeError("invalid-event", frame, issues, undefined, value);
   if (validation === "warn" && hasEnvelope(value)) {
     onWarning(`MANTYX: delivering an event that does not match the schema (validation: "warn"): ${error.message}`, error);
     return value as AgentRunEvent;
@@ -133,15 +133,14 @@ export function decodeBatch(
         if (t === "result" || t === "error" || t === "cancelled") return "terminal";
         continue;
       }
-      item = strict ? new StreamDecodeError("invalid-event", frame, validateAgentRunEvent.errors ?? []) : checkEvent(value, frame, validation, onWarning);
+      item = strict ? new StreamDecodeError("invalid-event", frame, validateAgentRunEvent.errors ?? [], undefined, value) : checkEvent(value, frame, validation, onWarning);
     }
     if (item! instanceof StreamDecodeError) {
       if (onInvalid === "throw") return item;
-      if (onInvalid === "skip-and-warn") {
-        onWarning(`MANTYX: skipped a malformed stream message (onInvalid: "skip-and-warn"): ${item.message}`, item);
-        continue;
-      }
-      out.push(item);
+      if (onInvalid === "skip-and-warn") onWarning(`MANTYX: skipped a malformed stream message (onInvalid: "skip-and-warn"): ${item.message}`, item);
+      else out.push(item);
+      // A malformed terminal event still ends the run: nothing follows it.
+      if (item.terminal) return "terminal";
       continue;
     }
     out.push(item!);

@@ -15,8 +15,10 @@ export class StreamDecodeError extends Error {
   readonly frame: SseMessage;
   /** Schema problems (`invalid-event`); empty for `invalid-json`. */
   readonly issues: readonly ValidationIssue[];
+  /** The parsed JSON (`invalid-event`), for diagnostics; `undefined` for `invalid-json`. */
+  readonly value: unknown;
 
-  constructor(type: StreamDecodeErrorType, frame: SseMessage, issues: readonly ValidationIssue[], cause?: unknown) {
+  constructor(type: StreamDecodeErrorType, frame: SseMessage, issues: readonly ValidationIssue[], cause?: unknown, value?: unknown) {
     const where = frame.id === "" ? "" : ` (SSE id ${frame.id})`;
     const what =
       type === "invalid-json"
@@ -30,6 +32,13 @@ export class StreamDecodeError extends Error {
     this.type = type;
     this.frame = frame;
     this.issues = issues;
+    this.value = value;
+  }
+
+  /** True when the malformed message still names a terminal type (`result`, `error`, `cancelled`): the run is over. */
+  get terminal(): boolean {
+    const t = (this.value as { type?: unknown } | null | undefined)?.type;
+    return t === "result" || t === "error" || t === "cancelled";
   }
 }
 

@@ -138,6 +138,18 @@ describe("streamRun", () => {
     });
   });
 
+  it("ends on a malformed terminal event (deliver / skip-and-warn) instead of reconnecting", async () => {
+    for (const onInvalid of ["deliver", "skip-and-warn"] as const) {
+      const first = server().streams.length;
+      const stream = clientFor(server()).streamRun(await runOf("invalid-terminal"), { onInvalid });
+      const items = await collect(stream);
+      expect(items.length).toBe(onInvalid === "deliver" ? 2 : 1);
+      expect(stream.terminal).toBeUndefined();
+      expect(server().streams.length - first).toBe(1);
+      if (onInvalid === "deliver") expect((items[1] as StreamDecodeError).value).toEqual({ seq: 2, type: "result", data: { text: "neither ok nor subtype" } });
+    }
+  });
+
   it("reads older event shapes and ends on an older success result", async () => {
     const events = (await collect(clientFor(server()).streamRun(await runOf("legacy")))) as AgentRunEvent[];
     expect(events.map((e) => e.type)).toEqual(["started", "tool_call", "tool_result", "assistant_delta", "assistant_message", "result"]);

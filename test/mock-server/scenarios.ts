@@ -142,6 +142,10 @@ export async function play(run: MockRun): Promise<void> {
       run.emit("assistant_delta", { text: "after" });
       run.emit("result", { ok: true, text: "beforeafter" });
       return;
+    case "invalid-terminal":
+      run.emit("assistant_delta", { text: "a" });
+      run.emit("result", { text: "neither ok nor subtype" });
+      return;
     case "truncated":
       run.emit("assistant_delta", { text: '{"answer": "par' });
       run.emit("assistant_message", { text: '{"answer": "par', turn: 0, finishReason: "max_tokens" });

@@ -357,6 +357,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     let cursor = run.events.findIndex((e) => e.seq > after);
     if (cursor < 0) cursor = run.events.length;
     const pump = (): void => {
+      if (!closed && run.done && cursor >= run.events.length) {
+        // Resumed after the terminal event: nothing more will come.
+        close();
+        res.end();
+        return;
+      }
       while (!closed && cursor < run.events.length) {
         const entry: LogEntry = run.events[cursor++]!;
         if (fault?.kind === "end-clean" && sent >= fault.after) {
