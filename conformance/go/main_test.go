@@ -89,3 +89,28 @@ func TestSuiteBars(t *testing.T) {
 		t.Errorf("known_failures.txt must be empty for this runner, has %d ids", len(known))
 	}
 }
+
+// TestCaseFormat checks each case file against case-format.json, the suite's own format schema.
+func TestCaseFormat(t *testing.T) {
+	doc, err := ReadInstance(dir, "case-format.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := doc.(map[string]any)["$id"].(string)
+	c := NewValidatorsFor(id, doc)
+	defs := map[string]string{"messages/": "messageFile", "sse/": "sseFile", "flows/": "flow", "transcripts.json": "transcriptFile"}
+	for _, rel := range manifest.FilesUnder("") {
+		for prefix, def := range defs {
+			if !strings.HasPrefix(rel, prefix) {
+				continue
+			}
+			inst, err := ReadInstance(dir, rel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok, err := c.Validate("#/$defs/"+def, inst); err != nil || !ok {
+				t.Errorf("%s does not follow case-format.json (%v)", rel, err)
+			}
+		}
+	}
+}

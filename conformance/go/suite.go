@@ -165,12 +165,18 @@ func NewValidators(dir string) (*Validators, error) {
 		return nil, err
 	}
 	id, _ := doc.(map[string]any)["$id"].(string)
+	return NewValidatorsFor(id, doc), nil
+}
+
+// NewValidatorsFor compiles pointers into any JSON Schema document with the given $id.
+func NewValidatorsFor(id string, doc any) *Validators {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	if err := c.AddResource(id, doc); err != nil {
-		return nil, err
+		// AddResource fails only for a duplicate URL; this compiler has none.
+		panic(err)
 	}
-	return &Validators{compiler: c, id: id, cache: map[string]*jsonschema.Schema{}}, nil
+	return &Validators{compiler: c, id: id, cache: map[string]*jsonschema.Schema{}}
 }
 
 // Validate reports whether instance is valid against the schema at pointer

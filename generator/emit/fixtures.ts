@@ -3,6 +3,7 @@
  *
  *   fixtures/manifest.json          versions, counts, sha256 of every file, dropped/omitted cases
  *   fixtures/README.md              the format
+ *   fixtures/case-format.json       a JSON Schema of the case files
  *   fixtures/schema.json            the component schemas as one JSON Schema 2020-12 document
  *   fixtures/messages/<Name>.json   message cases, one file per component
  *   fixtures/sse/framing.json       SSE framing cases
@@ -20,7 +21,8 @@ import { headerText } from "../header.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { readTranscriptRules } from "../transcript/rules.js";
 import { checkFlow, flowFileName, flows } from "./fixtures/flows.js";
-import { SUITE_VERSION, fixturesReadme } from "./fixtures/format-doc.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { SUITE_VERSION, caseFormatFor, caseFormatSchema, fixturesReadme } from "./fixtures/format-doc.js";
 import type { Json } from "./fixtures/json.js";
 import { LiveAjv } from "./fixtures/live-ajv.js";
 import { buildMessageSuite, type MessageGroup } from "./fixtures/message-cases.js";
@@ -88,6 +90,9 @@ export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {})
   const transcriptCases = transcripts.reduce((n, g) => n + g.tests.length, 0);
   put("transcripts.json", transcripts, transcriptCases);
 
+  put("case-format.json", caseFormatSchema, 0);
+  checkCaseFormat(files);
+
   // With the header already in place, the generator leaves the text (and so its sha256) as it is.
   files.set("README.md", { contents: `<!-- ${headerText(model)} -->\n\n${fixturesReadme(protocolVersion)}`, cases: 0 });
 
@@ -125,6 +130,18 @@ export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {})
   const out: EmittedFile[] = sorted.map((p) => ({ path: `${FIXTURES_DIR}/${p}`, contents: files.get(p)!.contents }));
   out.push({ path: `${FIXTURES_DIR}/manifest.json`, contents: `${JSON.stringify(manifest, null, 2)}\n` });
   return out;
+}
+
+/** Every case file follows case-format.json (what runners may check too); a slip in a builder fails here. */
+function checkCaseFormat(files: ReadonlyMap<string, { contents: string }>): void {
+  const ajv = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, strictTypes: false, validateFormats: false });
+  ajv.addSchema(caseFormatSchema);
+  for (const [path, { contents }] of files) {
+    const ref = caseFormatFor(path);
+    if (ref === undefined) continue;
+    const validate = ajv.getSchema(ref)!;
+    if (!validate(JSON.parse(contents))) throw new Error(`fixtures/${path} breaks case-format.json: ${ajv.errorsText(validate.errors)}`);
+  }
 }
 
 /** Keys whose values are written on one line: case data stays greppable and the files small. */
