@@ -18,9 +18,17 @@
  * The stream-level state (last event ID, reconnection time) persists until
  * reset(); the end of the stream is reset() too, which is what discards an
  * incomplete final event.
+ *
+ * Size limit: the UTF-8 bytes of the event's field lines (comments, blank
+ * lines and terminators not counted) may not exceed maxEventBytes. Line
+ * sizes are free for ASCII text; for other text, counting costs a pass per
+ * character, so data values (the bulk) are counted lazily: their UTF-16
+ * length bounds their size (units <= bytes <= 3 * units), and only once
+ * that bound could exceed the limit are the buffered values measured, after
+ * which the event is counted exactly line by line.
  */
 import { SseParseError } from "./errors.js";
-import type { LineSink } from "./line-splitter.js";
+import { type LineSink, utf8Length } from "./line-splitter.js";
 
 /** One dispatched event. */
 export interface SseMessage {
@@ -65,10 +73,20 @@ export class EventParser implements LineSink {
   private eventType = "";
   /** Last distinct event type seen: reused when the next one is equal, so the hot path allocates no type string. */
   private lastType = "";
+  /** UTF-8 size of `lastType`. */
+  private lastTypeBytes = 0;
   private lastEventId = "";
   private retry: number | undefined = undefined;
-  /** UTF-8 bytes of the field lines of the event being built. */
-  private eventBytes = 0;
+  // Size of the event being built = fixedBytes + dataValueBytes + (between
+  // dataValueUnits and 3 * dataValueUnits).
+  /** Exact bytes of non-data lines and of data lines' "data:" prefixes. */
+  private fixedBytes = 0;
+  /** Exact bytes of data values counted so far. */
+  private dataValueBytes = 0;
+  /** UTF-16 length of data values not counted in bytes yet. */
+  private dataValueUnits = 0;
+  /** The bound got near the limit: count every line exactly until dispatch. */
+  private exact = false;
 
   constructor(callbacks: EventParserCallbacks, maxEventBytes: number) {
     this.callbacks = callbacks;
@@ -82,7 +100,14 @@ export class EventParser implements LineSink {
     this.eventType = "";
     this.lastEventId = "";
     this.retry = undefined;
-    this.eventBytes = 0;
+    this.clearSize();
+  }
+
+  private clearSize(): void {
+    this.fixedBytes = 0;
+    this.dataValueBytes = 0;
+    this.dataValueUnits = 0;
+    this.exact = false;
   }
 
   line(text: string, start: number, end: number, byteLength: number): void {
@@ -94,12 +119,6 @@ export class EventParser implements LineSink {
     if (c0 === COLON) {
       if (this.callbacks.onComment !== undefined) this.callbacks.onComment(text.slice(start + 1, end));
       return;
-    }
-    const size = this.eventBytes + byteLength;
-    this.eventBytes = size;
-    if (size > this.maxEventBytes) {
-      this.reset();
-      throw new SseParseError("max-event-bytes-exceeded", "event", this.maxEventBytes, size);
     }
     // Field name: up to the first colon, or the whole line. A manual scan, as
     // indexOf would run past `end` into the rest of the block.
@@ -118,31 +137,70 @@ export class EventParser implements LineSink {
           text.charCodeAt(start + 2) === CHAR_t &&
           text.charCodeAt(start + 3) === CHAR_a
         ) {
+          // The "data:" prefix is ASCII: its units are its bytes.
+          this.fixedBytes += valueStart - start;
+          if (byteLength >= 0) this.dataValueBytes += byteLength - (valueStart - start);
+          else if (this.exact) this.dataValueBytes += utf8Length(text, valueStart, end);
+          else this.dataValueUnits += end - valueStart;
           const value = text.slice(valueStart, end);
           this.data = this.dataLines === 0 ? value : this.data + "\n" + value;
           this.dataLines++;
+          this.checkSize();
+          return;
         }
-        return;
+        break;
       case 5: // event, retry
         if (c0 === CHAR_e && text.startsWith("event", start)) {
           const prev = this.lastType;
           if (prev.length === end - valueStart && text.startsWith(prev, valueStart)) {
             this.eventType = prev;
+            this.fixedBytes += byteLength >= 0 ? byteLength : valueStart - start + this.lastTypeBytes;
           } else {
             this.eventType = this.lastType = text.slice(valueStart, end);
+            this.lastTypeBytes = byteLength >= 0 ? byteLength - (valueStart - start) : utf8Length(text, valueStart, end);
+            this.fixedBytes += valueStart - start + this.lastTypeBytes;
           }
-        } else if (c0 === CHAR_r && text.startsWith("retry", start)) {
-          this.setRetry(text, valueStart, end);
+          this.checkSize();
+          return;
         }
-        return;
+        if (c0 === CHAR_r && text.startsWith("retry", start)) {
+          this.countLine(text, start, end, byteLength);
+          this.setRetry(text, valueStart, end);
+          return;
+        }
+        break;
       case 2: // id
         if (c0 === CHAR_i && text.charCodeAt(start + 1) === CHAR_d) {
+          this.countLine(text, start, end, byteLength);
           const id = text.slice(valueStart, end);
           if (id.indexOf("\u0000") === -1) this.lastEventId = id;
+          return;
         }
-        return;
-      default: // unknown field: ignored
-        return;
+        break;
+    }
+    // Unknown field: ignored, but its bytes count toward the event.
+    this.countLine(text, start, end, byteLength);
+  }
+
+  private countLine(text: string, start: number, end: number, byteLength: number): void {
+    this.fixedBytes += byteLength >= 0 ? byteLength : utf8Length(text, start, end);
+    this.checkSize();
+  }
+
+  private checkSize(): void {
+    const max = this.maxEventBytes;
+    if (this.fixedBytes + this.dataValueBytes + 3 * this.dataValueUnits <= max) return;
+    if (this.dataValueUnits !== 0) {
+      // The bound is no longer enough: measure the buffered data values once
+      // (joined by one-byte LFs), then count exactly from here on.
+      this.dataValueBytes = utf8Length(this.data, 0, this.data.length) - (this.dataLines - 1);
+      this.dataValueUnits = 0;
+      this.exact = true;
+    }
+    const size = this.fixedBytes + this.dataValueBytes;
+    if (size > max) {
+      this.reset();
+      throw new SseParseError("max-event-bytes-exceeded", "event", max, size);
     }
   }
 
@@ -158,7 +216,7 @@ export class EventParser implements LineSink {
   }
 
   private dispatch(): void {
-    this.eventBytes = 0;
+    this.clearSize();
     if (this.dataLines === 0) {
       this.eventType = "";
       return;

@@ -8,13 +8,16 @@
  *
  * How it stays fast and linear:
  * - Each chunk is cut at its *last* terminator byte. Everything before that is
- *   a block of complete lines, decoded with ONE non-streaming
- *   `TextDecoder.decode` call. LF and CR are ASCII, so they never sit inside a
- *   UTF-8 sequence: decoding a block that ends on a terminator yields exactly
- *   what a streaming decoder would, and the decoder never needs state. (Node
- *   keeps a several-times-faster path for non-streaming decoders and drops it
- *   for good after the first `{stream: true}` call, so this decoder never
- *   streams.)
+ *   a block of complete lines, decoded with ONE `TextDecoder.decode` call. LF
+ *   and CR are ASCII, so they never sit inside a UTF-8 sequence: a block that
+ *   ends on a terminator decodes exactly as the whole stream would, and no
+ *   decoder state is carried from one block to the next. (Every decode input
+ *   ends on a terminator byte, which is what makes that true.)
+ * - Two decoders, picked by whether the previous block was pure ASCII: Node
+ *   has a one-shot path that is several times faster for ASCII but about half
+ *   as fast as its streaming decoder for other text, and loses it for good on
+ *   a decoder's first `{stream: true}` call. Elsewhere both are the same
+ *   standard decoder, so the choice is harmless.
  * - The bytes after the last terminator (the start of the next line) are kept
  *   as bytes, not decoded: a small reusable scratch buffer for ordinary lines,
  *   and for a very long line a list of byte chunks that is joined and decoded
@@ -29,8 +32,10 @@ import { SseParseError } from "./errors.js";
 export interface LineSink {
   /**
    * One complete line without its terminator: `text.slice(start, end)`.
-   * `byteLength` is the UTF-8 size of that range (the wire size for valid
-   * UTF-8), so the sink can enforce byte limits without re-encoding.
+   * `byteLength` is its size in bytes when known for free (the line came
+   * from a pure-ASCII block, or was assembled from buffered bytes), else -1:
+   * then `utf8Length(text, start, end)` gives it, at a per-character cost the
+   * sink can choose to avoid.
    */
   line(text: string, start: number, end: number, byteLength: number): void;
 }
@@ -44,11 +49,18 @@ const SCRATCH_INITIAL = 1024;
 const SCRATCH_MAX = 64 * 1024;
 /** Below this, a byte loop beats `set(subarray())` (which allocates a view). */
 const SMALL_COPY = 24;
+const STREAM = { stream: true } as const;
+/** Blocks shorter than this do not change which decoder is used next. */
+const PREDICT_MIN_BYTES = 512;
 
 export class LineSplitter {
   private readonly sink: LineSink;
   private readonly maxLineBytes: number;
-  private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  /** Never called with `{stream: true}` (keeps Node's fast ASCII path). */
+  private readonly oneShotDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  /** Always called with `{stream: true}`; each input ends on a terminator, so it never holds bytes back. */
+  private readonly streamingDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  private lastBlockAscii = true;
   /** Bytes of the unterminated line: `parts` (oldest first) then `scratch[0, scratchLen)`. */
   private scratch = new Uint8Array(SCRATCH_INITIAL);
   private scratchLen = 0;
@@ -82,19 +94,12 @@ export class LineSplitter {
       this.skipLF = false;
       if (chunk[0] === LF) start = 1;
     }
-    // Scan backwards for the last terminator: lines are short, so this stops
-    // after a few bytes (a native lastIndexOf needs one full pass per byte value).
-    let last = len - 1;
-    while (last >= start) {
-      const b = chunk[last];
-      if (b === LF || b === CR) break;
-      last--;
-    }
+    const last = lastTerminator(chunk, start);
     if (last < start) {
       if (len > start) this.appendPending(chunk, start, len);
       return;
     }
-    if (this.pendingBytes !== 0) start = this.completePending(chunk, start);
+    if (this.pendingBytes !== 0) start = this.completePending(chunk, start, last);
     if (start <= last) this.splitBlock(chunk, start, last + 1);
     if (last === len - 1) {
       // A CR as the chunk's last byte may be the first half of a CRLF.
@@ -116,11 +121,19 @@ export class LineSplitter {
     this.atStart = true;
   }
 
+  /** Decode bytes that end with a line terminator. */
   private decode(bytes: Uint8Array): string {
     const stats = this.stats;
     stats.decodeCalls++;
     stats.decodedBytes += bytes.length;
-    return this.decoder.decode(bytes);
+    const text = this.lastBlockAscii
+      ? this.oneShotDecoder.decode(bytes)
+      : this.streamingDecoder.decode(bytes, STREAM);
+    // Streams are mostly all-ASCII or mostly not: predict the next block from
+    // this one, judging by sizeable blocks only (the short line spanning two
+    // chunks is often ASCII when the rest of the chunk is not).
+    if (bytes.length >= PREDICT_MIN_BYTES) this.lastBlockAscii = text.length === bytes.length;
+    return text;
   }
 
   /** Decode `chunk[from, to)`, a run of complete lines ending with a terminator, and emit them. */
@@ -137,7 +150,8 @@ export class LineSplitter {
     }
     const n = text.length;
     // Every UTF-16 unit came from exactly one byte (ASCII, or one invalid byte
-    // -> U+FFFD): line byte lengths are then just range lengths.
+    // -> U+FFFD): line byte lengths are then just range lengths. Otherwise
+    // they are left to the sink (-1): counting them costs a pass per character.
     const ascii = n - pos === bytes;
     const sink = this.sink;
     // Next LF / CR positions, each searched again only once passed, so a block
@@ -165,7 +179,7 @@ export class LineSplitter {
         cr = text.indexOf("\r", next);
         if (cr < 0) cr = n;
       }
-      sink.line(text, pos, end, ascii ? end - pos : utf8Length(text, pos, end));
+      sink.line(text, pos, end, ascii ? end - pos : -1);
       pos = next;
     }
   }
@@ -175,18 +189,14 @@ export class LineSplitter {
    * chunk's bytes up to its first terminator as one line. Returns the index
    * just past that terminator.
    */
-  private completePending(chunk: Uint8Array, start: number): number {
-    let first = start;
-    for (;;) {
-      const b = chunk[first];
-      if (b === LF || b === CR) break;
-      first++;
-    }
-    const n = first - start;
+  private completePending(chunk: Uint8Array, start: number, last: number): number {
+    const first = firstTerminator(chunk, start, last);
+    // Decode through the terminator byte (see decode()); the line excludes it.
+    const n = first + 1 - start;
     const total = this.pendingBytes + n;
     let bytes: Uint8Array;
     if (this.parts.length === 0 && this.scratchLen + n <= this.scratch.length) {
-      copyInto(this.scratch, this.scratchLen, chunk, start, first);
+      copyInto(this.scratch, this.scratchLen, chunk, start, first + 1);
       bytes = this.scratch.subarray(0, total);
     } else {
       // A long line: join its byte chunks once, then decode once.
@@ -198,7 +208,7 @@ export class LineSplitter {
       }
       if (this.scratchLen > 0) bytes.set(this.scratch.subarray(0, this.scratchLen), off);
       off += this.scratchLen;
-      if (n > 0) bytes.set(chunk.subarray(start, first), off);
+      bytes.set(chunk.subarray(start, first + 1), off);
       this.parts = [];
     }
     this.stats.copiedBytes += total;
@@ -206,7 +216,7 @@ export class LineSplitter {
     this.pendingBytes = 0;
     const text = this.decode(bytes);
     let from = 0;
-    let size = total;
+    let size = total - 1;
     if (this.atStart) {
       this.atStart = false;
       if (text.charCodeAt(0) === BOM) {
@@ -214,7 +224,7 @@ export class LineSplitter {
         size -= 3;
       }
     }
-    this.sink.line(text, from, text.length, size);
+    this.sink.line(text, from, text.length - 1, size);
     let next = first + 1;
     if (chunk[first] === CR && chunk[next] === LF) next++;
     return next;
@@ -259,6 +269,44 @@ export class LineSplitter {
   }
 }
 
+/** How far back to look byte by byte before handing over to native searches. */
+const SHORT_SCAN = 64;
+
+/** Index of the last LF or CR in `chunk[start..]`, or start - 1. */
+function lastTerminator(chunk: Uint8Array, start: number): number {
+  // Lines are usually short, so the last terminator is usually a few bytes
+  // from the end: look there first, byte by byte.
+  let i = chunk.length - 1;
+  const stop = Math.max(start, i - SHORT_SCAN);
+  for (; i >= stop; i--) {
+    const b = chunk[i];
+    if (b === LF || b === CR) return i;
+  }
+  if (i < start) return i;
+  // Inside a long line: two native scans beat a byte loop by about 2x.
+  const lf = chunk.lastIndexOf(LF, i);
+  const cr = chunk.lastIndexOf(CR, i);
+  const found = lf > cr ? lf : cr;
+  return found < start ? start - 1 : found;
+}
+
+/** Index of the first LF or CR in `chunk[start..last]`; `chunk[last]` is one. */
+function firstTerminator(chunk: Uint8Array, start: number, last: number): number {
+  const stop = Math.min(last, start + SHORT_SCAN);
+  let i = start;
+  for (; i < stop; i++) {
+    const b = chunk[i];
+    if (b === LF || b === CR) return i;
+  }
+  if (i === last) return last;
+  const lf = chunk.indexOf(LF, i);
+  const cr = chunk.indexOf(CR, i);
+  // At least one is found, at or before `last`.
+  if (lf < 0) return cr;
+  if (cr < 0) return lf;
+  return lf < cr ? lf : cr;
+}
+
 function copyInto(dst: Uint8Array, at: number, src: Uint8Array, from: number, to: number): void {
   if (to - from <= SMALL_COPY) {
     for (let i = from; i < to; i++) dst[at++] = src[i]!;
@@ -268,7 +316,7 @@ function copyInto(dst: Uint8Array, at: number, src: Uint8Array, from: number, to
 }
 
 /** UTF-8 size of `s[start, end)` (a TextDecoder result: no lone surrogates). */
-function utf8Length(s: string, start: number, end: number): number {
+export function utf8Length(s: string, start: number, end: number): number {
   let bytes = end - start;
   for (let i = start; i < end; i++) {
     const c = s.charCodeAt(i);

@@ -24,6 +24,8 @@ interface Case {
   messages: SseMessage[];
   retries?: number[];
   comments?: string[];
+  /** The case is about the start of the stream (BOM): not run after a preamble. */
+  atStart?: true;
 }
 
 function msg(data: string, event = "message", id = "", retry?: number): SseMessage {
@@ -151,20 +153,22 @@ const cases: Case[] = [
   { name: "empty chunks are harmless", chunks: ["", "data: a\n", "", "\n", ""], messages: [msg("a")] },
 
   // BOM
-  { name: "a UTF-8 BOM at the start is stripped", chunks: [[...BOM], "data: x\n\n"], messages: [msg("x")] },
-  { name: "a BOM split byte by byte at the start is stripped", chunks: [[0xef], [0xbb], [0xbf], "data: x\n\n"], messages: [msg("x")] },
-  { name: "a BOM at the start of a long first line is stripped", chunks: [[...BOM, 0x64, 0x61], "ta: x\n\n"], messages: [msg("x")] },
+  { name: "a UTF-8 BOM at the start is stripped", chunks: [[...BOM], "data: x\n\n"], messages: [msg("x")], atStart: true },
+  { name: "a BOM split byte by byte at the start is stripped", chunks: [[0xef], [0xbb], [0xbf], "data: x\n\n"], messages: [msg("x")], atStart: true },
+  { name: "a BOM at the start of a long first line is stripped", chunks: [[...BOM, 0x64, 0x61], "ta: x\n\n"], messages: [msg("x")], atStart: true },
   {
     name: "only one BOM is stripped: a second one makes an unknown field",
     chunks: [[...BOM, ...BOM], "data: x\n\ndata: y\n\n"],
     messages: [msg("y")],
+    atStart: true,
   },
   {
     name: "a BOM later in the stream is kept as U+FEFF in data, even at a chunk start",
     chunks: ["\uFEFFdata: a\n\n", "data: \uFEFFb\n\n", "\uFEFFdata: c\n\n", "data: d\n\n"],
     messages: [msg("a"), msg("\uFEFFb"), msg("d")],
+    atStart: true,
   },
-  { name: "a lone start-of-stream U+FEFF line is stripped, leaving a blank line", chunks: ["\uFEFF\ndata: x\n\n"], messages: [msg("x")] },
+  { name: "a lone start-of-stream U+FEFF line is stripped, leaving a blank line", chunks: ["\uFEFF\ndata: x\n\n"], messages: [msg("x")], atStart: true },
 
   // UTF-8
   { name: "invalid UTF-8 becomes U+FFFD", chunks: ["data: a", [0xff], "b\n\n"], messages: [msg("a\uFFFDb")] },
@@ -178,34 +182,48 @@ const cases: Case[] = [
   { name: "a 3-byte character split across three chunks", chunks: ["data: ", [0xe6], [0x97], [0xa5], "\n\n"], messages: [msg("日")] },
 ];
 
-function expected(c: Case): Observed {
-  return { messages: c.messages, retries: c.retries ?? [], comments: c.comments ?? [] };
+function expected(c: Case, label: string): Observed {
+  const messages = label.startsWith("after a non-ASCII block") ? [msg(PREAMBLE_DATA), ...c.messages] : c.messages;
+  return { messages, retries: c.retries ?? [], comments: c.comments ?? [] };
 }
+
+/**
+ * A large non-ASCII event as a chunk of its own: after it the decoder
+ * predicts non-ASCII text and decodes the next blocks with its other
+ * TextDecoder, so every case also runs through that path.
+ */
+const PREAMBLE_DATA = "é".repeat(600);
+const PREAMBLE = toBytes(`data: ${PREAMBLE_DATA}\n\n`);
 
 function chunkings(c: Case): [string, Uint8Array[]][] {
   const given = c.chunks.map(toBytes);
   const whole = concatBytes(given);
-  return [
+  const out: [string, Uint8Array[]][] = [
     ["as written", given],
     ["as one chunk", [whole]],
     ["byte by byte", byteByByte(whole)],
   ];
+  if (!c.atStart) {
+    out.push(["after a non-ASCII block, as written", [PREAMBLE, ...given]]);
+    out.push(["after a non-ASCII block, as one chunk", [PREAMBLE, whole]]);
+  }
+  return out;
 }
 
 describe("event-stream rules", () => {
   describe.each(cases)("$name", (c) => {
-    it.each(chunkings(c))("createSseParser, %s", (_label, chunks) => {
-      expect(runPush(chunks)).toStrictEqual(expected(c));
+    it.each(chunkings(c))("createSseParser, %s", (label, chunks) => {
+      expect(runPush(chunks)).toStrictEqual(expected(c, label));
     });
-    it.each(chunkings(c))("parseSse over a ReadableStream, %s", async (_label, chunks) => {
-      expect(await runIter(chunks, "stream")).toStrictEqual(expected(c));
+    it.each(chunkings(c))("parseSse over a ReadableStream, %s", async (label, chunks) => {
+      expect(await runIter(chunks, "stream")).toStrictEqual(expected(c, label));
     });
-    it.each(chunkings(c))("parseSse over an async iterable, %s", async (_label, chunks) => {
-      expect(await runIter(chunks, "iterable")).toStrictEqual(expected(c));
+    it.each(chunkings(c))("parseSse over an async iterable, %s", async (label, chunks) => {
+      expect(await runIter(chunks, "iterable")).toStrictEqual(expected(c, label));
     });
-    it.each(chunkings(c))("parseSseBatches, %s", async (_label, chunks) => {
+    it.each(chunkings(c))("parseSseBatches, %s", async (label, chunks) => {
       const { batches: _b, ...seen } = await runBatches(chunks);
-      expect(seen).toStrictEqual(expected(c));
+      expect(seen).toStrictEqual(expected(c, label));
     });
   });
 });

@@ -3,6 +3,7 @@
  * to fix it, come after the messages completed before it, and bound memory
  * even when the peer never sends a line terminator.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   createSseParser,
@@ -12,7 +13,7 @@ import {
   SseParseError,
   type SseMessage,
 } from "../../runtime/sse/index.js";
-import { streamOf, toBytes } from "./helpers.js";
+import { splitAt, streamOf, toBytes } from "./helpers.js";
 
 const LIMIT = 1000;
 const small = "data: first\n\ndata: second\n\n";
@@ -171,5 +172,127 @@ describe("maxEventBytes", () => {
     expect(isSseParseError(null)).toBe(false);
     expect(isSseParseError("SseParseError")).toBe(false);
     expect(isSseParseError({ name: "SseParseError", type: "max-event-bytes-exceeded" })).toBe(true);
+  });
+});
+
+describe("maxEventBytes counts exact UTF-8 bytes for non-ASCII text", () => {
+  function sizeError(text: string, limit: number, chunks = 1): { seen: string[]; error: SseParseError | undefined } {
+    const seen: string[] = [];
+    let error: SseParseError | undefined;
+    const parser = createSseParser({ onMessage: (m) => seen.push(m.data), onError: (e) => (error = e) }, { maxEventBytes: limit });
+    const bytes = toBytes(text);
+    const step = Math.ceil(bytes.length / chunks);
+    for (let i = 0; i < bytes.length; i += step) parser.feed(bytes.subarray(i, i + step));
+    return { seen, error };
+  }
+  const utf8 = (s: string) => toBytes(s).length;
+
+  it("2-byte text under the limit passes although 3 bytes per UTF-16 unit would not", () => {
+    const line = `data: ${"é".repeat(400)}`; // 806 bytes, 406 units (3 * 406 > 1000)
+    expect(sizeError(`${line}\n\n`, LIMIT)).toStrictEqual({ seen: ["é".repeat(400)], error: undefined });
+  });
+
+  it("the error reports the exact size at the line that crossed the limit", () => {
+    const a = `data: ${"é".repeat(200)}`; // 406 bytes
+    const b = `data: ${"日".repeat(100)}`; // 306 bytes
+    const c = `data: ${"😀".repeat(80)}`; // 326 bytes
+    const { seen, error } = sizeError(`data: ok\n\n${a}\n${b}\n${c}\nid: never\n\n`, LIMIT);
+    expect(seen).toStrictEqual(["ok"]);
+    expect(error?.size).toBe(utf8(a) + utf8(b) + utf8(c));
+  });
+
+  it("keeps counting exactly once the UTF-16 bound has come close", () => {
+    // 80 bytes (43 units) per line: the 3x bound passes 1000 at line 8, the exact count at line 13.
+    const lines = Array.from({ length: 14 }, () => `data: ${"é".repeat(37)}`);
+    expect(sizeError(`${lines.join("\n")}\n\n`, LIMIT).error?.size).toBe(13 * 80);
+    expect(sizeError(`${lines.slice(0, 12).join("\n")}\n\n`, LIMIT).error).toBeUndefined();
+  });
+
+  it("non-data fields with non-ASCII values count exactly too", () => {
+    const ev = `event: ${"ü".repeat(200)}`; // 407 bytes
+    const id = `id: ${"ü".repeat(200)}`; // 404 bytes
+    const data = `data: ${"x".repeat(189)}`; // 195 bytes: 1006 in all
+    const { error } = sizeError(`${ev}\n${id}\n${data}\n\n`, LIMIT);
+    expect(error?.size).toBe(utf8(ev) + utf8(id) + utf8(data));
+    expect(sizeError(`${ev}\n${id}\ndata: ${"x".repeat(183)}\n\n`, LIMIT).error).toBeUndefined();
+  });
+});
+
+describe("maxEventBytes property", () => {
+  /** Reference: sizes of field lines per event, error at the first line over the limit (or an unterminated tail over it). */
+  function referenceWithLimit(bytes: Uint8Array, limit: number) {
+    const text = new TextDecoder().decode(bytes);
+    const lines = text.split(/\r\n|\r|\n/);
+    lines.pop();
+    const messages: string[] = [];
+    let data: string[] = [];
+    let size = 0;
+    for (const line of lines) {
+      if (line === "") {
+        if (data.length > 0) messages.push(data.join("\n"));
+        data = [];
+        size = 0;
+        continue;
+      }
+      if (line.startsWith(":")) continue;
+      size += new TextEncoder().encode(line).length;
+      if (size > limit) return { messages, errorSize: size as number | undefined };
+      const colon = line.indexOf(":");
+      const field = colon === -1 ? line : line.slice(0, colon);
+      let value = colon === -1 ? "" : line.slice(colon + 1);
+      if (value.startsWith(" ")) value = value.slice(1);
+      if (field === "data") data.push(value);
+    }
+    let lastTerminator = -1;
+    for (let i = bytes.length - 1; i >= 0; i--) {
+      if (bytes[i] === 0x0a || bytes[i] === 0x0d) {
+        lastTerminator = i;
+        break;
+      }
+    }
+    const tail = bytes.length - (lastTerminator + 1);
+    return { messages, errorSize: tail > limit ? tail : undefined };
+  }
+
+  const piece = fc.oneof(
+    fc.string({ unit: "grapheme-ascii", maxLength: 30 }),
+    fc.string({ unit: "binary", maxLength: 30 }),
+    fc.constantFrom("é", "日本語", "😀", "ü".repeat(40), "x".repeat(60)),
+  );
+  const line = fc.oneof(
+    { weight: 6, arbitrary: fc.tuple(fc.constantFrom("data: ", "data:", "event: ", "id: ", "foo: ", ":"), fc.array(piece, { maxLength: 4 })).map(([p, v]) => p + v.join("")) },
+    { weight: 2, arbitrary: fc.constant("") },
+  );
+  const stream = fc
+    .tuple(fc.array(fc.tuple(line, fc.constantFrom("\n", "\r\n", "\r")), { maxLength: 30 }), fc.option(line))
+    .map(([ls, tail]) => ls.map(([l, t]) => l + t).join("") + (tail ?? ""));
+
+  it("errors exactly where a reference byte count says, for whole input and for line-aligned chunks", () => {
+    fc.assert(
+      fc.property(stream, fc.integer({ min: 1, max: 400 }), fc.integer({ min: 1, max: 8 }), (text, limit, every) => {
+        const bytes = toBytes(text);
+        const want = referenceWithLimit(bytes, limit);
+        // Whole input, then chunks cut after every `every`-th line terminator (no line ever pending across chunks).
+        const cuts: number[] = [];
+        let count = 0;
+        for (let i = 0; i < bytes.length; i++) {
+          const b = bytes[i];
+          if (b === 0x0a || (b === 0x0d && bytes[i + 1] !== 0x0a)) {
+            if (++count % every === 0) cuts.push(i + 1);
+          }
+        }
+        for (const chunks of [[bytes], splitAt(bytes, ...cuts)]) {
+          const seen: string[] = [];
+          let errorSize: number | undefined;
+          const parser = createSseParser(
+            { onMessage: (m) => seen.push(m.data), onError: (e) => (errorSize = e.size) },
+            { maxEventBytes: limit },
+          );
+          for (const c of chunks) parser.feed(c);
+          expect({ messages: seen, errorSize }).toStrictEqual(want);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -1,9 +1,9 @@
 /**
  * Property tests: for generated event streams (every field kind, unicode,
  * comments, CR/LF/CRLF mixes, ids with NUL, good and bad retry values,
- * invalid UTF-8, stray BOMs), the decoder matches a naive reference
- * implementation, and the result is the same however the bytes are chunked
- * and whichever API is used.
+ * invalid UTF-8, stray BOMs, large non-ASCII blocks that switch decoders),
+ * the decoder matches a naive reference implementation, and the result is
+ * the same however the bytes are chunked and whichever API is used.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -35,15 +35,20 @@ const lineContent: fc.Arbitrary<Uint8Array> = fc.oneof(
   },
 );
 
+/** A large non-ASCII event: once decoded, the splitter predicts non-ASCII text and switches TextDecoder. */
+const preamble = toBytes(`data: ${"ü".repeat(300)}\n\n`);
+
 const stream: fc.Arbitrary<Uint8Array> = fc
   .tuple(
     fc.boolean(), // leading BOM
+    fc.boolean(), // non-ASCII preamble event
     fc.array(fc.tuple(lineContent, terminator), { maxLength: 40 }),
     fc.option(lineContent), // unterminated tail
   )
-  .map(([bom, lines, tail]) =>
+  .map(([bom, pre, lines, tail]) =>
     concatBytes([
       bom ? Uint8Array.of(0xef, 0xbb, 0xbf) : new Uint8Array(0),
+      pre ? preamble : new Uint8Array(0),
       ...lines.flatMap(([content, t]) => [content, toBytes(t)]),
       tail ?? new Uint8Array(0),
     ]),
