@@ -152,8 +152,14 @@ abstract class SourceIterator<T> implements AsyncIterableIterator<T> {
   private start(): void {
     this.started = true;
     const signal = this.signal;
-    if (isReadableStream(this.source)) this.reader = this.source.getReader();
-    else this.iterator = this.source[Symbol.asyncIterator]();
+    try {
+      if (isReadableStream(this.source)) this.reader = this.source.getReader();
+      else this.iterator = this.source[Symbol.asyncIterator]();
+    } catch (error) {
+      // E.g. the stream is already locked by another reader: fail once, then done.
+      this.finished = true;
+      throw error;
+    }
     if (signal !== undefined) {
       if (signal.aborted) this.abort();
       else signal.addEventListener("abort", this.onAbort, { once: true });

@@ -191,6 +191,15 @@ describe.each(apis)("%s lifecycle", (_name, parse) => {
     ).rejects.toThrow(/expects Uint8Array chunks, got a string/);
   });
 
+  it("a stream already locked by another reader fails the first next(), then the iterator is done", async () => {
+    const { stream } = endlessStream();
+    const other = stream.getReader();
+    const it = parse(stream)[Symbol.asyncIterator]();
+    await expect(it.next()).rejects.toThrow(TypeError);
+    expect(await it.next()).toStrictEqual({ done: true, value: undefined });
+    other.releaseLock();
+  });
+
   it("the source is not locked until iteration starts", () => {
     const { stream } = endlessStream();
     parse(stream);
