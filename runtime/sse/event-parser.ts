@@ -59,6 +59,8 @@ const CHAR_d = 0x64;
 const CHAR_a = 0x61;
 const CHAR_t = 0x74;
 const CHAR_e = 0x65;
+const CHAR_v = 0x76;
+const CHAR_n = 0x6e;
 const CHAR_i = 0x69;
 const CHAR_r = 0x72;
 const DIGIT_0 = 0x30;
@@ -150,7 +152,13 @@ export class EventParser implements LineSink {
         }
         break;
       case 5: // event, retry
-        if (c0 === CHAR_e && text.startsWith("event", start)) {
+        if (
+          c0 === CHAR_e &&
+          text.charCodeAt(start + 1) === CHAR_v &&
+          text.charCodeAt(start + 2) === CHAR_e &&
+          text.charCodeAt(start + 3) === CHAR_n &&
+          text.charCodeAt(start + 4) === CHAR_t
+        ) {
           const prev = this.lastType;
           if (prev.length === end - valueStart && text.startsWith(prev, valueStart)) {
             this.eventType = prev;
