@@ -20,8 +20,10 @@
  *   bare TextDecoder    streaming decode + indexOf("\n") line slicing: a
  *                       floor, not a parser (no fields, no CR)
  *   parseSse / parseSseBatches / createSseParser  from runtime/sse
- * Contenders run round-robin (so noise hits all alike), after a warm-up
- * round. Figures are medians of the runs, computed from this process's CPU
+ * Contenders run round-robin (so noise hits all alike), the order rotating
+ * every round (so none always pays for the garbage of the same
+ * predecessor: a forced gc() between runs was tried and slowed every
+ * contender down 2-3x), after a warm-up round. Figures are medians of the runs, computed from this process's CPU
  * time (the machine is shared: time stolen by other processes is not the
  * parser's); the note gives the wall-clock ratio too. ratio = MB/s over
  * eventsource-parser's MB/s in the same run. MB = 10^6 bytes.
@@ -156,8 +158,6 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-const gc = (globalThis as { gc?: () => void }).gc;
-
 /** CPU time of this process in seconds: on a shared machine, time stolen by other processes is not ours. */
 function cpuSeconds(): number {
   const u = process.cpuUsage();
@@ -183,8 +183,8 @@ async function measure(
     wall[name] = [];
   }
   for (let round = -1; round < runs; round++) {
-    for (const name of names) {
-      gc?.();
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + round + 1) % names.length]!;
       const stream = streamOf(chunks);
       const w0 = performance.now();
       const c0 = cpuSeconds();
