@@ -2,9 +2,10 @@
  * Pull-style decoding: reads a byte source and hands out messages (or one
  * array of messages per chunk) through hand-written async iterators.
  *
- * Hand-written rather than `async function*`: a generator costs about three
- * times as much per yielded item, and the iterator object lets next() answer
- * from the queue of already-decoded messages without touching the source.
+ * Hand-written rather than `async function*`: a generator costs over twice
+ * as much per yielded item (about 440 vs 190 ns in Node 20), and the
+ * iterator object lets next() answer from the queue of already-decoded
+ * messages without touching the source.
  *
  * Lifecycle: the source is locked lazily on the first next(). It is released
  * when it ends, and cancelled (ReadableStream `cancel()`, iterator `return()`)
