@@ -28,7 +28,12 @@ describe("delivered runs obey the transcript rules", () => {
       parameters: { type: "object", properties: { amount: { type: "number" } } },
       handler: () => "42",
     });
-    await client.run({ prompt: "total?", metadata: { args: JSON.stringify({ amount: 1 }) } }, { tools, onEvent: (e) => events.push(e) });
+    await client.run({ prompt: "total?", metadata: { args: JSON.stringify({ amount: 1 }) } }, {
+      tools,
+      onEvent: (item) => {
+        if (!(item instanceof StreamDecodeError)) events.push(item);
+      },
+    });
     expect(events.some((e) => e.type === "local_tool_call")).toBe(true);
     expectValidTranscript(events);
   });
