@@ -4,8 +4,8 @@
  * and `error.status` / `error.code` switches both work.
  *
  * No error ever holds the credential: requests (and their headers) are not
- * kept, and any echo of the credential in a response body is redacted before
- * it reaches `message` or `body`.
+ * kept, and any echo of the credential in a response body (values and keys)
+ * or in the headers an error reads is redacted before it reaches a field.
  */
 import type { ValidationIssue } from "../../generated/validators/runtime.js";
 
@@ -62,7 +62,7 @@ function redact<T>(value: T, secrets: readonly string[]): T {
   if (Array.isArray(value)) return value.map((v) => redact(v, secrets)) as T;
   if (typeof value === "object" && value !== null) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = redact(v, secrets);
+    for (const [k, v] of Object.entries(value)) out[redact(k, secrets)] = redact(v, secrets);
     return out as T;
   }
   return value;
@@ -104,6 +104,8 @@ export class MantyxApiError extends Error {
 
   constructor(fields: ApiErrorFields) {
     const body = redact(fields.body, fields.secrets);
+    // Headers can echo the credential too (a proxy's request id, a realm).
+    const header = (name: string): string | null => redact(fields.headers.get(name), fields.secrets);
     const b = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
     const error = typeof b["error"] === "string" ? b["error"] : undefined;
     const bodyCode = typeof b["code"] === "string" ? b["code"] : undefined;
@@ -112,7 +114,7 @@ export class MantyxApiError extends Error {
     const required = b["required"];
     const scopes = [
       ...(typeof required === "string" ? [required] : Array.isArray(required) ? required.filter((s): s is string => typeof s === "string") : []),
-      ...scopesFromWwwAuthenticate(fields.headers.get("www-authenticate")),
+      ...scopesFromWwwAuthenticate(header("www-authenticate")),
     ];
     const requiredScopes = [...new Set(scopes)];
     const human =
@@ -132,7 +134,7 @@ export class MantyxApiError extends Error {
     this.hint = hint;
     this.requiredScopes = requiredScopes;
     this.candidates = Array.isArray(b["candidates"]) ? (b["candidates"] as unknown[]) : undefined;
-    this.requestId = fields.headers.get("x-request-id") ?? undefined;
+    this.requestId = header("x-request-id") ?? undefined;
     this.operationId = fields.operationId;
     this.body = body;
   }

@@ -18,6 +18,7 @@ import {
 import { clientFor, useMockServer } from "./helpers.js";
 
 const server = useMockServer({ oauthTokens: { mantyx_at_readonly: ["runs:read"], mantyx_at_secret_scoped_token: ["runs:read"] } });
+const echoServer = useMockServer({ echoCredential: true, oauthTokens: { mantyx_at_secret_scoped_token: ["runs:read"] } });
 
 async function failure(p: Promise<unknown>): Promise<MantyxApiError> {
   const e = await p.then(
@@ -162,6 +163,16 @@ describe("the credential never leaks", () => {
     const client = clientFor(server(), { apiKey: secret });
     expect(inspect(client, { depth: 10, showHidden: true })).not.toContain(secret);
     expect(JSON.stringify(client)).not.toContain(secret);
+  });
+
+  it("not in an error whose server echoes it in the body (value and key), x-request-id and WWW-Authenticate", async () => {
+    for (const credentialHeader of ["authorization", "x-api-key"] as const) {
+      const e = await failure(clientFor(echoServer(), { apiKey: secret, credentialHeader }).createRun({ prompt: "x" }));
+      expect(e.status).toBe(403);
+      expect(e.requestId).toMatch(/^req_/);
+      expect(e.requiredScopes).toContain("runs:write");
+      expectNoSecret(e);
+    }
   });
 
   it("not in a connection error, with x-api-key too", async () => {

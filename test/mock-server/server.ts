@@ -41,6 +41,12 @@ export interface MockServerOptions {
   vintage?: "newer" | "older";
   /** `retry:` sent at the start of each stream, in ms. Default: none. */
   retryMs?: number;
+  /**
+   * Error answers echo the credential they received, as a careless server or
+   * proxy might: in the body (as a value and as a key), in `x-request-id`,
+   * and in `WWW-Authenticate`. Default false.
+   */
+  echoCredential?: boolean;
 }
 
 export interface RecordedRequest {
@@ -109,6 +115,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const requests: RecordedRequest[] = [];
   const streams: StreamConnection[] = [];
   const sockets = new Set<Socket>();
+  /** The credential each request carried, for `echoCredential`. */
+  const credentials = new WeakMap<ServerResponse, string>();
   let rateLimited = 0;
   let rateLimitRetryAfter = 0;
   let counter = 0;
@@ -133,6 +141,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   });
 
   function send(res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
+    const echo = options.echoCredential === true && status >= 400 ? credentials.get(res) : undefined;
+    if (echo !== undefined) {
+      body = { ...(body as object), message: `credential ${echo} was refused`, echo: { [echo]: echo } };
+      headers = {
+        ...headers,
+        "x-request-id": `req_${++counter}-${echo}`,
+        "www-authenticate": `Bearer realm="${echo}", error="insufficient_scope", scope="runs:write ${echo}"`,
+      };
+    }
     const text = body === undefined ? "" : JSON.stringify(body);
     res.writeHead(status, { "x-request-id": `req_${++counter}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers });
     res.end(text);
@@ -168,6 +185,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     // Credentials: one code path for API keys and OAuth tokens.
     const auth = req.headers["authorization"];
     const credential = typeof auth === "string" && /^Bearer /i.test(auth) ? auth.slice(7).trim() : (req.headers["x-api-key"] as string | undefined);
+    if (credential !== undefined) credentials.set(res, credential);
     if (credential === undefined || credential === "") {
       send(res, 401, { error: "Unauthorized", message: "Missing Authorization or X-API-Key header" });
       return;
