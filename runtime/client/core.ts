@@ -100,6 +100,22 @@ function isBrowser(): boolean {
   return g.document !== undefined || g.WorkerGlobalScope !== undefined;
 }
 
+/**
+ * The credential as a header carries it. fetch strips leading and trailing
+ * HTTP whitespace from header values, so a key read with its newline is sent
+ * (and echoed back by a server) without it: that is the form to redact. A key
+ * fetch would refuse (a line break or NUL inside, a character above U+00FF)
+ * is refused here without quoting it, since fetch's own error quotes the
+ * whole header value, credential included.
+ */
+function headerCredential(apiKey: string): string {
+  const key = apiKey.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
+  if (/[\0\r\n]|[^\0-\xff]/.test(key)) {
+    throw new TypeError("MantyxClient: apiKey cannot be sent in an HTTP header: it contains a line break, a NUL or a character above U+00FF (the key is not shown). Check how it was read.");
+  }
+  return key;
+}
+
 function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true || (error as { name?: unknown } | null)?.name === "AbortError";
 }
@@ -125,7 +141,7 @@ export class ClientCore {
     }
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
     this.workspace = options.workspace;
-    this.#apiKey = options.apiKey;
+    this.#apiKey = options.apiKey === undefined ? undefined : headerCredential(options.apiKey);
     this.#credentialHeader = options.credentialHeader ?? "authorization";
     const f = options.fetch ?? (globalThis as { fetch?: typeof fetch }).fetch;
     if (typeof f !== "function") throw new TypeError("No fetch available: pass options.fetch (Node 18+, browsers and workers have one built in).");

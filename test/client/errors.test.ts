@@ -175,6 +175,22 @@ describe("the credential never leaks", () => {
     }
   });
 
+  it("not when the key was configured with surrounding whitespace (sent trimmed, so echoed trimmed)", async () => {
+    const e = await failure(clientFor(echoServer(), { apiKey: ` ${secret}\n` }).createRun({ prompt: "x" }));
+    expect(e.status).toBe(403);
+    expectNoSecret(e);
+  });
+
+  it("not in the error for a key that cannot be sent as a header value (a line break inside)", async () => {
+    const apiKey = "mantyx_at_secret\nscoped_token";
+    const e = await (async () => clientFor(server(), { apiKey }).listModels())().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(TypeError);
+    for (const piece of ["mantyx_at_secret", "scoped_token"]) {
+      expect(String((e as Error).message)).not.toContain(piece);
+      expect(inspect(e, { depth: 10, showHidden: true })).not.toContain(piece);
+    }
+  });
+
   it("not in a connection error, with x-api-key too", async () => {
     const client = new MantyxClient({ baseUrl: "http://127.0.0.1:1", workspace: "acme", apiKey: secret, credentialHeader: "x-api-key", maxRetries: 0 });
     expectNoSecret(await client.getRun("run_1").catch((x: unknown) => x));
