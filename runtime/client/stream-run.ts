@@ -100,6 +100,12 @@ function numericId(id: string): number | undefined {
   return /^[0-9]+$/.test(id) ? Number(id) : undefined;
 }
 
+/** The `seq` of a malformed message: its parsed envelope's, else its SSE id's (which may be inherited). */
+function invalidSeq(item: StreamDecodeError): number | undefined {
+  const seq = (item.value as { seq?: unknown } | null | undefined)?.seq;
+  return typeof seq === "number" && Number.isInteger(seq) && seq >= 0 ? seq : numericId(item.frame.id);
+}
+
 /** The async iterable `streamRun` returns; also tells where it got to. */
 export class RunEventStream implements AsyncIterable<RunStreamItem> {
   /** `seq` of the last event delivered (or skipped as invalid); resume point. */
@@ -133,6 +139,11 @@ export class RunEventStream implements AsyncIterable<RunStreamItem> {
     const idleMs = options.idleTimeoutMs;
     let failures = 0;
     let serverRetryMs: number | undefined;
+    // Whether `lastSeq` came from a malformed message. A message without an
+    // `id:` line inherits the previous one's id (SSE ids persist), so a
+    // malformed one whose seq equals the last valid event's is new, not a
+    // replay; equal to a malformed one's, it is the replay of that message.
+    let lastSeqInvalid = false;
     // A caller mistake (no workspace, empty runId) throws here, not in the reconnect loop.
     core.url(op, { path: { runId: this.runId } }, options);
     for (;;) {
@@ -191,10 +202,11 @@ export class RunEventStream implements AsyncIterable<RunStreamItem> {
               for await (const batch of batches) {
                 for (const item of batch) {
                   if (item instanceof StreamDecodeError) {
-                    const seq = numericId(item.frame.id);
+                    const seq = invalidSeq(item);
                     if (seq !== undefined) {
-                      if (this.lastSeq !== undefined && seq <= this.lastSeq) continue;
+                      if (this.lastSeq !== undefined && (seq < this.lastSeq || (seq === this.lastSeq && lastSeqInvalid))) continue;
                       this.lastSeq = seq;
+                      lastSeqInvalid = true;
                     }
                     if (onInvalid === "throw") throw item;
                     if (onInvalid === "skip-and-warn") {
@@ -205,6 +217,7 @@ export class RunEventStream implements AsyncIterable<RunStreamItem> {
                   } else {
                     if (this.lastSeq !== undefined && item.seq <= this.lastSeq) continue; // replayed
                     this.lastSeq = item.seq;
+                    lastSeqInvalid = false;
                     failures = 0;
                   }
                   // The consumer's time is not the server's silence.

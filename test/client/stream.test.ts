@@ -138,6 +138,20 @@ describe("streamRun", () => {
     });
   });
 
+  it("a malformed message without its own id: line (it inherits the previous id) is not mistaken for a replay", async () => {
+    const thrown = await collect(clientFor(server()).streamRun(await runOf("invalid-no-id"))).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(StreamDecodeError);
+    expect((thrown as StreamDecodeError).frame).toMatchObject({ id: "1", data: "{not json" });
+
+    const items = await collect(clientFor(server()).streamRun(await runOf("invalid-no-id"), { onInvalid: "deliver" }));
+    expect(items.map((i) => (i instanceof StreamDecodeError ? i.type : (i as AgentRunEvent).seq))).toEqual([1, "invalid-json", "invalid-event", 4]);
+
+    const warnings: string[] = [];
+    const skipped = await collect(clientFor(server(), { onWarning: (m) => warnings.push(m) }).streamRun(await runOf("invalid-no-id"), { onInvalid: "skip-and-warn" }));
+    expect(skipped.map((i) => (i as AgentRunEvent).seq)).toEqual([1, 4]);
+    expect(warnings).toHaveLength(2);
+  });
+
   it("ends on a malformed terminal event (deliver / skip-and-warn) instead of reconnecting", async () => {
     for (const onInvalid of ["deliver", "skip-and-warn"] as const) {
       const first = server().streams.length;

@@ -3,8 +3,12 @@
  * replays from), the tool calls it waits for, and cancellation.
  */
 
-/** A log entry: a protocol event, or a raw frame (`data` written verbatim) for malformed-input scenarios. */
-export type LogEntry = { seq: number; type: string; data: unknown } | { seq: number; type: string; raw: string };
+/**
+ * A log entry: a protocol event, or a raw frame (`data` written verbatim) for
+ * malformed-input scenarios, optionally without its `id:` line (it then
+ * keeps the previous frame's id, as SSE ids persist).
+ */
+export type LogEntry = { seq: number; type: string; data: unknown } | { seq: number; type: string; raw: string; noId?: boolean };
 
 export const CANCELLED = Symbol("cancelled");
 export const TIMED_OUT = Symbol("timed-out");
@@ -37,11 +41,11 @@ export class MockRun {
     this.wake();
   }
 
-  /** Appends a frame whose `data:` line is `raw` (not necessarily JSON). */
-  emitRaw(type: string, raw: string): void {
+  /** Appends a frame whose `data:` line is `raw` (not necessarily JSON), with or without its `id:` line. */
+  emitRaw(type: string, raw: string, options: { noId?: boolean } = {}): void {
     if (this.done) return;
     this.seq++;
-    this.events.push({ seq: this.seq, type, raw });
+    this.events.push(options.noId === true ? { seq: this.seq, type, raw, noId: true } : { seq: this.seq, type, raw });
     this.wake();
   }
 
@@ -126,5 +130,6 @@ export class MockRun {
 /** The SSE frame of a log entry, exactly as the mock server writes it. */
 export function frameOf(entry: LogEntry): string {
   const data = "raw" in entry ? entry.raw : JSON.stringify({ seq: entry.seq, type: entry.type, data: entry.data });
-  return `id: ${entry.seq}\nevent: ${entry.type}\ndata: ${data}\n\n`;
+  const id = "raw" in entry && entry.noId === true ? "" : `id: ${entry.seq}\n`;
+  return `${id}event: ${entry.type}\ndata: ${data}\n\n`;
 }

@@ -142,6 +142,13 @@ export async function play(run: MockRun): Promise<void> {
       run.emit("assistant_delta", { text: "after" });
       run.emit("result", { ok: true, text: "beforeafter" });
       return;
+    case "invalid-no-id":
+      // Malformed frames without their own `id:` line: each inherits the id of the frame before it.
+      run.emit("assistant_delta", { text: "before" });
+      run.emitRaw("assistant_delta", "{not json", { noId: true });
+      run.emitRaw("assistant_delta", JSON.stringify({ seq: 3, type: "assistant_delta", data: { txet: "no text" } }), { noId: true });
+      run.emit("result", { ok: true, text: "before" });
+      return;
     case "invalid-terminal":
       run.emit("assistant_delta", { text: "a" });
       run.emit("result", { text: "neither ok nor subtype" });
