@@ -16,7 +16,7 @@
  */
 import type { ToolResultRequest } from "../../generated/types.js";
 import type { CallOptions, ClientCore, OperationInfo } from "./core.js";
-import { isMantyxApiError, type MantyxApiError } from "./errors.js";
+import { isMantyxApiError, UnexpectedResponseError, type MantyxApiError } from "./errors.js";
 
 export type ToolResultOutcome =
   /** The runner got it (204; 200 from older servers). */
@@ -71,6 +71,8 @@ export async function postToolResultOnce(
       const r = await core.request<unknown>({ ...op, body: undefined }, { path: { runId }, body }, options);
       return { status: "accepted", httpStatus: r.status };
     } catch (error) {
+      // A 2xx is the acceptance whatever its body (older servers answer 200, maybe with text).
+      if (error instanceof UnexpectedResponseError && error.status >= 200 && error.status < 300) return { status: "accepted", httpStatus: error.status };
       if (isMantyxApiError(error)) {
         if (error.status === 409) return { status: "run_terminal", error };
         if (error.status === 404 && error.code === "unknown_tool_use") return { status: "unknown_tool_use", error };

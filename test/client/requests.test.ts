@@ -11,6 +11,7 @@ import { clientFor, collect, useMockServer } from "./helpers.js";
 
 const server = useMockServer();
 const olderServer = useMockServer({ vintage: "older" });
+const plainServer = useMockServer({ plainTextAcks: true });
 
 function last(): { method: string; path: string; headers: Record<string, unknown>; body: unknown } {
   return server().requests[server().requests.length - 1]!;
@@ -183,6 +184,20 @@ describe("postToolResult outcomes", () => {
     const { runId } = await client.createRun({ prompt: "x", metadata: { scenario: "text" } });
     await olderServer().waitForRun(runId);
     expect(await client.postToolResult(runId, { toolUseId: "tu_late", result: "x" })).toEqual({ status: "accepted", httpStatus: 200 });
+  });
+
+  it("200 with a body that is not JSON (text/plain OK) is accepted: the body of a tool-result answer is not read", async () => {
+    const client = clientFor(plainServer());
+    const { runId } = await client.createRun({ prompt: "x", tools: [{ kind: "local", name: "t" }], metadata: { toolTimeoutMs: "60000" } });
+    let toolUseId: string | undefined;
+    for await (const e of client.streamRun(runId)) {
+      if ((e as { type: string }).type === "local_tool_call") {
+        toolUseId = (e as { data: { toolUseId: string } }).data.toolUseId;
+        break;
+      }
+    }
+    expect(await client.postToolResult(runId, { toolUseId: toolUseId!, result: "42" })).toEqual({ status: "accepted", httpStatus: 200 });
+    expect((await plainServer().waitForRun(runId)).finalText).toBe("Tool said: 42");
   });
 
   it("other failures still throw (wrong workspace)", async () => {

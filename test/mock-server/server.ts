@@ -47,6 +47,8 @@ export interface MockServerOptions {
    * and in `WWW-Authenticate`. Default false.
    */
   echoCredential?: boolean;
+  /** Accept tool results with `200 text/plain` `OK` (a body that is not JSON). Default false. */
+  plainTextAcks?: boolean;
 }
 
 export interface RecordedRequest {
@@ -260,6 +262,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         return send(res, 400, { error: "invalid_request", message: "Send toolUseId and exactly one of result or error." });
       }
       const outcome = run.deliver(b);
+      if (options.plainTextAcks === true && outcome === "accepted") {
+        res.writeHead(200, { "content-type": "text/plain", "x-request-id": `req_${++counter}` });
+        res.end("OK");
+        requests[requests.length - 1]!.status = 200;
+        return;
+      }
       if (outcome === "terminal") return older ? send(res, 200) : send(res, 409, { error: "run_terminal", message: "The run already finished." });
       if (outcome === "unknown") return send(res, 404, { error: "unknown_tool_use", message: `No pending tool call ${b.toolUseId}.` });
       return older ? send(res, 200, {}) : send(res, 204);
