@@ -119,6 +119,21 @@ describe("streamRun resume", () => {
     expectExactlyOnce(events, seqs);
   });
 
+  it("a Retry-After longer than a timer can hold (about 24.8 days) is waited for, not turned into an immediate retry", async () => {
+    const { runId } = await finishedRun();
+    server().faults.push({ kind: "status", status: 503, retryAfterSeconds: 3_000_000 });
+    const first = server().streams.length;
+    const controller = new AbortController();
+    const delays: number[] = [];
+    const stream = clientFor(server()).streamRun(runId, { signal: controller.signal, onReconnect: (i) => delays.push(i.delayMs) });
+    setTimeout(() => controller.abort(new Error("stop waiting")), 300);
+    const error = await collect(stream).catch((e: unknown) => e);
+    server().faults.length = 0;
+    expect((error as Error).message).toBe("stop waiting");
+    expect(delays).toEqual([3_000_000_000]);
+    expect(server().streams.length - first).toBe(1);
+  });
+
   it("gives up with MantyxConnectionError (and the resume point) after maxReconnects drops without progress", async () => {
     const { runId } = await finishedRun();
     server().faults.push({ kind: "cut-events", after: 2 }, ...Array.from({ length: 3 }, () => ({ kind: "cut-events", after: 0 }) as const));

@@ -22,7 +22,10 @@ export function backoffDelay(attempt: number, options: BackoffOptions, baseMs?: 
   return Math.max(jittered, atLeastMs ?? 0);
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
+/** The longest delay a timer holds (2^31 - 1 ms, about 24.8 days): longer ones fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Resolves after `ms` (at most MAX_TIMER_MS), or rejects with the signal's reason when it aborts first. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
@@ -36,7 +39,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
-    }, ms);
+    }, Math.min(ms, MAX_TIMER_MS));
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
