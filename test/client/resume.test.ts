@@ -4,7 +4,7 @@
  * 429/5xx on reconnect, and giving up. Every run must deliver each event
  * exactly once, in seq order.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { AgentRunEvent } from "../../generated/types.js";
 import { isTerminalEvent, MantyxConnectionError, StreamDecodeError } from "../../runtime/client/index.js";
 import { startMockServer, type StreamFault } from "../mock-server/index.js";
@@ -162,11 +162,30 @@ describe("streamRun resume", () => {
       const delays: number[] = [];
       await collect(client.streamRun(runId, { onReconnect: (i) => delays.push(i.delayMs) }));
       expect(delays).toHaveLength(2);
-      expect(delays[0]).toBeGreaterThanOrEqual(150); // retry: 300 with jitter in [base/2, base]
+      expect(delays[0]).toBeGreaterThanOrEqual(150); // retry: 300 (a minimum, so exactly 300 on the 1st attempt)
       expect(delays[0]).toBeLessThanOrEqual(300);
       expect(delays[1]).toBeGreaterThanOrEqual(300); // doubled for the 2nd attempt without progress
       expect(delays[1]).toBeLessThanOrEqual(600);
     } finally {
+      await slow.close();
+    }
+  });
+
+  it("never reconnects sooner than the stream's retry: asks (jitter only lengthens it)", async () => {
+    const slow = await startMockServer({ retryMs: 200 });
+    const random = vi.spyOn(Math, "random").mockReturnValue(0); // the shortest jitter
+    try {
+      const client = clientFor(slow, { retryDelay: { initialDelayMs: 1, maxDelayMs: 1000 } });
+      const { runId } = await client.createRun({ prompt: "x", metadata: { scenario: "text" } });
+      await slow.waitForRun(runId);
+      slow.faults.push({ kind: "cut-events", after: 1 }, { kind: "cut-events", after: 0 });
+      const delays: number[] = [];
+      await collect(client.streamRun(runId, { onReconnect: (i) => delays.push(i.delayMs) }));
+      expect(delays).toHaveLength(2);
+      for (const d of delays) expect(d).toBeGreaterThanOrEqual(200);
+      expect(delays[1]).toBeLessThanOrEqual(400);
+    } finally {
+      random.mockRestore();
       await slow.close();
     }
   });

@@ -11,15 +11,17 @@ export interface BackoffOptions {
  * Delay before attempt `attempt` (1 = first retry): `base * 2^(attempt-1)`,
  * capped at `maxDelayMs`, then "equal jitter" (a random point in the upper
  * half) so many clients dropped together do not come back together, while
- * never retrying sooner than half the base. `atLeastMs` (a `Retry-After`)
- * is honoured even above the cap.
+ * never retrying sooner than half the base. A server's `retry:` (`baseMs`)
+ * is a minimum, as in the SSE reconnection rules: jitter never goes below it
+ * (but the cap still bounds it). `atLeastMs` (a `Retry-After`) is honoured
+ * even above the cap.
  */
 export function backoffDelay(attempt: number, options: BackoffOptions, baseMs?: number, atLeastMs?: number): number {
   const base = baseMs ?? options.initialDelayMs ?? 500;
   const max = options.maxDelayMs ?? 10_000;
   const exp = Math.min(max, base * 2 ** Math.max(0, attempt - 1));
   const jittered = exp / 2 + Math.random() * (exp / 2);
-  return Math.max(jittered, atLeastMs ?? 0);
+  return Math.max(jittered, baseMs === undefined ? 0 : Math.min(baseMs, max), atLeastMs ?? 0);
 }
 
 /** The longest delay a timer holds (2^31 - 1 ms, about 24.8 days): longer ones fire at once. */
