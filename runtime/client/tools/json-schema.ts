@@ -5,12 +5,14 @@
  * `new Function`, so it runs under a strict Content-Security-Policy.
  *
  * Asserted: `type` (string or array; "integer" included), `properties`,
- * `required`, `additionalProperties` (boolean or schema), `enum`, `const`,
+ * `required`, `patternProperties`, `additionalProperties` (boolean or
+ * schema), `enum`, `const`,
  * `items` (schema), `prefixItems`, `minItems`/`maxItems`, `uniqueItems`,
  * `minimum`/`maximum`/`exclusiveMinimum`/`exclusiveMaximum` (numbers),
  * `multipleOf`, `minLength`/`maxLength` (code points), `pattern` (Unicode
  * RegExp), `minProperties`/`maxProperties`, `anyOf`/`oneOf`/`allOf`/`not`,
- * and `$ref` to `#/…` inside the same schema (`$defs`, `definitions`).
+ * and `$ref` to `#/…` inside the same schema (`$defs`, `definitions`; any
+ * other `$ref`, e.g. to an `$anchor`, is not followed).
  * Ignored: `format` (an annotation, as in the project's schema), and every
  * other keyword (so a schema using them is checked less, never rejected).
  * For full JSON Schema, pass your own `validateArgs` to the tool registry.
@@ -88,7 +90,7 @@ function pointer(path: string, key: string | number): string {
 }
 
 function resolveRef(root: Schema, ref: string): Schema | undefined {
-  if (!ref.startsWith("#")) return undefined;
+  if (ref !== "#" && !ref.startsWith("#/")) return undefined; // not a JSON pointer (an $anchor, another document)
   let node: unknown = root;
   for (const raw of ref.slice(1).split("/").slice(1)) {
     const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
@@ -197,11 +199,22 @@ class Walker {
       }
     }
     const props = (typeof s["properties"] === "object" && s["properties"] !== null ? s["properties"] : {}) as Record<string, Schema>;
+    const patternProps = typeof s["patternProperties"] === "object" && s["patternProperties"] !== null ? Object.entries(s["patternProperties"] as Record<string, Schema>) : [];
     const additional = s["additionalProperties"];
     for (const key of keys) {
-      if (Object.prototype.hasOwnProperty.call(props, key)) {
-        this.check(props[key]!, v[key], pointer(path, key), depth + 1);
-      } else if (additional === false) {
+      let known = Object.prototype.hasOwnProperty.call(props, key);
+      if (known) this.check(props[key]!, v[key], pointer(path, key), depth + 1);
+      for (const [source, sub] of patternProps) {
+        const r = regex(source);
+        // A pattern that cannot be compiled may match: the key is not called additional.
+        if (r === null) known = true;
+        else if (r.test(key)) {
+          known = true;
+          this.check(sub, v[key], pointer(path, key), depth + 1);
+        }
+      }
+      if (known) continue;
+      if (additional === false) {
         this.add(pointer(path, key), "additionalProperties", "is not an allowed property");
       } else if (typeof additional === "object" && additional !== null) {
         this.check(additional as Schema, v[key], pointer(path, key), depth + 1);
