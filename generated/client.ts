@@ -53,6 +53,7 @@ export const operations = {
     method: "POST",
     path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/cancel",
     idempotent: true,
+    bodyOptional: true,
   },
   createRun: {
     id: "createRun",
@@ -103,6 +104,7 @@ export const operations = {
     method: "DELETE",
     path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}",
     idempotent: true,
+    bodyOptional: true,
   },
   getRun: {
     id: "getRun",
@@ -132,7 +134,8 @@ export const operations = {
     id: "postToolResult",
     method: "POST",
     path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/tool-results",
-    idempotent: true,
+    idempotent: false,
+    bodyOptional: true,
     body: {
       whole: validateToolResultRequest,
       parts: [],

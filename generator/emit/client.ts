@@ -25,10 +25,12 @@ const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /**
  * Operations that may be sent again after a 5xx or a network failure besides
  * GET/DELETE, because the protocol makes them idempotent: cancel
- * ("idempotent", http-surface.md) and tool results (keyed by `toolUseId`,
- * wire-protocol.md §10). Everything else is retried only on 429.
+ * ("idempotent", http-surface.md). Tool results are not among them: the
+ * server dedupes on `toolUseId` (§10), but a resend after a lost answer would
+ * turn an accepted result into `404 unknown_tool_use`, and §13 asks for one
+ * POST per `toolUseId`. Everything is retried on 429 ("not processed").
  */
-const IDEMPOTENT_POSTS = new Set(["cancelRun", "postToolResult"]);
+const IDEMPOTENT_POSTS = new Set(["cancelRun"]);
 
 /**
  * Operations whose answer needs more than "JSON in, JSON out":
@@ -62,6 +64,8 @@ export interface OperationData {
   description: string;
   scopes: string[];
   idempotent: boolean;
+  /** Some 2xx answer has no body: any success body is optional, and one that is not JSON is ignored. */
+  bodyOptional: boolean;
   /** Path parameters other than `workspaceSlug` (which comes from the client's `workspace`). */
   pathParams: ParamData[];
   workspaceScoped: boolean;
@@ -206,6 +210,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
         description: (op.description ?? "").trim(),
         scopes: ((op as Record<string, unknown>)["x-required-scopes"] as string[] | undefined) ?? [],
         idempotent: method === "get" || method === "delete" || IDEMPOTENT_POSTS.has(id),
+        bodyOptional: empty,
         pathParams: pathParams.filter((p) => p.wireName !== "workspaceSlug"),
         workspaceScoped: pathParams.some((p) => p.wireName === "workspaceSlug"),
         queryParams,

@@ -21,10 +21,17 @@ export interface OperationInfo {
   readonly path: string;
   /**
    * Safe to send again after a 5xx or a network failure: GET/DELETE, and
-   * operations the protocol makes idempotent (cancel; tool results, keyed by
-   * `toolUseId`). Everything is retried on 429, which means "not processed".
+   * operations the protocol makes idempotent (cancel). Tool results are not:
+   * one POST per `toolUseId` (wire-protocol.md §13). Everything is retried
+   * on 429, which means "not processed".
    */
   readonly idempotent: boolean;
+  /**
+   * Some success answer of the operation has no body (e.g. `204`; cancel and
+   * delete are documented only as "2xx"): a success body that is not JSON is
+   * then ignored instead of being an UnexpectedResponseError.
+   */
+  readonly bodyOptional?: boolean | undefined;
   /** Request-body check; absent when the operation has no body. */
   readonly body?: BodyCheck | undefined;
 }
@@ -274,6 +281,7 @@ export class ClientCore {
     try {
       return JSON.parse(text);
     } catch {
+      if (op.bodyOptional === true) return undefined;
       throw new UnexpectedResponseError(op.id, response.status, response.headers.get("content-type"), "the response body is not JSON");
     }
   }

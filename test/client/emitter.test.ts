@@ -36,7 +36,10 @@ describe("client emitter", () => {
   it("describes each operation from the schema", () => {
     const ops = Object.fromEntries(operationData(model).map((o) => [o.id, o]));
     expect(ops["streamRun"]).toMatchObject({ kind: "stream", method: "GET", idempotent: true, pathParams: [{ name: "runId" }], queryParams: [{ wireName: "lastSeq", tsType: "number" }], headerParams: [{ wireName: "Last-Event-ID" }] });
-    expect(ops["postToolResult"]).toMatchObject({ kind: "tool-result", idempotent: true, bodyType: "ToolResultRequest" });
+    // One POST per toolUseId (§13): never resent automatically after a 5xx or a network failure.
+    expect(ops["postToolResult"]).toMatchObject({ kind: "tool-result", idempotent: false, bodyOptional: true, bodyType: "ToolResultRequest" });
+    expect(ops["cancelRun"]).toMatchObject({ idempotent: true, bodyOptional: true });
+    expect(ops["getRun"]).toMatchObject({ bodyOptional: false });
     expect(ops["createRun"]).toMatchObject({ kind: "json", idempotent: false, bodyType: "RunCreateRequest", responseType: "T.RunCreateResponse" });
     expect(ops["cancelRun"]!.responseType).toBe("T.OpaqueObject | undefined");
     expect(ops["getUserInfo"]!.workspaceScoped).toBe(false);

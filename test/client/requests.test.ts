@@ -200,6 +200,14 @@ describe("postToolResult outcomes", () => {
     expect((await plainServer().waitForRun(runId)).finalText).toBe("Tool said: 42");
   });
 
+  it("cancel and session delete answered 200 text/plain OK succeed (the documents say only \"2xx\")", async () => {
+    const client = clientFor(plainServer());
+    const { runId } = await client.createRun({ prompt: "x", metadata: { scenario: "slow" } });
+    expect(await client.cancelRun(runId)).toBeUndefined();
+    const { sessionId } = await client.createSession({ systemPrompt: "s" });
+    expect(await client.deleteSession(sessionId)).toBeUndefined();
+  });
+
   it("other failures still throw (wrong workspace)", async () => {
     const e = await clientFor(server(), { workspace: "nope" }).postToolResult("run_1", { toolUseId: "tu", result: "x" }).catch((x: unknown) => x);
     expect((e as { status?: number }).status).toBe(404);

@@ -47,7 +47,7 @@ export interface MockServerOptions {
    * and in `WWW-Authenticate`. Default false.
    */
   echoCredential?: boolean;
-  /** Accept tool results with `200 text/plain` `OK` (a body that is not JSON). Default false. */
+  /** Accept tool results, cancels and session deletes with `200 text/plain` `OK` (a body that is not JSON). Default false. */
   plainTextAcks?: boolean;
 }
 
@@ -159,6 +159,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     if (last !== undefined) last.status = status;
   }
 
+  /** `200 text/plain OK`: a success body that is not JSON, as some servers and proxies send. */
+  function sendPlainOk(res: ServerResponse): void {
+    res.writeHead(200, { "content-type": "text/plain", "x-request-id": `req_${++counter}` });
+    res.end("OK");
+    const last = requests[requests.length - 1];
+    if (last !== undefined) last.status = 200;
+  }
+
   async function readBody(req: IncomingMessage): Promise<unknown> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -262,12 +270,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         return send(res, 400, { error: "invalid_request", message: "Send toolUseId and exactly one of result or error." });
       }
       const outcome = run.deliver(b);
-      if (options.plainTextAcks === true && outcome === "accepted") {
-        res.writeHead(200, { "content-type": "text/plain", "x-request-id": `req_${++counter}` });
-        res.end("OK");
-        requests[requests.length - 1]!.status = 200;
-        return;
-      }
+      if (options.plainTextAcks === true && outcome === "accepted") return sendPlainOk(res);
       if (outcome === "terminal") return older ? send(res, 200) : send(res, 409, { error: "run_terminal", message: "The run already finished." });
       if (outcome === "unknown") return send(res, 404, { error: "unknown_tool_use", message: `No pending tool call ${b.toolUseId}.` });
       return older ? send(res, 200, {}) : send(res, 204);
@@ -276,6 +279,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       const run = runs.get(r[1]!);
       if (run === undefined) return send(res, 404, { error: "not_found" });
       run.cancel();
+      if (options.plainTextAcks === true) return sendPlainOk(res);
       return send(res, 202);
     }
     if (rest === "/agent-sessions" && method === "POST") {
@@ -293,6 +297,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       if (method === "DELETE") {
         session.status = "ended";
         if (session.runId !== undefined) runs.get(session.runId)?.cancel();
+        if (options.plainTextAcks === true) return sendPlainOk(res);
         return send(res, 204);
       }
     }
