@@ -28,11 +28,35 @@ export const EMITTERS: readonly Emitter[] = [
   fixturesEmitter,
 ];
 
-/** Run the emitters and finalize their files (headers, manifest, sorted). */
+/**
+ * Run the emitters and finalize their files (headers, manifest, sorted).
+ *
+ * Every emitter is started, in order, before any result is awaited: the
+ * synchronous part of each runs in order as before, and what an emitter does
+ * asynchronously (validators: esbuild in a worker thread) overlaps with the
+ * emitters after it. Results are taken in order; the first emitter (in
+ * order) that failed is the error reported, and none is started after one
+ * that failed synchronously.
+ */
 export async function generate(model: LoadedSchema, emitters: readonly Emitter[] = EMITTERS): Promise<EmittedFile[]> {
-  const produced: Produced[] = [];
+  const started: Array<{ emitter: Emitter; files: Promise<EmittedFile[]> }> = [];
   for (const emitter of emitters) {
-    for (const file of await emitter.emit(model)) produced.push({ emitter: emitter.name, file });
+    let files: Promise<EmittedFile[]>;
+    let failed = false;
+    try {
+      files = Promise.resolve(emitter.emit(model));
+    } catch (error) {
+      files = Promise.reject(error);
+      failed = true;
+    }
+    // Awaited below, in order; until then a rejection is not "unhandled".
+    files.catch(() => {});
+    started.push({ emitter, files });
+    if (failed) break;
+  }
+  const produced: Produced[] = [];
+  for (const { emitter, files } of started) {
+    for (const file of await files) produced.push({ emitter: emitter.name, file });
   }
   return finalizeFiles(produced, model);
 }

@@ -25,19 +25,48 @@ import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { addComponents, createValidatorAjv, componentRef } from "./validators/ajv.js";
 import { componentDeclarations, indexDeclarations, indexModule } from "./validators/declarations.js";
 import { header } from "../header.js";
-import { componentModuleCode } from "./validators/module-code.js";
+import { BackgroundFormatter, formatModuleSync } from "./validators/format.js";
+import { componentModuleSource } from "./validators/module-code.js";
 import { kebabCase } from "./validators/names.js";
 import { assertPortable } from "./validators/portability.js";
 import { runtimeDts, runtimeJs, RUNTIME_FILE } from "./validators/runtime.js";
 
 const DIR = "validators";
 
+/**
+ * The emitter formats the modules in a worker thread (./validators/format.ts),
+ * so the emitters after it run while esbuild works. Same files as
+ * `emitValidators`.
+ */
 export const validatorsEmitter: Emitter = {
   name: "validators",
-  emit: emitValidators,
+  emit: emitValidatorsInBackground,
 };
 
+/** The validator files, formatted on this thread (`transformSync`). */
 export function emitValidators(model: LoadedSchema): EmittedFile[] {
+  const { modules, finish } = validatorSources(model, formatModuleSync);
+  return finish(modules);
+}
+
+/** The same files as `emitValidators`, formatted by a worker thread while the caller goes on. */
+export async function emitValidatorsInBackground(model: LoadedSchema): Promise<EmittedFile[]> {
+  const formatter = new BackgroundFormatter();
+  try {
+    // Each module goes to the worker as soon as it is made.
+    const { modules, finish } = validatorSources(model, (code) => formatter.format(code));
+    return finish(await Promise.all(modules));
+  } finally {
+    await formatter.close();
+  }
+}
+
+/**
+ * `format` of every component's module text (sorted by name), and `finish`,
+ * which takes them formatted and returns all files, each checked by
+ * `assertPortable`.
+ */
+function validatorSources<T>(model: LoadedSchema, format: (code: string) => T): { modules: T[]; finish: (formatted: readonly string[]) => EmittedFile[] } {
   const names = Object.keys(model.schemas).sort();
   checkFileNames(names);
 
@@ -52,22 +81,26 @@ export function emitValidators(model: LoadedSchema): EmittedFile[] {
       throw new Error(`Cannot compile a validator for #/components/schemas/${name}: ${(e as Error).message}`, { cause: e });
     }
   }
+  const modules = names.map((name) => format(componentModuleSource(ajv, name)));
 
-  const top = header(model, "//");
-  const files: EmittedFile[] = [
-    { path: `${DIR}/${RUNTIME_FILE}`, contents: top + runtimeJs },
-    { path: `${DIR}/runtime.d.ts`, contents: top + runtimeDts },
-  ];
-  for (const name of names) {
-    const base = `${DIR}/${kebabCase(name)}`;
-    files.push({ path: `${base}.js`, contents: top + componentModuleCode(ajv, name) });
-    files.push({ path: `${base}.d.ts`, contents: top + componentDeclarations(name) });
-  }
-  files.push({ path: `${DIR}/index.js`, contents: top + indexModule(names) });
-  files.push({ path: `${DIR}/index.d.ts`, contents: top + indexDeclarations(names) });
+  const finish = (formatted: readonly string[]): EmittedFile[] => {
+    const top = header(model, "//");
+    const files: EmittedFile[] = [
+      { path: `${DIR}/${RUNTIME_FILE}`, contents: top + runtimeJs },
+      { path: `${DIR}/runtime.d.ts`, contents: top + runtimeDts },
+    ];
+    names.forEach((name, i) => {
+      const base = `${DIR}/${kebabCase(name)}`;
+      files.push({ path: `${base}.js`, contents: top + formatted[i]! });
+      files.push({ path: `${base}.d.ts`, contents: top + componentDeclarations(name) });
+    });
+    files.push({ path: `${DIR}/index.js`, contents: top + indexModule(names) });
+    files.push({ path: `${DIR}/index.d.ts`, contents: top + indexDeclarations(names) });
 
-  for (const file of files) assertPortable(file.path, file.contents);
-  return files;
+    for (const file of files) assertPortable(file.path, file.contents);
+    return files;
+  };
+  return { modules, finish };
 }
 
 function checkFileNames(names: readonly string[]): void {

@@ -4,15 +4,20 @@
  * ajv's runtime `require`s replaced by imports from ./runtime.js, unused
  * schema constants dropped, wrapped so bundlers can drop it, and formatted.
  */
-import { transformSync } from "esbuild";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
 import { componentRef } from "./ajv.js";
+import { formatModuleSync } from "./format.js";
 import { validatorName } from "./names.js";
 import { RUNTIME_EXPORTS, RUNTIME_FILE } from "./runtime.js";
 
 /** The module text (without header) for component `name`, already added to `ajv`. */
 export function componentModuleCode(ajv: Ajv2020, name: string): string {
+  return formatModuleSync(componentModuleSource(ajv, name));
+}
+
+/** The module before formatting: `componentModuleCode` is `formatModuleSync` of this (./format.ts). */
+export function componentModuleSource(ajv: Ajv2020, name: string): string {
   const exportName = validatorName(name);
   let code = standalone.default(ajv, { [exportName]: componentRef(name) });
   code = code.replace(/^"use strict";/, ""); // ES modules are strict
@@ -24,15 +29,15 @@ export function componentModuleCode(ajv: Ajv2020, name: string): string {
   code = code.replace(exportLine, "");
 
   const { body, imports } = replaceRuntimeRequires(code, name);
-  const wrapped =
+  return (
     `${imports}\n` +
     // A module of bare statements such as `validate12.evaluated = {...}` or
     // `new RegExp(...)` counts as having side effects, and bundlers keep it
     // even when nothing imports its export (e.g. via index.js). A pure IIFE
     // lets them drop it whole.
     `export const ${exportName} = /* @__PURE__ */ (() => {\n${removeUnusedSchemaConstants(body)}\n` +
-    `${fn}.errors = null;\nreturn ${fn};\n})();\n`;
-  return transformSync(wrapped, { format: "esm", charset: "ascii", legalComments: "inline" }).code;
+    `${fn}.errors = null;\nreturn ${fn};\n})();\n`
+  );
 }
 
 const REQUIRE = /const (\w+) = require\("([^"]+)"\)\.(\w+);/g;
@@ -63,19 +68,22 @@ function replaceRuntimeRequires(code: string, name: string): { body: string; imp
  * The values are JSON (ajv's `stringify`), so a bracket scan finds their end.
  */
 export function removeUnusedSchemaConstants(code: string): string {
+  // Occurrences of every `schemaN` name, counted in one pass (a declaration is one).
+  const uses = new Map<string, number>();
+  for (const [name] of code.matchAll(/\bschema\d+\b/g)) uses.set(name, (uses.get(name) ?? 0) + 1);
   const declaration = /const (schema\d+) = /g;
-  const cuts: Array<[number, number]> = [];
+  const kept: string[] = [];
+  let from = 0;
   for (let m = declaration.exec(code); m !== null; m = declaration.exec(code)) {
     const constName = m[1] as string;
-    const uses = code.match(new RegExp(`\\b${constName}\\b`, "g"))?.length ?? 0;
-    if (uses > 1) continue;
+    if ((uses.get(constName) ?? 0) > 1 || m.index < from) continue;
     const end = jsonValueEnd(code, m.index + m[0].length);
     if (code[end] !== ";") throw new Error(`Unexpected ajv output after ${constName}: ${code.slice(end, end + 20)}`);
-    cuts.push([m.index, end + 1]);
+    kept.push(code.slice(from, m.index));
+    from = end + 1;
   }
-  let out = code;
-  for (const [start, end] of cuts.reverse()) out = out.slice(0, start) + out.slice(end);
-  return out;
+  kept.push(code.slice(from));
+  return kept.join("");
 }
 
 /** Index just past the JSON value starting at `start`. */
