@@ -76,9 +76,13 @@ async function gen(options: GenOptions, io: CliEnv): Promise<number> {
   const started = performance.now();
   const outDir = path.resolve(io.cwd, options.out);
   const shownOut = `${path.relative(io.cwd, outDir).split(path.sep).join("/") || "."}/`;
+  const emitters = io.emitters ?? EMITTERS;
+  const prepared: Array<{ release(): void }> = [];
   try {
+    // Emitters that can start before the model exists (a worker thread) do so now, beside loading.
+    for (const emitter of emitters) if (emitter.prepare) prepared.push(emitter.prepare({ schemaPath: options.schema, cwd: io.cwd }));
     const model = await loadSchema(options.schema, { cwd: io.cwd });
-    const files = await generate(model, io.emitters ?? EMITTERS);
+    const files = await generate(model, emitters);
     const ms = (): number => Math.round(performance.now() - started);
     if (options.check) {
       const diff = await diffOutput(outDir, files);
@@ -105,6 +109,8 @@ async function gen(options: GenOptions, io: CliEnv): Promise<number> {
   } catch (error) {
     io.stderr(`${formatError(error, { debug: options.debug === true })}\n`);
     return 2;
+  } finally {
+    for (const handle of prepared) handle.release();
   }
 }
 

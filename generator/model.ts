@@ -29,4 +29,17 @@ export interface Emitter {
   /** Short name used in logs and `--only` filters. */
   readonly name: string;
   emit(model: LoadedSchema): EmittedFile[] | Promise<EmittedFile[]>;
+  /**
+   * Optional: start work that does not need the model (e.g. a worker thread
+   * loading its modules) while the schema is still loading; the next `emit`
+   * uses it. The CLI calls it before loading and `release()`s the result
+   * when `gen` ends, whether `emit` ran or not.
+   */
+  prepare?(context: PrepareContext): { release(): void };
+}
+
+/** What `gen` knows before loading: the schema path as given, and the directory it is relative to. */
+export interface PrepareContext {
+  readonly schemaPath: string;
+  readonly cwd: string;
 }

@@ -1,5 +1,7 @@
 /**
  * Emitter "fixtures": the cross-language fixture suite in generated/fixtures/.
+ * (The emitter object, which runs `emitFixtures` in a worker thread, is in
+ * ./fixtures-emitter.ts.)
  *
  *   fixtures/manifest.json          versions, counts, sha256 of every file, dropped/omitted cases
  *   fixtures/README.md              the format
@@ -15,11 +17,11 @@
  * schema, schema/cases/*.yaml); deterministic: no randomness, no clock.
  */
 import { createHash } from "node:crypto";
-import { dirname, join } from "node:path";
-import { loadHandCases } from "../cases/load-cases.js";
+import { loadHandCases, type HandCase } from "../cases/load-cases.js";
 import { headerText } from "../header.js";
-import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
+import type { EmittedFile, LoadedSchema } from "../model.js";
 import { readTranscriptRules } from "../transcript/rules.js";
+import { casesDirOf, type FixturesOptions } from "./fixtures/cases-dir.js";
 import { checkFlow, flowFileName, flows } from "./fixtures/flows.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { SUITE_VERSION, caseFormatFor, caseFormatSchema, fixturesReadme } from "./fixtures/format-doc.js";
@@ -32,19 +34,32 @@ import { buildTranscriptGroups } from "./fixtures/transcript-cases.js";
 export const FIXTURES_DIR = "fixtures";
 export const SCHEMA_ID = "https://mantyx.invalid/wire-types/fixtures/schema.json";
 
-export interface FixturesOptions {
-  /** Folder of the hand-written cases; default: `cases` beside the schema file. */
-  readonly casesDir?: string;
+export type { FixturesOptions } from "./fixtures/cases-dir.js";
+
+/**
+ * What `emitFixtures` can do before the model exists (the worker of
+ * ../fixtures-emitter.ts does it while the schema loads): read the
+ * hand-written cases of `casesDir`.
+ */
+export interface PreparedFixtures {
+  readonly casesDir: string;
+  readonly handCases: readonly HandCase[];
 }
 
-export function createFixturesEmitter(options: FixturesOptions = {}): Emitter {
-  return { name: "fixtures", emit: (model) => emitFixtures(model, options) };
+export function prepareFixtures(casesDir: string): PreparedFixtures | undefined {
+  try {
+    return { casesDir, handCases: loadHandCases(casesDir) };
+  } catch {
+    return undefined; // read again, and reported, by emitFixtures
+  }
 }
 
-export const fixturesEmitter: Emitter = createFixturesEmitter();
-
-export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {}): EmittedFile[] {
-  const casesDir = options.casesDir ?? join(dirname(model.sourcePath), "cases");
+/**
+ * The suite. `prepared` (from `prepareFixtures`) is used where it applies
+ * (same cases folder); the files are the same with or without it.
+ */
+export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {}, prepared?: PreparedFixtures): EmittedFile[] {
+  const casesDir = casesDirOf(model.sourcePath, options);
   const schemas = model.schemas;
   const ajv = new LiveAjv(schemas);
   const rules = readTranscriptRules(schemas);
@@ -57,7 +72,8 @@ export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {})
 
   put("schema.json", { $schema: "https://json-schema.org/draft/2020-12/schema", $id: SCHEMA_ID, components: { schemas } }, 0);
 
-  const suite = buildMessageSuite(schemas, ajv, loadHandCases(casesDir));
+  const handCases = prepared?.casesDir === casesDir ? prepared.handCases : loadHandCases(casesDir);
+  const suite = buildMessageSuite(schemas, ajv, handCases);
   let messageCases = 0;
   let tagged = 0;
   const withoutValid: string[] = [];

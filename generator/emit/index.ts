@@ -7,7 +7,7 @@
 import { finalizeFiles, type Produced } from "../header.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { clientEmitter } from "./client.js";
-import { fixturesEmitter } from "./fixtures.js";
+import { fixturesEmitter } from "./fixtures-emitter.js";
 import { transcriptEmitter } from "../transcript/emit.js";
 import { typesEmitter } from "./types.js";
 import { validatorsEmitter } from "./validators.js";
@@ -31,16 +31,17 @@ export const EMITTERS: readonly Emitter[] = [
 /**
  * Run the emitters and finalize their files (headers, manifest, sorted).
  *
- * Every emitter is started, in order, before any result is awaited: the
- * synchronous part of each runs in order as before, and what an emitter does
- * asynchronously (validators: esbuild in a worker thread) overlaps with the
- * emitters after it. Results are taken in order; the first emitter (in
- * order) that failed is the error reported, and none is started after one
- * that failed synchronously.
+ * Every emitter is started before any result is awaited: those that work in
+ * a worker thread (the ones with `prepare`) first, then the others in order.
+ * So the background work runs beside everything on this thread, and what an
+ * emitter does asynchronously (validators: esbuild in a worker thread)
+ * overlaps with the emitters after it. Results are taken in the emitters'
+ * order; the first emitter (in that order) that failed is the error
+ * reported, and none is started after one that failed synchronously.
  */
 export async function generate(model: LoadedSchema, emitters: readonly Emitter[] = EMITTERS): Promise<EmittedFile[]> {
-  const started: Array<{ emitter: Emitter; files: Promise<EmittedFile[]> }> = [];
-  for (const emitter of emitters) {
+  const started = new Map<Emitter, Promise<EmittedFile[]>>();
+  for (const emitter of [...emitters.filter((e) => e.prepare), ...emitters.filter((e) => !e.prepare)]) {
     let files: Promise<EmittedFile[]>;
     let failed = false;
     try {
@@ -51,11 +52,13 @@ export async function generate(model: LoadedSchema, emitters: readonly Emitter[]
     }
     // Awaited below, in order; until then a rejection is not "unhandled".
     files.catch(() => {});
-    started.push({ emitter, files });
+    started.set(emitter, files);
     if (failed) break;
   }
   const produced: Produced[] = [];
-  for (const { emitter, files } of started) {
+  for (const emitter of emitters) {
+    const files = started.get(emitter);
+    if (files === undefined) continue; // not started because another failed, whose error is thrown below
     for (const file of await files) produced.push({ emitter: emitter.name, file });
   }
   return finalizeFiles(produced, model);

@@ -53,6 +53,11 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
   };
 }
 
+/** `LoadedSchema.sourcePath` of the schema `schemaPath` (relative to `cwd`), known before loading it. */
+export function schemaSourcePath(schemaPath: string, cwd: string = process.cwd()): string {
+  return sourcePathOf(path.resolve(cwd, schemaPath), cwd);
+}
+
 /**
  * The schema's path as written into generated headers: relative to the
  * package that holds it (nearest package.json), so the bytes do not depend on

@@ -1,0 +1,46 @@
+/**
+ * The "fixtures" emitter as `generate` runs it: `emitFixtures`
+ * (./fixtures.ts) in a worker thread (./worker.ts), the largest emitter,
+ * beside the others. `prepare` starts the worker while the schema loads; it
+ * loads the emitter and reads the hand-written cases in the meantime.
+ *
+ * This module loads nothing of the emitter itself: on the main thread the
+ * fixture code is never loaded.
+ */
+import { schemaSourcePath } from "../load/index.js";
+import type { Emitter, PrepareContext } from "../model.js";
+import { casesDirOf, type FixturesOptions } from "./fixtures/cases-dir.js";
+import { EmitterWorker } from "./worker.js";
+
+/** ./fixtures.ts, for the worker (without a query tsx may add to module URLs; the worker has its own loading). */
+const FIXTURES_MODULE = new URL("./fixtures.ts", import.meta.url.replace(/[?#].*$/, ""));
+
+export function createFixturesEmitter(options: FixturesOptions = {}): Emitter {
+  let prepared: EmitterWorker | undefined;
+  return {
+    name: "fixtures",
+    prepare(context: PrepareContext) {
+      // The cases folder the model will name (emitFixtures checks that it does before using what was read).
+      const casesDir = casesDirOf(schemaSourcePath(context.schemaPath, context.cwd), options);
+      const worker = (prepared ??= fixturesWorker(casesDir));
+      return {
+        release: () => {
+          if (prepared === worker) prepared = undefined;
+          void worker.close();
+        },
+      };
+    },
+    emit(model) {
+      const worker = prepared ?? fixturesWorker(casesDirOf(model.sourcePath, options));
+      prepared = undefined;
+      return worker.run(model, [options]);
+    },
+  };
+}
+
+export const fixturesEmitter: Emitter = createFixturesEmitter();
+
+/** A worker loading ./fixtures.ts and running `prepareFixtures(casesDir)`, to run `emitFixtures`. */
+function fixturesWorker(casesDir: string): EmitterWorker {
+  return new EmitterWorker(FIXTURES_MODULE, "emitFixtures", { name: "prepareFixtures", args: [casesDir] });
+}
