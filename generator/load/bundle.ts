@@ -16,7 +16,7 @@ import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { SchemaLoadError } from "../errors.js";
 import { getAtPointer, isPlainObject, parseRefFragment, type Pointer } from "./json-pointer.js";
-import { findRefs } from "./refs.js";
+import { findRefs, type RefSite } from "./refs.js";
 import type { SourceFile } from "./source-file.js";
 
 interface Origin {
@@ -32,6 +32,8 @@ export class BundledDocument {
     readonly data: unknown,
     readonly root: SourceFile,
     private readonly origins: readonly Origin[],
+    /** The `$ref` sites of `data`, when bundling already found them (checkRefs needs them too). */
+    readonly refSites?: readonly RefSite[],
   ) {}
 
   /** The source location of a pointer into the bundled document. */
@@ -48,9 +50,9 @@ export type ReadSource = (absolutePath: string) => Promise<SourceFile>;
 
 export async function bundle(root: SourceFile, readSource: ReadSource): Promise<BundledDocument> {
   // Nothing to bundle (the usual case): no copy, no second walk.
-  if (!isPlainObject(root.data) || findRefs(root.data).every((site) => site.ref.startsWith("#"))) {
-    return new BundledDocument(root.data, root, []);
-  }
+  if (!isPlainObject(root.data)) return new BundledDocument(root.data, root, []);
+  const rootSites = findRefs(root.data);
+  if (rootSites.every((site) => site.ref.startsWith("#"))) return new BundledDocument(root.data, root, [], rootSites);
   const document = structuredClone(root.data);
   const origins: Origin[] = [];
   const hoisted = new Map<string, string>();

@@ -11,7 +11,7 @@ import { closest } from "./suggest.js";
 export function checkRefs(bundled: BundledDocument): void {
   const problems: SchemaProblem[] = [];
   const sites = [
-    ...findRefs(bundled.data).map((site) => ({ ref: site.ref, at: [...site.path, "$ref"], kind: "$ref" })),
+    ...(bundled.refSites ?? findRefs(bundled.data)).map((site) => ({ ref: site.ref, at: [...site.path, "$ref"], kind: "$ref" })),
     ...findDiscriminatorMappings(bundled.data).map((site) => ({ ref: site.ref, at: [...site.path], kind: "discriminator mapping" })),
   ];
   for (const site of sites) {
