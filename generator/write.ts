@@ -9,8 +9,8 @@
  * atomically (write to a temporary sibling, then rename).
  */
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from "node:fs/promises";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readdir, readFile, rm, rmdir } from "node:fs/promises";
 import path from "node:path";
 import { WriteError } from "./errors.js";
 import { GENERATED_MARKER, MANIFEST_PATH } from "./header.js";
@@ -54,17 +54,21 @@ export async function writeOutput(outDir: string, files: readonly EmittedFile[],
   const onDisk = new Set(existing);
   let written = 0;
   let unchanged = 0;
+  const folders = new Set<string>();
   for (const file of files) {
     const target = path.join(outDir, ...file.path.split("/"));
     if (onDisk.has(file.path) && readIfPossible(target) === file.contents) {
       unchanged++;
       continue;
     }
-    await io(target, async () => {
-      await mkdir(path.dirname(target), { recursive: true });
+    // Synchronous, like the comparison above: hundreds of small files, nothing else running.
+    ioSync(target, () => {
+      const folder = path.dirname(target);
+      if (!folders.has(folder)) mkdirSync(folder, { recursive: true });
+      folders.add(folder);
       const temporary = `${target}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
-      await writeFile(temporary, file.contents, "utf8");
-      await rename(temporary, target);
+      writeFileSync(temporary, file.contents, "utf8");
+      renameSync(temporary, target);
     });
     written++;
   }
@@ -131,6 +135,14 @@ function readIfPossible(target: string): string | undefined {
     return readFileSync(target, "utf8");
   } catch {
     return undefined;
+  }
+}
+
+function ioSync<T>(target: string, action: (target: string) => T): T {
+  try {
+    return action(target);
+  } catch (error) {
+    throw new WriteError("io", target, `cannot write the output: ${(error as Error).message}`, "Check the --out path, its permissions and free disk space.", { cause: error });
   }
 }
 
