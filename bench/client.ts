@@ -37,6 +37,7 @@ import { addComponents, componentRef, createValidatorAjv } from "../generator/em
 import { withoutDiscriminators } from "../generator/emit/validators/prepare.js";
 import { loadSchema } from "../generator/load/index.js";
 import { decodeEventBatches } from "../runtime/events/index.js";
+import { streamOf } from "./sse.js";
 import type { BenchRow } from "./table.js";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -64,19 +65,6 @@ function chunksOf(bytes: Uint8Array): Uint8Array[] {
   const out: Uint8Array[] = [];
   for (let i = 0; i < bytes.length; i += CHUNK) out.push(bytes.subarray(i, i + CHUNK));
   return out;
-}
-
-function streamOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
-  // One chunk per pull: enqueueing everything up front makes Node 20's stream
-  // queue quadratic (bench/sse.ts explains).
-  let i = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const c = chunks[i++];
-      if (c === undefined) controller.close();
-      else controller.enqueue(c);
-    },
-  });
 }
 
 async function ours(chunks: readonly Uint8Array[]): Promise<number> {

@@ -141,7 +141,7 @@ function cut(bytes: Uint8Array, size: number): Uint8Array[] {
   return out;
 }
 
-function streamOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+export function streamOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
   let i = 0;
   return new ReadableStream<Uint8Array>({
     pull(controller) {
