@@ -12,9 +12,8 @@ import { setFlagsFromString } from "node:v8";
 import { Command, CommanderError } from "commander";
 import { EMITTERS, generate } from "./emit/index.js";
 import { formatError } from "./errors.js";
-import { loadSchema } from "./load/index.js";
 import { packageInfo } from "./load/package-info.js";
-import type { Emitter } from "./model.js";
+import type { Emitter, PreparedEmitter } from "./model.js";
 import { diffOutput, isUpToDate, writeOutput } from "./write.js";
 
 /** Where the CLI reads and writes; tests pass their own. */
@@ -78,11 +77,14 @@ async function gen(options: GenOptions, io: CliEnv): Promise<number> {
   const outDir = path.resolve(io.cwd, options.out);
   const shownOut = `${path.relative(io.cwd, outDir).split(path.sep).join("/") || "."}/`;
   const emitters = io.emitters ?? EMITTERS;
-  const prepared: Array<{ release(): void }> = [];
+  const prepared: PreparedEmitter[] = [];
   try {
-    // Emitters that can start before the model exists (a worker thread) do so now, beside loading.
+    // Emitters that can start before the model exists (a worker thread) do so now, beside loading,
+    // and get the model as soon as it is built. The loader is imported after that, so even its
+    // loading overlaps with their start.
     for (const emitter of emitters) if (emitter.prepare) prepared.push(emitter.prepare({ schemaPath: options.schema, cwd: io.cwd }));
-    const model = await loadSchema(options.schema, { cwd: io.cwd });
+    const { loadSchema } = await import("./load/index.js");
+    const model = await loadSchema(options.schema, { cwd: io.cwd, onModelBuilt: (built) => prepared.forEach((handle) => handle.start?.(built)) });
     const files = await generate(model, emitters);
     const ms = (): number => Math.round(performance.now() - started);
     if (options.check) {

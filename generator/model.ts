@@ -31,15 +31,26 @@ export interface Emitter {
   emit(model: LoadedSchema): EmittedFile[] | Promise<EmittedFile[]>;
   /**
    * Optional: start work that does not need the model (e.g. a worker thread
-   * loading its modules) while the schema is still loading; the next `emit`
-   * uses it. The CLI calls it before loading and `release()`s the result
-   * when `gen` ends, whether `emit` ran or not.
+   * loading its modules) while the schema is still loading. The CLI calls it
+   * before loading and `release()`s the handle when `gen` ends, used or not.
    */
-  prepare?(context: PrepareContext): { release(): void };
+  prepare?(context: PrepareContext): PreparedEmitter;
 }
 
 /** What `gen` knows before loading: the schema path as given, and the directory it is relative to. */
 export interface PrepareContext {
   readonly schemaPath: string;
   readonly cwd: string;
+}
+
+/** An emitter's work under way before `generate` (see `Emitter.prepare`). */
+export interface PreparedEmitter {
+  /**
+   * Optional: begin emitting `model` in the background as soon as the loader
+   * has built it, before the loader's last checks (`LoadOptions.onModelBuilt`);
+   * `emit` with that same object then returns that result. If the checks
+   * fail, `gen` ends and `release` drops it.
+   */
+  start?(model: LoadedSchema): void;
+  release(): void;
 }

@@ -2,13 +2,15 @@
  * The "fixtures" emitter as `generate` runs it: `emitFixtures`
  * (./fixtures.ts) in a worker thread (./worker.ts), the largest emitter,
  * beside the others. `prepare` starts the worker while the schema loads; it
- * loads the emitter and reads the hand-written cases in the meantime.
+ * loads the emitter and reads the hand-written cases in the meantime, and
+ * starts on the model as soon as the loader has built it (`start`), while
+ * the loader's last checks run.
  *
- * This module loads nothing of the emitter itself: on the main thread the
- * fixture code is never loaded.
+ * This module loads nothing of the emitter itself (nor of the loader): on
+ * the main thread the fixture code is never loaded.
  */
-import { schemaSourcePath } from "../load/index.js";
-import type { Emitter, PrepareContext } from "../model.js";
+import { schemaSourcePath } from "../load/source-path.js";
+import type { EmittedFile, Emitter, LoadedSchema, PrepareContext, PreparedEmitter } from "../model.js";
 import { casesDirOf, type FixturesOptions } from "./fixtures/cases-dir.js";
 import { EmitterWorker } from "./worker.js";
 
@@ -17,20 +19,34 @@ const FIXTURES_MODULE = new URL("./fixtures.ts", import.meta.url.replace(/[?#].*
 
 export function createFixturesEmitter(options: FixturesOptions = {}): Emitter {
   let prepared: EmitterWorker | undefined;
+  let started: { readonly model: LoadedSchema; readonly worker: EmitterWorker; readonly files: Promise<EmittedFile[]> } | undefined;
   return {
     name: "fixtures",
-    prepare(context: PrepareContext) {
+    prepare(context: PrepareContext): PreparedEmitter {
       // The cases folder the model will name (emitFixtures checks that it does before using what was read).
       const casesDir = casesDirOf(schemaSourcePath(context.schemaPath, context.cwd), options);
       const worker = (prepared ??= fixturesWorker(casesDir));
       return {
+        start: (model) => {
+          if (prepared !== worker) return;
+          prepared = undefined;
+          const files = worker.run(model, [options]);
+          files.catch(() => {}); // awaited by emit
+          started = { model, worker, files };
+        },
         release: () => {
           if (prepared === worker) prepared = undefined;
+          if (started?.worker === worker) started = undefined;
           void worker.close();
         },
       };
     },
     emit(model) {
+      if (started?.model === model) {
+        const { files } = started;
+        started = undefined;
+        return files;
+      }
       const worker = prepared ?? fixturesWorker(casesDirOf(model.sourcePath, options));
       prepared = undefined;
       return worker.run(model, [options]);

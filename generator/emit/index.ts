@@ -3,14 +3,15 @@
  * (protobuf-es `createEcmaScriptPlugin` style): each is a pure function of
  * the loaded model; `generate` runs them all and hands the files to the
  * header step (generator/header.ts).
+ *
+ * The list loads no emitter module: each is imported when it first emits
+ * (`lazyEmitter`), and the fixtures emitter runs in a worker thread. So
+ * `gen` starts that worker and loads the schema before the main thread pays
+ * for the emitters' modules (ajv's standalone code, esbuild, Handlebars...).
  */
 import { finalizeFiles, type Produced } from "../header.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
-import { clientEmitter } from "./client.js";
 import { fixturesEmitter } from "./fixtures-emitter.js";
-import { transcriptEmitter } from "../transcript/emit.js";
-import { typesEmitter } from "./types.js";
-import { validatorsEmitter } from "./validators.js";
 
 /** `openapi.json`: the bundled document (internal `$ref`s only), what other languages load. Author order, 2-space indent. */
 export const openApiJsonEmitter: Emitter = {
@@ -18,13 +19,19 @@ export const openApiJsonEmitter: Emitter = {
   emit: (model) => [{ path: "openapi.json", contents: `${JSON.stringify(model.document, null, 2)}\n` }],
 };
 
-/** Every emitter, in order. A new artefact: import its emitter above and add one line here. */
+/** The emitter `load()` resolves to; its module is imported on the first `emit`. */
+export function lazyEmitter(name: string, load: () => Promise<Emitter>): Emitter {
+  let loaded: Promise<Emitter> | undefined;
+  return { name, emit: async (model) => (await (loaded ??= load())).emit(model) };
+}
+
+/** Every emitter, in order. A new artefact: add one line here. */
 export const EMITTERS: readonly Emitter[] = [
   openApiJsonEmitter,
-  typesEmitter,
-  validatorsEmitter,
-  clientEmitter,
-  transcriptEmitter,
+  lazyEmitter("types", async () => (await import("./types.js")).typesEmitter),
+  lazyEmitter("validators", async () => (await import("./validators.js")).validatorsEmitter),
+  lazyEmitter("client", async () => (await import("./client.js")).clientEmitter),
+  lazyEmitter("transcript", async () => (await import("../transcript/emit.js")).transcriptEmitter),
   fixturesEmitter,
 ];
 

@@ -5,13 +5,13 @@
  *   -> OpenAPI version check        (not-openapi-31)
  *   -> bundle external $refs        (dangling-ref)
  *   -> every internal $ref resolves (dangling-ref)
+ *   -> the model is built           (`onModelBuilt`)
  *   -> OAS 3.1 meta-schema          (not-openapi-31)
  *   -> component schemas are JSON Schema 2020-12, strict (invalid-json-schema)
  *
  * Every failure is a `SchemaLoadError` naming the file, line:column, JSON
  * pointer and the fix.
  */
-import { existsSync } from "node:fs";
 import path from "node:path";
 import type { OpenAPIObject, SchemaObject } from "openapi3-ts/oas31";
 import type { LoadedSchema } from "../model.js";
@@ -21,12 +21,21 @@ import { checkRefs } from "./check-refs.js";
 import { isPlainObject } from "./json-pointer.js";
 import { packageInfo } from "./package-info.js";
 import { SourceFile } from "./source-file.js";
+import { sourcePathOf, toPosix } from "./source-path.js";
 import { checkOpenApiVersion, validateOpenApiDocument } from "./validate-openapi.js";
 import { validateComponentSchemas } from "./validate-schemas.js";
 
 export interface LoadOptions {
   /** Directory relative paths (and displayed paths) are taken from. Default: `process.cwd()`. */
   readonly cwd?: string;
+  /**
+   * Called with the model as soon as it is built: after parsing, bundling
+   * and the `$ref` check, before the OAS 3.1 meta-schema and component
+   * schema checks. If those pass, `loadSchema` resolves to this same object;
+   * if not, it rejects, and whatever was started with the model must be
+   * dropped. (The CLI starts the fixtures worker with it.)
+   */
+  readonly onModelBuilt?: (model: LoadedSchema) => void;
 }
 
 export async function loadSchema(schemaPath: string, options: LoadOptions = {}): Promise<LoadedSchema> {
@@ -37,42 +46,24 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
   checkOpenApiVersion(root);
   const bundled = await bundle(root, (file) => SourceFile.read(file, display(file)));
   checkRefs(bundled);
-  validateOpenApiDocument(bundled);
-  validateComponentSchemas(bundled);
 
   const document = bundled.data as OpenAPIObject;
   const components: Record<string, unknown> = isPlainObject(document.components) && isPlainObject(document.components.schemas) ? document.components.schemas : {};
   const schemas: Record<string, SchemaObject> = {};
   for (const name of Object.keys(components).sort()) schemas[name] = components[name] as SchemaObject;
-  return {
+  const model: LoadedSchema = {
     document,
     schemas,
     sourcePath: sourcePathOf(absolutePath, cwd),
     hash: sha256Hex(canonicalJson(document)),
     generatorVersion: packageInfo().version,
   };
+  options.onModelBuilt?.(model);
+
+  // Neither check changes the document.
+  validateOpenApiDocument(bundled);
+  validateComponentSchemas(bundled);
+  return model;
 }
 
-/** `LoadedSchema.sourcePath` of the schema `schemaPath` (relative to `cwd`), known before loading it. */
-export function schemaSourcePath(schemaPath: string, cwd: string = process.cwd()): string {
-  return sourcePathOf(path.resolve(cwd, schemaPath), cwd);
-}
-
-/**
- * The schema's path as written into generated headers: relative to the
- * package that holds it (nearest package.json), so the bytes do not depend on
- * the directory the generator runs from. Falls back to `cwd`.
- */
-function sourcePathOf(absolutePath: string, cwd: string): string {
-  let dir = path.dirname(absolutePath);
-  for (;;) {
-    if (existsSync(path.join(dir, "package.json"))) return toPosix(path.relative(dir, absolutePath));
-    const parent = path.dirname(dir);
-    if (parent === dir) return toPosix(path.relative(cwd, absolutePath));
-    dir = parent;
-  }
-}
-
-function toPosix(p: string): string {
-  return p.split(path.sep).join("/");
-}
+export { schemaSourcePath } from "./source-path.js";
