@@ -6,11 +6,9 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import Ajv2020Module, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { parse } from "yaml";
-import { registerVendorKeywords } from "../../generator/keywords/index.js";
-
-const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;
+import { addComponents, componentRef, createValidatorAjv, DOCUMENT_ID } from "../../generator/emit/validators/ajv.js";
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 export const schemaPath = `${repoRoot}schema/openapi.yaml`;
@@ -19,42 +17,27 @@ export const schemaPath = `${repoRoot}schema/openapi.yaml`;
 export const document = parse(readFileSync(schemaPath, "utf8")) as any;
 export const componentNames: string[] = Object.keys(document.components.schemas).sort();
 
-const SCHEMA_ID = "https://mantyx.local/openapi.json";
-const ajv = new Ajv2020({ discriminator: true, allErrors: false, strict: false, validateFormats: false });
-registerVendorKeywords(ajv);
-// ajv's `discriminator` rejects OpenAPI's `mapping` (it derives the mapping
-// from each branch's `const`), so the copy ajv sees has `mapping` removed.
-ajv.addSchema({ $id: SCHEMA_ID, components: withoutDiscriminatorMapping(document.components) }, SCHEMA_ID);
-
-function withoutDiscriminatorMapping(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutDiscriminatorMapping);
-  if (value && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      if (k === "discriminator" && v && typeof v === "object") {
-        const { mapping: _mapping, ...rest } = v as Record<string, unknown>;
-        out[k] = rest;
-      } else out[k] = withoutDiscriminatorMapping(v);
-    }
-    return out;
-  }
-  return value;
-}
+// The generator's own ajv configuration (options, vendor keywords, and the
+// component preparation that drops OpenAPI's discriminator `mapping`), so
+// the schema is proven as the generated validators see it.
+const ajv = createValidatorAjv();
+addComponents(ajv, document.components.schemas);
 
 const cache = new Map<string, ValidateFunction>();
 export function validatorFor(name: string): ValidateFunction {
   let fn = cache.get(name);
   if (!fn) {
     if (!(name in document.components.schemas)) throw new Error(`no component schema named ${name}`);
-    fn = ajv.compile({ $ref: `${SCHEMA_ID}#/components/schemas/${name}` });
+    fn = ajv.getSchema(componentRef(name))!;
     cache.set(name, fn);
   }
   return fn;
 }
 
 /** Compile an arbitrary (sub)schema of the document, e.g. a media type's schema. */
+let inlineCount = 0;
 export function validatorForSchema(schema: unknown): ValidateFunction {
-  return ajv.compile({ $id: `https://mantyx.local/inline/${cache.size}-${Math.random()}`, ...rewriteRefs(schema) as object });
+  return ajv.compile({ $id: `https://mantyx.invalid/inline/${++inlineCount}`, ...(rewriteRefs(schema) as object) });
 }
 
 function rewriteRefs(value: unknown): unknown {
@@ -62,7 +45,7 @@ function rewriteRefs(value: unknown): unknown {
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      out[k] = k === "$ref" && typeof v === "string" && v.startsWith("#/") ? `${SCHEMA_ID}${v}` : rewriteRefs(v);
+      out[k] = k === "$ref" && typeof v === "string" && v.startsWith("#/") ? `${DOCUMENT_ID}${v}` : rewriteRefs(v);
     }
     return out;
   }
