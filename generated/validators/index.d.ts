@@ -103,4 +103,8 @@ export { validateUnknownAgentRunEvent } from "./unknown-agent-run-event.js";
 export { validateUserInfo } from "./user-info.js";
 export { validateUserMessageData } from "./user-message-data.js";
 export { validateUserMessageEvent } from "./user-message-event.js";
+export { validateRunCreateRequestAllErrors } from "./run-create-request.all-errors.js";
+export { validateSessionCreateRequestAllErrors } from "./session-create-request.all-errors.js";
+export { validateSessionMessageRequestAllErrors } from "./session-message-request.all-errors.js";
+export { validateToolResultRequestAllErrors } from "./tool-result-request.all-errors.js";
 export type { ValidationIssue, Validator } from "./runtime.js";

@@ -7,6 +7,12 @@
  *   validators/<kebab-name>.js + .d.ts   one module per component, exporting
  *                                        `validate<Name>`; self-contained (it
  *                                        carries the functions it calls)
+ *   validators/<kebab-name>.all-errors.js + .d.ts
+ *                                        for each request-body component
+ *                                        only: `validate<Name>AllErrors`, the
+ *                                        same checks built with ajv
+ *                                        `allErrors`, so a client can list
+ *                                        every problem of a rejected body
  *   validators/index.js + .d.ts          explicit named re-exports
  *   validators/runtime.js + .d.ts        helpers replacing ajv's runtime
  *                                        modules; `ValidationIssue`
@@ -21,13 +27,15 @@
  * 8.9 KB gz; all 104 ~102 KB gz, because each module carries its own copy of
  * the functions it shares with others. The bar is "one validator alone".
  */
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { addComponents, createValidatorAjv, componentRef } from "./validators/ajv.js";
 import { componentDeclarations, indexDeclarations, indexModule } from "./validators/declarations.js";
 import { header } from "../header.js";
 import { BackgroundFormatter, formatModuleSync } from "./validators/format.js";
 import { componentModuleSource } from "./validators/module-code.js";
-import { kebabCase } from "./validators/names.js";
+import { allErrorsFile, allErrorsName, kebabCase, validatorName } from "./validators/names.js";
+import { requestBodyComponents } from "./validators/request-bodies.js";
 import { assertPortable } from "./validators/portability.js";
 import { runtimeDts, runtimeJs, RUNTIME_FILE } from "./validators/runtime.js";
 
@@ -68,20 +76,15 @@ export async function emitValidatorsInBackground(model: LoadedSchema): Promise<E
  */
 function validatorSources<T>(model: LoadedSchema, format: (code: string) => T): { modules: T[]; finish: (formatted: readonly string[]) => EmittedFile[] } {
   const names = Object.keys(model.schemas).sort();
-  checkFileNames(names);
+  const bodies = requestBodyComponents(model.document);
+  checkFileNames(names, bodies);
 
-  const ajv = createValidatorAjv();
-  addComponents(ajv, model.schemas);
-  // Compile in sorted order first: ajv numbers functions and constants in
-  // compile order, so a fixed order makes the output byte-deterministic.
-  for (const name of names) {
-    try {
-      ajv.getSchema(componentRef(name));
-    } catch (e) {
-      throw new Error(`Cannot compile a validator for #/components/schemas/${name}: ${(e as Error).message}`, { cause: e });
-    }
-  }
-  const modules = names.map((name) => format(componentModuleSource(ajv, name)));
+  const ajv = compileAll(createValidatorAjv(), model, names);
+  const ajvAll = compileAll(createValidatorAjv({ allErrors: true }), model, bodies);
+  const modules = [
+    ...names.map((name) => format(componentModuleSource(ajv, name))),
+    ...bodies.map((name) => format(componentModuleSource(ajvAll, name, allErrorsName(name)))),
+  ];
 
   const finish = (formatted: readonly string[]): EmittedFile[] => {
     const top = header(model, "//");
@@ -94,8 +97,13 @@ function validatorSources<T>(model: LoadedSchema, format: (code: string) => T): 
       files.push({ path: `${base}.js`, contents: top + formatted[i]! });
       files.push({ path: `${base}.d.ts`, contents: top + componentDeclarations(name) });
     });
-    files.push({ path: `${DIR}/index.js`, contents: top + indexModule(names) });
-    files.push({ path: `${DIR}/index.d.ts`, contents: top + indexDeclarations(names) });
+    bodies.forEach((name, i) => {
+      const base = `${DIR}/${allErrorsFile(name)}`;
+      files.push({ path: `${base}.js`, contents: top + formatted[names.length + i]! });
+      files.push({ path: `${base}.d.ts`, contents: top + componentDeclarations(name, { allErrors: true }) });
+    });
+    files.push({ path: `${DIR}/index.js`, contents: top + indexModule(names, bodies) });
+    files.push({ path: `${DIR}/index.d.ts`, contents: top + indexDeclarations(names, bodies) });
 
     for (const file of files) assertPortable(file.path, file.contents);
     return files;
@@ -103,7 +111,28 @@ function validatorSources<T>(model: LoadedSchema, format: (code: string) => T): 
   return { modules, finish };
 }
 
-function checkFileNames(names: readonly string[]): void {
+/**
+ * `ajv` with the components added and `names` compiled, in sorted order:
+ * ajv numbers functions and constants in compile order, so a fixed order
+ * makes the output byte-deterministic.
+ */
+function compileAll(ajv: Ajv2020, model: LoadedSchema, names: readonly string[]): Ajv2020 {
+  addComponents(ajv, model.schemas);
+  for (const name of names) {
+    try {
+      ajv.getSchema(componentRef(name));
+    } catch (e) {
+      throw new Error(`Cannot compile a validator for #/components/schemas/${name}: ${(e as Error).message}`, { cause: e });
+    }
+  }
+  return ajv;
+}
+
+function checkFileNames(names: readonly string[], bodies: readonly string[]): void {
+  const exports = new Set(names.map(validatorName));
+  for (const name of bodies) {
+    if (exports.has(allErrorsName(name))) throw new Error(`Component ${name}'s all-errors validator would be named like the validator of another component, ${allErrorsName(name)}; rename that component.`);
+  }
   const seen = new Map<string, string>();
   for (const name of names) {
     const file = kebabCase(name);

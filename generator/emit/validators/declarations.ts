@@ -1,9 +1,18 @@
 /** The `.d.ts` text beside each generated validator module. */
-import { kebabCase, validatorName } from "./names.js";
+import { allErrorsFile, allErrorsName, kebabCase, validatorName } from "./names.js";
 
-/** Declarations of component `name`'s validator module. */
-export function componentDeclarations(name: string): string {
-  const fn = validatorName(name);
+const FIRST_ERROR = `Stops at the first failing keyword. After the call, \`{fn}.errors\` is
+ * \`null\` if \`data\` is valid, else the issues found (see ValidationIssue).`;
+
+const ALL_ERRORS = `Collects every failing keyword (ajv \`allErrors\`): slower than
+ * \`{fast}\`, which stops at the first; meant for listing every
+ * problem of a rejected request body. After the call, \`{fn}.errors\` is
+ * \`null\` if \`data\` is valid, else all the issues found (see ValidationIssue).`;
+
+/** Declarations of component `name`'s validator module (`allErrors`: of its all-errors build). */
+export function componentDeclarations(name: string, { allErrors = false }: { allErrors?: boolean } = {}): string {
+  const fn = allErrors ? allErrorsName(name) : validatorName(name);
+  const behaviour = (allErrors ? ALL_ERRORS : FIRST_ERROR).replaceAll("{fn}", fn).replaceAll("{fast}", validatorName(name));
   return `import type { ${name} } from "../types.js";
 import type { ValidationIssue } from "./runtime.js";
 
@@ -12,8 +21,7 @@ import type { ValidationIssue } from "./runtime.js";
  * vendor keywords (x-max-utf8-bytes, ...) included. A type guard: \`true\`
  * narrows \`data\` to \`${name}\`.
  *
- * Stops at the first failing keyword. After the call, \`${fn}.errors\` is
- * \`null\` if \`data\` is valid, else the issues found (see ValidationIssue).
+ * ${behaviour}
  */
 export declare function ${fn}(data: unknown): data is ${name};
 export declare namespace ${fn} {
@@ -24,12 +32,17 @@ export declare namespace ${fn} {
 }
 
 /** Declarations of index.js: every validator by name, and the public types. */
-export function indexDeclarations(names: readonly string[]): string {
-  const lines = names.map((n) => `export { ${validatorName(n)} } from "./${kebabCase(n)}.js";`);
-  return `${lines.join("\n")}\nexport type { ValidationIssue, Validator } from "./runtime.js";\n`;
+export function indexDeclarations(names: readonly string[], allErrors: readonly string[]): string {
+  return `${exportLines(names, allErrors)}export type { ValidationIssue, Validator } from "./runtime.js";\n`;
 }
 
 /** index.js: explicit named re-exports (no \`export *\`), one line per validator. */
-export function indexModule(names: readonly string[]): string {
-  return `${names.map((n) => `export { ${validatorName(n)} } from "./${kebabCase(n)}.js";`).join("\n")}\n`;
+export function indexModule(names: readonly string[], allErrors: readonly string[]): string {
+  return exportLines(names, allErrors);
+}
+
+function exportLines(names: readonly string[], allErrors: readonly string[]): string {
+  const lines = names.map((n) => `export { ${validatorName(n)} } from "./${kebabCase(n)}.js";`);
+  for (const n of allErrors) lines.push(`export { ${allErrorsName(n)} } from "./${allErrorsFile(n)}.js";`);
+  return `${lines.join("\n")}\n`;
 }

@@ -16,9 +16,11 @@ export function componentModuleCode(ajv: Ajv2020, name: string): string {
   return formatModuleSync(componentModuleSource(ajv, name));
 }
 
-/** The module before formatting: `componentModuleCode` is `formatModuleSync` of this (./format.ts). */
-export function componentModuleSource(ajv: Ajv2020, name: string): string {
-  const exportName = validatorName(name);
+/**
+ * The module before formatting: `componentModuleCode` is `formatModuleSync`
+ * of this (./format.ts). `exportName` defaults to `validate<Name>`.
+ */
+export function componentModuleSource(ajv: Ajv2020, name: string, exportName = validatorName(name)): string {
   let code = standalone.default(ajv, { [exportName]: componentRef(name) });
   code = code.replace(/^"use strict";/, ""); // ES modules are strict
 

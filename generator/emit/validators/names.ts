@@ -15,3 +15,13 @@ export function validatorName(name: string): string {
   }
   return `validate${name}`;
 }
+
+/** The named export of the all-errors build of component `name`'s validator. */
+export function allErrorsName(name: string): string {
+  return `${validatorName(name)}AllErrors`;
+}
+
+/** The module (without `.js`) of that build. */
+export function allErrorsFile(name: string): string {
+  return `${kebabCase(name)}.all-errors`;
+}

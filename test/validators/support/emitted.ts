@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { emitValidators } from "../../../generator/emit/validators.js";
 import { addComponents, componentRef, createValidatorAjv } from "../../../generator/emit/validators/ajv.js";
-import { kebabCase, validatorName } from "../../../generator/emit/validators/names.js";
+import { allErrorsFile, allErrorsName, kebabCase, validatorName } from "../../../generator/emit/validators/names.js";
 import type { EmittedFile, LoadedSchema } from "../../../generator/model.js";
 
 export interface AnyValidator {
@@ -24,6 +24,8 @@ export interface EmittedValidators {
   readonly files: readonly EmittedFile[];
   /** The emitted module's `validate<name>`, imported from disk. */
   get(name: string): Promise<AnyValidator>;
+  /** The emitted all-errors build, `validate<name>AllErrors` (request bodies only). */
+  getAllErrors(name: string): Promise<AnyValidator>;
 }
 
 export async function emitToTempDir(model: LoadedSchema): Promise<EmittedValidators> {
@@ -37,26 +39,28 @@ export async function emitToTempDir(model: LoadedSchema): Promise<EmittedValidat
     writeFileSync(path, file.contents);
   }
   const cache = new Map<string, AnyValidator>();
+  const load = async (file: string, exportName: string): Promise<AnyValidator> => {
+    let v = cache.get(file);
+    if (!v) {
+      const url = pathToFileURL(join(dir, "validators", `${file}.js`)).href;
+      const mod = (await import(url)) as Record<string, AnyValidator>;
+      v = mod[exportName];
+      if (!v) throw new Error(`${url} does not export ${exportName}`);
+      cache.set(file, v);
+    }
+    return v;
+  };
   return {
     dir,
     files,
-    async get(name) {
-      let v = cache.get(name);
-      if (!v) {
-        const url = pathToFileURL(join(dir, "validators", `${kebabCase(name)}.js`)).href;
-        const mod = (await import(url)) as Record<string, AnyValidator>;
-        v = mod[validatorName(name)];
-        if (!v) throw new Error(`${url} does not export ${validatorName(name)}`);
-        cache.set(name, v);
-      }
-      return v;
-    },
+    get: (name) => load(kebabCase(name), validatorName(name)),
+    getAllErrors: (name) => load(allErrorsFile(name), allErrorsName(name)),
   };
 }
 
-/** Live ajv (compiled at run time) with the emitter's options and keywords. */
-export function liveValidators(model: LoadedSchema): (name: string) => AnyValidator {
-  const ajv = createValidatorAjv();
+/** Live ajv (compiled at run time) with the emitter's options and keywords (`allErrors` for the all-errors builds). */
+export function liveValidators(model: LoadedSchema, { allErrors = false }: { allErrors?: boolean } = {}): (name: string) => AnyValidator {
+  const ajv = createValidatorAjv(allErrors ? { allErrors } : {});
   addComponents(ajv, model.schemas);
   return (name) => {
     const v = ajv.getSchema(componentRef(name));
