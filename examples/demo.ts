@@ -3,7 +3,7 @@
  * with one local tool through the generated client, and prints each event.
  */
 import { MantyxClient } from "../generated/client.js";
-import { runOutcome, ToolRegistry } from "../runtime/client/index.js";
+import { runAgent, runOutcome, ToolRegistry } from "../runtime/client/index.js";
 import { startMockServer } from "../test/mock-server/index.js";
 
 const server = await startMockServer();
@@ -22,7 +22,8 @@ try {
     handler: ({ amount, currency }: { amount: number; currency: string }) => ({ total: amount * 1.2, currency }),
   });
 
-  const terminal = await client.run(
+  const terminal = await runAgent(
+    client,
     {
       modelId: "platform:demo",
       systemPrompt: "You are a cashier.",

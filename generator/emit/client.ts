@@ -9,13 +9,17 @@
  * through a checking helper — `json` (JSON.stringify, for literals), `ident`
  * (must be an identifier), `type` (an expression built here from checked
  * identifiers), `doc` (comment text, `*\/` neutralised) — never `{{{ }}}`.
- * The HTTP work lives in runtime/client/, so the template stays thin.
+ * The generated client is a table (one `[method, path, flags, validators]`
+ * entry per operation) plus an interface that types one method per entry;
+ * `ClientCore.define` (runtime/client/core.ts) installs the methods, so the
+ * methods cost no code and the HTTP work lives in runtime/client/ once.
  */
 import { readFileSync } from "node:fs";
 import Handlebars from "handlebars";
 import type { OpenAPIObject, OperationObject, ParameterObject, PathItemObject, ReferenceObject, SchemaObject } from "openapi3-ts/oas31";
 import { header } from "../header.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
+import { allErrorsName, validatorName } from "./validators/names.js";
 
 const TEMPLATE = new URL("../../templates/client.ts.hbs", import.meta.url);
 const COMPONENT = "#/components/schemas/";
@@ -49,12 +53,6 @@ interface ParamData {
   description: string;
 }
 
-interface FieldData {
-  name: string;
-  validator: string;
-  each: boolean;
-}
-
 export interface OperationData {
   id: string;
   kind: OperationKind;
@@ -66,14 +64,16 @@ export interface OperationData {
   idempotent: boolean;
   /** Some 2xx answer has no body: any success body is optional, and one that is not JSON is ignored. */
   bodyOptional: boolean;
-  /** Path parameters other than `workspaceSlug` (which comes from the client's `workspace`). */
+  /** Path parameters other than `workspaceSlug` (which comes from the client's `workspace`), in path order: the method's leading arguments. */
   pathParams: ParamData[];
   workspaceScoped: boolean;
   queryParams: ParamData[];
   headerParams: ParamData[];
-  hasParams: boolean;
   bodyType: string | undefined;
-  body: { whole: string; parts: string[]; fields: FieldData[] } | undefined;
+  /** The body's validators: the fast one, and its all-errors build (for the list of every problem). */
+  body: { validate: string; validateAll: string } | undefined;
+  /** The runtime's flag names (runtime/client/core.ts) for the operations table. */
+  flags: string[];
   responseType: string;
   statuses: string[];
 }
@@ -112,47 +112,6 @@ function camel(name: string): string {
   return out.charAt(0).toLowerCase() + out.slice(1);
 }
 
-/** Top-level checks of a body component: fields with their own component validator, and whole-body parts. */
-function bodyChecks(model: LoadedSchema, name: string): { whole: string; parts: string[]; fields: FieldData[] } {
-  const fields: FieldData[] = [];
-  const parts: string[] = [];
-  const addFields = (schema: SchemaObject): void => {
-    for (const prop of Object.keys(schema.properties ?? {}).sort()) {
-      const s = schema.properties![prop];
-      const direct = componentName(s);
-      if (direct !== undefined) {
-        fields.push({ name: prop, validator: `validate${direct}`, each: false });
-        continue;
-      }
-      const items = (s as SchemaObject).type === "array" ? componentName((s as SchemaObject).items) : undefined;
-      if (items !== undefined) fields.push({ name: prop, validator: `validate${items}`, each: true });
-    }
-  };
-  const decomposable = (s: SchemaObject): boolean => s.properties !== undefined && s.allOf === undefined && s.oneOf === undefined && s.anyOf === undefined;
-  const visit = (schema: SchemaObject, depth: number): void => {
-    if (depth > 4) return;
-    if (schema.allOf !== undefined) {
-      for (const branch of schema.allOf) {
-        const ref = componentName(branch);
-        const target = ref === undefined ? (branch as SchemaObject) : model.schemas[ref]!;
-        if (decomposable(target)) addFields(target);
-        else if (ref !== undefined) parts.push(`validate${ref}`);
-        else visit(target, depth + 1);
-      }
-    }
-    if (schema.properties !== undefined) addFields(schema);
-  };
-  const schema = model.schemas[name];
-  if (schema === undefined) throw new Error(`Request body component ${name} is missing.`);
-  visit(schema, 0);
-  const seen = new Set<string>();
-  return {
-    whole: `validate${name}`,
-    parts: [...new Set(parts)],
-    fields: fields.filter((f) => (seen.has(f.name) ? false : (seen.add(f.name), true))),
-  };
-}
-
 function paramData(p: ParameterObject): ParamData {
   return {
     name: camel(p.name),
@@ -175,7 +134,8 @@ export function operationData(model: LoadedSchema): OperationData[] {
       if (id === undefined || !IDENT.test(id)) throw new Error(`${method.toUpperCase()} ${path} needs an operationId that is a JavaScript identifier (it names the client method).`);
       const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref<ParameterObject>(doc, p));
       const byIn = (where: string): ParamData[] => params.filter((p) => p.in === where).map(paramData);
-      const pathParams = byIn("path");
+      // In path order: the method's leading arguments, as the runtime fills the template.
+      const pathParams = byIn("path").sort((a, b) => path.indexOf(`{${a.wireName}}`) - path.indexOf(`{${b.wireName}}`));
       const responses = Object.keys(op.responses ?? {}).sort();
       const success = responses.filter((s) => /^2\d\d$/.test(s));
       let stream = false;
@@ -201,6 +161,15 @@ export function operationData(model: LoadedSchema): OperationData[] {
       }
       const queryParams = byIn("query");
       const headerParams = byIn("header");
+      if (kind === "json" && queryParams.length + headerParams.length > 0) {
+        throw new Error(`${id}: query and header parameters are supported on the stream operation only; teach runtime/client/core.ts (#call) and this emitter to pass them.`);
+      }
+      const idempotent = method === "get" || method === "delete" || IDEMPOTENT_POSTS.has(id);
+      const flags = [
+        ...(idempotent ? ["IDEMPOTENT"] : []),
+        ...(empty ? ["EMPTY_OK"] : []),
+        ...(kind === "stream" ? ["STREAM"] : kind === "tool-result" ? ["TOOL_RESULT"] : []),
+      ];
       ops.push({
         id,
         kind,
@@ -209,15 +178,15 @@ export function operationData(model: LoadedSchema): OperationData[] {
         summary: op.summary ?? id,
         description: (op.description ?? "").trim(),
         scopes: ((op as Record<string, unknown>)["x-required-scopes"] as string[] | undefined) ?? [],
-        idempotent: method === "get" || method === "delete" || IDEMPOTENT_POSTS.has(id),
+        idempotent,
         bodyOptional: empty,
         pathParams: pathParams.filter((p) => p.wireName !== "workspaceSlug"),
         workspaceScoped: pathParams.some((p) => p.wireName === "workspaceSlug"),
         queryParams,
         headerParams,
-        hasParams: kind === "json" && queryParams.length + headerParams.length > 0,
         bodyType,
-        body: bodyType === undefined ? undefined : bodyChecks(model, bodyType),
+        body: bodyType === undefined ? undefined : { validate: validatorName(bodyType), validateAll: allErrorsName(bodyType) },
+        flags,
         responseType: typeList.length === 0 ? (empty ? "undefined" : "unknown") : typeList.join(" | "),
         statuses: responses,
       });
@@ -256,18 +225,15 @@ export function createRenderer(): (data: unknown) => string {
 export function emitClient(model: LoadedSchema): EmittedFile[] {
   const operations = operationData(model);
   const validators = new Set<string>();
-  for (const op of operations) {
-    if (op.body === undefined) continue;
-    validators.add(op.body.whole);
-    for (const p of op.body.parts) validators.add(p);
-    for (const f of op.body.fields) validators.add(f.validator);
-  }
+  for (const op of operations) if (op.body !== undefined) validators.add(op.body.validate).add(op.body.validateAll);
+  const flags = new Set(operations.flatMap((op) => op.flags));
   const render = createRenderer();
   const contents = render({
     header: header(model, "//").trimEnd(),
     version: model.generatorVersion,
     operations,
     validators: [...validators].sort(),
+    flags: [...flags].sort(),
   });
   return [{ path: "client.ts", contents: contents.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n") }];
 }

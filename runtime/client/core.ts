@@ -1,42 +1,51 @@
 /**
- * The hand-written HTTP core of the generated client: URL and header
- * building, credentials, request-body validation, error mapping, retries.
- * `generated/client.ts` describes each operation as data and calls in here,
- * so the template stays thin.
+ * The hand-written HTTP core of the generated client. `generated/client.ts`
+ * describes each operation as data (method, path, flags, body validators)
+ * and `ClientCore.define` turns every entry into a method, so the generated
+ * file costs a table, not code: URL and header building, credentials,
+ * request-body validation, error mapping, retries, tool-result outcomes and
+ * the event stream all live here once.
  *
  * Uses only `fetch`, `Headers`, `AbortSignal`, `setTimeout`: runs in Node 20+,
  * browsers, Deno, Bun and edge workers.
  */
-import type { ValidationIssue } from "../../generated/validators/runtime.js";
 import type { ValidationMode } from "../events/index.js";
-import { backoffDelay, sleep, type BackoffOptions } from "./internal/backoff.js";
-import { checkBody, type BodyCheck } from "./request-check.js";
-import { MantyxApiError, MantyxConnectionError, RequestValidationError, UnexpectedResponseError, retryAfterMs } from "./errors.js";
+import { MantyxApiError, MantyxConnectionError, RequestValidationError, UnexpectedResponseError } from "./errors.js";
+import { backoff, sleep, type BackoffOptions } from "./internal/backoff.js";
+import { bodyIssues, type BodyCheck } from "./request-check.js";
+import { runEventStream, type StreamRunOptions } from "./stream-run.js";
 
-/** How one operation is called; generated from the schema. */
-export interface OperationInfo {
-  readonly id: string;
-  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-  /** Path template, e.g. `/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}`. */
-  readonly path: string;
-  /**
-   * Safe to send again after a 5xx or a network failure: GET/DELETE, and
-   * operations the protocol makes idempotent (cancel). Tool results are not:
-   * one POST per `toolUseId` (wire-protocol.md §13). Everything is retried
-   * on 429, which means "not processed".
-   */
-  readonly idempotent: boolean;
-  /**
-   * Some success answer of the operation has no body (e.g. `204`; cancel and
-   * delete are documented only as "2xx"): a success body that is not JSON is
-   * then ignored instead of being an UnexpectedResponseError.
-   */
-  readonly bodyOptional?: boolean | undefined;
-  /** Request-body check; absent when the operation has no body. */
-  readonly body?: BodyCheck | undefined;
-}
+export type { RunEventStream, StreamRunOptions } from "./stream-run.js";
 
-/** Reports what `validation: "warn"` lets through. */
+/**
+ * Operation flags, the bits of an Operation's third element.
+ * - IDEMPOTENT: safe to send again after a 5xx or a network failure (GET,
+ *   DELETE, and cancel, which the protocol makes idempotent). Not tool
+ *   results: one POST per `toolUseId` (wire-protocol.md §13). Every
+ *   operation is retried on 429, which means "not processed".
+ * - EMPTY_OK: some success answer has no body (`204`, or documented only as
+ *   "2xx"), so a success body that is not JSON is ignored instead of being
+ *   an UnexpectedResponseError.
+ * - STREAM: the answer is the run's event stream (a RunEventStream).
+ * - TOOL_RESULT: the answer is a ToolResultOutcome, at most one POST per
+ *   `toolUseId`.
+ */
+export const IDEMPOTENT = 1;
+export const EMPTY_OK = 2;
+export const STREAM = 4;
+export const TOOL_RESULT = 8;
+
+/**
+ * One operation, as `generated/client.ts` describes it: HTTP method, path
+ * template (`{workspaceSlug}` filled from the client's `workspace`, the
+ * other parameters from the method's leading arguments, in path order),
+ * flags, and the request body's validators when it takes one (the body is
+ * then the argument after the path parameters). The last argument is the
+ * per-call options.
+ */
+export type Operation = readonly [method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: string, flags: number, body?: BodyCheck];
+
+/** Reports what `validation: "warn"` (and `onInvalid: "skip-and-warn"`) lets through. */
 export type ClientWarningHandler = (message: string, detail?: unknown) => void;
 
 export interface ClientOptions {
@@ -68,11 +77,9 @@ export interface ClientOptions {
   /** Back-off of request retries and stream reconnects. Defaults 500 ms, capped at 10 s. */
   retryDelay?: BackoffOptions | undefined;
   /**
-   * Extra product token for the client identification, e.g. `my-app/1.2`.
-   * Outside browsers the client sends `User-Agent` and `X-Mantyx-Client`
-   * naming `@mantyx/wire-types/<version>`. In browsers it sends neither: the
-   * browser owns User-Agent, and a custom header would need the server's
-   * CORS allow-list, which the protocol does not promise.
+   * Extra product token for the `User-Agent`, e.g. `my-app/1.2`. Outside
+   * browsers the client sends `User-Agent: @mantyx/wire-types/<version>`
+   * (plus this). In browsers it sends none: the browser owns User-Agent.
    */
   userAgent?: string | undefined;
   /** Headers added to every request. */
@@ -88,201 +95,206 @@ export interface CallOptions {
   workspace?: string | undefined;
 }
 
-export interface RequestArgs {
-  path?: Readonly<Record<string, string | number>> | undefined;
-  query?: Readonly<Record<string, string | number | boolean | undefined>> | undefined;
-  headers?: Readonly<Record<string, string | undefined>> | undefined;
-  body?: unknown;
-}
-
-/** A 2xx answer: status and parsed JSON body (undefined when empty). */
-export interface ApiResponse<T> {
-  status: number;
-  data: T;
-  headers: Headers;
-}
-
-function isBrowser(): boolean {
-  const g = globalThis as { document?: unknown; WorkerGlobalScope?: unknown };
-  return g.document !== undefined || g.WorkerGlobalScope !== undefined;
-}
-
 /**
- * The credential as a header carries it. fetch strips leading and trailing
- * HTTP whitespace from header values, so a key read with its newline is sent
- * (and echoed back by a server) without it: that is the form to redact. A key
- * fetch would refuse (a line break or NUL inside, a character above U+00FF)
- * is refused here without quoting it, since fetch's own error quotes the
- * whole header value, credential included.
+ * The documented endings of a tool-result POST, as values (wire-protocol.md
+ * §5, §10, §13). Anything else (401, 403, a 404 for a wrong workspace, …)
+ * is thrown as MantyxApiError.
  */
-function headerCredential(apiKey: string): string {
-  const key = apiKey.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
-  if (/[\0\r\n]|[^\0-\xff]/.test(key)) {
-    throw new TypeError("MantyxClient: apiKey cannot be sent in an HTTP header: it contains a line break, a NUL or a character above U+00FF (the key is not shown). Check how it was read.");
-  }
-  return key;
-}
+export type ToolResultOutcome =
+  /** The runner got it (204; 200 from older servers, which also answer 200 for a result after cancellation). */
+  | { status: "accepted"; httpStatus: number }
+  /** 404 `unknown_tool_use`: already answered, no pending call with that id, or (older servers) the run ended. */
+  | { status: "unknown_tool_use"; error: MantyxApiError }
+  /** 409 `run_terminal`: the run already ended (or the tool timed out); the result was dropped. */
+  | { status: "run_terminal"; error: MantyxApiError };
 
-function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
-  return signal?.aborted === true || (error as { name?: unknown } | null)?.name === "AbortError";
-}
+/** Opens one stream connection: the response; the MantyxApiError of a non-2xx answer; a TypeError for a caller mistake. */
+export type StreamOpener = (lastSeq: number | undefined, signal: AbortSignal) => Promise<Response | Error>;
+
+const WORKSPACE = "workspaceSlug";
 
 export class ClientCore {
-  /** Kept private (`#`): never enumerable, never in `inspect` or JSON output. */
-  readonly #apiKey: string | undefined;
-  readonly #fetch: typeof fetch;
+  /** Sends with `this` unset: a browser's window.fetch called as a method of another object throws "Illegal invocation". */
+  readonly #fetch: (url: string, init: RequestInit) => Promise<Response>;
+  /** Identity, client headers and the credential. Private (`#`): never enumerable, never in `inspect` or JSON output. */
+  readonly #headers: Headers;
+  /** The credential as sent, and as JSON escapes it: what redaction removes. */
+  readonly #secrets: string[] = [];
+  /** Tool-result outcomes by URL and `toolUseId`: at most one POST each. */
+  readonly #posted = new Map<string, Promise<ToolResultOutcome>>();
   readonly baseUrl: string;
   readonly workspace: string | undefined;
   readonly validation: ValidationMode;
   readonly maxRetries: number;
   readonly retryDelay: BackoffOptions;
-  readonly version: string;
   readonly onWarning: ClientWarningHandler;
-  readonly #credentialHeader: "authorization" | "x-api-key";
-  readonly #identity: Record<string, string>;
-  readonly #headers: Record<string, string>;
 
-  constructor(options: ClientOptions, version = "0.0.0") {
-    if (typeof options?.baseUrl !== "string" || options.baseUrl === "") {
-      throw new TypeError('MantyxClient needs baseUrl, the server origin, e.g. new MantyxClient({ baseUrl: "https://app.mantyx.io", workspace, apiKey }).');
-    }
-    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+  constructor(options: ClientOptions, version: string) {
+    const { baseUrl, apiKey, userAgent, fetch: f = globalThis.fetch } = options;
+    if (!baseUrl) throw new TypeError('MantyxClient: pass baseUrl, e.g. "https://app.mantyx.io"');
+    if (typeof f != "function") throw new TypeError("MantyxClient: no global fetch; pass options.fetch");
+    this.#fetch = (url, init) => f(url, init);
+    this.baseUrl = baseUrl.replace(/\/+$/, "");
     this.workspace = options.workspace;
-    this.#apiKey = options.apiKey === undefined ? undefined : headerCredential(options.apiKey);
-    this.#credentialHeader = options.credentialHeader ?? "authorization";
-    const f = options.fetch ?? (globalThis as { fetch?: typeof fetch }).fetch;
-    if (typeof f !== "function") throw new TypeError("No fetch available: pass options.fetch (Node 18+, browsers and workers have one built in).");
-    // Called unbound, a browser's window.fetch throws "Illegal invocation".
-    this.#fetch = options.fetch ?? ((input, init) => f(input, init));
     this.validation = options.validation ?? "throw";
     this.maxRetries = options.maxRetries ?? 2;
     this.retryDelay = options.retryDelay ?? {};
-    this.version = version;
-    this.onWarning = options.onWarning ?? ((message) => (typeof console !== "undefined" ? console.warn(message) : undefined));
-    this.#headers = { ...(options.headers ?? {}) };
-    const product = `@mantyx/wire-types/${version}${options.userAgent !== undefined ? ` ${options.userAgent}` : ""}`;
-    this.#identity = isBrowser() ? {} : { "user-agent": product, "x-mantyx-client": product };
+    this.onWarning = options.onWarning ?? ((m) => globalThis.console?.warn(m));
+    const h = (this.#headers = new Headers("document" in globalThis || "WorkerGlobalScope" in globalThis ? {} : { "user-agent": `@mantyx/wire-types/${version}${userAgent ? " " + userAgent : ""}` }));
+    for (const k in options.headers) h.set(k, options.headers[k]!);
+    if (apiKey !== undefined) {
+      // fetch strips leading and trailing HTTP whitespace from header values,
+      // so a key read with its newline is sent (and echoed back) without it:
+      // that is the form to redact. A key fetch would refuse is refused here
+      // without quoting it, since fetch's own error quotes the whole header.
+      const key = apiKey.trim();
+      if (/[\0\r\n]|[^\0-\xff]/.test(key)) throw new TypeError("MantyxClient: apiKey has a line break, NUL or non-Latin-1 character (not shown); check how it was read");
+      if (options.credentialHeader == "x-api-key") h.set("x-api-key", key);
+      else h.set("authorization", "Bearer " + key);
+      if (key) this.#secrets.push(key, JSON.stringify(key).slice(1, -1));
+    }
   }
 
-  /** Strings errors must never contain. */
-  protected get secrets(): readonly string[] {
-    return this.#apiKey === undefined ? [] : [this.#apiKey];
+  /** Installs one method per operation on `this` class's prototype (called once by generated/client.ts). */
+  static define(operations: Readonly<Record<string, Operation>>): void {
+    for (const id in operations) {
+      (this.prototype as unknown as Record<string, unknown>)[id] = function (this: ClientCore, ...args: unknown[]) {
+        return this.#call(id, operations[id]!, args);
+      };
+    }
   }
 
-  /** Absolute URL of an operation. */
-  url(op: OperationInfo, args: RequestArgs, options?: CallOptions): string {
-    const values: Record<string, string | number | undefined> = { ...(args.path ?? {}) };
-    if (op.path.includes("{workspaceSlug}") && values["workspaceSlug"] === undefined) {
-      const slug = options?.workspace ?? this.workspace;
-      if (slug === undefined || slug === "") {
-        throw new TypeError(`${op.id} needs a workspace slug: pass { workspace: "<slug>" } to the client (or to this call).`);
+  #call(id: string, [method, path, flags, check]: Operation, args: unknown[]): unknown {
+    const values: Record<string, unknown> = {};
+    let n = 0;
+    path.replace(/\{([^}]+)\}/g, (_, k: string) => ((values[k] = k == WORKSPACE ? undefined : args[n++]), ""));
+    const body = check && args[n++];
+    const o = args[n] as (CallOptions & StreamRunOptions) | undefined;
+    const url = (): string =>
+      this.baseUrl +
+      path.replace(/\{([^}]+)\}/g, (_, k: string) => {
+        const v = values[k] ?? (k == WORKSPACE ? (o?.workspace ?? this.workspace) : undefined);
+        if (v == null || v === "") throw new TypeError(`${id}: pass ${k == WORKSPACE ? "{ workspace } to the client or the call" : k}`);
+        return encodeURIComponent(v as string);
+      });
+    if (flags & STREAM) {
+      let base: string | undefined;
+      return runEventStream(this, id, args[0] as string, o ?? {}, async (seq, signal) => {
+        // A caller mistake (no workspace, no runId) is returned, to be thrown
+        // from the first next() rather than retried as a drop.
+        try {
+          base ??= url();
+        } catch (e) {
+          return e as TypeError;
+        }
+        const r = await this.#send(method, seq === undefined ? base : `${base}?lastSeq=${seq}`, "text/event-stream", o, signal, seq === undefined ? {} : { "last-event-id": "" + seq });
+        return r.ok ? r : this.#error(id, r);
+      });
+    }
+    return this.#invoke(id, method, url, flags, check, body, o);
+  }
+
+  async #invoke(id: string, method: string, url: () => string, flags: number, check: BodyCheck | undefined, body: unknown, o: CallOptions | undefined): Promise<unknown> {
+    if (check && this.validation != "off") {
+      const issues = bodyIssues(check, body);
+      if (issues) {
+        const e = new RequestValidationError(`${id}: invalid request body, not sent (or pass validation: "warn" / "off"):${issues.map((i) => `\n  ${i.instancePath || "(body)"}: ${i.message}`).join("")}`, { operationId: id, issues });
+        if (this.validation == "throw") throw e;
+        this.onWarning(e.message, e);
       }
-      values["workspaceSlug"] = slug;
     }
-    const path = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
-      const v = values[name];
-      if (v === undefined || v === "") throw new TypeError(`${op.id}: path parameter ${name} is missing.`);
-      return encodeURIComponent(String(v));
-    });
-    let query = "";
-    for (const [k, v] of Object.entries(args.query ?? {})) {
-      if (v === undefined) continue;
-      query += `${query === "" ? "?" : "&"}${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`;
+    const u = url();
+    const request = (): Promise<Response> => this.#request(id, method, u, flags, body, o);
+    if (flags & TOOL_RESULT) {
+      // At most one POST per toolUseId: a second call returns the first
+      // outcome without posting. A POST that failed (thrown error, nothing
+      // decided) is forgotten, so it can be retried; if it did reach the
+      // server, the retry gets `unknown_tool_use`, a normal outcome.
+      const posted = this.#posted;
+      const key = `${u}\0${(body as { toolUseId?: unknown } | undefined)?.toolUseId}`;
+      let p = posted.get(key);
+      if (!p) {
+        posted.set(
+          key,
+          (p = request().then(
+            // A 2xx is the acceptance whatever its body (older servers answer 200, maybe with text).
+            (r) => (r.body?.cancel(), { status: "accepted", httpStatus: r.status }),
+            (error) => {
+              if (error instanceof MantyxApiError && (error.status == 409 || (error.status == 404 && error.code == "unknown_tool_use"))) {
+                return { status: error.status == 409 ? "run_terminal" : "unknown_tool_use", error };
+              }
+              throw error;
+            },
+          )),
+        );
+        p.catch(() => posted.delete(key));
+        if (posted.size > 1e4) posted.delete(posted.keys().next().value!);
+      }
+      return p;
     }
-    return this.baseUrl + path + query;
-  }
-
-  /** Headers of a request: identity, client headers, credential, call headers, operation headers. */
-  headersFor(args: RequestArgs, options: CallOptions | undefined, accept: string): Headers {
-    const h = new Headers(this.#identity);
-    for (const [k, v] of Object.entries(this.#headers)) h.set(k, v);
-    h.set("accept", accept);
-    if (this.#apiKey !== undefined) {
-      if (this.#credentialHeader === "x-api-key") h.set("x-api-key", this.#apiKey);
-      else h.set("authorization", `Bearer ${this.#apiKey}`);
-    }
-    for (const [k, v] of Object.entries(options?.headers ?? {})) h.set(k, v);
-    for (const [k, v] of Object.entries(args.headers ?? {})) if (v !== undefined) h.set(k, v);
-    return h;
-  }
-
-  /** Validates a body per `validation`; throws RequestValidationError in `"throw"` mode. */
-  checkRequest(op: OperationInfo, body: unknown): readonly ValidationIssue[] | null {
-    if (op.body === undefined || this.validation === "off") return null;
-    const issues = checkBody(op.body, body);
-    if (issues === null) return null;
-    const error = new RequestValidationError(op.id, issues);
-    if (this.validation === "throw") throw error;
-    this.onWarning(`MANTYX: sending a body that does not match the schema (validation: "warn"): ${error.message}`, error);
-    return issues;
-  }
-
-  /** One fetch, no retries: the building block of `request` and of the stream. */
-  async send(op: OperationInfo, args: RequestArgs, options: CallOptions | undefined, accept: string, signal?: AbortSignal): Promise<Response> {
-    const headers = this.headersFor(args, options, accept);
-    const init: RequestInit = { method: op.method, headers };
-    if (args.body !== undefined) {
-      headers.set("content-type", "application/json");
-      init.body = JSON.stringify(args.body);
-    }
-    const s = signal ?? options?.signal;
-    if (s !== undefined) init.signal = s;
-    return this.#fetch(this.url(op, args, options), init);
-  }
-
-  /** The typed API error of a non-2xx response (reads its body). */
-  async apiError(op: OperationInfo, response: Response): Promise<MantyxApiError> {
-    let text = "";
+    const r = await request();
+    const text = await r.text();
     try {
-      text = await response.text();
+      return text ? JSON.parse(text) : undefined;
     } catch {
-      // The body is gone (connection dropped): the status still says enough.
+      if (!(flags & EMPTY_OK)) {
+        const contentType = r.headers.get("content-type");
+        throw new UnexpectedResponseError(`${id}: a ${r.status} whose body is not JSON (${contentType})`, { operationId: id, status: r.status, contentType });
+      }
     }
-    let body: unknown = text;
-    try {
-      if (text !== "") body = JSON.parse(text);
-    } catch {
-      // Not JSON (a proxy's HTML page): keep the text.
-    }
-    return MantyxApiError.generate({ status: response.status, body, headers: response.headers, operationId: op.id, secrets: this.secrets });
   }
 
   /**
-   * Sends a JSON request: validates the body, retries 429 (and, when the
-   * operation is idempotent, 5xx and network failures) with back-off,
-   * honouring `Retry-After`, and maps non-2xx answers to MantyxApiError.
+   * One request with retries: 429 always, 5xx and network failures when
+   * the operation is idempotent, with back-off honouring `Retry-After`.
+   * Non-2xx answers become MantyxApiError.
    */
-  async request<T>(op: OperationInfo, args: RequestArgs, options?: CallOptions): Promise<ApiResponse<T>> {
-    if (args.body !== undefined || op.body !== undefined) this.checkRequest(op, args.body);
-    const signal = options?.signal;
-    for (let attempt = 0; ; attempt++) {
-      let response: Response;
+  async #request(id: string, method: string, url: string, flags: number, body: unknown, o: CallOptions | undefined): Promise<Response> {
+    const signal = o?.signal;
+    for (let n = 0; ; n++) {
+      let r: Response | undefined;
+      let error: MantyxApiError | MantyxConnectionError;
       try {
-        response = await this.send(op, args, options, "application/json");
-      } catch (error) {
-        if (isAbort(error, signal)) throw signal?.aborted ? signal.reason : error;
-        if (!op.idempotent || attempt >= this.maxRetries) {
-          throw new MantyxConnectionError(op.id, `network request failed: ${(error as Error)?.message ?? String(error)}`, { cause: error, attempts: attempt + 1 });
-        }
-        await sleep(backoffDelay(attempt + 1, this.retryDelay), signal);
-        continue;
+        r = await this.#send(method, url, "application/json", o, signal, {}, body);
+        if (r.ok) return r;
+        error = await this.#error(id, r);
+      } catch (cause) {
+        if (signal?.aborted) throw signal.reason;
+        error = new MantyxConnectionError(`${id}: ${(cause as Error)?.message}`, { operationId: id, cause, attempts: n + 1 });
       }
-      if (response.ok) return { status: response.status, data: (await this.readJson(op, response)) as T, headers: response.headers };
-      const retryable = response.status === 429 || (response.status >= 500 && op.idempotent);
-      const error = await this.apiError(op, response);
-      if (!retryable || attempt >= this.maxRetries) throw error;
-      await sleep(backoffDelay(attempt + 1, this.retryDelay, undefined, retryAfterMs(response.headers.get("retry-after"))), signal);
+      if (n >= this.maxRetries || !(r?.status == 429 || (flags & IDEMPOTENT && (!r || r.status > 499)))) throw error;
+      await sleep(backoff(n + 1, this.retryDelay, undefined, (error as MantyxApiError).retryAfterMs), signal);
     }
   }
 
-  private async readJson(op: OperationInfo, response: Response): Promise<unknown> {
-    const text = await response.text();
-    if (text === "") return undefined;
+  #send(method: string, url: string, accept: string, o: CallOptions | undefined, signal: AbortSignal | undefined, extra: Record<string, string>, body?: unknown): Promise<Response> {
+    const h = new Headers(this.#headers);
+    h.set("accept", accept);
+    for (const x of [o?.headers, extra]) for (const k in x) h.set(k, x[k]!);
+    if (body !== undefined) h.set("content-type", "application/json");
+    return this.#fetch(url, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), signal });
+  }
+
+  /** `s` without the credential. */
+  #hide(s: string): string {
+    for (const k of this.#secrets) s = s.split(k).join("[redacted]");
+    return s;
+  }
+
+  /**
+   * The typed error of a non-2xx answer. The credential is redacted from the
+   * body text (also in its JSON-escaped form, after normalising the JSON)
+   * and from every header the error reads, before anything is taken from them.
+   */
+  async #error(id: string, r: Response): Promise<MantyxApiError> {
+    // The body may be gone (connection dropped): the status still says enough.
+    const text = this.#hide(await r.text().catch(() => ""));
+    let body: unknown = text;
     try {
-      return JSON.parse(text);
+      body = JSON.parse(this.#hide(JSON.stringify(JSON.parse(text))));
     } catch {
-      if (op.bodyOptional === true) return undefined;
-      throw new UnexpectedResponseError(op.id, response.status, response.headers.get("content-type"), "the response body is not JSON");
+      // Not JSON (a proxy's HTML page): keep the text.
     }
+    return new MantyxApiError(id, r.status, body, { get: (name) => ((name = r.headers.get(name)!) == null ? null : this.#hide(name)) });
   }
 }

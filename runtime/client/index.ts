@@ -1,30 +1,38 @@
 /**
  * The hand-written core of the MANTYX fetch client (generated/client.ts
  * builds on it). Explicit exports only: this list is the public surface.
+ * The agent loop (`runAgent`), the tool registry and `parseStructuredOutput`
+ * are standalone: a program bundles them only when it imports them.
  */
-export { ClientCore, type ApiResponse, type CallOptions, type ClientOptions, type ClientWarningHandler, type OperationInfo, type RequestArgs } from "./core.js";
 export {
-  AuthenticationError,
-  BadRequestError,
-  ConflictError,
+  ClientCore,
+  EMPTY_OK,
+  IDEMPOTENT,
+  STREAM,
+  TOOL_RESULT,
+  type CallOptions,
+  type ClientOptions,
+  type ClientWarningHandler,
+  type Operation,
+  type StreamOpener,
+  type ToolResultOutcome,
+} from "./core.js";
+export {
   isMantyxApiError,
   isRequestValidationError,
   MantyxApiError,
   MantyxConnectionError,
-  NotFoundError,
-  PermissionDeniedError,
-  RateLimitError,
   RequestValidationError,
-  ServerError,
+  retryAfterMs,
   UnexpectedResponseError,
-  type ApiErrorFields,
   type HeaderSource,
 } from "./errors.js";
-export { checkBody, type BodyCheck, type FieldCheck } from "./request-check.js";
+export type { BackoffOptions } from "./internal/backoff.js";
+export { bodyIssues } from "./request-check.js";
+export type { BodyCheck } from "./request-check.js";
 export { runAgent, withTools, type RunnableClient, type RunOptions, type ToolDispatcher } from "./run.js";
-export { RunEventStream, type ReconnectInfo, type RunStreamItem, type StreamRunOptions } from "./stream-run.js";
+export { runEventStream, type RunEventStream, type ReconnectInfo, type RunStreamItem, type StreamRunOptions } from "./stream-run.js";
 export { isOutputParseError, OutputParseError, parseStructuredOutput, type OutputParseErrorType, type OutputValidator } from "./structured-output.js";
-export { ledgerKey, postToolResultOnce, ToolResultLedger, type ToolResultOutcome } from "./tool-results.js";
 export { checkJsonSchema, type ArgIssue } from "./tools/json-schema.js";
 export {
   MAX_ERROR_BYTES,

@@ -1,20 +1,24 @@
 /**
- * `client.run(spec, { tools })`: a whole run in one call — create it, read its
- * stream (with resume), answer each `local_tool_call` through the tool
- * registry, and resolve with the terminal event (wire-protocol.md §1, §13).
+ * `runAgent(client, spec, { tools })`: a whole run in one call — create it,
+ * read its stream (with resume), answer each `local_tool_call` through the
+ * tool registry, and resolve with the terminal event (wire-protocol.md §1,
+ * §13). A standalone function, not a client method, so a program that does
+ * not use it does not bundle it.
  *
  * Tool calls run concurrently (a turn may call several tools, and the server
- * waits for all of them), each answered by exactly one POST. A POST that
- * fails outright (not a normal outcome such as `run_terminal`) ends the run
- * helper with that error, after a best-effort cancel. Aborting `signal`
- * cancels the run (unless `cancelOnAbort: false`) and rejects with the reason.
+ * waits for all of them), each answered by exactly one POST. When the helper
+ * gives up on the run — the caller aborts `signal`, a tool-result POST fails
+ * outright (not a normal outcome such as `run_terminal`), or the stream
+ * fails for good (reconnects exhausted, a fatal answer, an invalid event
+ * with `onInvalid: "throw"`) — it POSTs a best-effort cancel, so the run does
+ * not go on (and bill) without anyone reading it (unless
+ * `cancelOnFailure: false`), then rejects with the original error.
  */
 import type { LocalToolCallData, RunCreateRequest, RunCreateResponse, ToolRef, ToolResultRequest } from "../../generated/types.js";
 import { StreamDecodeError, type TerminalEvent } from "../events/index.js";
-import type { CallOptions } from "./core.js";
-import { childController } from "./internal/backoff.js";
+import type { CallOptions, ToolResultOutcome } from "./core.js";
+import { linked } from "./internal/backoff.js";
 import type { RunEventStream, RunStreamItem, StreamRunOptions } from "./stream-run.js";
-import type { ToolResultOutcome } from "./tool-results.js";
 import type { ToolAnswer, ToolCallContext } from "./tools/registry.js";
 
 /** What the run helper needs of a client (the generated MantyxClient has it). */
@@ -50,8 +54,12 @@ export interface RunOptions extends StreamRunOptions {
   onEvent?: ((item: RunStreamItem) => void | Promise<void>) | undefined;
   /** Called with each tool call's POST outcome. */
   onToolResult?: ((call: LocalToolCallData, outcome: ToolResultOutcome) => void) | undefined;
-  /** On abort, POST cancel for the run (default true). */
-  cancelOnAbort?: boolean | undefined;
+  /**
+   * When the helper gives up on the run (abort, a failed tool-result POST,
+   * the stream lost for good), POST cancel for it, best effort, before
+   * rejecting with the original error. Default true.
+   */
+  cancelOnFailure?: boolean | undefined;
 }
 
 /** Same tool as the registry dispatches it: `a2a_local` by Agent Card key, others by name. */
@@ -78,7 +86,7 @@ export function withTools(spec: RunCreateRequest, registry: ToolDispatcher | und
 }
 
 export async function runAgent(client: RunnableClient, spec: RunCreateRequest, options: RunOptions = {}): Promise<TerminalEvent> {
-  const { tools, onEvent, onToolResult, cancelOnAbort = true, ...streamOptions } = options;
+  const { tools, onEvent, onToolResult, cancelOnFailure = true, ...streamOptions } = options;
   const registry = tools ?? NO_TOOLS;
   const call: CallOptions = {};
   if (options.signal !== undefined) call.signal = options.signal;
@@ -87,7 +95,7 @@ export async function runAgent(client: RunnableClient, spec: RunCreateRequest, o
   const { runId } = await client.createRun(withTools(spec, tools), call);
 
   // Our own signal: aborted by the caller's, or by a failed tool-result POST.
-  const { controller, dispose } = childController(options.signal);
+  const controller = linked(options.signal);
   let postFailure: { error: unknown } | undefined;
   const pending = new Set<Promise<void>>();
   const answer = (data: LocalToolCallData): void => {
@@ -117,11 +125,10 @@ export async function runAgent(client: RunnableClient, spec: RunCreateRequest, o
     return stream.terminal;
   } catch (error) {
     const failure = postFailure?.error ?? (options.signal?.aborted ? options.signal.reason : error);
-    if (cancelOnAbort && (postFailure !== undefined || options.signal?.aborted)) {
-      await client.cancelRun(runId, { ...call, signal: undefined }).catch(() => undefined);
-    }
+    // Best effort, and not under the caller's (possibly aborted) signal.
+    if (cancelOnFailure) await client.cancelRun(runId, { ...call, signal: undefined }).catch(() => undefined);
     throw failure;
   } finally {
-    dispose();
+    controller.abort();
   }
 }

@@ -6,9 +6,24 @@
  * reset, a clean end of stream that never sent one, or (with `idleTimeoutMs`)
  * silence — the stream reconnects with `Last-Event-ID: <last seq>` and
  * `?lastSeq=<last seq>`, after a bounded exponential back-off with jitter
- * whose base is the stream's `retry:` when it sent one. Replayed events with
- * `seq` <= the last one delivered are dropped, so every event reaches the
- * consumer once, in `seq` order, however many reconnects it took.
+ * whose base (and minimum) is the stream's `retry:` when it sent one.
+ * Replayed events with `seq` <= the last one delivered are dropped, so every
+ * event reaches the consumer once, in `seq` order, however many reconnects
+ * it took.
+ *
+ * Past the end of the run: the server replays the stored events after
+ * `lastSeq`, then continues live, and closes the connection right after the
+ * terminal event (http-surface.md). So
+ * - a replayed terminal event (its `seq` <= `lastSeq`: delivered on an
+ *   earlier pass) ends the iteration: nothing can follow it;
+ * - a resumed connection that ends cleanly without any new event means the
+ *   terminal event is at or before `lastSeq`: the run is over. A proxy can
+ *   also close a quiet connection cleanly, so this is confirmed with
+ *   `getRun`: a finished run (`succeeded`, `failed`, `cancelled`) ends the
+ *   iteration cleanly (`terminal` stays undefined: that event was before
+ *   `lastSeq`); a live one is a drop like any other.
+ * The documents name no 404/409/410 for streaming a finished run; such an
+ * answer is a MantyxApiError like any other 4xx.
  *
  * Not retried: 4xx answers other than 429 (MantyxApiError), a 200 that is not
  * `text/event-stream` (UnexpectedResponseError: the same request would get
@@ -18,9 +33,9 @@
  */
 import { isSseParseError } from "../sse/index.js";
 import { decodeEventBatches, isTerminalEvent, StreamDecodeError, type DecodedItem, type OnInvalid, type TerminalEvent } from "../events/index.js";
-import type { CallOptions, ClientCore, OperationInfo } from "./core.js";
-import { MantyxConnectionError, UnexpectedResponseError, retryAfterMs } from "./errors.js";
-import { backoffDelay, childController, sleep } from "./internal/backoff.js";
+import type { CallOptions, ClientCore, StreamOpener } from "./core.js";
+import { MantyxApiError, MantyxConnectionError, UnexpectedResponseError } from "./errors.js";
+import { backoff, linked, sleep } from "./internal/backoff.js";
 
 export interface StreamRunOptions extends CallOptions {
   /** Resume after this `seq` (events up to it are not delivered). */
@@ -51,212 +66,134 @@ export interface ReconnectInfo {
 /** Items of a run stream: events, plus StreamDecodeErrors with `onInvalid: "deliver"`. */
 export type RunStreamItem = DecodedItem;
 
-function isEventStream(response: Response): boolean {
-  return /^text\/event-stream\b/i.test(response.headers.get("content-type") ?? "");
-}
-
-/** A timer the connection's bytes keep pushing back; paused while the consumer holds an event. */
-class IdleTimer {
-  fired = false;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  constructor(private readonly ms: number, private readonly onIdle: () => void) {
-    this.touch();
-  }
-  touch(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.fired = true;
-      this.onIdle();
-    }, this.ms);
-  }
-  stop(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-}
-
-/** `body`'s chunks, calling `onChunk` as each arrives (raw bytes reset the idle timer). */
-function touching(body: ReadableStream<Uint8Array>, onChunk: () => void): AsyncIterable<Uint8Array> {
-  return {
-    [Symbol.asyncIterator]() {
-      const reader = body.getReader();
-      return {
-        async next(): Promise<IteratorResult<Uint8Array>> {
-          const r = await reader.read();
-          if (r.done) return { done: true, value: undefined };
-          onChunk();
-          return { done: false, value: r.value };
-        },
-        async return(): Promise<IteratorResult<Uint8Array>> {
-          await reader.cancel().catch(() => undefined);
-          return { done: true, value: undefined };
-        },
-      };
-    },
-  };
-}
-
-function numericId(id: string): number | undefined {
-  return /^[0-9]+$/.test(id) ? Number(id) : undefined;
-}
-
 /** The `seq` of a malformed message: its parsed envelope's, else its SSE id's (which may be inherited). */
 function invalidSeq(item: StreamDecodeError): number | undefined {
   const seq = (item.value as { seq?: unknown } | null | undefined)?.seq;
-  return typeof seq === "number" && Number.isInteger(seq) && seq >= 0 ? seq : numericId(item.frame.id);
+  return Number.isInteger(seq) && (seq as number) >= 0 ? (seq as number) : /^\d+$/.test(item.frame.id) ? +item.frame.id : undefined;
 }
 
-/** The async iterable `streamRun` returns; also tells where it got to. */
-export class RunEventStream implements AsyncIterable<RunStreamItem> {
-  /** `seq` of the last event delivered (or skipped as invalid); resume point. */
+/**
+ * What `streamRun` returns: an async iterable of the run's items that also
+ * tells where it got to. Iterating it again continues after `lastSeq` (and
+ * ends at once when the terminal event has been delivered).
+ */
+export interface RunEventStream extends AsyncIterable<RunStreamItem> {
+  /** `seq` of the last event delivered (or skipped as invalid); the resume point. */
   lastSeq: number | undefined;
-  /** The terminal event, once delivered. */
-  terminal: TerminalEvent | undefined = undefined;
-  /** Connections opened so far (1 + reconnects that reached the server). */
-  connections = 0;
-  private used = false;
+  /** The terminal event, once seen (delivered, or replayed after having been delivered on an earlier pass). */
+  terminal: TerminalEvent | undefined;
+}
 
-  constructor(
-    private readonly core: ClientCore,
-    private readonly op: OperationInfo,
-    private readonly runId: string,
-    private readonly options: StreamRunOptions,
-  ) {
-    this.lastSeq = options.lastSeq;
-  }
-
-  [Symbol.asyncIterator](): AsyncIterator<RunStreamItem> {
-    if (this.used) throw new TypeError(`streamRun(${JSON.stringify(this.runId)}) can be iterated once; call streamRun again (with { lastSeq }) for another pass.`);
-    this.used = true;
-    return this.events();
-  }
-
-  private async *events(): AsyncGenerator<RunStreamItem, void, undefined> {
-    const { core, op, options } = this;
-    const userSignal = options.signal;
-    const onInvalid = options.onInvalid ?? "throw";
-    const maxReconnects = options.maxReconnects ?? 8;
-    const idleMs = options.idleTimeoutMs;
-    let failures = 0;
-    let serverRetryMs: number | undefined;
-    // Whether `lastSeq` came from a malformed message. A message without an
-    // `id:` line inherits the previous one's id (SSE ids persist), so a
-    // malformed one whose seq equals the last valid event's is new, not a
-    // replay; equal to a malformed one's, it is the replay of that message.
-    let lastSeqInvalid = false;
-    // A caller mistake (no workspace, empty runId) throws here, not in the reconnect loop.
-    core.url(op, { path: { runId: this.runId } }, options);
-    for (;;) {
-      if (userSignal?.aborted) throw userSignal.reason;
-      const { controller, dispose } = childController(userSignal);
-      let idle: IdleTimer | undefined;
-      let reason: unknown;
-      let retryAfter: number | undefined;
-      try {
-        const lastSeq = this.lastSeq;
-        let response: Response | undefined;
-        // Started before the request: a server that never answers is silent too.
-        if (idleMs !== undefined && idleMs > 0) idle = new IdleTimer(idleMs, () => controller.abort(new Error(`no bytes for ${idleMs} ms`)));
-        const timer = idle;
+/**
+ * The stream behind `streamRun`. `open` sends one request (resuming after
+ * `lastSeq` when defined) and resolves with the response, or with the
+ * MantyxApiError of a non-2xx answer; `client` gives the settings, warnings
+ * and `getRun`.
+ */
+export function runEventStream(client: ClientCore, id: string, runId: string, o: StreamRunOptions, open: StreamOpener): RunEventStream {
+  const { signal: user, idleTimeoutMs: ms, onInvalid = "throw" } = o;
+  let failures = 0;
+  let retryMs: number | undefined;
+  // Whether `lastSeq` came from a malformed message. A message without an
+  // `id:` line inherits the previous one's id (SSE ids persist), so a
+  // malformed one whose seq equals the last valid event's is new, not a
+  // replay; equal to a malformed one's, it is the replay of that message.
+  let lastInvalid = false;
+  const stream: RunEventStream = {
+    lastSeq: o.lastSeq,
+    terminal: undefined,
+    async *[Symbol.asyncIterator]() {
+      // Delivered already: the run is over, never reconnect.
+      while (!stream.terminal) {
+        const c = linked(user);
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        let idle: Error | undefined;
+        /** (Re)starts the idle timer: before the request, and at every chunk of bytes. */
+        const touch = (): void => {
+          clearTimeout(timer);
+          if (ms! > 0) timer = setTimeout(() => c.abort((idle = new Error(`no bytes for ${ms} ms (idleTimeoutMs)`))), ms);
+        };
+        let fatal: unknown;
+        let reason: unknown;
+        let wait: number | undefined;
+        let fresh = false;
         try {
-          response = await core.send(
-            op,
-            {
-              path: { runId: this.runId },
-              query: { lastSeq },
-              headers: { "last-event-id": lastSeq === undefined ? undefined : String(lastSeq) },
-            },
-            options,
-            "text/event-stream",
-            controller.signal,
-          );
-        } catch (error) {
-          if (userSignal?.aborted) throw userSignal.reason;
-          reason = timer?.fired ? new Error(`no answer for ${idleMs} ms (idleTimeoutMs)`) : error;
-        }
-        if (response !== undefined) {
-          if (!response.ok) {
-            const error = await core.apiError(op, response);
-            if (response.status !== 429 && response.status < 500) throw error;
-            reason = error;
-            retryAfter = retryAfterMs(response.headers.get("retry-after"));
-          } else if (!isEventStream(response) || response.body === null) {
-            const type = response.headers.get("content-type");
-            await response.body?.cancel().catch(() => undefined);
-            throw new UnexpectedResponseError(op.id, response.status, type, "the stream route answered without a text/event-stream body (a proxy or login page?); not reconnecting");
+          touch();
+          const r = await open(stream.lastSeq, c.signal);
+          if (r instanceof Error) {
+            if (!(r instanceof MantyxApiError && (r.status == 429 || r.status > 499))) throw (fatal = r);
+            reason = r;
+            wait = r.retryAfterMs;
           } else {
-            this.connections++;
-            timer?.touch();
-            const source = timer === undefined ? response.body : touching(response.body, () => timer.touch());
-            try {
-              const batches = decodeEventBatches(source, {
-                onInvalid: "deliver",
-                validation: core.validation,
-                onWarning: core.onWarning,
-                onRetry: (ms) => {
-                  serverRetryMs = ms;
-                },
-                onComment: timer === undefined ? undefined : () => timer.touch(),
-                signal: controller.signal,
-              });
-              for await (const batch of batches) {
-                for (const item of batch) {
-                  if (item instanceof StreamDecodeError) {
-                    const seq = invalidSeq(item);
-                    if (seq !== undefined) {
-                      if (this.lastSeq !== undefined && (seq < this.lastSeq || (seq === this.lastSeq && lastSeqInvalid))) continue;
-                      this.lastSeq = seq;
-                      lastSeqInvalid = true;
-                    }
-                    if (onInvalid === "throw") throw item;
-                    if (onInvalid === "skip-and-warn") {
-                      core.onWarning(`MANTYX: skipped a malformed stream message (onInvalid: "skip-and-warn"): ${item.message}`, item);
-                      if (item.terminal) return; // the run is over; its terminal event was malformed
-                      continue;
-                    }
-                  } else {
-                    if (this.lastSeq !== undefined && item.seq <= this.lastSeq) continue; // replayed
-                    this.lastSeq = item.seq;
-                    lastSeqInvalid = false;
-                    failures = 0;
+            const contentType = r.headers.get("content-type");
+            if (!/^text\/event-stream/i.test(contentType!) || !r.body) {
+              r.body?.cancel().catch(() => undefined);
+              throw (fatal = new UnexpectedResponseError(`${id}: a 200 without a text/event-stream body (${contentType}): a proxy or login page? Not reconnecting.`, { operationId: id, status: r.status, contentType }));
+            }
+            // Any bytes reset the idle timer, heartbeat comments included.
+            const bytes = r.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform: (chunk, q) => (touch(), q.enqueue(chunk)) }));
+            for await (const batch of decodeEventBatches(bytes, { onInvalid: "deliver", validation: client.validation, onWarning: client.onWarning, onRetry: (v) => (retryMs = v) })) {
+              for (const item of batch) {
+                const last = stream.lastSeq;
+                if (item instanceof StreamDecodeError) {
+                  const seq = invalidSeq(item);
+                  if (seq !== undefined) {
+                    if (last !== undefined && (seq < last || (seq == last && lastInvalid))) continue;
+                    stream.lastSeq = seq;
+                    lastInvalid = true;
                   }
-                  // The consumer's time is not the server's silence.
-                  timer?.stop();
-                  yield item;
-                  if (item instanceof StreamDecodeError) {
-                    if (item.terminal) return; // malformed, but terminal: `terminal` stays undefined
-                  } else if (isTerminalEvent(item)) {
-                    this.terminal = item;
-                    return;
+                  fresh = true;
+                  if (onInvalid == "throw") throw (fatal = item);
+                  if (onInvalid != "deliver") {
+                    client.onWarning(`MANTYX: skipped a malformed stream message (onInvalid: "skip-and-warn"): ${item.message}`, item);
+                    if (item.terminal) return; // the run is over; its terminal event was malformed
+                    continue;
                   }
-                  timer?.touch();
+                } else if (last !== undefined && item.seq <= last) {
+                  // Replayed. A replayed terminal event was delivered on an earlier pass: the run is over.
+                  if (isTerminalEvent(item)) return void (stream.terminal = item);
+                  continue;
+                } else {
+                  stream.lastSeq = item.seq;
+                  lastInvalid = false;
+                  fresh = true;
+                  failures = 0;
                 }
+                // The consumer's time is not the server's silence.
+                clearTimeout(timer);
+                yield item;
+                // A malformed terminal message ends the run too (`terminal` stays undefined).
+                if (item instanceof StreamDecodeError ? item.terminal : isTerminalEvent(item) && (stream.terminal = item)) return;
+                touch();
               }
-              reason = new Error("the stream ended before a terminal event");
-            } catch (error) {
-              if (userSignal?.aborted) throw userSignal.reason;
-              if (error instanceof StreamDecodeError || isSseParseError(error)) throw error;
-              reason = timer?.fired ? new Error(`no bytes for ${idleMs} ms (idleTimeoutMs)`) : error;
+            }
+            reason = new Error("the stream ended before a terminal event");
+            if (!fresh && stream.lastSeq !== undefined) {
+              const run = await (client as unknown as { getRun(runId: string, options?: CallOptions): Promise<{ status?: unknown } | undefined> }).getRun(runId, o);
+              if (/^(succeeded|failed|cancelled)$/.test(run?.status as string)) return;
             }
           }
+        } catch (error) {
+          if (user?.aborted) throw user.reason;
+          if (error === fatal || isSseParseError(error)) throw error;
+          reason = idle ?? error;
+        } finally {
+          clearTimeout(timer);
+          c.abort();
         }
-      } finally {
-        idle?.stop();
-        controller.abort();
-        dispose();
+        if (++failures > (o.maxReconnects ?? 8)) {
+          throw new MantyxConnectionError(`${id}: run ${runId}: ${failures} drops in a row without a new event. Resume with streamRun(runId, { lastSeq: ${stream.lastSeq} }), or raise maxReconnects.`, {
+            operationId: id,
+            cause: reason,
+            attempts: failures,
+            lastSeq: stream.lastSeq,
+          });
+        }
+        const delayMs = backoff(failures, client.retryDelay, retryMs, wait);
+        o.onReconnect?.({ attempt: failures, lastSeq: stream.lastSeq, delayMs, reason });
+        await sleep(delayMs, user);
       }
-      failures++;
-      if (failures > maxReconnects) {
-        throw new MantyxConnectionError(
-          op.id,
-          `the event stream of run ${this.runId} dropped ${failures} times in a row without a new event; giving up. ` +
-            `Resume later with streamRun(runId, { lastSeq: ${this.lastSeq ?? "undefined"} }), or raise maxReconnects.`,
-          { cause: reason, attempts: failures, lastSeq: this.lastSeq },
-        );
-      }
-      const delayMs = backoffDelay(failures, core.retryDelay, serverRetryMs, retryAfter);
-      options.onReconnect?.({ attempt: failures, lastSeq: this.lastSeq, delayMs, reason });
-      await sleep(delayMs, userSignal);
-    }
-  }
+    },
+  };
+  return stream;
 }

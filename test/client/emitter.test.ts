@@ -43,7 +43,11 @@ describe("client emitter", () => {
     expect(ops["createRun"]).toMatchObject({ kind: "json", idempotent: false, bodyType: "RunCreateRequest", responseType: "T.RunCreateResponse" });
     expect(ops["cancelRun"]!.responseType).toBe("T.OpaqueObject | undefined");
     expect(ops["getUserInfo"]!.workspaceScoped).toBe(false);
-    expect(ops["createRun"]!.body!.fields.find((f) => f.name === "tools")).toEqual({ name: "tools", validator: "validateToolRef", each: true });
+    // The fast validator decides; its all-errors build lists every problem of a rejected body.
+    expect(ops["createRun"]!.body).toEqual({ validate: "validateRunCreateRequest", validateAll: "validateRunCreateRequestAllErrors" });
+    expect(ops["createRun"]!.flags).toEqual([]);
+    expect(ops["postToolResult"]!.flags).toEqual(["EMPTY_OK", "TOOL_RESULT"]);
+    expect(ops["streamRun"]!.flags).toEqual(["IDEMPOTENT", "STREAM"]);
   });
 
   it("escapes schema text: a hostile summary cannot close the comment, a hostile path stays a string", () => {
@@ -66,8 +70,8 @@ describe("client emitter", () => {
 
   it("the template helpers refuse what they cannot insert safely", () => {
     const render = createRenderer();
-    expect(() => render({ header: "x\ny", version: "1", operations: [], validators: [] })).toThrow(/not one line/);
-    expect(() => render({ header: "x", version: "1", operations: [], validators: ["a-b"] })).toThrow(/not an identifier/);
+    expect(() => render({ header: "x\ny", version: "1", operations: [], validators: [], flags: [] })).toThrow(/not one line/);
+    expect(() => render({ header: "x", version: "1", operations: [], validators: ["a-b"], flags: [] })).toThrow(/not an identifier/);
   });
 
   it("the template never inserts raw text ({{{ }}})", () => {

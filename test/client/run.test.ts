@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { AgentCard, ToolResultRequest } from "../../generated/types.js";
-import { MAX_ERROR_BYTES, runOutcome, ToolRegistry, truncateUtf8, withFiles } from "../../runtime/client/index.js";
+import { MAX_ERROR_BYTES, runAgent, runOutcome, ToolRegistry, truncateUtf8, withFiles } from "../../runtime/client/index.js";
 import { clientFor, useMockServer } from "./helpers.js";
 
 const server = useMockServer();
@@ -37,7 +37,7 @@ describe("client.run", () => {
         return `total ${args.amount * 2}`;
       },
     });
-    const terminal = await clientFor(server()).run(
+    const terminal = await runAgent(clientFor(server()), 
       { prompt: "total?", metadata: { args: JSON.stringify({ amount: 21 }) } },
       { tools, onEvent: (e) => void seen.push(String((e as { type: unknown }).type)) },
     );
@@ -55,7 +55,7 @@ describe("client.run", () => {
 
   it("dispatches a local_tool_call without kind to the local registry", async () => {
     const tools = new ToolRegistry().local({ name: "ping", handler: () => "pong" });
-    const terminal = await clientFor(server()).run({ prompt: "ping", metadata: { omitKind: "true" } }, { tools });
+    const terminal = await runAgent(clientFor(server()), { prompt: "ping", metadata: { omitKind: "true" } }, { tools });
     const runId = runIdOf();
     expect(server().runs.get(runId)!.events.find((e) => e.type === "local_tool_call")).toMatchObject({ data: { name: "ping" } });
     expect("kind" in ((server().runs.get(runId)!.events.find((e) => e.type === "local_tool_call") as { data: object }).data)).toBe(false);
@@ -70,7 +70,7 @@ describe("client.run", () => {
       .a2aLocal({ name: "hr_agent", agentCard: HR_CARD, handler: (message, ctx) => (hr.push(`${ctx.call.name}: ${message}`), "PTO resets on Jan 1") });
     // The spec declares the HR peer under another tool name; the IT peer is appended from the registry.
     const spec = { prompt: "PTO?", metadata: { message: "When does PTO reset?" }, tools: [{ kind: "a2a_local" as const, name: "hr_desk", agentCard: HR_CARD }] };
-    const terminal = await clientFor(server()).run(spec, { tools });
+    const terminal = await runAgent(clientFor(server()), spec, { tools });
     expect(hr).toEqual(["hr_desk: When does PTO reset?"]);
     expect(it_).toEqual(["it_agent"]);
     expect((server().runs.get(runIdOf())!.spec as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual(["hr_desk", "it_agent"]);
@@ -83,7 +83,7 @@ describe("client.run", () => {
       agentCard: HR_CARD,
       handler: () => "by organization",
     });
-    const terminal = await clientFor(server()).run({ prompt: "x" }, { tools });
+    const terminal = await runAgent(clientFor(server()), { prompt: "x" }, { tools });
     expect((terminal.data as { text: string }).text).toBe("Tool said: by organization");
   });
 
@@ -102,7 +102,7 @@ describe("client.run", () => {
         },
       });
     const declared = tools.toolRefs().filter((t) => t.kind === "mcp_local" && t.name === "fs");
-    const terminal = await clientFor(server()).run({ prompt: "hosts", tools: declared, metadata: { args: JSON.stringify({ path: "/etc/hosts" }) } }, { tools });
+    const terminal = await runAgent(clientFor(server()), { prompt: "hosts", tools: declared, metadata: { args: JSON.stringify({ path: "/etc/hosts" }) } }, { tools });
     expect(received).toEqual([{ call: { name: "fs_read_file", arguments: { path: "/etc/hosts" } }, server: { name: "mcp-server-filesystem", version: "0.4.1" } }]);
     expect((terminal.data as { text: string }).text).toBe("Tool said: 127.0.0.1 localhost\n::1 localhost | other server ran other_tool");
   });
@@ -114,7 +114,7 @@ describe("client.run", () => {
       parameters: { type: "object", properties: { amount: { type: "number", minimum: 0 } }, required: ["amount", "currency"], additionalProperties: false },
       handler: () => ((called = true), "x"),
     });
-    await clientFor(server()).run({ prompt: "x", metadata: { args: JSON.stringify({ amount: -1, extra: true }) } }, { tools });
+    await runAgent(clientFor(server()), { prompt: "x", metadata: { args: JSON.stringify({ amount: -1, extra: true }) } }, { tools });
     expect(called).toBe(false);
     const [body] = posted(runIdOf());
     expect(body!.error).toContain('Invalid arguments for tool "compute_total"');
@@ -130,7 +130,7 @@ describe("client.run", () => {
         throw new Error("é".repeat(6000)); // 12 000 bytes
       },
     });
-    const terminal = await clientFor(server()).run({ prompt: "x" }, { tools });
+    const terminal = await runAgent(clientFor(server()), { prompt: "x" }, { tools });
     const [body] = posted(runIdOf());
     expect(body!.result).toBeUndefined();
     expect(new TextEncoder().encode(body!.error!).length).toBeLessThanOrEqual(MAX_ERROR_BYTES);
@@ -141,21 +141,21 @@ describe("client.run", () => {
 
   it("JSON-encodes a handler result that is not a string", async () => {
     const tools = new ToolRegistry().local({ name: "structured", handler: async () => ({ id: "msg_1", n: [1, 2] }) });
-    await clientFor(server()).run({ prompt: "x" }, { tools });
+    await runAgent(clientFor(server()), { prompt: "x" }, { tools });
     expect(posted(runIdOf())[0]!.result).toBe('{"id":"msg_1","n":[1,2]}');
   });
 
   it("posts files with the result when the handler returns withFiles(...)", async () => {
     const chart = { filename: "chart.png", mimeType: "image/png", data: "iVBORw0KGgo=" };
     const tools = new ToolRegistry().local({ name: "plot", handler: () => withFiles("chart attached", [chart]) });
-    await clientFor(server()).run({ prompt: "x" }, { tools });
+    await runAgent(clientFor(server()), { prompt: "x" }, { tools });
     expect(posted(runIdOf())[0]).toEqual({ toolUseId: expect.any(String), result: "chart attached", files: [chart] });
   });
 
   it("answers a call for an unregistered tool with an error instead of leaving the run waiting", async () => {
     const registered = new ToolRegistry().local({ name: "known", handler: () => "ok" });
     const declared = new ToolRegistry().local({ name: "unknown_tool", handler: () => "never" }).toolRefs();
-    const terminal = await clientFor(server()).run({ prompt: "x", tools: declared }, { tools: registered });
+    const terminal = await runAgent(clientFor(server()), { prompt: "x", tools: declared }, { tools: registered });
     expect(posted(runIdOf())[0]!.error).toMatch(/No local tool named "unknown_tool"/);
     expect(runOutcome(terminal)).toBe("succeeded");
   });
@@ -171,12 +171,12 @@ describe("client.run", () => {
       return "done";
     };
     const tools = new ToolRegistry().local({ name: "a", handler: slow }).local({ name: "b", handler: slow });
-    await clientFor(server()).run({ prompt: "x" }, { tools });
+    await runAgent(clientFor(server()), { prompt: "x" }, { tools });
     expect(most).toBe(2);
   });
 
   it("resolves with a failed terminal event when the run fails", async () => {
-    const terminal = await clientFor(server()).run({ prompt: "x", metadata: { scenario: "truncated" } });
+    const terminal = await runAgent(clientFor(server()), { prompt: "x", metadata: { scenario: "truncated" } });
     expect(terminal.type).toBe("error");
     expect(runOutcome(terminal)).toBe("failed");
   });
@@ -184,7 +184,7 @@ describe("client.run", () => {
   it("cancels the run when the signal aborts, and rejects with the reason", async () => {
     const controller = new AbortController();
     const client = clientFor(server());
-    const promise = client.run({ prompt: "x", metadata: { scenario: "slow" } }, { signal: controller.signal, onEvent: () => controller.abort(new Error("stop")) });
+    const promise = runAgent(client, { prompt: "x", metadata: { scenario: "slow" } }, { signal: controller.signal, onEvent: () => controller.abort(new Error("stop")) });
     await expect(promise).rejects.toThrow("stop");
     const run = await server().waitForRun(runIdOf());
     expect(run.status).toBe("cancelled");
@@ -193,7 +193,7 @@ describe("client.run", () => {
   it("survives a dropped stream in the middle of a tool round trip", async () => {
     server().faults.push({ kind: "cut-events", after: 3 });
     const tools = new ToolRegistry().local({ name: "t", handler: () => "fine" });
-    const terminal = await clientFor(server()).run({ prompt: "x" }, { tools });
+    const terminal = await runAgent(clientFor(server()), { prompt: "x" }, { tools });
     expect((terminal.data as { text: string }).text).toBe("Tool said: fine");
     expect(posted(runIdOf())).toHaveLength(1);
   });

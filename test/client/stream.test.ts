@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import type { AgentRunEvent } from "../../generated/types.js";
 import {
+  MantyxApiError,
   MantyxConnectionError,
-  NotFoundError,
   runOutcome,
   StreamDecodeError,
   UnexpectedResponseError,
@@ -72,7 +72,8 @@ describe("streamRun", () => {
   it("throws MantyxApiError for a 4xx (no retry)", async () => {
     const first = server().streams.length;
     const error = await collect(clientFor(server()).streamRun("run_nope")).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toBeInstanceOf(MantyxApiError);
+    expect(error).toMatchObject({ status: 404, operationId: "streamRun" });
     expect(server().streams.length - first).toBe(0); // 404 before any stream
   });
 
@@ -209,7 +210,7 @@ describe("streamRun", () => {
   it("a caller mistake (no workspace) throws at once instead of reconnecting", async () => {
     const client = clientFor(server(), { workspace: undefined });
     const first = server().streams.length;
-    await expect(collect(client.streamRun("run_1"))).rejects.toThrow(/needs a workspace slug/);
+    await expect(collect(client.streamRun("run_1"))).rejects.toThrow(/streamRun: pass \{ workspace \}/);
     expect(server().streams.length).toBe(first);
   });
 

@@ -1,7 +1,7 @@
 /** parseStructuredOutput on terminal events from real runs. */
 import { describe, expect, it } from "vitest";
 import { validateOpaqueObject } from "../../generated/validators/index.js";
-import { OutputParseError, parseStructuredOutput } from "../../runtime/client/index.js";
+import { OutputParseError, parseStructuredOutput, runAgent } from "../../runtime/client/index.js";
 import { clientFor, useMockServer } from "./helpers.js";
 
 const server = useMockServer();
@@ -10,7 +10,7 @@ const isReport = (v: unknown): v is { city: string; tempC: number } =>
   typeof v === "object" && v !== null && typeof (v as { city?: unknown }).city === "string" && typeof (v as { tempC?: unknown }).tempC === "number";
 
 async function terminalOf(metadata: Record<string, string>) {
-  return clientFor(server()).run({ prompt: "weather", outputSchema: { name: "weather_report", schema: { type: "object" } }, metadata });
+  return runAgent(clientFor(server()), { prompt: "weather", outputSchema: { name: "weather_report", schema: { type: "object" } }, metadata });
 }
 
 function failure(f: () => unknown): OutputParseError {
@@ -61,7 +61,7 @@ describe("parseStructuredOutput", () => {
   });
 
   it('"run-failed" for an older result with subtype error_…', async () => {
-    const terminal = await clientFor(server()).run({ prompt: "x", metadata: { scenario: "legacy-failure" } });
+    const terminal = await runAgent(clientFor(server()), { prompt: "x", metadata: { scenario: "legacy-failure" } });
     const e = failure(() => parseStructuredOutput(terminal));
     expect(e.type).toBe("run-failed");
     expect(e.partialText).toBeUndefined();

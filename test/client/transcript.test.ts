@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { validateRunTranscript } from "../../generated/transcript.js";
 import type { AgentRunEvent } from "../../generated/types.js";
-import { StreamDecodeError, ToolRegistry } from "../../runtime/client/index.js";
+import { runAgent, StreamDecodeError, ToolRegistry } from "../../runtime/client/index.js";
 import { clientFor, collect, useMockServer } from "./helpers.js";
 
 const server = useMockServer({ retryMs: 1 });
@@ -28,7 +28,7 @@ describe("delivered runs obey the transcript rules", () => {
       parameters: { type: "object", properties: { amount: { type: "number" } } },
       handler: () => "42",
     });
-    await client.run({ prompt: "total?", metadata: { args: JSON.stringify({ amount: 1 }) } }, {
+    await runAgent(client, { prompt: "total?", metadata: { args: JSON.stringify({ amount: 1 }) } }, {
       tools,
       onEvent: (item) => {
         if (!(item instanceof StreamDecodeError)) events.push(item);

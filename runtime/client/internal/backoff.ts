@@ -1,4 +1,4 @@
-/** Internal: bounded exponential back-off with jitter, and an abortable sleep. */
+/** Internal: bounded exponential back-off with jitter, an abortable sleep, and linked abort controllers. */
 
 export interface BackoffOptions {
   /** First delay in ms (default 500). A stream's `retry:` field replaces it. */
@@ -10,51 +10,41 @@ export interface BackoffOptions {
 /**
  * Delay before attempt `attempt` (1 = first retry): `base * 2^(attempt-1)`,
  * capped at `maxDelayMs`, then "equal jitter" (a random point in the upper
- * half) so many clients dropped together do not come back together, while
- * never retrying sooner than half the base. A server's `retry:` (`baseMs`)
- * is a minimum, as in the SSE reconnection rules: jitter never goes below it
- * (but the cap still bounds it). `atLeastMs` (a `Retry-After`) is honoured
- * even above the cap.
+ * half) so many clients dropped together do not come back together. A
+ * server's `retry:` (`serverMs`) is the base and a minimum, as in the SSE
+ * reconnection rules: jitter never goes below it (the cap still bounds it).
+ * `atLeastMs` (a `Retry-After`) is honoured even above the cap.
  */
-export function backoffDelay(attempt: number, options: BackoffOptions, baseMs?: number, atLeastMs?: number): number {
-  const base = baseMs ?? options.initialDelayMs ?? 500;
-  const max = options.maxDelayMs ?? 10_000;
-  const exp = Math.min(max, base * 2 ** Math.max(0, attempt - 1));
-  const jittered = exp / 2 + Math.random() * (exp / 2);
-  return Math.max(jittered, baseMs === undefined ? 0 : Math.min(baseMs, max), atLeastMs ?? 0);
+export function backoff(attempt: number, options: BackoffOptions, serverMs?: number, atLeastMs = 0): number {
+  const max = options.maxDelayMs ?? 1e4;
+  const exp = Math.min(max, (serverMs ?? options.initialDelayMs ?? 500) * 2 ** (attempt - 1));
+  return Math.max(exp / 2 + (Math.random() * exp) / 2, Math.min(serverMs ?? 0, max), atLeastMs);
 }
 
-/** The longest delay a timer holds (2^31 - 1 ms, about 24.8 days): longer ones fire at once. */
-const MAX_TIMER_MS = 2_147_483_647;
-
-/** Resolves after `ms` (at most MAX_TIMER_MS), or rejects with the signal's reason when it aborts first. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
+/**
+ * Resolves after `ms`, or rejects with the signal's reason when it aborts
+ * first. A timer holds at most 2^31 - 1 ms (about 24.8 days; longer ones
+ * would fire at once), so longer waits are capped there.
+ */
+export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const stop = (): void => {
       clearTimeout(timer);
       reject(signal!.reason);
     };
     const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
+      signal?.removeEventListener("abort", stop);
       resolve();
-    }, Math.min(ms, MAX_TIMER_MS));
-    signal?.addEventListener("abort", onAbort, { once: true });
+    }, Math.min(ms, 2 ** 31 - 1));
+    if (signal?.aborted) stop();
+    signal?.addEventListener("abort", stop);
   });
-}
 
-/** An AbortController that also aborts when `parent` does; `dispose()` unhooks it. */
-export function childController(parent: AbortSignal | undefined): { controller: AbortController; dispose: () => void } {
-  const controller = new AbortController();
-  if (parent === undefined) return { controller, dispose: () => undefined };
-  if (parent.aborted) {
-    controller.abort(parent.reason);
-    return { controller, dispose: () => undefined };
-  }
-  const onAbort = (): void => controller.abort(parent.reason);
-  parent.addEventListener("abort", onAbort, { once: true });
-  return { controller, dispose: () => parent.removeEventListener("abort", onAbort) };
+/** An AbortController that also aborts when `parent` does; aborting it unhooks it from `parent`. */
+export function linked(parent: AbortSignal | undefined): AbortController {
+  const c = new AbortController();
+  const follow = (): void => c.abort(parent!.reason);
+  if (parent?.aborted) follow();
+  parent?.addEventListener("abort", follow, { signal: c.signal });
+  return c;
 }
