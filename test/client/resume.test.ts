@@ -190,6 +190,50 @@ describe("streamRun resume", () => {
     }
   });
 
+  describe("past the terminal event", () => {
+    it("a resume after the terminal event, answered with an immediate clean end, ends the stream cleanly (confirmed with getRun), not in MantyxConnectionError", async () => {
+      const { runId, seqs } = await finishedRun();
+      const first = server().streams.length;
+      const before = server().requests.length;
+      const stream = clientFor(server()).streamRun(runId, { lastSeq: seqs[seqs.length - 1], maxReconnects: 3 });
+      expect(await collect(stream)).toEqual([]);
+      expect(server().streams.length - first).toBe(1);
+      const after = server().requests.slice(before).map((r) => `${r.method} ${r.path.split("/").slice(-1)[0]}`);
+      expect(after).toEqual(["GET stream", `GET ${runId}`]);
+      expect(stream.terminal).toBeUndefined();
+    });
+
+    it("a replayed terminal event ends the stream without delivering it again or reconnecting", async () => {
+      const { runId, seqs } = await finishedRun();
+      server().faults.push({ kind: "ignore-resume" });
+      const first = server().streams.length;
+      const stream = clientFor(server()).streamRun(runId, { lastSeq: seqs[seqs.length - 1], maxReconnects: 3 });
+      expect(await collect(stream)).toEqual([]);
+      expect(server().streams.length - first).toBe(1);
+      expect(stream.terminal).toMatchObject({ seq: seqs[seqs.length - 1], type: "result" });
+    });
+
+    it("once the terminal event is delivered, iterating again never reconnects", async () => {
+      const { runId, seqs } = await finishedRun();
+      const stream = clientFor(server()).streamRun(runId);
+      expectExactlyOnce((await collect(stream)) as AgentRunEvent[], seqs);
+      const first = server().streams.length;
+      expect(await collect(stream)).toEqual([]);
+      expect(server().streams.length).toBe(first);
+    });
+
+    it("a resumed connection that ends cleanly with no event while the run is still live is a drop (getRun says running)", async () => {
+      const client = clientFor(server());
+      const { runId } = await client.createRun({ prompt: "live", metadata: { scenario: "many", count: "6", stepMs: "20" } });
+      server().faults.push({ kind: "cut-events", after: 2 }, { kind: "end-clean", after: 0 });
+      const first = server().streams.length;
+      const events = (await collect(client.streamRun(runId, { maxReconnects: 20 }))) as AgentRunEvent[];
+      const run = await server().waitForRun(runId);
+      expectExactlyOnce(events, run.events.map((e) => e.seq));
+      expect(server().streams.length - first).toBeGreaterThanOrEqual(3);
+    });
+  });
+
   it("reports each reconnect to onReconnect", async () => {
     const { runId } = await finishedRun();
     server().faults.push({ kind: "cut-events", after: 1 });

@@ -5,7 +5,17 @@
  */
 import { describe, expect, it } from "vitest";
 import type { AgentCard, ToolResultRequest } from "../../generated/types.js";
-import { MAX_ERROR_BYTES, runAgent, runOutcome, ToolRegistry, truncateUtf8, withFiles } from "../../runtime/client/index.js";
+import {
+  MantyxConnectionError,
+  MAX_ERROR_BYTES,
+  runAgent,
+  runOutcome,
+  ToolRegistry,
+  truncateUtf8,
+  UnexpectedResponseError,
+  withFiles,
+} from "../../runtime/client/index.js";
+import type { StreamFault } from "../mock-server/index.js";
 import { clientFor, useMockServer } from "./helpers.js";
 
 const server = useMockServer();
@@ -188,6 +198,29 @@ describe("client.run", () => {
     await expect(promise).rejects.toThrow("stop");
     const run = await server().waitForRun(runIdOf());
     expect(run.status).toBe("cancelled");
+  });
+
+  it.each<[string, StreamFault[], new (...args: never[]) => Error]>([
+    ["reconnects exhausted", [{ kind: "cut-events", after: 0 }, { kind: "cut-events", after: 0 }], MantyxConnectionError],
+    ["a 200 that is not an event stream", [{ kind: "non-sse" }], UnexpectedResponseError],
+  ])("cancels the run (best effort) when the stream fails for good (%s), then rejects with the stream's error", async (_name, faults, type) => {
+    server().faults.splice(0, server().faults.length, ...faults);
+    const error = await runAgent(clientFor(server()), { prompt: "x", metadata: { scenario: "slow" } }, { maxReconnects: 1 }).catch((e: unknown) => e);
+    server().faults.length = 0;
+    expect(error).toBeInstanceOf(type);
+    const runId = runIdOf();
+    expect(server().requests.filter((r) => r.method === "POST" && r.path.endsWith(`/agent-runs/${runId}/cancel`))).toHaveLength(1);
+    expect((await server().waitForRun(runId)).status).toBe("cancelled");
+  });
+
+  it("cancelOnFailure: false leaves the run alone when the stream fails", async () => {
+    server().faults.splice(0, server().faults.length, { kind: "non-sse" });
+    const client = clientFor(server());
+    const error = await runAgent(client, { prompt: "x", metadata: { scenario: "slow" } }, { cancelOnFailure: false }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    const runId = runIdOf();
+    expect(server().requests.some((r) => r.path.endsWith(`/agent-runs/${runId}/cancel`))).toBe(false);
+    await client.cancelRun(runId);
   });
 
   it("survives a dropped stream in the middle of a tool round trip", async () => {
