@@ -16,10 +16,6 @@
  */
 import {
   ClientCore,
-  EMPTY_OK,
-  IDEMPOTENT,
-  STREAM,
-  TOOL_RESULT,
   type CallOptions,
   type ClientOptions,
   type Operation,
@@ -44,20 +40,21 @@ export const CLIENT_VERSION = "0.1.0";
 
 /**
  * Every operation, as data: `[method, path, flags, [validator, all-errors
- * validator] of the request body]` (runtime/client/core.ts, `Operation`).
+ * validator] of the request body]` (runtime/client/core.ts, `Operation`;
+ * the flags are the sum of the bits named in the comment).
  */
 export const operations = {
-  cancelRun: ["POST", "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/cancel", IDEMPOTENT | EMPTY_OK],
-  createRun: ["POST", "/api/v1/workspaces/{workspaceSlug}/agent-runs", 0, [validateRunCreateRequest, validateRunCreateRequestAllErrors]],
-  createSession: ["POST", "/api/v1/workspaces/{workspaceSlug}/agent-sessions", 0, [validateSessionCreateRequest, validateSessionCreateRequestAllErrors]],
-  deleteSession: ["DELETE", "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}", IDEMPOTENT | EMPTY_OK],
-  getRun: ["GET", "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}", IDEMPOTENT],
-  getSession: ["GET", "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}", IDEMPOTENT],
-  getUserInfo: ["GET", "/api/oauth/userinfo", IDEMPOTENT],
-  listModels: ["GET", "/api/v1/workspaces/{workspaceSlug}/models", IDEMPOTENT],
-  postToolResult: ["POST", "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/tool-results", EMPTY_OK | TOOL_RESULT, [validateToolResultRequest, validateToolResultRequestAllErrors]],
-  sendSessionMessage: ["POST", "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/messages", 0, [validateSessionMessageRequest, validateSessionMessageRequestAllErrors]],
-  streamRun: ["GET", "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/stream", IDEMPOTENT | STREAM],
+  cancelRun: ["POST", "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/cancel", 3 /* IDEMPOTENT | EMPTY_OK */],
+  createRun: ["POST", "/api/v1/workspaces/{workspaceSlug}/agent-runs", 0 /* none */, [validateRunCreateRequest, validateRunCreateRequestAllErrors]],
+  createSession: ["POST", "/api/v1/workspaces/{workspaceSlug}/agent-sessions", 0 /* none */, [validateSessionCreateRequest, validateSessionCreateRequestAllErrors]],
+  deleteSession: ["DELETE", "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}", 3 /* IDEMPOTENT | EMPTY_OK */],
+  getRun: ["GET", "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}", 1 /* IDEMPOTENT */],
+  getSession: ["GET", "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}", 1 /* IDEMPOTENT */],
+  getUserInfo: ["GET", "/api/oauth/userinfo", 1 /* IDEMPOTENT */],
+  listModels: ["GET", "/api/v1/workspaces/{workspaceSlug}/models", 1 /* IDEMPOTENT */],
+  postToolResult: ["POST", "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/tool-results", 10 /* EMPTY_OK | TOOL_RESULT */, [validateToolResultRequest, validateToolResultRequestAllErrors]],
+  sendSessionMessage: ["POST", "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/messages", 0 /* none */, [validateSessionMessageRequest, validateSessionMessageRequestAllErrors]],
+  streamRun: ["GET", "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/stream", 5 /* IDEMPOTENT | STREAM */],
 } as const satisfies Record<string, Operation>;
 
 /** One method per operation (installed from `operations` by `ClientCore.define`). */

@@ -36,6 +36,9 @@ const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  */
 const IDEMPOTENT_POSTS = new Set(["cancelRun"]);
 
+/** The bits of the runtime's operation flags (runtime/client/core.ts; a test checks they agree). */
+export const FLAG_BITS: Record<string, number> = { IDEMPOTENT: 1, EMPTY_OK: 2, STREAM: 4, TOOL_RESULT: 8 };
+
 /**
  * Operations whose answer needs more than "JSON in, JSON out":
  * - a `text/event-stream` success response -> a resumable event stream;
@@ -72,8 +75,9 @@ export interface OperationData {
   bodyType: string | undefined;
   /** The body's validators: the fast one, and its all-errors build (for the list of every problem). */
   body: { validate: string; validateAll: string } | undefined;
-  /** The runtime's flag names (runtime/client/core.ts) for the operations table. */
+  /** The runtime's flags (runtime/client/core.ts), by name; the table holds their sum (`flagBits`). */
   flags: string[];
+  flagBits: number;
   responseType: string;
   statuses: string[];
 }
@@ -187,6 +191,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
         bodyType,
         body: bodyType === undefined ? undefined : { validate: validatorName(bodyType), validateAll: allErrorsName(bodyType) },
         flags,
+        flagBits: flags.reduce((sum, f) => sum + FLAG_BITS[f]!, 0),
         responseType: typeList.length === 0 ? (empty ? "undefined" : "unknown") : typeList.join(" | "),
         statuses: responses,
       });
@@ -226,14 +231,12 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
   const operations = operationData(model);
   const validators = new Set<string>();
   for (const op of operations) if (op.body !== undefined) validators.add(op.body.validate).add(op.body.validateAll);
-  const flags = new Set(operations.flatMap((op) => op.flags));
   const render = createRenderer();
   const contents = render({
     header: header(model, "//").trimEnd(),
     version: model.generatorVersion,
     operations,
     validators: [...validators].sort(),
-    flags: [...flags].sort(),
   });
   return [{ path: "client.ts", contents: contents.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n") }];
 }

@@ -45,7 +45,7 @@ export const TOOL_RESULT = 8;
  */
 export type Operation = readonly [method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: string, flags: number, body?: BodyCheck];
 
-/** Reports what `validation: "warn"` (and `onInvalid: "skip-and-warn"`) lets through. */
+/** Reports what `validation: "warn"` (and `onInvalid: "skip-and-warn"`) lets through; default `console.warn`. */
 export type ClientWarningHandler = (message: string, detail?: unknown) => void;
 
 export interface ClientOptions {
@@ -108,39 +108,24 @@ export type ToolResultOutcome =
   /** 409 `run_terminal`: the run already ended (or the tool timed out); the result was dropped. */
   | { status: "run_terminal"; error: MantyxApiError };
 
-/** Opens one stream connection: the response; the MantyxApiError of a non-2xx answer; a TypeError for a caller mistake. */
-export type StreamOpener = (lastSeq: number | undefined, signal: AbortSignal) => Promise<Response | Error>;
-
-const WORKSPACE = "workspaceSlug";
+/** Opens one stream connection (resuming after `lastSeq` when defined): the 2xx response; throws what a request throws. */
+export type StreamOpener = (lastSeq: number | undefined, signal: AbortSignal) => Promise<Response>;
 
 export class ClientCore {
-  /** Sends with `this` unset: a browser's window.fetch called as a method of another object throws "Illegal invocation". */
-  readonly #fetch: (url: string, init: RequestInit) => Promise<Response>;
+  /** The options as given (defaults are applied where they are read). */
+  readonly #o: ClientOptions;
   /** Identity, client headers and the credential. Private (`#`): never enumerable, never in `inspect` or JSON output. */
   readonly #headers: Headers;
   /** The credential as sent, and as JSON escapes it: what redaction removes. */
   readonly #secrets: string[] = [];
   /** Tool-result outcomes by URL and `toolUseId`: at most one POST each. */
   readonly #posted = new Map<string, Promise<ToolResultOutcome>>();
-  readonly baseUrl: string;
-  readonly workspace: string | undefined;
-  readonly validation: ValidationMode;
-  readonly maxRetries: number;
-  readonly retryDelay: BackoffOptions;
-  readonly onWarning: ClientWarningHandler;
 
   constructor(options: ClientOptions, version: string) {
-    const { baseUrl, apiKey, userAgent, fetch: f = globalThis.fetch } = options;
-    if (!baseUrl) throw new TypeError('MantyxClient: pass baseUrl, e.g. "https://app.mantyx.io"');
-    if (typeof f != "function") throw new TypeError("MantyxClient: no global fetch; pass options.fetch");
-    this.#fetch = (url, init) => f(url, init);
-    this.baseUrl = baseUrl.replace(/\/+$/, "");
-    this.workspace = options.workspace;
-    this.validation = options.validation ?? "throw";
-    this.maxRetries = options.maxRetries ?? 2;
-    this.retryDelay = options.retryDelay ?? {};
-    this.onWarning = options.onWarning ?? ((m) => globalThis.console?.warn(m));
-    const h = (this.#headers = new Headers("document" in globalThis || "WorkerGlobalScope" in globalThis ? {} : { "user-agent": `@mantyx/wire-types/${version}${userAgent ? " " + userAgent : ""}` }));
+    const { apiKey, userAgent: ua } = options;
+    this.#o = options;
+    if (!options.baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function") throw new TypeError("MantyxClient: pass baseUrl (and fetch)");
+    const h = (this.#headers = new Headers("document" in globalThis || "WorkerGlobalScope" in globalThis ? {} : { "user-agent": `@mantyx/wire-types/${version}${ua ? " " + ua : ""}` }));
     for (const k in options.headers) h.set(k, options.headers[k]!);
     if (apiKey !== undefined) {
       // fetch strips leading and trailing HTTP whitespace from header values,
@@ -148,14 +133,14 @@ export class ClientCore {
       // that is the form to redact. A key fetch would refuse is refused here
       // without quoting it, since fetch's own error quotes the whole header.
       const key = apiKey.trim();
-      if (/[\0\r\n]|[^\0-\xff]/.test(key)) throw new TypeError("MantyxClient: apiKey has a line break, NUL or non-Latin-1 character (not shown); check how it was read");
+      if (/[\0\r\n]|[^\0-\xff]/.test(key)) throw new TypeError("MantyxClient: apiKey is no valid header value (not shown)");
       if (options.credentialHeader == "x-api-key") h.set("x-api-key", key);
       else h.set("authorization", "Bearer " + key);
       if (key) this.#secrets.push(key, JSON.stringify(key).slice(1, -1));
     }
   }
 
-  /** Installs one method per operation on `this` class's prototype (called once by generated/client.ts). */
+  /** Installs one method per operation on this class's prototype (generated/client.ts calls it once). */
   static define(operations: Readonly<Record<string, Operation>>): void {
     for (const id in operations) {
       (this.prototype as unknown as Record<string, unknown>)[id] = function (this: ClientCore, ...args: unknown[]) {
@@ -165,46 +150,42 @@ export class ClientCore {
   }
 
   #call(id: string, [method, path, flags, check]: Operation, args: unknown[]): unknown {
-    const values: Record<string, unknown> = {};
-    let n = 0;
-    path.replace(/\{([^}]+)\}/g, (_, k: string) => ((values[k] = k == WORKSPACE ? undefined : args[n++]), ""));
-    const body = check && args[n++];
-    const o = args[n] as (CallOptions & StreamRunOptions) | undefined;
+    // Arguments: the path parameters but workspaceSlug, in path order; the body; the options.
+    const k = path.split(/\{(?!workspaceSlug\})/).length - (check ? 0 : 1);
+    const o = args[k] as StreamRunOptions | undefined;
+    const c = this.#o;
+    let i = 0;
     const url = (): string =>
-      this.baseUrl +
-      path.replace(/\{([^}]+)\}/g, (_, k: string) => {
-        const v = values[k] ?? (k == WORKSPACE ? (o?.workspace ?? this.workspace) : undefined);
-        if (v == null || v === "") throw new TypeError(`${id}: pass ${k == WORKSPACE ? "{ workspace } to the client or the call" : k}`);
+      c.baseUrl.replace(/\/+$/, "") +
+      path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+        const v = name == "workspaceSlug" ? (o?.workspace ?? c.workspace) : args[i++];
+        if (v == null || v === "") throw new TypeError(`${id}: pass ${name == "workspaceSlug" ? "{ workspace } to the client or the call" : name}`);
         return encodeURIComponent(v as string);
       });
     if (flags & STREAM) {
-      let base: string | undefined;
-      return runEventStream(this, id, args[0] as string, o ?? {}, async (seq, signal) => {
-        // A caller mistake (no workspace, no runId) is returned, to be thrown
-        // from the first next() rather than retried as a drop.
-        try {
-          base ??= url();
-        } catch (e) {
-          return e as TypeError;
-        }
-        const r = await this.#send(method, seq === undefined ? base : `${base}?lastSeq=${seq}`, "text/event-stream", o, signal, seq === undefined ? {} : { "last-event-id": "" + seq });
-        return r.ok ? r : this.#error(id, r);
-      });
+      let u: string | Error;
+      try {
+        u = url();
+      } catch (e) {
+        u = e as Error; // thrown by the first next(), not retried as a drop
+      }
+      return runEventStream(this, c, id, args[0] as string, o ?? {}, u, (seq, signal) =>
+        this.#request(id, method, seq === undefined ? (u as string) : `${u}?lastSeq=${seq}`, 0, undefined, o, signal, "text/event-stream", seq === undefined ? {} : { "last-event-id": "" + seq }),
+      );
     }
-    return this.#invoke(id, method, url, flags, check, body, o);
+    return this.#invoke(id, method, url, flags, check, check && args[k - 1], o);
   }
 
   async #invoke(id: string, method: string, url: () => string, flags: number, check: BodyCheck | undefined, body: unknown, o: CallOptions | undefined): Promise<unknown> {
-    if (check && this.validation != "off") {
-      const issues = bodyIssues(check, body);
-      if (issues) {
-        const e = new RequestValidationError(`${id}: invalid request body, not sent (or pass validation: "warn" / "off"):${issues.map((i) => `\n  ${i.instancePath || "(body)"}: ${i.message}`).join("")}`, { operationId: id, issues });
-        if (this.validation == "throw") throw e;
-        this.onWarning(e.message, e);
-      }
+    const { validation: mode, onWarning = console.warn } = this.#o;
+    const issues = check && mode != "off" && bodyIssues(check, body);
+    if (issues) {
+      const e = new RequestValidationError(`${id}: invalid body, not sent:${issues.map((i) => `\n  ${i.instancePath || "(body)"}: ${i.message}`).join("")}`, { operationId: id, issues });
+      if (mode != "warn") throw e;
+      onWarning(e.message, e);
     }
     const u = url();
-    const request = (): Promise<Response> => this.#request(id, method, u, flags, body, o);
+    const request = (): Promise<Response> => this.#request(id, method, u, flags & IDEMPOTENT ? -1 : 1, body, o);
     if (flags & TOOL_RESULT) {
       // At most one POST per toolUseId: a second call returns the first
       // outcome without posting. A POST that failed (thrown error, nothing
@@ -220,9 +201,8 @@ export class ClientCore {
             // A 2xx is the acceptance whatever its body (older servers answer 200, maybe with text).
             (r) => (r.body?.cancel(), { status: "accepted", httpStatus: r.status }),
             (error) => {
-              if (error instanceof MantyxApiError && (error.status == 409 || (error.status == 404 && error.code == "unknown_tool_use"))) {
-                return { status: error.status == 409 ? "run_terminal" : "unknown_tool_use", error };
-              }
+              const status = error instanceof MantyxApiError && (error.status == 409 ? "run_terminal" : error.status == 404 && error.code == "unknown_tool_use" && error.code);
+              if (status) return { status, error } as ToolResultOutcome;
               throw error;
             },
           )),
@@ -237,48 +217,36 @@ export class ClientCore {
     try {
       return text ? JSON.parse(text) : undefined;
     } catch {
-      if (!(flags & EMPTY_OK)) {
-        const contentType = r.headers.get("content-type");
-        throw new UnexpectedResponseError(`${id}: a ${r.status} whose body is not JSON (${contentType})`, { operationId: id, status: r.status, contentType });
-      }
+      const contentType = r.headers.get("content-type");
+      if (!(flags & EMPTY_OK)) throw new UnexpectedResponseError(`${id}: ${r.status} ${contentType}, not JSON`, { operationId: id, status: r.status, contentType });
     }
   }
 
   /**
-   * One request with retries: 429 always, 5xx and network failures when
-   * the operation is idempotent, with back-off honouring `Retry-After`.
-   * Non-2xx answers become MantyxApiError.
+   * Sends a request; non-2xx answers become MantyxApiError, network failures
+   * MantyxConnectionError. Retries with back-off honouring `Retry-After`:
+   * 429 always, 5xx and network failures when `retry` is -1 (idempotent),
+   * none when it is 0 (the stream retries on its own).
    */
-  async #request(id: string, method: string, url: string, flags: number, body: unknown, o: CallOptions | undefined): Promise<Response> {
-    const signal = o?.signal;
-    for (let n = 0; ; n++) {
+  async #request(id: string, method: string, url: string, retry: number, body: unknown, o: CallOptions | undefined, signal = o?.signal, accept = "application/json", extra = {}): Promise<Response> {
+    const { maxRetries = 2, retryDelay, fetch: f = globalThis.fetch } = this.#o;
+    for (let n = 1; ; n++) {
       let r: Response | undefined;
       let error: MantyxApiError | MantyxConnectionError;
       try {
-        r = await this.#send(method, url, "application/json", o, signal, {}, body);
+        const h = new Headers(this.#headers);
+        for (const x of [{ accept }, o?.headers, extra, body === undefined ? {} : { "content-type": "application/json" }]) for (const k in x) h.set(k, x[k as keyof typeof x]!);
+        // Called unbound: a browser's window.fetch called as a method of another object throws "Illegal invocation".
+        r = await f(url, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), signal });
         if (r.ok) return r;
         error = await this.#error(id, r);
       } catch (cause) {
         if (signal?.aborted) throw signal.reason;
-        error = new MantyxConnectionError(`${id}: ${(cause as Error)?.message}`, { operationId: id, cause, attempts: n + 1 });
+        error = new MantyxConnectionError(`${id}: ${(cause as Error)?.message}`, { operationId: id, cause, attempts: n });
       }
-      if (n >= this.maxRetries || !(r?.status == 429 || (flags & IDEMPOTENT && (!r || r.status > 499)))) throw error;
-      await sleep(backoff(n + 1, this.retryDelay, undefined, (error as MantyxApiError).retryAfterMs), signal);
+      if (!retry || n > maxRetries || !(r?.status == 429 || (retry < 0 && (!r || r.status > 499)))) throw error;
+      await sleep(backoff(n, retryDelay, undefined, (error as MantyxApiError).retryAfterMs), signal);
     }
-  }
-
-  #send(method: string, url: string, accept: string, o: CallOptions | undefined, signal: AbortSignal | undefined, extra: Record<string, string>, body?: unknown): Promise<Response> {
-    const h = new Headers(this.#headers);
-    h.set("accept", accept);
-    for (const x of [o?.headers, extra]) for (const k in x) h.set(k, x[k]!);
-    if (body !== undefined) h.set("content-type", "application/json");
-    return this.#fetch(url, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), signal });
-  }
-
-  /** `s` without the credential. */
-  #hide(s: string): string {
-    for (const k of this.#secrets) s = s.split(k).join("[redacted]");
-    return s;
   }
 
   /**
@@ -287,14 +255,15 @@ export class ClientCore {
    * and from every header the error reads, before anything is taken from them.
    */
   async #error(id: string, r: Response): Promise<MantyxApiError> {
+    const hide = (s: string): string => this.#secrets.reduce((t, k) => t.split(k).join("[redacted]"), s);
     // The body may be gone (connection dropped): the status still says enough.
-    const text = this.#hide(await r.text().catch(() => ""));
+    const text = hide(await r.text().catch(() => ""));
     let body: unknown = text;
     try {
-      body = JSON.parse(this.#hide(JSON.stringify(JSON.parse(text))));
+      body = JSON.parse(hide(JSON.stringify(JSON.parse(text))));
     } catch {
       // Not JSON (a proxy's HTML page): keep the text.
     }
-    return new MantyxApiError(id, r.status, body, { get: (name) => ((name = r.headers.get(name)!) == null ? null : this.#hide(name)) });
+    return new MantyxApiError(id, r.status, body, { get: (name) => ((name = r.headers.get(name)!) == null ? null : hide(name)) });
   }
 }

@@ -61,7 +61,7 @@ export class MantyxApiError extends ClientError {
 
   /** `body` and `headers` must already be free of the credential (the client redacts them). */
   constructor(operationId: string, status: number, body: unknown, headers: HeaderSource) {
-    const b = (Object(body) === body ? body : {}) as Record<string, unknown>;
+    const b = (body || {}) as Record<string, unknown>;
     const str = (v: unknown): string | undefined => (typeof v == "string" ? v : undefined);
     const error = str(b["error"]);
     const code = (error && /^[a-z][a-z0-9_.]*$/.test(error) ? error : str(b["code"])) ?? CODES[status] ?? (status > 499 ? "server_error" : "http_error");
@@ -71,7 +71,7 @@ export class MantyxApiError extends ClientError {
     ];
     const human = str(b["message"]) ?? (error != code ? error : undefined) ?? (typeof body == "string" && body.length < 300 ? body : undefined);
     super(
-      `${operationId}: ${status} ${code}${human ? ` — ${human}` : ""}${hint ? ` (hint: ${hint})` : ""}${requiredScopes[0] ? ` (the credential needs scope ${requiredScopes})` : ""}`,
+      `${operationId}: ${status} ${code}${human ? ` — ${human}` : ""}${hint ? ` (hint: ${hint})` : ""}${requiredScopes[0] ? ` (needs scope ${requiredScopes})` : ""}`,
       {
         status,
         code,

@@ -33,7 +33,7 @@
  */
 import { isSseParseError } from "../sse/index.js";
 import { decodeEventBatches, isTerminalEvent, StreamDecodeError, type DecodedItem, type OnInvalid, type TerminalEvent } from "../events/index.js";
-import type { CallOptions, ClientCore, StreamOpener } from "./core.js";
+import type { CallOptions, ClientOptions, StreamOpener } from "./core.js";
 import { MantyxApiError, MantyxConnectionError, UnexpectedResponseError } from "./errors.js";
 import { backoff, linked, sleep } from "./internal/backoff.js";
 
@@ -85,13 +85,16 @@ export interface RunEventStream extends AsyncIterable<RunStreamItem> {
 }
 
 /**
- * The stream behind `streamRun`. `open` sends one request (resuming after
- * `lastSeq` when defined) and resolves with the response, or with the
- * MantyxApiError of a non-2xx answer; `client` gives the settings, warnings
- * and `getRun`.
+ * The stream behind `streamRun`. `url` is the stream's URL (or the caller
+ * mistake that prevented building it, thrown by the first `next()`); `open`
+ * sends one request, resuming after `lastSeq` when defined, and resolves
+ * with the 2xx response or throws as a request does (MantyxApiError,
+ * MantyxConnectionError). `settings` are the client's options; `client`
+ * answers `getRun`.
  */
-export function runEventStream(client: ClientCore, id: string, runId: string, o: StreamRunOptions, open: StreamOpener): RunEventStream {
+export function runEventStream(client: unknown, settings: ClientOptions, id: string, runId: string, o: StreamRunOptions, url: string | Error, open: StreamOpener): RunEventStream {
   const { signal: user, idleTimeoutMs: ms, onInvalid = "throw" } = o;
+  const warn = settings.onWarning ?? console.warn;
   let failures = 0;
   let retryMs: number | undefined;
   // Whether `lastSeq` came from a malformed message. A message without an
@@ -103,6 +106,7 @@ export function runEventStream(client: ClientCore, id: string, runId: string, o:
     lastSeq: o.lastSeq,
     terminal: undefined,
     async *[Symbol.asyncIterator]() {
+      if (typeof url != "string") throw url;
       // Delivered already: the run is over, never reconnect.
       while (!stream.terminal) {
         const c = linked(user);
@@ -111,85 +115,79 @@ export function runEventStream(client: ClientCore, id: string, runId: string, o:
         /** (Re)starts the idle timer: before the request, and at every chunk of bytes. */
         const touch = (): void => {
           clearTimeout(timer);
-          if (ms! > 0) timer = setTimeout(() => c.abort((idle = new Error(`no bytes for ${ms} ms (idleTimeoutMs)`))), ms);
+          if (ms! > 0) timer = setTimeout(() => c.abort((idle = new Error(`no bytes for ${ms} ms`))), ms);
         };
         let fatal: unknown;
         let reason: unknown;
-        let wait: number | undefined;
         let fresh = false;
         try {
           touch();
           const r = await open(stream.lastSeq, c.signal);
-          if (r instanceof Error) {
-            if (!(r instanceof MantyxApiError && (r.status == 429 || r.status > 499))) throw (fatal = r);
-            reason = r;
-            wait = r.retryAfterMs;
-          } else {
-            const contentType = r.headers.get("content-type");
-            if (!/^text\/event-stream/i.test(contentType!) || !r.body) {
-              r.body?.cancel().catch(() => undefined);
-              throw (fatal = new UnexpectedResponseError(`${id}: a 200 without a text/event-stream body (${contentType}): a proxy or login page? Not reconnecting.`, { operationId: id, status: r.status, contentType }));
-            }
-            // Any bytes reset the idle timer, heartbeat comments included.
-            const bytes = r.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform: (chunk, q) => (touch(), q.enqueue(chunk)) }));
-            for await (const batch of decodeEventBatches(bytes, { onInvalid: "deliver", validation: client.validation, onWarning: client.onWarning, onRetry: (v) => (retryMs = v) })) {
-              for (const item of batch) {
-                const last = stream.lastSeq;
-                if (item instanceof StreamDecodeError) {
-                  const seq = invalidSeq(item);
-                  if (seq !== undefined) {
-                    if (last !== undefined && (seq < last || (seq == last && lastInvalid))) continue;
-                    stream.lastSeq = seq;
-                    lastInvalid = true;
-                  }
-                  fresh = true;
-                  if (onInvalid == "throw") throw (fatal = item);
-                  if (onInvalid != "deliver") {
-                    client.onWarning(`MANTYX: skipped a malformed stream message (onInvalid: "skip-and-warn"): ${item.message}`, item);
-                    if (item.terminal) return; // the run is over; its terminal event was malformed
-                    continue;
-                  }
-                } else if (last !== undefined && item.seq <= last) {
-                  // Replayed. A replayed terminal event was delivered on an earlier pass: the run is over.
-                  if (isTerminalEvent(item)) return void (stream.terminal = item);
-                  continue;
-                } else {
-                  stream.lastSeq = item.seq;
-                  lastInvalid = false;
-                  fresh = true;
-                  failures = 0;
+          const contentType = r.headers.get("content-type");
+          if (!/^text\/event-stream/i.test(contentType!) || !r.body) {
+            r.body?.cancel().catch(() => undefined);
+            throw (fatal = new UnexpectedResponseError(`${id}: ${r.status} ${contentType}, not text/event-stream (a proxy or login page?)`, { operationId: id, status: r.status, contentType }));
+          }
+          // Any bytes reset the idle timer, heartbeat comments included.
+          const bytes = r.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform: (chunk, q) => (touch(), q.enqueue(chunk)) }));
+          for await (const batch of decodeEventBatches(bytes, { onInvalid: "deliver", validation: settings.validation, onWarning: warn, onRetry: (v) => (retryMs = v) })) {
+            for (const item of batch) {
+              const last = stream.lastSeq;
+              if (item instanceof StreamDecodeError) {
+                const seq = invalidSeq(item);
+                if (seq !== undefined) {
+                  if (last !== undefined && (seq < last || (seq == last && lastInvalid))) continue;
+                  stream.lastSeq = seq;
+                  lastInvalid = true;
                 }
-                // The consumer's time is not the server's silence.
-                clearTimeout(timer);
-                yield item;
-                // A malformed terminal message ends the run too (`terminal` stays undefined).
-                if (item instanceof StreamDecodeError ? item.terminal : isTerminalEvent(item) && (stream.terminal = item)) return;
-                touch();
+                fresh = true;
+                if (onInvalid == "throw") throw (fatal = item);
+                if (onInvalid != "deliver") {
+                  warn(`MANTYX: skipped a malformed stream message (onInvalid: "skip-and-warn"): ${item.message}`, item);
+                  if (item.terminal) return; // the run is over; its terminal event was malformed
+                  continue;
+                }
+              } else if (last !== undefined && item.seq <= last) {
+                // Replayed. A replayed terminal event was delivered on an earlier pass: the run is over.
+                if (isTerminalEvent(item)) return void (stream.terminal = item);
+                continue;
+              } else {
+                stream.lastSeq = item.seq;
+                lastInvalid = false;
+                fresh = true;
+                failures = 0;
               }
+              // The consumer's time is not the server's silence.
+              clearTimeout(timer);
+              yield item;
+              // A malformed terminal message ends the run too (`terminal` stays undefined).
+              if (item instanceof StreamDecodeError ? item.terminal : isTerminalEvent(item) && (stream.terminal = item)) return;
+              touch();
             }
-            reason = new Error("the stream ended before a terminal event");
-            if (!fresh && stream.lastSeq !== undefined) {
-              const run = await (client as unknown as { getRun(runId: string, options?: CallOptions): Promise<{ status?: unknown } | undefined> }).getRun(runId, o);
-              if (/^(succeeded|failed|cancelled)$/.test(run?.status as string)) return;
-            }
+          }
+          reason = new Error("no terminal event");
+          if (!fresh && stream.lastSeq !== undefined) {
+            const run = await (client as { getRun(runId: string, options?: CallOptions): Promise<{ status?: unknown } | undefined> }).getRun(runId, o);
+            if (/^(succeeded|failed|cancelled)$/.test(run?.status as string)) return;
           }
         } catch (error) {
           if (user?.aborted) throw user.reason;
-          if (error === fatal || isSseParseError(error)) throw error;
+          // Fatal: our own verdicts, an oversized event, and 4xx answers but 429.
+          if (error === fatal || isSseParseError(error) || (error instanceof MantyxApiError && error.status != 429 && error.status < 500)) throw error;
           reason = idle ?? error;
         } finally {
           clearTimeout(timer);
           c.abort();
         }
         if (++failures > (o.maxReconnects ?? 8)) {
-          throw new MantyxConnectionError(`${id}: run ${runId}: ${failures} drops in a row without a new event. Resume with streamRun(runId, { lastSeq: ${stream.lastSeq} }), or raise maxReconnects.`, {
+          throw new MantyxConnectionError(`${id}: ${failures} drops in a row; resume with { lastSeq: ${stream.lastSeq} }`, {
             operationId: id,
             cause: reason,
             attempts: failures,
             lastSeq: stream.lastSeq,
           });
         }
-        const delayMs = backoff(failures, client.retryDelay, retryMs, wait);
+        const delayMs = backoff(failures, settings.retryDelay, retryMs, (reason as MantyxApiError).retryAfterMs);
         o.onReconnect?.({ attempt: failures, lastSeq: stream.lastSeq, delayMs, reason });
         await sleep(delayMs, user);
       }

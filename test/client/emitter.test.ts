@@ -5,7 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { clientEmitter, createRenderer, operationData } from "../../generator/emit/client.js";
+import { clientEmitter, createRenderer, FLAG_BITS, operationData } from "../../generator/emit/client.js";
+import { EMPTY_OK, IDEMPOTENT, STREAM, TOOL_RESULT } from "../../runtime/client/index.js";
 import { loadSchema } from "../../generator/load/index.js";
 import type { LoadedSchema } from "../../generator/model.js";
 
@@ -48,6 +49,8 @@ describe("client emitter", () => {
     expect(ops["createRun"]!.flags).toEqual([]);
     expect(ops["postToolResult"]!.flags).toEqual(["EMPTY_OK", "TOOL_RESULT"]);
     expect(ops["streamRun"]!.flags).toEqual(["IDEMPOTENT", "STREAM"]);
+    expect(ops["streamRun"]!.flagBits).toBe(IDEMPOTENT | STREAM);
+    expect(FLAG_BITS).toEqual({ IDEMPOTENT, EMPTY_OK, STREAM, TOOL_RESULT });
   });
 
   it("escapes schema text: a hostile summary cannot close the comment, a hostile path stays a string", () => {
@@ -70,8 +73,8 @@ describe("client emitter", () => {
 
   it("the template helpers refuse what they cannot insert safely", () => {
     const render = createRenderer();
-    expect(() => render({ header: "x\ny", version: "1", operations: [], validators: [], flags: [] })).toThrow(/not one line/);
-    expect(() => render({ header: "x", version: "1", operations: [], validators: ["a-b"], flags: [] })).toThrow(/not an identifier/);
+    expect(() => render({ header: "x\ny", version: "1", operations: [], validators: [] })).toThrow(/not one line/);
+    expect(() => render({ header: "x", version: "1", operations: [], validators: ["a-b"] })).toThrow(/not an identifier/);
   });
 
   it("the template never inserts raw text ({{{ }}})", () => {

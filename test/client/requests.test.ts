@@ -116,7 +116,7 @@ describe("request validation", () => {
     expect(paths.some((p) => p.startsWith("/tools/0"))).toBe(false);
     // prompt and messages both: reported by the RunInput part.
     expect(e.issues.some((i) => i.instancePath === "" && i.keyword === "oneOf")).toBe(true);
-    expect(e.message).toMatch(/^createRun: invalid request body, not sent/);
+    expect(e.message).toMatch(/^createRun: invalid body, not sent:\n/);
     for (const path of ["/modelId", "/tools/1/name", "/loopDetection"]) expect(e.message).toContain(path);
   });
 

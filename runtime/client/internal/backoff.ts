@@ -15,9 +15,9 @@ export interface BackoffOptions {
  * reconnection rules: jitter never goes below it (the cap still bounds it).
  * `atLeastMs` (a `Retry-After`) is honoured even above the cap.
  */
-export function backoff(attempt: number, options: BackoffOptions, serverMs?: number, atLeastMs = 0): number {
-  const max = options.maxDelayMs ?? 1e4;
-  const exp = Math.min(max, (serverMs ?? options.initialDelayMs ?? 500) * 2 ** (attempt - 1));
+export function backoff(attempt: number, options: BackoffOptions | undefined, serverMs?: number, atLeastMs = 0): number {
+  const max = options?.maxDelayMs ?? 1e4;
+  const exp = Math.min(max, (serverMs ?? options?.initialDelayMs ?? 500) * 2 ** (attempt - 1));
   return Math.max(exp / 2 + (Math.random() * exp) / 2, Math.min(serverMs ?? 0, max), atLeastMs);
 }
 
