@@ -19,12 +19,14 @@
  *            warm-up passes (5 runs on 4 MB with --quick).
  *   size     esbuild bundle (ESM, minified, browser platform) + gzip of
  *            (a) generated/client.ts + runtime/events, with every generated
- *            validator external (they are measured by bench/validators.ts);
- *            the ToolRegistry (tool dispatch + JSON Schema checker) is only
- *            bundled when imported, so it is a row of its own,
- *            and (b) openapi-fetch + eventsource-parser/stream bundled the
- *            same way. (a) does more: typed errors, retries, stream resume,
- *            tool dispatch with a JSON Schema checker, structured output.
+ *            validator external (they are measured by bench/validators.ts),
+ *            split into the decoder alone and the client's increment over
+ *            it; the agent loop (runAgent), the ToolRegistry (tool dispatch
+ *            + JSON Schema checker) and parseStructuredOutput are only
+ *            bundled when imported, so each is a row of its own (bytes on
+ *            top of (a)); and (b) openapi-fetch + eventsource-parser/stream
+ *            bundled the same way. (a) does more: typed errors, retries,
+ *            stream resume, request and event validation.
  *
  * `npx tsx bench/client.ts [--quick]`.
  */
@@ -178,26 +180,33 @@ async function gzipSize(contents: string, external: Plugin[] = []): Promise<{ mi
   return { min: code.length, gz: gzipSync(code, { level: 9 }).length };
 }
 
-async function sizeRows(): Promise<BenchRow[]> {
-  const client = await gzipSize(
-    `export { MantyxClient } from "./generated/client.ts"; export { decodeEvents, decodeEventBatches } from "./runtime/events/index.ts";`,
-    [externalValidators],
-  );
-  const withTools = await gzipSize(
-    `export { MantyxClient } from "./generated/client.ts"; export { decodeEvents } from "./runtime/events/index.ts"; export { ToolRegistry } from "./runtime/client/index.ts";`,
-    [externalValidators],
-  );
-  const clientOnly = await gzipSize(`export { MantyxClient } from "./generated/client.ts";`, [externalValidators]);
-  const decoder = await gzipSize(`export { decodeEvents } from "./runtime/events/index.ts";`, [externalValidators]);
+export async function sizeRows(): Promise<BenchRow[]> {
+  const base = `export { MantyxClient } from "./generated/client.ts"; export { decodeEvents, decodeEventBatches } from "./runtime/events/index.ts";`;
+  const size = (extra = "") => gzipSize(base + extra, [externalValidators]);
+  const client = await size();
+  // The agent loop, the tool registry and structured output are standalone functions: bundled only when imported.
+  const withRun = await size(`export { runAgent } from "./runtime/client/index.ts";`);
+  const withTools = await size(`export { runAgent, ToolRegistry } from "./runtime/client/index.ts";`);
+  const withOutput = await size(`export { parseStructuredOutput } from "./runtime/client/index.ts";`);
+  const decoder = await gzipSize(`export { decodeEvents, decodeEventBatches } from "./runtime/events/index.ts";`, [externalValidators]);
   const peer = await gzipSize(`export { default as createClient } from "openapi-fetch"; export { EventSourceParserStream } from "eventsource-parser/stream";`);
   const fetchOnly = await gzipSize(`export { default as createClient } from "openapi-fetch";`);
   const parserOnly = await gzipSize(`export { EventSourceParserStream } from "eventsource-parser/stream";`);
   const kb = (n: number) => n / 1000;
+  const plus = (name: string, b: { min: number; gz: number }): BenchRow => ({
+    group: "size",
+    name,
+    value: kb(b.gz - client.gz),
+    unit: "kB gz",
+    note: `on top of the client + decoder; ${kb(b.min - client.min).toFixed(1)} kB min`,
+  });
   return [
     { group: "size", name: "ours: client + decoder (validators external)", value: kb(client.gz), unit: "kB gz", ratio: client.gz / peer.gz, note: `${kb(client.min).toFixed(1)} kB min` },
-    { group: "size", name: "ours + ToolRegistry (local/a2a/mcp dispatch, JSON Schema checker)", value: kb(withTools.gz), unit: "kB gz", ratio: withTools.gz / peer.gz, note: `${kb(withTools.min).toFixed(1)} kB min` },
     { group: "size", name: "  of which the decoder alone", value: kb(decoder.gz), unit: "kB gz", note: `${kb(decoder.min).toFixed(1)} kB min` },
-    { group: "size", name: "  of which the client alone", value: kb(clientOnly.gz), unit: "kB gz", note: `${kb(clientOnly.min).toFixed(1)} kB min` },
+    { group: "size", name: "  of which the client (increment over the decoder)", value: kb(client.gz - decoder.gz), unit: "kB gz", note: `${kb(client.min - decoder.min).toFixed(1)} kB min` },
+    plus("+ runAgent (the agent loop)", withRun),
+    plus("+ runAgent + ToolRegistry (local/a2a/mcp dispatch, JSON Schema checker)", withTools),
+    plus("+ parseStructuredOutput", withOutput),
     { group: "size", name: "openapi-fetch + eventsource-parser/stream", value: kb(peer.gz), unit: "kB gz", ratio: 1, note: `${kb(peer.min).toFixed(1)} kB min` },
     { group: "size", name: "  openapi-fetch alone", value: kb(fetchOnly.gz), unit: "kB gz" },
     { group: "size", name: "  eventsource-parser/stream alone", value: kb(parserOnly.gz), unit: "kB gz" },

@@ -69,7 +69,7 @@ export class MantyxApiError extends ClientError {
     const requiredScopes = [
       ...new Set([b["required"], /\bscope="([^"]*)/i.exec(headers.get("www-authenticate") ?? "")?.[1]?.split(" ")].flat().filter((s): s is string => !!s && typeof s == "string")),
     ];
-    const human = str(b["message"]) ?? (error != code ? error : undefined) ?? (typeof body == "string" && body.length < 300 ? body : undefined);
+    const human = str(b["message"]) ?? (error != code ? error : str(body)?.slice(0, 300));
     super(
       `${operationId}: ${status} ${code}${human ? ` — ${human}` : ""}${hint ? ` (hint: ${hint})` : ""}${requiredScopes[0] ? ` (needs scope ${requiredScopes})` : ""}`,
       {

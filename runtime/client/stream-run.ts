@@ -124,12 +124,12 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
           touch();
           const r = await open(stream.lastSeq, c.signal);
           const contentType = r.headers.get("content-type");
-          if (!/^text\/event-stream/i.test(contentType!) || !r.body) {
-            r.body?.cancel().catch(() => undefined);
+          // (Its body is let go with the connection, in `finally`.)
+          if (!/^text\/event-stream/i.test(contentType!)) {
             throw (fatal = new UnexpectedResponseError(`${id}: ${r.status} ${contentType}, not text/event-stream (a proxy or login page?)`, { operationId: id, status: r.status, contentType }));
           }
           // Any bytes reset the idle timer, heartbeat comments included.
-          const bytes = r.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform: (chunk, q) => (touch(), q.enqueue(chunk)) }));
+          const bytes = r.body!.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform: (chunk, q) => (touch(), q.enqueue(chunk)) }));
           for await (const batch of decodeEventBatches(bytes, { onInvalid: "deliver", validation: settings.validation, onWarning: warn, onRetry: (v) => (retryMs = v) })) {
             for (const item of batch) {
               const last = stream.lastSeq;

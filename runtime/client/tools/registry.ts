@@ -115,8 +115,8 @@ export function withFiles(result: string, files: ToolResultFile[]): ToolResultWi
 export const MAX_ERROR_BYTES = 8 * 1024;
 export const MAX_RESULT_BYTES = 2 * 1024 * 1024;
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+const encoder = /* @__PURE__ */ new TextEncoder();
+const decoder = /* @__PURE__ */ new TextDecoder();
 
 /** `text` cut to at most `maxBytes` of UTF-8 on a character boundary, marked with "…" when cut. */
 export function truncateUtf8(text: string, maxBytes: number): string {
