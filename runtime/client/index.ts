@@ -23,15 +23,13 @@ export {
   MantyxApiError,
   MantyxConnectionError,
   RequestValidationError,
-  retryAfterMs,
   UnexpectedResponseError,
   type HeaderSource,
 } from "./errors.js";
 export type { BackoffOptions } from "./internal/backoff.js";
-export { bodyIssues } from "./request-check.js";
 export type { BodyCheck } from "./request-check.js";
 export { runAgent, withTools, type RunnableClient, type RunOptions, type ToolDispatcher } from "./run.js";
-export { runEventStream, type RunEventStream, type ReconnectInfo, type RunStreamItem, type StreamRunOptions } from "./stream-run.js";
+export type { ReconnectInfo, RunEventStream, RunStreamItem, StreamRunOptions } from "./stream-run.js";
 export { isOutputParseError, OutputParseError, parseStructuredOutput, type OutputParseErrorType, type OutputValidator } from "./structured-output.js";
 export { checkJsonSchema, type ArgIssue } from "./tools/json-schema.js";
 export {

@@ -1,5 +1,5 @@
 /**
- * client.run and the tool registry through real HTTP: a full run with a local
+ * runAgent and the tool registry through real HTTP: a full run with a local
  * tool round trip, a2a_local by Agent Card url, mcp_local by server label,
  * omitted kind, argument validation, handler failures and return values.
  */
@@ -35,7 +35,7 @@ function runIdOf(): string {
 const HR_CARD: AgentCard = { name: "Acme HR", url: "https://hr.intranet.acme/a2a", skills: [], provider: { organization: "Acme Co." } };
 const OTHER_CARD: AgentCard = { name: "Acme IT", url: "https://it.intranet.acme/a2a", skills: [] };
 
-describe("client.run", () => {
+describe("runAgent", () => {
   it("runs a local tool round trip and resolves with the terminal result", async () => {
     const seen: string[] = [];
     const calls: unknown[] = [];
