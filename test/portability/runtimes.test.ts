@@ -16,6 +16,7 @@ import { EdgeVM } from "@edge-runtime/vm";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMockServer, type MockServer } from "../mock-server/index.js";
+import { expectRoundTrip } from "./expectations.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const consumer = fileURLToPath(new URL("./consumer.ts", import.meta.url));
@@ -51,19 +52,6 @@ afterAll(async () => {
   await server?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-function expectRoundTrip(out: Record<string, unknown>): void {
-  expect(out).toMatchObject({
-    sse: [["assistant_delta", "1", "h\u00e9\u2713"]],
-    decoded: ["assistant_delta"],
-    validSpec: true,
-    outcome: "accepted",
-    error: { api: true, status: 401 },
-  });
-  expect(out["badSpecIssues"]).toBeGreaterThanOrEqual(2);
-  expect(out["types"]).toContain("local_tool_call");
-  expect((out["types"] as string[]).at(-1)).toBe("result");
-}
 
 const run = promisify(execFile);
 const args = () => [server.url, server.workspace, server.apiKey];
