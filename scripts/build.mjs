@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+/**
+ * `npm run build` (and `prepack`): the package's JavaScript in dist/.
+ *   1. tsc -p tsconfig.build.json: index.ts, generated/*.ts and the runtime
+ *      they import, as ES2022 modules with declarations;
+ *   2. the generated validators, JavaScript plus .d.ts already, copied next
+ *      to the compiled client, which imports them as ./validators/index.js.
+ * dist/ is build output (gitignored); generated/ stays the committed source.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, readdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const dist = join(root, "dist");
+const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+
+rmSync(dist, { recursive: true, force: true });
+execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
+const from = join(root, "generated", "validators");
+const to = join(dist, "generated", "validators");
+for (const file of readdirSync(from)) if (/\.(js|d\.ts)$/.test(file)) cpSync(join(from, file), join(to, file));
+console.log(`build: dist/ written (${readdirSync(to).length} validator files copied)`);

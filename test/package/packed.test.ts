@@ -1,0 +1,140 @@
+/**
+ * The package as npm publishes it: `npm pack` (which runs the `prepack`
+ * build), unpacked into a scratch app's node_modules, then used the way a
+ * consumer would, with no tsx, no TypeScript sources and no repository paths:
+ * - plain `node` runs a tool round trip through the packed client against
+ *   the mock server on 127.0.0.1, and reads the validators, the SSE decoder
+ *   and the fixture suite through their package entry points;
+ * - `tsc` (NodeNext) type-checks a consumer against the packed declarations;
+ * - esbuild bundles the main entry for the browser (no Node built-ins).
+ */
+import { execFile, execFileSync } from "node:child_process";
+import { promisify } from "node:util";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startMockServer, type MockServer } from "../mock-server/index.js";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const require = createRequire(import.meta.url);
+let scratch: string;
+let app: string;
+let server: MockServer;
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), "wire-packed-"));
+  execFileSync("npm", ["pack", "--silent", "--pack-destination", scratch], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+  const tarball = readdirSync(scratch).find((f) => f.endsWith(".tgz"));
+  if (tarball === undefined) throw new Error("npm pack wrote no tarball");
+  app = join(scratch, "app");
+  const pkg = join(app, "node_modules", "@mantyx", "wire-types");
+  mkdirSync(pkg, { recursive: true });
+  execFileSync("tar", ["-xzf", join(scratch, tarball), "-C", pkg, "--strip-components=1"]);
+  writeFileSync(join(app, "package.json"), '{ "name": "app", "private": true, "type": "module" }\n');
+  server = await startMockServer();
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const CONSUMER = `
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import { MantyxClient, isMantyxApiError, parseSse } from "@mantyx/wire-types";
+import { validateRunCreateRequest, validateRunCreateRequestAllErrors } from "@mantyx/wire-types/validators";
+import { validateToolRef } from "@mantyx/wire-types/validators/tool-ref";
+import { parseSse as parseSseDirect } from "@mantyx/wire-types/sse";
+
+const [baseUrl, workspace, apiKey] = process.argv.slice(2);
+const out = {};
+const spec = {
+  modelId: "platform:demo",
+  prompt: "What is 42 USD with tax?",
+  metadata: { args: JSON.stringify({ amount: 42 }) },
+  tools: [{ kind: "local", name: "compute_total", description: "Add tax.", parameters: { type: "object" } }],
+};
+out.validSpec = validateRunCreateRequest(spec);
+out.badSpecIssues = validateRunCreateRequestAllErrors({ prompt: 1, reasoningLevel: 101 }) ? 0 : validateRunCreateRequestAllErrors.errors.length;
+out.toolRef = validateToolRef(spec.tools[0]);
+out.sameSse = parseSse === parseSseDirect;
+
+const client = new MantyxClient({ baseUrl, workspace, apiKey });
+const { runId } = await client.createRun(spec);
+out.types = [];
+for await (const event of client.streamRun(runId)) {
+  out.types.push(event.type);
+  if (event.type === "local_tool_call") {
+    const outcome = await client.postToolResult(runId, { toolUseId: event.data.toolUseId, result: JSON.stringify({ total: 50.4 }) });
+    out.outcome = outcome.status;
+  }
+}
+try {
+  await new MantyxClient({ baseUrl, workspace, apiKey: "wrong" }).listModels();
+} catch (e) {
+  out.error = { api: isMantyxApiError(e), status: e.status, leaks: JSON.stringify(e).includes("wrong") || String(e.stack).includes("wrong") };
+}
+const manifest = createRequire(import.meta.url).resolve("@mantyx/wire-types/fixtures/manifest.json");
+out.suite = JSON.parse(readFileSync(manifest, "utf8")).suiteVersion;
+console.log(JSON.stringify(out));
+`;
+
+describe("the packed package", () => {
+  it("plain node runs a tool round trip through the packed client, validators, decoder and fixtures", async () => {
+    writeFileSync(join(app, "consumer.mjs"), CONSUMER);
+    // Asynchronously: the mock server answers from this process's event loop.
+    const { stdout } = await promisify(execFile)(process.execPath, ["consumer.mjs", server.url, server.workspace, server.apiKey], { cwd: app, encoding: "utf8" });
+    const out = JSON.parse(stdout) as Record<string, unknown>;
+    expect(out).toMatchObject({ validSpec: true, toolRef: true, sameSse: true, outcome: "accepted", error: { api: true, status: 401, leaks: false } });
+    expect(out["badSpecIssues"]).toBeGreaterThanOrEqual(2);
+    expect(out["types"]).toContain("local_tool_call");
+    expect((out["types"] as string[]).at(-1)).toBe("result");
+    expect(out["suite"]).toEqual(expect.any(String));
+  });
+
+  it("tsc (NodeNext, strict) type-checks a consumer against the packed declarations", () => {
+    writeFileSync(
+      join(app, "consumer.ts"),
+      `import { MantyxClient, type AgentRunEvent, type RunCreateRequest } from "@mantyx/wire-types";
+import type { ToolRef } from "@mantyx/wire-types/types";
+import { validateToolRef } from "@mantyx/wire-types/validators";
+export function text(e: AgentRunEvent): string {
+  switch (e.type) {
+    case "assistant_delta": return e.data.text;
+    default: return "";
+  }
+}
+export const spec: RunCreateRequest = { prompt: "hi" };
+export const isRef = (x: unknown): x is ToolRef => validateToolRef(x);
+export const client = new MantyxClient({ baseUrl: "https://mantyx.example", workspace: "acme", apiKey: "k" });
+// @ts-expect-error a run request has no field "promt"
+export const wrong: RunCreateRequest = { promt: "hi" };
+`,
+    );
+    writeFileSync(
+      join(app, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, noEmit: true, lib: ["ES2022", "DOM", "DOM.Iterable"], types: [] }, files: ["consumer.ts"] }),
+    );
+    const tsc = require.resolve("typescript/bin/tsc");
+    expect(() => execFileSync(process.execPath, [tsc, "-p", app], { cwd: app, encoding: "utf8" })).not.toThrow();
+  }, 60_000);
+
+  it("the main entry bundles for the browser without Node built-ins", async () => {
+    const out = await build({
+      stdin: { contents: 'export { MantyxClient, parseSse, decodeEvents } from "@mantyx/wire-types";', resolveDir: app, loader: "js" },
+      bundle: true,
+      format: "esm",
+      platform: "browser",
+      write: false,
+      logLevel: "silent",
+    });
+    const code = out.outputFiles[0]!.text;
+    expect(code).toContain("text/event-stream");
+    expect(code).not.toMatch(/from\s*["']node:/);
+  });
+});
