@@ -177,7 +177,7 @@ export class ClientCore {
   }
 
   async #invoke(id: string, method: string, url: () => string, flags: number, check: BodyCheck | undefined, body: unknown, o: CallOptions | undefined): Promise<unknown> {
-    const { validation: mode, onWarning = console.warn } = this.#o;
+    const { validation: mode, onWarning = (m: string) => console.warn(m) } = this.#o;
     const issues = check && mode != "off" && bodyIssues(check, body);
     if (issues) {
       const e = new RequestValidationError(`${id}: invalid body, not sent:${issues.map((i) => `\n  ${i.instancePath || "(body)"}: ${i.message}`).join("")}`, { operationId: id, issues });
@@ -199,7 +199,7 @@ export class ClientCore {
           key,
           (p = request().then(
             // A 2xx is the acceptance whatever its body (older servers answer 200, maybe with text).
-            (r) => (r.body?.cancel(), { status: "accepted", httpStatus: r.status }),
+            (r) => (r.body?.cancel().catch(() => undefined), { status: "accepted", httpStatus: r.status }),
             (error) => {
               const status = error instanceof MantyxApiError && (error.status == 409 ? "run_terminal" : error.status == 404 && error.code == "unknown_tool_use" && error.code);
               if (status) return { status, error } as ToolResultOutcome;

@@ -94,7 +94,7 @@ export interface RunEventStream extends AsyncIterable<RunStreamItem> {
  */
 export function runEventStream(client: unknown, settings: ClientOptions, id: string, runId: string, o: StreamRunOptions, url: string | Error, open: StreamOpener): RunEventStream {
   const { signal: user, idleTimeoutMs: ms, onInvalid = "throw" } = o;
-  const warn = settings.onWarning ?? console.warn;
+  const warn = settings.onWarning ?? ((m: string) => console.warn(m));
   let failures = 0;
   let retryMs: number | undefined;
   // Whether `lastSeq` came from a malformed message. A message without an
@@ -187,7 +187,7 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
             lastSeq: stream.lastSeq,
           });
         }
-        const delayMs = backoff(failures, settings.retryDelay, retryMs, (reason as MantyxApiError).retryAfterMs);
+        const delayMs = backoff(failures, settings.retryDelay, retryMs, (reason as MantyxApiError | undefined)?.retryAfterMs);
         o.onReconnect?.({ attempt: failures, lastSeq: stream.lastSeq, delayMs, reason });
         await sleep(delayMs, user);
       }
