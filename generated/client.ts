@@ -2,7 +2,7 @@
 /**
  * The MANTYX agent-runs fetch client: one method per operation of the schema,
  * named by its operationId. This file is data: `operations` describes each
- * operation, the `MantyxClient` interface types its method, and
+ * operation, the `MantyxClient` interface types its methods, and
  * `ClientCore.define` installs the methods. The HTTP work (URLs,
  * credentials, validation, errors, retries, stream resume, tool-result
  * outcomes) is in runtime/client/.
