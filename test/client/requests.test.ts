@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { CLIENT_VERSION, MantyxClient, operations } from "../../generated/client.js";
 import type { RunCreateRequest } from "../../generated/types.js";
-import { RequestValidationError } from "../../runtime/client/index.js";
+import { MantyxConnectionError, RequestValidationError } from "../../runtime/client/index.js";
 import { clientFor, collect, useMockServer } from "./helpers.js";
 
 const server = useMockServer();
@@ -206,6 +206,16 @@ describe("postToolResult outcomes", () => {
     expect(await client.cancelRun(runId)).toBeUndefined();
     const { sessionId } = await client.createSession({ systemPrompt: "s" });
     expect(await client.deleteSession(sessionId)).toBeUndefined();
+  });
+
+  it("never resends a tool result by itself after a network failure (idempotent calls are retried); a failed POST is not recorded", async () => {
+    const client = new MantyxClient({ baseUrl: "http://127.0.0.1:1", workspace: "acme", apiKey: "k", retryDelay: { initialDelayMs: 1 } });
+    for (let i = 0; i < 2; i++) {
+      const e = await client.postToolResult("run_1", { toolUseId: "tu_x", result: "r" }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(MantyxConnectionError);
+      expect((e as MantyxConnectionError).attempts).toBe(1);
+    }
+    expect(((await client.getRun("run_1").catch((x: unknown) => x)) as MantyxConnectionError).attempts).toBe(3);
   });
 
   it("other failures still throw (wrong workspace)", async () => {
