@@ -122,11 +122,12 @@ export class ClientCore {
   readonly #posted = new Map<string, Promise<ToolResultOutcome>>();
 
   constructor(options: ClientOptions, version: string) {
-    const { apiKey, userAgent: ua } = options;
+    const { apiKey, userAgent } = options;
     this.#o = options;
     if (!options.baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function") throw new TypeError("MantyxClient: pass baseUrl (and fetch)");
-    const h = (this.#headers = new Headers("document" in globalThis || "WorkerGlobalScope" in globalThis ? {} : { "user-agent": `@mantyx/wire-types/${version}${ua ? " " + ua : ""}` }));
-    for (const k in options.headers) h.set(k, options.headers[k]!);
+    const inBrowser = "document" in globalThis || "WorkerGlobalScope" in globalThis;
+    const headers = (this.#headers = new Headers(inBrowser ? {} : { "user-agent": `@mantyx/wire-types/${version}${userAgent ? " " + userAgent : ""}` }));
+    for (const name in options.headers) headers.set(name, options.headers[name]!);
     if (apiKey !== undefined) {
       // fetch strips leading and trailing HTTP whitespace from header values,
       // so a key read with its newline is sent (and echoed back) without it:
@@ -134,8 +135,8 @@ export class ClientCore {
       // without quoting it, since fetch's own error quotes the whole header.
       const key = apiKey.trim();
       if (/[\0\r\n]|[^\0-\xff]/.test(key)) throw new TypeError("MantyxClient: apiKey is no valid header value (not shown)");
-      if (options.credentialHeader == "x-api-key") h.set("x-api-key", key);
-      else h.set("authorization", "Bearer " + key);
+      if (options.credentialHeader == "x-api-key") headers.set("x-api-key", key);
+      else headers.set("authorization", "Bearer " + key);
       if (key) this.#secrets.push(key, JSON.stringify(key).slice(1, -1));
     }
   }
@@ -151,32 +152,32 @@ export class ClientCore {
 
   #call(id: string, [method, path, flags, check]: Operation, args: unknown[]): unknown {
     // Arguments: the path parameters but workspaceSlug, in path order; the body; the options.
-    const k = path.split(/\{(?!workspaceSlug\})/).length - (check ? 0 : 1);
-    const o = args[k] as StreamRunOptions | undefined;
-    const c = this.#o;
-    let i = 0;
+    const optionsIndex = path.split(/\{(?!workspaceSlug\})/).length - (check ? 0 : 1);
+    const callOptions = args[optionsIndex] as StreamRunOptions | undefined;
+    const settings = this.#o;
+    let nextArg = 0;
     const url = (): string =>
-      c.baseUrl.replace(/\/+$/, "") +
+      settings.baseUrl.replace(/\/+$/, "") +
       path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-        const v = name == "workspaceSlug" ? (o?.workspace ?? c.workspace) : args[i++];
-        if (v == null || v === "") throw new TypeError(`${id}: pass ${name == "workspaceSlug" ? "{ workspace } to the client or the call" : name}`);
-        return encodeURIComponent(v as string);
+        const value = name == "workspaceSlug" ? (callOptions?.workspace ?? settings.workspace) : args[nextArg++];
+        if (value == null || value === "") throw new TypeError(`${id}: pass ${name == "workspaceSlug" ? "{ workspace } to the client or the call" : name}`);
+        return encodeURIComponent(value as string);
       });
     if (flags & STREAM) {
-      let u: string | Error;
+      let streamUrl: string | Error;
       try {
-        u = url();
+        streamUrl = url();
       } catch (e) {
-        u = e as Error; // thrown by the first next(), not retried as a drop
+        streamUrl = e as Error; // thrown by the first next(), not retried as a drop
       }
-      return runEventStream(this, c, id, args[0] as string, o ?? {}, u, (seq, signal) =>
-        this.#request(id, method, seq === undefined ? (u as string) : `${u}?lastSeq=${seq}`, 0, undefined, o, signal, "text/event-stream", seq === undefined ? {} : { "last-event-id": "" + seq }),
+      return runEventStream(this, settings, id, args[0] as string, callOptions ?? {}, streamUrl, (seq, signal) =>
+        this.#request(id, method, seq === undefined ? (streamUrl as string) : `${streamUrl}?lastSeq=${seq}`, 0, undefined, callOptions, signal, "text/event-stream", seq === undefined ? {} : { "last-event-id": "" + seq }),
       );
     }
-    return this.#invoke(id, method, url, flags, check, check && args[k - 1], o);
+    return this.#invoke(id, method, url, flags, check, check && args[optionsIndex - 1], callOptions);
   }
 
-  async #invoke(id: string, method: string, url: () => string, flags: number, check: BodyCheck | undefined, body: unknown, o: CallOptions | undefined): Promise<unknown> {
+  async #invoke(id: string, method: string, url: () => string, flags: number, check: BodyCheck | undefined, body: unknown, callOptions: CallOptions | undefined): Promise<unknown> {
     const { validation: mode, onWarning = (m: string) => console.warn(m) } = this.#o;
     const issues = check && mode != "off" && bodyIssues(check, body);
     if (issues) {
@@ -184,22 +185,22 @@ export class ClientCore {
       if (mode != "warn") throw e;
       onWarning(e.message, e);
     }
-    const u = url();
-    const request = (): Promise<Response> => this.#request(id, method, u, flags & IDEMPOTENT ? -1 : 1, body, o);
+    const target = url();
+    const request = (): Promise<Response> => this.#request(id, method, target, flags & IDEMPOTENT ? -1 : 1, body, callOptions);
     if (flags & TOOL_RESULT) {
       // At most one POST per toolUseId: a second call returns the first
       // outcome without posting. A POST that failed (thrown error, nothing
       // decided) is forgotten, so it can be retried; if it did reach the
       // server, the retry gets `unknown_tool_use`, a normal outcome.
       const posted = this.#posted;
-      const key = `${u}\0${(body as { toolUseId?: unknown } | undefined)?.toolUseId}`;
-      let p = posted.get(key);
-      if (!p) {
+      const key = `${target}\0${(body as { toolUseId?: unknown } | undefined)?.toolUseId}`;
+      let outcome = posted.get(key);
+      if (!outcome) {
         posted.set(
           key,
-          (p = request().then(
+          (outcome = request().then(
             // A 2xx is the acceptance whatever its body (older servers answer 200, maybe with text).
-            (r) => (r.body?.cancel().catch(() => undefined), { status: "accepted", httpStatus: r.status }),
+            (response) => (response.body?.cancel().catch(() => undefined), { status: "accepted", httpStatus: response.status }),
             (error) => {
               const status = error instanceof MantyxApiError && (error.status == 409 ? "run_terminal" : error.status == 404 && error.code == "unknown_tool_use" && error.code);
               if (status) return { status, error } as ToolResultOutcome;
@@ -207,18 +208,18 @@ export class ClientCore {
             },
           )),
         );
-        p.catch(() => posted.delete(key));
+        outcome.catch(() => posted.delete(key));
         if (posted.size > 1e4) posted.delete(posted.keys().next().value!);
       }
-      return p;
+      return outcome;
     }
-    const r = await request();
-    const text = await r.text();
+    const response = await request();
+    const text = await response.text();
     try {
       return text ? JSON.parse(text) : undefined;
     } catch {
-      const contentType = r.headers.get("content-type");
-      if (!(flags & EMPTY_OK)) throw new UnexpectedResponseError(`${id}: ${r.status} ${contentType}, not JSON`, { operationId: id, status: r.status, contentType });
+      const contentType = response.headers.get("content-type");
+      if (!(flags & EMPTY_OK)) throw new UnexpectedResponseError(`${id}: ${response.status} ${contentType}, not JSON`, { operationId: id, status: response.status, contentType });
     }
   }
 
@@ -228,24 +229,27 @@ export class ClientCore {
    * 429 always, 5xx and network failures when `retry` is -1 (idempotent),
    * none when it is 0 (the stream retries on its own).
    */
-  async #request(id: string, method: string, url: string, retry: number, body: unknown, o: CallOptions | undefined, signal = o?.signal, accept = "application/json", extra = {}): Promise<Response> {
-    const { maxRetries = 2, retryDelay, fetch: f = globalThis.fetch } = this.#o;
-    for (let n = 1; ; n++) {
-      let r: Response | undefined;
+  async #request(id: string, method: string, url: string, retry: number, body: unknown, callOptions: CallOptions | undefined, signal = callOptions?.signal, accept = "application/json", extra = {}): Promise<Response> {
+    const { maxRetries = 2, retryDelay, fetch: fetchFn = globalThis.fetch } = this.#o;
+    for (let attempt = 1; ; attempt++) {
+      let response: Response | undefined;
       let error: MantyxApiError | MantyxConnectionError;
       try {
-        const h = new Headers(this.#headers);
-        for (const x of [{ accept }, o?.headers, extra, body === undefined ? {} : { "content-type": "application/json" }]) for (const k in x) h.set(k, x[k as keyof typeof x]!);
+        const headers = new Headers(this.#headers);
+        for (const set of [{ accept }, callOptions?.headers, extra, body === undefined ? {} : { "content-type": "application/json" }]) {
+          for (const name in set) headers.set(name, set[name as keyof typeof set]!);
+        }
         // Called unbound: a browser's window.fetch called as a method of another object throws "Illegal invocation".
-        r = await f(url, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), signal });
-        if (r.ok) return r;
-        error = await this.#error(id, r);
+        response = await fetchFn(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+        if (response.ok) return response;
+        error = await this.#error(id, response);
       } catch (cause) {
         if (signal?.aborted) throw signal.reason;
-        error = new MantyxConnectionError(`${id}: ${(cause as Error)?.message}`, { operationId: id, cause, attempts: n });
+        error = new MantyxConnectionError(`${id}: ${(cause as Error)?.message}`, { operationId: id, cause, attempts: attempt });
       }
-      if (!retry || n > maxRetries || !(r?.status == 429 || (retry < 0 && (!r || r.status > 499)))) throw error;
-      await sleep(backoff(n, retryDelay, undefined, (error as MantyxApiError).retryAfterMs), signal);
+      const retriable = response?.status == 429 || (retry < 0 && (!response || response.status > 499));
+      if (!retry || attempt > maxRetries || !retriable) throw error;
+      await sleep(backoff(attempt, retryDelay, undefined, (error as MantyxApiError).retryAfterMs), signal);
     }
   }
 
@@ -254,16 +258,21 @@ export class ClientCore {
    * body text (also in its JSON-escaped form, after normalising the JSON)
    * and from every header the error reads, before anything is taken from them.
    */
-  async #error(id: string, r: Response): Promise<MantyxApiError> {
-    const hide = (s: string): string => this.#secrets.reduce((t, k) => t.split(k).join("[redacted]"), s);
+  async #error(id: string, response: Response): Promise<MantyxApiError> {
+    const hide = (text: string): string => this.#secrets.reduce((redacted, secret) => redacted.split(secret).join("[redacted]"), text);
     // The body may be gone (connection dropped): the status still says enough.
-    const text = hide(await r.text().catch(() => ""));
+    const text = hide(await response.text().catch(() => ""));
     let body: unknown = text;
     try {
       body = JSON.parse(hide(JSON.stringify(JSON.parse(text))));
     } catch {
       // Not JSON (a proxy's HTML page): keep the text.
     }
-    return new MantyxApiError(id, r.status, body, { get: (name) => ((name = r.headers.get(name)!) == null ? null : hide(name)) });
+    return new MantyxApiError(id, response.status, body, {
+      get: (name) => {
+        const value = response.headers.get(name);
+        return value == null ? null : hide(value);
+      },
+    });
   }
 }

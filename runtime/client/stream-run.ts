@@ -92,8 +92,8 @@ export interface RunEventStream extends AsyncIterable<RunStreamItem> {
  * MantyxConnectionError). `settings` are the client's options; `client`
  * answers `getRun`.
  */
-export function runEventStream(client: unknown, settings: ClientOptions, id: string, runId: string, o: StreamRunOptions, url: string | Error, open: StreamOpener): RunEventStream {
-  const { signal: user, idleTimeoutMs: ms, onInvalid = "throw" } = o;
+export function runEventStream(client: unknown, settings: ClientOptions, id: string, runId: string, options: StreamRunOptions, url: string | Error, open: StreamOpener): RunEventStream {
+  const { signal: user, idleTimeoutMs, onInvalid = "throw" } = options;
   const warn = settings.onWarning ?? ((m: string) => console.warn(m));
   let failures = 0;
   let retryMs: number | undefined;
@@ -103,33 +103,33 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
   // replay; equal to a malformed one's, it is the replay of that message.
   let lastInvalid = false;
   const stream: RunEventStream = {
-    lastSeq: o.lastSeq,
+    lastSeq: options.lastSeq,
     terminal: undefined,
     async *[Symbol.asyncIterator]() {
       if (typeof url != "string") throw url;
       // Delivered already: the run is over, never reconnect.
       while (!stream.terminal) {
-        const c = linked(user);
+        const connection = linked(user);
         let timer: ReturnType<typeof setTimeout> | undefined;
         let idle: Error | undefined;
         /** (Re)starts the idle timer: before the request, and at every chunk of bytes. */
         const touch = (): void => {
           clearTimeout(timer);
-          if (ms! > 0) timer = setTimeout(() => c.abort((idle = new Error(`no bytes for ${ms} ms`))), ms);
+          if (idleTimeoutMs! > 0) timer = setTimeout(() => connection.abort((idle = new Error(`no bytes for ${idleTimeoutMs} ms`))), idleTimeoutMs);
         };
         let fatal: unknown;
         let reason: unknown;
         let fresh = false;
         try {
           touch();
-          const r = await open(stream.lastSeq, c.signal);
-          const contentType = r.headers.get("content-type");
+          const response = await open(stream.lastSeq, connection.signal);
+          const contentType = response.headers.get("content-type");
           // (Its body is let go with the connection, in `finally`.)
           if (!/^text\/event-stream/i.test(contentType!)) {
-            throw (fatal = new UnexpectedResponseError(`${id}: ${r.status} ${contentType}, not text/event-stream (a proxy or login page?)`, { operationId: id, status: r.status, contentType }));
+            throw (fatal = new UnexpectedResponseError(`${id}: ${response.status} ${contentType}, not text/event-stream (a proxy or login page?)`, { operationId: id, status: response.status, contentType }));
           }
           // Any bytes reset the idle timer, heartbeat comments included.
-          const bytes = r.body!.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform: (chunk, q) => (touch(), q.enqueue(chunk)) }));
+          const bytes = response.body!.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform: (chunk, out) => (touch(), out.enqueue(chunk)) }));
           for await (const batch of decodeEventBatches(bytes, { onInvalid: "deliver", validation: settings.validation, onWarning: warn, onRetry: (v) => (retryMs = v) })) {
             for (const item of batch) {
               const last = stream.lastSeq;
@@ -167,7 +167,7 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
           }
           reason = new Error("no terminal event");
           if (!fresh && stream.lastSeq !== undefined) {
-            const run = await (client as { getRun(runId: string, options?: CallOptions): Promise<{ status?: unknown } | undefined> }).getRun(runId, o);
+            const run = await (client as { getRun(runId: string, options?: CallOptions): Promise<{ status?: unknown } | undefined> }).getRun(runId, options);
             if (/^(succeeded|failed|cancelled)$/.test(run?.status as string)) return;
           }
         } catch (error) {
@@ -177,9 +177,9 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
           reason = idle ?? error;
         } finally {
           clearTimeout(timer);
-          c.abort();
+          connection.abort();
         }
-        if (++failures > (o.maxReconnects ?? 8)) {
+        if (++failures > (options.maxReconnects ?? 8)) {
           throw new MantyxConnectionError(`${id}: ${failures} drops in a row; resume with { lastSeq: ${stream.lastSeq} }`, {
             operationId: id,
             cause: reason,
@@ -188,7 +188,7 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
           });
         }
         const delayMs = backoff(failures, settings.retryDelay, retryMs, (reason as MantyxApiError | undefined)?.retryAfterMs);
-        o.onReconnect?.({ attempt: failures, lastSeq: stream.lastSeq, delayMs, reason });
+        options.onReconnect?.({ attempt: failures, lastSeq: stream.lastSeq, delayMs, reason });
         await sleep(delayMs, user);
       }
     },
