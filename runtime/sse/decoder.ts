@@ -69,13 +69,13 @@ export interface SseParser {
 }
 
 /** 16 MiB. */
-export const DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_MAX_EVENT_BYTES = 16777216;
 
 /** `maxEventBytes`, checked; default 16 MiB. */
 export function maxBytes(value: number | undefined): number {
   if (value === undefined) return DEFAULT_MAX_EVENT_BYTES;
-  if (!(value > 0)) throw new RangeError(`maxEventBytes must be > 0 (or Infinity), got ${value}`);
-  return value;
+  if (value > 0) return value;
+  throw new RangeError(`maxEventBytes must be > 0, got ${value}`);
 }
 
 /**
@@ -118,73 +118,62 @@ export function decoder(cb: SseParserCallbacks, max: number): [feed: (chunk: Uin
     }
     if (s === e) {
       // Blank: dispatch.
-      size = 0;
-      const d = data;
-      const event = type || "message";
+      if (data !== undefined) {
+        const m: SseMessage = { event: type || "message", data, id };
+        if (retry !== undefined) m.retry = retry;
+        cb.onMessage(m);
+      }
       data = undefined;
       type = "";
-      if (d !== undefined) cb.onMessage(retry === undefined ? { event, data: d, id } : { event, data: d, id, retry });
+      size = 0;
       return;
     }
     // The field name ends at the first colon; a manual scan, as indexOf
     // would search past `e` for lines without one.
     let c = s;
     while (c < e && t.charCodeAt(c) !== 58) c++;
-    if (c === s) {
-      cb.onComment?.(t.slice(s + 1, e));
-      return;
-    }
+    if (c === s) return cb.onComment?.(t.slice(s + 1, e));
     if ((size += b) > max) throw new SseParseError("event", max, size);
-    // Past `e` when there is no colon: the value is then "".
-    const v = t.charCodeAt(c + 1) === 32 ? c + 2 : c + 1;
-    const n = c - s;
-    if (n === 4 && t.startsWith("data", s)) {
-      const x = t.slice(v, e);
-      data = data === undefined ? x : data + "\n" + x;
-    } else if (n === 5 && t.startsWith("event", s)) {
-      type = t.slice(v, e);
-    } else if (n === 2 && t.startsWith("id", s)) {
-      const x = t.slice(v, e);
-      if (!x.includes("\0")) id = x;
-    } else if (n === 5 && t.startsWith("retry", s)) {
-      const x = t.slice(v, e);
-      if (/^\d+$/.test(x)) {
-        retry = +x;
-        cb.onRetry?.(retry);
+    // Without a colon (c === e) this starts past `e`: the value is "".
+    const v = t.slice(t.charCodeAt(c + 1) === 32 ? c + 2 : c + 1, e);
+    c -= s;
+    if (c === 4 && t.startsWith("data", s)) data = data === undefined ? v : data + "\n" + v;
+    else if (c === 5 && t.startsWith("event", s)) type = v;
+    else if (c === 2 && t.startsWith("id", s)) {
+      if (!v.includes("\0")) id = v;
+    } else if (c === 5 && t.startsWith("retry", s) && /^\d+$/.test(v)) {
+      retry = +v;
+      cb.onRetry?.(retry);
+    }
+  };
+
+  /**
+   * `c[p, to)`: complete lines. Runs of ASCII lines are decoded in one call,
+   * a line holding a byte >= 0x80 alone; then every line's UTF-8 size is its
+   * length plus the segment's surplus of bytes over UTF-16 units (ASCII
+   * runs have none, and a lone line has it all).
+   */
+  const block = (c: Uint8Array, p: number, to: number): void => {
+    for (let e; p < to; p = e) {
+      e = nonAscii(c, p, to);
+      if (e < to) {
+        while (e > p && c[e - 1] !== 10 && c[e - 1] !== 13) e--;
+        if (e === p) e = lineEnd(c, p);
+      }
+      const t = td.decode(c.subarray(p, e));
+      const n = t.length;
+      const surplus = e - p - n;
+      // Next LF and CR, each searched again only once passed (no CR: one search).
+      for (let i = 0, lf = -1, cr = -1, j; i < n; i = j + (j === cr && lf === j + 1 ? 2 : 1)) {
+        if (lf < i && (lf = t.indexOf("\n", i)) < 0) lf = n;
+        if (cr < i && (cr = t.indexOf("\r", i)) < 0) cr = n;
+        j = lf < cr ? lf : cr;
+        line(t, i, j, j - i + surplus);
       }
     }
   };
 
-  /** Decoded complete lines, pure ASCII: a byte per unit. */
-  const lines = (t: string): void => {
-    const n = t.length;
-    // Next LF and CR, each searched again only once passed (no CR: one search).
-    for (let p = 0, lf = -1, cr = -1, e; p < n; p = e + (e === cr && lf === e + 1 ? 2 : 1)) {
-      if (lf < p && (lf = t.indexOf("\n", p)) < 0) lf = n;
-      if (cr < p && (cr = t.indexOf("\r", p)) < 0) cr = n;
-      e = lf < cr ? lf : cr;
-      line(t, p, e, e - p);
-    }
-  };
-
-  /** `c[p, to)`: complete lines, ending with a terminator. */
-  const block = (c: Uint8Array, p: number, to: number): void => {
-    while (p < to) {
-      const h = nonAscii(c, p, to);
-      if (h === to) return lines(td.decode(c.subarray(p, to)));
-      // The line holding byte h: decoded alone, the ASCII lines before it together.
-      let s = h;
-      let e = h;
-      while (s > p && c[s - 1] !== 10 && c[s - 1] !== 13) s--;
-      while (c[e] !== 10 && c[e] !== 13) e++;
-      if (s > p) lines(td.decode(c.subarray(p, s)));
-      const t = td.decode(c.subarray(s, e));
-      line(t, 0, t.length, e - s);
-      p = e + (c[e] === 13 && c[e + 1] === 10 ? 2 : 1);
-    }
-  };
-
-  /** Appends `c[from, to)` to the unfinished line (a doubling buffer: amortised, each byte is copied about twice). */
+  /** Appends `c[from, to)` to the unfinished line (a doubling buffer: each byte is copied about twice). */
   const keep = (c: Uint8Array, from: number, to: number): void => {
     const n = pending + to - from;
     if (n > buf.length) {
@@ -198,30 +187,26 @@ export function decoder(cb: SseParserCallbacks, max: number): [feed: (chunk: Uin
 
   const feed = (c: Uint8Array): void => {
     if (!ArrayBuffer.isView(c) || (c as Uint8Array).BYTES_PER_ELEMENT !== 1) {
-      throw new TypeError(`SSE parser expects Uint8Array chunks, got ${typeof c === "string" ? "a string" : typeof c}: pass the raw body`);
+      throw new TypeError(`SSE parser expects Uint8Array chunks, got ${typeof c === "string" ? "a string" : typeof c}`);
     }
     const n = c.length;
     let s = 0;
+    let l = n;
     if (skipLF && n) {
       skipLF = false;
       if (c[0] === 10) s = 1;
     }
-    let l = n;
     while (--l >= s && c[l] !== 10 && c[l] !== 13);
     if (l >= s) {
       if (pending) {
         // The chunk ends the unfinished line: decode it whole, once.
-        let f = s;
-        while (c[f] !== 10 && c[f] !== 13) f++;
-        keep(c, s, f);
-        const t = td.decode(buf.subarray(0, pending));
-        line(t, 0, t.length, pending);
+        keep(c, s, (s = lineEnd(c, s)));
+        block(buf.subarray(0, pending), 0, pending);
         // Let go of a buffer grown for a very long line.
         if (pending > 65536) buf = new Uint8Array(0);
         pending = 0;
-        s = f + (c[f] === 13 && c[f + 1] === 10 ? 2 : 1);
       }
-      if (s <= l) block(c, s, l + 1);
+      block(c, s, l + 1);
       // A CR ending the chunk may be the first half of a CRLF.
       skipLF = c[l] === 13 && l === n - 1;
       s = l + 1;
@@ -233,6 +218,12 @@ export function decoder(cb: SseParserCallbacks, max: number): [feed: (chunk: Uin
   };
 
   return [feed, reset];
+}
+
+/** Index just past the line terminator at or after `i` (CRLF counts as one). */
+function lineEnd(c: Uint8Array, i: number): number {
+  while (c[i] !== 10 && c[i] !== 13) i++;
+  return i + (c[i] === 13 && c[i + 1] === 10 ? 2 : 1);
 }
 
 /** Index of the first byte >= 0x80 in `c[p, to)`, or `to`: four bytes at a time where aligned. */

@@ -11,20 +11,20 @@ export type SseParseErrorType = "max-event-bytes-exceeded";
 export class SseParseError extends Error {
   override readonly name = "SseParseError";
   readonly type: SseParseErrorType = "max-event-bytes-exceeded";
+  /** What was being buffered: the field lines of one event, or one unterminated line. */
+  declare readonly buffer: "event" | "line";
+  /** The configured limit in bytes (`maxEventBytes`). */
+  declare readonly limit: number;
+  /** The bytes buffered when the limit was crossed (> limit). */
+  declare readonly size: number;
 
-  constructor(
-    /** What was being buffered: the field lines of one event, or one unterminated line. */
-    readonly buffer: "event" | "line",
-    /** The configured limit in bytes (`maxEventBytes`). */
-    readonly limit: number,
-    /** The bytes buffered when the limit was crossed (> limit). */
-    readonly size: number,
-  ) {
-    super(`SSE ${buffer} of ${size} bytes is over maxEventBytes (${limit}); raise that option if the server sends events this large`);
+  constructor(buffer: "event" | "line", limit: number, size: number) {
+    super(`SSE ${buffer} of ${size} bytes is over maxEventBytes (${limit})`);
+    Object.assign(this, { buffer, limit, size });
   }
 }
 
 /** True for an SseParseError, also one from another copy of this module (bundlers can duplicate it). */
 export function isSseParseError(e: unknown): e is SseParseError {
-  return e instanceof SseParseError || (e as SseParseError | null)?.name === "SseParseError" && typeof (e as SseParseError).type === "string";
+  return e instanceof SseParseError || ((e as SseParseError | null)?.name === "SseParseError" && typeof (e as SseParseError).type === "string");
 }

@@ -47,9 +47,9 @@ const END = {};
 
 /** The iterator. `batch`: one array per chunk that produced items, else one item per next(). */
 export function iterate<T>(source: SseSource, options: SseParseOptions = {}, batch: boolean, handle: MessageHandler<T>): AsyncIterableIterator<any> {
-  const stream = typeof (source as ReadableStream | null)?.getReader === "function";
-  if (!stream && typeof (source as AsyncIterable<Uint8Array> | null)?.[Symbol.asyncIterator] !== "function") {
-    throw new TypeError("parseSse expects a ReadableStream or an AsyncIterable of Uint8Array");
+  const stream = !!(source as ReadableStream | null)?.getReader;
+  if (!stream && !(source as AsyncIterable<Uint8Array> | null)?.[Symbol.asyncIterator]) {
+    throw new TypeError("parseSse expects a ReadableStream or an AsyncIterable");
   }
   const { signal } = options;
   let queue: T[] = [];
@@ -59,7 +59,7 @@ export function iterate<T>(source: SseSource, options: SseParseOptions = {}, bat
   /** An error to throw once the queue is drained (boxed: any value can be thrown). */
   let failure: [unknown] | undefined;
   /** A pull under way: concurrent next() calls wait for it, so they keep their order. */
-  let busy: Promise<IteratorResult<unknown>> | undefined;
+  let busy: Promise<IteratorResult<unknown>>;
   let pulling = false;
   /** The open source: a reader or an iterator; undefined before, null after. */
   let src: any;
@@ -68,28 +68,26 @@ export function iterate<T>(source: SseSource, options: SseParseOptions = {}, bat
 
   const feed = decoder(
     {
+      ...options,
       onMessage(m) {
         if (handle(m, queue)) throw END;
       },
-      onRetry: options.onRetry,
-      onComment: options.onComment,
     },
     maxBytes(options.maxEventBytes),
   )[0];
 
-  /** Lets go of the source, cancelling it if asked (never opened: the stream itself). Errors while cancelling are not the consumer's concern. */
+  /**
+   * Lets go of the source, cancelling it if asked (not opened yet: the
+   * stream itself). Errors while cancelling are not the consumer's concern.
+   */
   const close = async (cancel: boolean, reason?: unknown): Promise<void> => {
     signal?.removeEventListener("abort", onAbort);
     const s = src;
     src = null;
     try {
-      if (s === undefined) {
-        if (stream && !(source as ReadableStream).locked) await (source as ReadableStream).cancel(reason);
-      } else if (stream) {
-        const p = cancel && s.cancel(reason);
-        s.releaseLock();
-        await p;
-      } else if (cancel) await s.return?.();
+      const p = cancel && (s ? (stream ? s.cancel(reason) : s.return?.()) : stream && !(source as ReadableStream).locked && (source as ReadableStream).cancel(reason));
+      if (stream) s?.releaseLock();
+      await p;
     } catch {
       // ignore
     }
@@ -101,7 +99,6 @@ export function iterate<T>(source: SseSource, options: SseParseOptions = {}, bat
     done = true;
     failure = [reason];
     queue = [];
-    head = 0;
     reject?.(reason);
     void close(true, reason);
   };
@@ -167,7 +164,7 @@ export function iterate<T>(source: SseSource, options: SseParseOptions = {}, bat
 
   const it: AsyncIterableIterator<unknown> = {
     next() {
-      if (pulling) return busy!.then(it.next, it.next);
+      if (pulling) return busy.then(it.next, it.next);
       if (!batch && head < queue.length) return Promise.resolve({ done: false, value: queue[head++] });
       pulling = true;
       return (busy = pull());
@@ -175,7 +172,6 @@ export function iterate<T>(source: SseSource, options: SseParseOptions = {}, bat
     /** Stop early: cancel the source and release it. */
     async return() {
       queue = [];
-      head = 0;
       if (!done) {
         done = true;
         // A read may be in flight (return() called concurrently); an async
