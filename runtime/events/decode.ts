@@ -17,7 +17,7 @@
  * abort reason propagate unchanged.
  */
 import type { SseMessage } from "../sse/index.js";
-import { iterate, type SseParseOptions, type SseSource } from "../sse/iterate.js";
+import { items, iterate, type SseParseOptions, type SseSource } from "../sse/iterate.js";
 import type { AgentRunEvent } from "../../generated/types.js";
 import { validateAgentRunEvent } from "../../generated/validators/agent-run-event.js";
 import { StreamDecodeError } from "./errors.js";
@@ -116,10 +116,10 @@ const handler =
  * plus StreamDecodeErrors when `onInvalid` is `"deliver"`.
  */
 export function decodeEvents(source: SseSource, options: DecodeEventsOptions = {}): AsyncIterableIterator<DecodedItem> {
-  return iterate(source, options, false, handler(options));
+  return items(iterate(source, options, handler(options)), options.signal);
 }
 
 /** Like decodeEvents, but one array per network chunk (never empty): the fast path. */
 export function decodeEventBatches(source: SseSource, options: DecodeEventsOptions = {}): AsyncIterableIterator<DecodedItem[]> {
-  return iterate(source, options, true, handler(options));
+  return iterate(source, options, handler(options));
 }

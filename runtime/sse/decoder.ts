@@ -72,18 +72,18 @@ export interface SseParser {
 export const DEFAULT_MAX_EVENT_BYTES = 16777216;
 
 /** `maxEventBytes`, checked; default 16 MiB. */
-export function maxBytes(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_MAX_EVENT_BYTES;
+export function maxBytes(value = DEFAULT_MAX_EVENT_BYTES): number {
   if (value > 0) return value;
   throw new RangeError(`maxEventBytes must be > 0, got ${value}`);
 }
 
 /**
- * The core. Callbacks are called as methods of `cb`. `feed` throws the
+ * The core: returns `feed`, for one stream (a new stream gets a new
+ * decoder). Callbacks are called as methods of `cb`. `feed` throws the
  * SseParseError of `maxEventBytes`, a TypeError for a chunk that is not
- * bytes, and whatever a callback throws; the caller then calls `reset`.
+ * bytes, and whatever a callback throws; the decoder is then unusable.
  */
-export function decoder(cb: SseParserCallbacks, max: number): [feed: (chunk: Uint8Array) => void, reset: () => void] {
+export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array) => void {
   const td = new TextDecoder("utf-8", { ignoreBOM: true });
   /** Bytes of the unfinished line: `buf[0, pending)`. */
   let buf = new Uint8Array(0);
@@ -98,14 +98,6 @@ export function decoder(cb: SseParserCallbacks, max: number): [feed: (chunk: Uin
   let size = 0;
   let id = "";
   let retry: number | undefined;
-
-  const reset = (): void => {
-    pending = size = 0;
-    skipLF = false;
-    atStart = true;
-    data = retry = undefined;
-    type = id = "";
-  };
 
   /** The line `t[s, e)`, `b` bytes of UTF-8. */
   const line = (t: string, s: number, e: number, b: number): void => {
@@ -185,10 +177,8 @@ export function decoder(cb: SseParserCallbacks, max: number): [feed: (chunk: Uin
     pending = n;
   };
 
-  const feed = (c: Uint8Array): void => {
-    if (!ArrayBuffer.isView(c) || (c as Uint8Array).BYTES_PER_ELEMENT !== 1) {
-      throw new TypeError(`SSE parser expects Uint8Array chunks, got ${typeof c === "string" ? "a string" : typeof c}`);
-    }
+  return (c: Uint8Array): void => {
+    if (c?.BYTES_PER_ELEMENT !== 1) throw new TypeError(`SSE parser expects Uint8Array chunks, got a ${typeof c}`);
     const n = c.length;
     let s = 0;
     let l = n;
@@ -216,8 +206,6 @@ export function decoder(cb: SseParserCallbacks, max: number): [feed: (chunk: Uin
       if (pending > max) throw new SseParseError("line", max, pending);
     }
   };
-
-  return [feed, reset];
 }
 
 /** Index just past the line terminator at or after `i` (CRLF counts as one). */
@@ -246,20 +234,18 @@ function nonAscii(c: Uint8Array, p: number, to: number): number {
  * or reset().
  */
 export function createSseParser(callbacks: SseParserCallbacks, options?: { maxEventBytes?: number }): SseParser {
-  const [feed, reset] = decoder(callbacks, maxBytes(options?.maxEventBytes));
-  let stopped = false;
+  const max = maxBytes(options?.maxEventBytes);
+  let feed: (chunk: Uint8Array) => void;
   const end = (): void => {
-    reset();
-    stopped = false;
+    feed = decoder(callbacks, max);
   };
+  end();
   return {
     feed(chunk) {
-      if (stopped) return;
       try {
         feed(chunk);
       } catch (error) {
-        stopped = true;
-        reset();
+        feed = () => {};
         if (error instanceof SseParseError && callbacks.onError) callbacks.onError(error);
         else throw error;
       }

@@ -41,145 +41,122 @@ export interface SseParseOptions {
  */
 export type MessageHandler<T> = (message: SseMessage, queue: T[]) => boolean | void;
 
-const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 /** Thrown through the decoder when the handler ends the stream. */
 const END = {};
 
-/** The iterator. `batch`: one array per chunk that produced items, else one item per next(). */
-export function iterate<T>(source: SseSource, options: SseParseOptions = {}, batch: boolean, handle: MessageHandler<T>): AsyncIterableIterator<any> {
+/**
+ * One array of items per chunk that produced any. The checks run at once;
+ * the source is opened by the first next().
+ */
+export function iterate<T>(source: SseSource, options: SseParseOptions = {}, handle: MessageHandler<T>): AsyncGenerator<T[], void> {
   const stream = !!(source as ReadableStream | null)?.getReader;
   if (!stream && !(source as AsyncIterable<Uint8Array> | null)?.[Symbol.asyncIterator]) {
     throw new TypeError("parseSse expects a ReadableStream or an AsyncIterable");
   }
-  const { signal } = options;
-  let queue: T[] = [];
-  let head = 0;
-  /** No more reads: the source ended, failed, was cancelled or aborted. */
-  let done = false;
-  /** An error to throw once the queue is drained (boxed: any value can be thrown). */
-  let failure: [unknown] | undefined;
-  /** A pull under way: concurrent next() calls wait for it, so they keep their order. */
-  let busy: Promise<IteratorResult<unknown>>;
-  let pulling = false;
-  /** The open source: a reader or an iterator; undefined before, null after. */
-  let src: any;
-  /** Rejects the pending read (abort). */
-  let reject: ((reason: unknown) => void) | undefined;
-
-  const feed = decoder(
-    {
-      ...options,
-      onMessage(m) {
-        if (handle(m, queue)) throw END;
+  const max = maxBytes(options.maxEventBytes);
+  return (async function* () {
+    const { signal } = options;
+    let queue: T[] = [];
+    let src: any;
+    /** Cancel the source when done (not after it ended or failed), with this reason. */
+    let cancel = true;
+    let reason: unknown;
+    /** Rejects the pending read (abort). */
+    let reject: ((reason: unknown) => void) | undefined;
+    const onAbort = (): void => reject?.(signal!.reason);
+    const feed = decoder(
+      {
+        ...options,
+        onMessage(m) {
+          if (handle(m, queue)) throw END;
+        },
       },
-    },
-    maxBytes(options.maxEventBytes),
-  )[0];
-
-  /**
-   * Lets go of the source, cancelling it if asked (not opened yet: the
-   * stream itself). Errors while cancelling are not the consumer's concern.
-   */
-  const close = async (cancel: boolean, reason?: unknown): Promise<void> => {
-    signal?.removeEventListener("abort", onAbort);
-    const s = src;
-    src = null;
+      max,
+    );
     try {
-      const p = cancel && (s ? (stream ? s.cancel(reason) : s.return?.()) : stream && !(source as ReadableStream).locked && (source as ReadableStream).cancel(reason));
-      if (stream) s?.releaseLock();
-      await p;
-    } catch {
-      // ignore
-    }
-  };
-
-  const onAbort = (): void => {
-    if (done) return;
-    const reason = signal!.reason;
-    done = true;
-    failure = [reason];
-    queue = [];
-    reject?.(reason);
-    void close(true, reason);
-  };
-
-  const pull = async (): Promise<IteratorResult<unknown>> => {
-    try {
-      if (!batch) queue.length = head = 0;
+      // Throws if the stream is locked by another reader.
+      src = stream ? (source as ReadableStream).getReader() : (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+      signal?.addEventListener("abort", onAbort);
       for (;;) {
-        if (failure) {
-          const [error] = failure;
-          failure = undefined;
-          throw error;
-        }
-        if (done) return DONE;
-        if (src === undefined) {
-          try {
-            src = stream ? (source as ReadableStream).getReader() : (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
-          } catch (error) {
-            // E.g. the stream is locked by another reader: fail once, then done.
-            done = true;
-            throw error;
-          }
-          signal?.addEventListener("abort", onAbort);
-          if (signal?.aborted) onAbort();
-          continue;
-        }
         let r;
         try {
+          signal?.throwIfAborted();
           const p = stream ? src.read() : src.next();
           // With a signal, a pending read ends at once on abort, even from a
           // source that only acts on cancellation once its next chunk arrives.
           r = await (signal ? new Promise<any>((ok, fail) => ((reject = fail), p.then(ok, fail))) : p);
         } catch (error) {
-          if (failure) continue; // aborted while reading: throw the reason
-          done = true;
-          void close(false);
-          throw error;
+          // The source failed (nothing to cancel), or the signal fired.
+          cancel = !!signal?.aborted;
+          throw (reason = error);
         }
-        if (done) continue;
         if (r.done) {
-          done = true;
-          void close(false);
-          return DONE;
+          cancel = false;
+          return;
         }
         try {
           feed(r.value);
         } catch (error) {
-          done = true;
-          if (error !== END) failure = [error];
-          void close(true, failure?.[0]);
+          // Deliver what was completed before the error (or the end).
+          if (queue.length) yield queue;
+          if (error === END) return;
+          throw (reason = error);
         }
-        if (head < queue.length) {
-          if (!batch) return { done: false, value: queue[head++] };
-          const value = queue;
+        if (queue.length) {
+          yield queue;
           queue = [];
-          return { done: false, value };
         }
       }
     } finally {
-      pulling = false;
+      signal?.removeEventListener("abort", onAbort);
+      if (src) {
+        try {
+          const p = cancel && (stream ? src.cancel(reason) : src.return?.());
+          if (stream) src.releaseLock();
+          // A source stuck in a read (abort) may never finish cancelling.
+          if (!signal?.aborted) await p;
+        } catch {
+          // Errors while cancelling are not the consumer's concern.
+        }
+      }
+    }
+  })();
+}
+
+/**
+ * One item per next() over the arrays of `iterate`. Hand-written, not
+ * `async function*`: the common next() answers from the current array with
+ * no generator step, about three times cheaper.
+ */
+export function items<T>(batches: AsyncGenerator<T[], void>, signal?: AbortSignal): AsyncIterableIterator<T> {
+  let batch: T[] = [];
+  let i = 0;
+  /** Steps under way: next() calls queue behind them, so they keep their order. */
+  let waiting = 0;
+  let busy: Promise<IteratorResult<T, void>>;
+  const step = async (): Promise<IteratorResult<T, void>> => {
+    try {
+      while (i >= batch.length) {
+        const r = await batches.next();
+        if (r.done) return r;
+        batch = r.value;
+        i = 0;
+      }
+      return { done: false, value: batch[i++]! };
+    } finally {
+      waiting--;
     }
   };
-
-  const it: AsyncIterableIterator<unknown> = {
+  const it: AsyncIterableIterator<T> = {
     next() {
-      if (pulling) return busy.then(it.next, it.next);
-      if (!batch && head < queue.length) return Promise.resolve({ done: false, value: queue[head++] });
-      pulling = true;
-      return (busy = pull());
+      // After an abort the iterator throws the reason: no more items.
+      if (signal?.aborted) batch = [];
+      if (!waiting && i < batch.length) return Promise.resolve({ done: false, value: batch[i++]! });
+      return (busy = waiting++ ? busy.then(step, step) : step());
     },
-    /** Stop early: cancel the source and release it. */
-    async return() {
-      queue = [];
-      if (!done) {
-        done = true;
-        // A read may be in flight (return() called concurrently); an async
-        // generator source would only act on return() after it, so don't wait.
-        const p = close(true);
-        if (!pulling) await p;
-      }
-      return DONE;
+    return() {
+      batch = [];
+      return batches.return() as Promise<IteratorResult<any>>;
     },
     [Symbol.asyncIterator]() {
       return it;
@@ -196,7 +173,7 @@ export function iterate<T>(source: SseSource, options: SseParseOptions = {}, bat
  * delivering the messages completed before it.
  */
 export function parseSse(source: SseSource, options?: SseParseOptions): AsyncIterableIterator<SseMessage> {
-  return iterate(source, options, false, push);
+  return items(iterate(source, options, push), options?.signal);
 }
 
 /**
@@ -205,7 +182,7 @@ export function parseSse(source: SseSource, options?: SseParseOptions): AsyncIte
  * message, for consumers that handle messages in a synchronous loop.
  */
 export function parseSseBatches(source: SseSource, options?: SseParseOptions): AsyncIterableIterator<SseMessage[]> {
-  return iterate(source, options, true, push);
+  return iterate(source, options, push);
 }
 
 function push(m: SseMessage, queue: SseMessage[]): void {
