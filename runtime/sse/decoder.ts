@@ -128,25 +128,32 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
     if ((size += b) > max) throw new SseParseError("event", max, size);
     // Without a colon (c === e) this starts past `e`: the value is "".
     const v = t.slice(t.charCodeAt(c + 1) === 32 ? c + 2 : c + 1, e);
-    c -= s;
-    if (c === 4 && t.startsWith("data", s)) data = data === undefined ? v : data + "\n" + v;
-    else if (c === 5 && t.startsWith("event", s)) type = v;
-    else if (c === 2 && t.startsWith("id", s)) {
-      if (!v.includes("\0")) id = v;
-    } else if (c === 5 && t.startsWith("retry", s) && /^\d+$/.test(v)) {
-      retry = +v;
-      cb.onRetry?.(retry);
+    switch (t.slice(s, c)) {
+      case "data":
+        data = data === undefined ? v : data + "\n" + v;
+        break;
+      case "event":
+        type = v;
+        break;
+      case "id":
+        if (!v.includes("\0")) id = v;
+        break;
+      case "retry":
+        if (/^\d+$/.test(v)) {
+          retry = +v;
+          cb.onRetry?.(retry);
+        }
     }
   };
 
   /**
-   * `c[p, to)`: complete lines. Runs of ASCII lines are decoded in one call,
-   * a line holding a byte >= 0x80 alone; then every line's UTF-8 size is its
-   * length plus the segment's surplus of bytes over UTF-16 units (ASCII
-   * runs have none, and a lone line has it all).
+   * `c`: complete lines. Runs of ASCII lines are decoded in one call, a line
+   * holding a byte >= 0x80 alone; then every line's UTF-8 size is its length
+   * plus the segment's surplus of bytes over UTF-16 units (ASCII runs have
+   * none, and a lone line has it all).
    */
-  const block = (c: Uint8Array, p: number, to: number): void => {
-    for (let e; p < to; p = e) {
+  const block = (c: Uint8Array): void => {
+    for (let p = 0, e, to = c.length; p < to; p = e) {
       e = nonAscii(c, p, to);
       if (e < to) {
         while (e > p && c[e - 1] !== 10 && c[e - 1] !== 13) e--;
@@ -155,10 +162,10 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
       const t = td.decode(c.subarray(p, e));
       const n = t.length;
       const surplus = e - p - n;
-      // Next LF and CR, each searched again only once passed (no CR: one search).
+      // Next LF and CR (none: 2^32 - 1), each searched again only once passed.
       for (let i = 0, lf = -1, cr = -1, j; i < n; i = j + (j === cr && lf === j + 1 ? 2 : 1)) {
-        if (lf < i && (lf = t.indexOf("\n", i)) < 0) lf = n;
-        if (cr < i && (cr = t.indexOf("\r", i)) < 0) cr = n;
+        if (lf < i) lf = t.indexOf("\n", i) >>> 0;
+        if (cr < i) cr = t.indexOf("\r", i) >>> 0;
         j = lf < cr ? lf : cr;
         line(t, i, j, j - i + surplus);
       }
@@ -188,17 +195,16 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
     }
     while (--l >= s && c[l] !== 10 && c[l] !== 13);
     if (l >= s) {
-      if (pending) {
-        // The chunk ends the unfinished line: decode it whole, once.
-        keep(c, s, (s = lineEnd(c, s)));
-        block(buf.subarray(0, pending), 0, pending);
-        // Let go of a buffer grown for a very long line.
-        if (pending > 65536) buf = new Uint8Array(0);
-        pending = 0;
-      }
-      block(c, s, l + 1);
       // A CR ending the chunk may be the first half of a CRLF.
       skipLF = c[l] === 13 && l === n - 1;
+      if (pending) {
+        // The chunk ends the unfinished line: append the complete lines, decode as one block.
+        keep(c, s, l + 1);
+        block(buf.subarray(0, pending));
+        // Let go of a buffer grown for a very long line.
+        if (pending >> 20) buf = new Uint8Array(0);
+        pending = 0;
+      } else block(c.subarray(s, l + 1));
       s = l + 1;
     }
     if (s < n) {
