@@ -156,17 +156,20 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
     for (let p = 0, e, to = c.length; p < to; p = e) {
       e = nonAscii(c, p, to);
       if (e < to) {
+        // The line holding byte e: the ASCII lines before it first, then it alone.
         while (e > p && c[e - 1] !== 10 && c[e - 1] !== 13) e--;
-        if (e === p) e = lineEnd(c, p);
+        if (e === p) {
+          while (c[e] !== 10 && c[e] !== 13) e++;
+          e += c[e] === 13 && c[e + 1] === 10 ? 2 : 1;
+        }
       }
-      const t = td.decode(c.subarray(p, e));
-      const n = t.length;
-      const surplus = e - p - n;
-      // Next LF and CR (none: 2^32 - 1), each searched again only once passed.
-      for (let i = 0, lf = -1, cr = -1, j; i < n; i = j + (j === cr && lf === j + 1 ? 2 : 1)) {
-        if (lf < i) lf = t.indexOf("\n", i) >>> 0;
-        if (cr < i) cr = t.indexOf("\r", i) >>> 0;
-        j = lf < cr ? lf : cr;
+      let t = td.decode(c.subarray(p, e));
+      const surplus = e - p - t.length;
+      // CR and CRLF to LF (rare: one search when there is none). A segment
+      // never ends between the CR and LF of a CRLF.
+      if (t.includes("\r")) t = t.replace(/\r\n?/g, "\n");
+      for (let i = 0, j; i < t.length; i = j + 1) {
+        j = t.indexOf("\n", i);
         line(t, i, j, j - i + surplus);
       }
     }
@@ -197,14 +200,11 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
     if (l >= s) {
       // A CR ending the chunk may be the first half of a CRLF.
       skipLF = c[l] === 13 && l === n - 1;
-      if (pending) {
-        // The chunk ends the unfinished line: append the complete lines, decode as one block.
-        keep(c, s, l + 1);
-        block(buf.subarray(0, pending));
-        // Let go of a buffer grown for a very long line.
-        if (pending >> 20) buf = new Uint8Array(0);
-        pending = 0;
-      } else block(c.subarray(s, l + 1));
+      // The chunk's complete lines; with an unfinished line, appended to it.
+      block(pending ? (keep(c, s, l + 1), buf.subarray(0, pending)) : c.subarray(s, l + 1));
+      // Let go of a buffer grown for a very long line.
+      if (pending >> 20) buf = new Uint8Array(0);
+      pending = 0;
       s = l + 1;
     }
     if (s < n) {
@@ -212,12 +212,6 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
       if (pending > max) throw new SseParseError("line", max, pending);
     }
   };
-}
-
-/** Index just past the line terminator at or after `i` (CRLF counts as one). */
-function lineEnd(c: Uint8Array, i: number): number {
-  while (c[i] !== 10 && c[i] !== 13) i++;
-  return i + (c[i] === 13 && c[i + 1] === 10 ? 2 : 1);
 }
 
 /** Index of the first byte >= 0x80 in `c[p, to)`, or `to`: four bytes at a time where aligned. */
