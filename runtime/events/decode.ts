@@ -60,7 +60,8 @@ export interface DecodeEventsOptions extends DecodeOptions, SseParseOptions {}
 
 export type DecodedItem = AgentRunEvent | StreamDecodeError;
 
-const warn = (options: DecodeOptions, message: string, error: StreamDecodeError): void => {
+const warn = (options: DecodeOptions, what: string, error: StreamDecodeError): void => {
+  const message = `MANTYX ${what}: ${error.message}`;
   if (options.onWarning) options.onWarning(message, error);
   else if (typeof console !== "undefined") console.warn(message);
 };
@@ -77,20 +78,18 @@ export function decodeEventMessage(frame: SseMessage, options: DecodeOptions = {
   if (validation !== "off" && validateAgentRunEvent(value)) return value;
   // What the stream itself relies on: `seq` to resume, `type` to detect the end.
   const envelope = typeof value?.type === "string" && Number.isInteger(value.seq) && value.seq >= 0;
-  if (validation === "off") {
-    return envelope
-      ? value
-      : new StreamDecodeError(
-          "invalid-event",
-          frame,
-          [{ instancePath: "", schemaPath: "#/required", keyword: "required", params: { missingProperty: "seq|type" }, message: "must have an integer `seq` >= 0 and a string `type`" }],
-          undefined,
-          value,
-        );
-  }
-  const error = new StreamDecodeError("invalid-event", frame, validateAgentRunEvent.errors ?? [], undefined, value);
+  if (validation === "off" && envelope) return value;
+  const error = new StreamDecodeError(
+    "invalid-event",
+    frame,
+    validation === "off"
+      ? [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "needs an integer seq >= 0 and a string type" }]
+      : (validateAgentRunEvent.errors ?? []),
+    undefined,
+    value,
+  );
   if (validation !== "warn" || !envelope) return error;
-  warn(options, `MANTYX: delivering an event that does not match the schema (validation: "warn"): ${error.message}`, error);
+  warn(options, 'delivered (validation "warn")', error);
   return value;
 }
 
@@ -102,7 +101,7 @@ const handler =
     if (item instanceof StreamDecodeError) {
       const { onInvalid } = options;
       if (onInvalid === "deliver") queue.push(item);
-      else if (onInvalid === "skip-and-warn") warn(options, `MANTYX: skipped a malformed stream message (onInvalid: "skip-and-warn"): ${item.message}`, item);
+      else if (onInvalid === "skip-and-warn") warn(options, 'skipped (onInvalid "skip-and-warn")', item);
       else throw item;
       // A malformed terminal event still ends the run: nothing follows it.
       return item.terminal;

@@ -11,21 +11,20 @@ export type StreamDecodeErrorType = "invalid-json" | "invalid-event";
 
 export class StreamDecodeError extends Error {
   override readonly name = "StreamDecodeError";
+  declare readonly type: StreamDecodeErrorType;
+  /** The SSE message as received (its `data` is the offending text). */
+  declare readonly frame: SseMessage;
+  /** Schema problems (`invalid-event`); empty for `invalid-json`. */
+  declare readonly issues: readonly ValidationIssue[];
+  /** The parsed JSON (`invalid-event`), for diagnostics; `undefined` for `invalid-json`. */
+  declare readonly value: unknown;
 
-  constructor(
-    readonly type: StreamDecodeErrorType,
-    /** The SSE message as received (its `data` is the offending text). */
-    readonly frame: SseMessage,
-    /** Schema problems (`invalid-event`); empty for `invalid-json`. */
-    readonly issues: readonly ValidationIssue[],
-    cause?: unknown,
-    /** The parsed JSON (`invalid-event`), for diagnostics; `undefined` for `invalid-json`. */
-    readonly value?: unknown,
-  ) {
+  constructor(type: StreamDecodeErrorType, frame: SseMessage, issues: readonly ValidationIssue[], cause?: unknown, value?: unknown) {
     super(
-      `SSE message${frame.id && ` (id ${frame.id})`} is ${type === "invalid-json" ? "not JSON" : `not an AgentRunEvent: ${describeIssues(issues)}`}; onInvalid "deliver" or "skip-and-warn" reads past it`,
-      cause === undefined ? undefined : { cause },
+      `SSE message${frame.id && " " + frame.id} is ${type === "invalid-json" ? "not JSON" : `not an AgentRunEvent: ${describeIssues(issues)}`} (see onInvalid)`,
+      { cause },
     );
+    Object.assign(this, { type, frame, issues, value });
   }
 
   /** True when the malformed message still names a terminal type (`result`, `error`, `cancelled`): the run is over. */
@@ -39,10 +38,10 @@ export function isStreamDecodeError(e: unknown): e is StreamDecodeError {
   return e instanceof StreamDecodeError || ((e as Error | null)?.name === "StreamDecodeError" && typeof (e as StreamDecodeError).type === "string");
 }
 
-/** "/data must have required property 'text'; …" (at most three). */
+/** "/data must have required property 'text'; …" (the first three). */
 export function describeIssues(issues: readonly ValidationIssue[]): string {
-  const n = issues.length;
-  return n
-    ? issues.slice(0, 3).map((i) => `${i.instancePath || "(root)"} ${i.message}`).join("; ") + (n > 3 ? `; and ${n - 3} more` : "")
-    : "no details";
+  return issues
+    .slice(0, 3)
+    .map((i) => `${i.instancePath || "/"} ${i.message}`)
+    .join("; ");
 }

@@ -103,7 +103,7 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
   const line = (t: string, s: number, e: number, b: number): void => {
     if (atStart) {
       atStart = false;
-      if (t.charCodeAt(s) === 0xfeff) {
+      if (t[s] === "\ufeff") {
         s++;
         b -= 3;
       }
@@ -123,26 +123,19 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
     // The field name ends at the first colon; a manual scan, as indexOf
     // would search past `e` for lines without one.
     let c = s;
-    while (c < e && t.charCodeAt(c) !== 58) c++;
+    while (c < e && t[c] !== ":") c++;
     if (c === s) return cb.onComment?.(t.slice(s + 1, e));
     if ((size += b) > max) throw new SseParseError("event", max, size);
     // Without a colon (c === e) this starts past `e`: the value is "".
-    const v = t.slice(t.charCodeAt(c + 1) === 32 ? c + 2 : c + 1, e);
-    switch (t.slice(s, c)) {
-      case "data":
-        data = data === undefined ? v : data + "\n" + v;
-        break;
-      case "event":
-        type = v;
-        break;
-      case "id":
-        if (!v.includes("\0")) id = v;
-        break;
-      case "retry":
-        if (/^\d+$/.test(v)) {
-          retry = +v;
-          cb.onRetry?.(retry);
-        }
+    const v = t.slice(t[c + 1] === " " ? c + 2 : c + 1, e);
+    const f = t.slice(s, c);
+    if (f === "data") data = data === undefined ? v : data + "\n" + v;
+    else if (f === "event") type = v;
+    else if (f === "id") {
+      if (!v.includes("\0")) id = v;
+    } else if (f === "retry" && /^\d+$/.test(v)) {
+      retry = +v;
+      cb.onRetry?.(retry);
     }
   };
 

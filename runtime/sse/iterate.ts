@@ -58,12 +58,13 @@ export function iterate<T>(source: SseSource, options: SseParseOptions = {}, han
     const { signal } = options;
     let queue: T[] = [];
     let src: any;
-    /** Cancel the source when done (not after it ended or failed), with this reason. */
-    let cancel = true;
+    /** Cancel the source when done: false after it ended or failed. */
+    let live = true;
+    /** The cancel reason: the abort reason or the decoding error. */
     let reason: unknown;
     /** Rejects the pending read (abort). */
     let reject: ((reason: unknown) => void) | undefined;
-    const onAbort = (): void => reject?.(signal!.reason);
+    const onAbort = (): void => reject?.((reason = signal!.reason));
     const feed = decoder(
       {
         ...options,
@@ -78,22 +79,15 @@ export function iterate<T>(source: SseSource, options: SseParseOptions = {}, han
       src = stream ? (source as ReadableStream).getReader() : (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
       signal?.addEventListener("abort", onAbort);
       for (;;) {
-        let r;
-        try {
-          signal?.throwIfAborted();
-          const p = stream ? src.read() : src.next();
-          // With a signal, a pending read ends at once on abort, even from a
-          // source that only acts on cancellation once its next chunk arrives.
-          r = await (signal ? new Promise<any>((ok, fail) => ((reject = fail), p.then(ok, fail))) : p);
-        } catch (error) {
-          // The source failed (nothing to cancel), or the signal fired.
-          cancel = !!signal?.aborted;
-          throw (reason = error);
-        }
-        if (r.done) {
-          cancel = false;
-          return;
-        }
+        if (signal?.aborted) throw (reason = signal.reason);
+        const p = stream ? src.read() : src.next();
+        // A read that fails leaves nothing to cancel (unless aborted).
+        live = false;
+        // With a signal, a pending read ends at once on abort, even from a
+        // source that only acts on cancellation once its next chunk arrives.
+        const r = await (signal ? new Promise<any>((ok, fail) => ((reject = fail), p.then(ok, fail))) : p);
+        if (r.done) return;
+        live = true;
         try {
           feed(r.value);
         } catch (error) {
@@ -111,10 +105,11 @@ export function iterate<T>(source: SseSource, options: SseParseOptions = {}, han
       signal?.removeEventListener("abort", onAbort);
       if (src) {
         try {
-          const p = cancel && (stream ? src.cancel(reason) : src.return?.());
+          const aborted = signal?.aborted;
+          const p = (live || aborted) && (stream ? src.cancel(reason) : src.return?.());
           if (stream) src.releaseLock();
           // A source stuck in a read (abort) may never finish cancelling.
-          if (!signal?.aborted) await p;
+          if (!aborted) await p;
         } catch {
           // Errors while cancelling are not the consumer's concern.
         }
@@ -148,19 +143,13 @@ export function items<T>(batches: AsyncGenerator<T[], void>, signal?: AbortSigna
     }
   };
   const it: AsyncIterableIterator<T> = {
-    next() {
+    next: () => {
       // After an abort the iterator throws the reason: no more items.
       if (signal?.aborted) batch = [];
-      if (!waiting && i < batch.length) return Promise.resolve({ done: false, value: batch[i++]! });
-      return (busy = waiting++ ? busy.then(step, step) : step());
+      return !waiting && i < batch.length ? Promise.resolve({ done: false, value: batch[i++]! }) : (busy = waiting++ ? busy.then(step, step) : step());
     },
-    return() {
-      batch = [];
-      return batches.return() as Promise<IteratorResult<any>>;
-    },
-    [Symbol.asyncIterator]() {
-      return it;
-    },
+    return: () => ((batch = []), batches.return() as Promise<IteratorResult<any>>),
+    [Symbol.asyncIterator]: () => it,
   };
   return it;
 }
