@@ -43,7 +43,7 @@ export type OnInvalid = "throw" | "deliver" | "skip-and-warn";
  */
 export type ValidationMode = "off" | "warn" | "throw";
 
-/** Reports what `"warn"` / `"skip-and-warn"` let through or dropped. Default: `console.warn`. */
+/** Reports what `"warn"` / `"skip-and-warn"` let through or dropped. Default: `console.warn(message, error)`. */
 export type WarningHandler = (message: string, detail: StreamDecodeError) => void;
 
 export interface DecodeOptions {
@@ -51,7 +51,7 @@ export interface DecodeOptions {
   onInvalid?: OnInvalid | undefined;
   /** Default `"throw"`. */
   validation?: ValidationMode | undefined;
-  /** Default: `console.warn(message)`. */
+  /** Default: `console.warn(message, error)`. */
   onWarning?: WarningHandler | undefined;
 }
 
@@ -60,11 +60,8 @@ export interface DecodeEventsOptions extends DecodeOptions, SseParseOptions {}
 
 export type DecodedItem = AgentRunEvent | StreamDecodeError;
 
-const warn = (options: DecodeOptions, what: string, error: StreamDecodeError): void => {
-  const message = `MANTYX ${what}: ${error.message}`;
-  if (options.onWarning) options.onWarning(message, error);
-  else if (typeof console !== "undefined") console.warn(message);
-};
+const warn = (options: DecodeOptions, what: string, error: StreamDecodeError): void =>
+  (options.onWarning ?? console.warn)(`MANTYX ${what}: ${error.message}`, error);
 
 /** One SSE message -> an event or a StreamDecodeError (never throws). */
 export function decodeEventMessage(frame: SseMessage, options: DecodeOptions = {}): DecodedItem {

@@ -112,7 +112,7 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
       // Blank: dispatch.
       if (data !== undefined) {
         const m: SseMessage = { event: type || "message", data, id };
-        if (retry !== undefined) m.retry = retry;
+        if (retry! >= 0) m.retry = retry;
         cb.onMessage(m);
       }
       data = undefined;
@@ -184,12 +184,14 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
     if (c?.BYTES_PER_ELEMENT !== 1) throw new TypeError(`SSE parser expects Uint8Array chunks, got a ${typeof c}`);
     const n = c.length;
     let s = 0;
-    let l = n;
     if (skipLF && n) {
       skipLF = false;
       if (c[0] === 10) s = 1;
     }
-    while (--l >= s && c[l] !== 10 && c[l] !== 13);
+    // The last LF, or a CR after it (native scans: fast in long lines).
+    let l = c.lastIndexOf(10);
+    const cr = c.subarray(l + 1).lastIndexOf(13);
+    if (cr >= 0) l += cr + 1;
     if (l >= s) {
       // A CR ending the chunk may be the first half of a CRLF.
       skipLF = c[l] === 13 && l === n - 1;
