@@ -9,8 +9,8 @@
  * A message that is not JSON, or not an event, becomes a StreamDecodeError,
  * handled per `onInvalid`.
  *
- * The iterables run on the SSE decoder's own iterator (one object, one queue):
- * each message is decoded as it is completed. Iteration ends after a
+ * The iterables run on the SSE decoder's own iterators (runtime/sse/iterate.ts)
+ * with a per-message handler: each message is decoded as it is completed. Iteration ends after a
  * terminal event (the source is cancelled then: the server closes the
  * stream after it anyway), when the source ends, or when the consumer stops
  * (`break` cancels the source). Source errors, SSE decoding errors and the
