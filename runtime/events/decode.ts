@@ -80,7 +80,7 @@ export function decodeEventMessage(frame: SseMessage, options: DecodeOptions = {
     "invalid-event",
     frame,
     validation === "off"
-      ? [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "needs an integer seq >= 0 and a string type" }]
+      ? [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "needs seq and type" }]
       : (validateAgentRunEvent.errors ?? []),
     undefined,
     value,

@@ -89,7 +89,7 @@ export function maxBytes(value = DEFAULT_MAX_EVENT_BYTES): number {
 export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array) => void {
   const td = new TextDecoder("utf-8", { ignoreBOM: true });
   /** Bytes of the unfinished line: `buf[0, pending)`. */
-  let buf = new Uint8Array(0);
+  let buf = new Uint8Array();
   let pending = 0;
   /** The last chunk ended with CR: an LF starting the next one belongs to it. */
   let skipLF = false;
@@ -201,7 +201,7 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
       // The chunk's complete lines; with an unfinished line, appended to it.
       block(pending ? (keep(c, s, l + 1), buf.subarray(0, pending)) : c.subarray(s, l + 1));
       // Let go of a buffer grown for a very long line.
-      if (pending >> 20) buf = new Uint8Array(0);
+      if (pending >> 20) buf = new Uint8Array();
       pending = 0;
       s = l + 1;
     }

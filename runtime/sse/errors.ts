@@ -19,7 +19,7 @@ export class SseParseError extends Error {
   declare readonly size: number;
 
   constructor(buffer: "event" | "line", limit: number, size: number) {
-    super(`SSE ${buffer} of ${size} bytes is over maxEventBytes (${limit})`);
+    super(`SSE ${buffer} over maxEventBytes: ${size} > ${limit}`);
     Object.assign(this, { buffer, limit, size });
   }
 }
