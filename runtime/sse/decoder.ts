@@ -88,6 +88,8 @@ export function maxBytes(value = DEFAULT_MAX_EVENT_BYTES): number {
  */
 export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array) => void {
   const td = new TextDecoder("utf-8", { ignoreBOM: true });
+  /** For text that is not ASCII: streaming is faster there (Node). Every input ends a line, so it never holds bytes back. */
+  const td2 = new TextDecoder("utf-8", { ignoreBOM: true });
   /** Bytes of the unfinished line: `buf[0, pending)`. */
   let buf = new Uint8Array();
   let pending = 0;
@@ -143,30 +145,37 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
   };
 
   /**
-   * `c`: complete lines. Runs of ASCII lines are decoded in one call, a line
-   * holding a byte >= 0x80 alone; then every line's UTF-8 size is its length
-   * plus the segment's surplus of bytes over UTF-16 units (ASCII runs have
-   * none, and a lone line has it all).
+   * `c`: complete lines. Runs of ASCII lines are decoded in one call each
+   * (then a line's UTF-8 size is its length); a stretch of lines holding
+   * bytes >= 0x80 (up to the next run of 200+ ASCII bytes) is decoded in
+   * one call too, and its lines' sizes are read from the bytes.
    */
   const block = (c: Uint8Array): void => {
-    for (let p = 0, e, to = c.length; p < to; p = e) {
-      e = nonAscii(c, p, to);
-      if (e < to) {
-        // The line holding byte e: the ASCII lines before it first, then it alone.
+    for (let p = 0, e, h, to = c.length; p < to; p = e) {
+      e = h = nonAscii(c, p, to);
+      if (h < to) {
+        // The ASCII lines before the line holding byte h, or the stretch starting with that line.
         while (e > p && c[e - 1] !== 10 && c[e - 1] !== 13) e--;
-        if (e === p) {
-          while (c[e] !== 10 && c[e] !== 13) e++;
-          e += c[e] === 13 && c[e + 1] === 10 ? 2 : 1;
-        }
+        // Its end; the whole rest of the block if more such bytes follow closely (dense non-ASCII text).
+        if (e === p) e = nonAscii(c, (e = next(c, h)), to) - e < 200 ? to : e;
       }
-      let t = td.decode(c.subarray(p, e));
-      const surplus = e - p - t.length;
+      let t = h < to && e > h ? td2.decode(c.subarray(p, e), { stream: true }) : td.decode(c.subarray(p, e));
+      // Bytes and units differ: line sizes come from the bytes (q: where the line's bytes start).
+      const sized = e - p > t.length;
       // CR and CRLF to LF (rare: one search when there is none). A segment
       // never ends between the CR and LF of a CRLF.
-      if (t.includes("\r")) t = t.replace(/\r\n?/g, "\n");
-      for (let i = 0, j; i < t.length; i = j + 1) {
+      const cr = t.includes("\r");
+      if (cr) t = t.replace(/\r\n?/g, "\n");
+      for (let i = 0, j, q = p, b; i < t.length; i = j + 1) {
         j = t.indexOf("\n", i);
-        line(t, i, j, j - i + surplus);
+        b = j - i;
+        if (sized) {
+          if (cr) for (b = q; c[b] !== 10 && c[b] !== 13; ) b++;
+          else b = c.indexOf(10, q);
+          b -= q;
+          q = next(c, q + b);
+        }
+        line(t, i, j, b);
       }
     }
   };
@@ -210,6 +219,12 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
       if (pending > max) throw new SseParseError("line", max, pending);
     }
   };
+}
+
+/** Index just past the line terminator at or after `i` (CRLF counts as one). */
+function next(c: Uint8Array, i: number): number {
+  while (c[i] !== 10 && c[i] !== 13) i++;
+  return i + (c[i] === 13 && c[i + 1] === 10 ? 2 : 1);
 }
 
 /** Index of the first byte >= 0x80 in `c[p, to)`, or `to`: four bytes at a time where aligned. */
