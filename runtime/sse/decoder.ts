@@ -159,23 +159,38 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
         // Its end; the whole rest of the block if more such bytes follow closely (dense non-ASCII text).
         if (e === p) e = nonAscii(c, (e = next(c, h)), to) - e < 200 ? to : e;
       }
+      const size0 = size;
       let t = h < to && e > h ? td2.decode(c.subarray(p, e), { stream: true }) : td.decode(c.subarray(p, e));
-      // Bytes and units differ: line sizes come from the bytes (q: where the line's bytes start).
-      const sized = e - p > t.length;
       // CR and CRLF to LF (rare: one search when there is none). A segment
       // never ends between the CR and LF of a CRLF.
       const cr = t.includes("\r");
       if (cr) t = t.replace(/\r\n?/g, "\n");
+      // Bytes and units differ: exact line sizes come from the bytes (q:
+      // where the line's bytes start), unless no event can reach the limit
+      // in this segment; then the units (a lower bound) are counted, and
+      // the trailing event's size is made exact at the end.
+      const sized = e - p > t.length;
+      const cheap = sized && !cr && !atStart && size + e - p <= max;
       for (let i = 0, j, q = p, b; i < t.length; i = j + 1) {
         j = t.indexOf("\n", i);
         b = j - i;
-        if (sized) {
+        if (sized && !cheap) {
           if (cr) for (b = q; c[b] !== 10 && c[b] !== 13; ) b++;
           else b = c.indexOf(10, q);
           b -= q;
           q = next(c, q + b);
         }
         line(t, i, j, b);
+      }
+      if (cheap && size) {
+        // The trailing event: its field lines after the segment's last blank line (or all of them, on top of the size before).
+        let k = e - 1;
+        while (k >= p && !(c[k] === 10 && (k === p || c[k - 1] === 10))) k--;
+        size = k < p ? size0 : 0;
+        for (let b; ++k < e; k = b) {
+          b = c.indexOf(10, k);
+          if (b > k && c[k] !== 58) size += b - k;
+        }
       }
     }
   };
