@@ -175,10 +175,9 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
         j = t.indexOf("\n", i);
         b = j - i;
         if (sized && !cheap) {
-          if (cr) for (b = q; c[b] !== 10 && c[b] !== 13; ) b++;
-          else b = c.indexOf(10, q);
-          b -= q;
-          q = next(c, q + b);
+          // Exact: the line's bytes, up to its terminator.
+          for (b = q; c[b] !== 10 && c[b] !== 13; ) b++;
+          [b, q] = [b - q, next(c, b)];
         }
         line(t, i, j, b);
       }

@@ -103,6 +103,20 @@ describe("ASCII fast path", () => {
     );
   });
 
+  it("an event that spans chunks after a stretch of non-ASCII lines (with a comment) is sized exactly", () => {
+    const first = toBytes(`data: a\n\ndata: bbb\ndata: ééé\n: a comment with ü ü ü ü ü\ndata: é\n`);
+    for (const ys of [60, 70]) {
+      const bytes = concatBytes([first, toBytes(`data: ${"y".repeat(ys)}\n\n`)]);
+      const want = referenceWithLimit(bytes, 100);
+      let errorSize: number | undefined;
+      const parser = createSseParser({ onMessage: () => {}, onError: (e) => (errorSize = e.size) }, { maxEventBytes: 100 });
+      for (const c of shiftedChunks(bytes, [first.length], [1, 2])) parser.feed(c);
+      expect(errorSize).toBe(want.errorSize);
+    }
+    // "data: bbb" + "data: ééé" + "data: é" + "data: " and 70 y's: 9 + 12 + 8 + 76 bytes (the comment does not count).
+    expect(referenceWithLimit(concatBytes([first, toBytes(`data: ${"y".repeat(70)}\n\n`)]), 100).errorSize).toBe(105);
+  });
+
   it("one non-ASCII character at every position of a 16 KiB chunk of ASCII frames", async () => {
     const frame = (i: number) => `id: ${i}\nevent: assistant_delta\ndata: {"text":"the agent tool call ${i}"}\n\n`;
     let text = "";
