@@ -160,7 +160,7 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
         if (e === p) e = nonAscii(c, (e = next(c, h)), to) - e < 200 ? to : e;
       }
       const size0 = size;
-      let t = h < to && e > h ? td2.decode(c.subarray(p, e), { stream: true }) : td.decode(c.subarray(p, e));
+      let t = e > h ? td2.decode(c.subarray(p, e), { stream: true }) : td.decode(c.subarray(p, e));
       // CR and CRLF to LF (rare: one search when there is none). A segment
       // never ends between the CR and LF of a CRLF.
       const cr = t.includes("\r");
