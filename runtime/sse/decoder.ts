@@ -151,13 +151,13 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
    * one call too, and its lines' sizes are read from the bytes.
    */
   const block = (c: Uint8Array): void => {
-    for (let p = 0, e, h, to = c.length; p < to; p = e) {
+    for (let p = 0, e, h, k, to = c.length; p < to; p = e) {
       e = h = nonAscii(c, p, to);
       if (h < to) {
         // The ASCII lines before the line holding byte h, or the stretch starting with that line.
         while (e > p && c[e - 1] !== 10 && c[e - 1] !== 13) e--;
-        // Its end; the whole rest of the block if more such bytes follow closely (dense non-ASCII text).
-        if (e === p) e = nonAscii(c, (e = next(c, h)), to) - e < 200 ? to : e;
+        // Its end; the whole rest of the block if another such byte follows within 200 bytes (dense non-ASCII text).
+        if (e === p) e = nonAscii(c, (e = next(c, h)), (k = Math.min(to, e + 200))) < k ? to : e;
       }
       const size0 = size;
       let t = e > h ? td2.decode(c.subarray(p, e), { stream: true }) : td.decode(c.subarray(p, e));
