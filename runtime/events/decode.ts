@@ -90,21 +90,24 @@ export function decodeEventMessage(frame: SseMessage, options: DecodeOptions = {
   return value;
 }
 
-/** Decodes each message into the queue; true (end) after a terminal event. */
+/** Decodes the messages of a chunk into `out`; true (end) after a terminal event. */
 const handler =
   (options: DecodeOptions) =>
-  (frame: SseMessage, queue: DecodedItem[]): boolean => {
-    const item = decodeEventMessage(frame, options);
-    if (item instanceof StreamDecodeError) {
-      const { onInvalid } = options;
-      if (onInvalid === "deliver") queue.push(item);
-      else if (onInvalid === "skip-and-warn") warn(options, 'skipped (onInvalid "skip-and-warn")', item);
-      else throw item;
-      // A malformed terminal event still ends the run: nothing follows it.
-      return item.terminal;
+  (messages: SseMessage[], out: DecodedItem[]): boolean | void => {
+    for (const frame of messages) {
+      const item = decodeEventMessage(frame, options);
+      if (item instanceof StreamDecodeError) {
+        const { onInvalid } = options;
+        if (onInvalid === "deliver") out.push(item);
+        else if (onInvalid === "skip-and-warn") warn(options, 'skipped (onInvalid "skip-and-warn")', item);
+        else throw item;
+        // A malformed terminal event still ends the run: nothing follows it.
+        if (item.terminal) return true;
+      } else {
+        out.push(item);
+        if (isTerminalType(item.type)) return true;
+      }
     }
-    queue.push(item);
-    return isTerminalType(item.type);
   };
 
 /**

@@ -37,19 +37,18 @@ export interface SseParseOptions {
 }
 
 /**
- * Turns a message into items pushed on `queue`. Returns true to end the
- * stream after it; throws to fail it (after the items queued before).
+ * Turns the messages completed by one chunk into items pushed on `out`.
+ * Returns true to end the stream after them; throws to fail it (after the
+ * items pushed before).
  */
-export type MessageHandler<T> = (message: SseMessage, queue: T[]) => boolean | void;
-
-/** Thrown through the decoder when the handler ends the stream. */
-const END = {};
+export type BatchHandler<T> = (messages: SseMessage[], out: T[]) => boolean | void;
 
 /**
- * One array of items per chunk that produced any. The checks run at once;
- * the source is opened by the first next().
+ * One array of items per chunk that produced any: the messages, or what
+ * `map` makes of them. The checks run at once; the source is opened by the
+ * first next().
  */
-export function iterate<T>(source: SseSource, options: SseParseOptions = {}, handle: MessageHandler<T>): AsyncGenerator<T[], void> {
+export function iterate<T = SseMessage>(source: SseSource, options: SseParseOptions = {}, map?: BatchHandler<T>): AsyncGenerator<T[], void> {
   const stream = !!(source as ReadableStream | null)?.getReader;
   if (!stream && !(source as AsyncIterable<Uint8Array> | null)?.[Symbol.asyncIterator]) {
     throw new TypeError("parseSse expects a ReadableStream or an AsyncIterable");
@@ -57,7 +56,7 @@ export function iterate<T>(source: SseSource, options: SseParseOptions = {}, han
   const max = maxBytes(options.maxEventBytes);
   return (async function* () {
     const { signal } = options;
-    let queue: T[] = [];
+    let queue: SseMessage[] = [];
     let src: any;
     /** Cancel the source when done: false after it ended or failed. */
     let live = true;
@@ -66,15 +65,7 @@ export function iterate<T>(source: SseSource, options: SseParseOptions = {}, han
     /** Rejects the pending read (abort). */
     let reject: ((reason: unknown) => void) | undefined;
     const onAbort = (): void => reject?.((reason = signal!.reason));
-    const feed = decoder(
-      {
-        ...options,
-        onMessage(m) {
-          if (handle(m, queue)) throw END;
-        },
-      },
-      max,
-    );
+    const feed = decoder({ ...options, onMessage: (m) => void queue.push(m) }, max);
     try {
       // Throws if the stream is locked by another reader.
       src = stream ? (source as ReadableStream).getReader() : (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
@@ -89,18 +80,29 @@ export function iterate<T>(source: SseSource, options: SseParseOptions = {}, han
         const r = await (signal ? new Promise<any>((ok, fail) => ((reject = fail), p.then(ok, fail))) : p);
         if (r.done) return;
         live = true;
+        let error: [unknown] | undefined;
         try {
           feed(r.value);
-        } catch (error) {
-          // Deliver what was completed before the error (or the end).
-          if (queue.length) yield queue;
-          if (error === END) return;
-          throw (reason = error);
+        } catch (e) {
+          error = [e];
         }
-        if (queue.length) {
-          yield queue;
-          queue = [];
+        let out: any[] = queue;
+        let end: boolean | void = false;
+        queue = [];
+        if (map && out.length) {
+          const messages = out;
+          out = [];
+          try {
+            end = map(messages, out);
+          } catch (e) {
+            // An earlier message than the decoding error, if any.
+            error = [e];
+          }
         }
+        // Deliver what was completed before an error (or the end).
+        if (out.length) yield out;
+        if (error) throw (reason = error[0]);
+        if (end) return;
       }
     } finally {
       signal?.removeEventListener("abort", onAbort);
@@ -163,7 +165,7 @@ export function items<T>(batches: AsyncGenerator<T[], void>, signal?: AbortSigna
  * delivering the messages completed before it.
  */
 export function parseSse(source: SseSource, options?: SseParseOptions): AsyncIterableIterator<SseMessage> {
-  return items(iterate(source, options, push), options?.signal);
+  return items(iterate(source, options), options?.signal);
 }
 
 /**
@@ -172,9 +174,5 @@ export function parseSse(source: SseSource, options?: SseParseOptions): AsyncIte
  * message, for consumers that handle messages in a synchronous loop.
  */
 export function parseSseBatches(source: SseSource, options?: SseParseOptions): AsyncIterableIterator<SseMessage[]> {
-  return iterate(source, options, push);
-}
-
-function push(m: SseMessage, queue: SseMessage[]): void {
-  queue.push(m);
+  return iterate(source, options);
 }
