@@ -10,7 +10,7 @@
  * handled per `onInvalid`.
  *
  * The iterables run on the SSE decoder's own iterators (runtime/sse/iterate.ts)
- * with a per-message handler: each message is decoded as it is completed. Iteration ends after a
+ * with a handler that decodes the messages of each chunk in one loop. Iteration ends after a
  * terminal event (the source is cancelled then: the server closes the
  * stream after it anyway), when the source ends, or when the consumer stops
  * (`break` cancels the source). Source errors, SSE decoding errors and the

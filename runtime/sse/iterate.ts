@@ -1,7 +1,8 @@
 /**
  * Async iteration over a byte source: parseSseBatches (one array per chunk),
  * parseSse (one message per next()), and the same machinery for the typed
- * event layer (runtime/events), which plugs in its own per-message handler.
+ * event layer (runtime/events), which plugs in a handler mapping each
+ * chunk's messages to its items.
  *
  * The arrays come from one `async function*` (its try/finally holds the whole
  * source lifecycle; a generator step per chunk costs nothing that matters).
