@@ -7,13 +7,21 @@
  * from the SSE `event:` line (middleware may strip it, http-surface.md). An
  * unknown `type` is valid (`UnknownAgentRunEvent`) and delivered as is.
  * A message that is not JSON, or not an event, becomes a StreamDecodeError,
- * handled per `onInvalid`. Iteration ends after a terminal event.
+ * handled per `onInvalid`.
+ *
+ * The iterables run on the SSE decoder's own iterators (runtime/sse/iterate.ts)
+ * with a handler that decodes the messages of each chunk in one loop. Iteration ends after a
+ * terminal event (the source is cancelled then: the server closes the
+ * stream after it anyway), when the source ends, or when the consumer stops
+ * (`break` cancels the source). Source errors, SSE decoding errors and the
+ * abort reason propagate unchanged.
  */
 import type { SseMessage } from "../sse/index.js";
+import { items, iterate, type SseParseOptions, type SseSource } from "../sse/iterate.js";
 import type { AgentRunEvent } from "../../generated/types.js";
 import { validateAgentRunEvent } from "../../generated/validators/agent-run-event.js";
-import type { ValidationIssue } from "../../generated/validators/runtime.js";
 import { StreamDecodeError } from "./errors.js";
+import { isTerminalType } from "./terminal.js";
 
 /**
  * What to do with a message that is not a valid event.
@@ -35,7 +43,7 @@ export type OnInvalid = "throw" | "deliver" | "skip-and-warn";
  */
 export type ValidationMode = "off" | "warn" | "throw";
 
-/** Reports what `"warn"` / `"skip-and-warn"` let through or dropped. Default: `console.warn`. */
+/** Reports what `"warn"` / `"skip-and-warn"` let through or dropped. Default: `console.warn(message, error)`. */
 export type WarningHandler = (message: string, detail: StreamDecodeError) => void;
 
 export interface DecodeOptions {
@@ -43,112 +51,74 @@ export interface DecodeOptions {
   onInvalid?: OnInvalid | undefined;
   /** Default `"throw"`. */
   validation?: ValidationMode | undefined;
-  /** Default: `console.warn(message)`. */
+  /** Default: `console.warn(message, error)`. */
   onWarning?: WarningHandler | undefined;
 }
 
+/** The SSE options (`maxEventBytes`, `onRetry`, `onComment`, `signal`) and the decoding ones. */
+export interface DecodeEventsOptions extends DecodeOptions, SseParseOptions {}
+
 export type DecodedItem = AgentRunEvent | StreamDecodeError;
 
-/** A default that works everywhere `console` exists, silent where it does not. */
-export const defaultWarning: WarningHandler = (message) => {
-  if (typeof console !== "undefined") console.warn(message);
-};
-
-/** Envelope fields the stream itself relies on: `seq` to resume, `type` to detect the end. */
-function hasEnvelope(value: unknown): value is { seq: number; type: string; data: unknown } {
-  if (typeof value !== "object" || value === null) return false;
-  const v = value as { seq?: unknown; type?: unknown };
-  return typeof v.type === "string" && typeof v.seq === "number" && Number.isInteger(v.seq) && v.seq >= 0;
-}
-
-const ENVELOPE_ISSUE: ValidationIssue = {
-  instancePath: "",
-  schemaPath: "#/required",
-  keyword: "required",
-  params: { missingProperty: "seq|type" },
-  message: "must be an object with an integer `seq` >= 0 and a string `type`",
-};
-
-/** Checks one parsed value. Pure apart from the validator's `errors`. */
-export function checkEvent(
-  value: unknown,
-  frame: SseMessage,
-  validation: ValidationMode,
-  onWarning: WarningHandler,
-): DecodedItem {
-  if (validation === "off") {
-    return hasEnvelope(value) ? (value as AgentRunEvent) : new StreamDecodeError("invalid-event", frame, [ENVELOPE_ISSUE], undefined, value);
-  }
-  if (validateAgentRunEvent(value)) return value;
-  const issues = validateAgentRunEvent.errors ?? [];
-  const error = new StreamDecodeError("invalid-event", frame, issues, undefined, value);
-  if (validation === "warn" && hasEnvelope(value)) {
-    onWarning(`MANTYX: delivering an event that does not match the schema (validation: "warn"): ${error.message}`, error);
-    return value as AgentRunEvent;
-  }
-  return error;
-}
+const warn = (options: DecodeOptions, what: string, error: StreamDecodeError): void =>
+  (options.onWarning ?? console.warn)(`MANTYX ${what}: ${error.message}`, error);
 
 /** One SSE message -> an event or a StreamDecodeError (never throws). */
 export function decodeEventMessage(frame: SseMessage, options: DecodeOptions = {}): DecodedItem {
-  let value: unknown;
+  let value: any;
   try {
     value = JSON.parse(frame.data);
   } catch (cause) {
     return new StreamDecodeError("invalid-json", frame, [], cause);
   }
-  return checkEvent(value, frame, options.validation ?? "throw", options.onWarning ?? defaultWarning);
+  const { validation } = options;
+  if (validation !== "off" && validateAgentRunEvent(value)) return value;
+  // What the stream itself relies on: `seq` to resume, `type` to detect the end.
+  const envelope = typeof value?.type === "string" && Number.isInteger(value.seq) && value.seq >= 0;
+  if (validation === "off" && envelope) return value;
+  const error = new StreamDecodeError(
+    "invalid-event",
+    frame,
+    validation === "off"
+      ? [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "needs seq and type" }]
+      : (validateAgentRunEvent.errors ?? []),
+    undefined,
+    value,
+  );
+  if (validation !== "warn" || !envelope) return error;
+  warn(options, 'delivered (validation "warn")', error);
+  return value;
 }
+
+/** Decodes the messages of a chunk into `out`; true (end) after a terminal event. */
+const handler =
+  (options: DecodeOptions) =>
+  (messages: SseMessage[], out: DecodedItem[]): boolean | void => {
+    for (const frame of messages) {
+      const item = decodeEventMessage(frame, options);
+      if (item instanceof StreamDecodeError) {
+        const { onInvalid } = options;
+        if (onInvalid === "deliver") out.push(item);
+        else if (onInvalid === "skip-and-warn") warn(options, 'skipped (onInvalid "skip-and-warn")', item);
+        else throw item;
+        // A malformed terminal event still ends the run: nothing follows it.
+        if (item.terminal) return true;
+      } else {
+        out.push(item);
+        if (isTerminalType(item.type)) return true;
+      }
+    }
+  };
 
 /**
- * Decodes a batch of messages into `out`. Stops at the first terminal event
- * (returns "terminal") or, with onInvalid "throw", at the first invalid
- * message (returns it). Otherwise returns undefined.
- *
- * The hot path (valid JSON, valid event) is inlined: one JSON.parse, one
- * validator call and a push per message.
+ * Typed events of one stream, one per `next()`. Items are `AgentRunEvent`s,
+ * plus StreamDecodeErrors when `onInvalid` is `"deliver"`.
  */
-export function decodeBatch(
-  messages: readonly SseMessage[],
-  out: DecodedItem[],
-  onInvalid: OnInvalid,
-  validation: ValidationMode,
-  onWarning: WarningHandler,
-): "terminal" | StreamDecodeError | undefined {
-  const strict = validation === "throw";
-  for (let i = 0; i < messages.length; i++) {
-    const frame = messages[i]!;
-    let value: unknown;
-    let item: DecodedItem;
-    try {
-      value = JSON.parse(frame.data);
-    } catch (cause) {
-      value = INVALID;
-      item = new StreamDecodeError("invalid-json", frame, [], cause);
-    }
-    if (value !== INVALID) {
-      if (strict && validateAgentRunEvent(value)) {
-        out.push(value);
-        const t = value.type as string;
-        if (t === "result" || t === "error" || t === "cancelled") return "terminal";
-        continue;
-      }
-      item = strict ? new StreamDecodeError("invalid-event", frame, validateAgentRunEvent.errors ?? [], undefined, value) : checkEvent(value, frame, validation, onWarning);
-    }
-    if (item! instanceof StreamDecodeError) {
-      if (onInvalid === "throw") return item;
-      if (onInvalid === "skip-and-warn") onWarning(`MANTYX: skipped a malformed stream message (onInvalid: "skip-and-warn"): ${item.message}`, item);
-      else out.push(item);
-      // A malformed terminal event still ends the run: nothing follows it.
-      if (item.terminal) return "terminal";
-      continue;
-    }
-    out.push(item!);
-    const t = item!.type as string;
-    if (t === "result" || t === "error" || t === "cancelled") return "terminal";
-  }
-  return undefined;
+export function decodeEvents(source: SseSource, options: DecodeEventsOptions = {}): AsyncIterableIterator<DecodedItem> {
+  return items(iterate(source, options, handler(options)), options.signal);
 }
 
-/** Marks a message whose data did not parse (no JSON value is this object). */
-const INVALID: unique symbol = Symbol("invalid-json");
+/** Like decodeEvents, but one array per network chunk (never empty): the fast path. */
+export function decodeEventBatches(source: SseSource, options: DecodeEventsOptions = {}): AsyncIterableIterator<DecodedItem[]> {
+  return iterate(source, options, handler(options));
+}

@@ -17,7 +17,11 @@ export type RunOutcome = "succeeded" | "failed" | "cancelled";
 
 /** True for `result`, `error` and `cancelled`: the server sends nothing after it and closes the stream. */
 export function isTerminalEvent(event: AgentRunEvent | { type: string }): event is TerminalEvent {
-  const t = event.type;
+  return isTerminalType(event.type);
+}
+
+/** @internal `result`, `error` or `cancelled`. */
+export function isTerminalType(t: unknown): boolean {
   return t === "result" || t === "error" || t === "cancelled";
 }
 

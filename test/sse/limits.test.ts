@@ -14,6 +14,7 @@ import {
   type SseMessage,
 } from "../../runtime/sse/index.js";
 import { splitAt, streamOf, toBytes } from "./helpers.js";
+import { referenceWithLimit } from "./reference.js";
 
 const LIMIT = 1000;
 const small = "data: first\n\ndata: second\n\n";
@@ -219,41 +220,6 @@ describe("maxEventBytes counts exact UTF-8 bytes for non-ASCII text", () => {
 });
 
 describe("maxEventBytes property", () => {
-  /** Reference: sizes of field lines per event, error at the first line over the limit (or an unterminated tail over it). */
-  function referenceWithLimit(bytes: Uint8Array, limit: number) {
-    const text = new TextDecoder().decode(bytes);
-    const lines = text.split(/\r\n|\r|\n/);
-    lines.pop();
-    const messages: string[] = [];
-    let data: string[] = [];
-    let size = 0;
-    for (const line of lines) {
-      if (line === "") {
-        if (data.length > 0) messages.push(data.join("\n"));
-        data = [];
-        size = 0;
-        continue;
-      }
-      if (line.startsWith(":")) continue;
-      size += new TextEncoder().encode(line).length;
-      if (size > limit) return { messages, errorSize: size as number | undefined };
-      const colon = line.indexOf(":");
-      const field = colon === -1 ? line : line.slice(0, colon);
-      let value = colon === -1 ? "" : line.slice(colon + 1);
-      if (value.startsWith(" ")) value = value.slice(1);
-      if (field === "data") data.push(value);
-    }
-    let lastTerminator = -1;
-    for (let i = bytes.length - 1; i >= 0; i--) {
-      if (bytes[i] === 0x0a || bytes[i] === 0x0d) {
-        lastTerminator = i;
-        break;
-      }
-    }
-    const tail = bytes.length - (lastTerminator + 1);
-    return { messages, errorSize: tail > limit ? tail : undefined };
-  }
-
   const piece = fc.oneof(
     fc.string({ unit: "grapheme-ascii", maxLength: 30 }),
     fc.string({ unit: "binary", maxLength: 30 }),

@@ -60,3 +60,44 @@ export function referenceParse(bytes: Uint8Array): Observed {
   // End of stream: whatever event was being built is discarded.
   return out;
 }
+
+/**
+ * Reference for maxEventBytes: the wire bytes of each event's field lines
+ * (comments, blank lines and terminators not counted), error at the first
+ * line over the limit, or an unterminated tail over it. Lines are cut at the
+ * byte level and decoded one by one (terminators are ASCII, so this decodes
+ * as the whole stream would); a leading BOM is not part of the first line.
+ */
+export function referenceWithLimit(bytes: Uint8Array, limit: number) {
+  const lines: Uint8Array[] = [];
+  let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  for (let i = start; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b !== 0x0a && b !== 0x0d) continue;
+    lines.push(bytes.subarray(start, i));
+    if (b === 0x0d && bytes[i + 1] === 0x0a) i++;
+    start = i + 1;
+  }
+  const tail = bytes.length - start;
+  const messages: string[] = [];
+  let data: string[] = [];
+  let size = 0;
+  for (const raw of lines) {
+    const line = new TextDecoder("utf-8", { ignoreBOM: true }).decode(raw);
+    if (line === "") {
+      if (data.length > 0) messages.push(data.join("\n"));
+      data = [];
+      size = 0;
+      continue;
+    }
+    if (line.startsWith(":")) continue;
+    size += raw.length;
+    if (size > limit) return { messages, errorSize: size as number | undefined };
+    const colon = line.indexOf(":");
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? "" : line.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (field === "data") data.push(value);
+  }
+  return { messages, errorSize: tail > limit ? tail : undefined };
+}

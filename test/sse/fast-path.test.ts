@@ -1,0 +1,136 @@
+/**
+ * The ASCII fast path: complete lines are scanned for bytes >= 0x80 four at
+ * a time (a Uint32Array view where aligned), pure-ASCII runs are decoded
+ * together and each line holding another byte alone. These properties put
+ * non-ASCII characters and invalid bytes in the middle of long ASCII runs,
+ * at run and chunk edges and split across chunks, and hand the decoder
+ * chunks that are views at every byte offset of their buffers (so the word
+ * scan starts unaligned), comparing with the naive reference.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createSseParser, parseSse, parseSseBatches, type SseMessage } from "../../runtime/sse/index.js";
+import { concatBytes, toBytes } from "./helpers.js";
+import { referenceParse, referenceWithLimit } from "./reference.js";
+
+const piece: fc.Arbitrary<Uint8Array> = fc.oneof(
+  { weight: 10, arbitrary: fc.stringMatching(/^[a-z0-9 ":{},]{1,40}$/).map(toBytes) },
+  { weight: 2, arbitrary: fc.constantFrom("é", "日本", "😀", "’", "ü").map(toBytes) },
+  { weight: 1, arbitrary: fc.constantFrom([0xff], [0xc3], [0xf0, 0x9f], [0x80], [0xe6, 0x97], [0xed, 0xa0, 0x80]).map((b) => Uint8Array.from(b)) },
+);
+
+const line = fc.tuple(fc.constantFrom("data: ", "data:", "id: ", "event: ", ": ", "retry: ", ""), fc.array(piece, { maxLength: 6 })).map(([prefix, pieces]) => concatBytes([toBytes(prefix), ...pieces]));
+
+const stream = fc
+  .tuple(fc.array(fc.tuple(line, fc.constantFrom("\n", "\n", "\n", "\r\n", "\r"), fc.boolean()), { maxLength: 60 }), fc.option(line))
+  .map(([lines, tail]) => concatBytes([...lines.flatMap(([l, t, blank]) => [l, toBytes(blank ? t + t : t)]), tail ?? new Uint8Array(0)]));
+
+/** Chunks cut at the given points, each a view at offset `shift` (0..7) of its own larger buffer. */
+function shiftedChunks(bytes: Uint8Array, points: number[], shifts: number[]): Uint8Array[] {
+  const cuts = [...new Set(points)].sort((a, b) => a - b);
+  const out: Uint8Array[] = [];
+  let prev = 0;
+  cuts.push(bytes.length);
+  cuts.forEach((p, k) => {
+    const part = bytes.subarray(prev, p);
+    const shift = shifts[k % shifts.length]!;
+    const view = new Uint8Array(new ArrayBuffer(part.length + shift + 5), shift, part.length);
+    view.set(part);
+    out.push(view);
+    prev = p;
+  });
+  return out;
+}
+
+function push(chunks: readonly Uint8Array[]) {
+  const out = { messages: [] as SseMessage[], retries: [] as number[], comments: [] as string[] };
+  const parser = createSseParser({ onMessage: (m) => out.messages.push(m), onRetry: (r) => out.retries.push(r), onComment: (c) => out.comments.push(c) });
+  for (const c of chunks) parser.feed(c);
+  return out;
+}
+
+function source(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  let i = 0;
+  return new ReadableStream({
+    pull(c) {
+      if (i < chunks.length) c.enqueue(chunks[i++]!);
+      else c.close();
+    },
+  });
+}
+
+describe("ASCII fast path", () => {
+  it("non-ASCII and invalid bytes anywhere in ASCII runs, chunks at any buffer offset: same as the reference", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        stream.chain((bytes) =>
+          fc.tuple(fc.constant(bytes), fc.array(fc.integer({ min: 0, max: bytes.length }), { maxLength: 12 }), fc.array(fc.integer({ min: 0, max: 7 }), { minLength: 1, maxLength: 8 })),
+        ),
+        async ([bytes, points, shifts]) => {
+          const want = referenceParse(bytes);
+          const chunks = shiftedChunks(bytes, points, shifts);
+          expect(push(chunks)).toStrictEqual(want);
+          expect(push(shiftedChunks(bytes, [], shifts))).toStrictEqual(want);
+          const messages: SseMessage[] = [];
+          for await (const m of parseSse(source(chunks))) messages.push(m);
+          expect(messages).toStrictEqual(want.messages);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it("maxEventBytes counts exact UTF-8 bytes through the fast path (error sizes as the reference says)", () => {
+    fc.assert(
+      fc.property(stream, fc.integer({ min: 1, max: 400 }), fc.integer({ min: 0, max: 7 }), fc.integer({ min: 1, max: 6 }), (bytes, limit, shift, every) => {
+        const want = referenceWithLimit(bytes, limit);
+        // Whole input, and chunks cut after every `every`-th terminator (no line pending across chunks).
+        const cuts: number[] = [];
+        let count = 0;
+        for (let i = 0; i < bytes.length; i++) {
+          const b = bytes[i];
+          if ((b === 0x0a || (b === 0x0d && bytes[i + 1] !== 0x0a)) && ++count % every === 0) cuts.push(i + 1);
+        }
+        for (const chunks of [shiftedChunks(bytes, [], [shift]), shiftedChunks(bytes, cuts, [shift, (shift + 3) % 8])]) {
+          const seen: string[] = [];
+          let errorSize: number | undefined;
+          const parser = createSseParser({ onMessage: (m) => seen.push(m.data), onError: (e) => (errorSize = e.size) }, { maxEventBytes: limit });
+          for (const c of chunks) parser.feed(c);
+          expect({ messages: seen, errorSize }).toStrictEqual(want);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("an event that spans chunks after a stretch of non-ASCII lines (with a comment) is sized exactly", () => {
+    const first = toBytes(`data: a\n\ndata: bbb\ndata: ééé\n: a comment with ü ü ü ü ü\ndata: é\n`);
+    for (const ys of [60, 70]) {
+      const bytes = concatBytes([first, toBytes(`data: ${"y".repeat(ys)}\n\n`)]);
+      const want = referenceWithLimit(bytes, 100);
+      let errorSize: number | undefined;
+      const parser = createSseParser({ onMessage: () => {}, onError: (e) => (errorSize = e.size) }, { maxEventBytes: 100 });
+      for (const c of shiftedChunks(bytes, [first.length], [1, 2])) parser.feed(c);
+      expect(errorSize).toBe(want.errorSize);
+    }
+    // "data: bbb" + "data: ééé" + "data: é" + "data: " and 70 y's: 9 + 12 + 8 + 76 bytes (the comment does not count).
+    expect(referenceWithLimit(concatBytes([first, toBytes(`data: ${"y".repeat(70)}\n\n`)]), 100).errorSize).toBe(105);
+  });
+
+  it("one non-ASCII character at every position of a 16 KiB chunk of ASCII frames", async () => {
+    const frame = (i: number) => `id: ${i}\nevent: assistant_delta\ndata: {"text":"the agent tool call ${i}"}\n\n`;
+    let text = "";
+    for (let i = 0; text.length < 16 * 1024; i++) text += frame(i);
+    const ascii = toBytes(text);
+    const want = referenceParse(ascii).messages.length;
+    for (let at = 0; at < 600; at += 7) {
+      // Replace one ASCII byte of a data value (or of a field name) by a 2-byte character.
+      const bytes = concatBytes([ascii.subarray(0, at), toBytes("é"), ascii.subarray(at + 1)]);
+      const ref = referenceParse(bytes);
+      const seen: SseMessage[][] = [];
+      for await (const b of parseSseBatches(source(shiftedChunks(bytes, [at, at + 1, 8192], [at % 8, 3])))) seen.push(b);
+      expect(seen.flat()).toStrictEqual(ref.messages);
+      expect(ref.messages.length).toBeGreaterThanOrEqual(want - 1);
+    }
+  });
+});
