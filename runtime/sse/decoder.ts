@@ -30,6 +30,9 @@
  *   is decoded as one block. A split multi-byte character or an invalid
  *   sequence thus decodes exactly as in one piece. Every byte is decoded
  *   once and copied about twice (amortised), whatever the chunking.
+ * - A very long line (64 KiB and more) is decoded piecewise as it arrives
+ *   and joined once when it ends, so memory stays one copy of the text and
+ *   the cost per byte does not grow with the line.
  * - Lines are read as ranges of the decoded text: no string per line.
  * - The decoder is never called with `{stream: true}` (Node loses its
  *   ASCII fast path for good after one such call).
@@ -74,6 +77,9 @@ export interface SseParser {
 /** 16 MiB. */
 export const DEFAULT_MAX_EVENT_BYTES = 16777216;
 
+/** An unfinished line this long (bytes) is decoded piecewise (see `pieces`). */
+const LONG = 65536;
+
 /** `maxEventBytes`, checked; default 16 MiB. */
 export function maxBytes(value = DEFAULT_MAX_EVENT_BYTES): number {
   if (value > 0) return value;
@@ -90,7 +96,17 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
   const td = new TextDecoder("utf-8", { ignoreBOM: true });
   /** For text that is not ASCII: streaming is faster there (Node). Every input ends a line, so it never holds bytes back. */
   const td2 = new TextDecoder("utf-8", { ignoreBOM: true });
-  /** Bytes of the unfinished line: `buf[0, pending)`. */
+  /**
+   * A very long unfinished line (LONG bytes or more) is decoded as it comes,
+   * in pieces, by its own streaming decoder (a character split between
+   * pieces waits inside it): `pieces` is its text so far, from `pieceBytes`
+   * bytes. So its buffer never grows past LONG, each byte is decoded once,
+   * and the text is joined once, when the line ends.
+   */
+  let pieces: string[] = [];
+  let pieceBytes = 0;
+  const td3 = new TextDecoder("utf-8", { ignoreBOM: true });
+  /** Bytes of the unfinished line (after the pieces): `buf[0, pending)`. */
   let buf = new Uint8Array();
   let pending = 0;
   /** The last chunk ended with CR: an LF starting the next one belongs to it. */
@@ -218,6 +234,19 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
     let l = c.lastIndexOf(10);
     const cr = c.subarray(l + 1).lastIndexOf(13);
     if (cr >= 0) l += cr + 1;
+    if (pieces.length && l >= s) {
+      // The long line ends at the chunk's first terminator.
+      let f = s;
+      while (c[f] !== 10 && c[f] !== 13) f++;
+      keep(c, s, f);
+      const text = pieces.join("") + td3.decode(buf.subarray(0, pending));
+      const bytes = pieceBytes + pending;
+      pieces = [];
+      pieceBytes = pending = 0;
+      skipLF = c[f] === 13 && f === n - 1;
+      s = next(c, f);
+      line(text, 0, text.length, bytes);
+    }
     if (l >= s) {
       // A CR ending the chunk may be the first half of a CRLF.
       skipLF = c[l] === 13 && l === n - 1;
@@ -230,7 +259,12 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
     }
     if (s < n) {
       keep(c, s, n);
-      if (pending > max) throw new SseParseError("line", max, pending);
+      if (pieceBytes + pending > max) throw new SseParseError("line", max, pieceBytes + pending);
+      if (pending >= LONG) {
+        pieces.push(td3.decode(buf.subarray(0, pending), { stream: true }));
+        pieceBytes += pending;
+        pending = 0;
+      }
     }
   };
 }

@@ -134,3 +134,98 @@ describe("ASCII fast path", () => {
     }
   });
 });
+
+describe("very long lines (decoded piecewise from 64 KiB on)", () => {
+  /** A stream whose lines are 60–300 KiB of ASCII with non-ASCII characters and invalid bytes sprinkled in (so some straddle the 64 KiB piece edges), plus short lines around them. */
+  const longStream = fc
+    .array(
+      fc.tuple(
+        fc.constantFrom("data: ", ": ", "id: ", "event: "),
+        fc.integer({ min: 60 * 1024, max: 300 * 1024 }),
+        fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom("é", "日本", "😀", "\u{FFFF}", "\xff", "\xc3", "\xf0\x9f")), { maxLength: 8 }),
+        fc.constantFrom("\n", "\r\n", "\r", "\n\n"),
+      ),
+      { minLength: 1, maxLength: 3 },
+    )
+    .map((lines) =>
+      concatBytes(
+        lines.flatMap(([prefix, length, sprinkles, end]) => {
+          const body = new Uint8Array(length).fill(0x61);
+          const parts: Uint8Array[] = [toBytes(prefix)];
+          let from = 0;
+          for (const [where, what] of [...sprinkles].sort((a, b) => a[0] - b[0])) {
+            const at = Math.floor(where * length);
+            parts.push(body.subarray(from, at), what.startsWith("\\x") ? toBytes(what) : /[\x80-\xff]/.test(what) && what.length <= 2 ? Uint8Array.from([...what].map((c) => c.charCodeAt(0))) : toBytes(what));
+            from = at;
+          }
+          parts.push(body.subarray(from), toBytes(end), toBytes("data: short\n\n"));
+          return parts;
+        }),
+      ),
+    );
+
+  it("any chunking, split characters and invalid bytes at piece edges: same as the reference", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        longStream.chain((bytes) => fc.tuple(fc.constant(bytes), fc.array(fc.integer({ min: 0, max: bytes.length }), { maxLength: 20 }), fc.constantFrom(1000, 4096, 65535, 65536, 65537))),
+        async ([bytes, points, every]) => {
+          const want = referenceParse(bytes);
+          expect(push(shiftedChunks(bytes, points, [0, 3]))).toStrictEqual(want);
+          const regular: number[] = [];
+          for (let at = every; at < bytes.length; at += every) regular.push(at);
+          expect(push(shiftedChunks(bytes, regular, [1]))).toStrictEqual(want);
+          const messages: SseMessage[] = [];
+          for await (const m of parseSse(source(shiftedChunks(bytes, regular, [0])))) messages.push(m);
+          expect(messages).toStrictEqual(want.messages);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it("a character split exactly where a piece is cut, and a CR ending a long line at a chunk's end, decode as in one piece", () => {
+    for (const char of ["é", "日", "😀", "\ufffd"]) {
+      const c = toBytes(char);
+      for (let at = 65530; at < 65540; at++) {
+        const line = concatBytes([toBytes("data: "), new Uint8Array(at - 6).fill(0x61), c, new Uint8Array(90_000).fill(0x62)]);
+        for (const end of ["\n\n", "\r\n\r\n", "\r\r", "\r\ndata: more\n\n"]) {
+          const bytes = concatBytes([line, toBytes(end), toBytes("data: next\n\n")]);
+          const want = referenceParse(bytes);
+          for (let cut = at; cut <= at + c.length; cut++) {
+            // Cut inside the character once the line is long enough to be cut into a piece there, and right after the first CR.
+            const chunks = shiftedChunks(bytes, [cut, line.length + 1, line.length + 2], [0]);
+            expect(push(chunks), `${char} at ${at}, cut ${cut}, end ${JSON.stringify(end)}`).toStrictEqual(want);
+          }
+        }
+      }
+    }
+  });
+
+  it("maxEventBytes counts a long line's exact bytes, pieces included", () => {
+    const line = concatBytes([toBytes("data: "), new Uint8Array(200 * 1024).fill(0x62), toBytes("é\n\n")]);
+    const fed = (limit: number, chunks: Uint8Array[]) => {
+      let errorSize: number | undefined;
+      const seen: string[] = [];
+      const parser = createSseParser({ onMessage: (m) => seen.push(m.data), onError: (e) => (errorSize = e.size) }, { maxEventBytes: limit });
+      for (const c of chunks) parser.feed(c);
+      return { messages: seen, errorSize };
+    };
+    const inKiB = shiftedChunks(line, Array.from({ length: 300 }, (_, i) => (i + 1) * 1000), [0]);
+    // The line is 204808 bytes without its terminator ("é" is 2).
+    for (const limit of [100 * 1024, line.length - 3, line.length - 4]) {
+      const want = referenceWithLimit(line, limit);
+      expect(fed(limit, [line]), `limit ${limit}, whole`).toStrictEqual(want);
+      const chunked = fed(limit, inKiB);
+      if (want.errorSize === undefined) {
+        expect(chunked, `limit ${limit}, 1 KB chunks`).toStrictEqual(want);
+      } else {
+        // The error comes as soon as the line read so far passes the limit
+        // (unterminated: the bytes received; at its end: its exact size).
+        expect(chunked.messages).toEqual([]);
+        const over = chunked.errorSize! - limit;
+        expect(over, `limit ${limit}, 1 KB chunks`).toBeGreaterThan(0);
+        expect(chunked.errorSize === want.errorSize || (over <= 1000 && chunked.errorSize! % 1000 === 0), `size ${chunked.errorSize}`).toBe(true);
+      }
+    }
+  });
+});
