@@ -120,21 +120,21 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
   let id = "";
   let retry: number | undefined;
 
-  /** The line `t[s, e)`, `b` bytes of UTF-8. */
-  const line = (t: string, s: number, e: number, b: number): void => {
+  /** The line `text[start, end)`, `bytes` bytes of UTF-8. */
+  const line = (text: string, start: number, end: number, bytes: number): void => {
     if (atStart) {
       atStart = false;
-      if (t[s] === "\ufeff") {
-        s++;
-        b -= 3;
+      if (text[start] === "\ufeff") {
+        start++;
+        bytes -= 3;
       }
     }
-    if (s === e) {
+    if (start === end) {
       // Blank: dispatch.
       if (data !== undefined) {
-        const m: SseMessage = { event: type || "message", data, id };
-        if (retry! >= 0) m.retry = retry;
-        cb.onMessage(m);
+        const message: SseMessage = { event: type || "message", data, id };
+        if (retry! >= 0) message.retry = retry;
+        cb.onMessage(message);
       }
       data = undefined;
       type = "";
@@ -142,20 +142,20 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
       return;
     }
     // The field name ends at the first colon; a manual scan, as indexOf
-    // would search past `e` for lines without one.
-    let c = s;
-    while (c < e && t[c] !== ":") c++;
-    if (c === s) return cb.onComment?.(t.slice(s + 1, e));
-    if ((size += b) > max) throw new SseParseError("event", max, size);
-    // Without a colon (c === e) this starts past `e`: the value is "".
-    const v = t.slice(t[c + 1] === " " ? c + 2 : c + 1, e);
-    const f = t.slice(s, c);
-    if (f === "data") data = data === undefined ? v : data + "\n" + v;
-    else if (f === "event") type = v;
-    else if (f === "id") {
-      if (!v.includes("\0")) id = v;
-    } else if (f === "retry" && /^\d+$/.test(v)) {
-      retry = +v;
+    // would search past `end` for lines without one.
+    let colon = start;
+    while (colon < end && text[colon] !== ":") colon++;
+    if (colon === start) return cb.onComment?.(text.slice(start + 1, end));
+    if ((size += bytes) > max) throw new SseParseError("event", max, size);
+    // Without a colon (colon === end) this starts past `end`: the value is "".
+    const value = text.slice(text[colon + 1] === " " ? colon + 2 : colon + 1, end);
+    const field = text.slice(start, colon);
+    if (field === "data") data = data === undefined ? value : data + "\n" + value;
+    else if (field === "event") type = value;
+    else if (field === "id") {
+      if (!value.includes("\0")) id = value;
+    } else if (field === "retry" && /^\d+$/.test(value)) {
+      retry = +value;
       cb.onRetry?.(retry);
     }
   };
@@ -236,15 +236,15 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
     if (cr >= 0) l += cr + 1;
     if (pieces.length && l >= s) {
       // The long line ends at the chunk's first terminator.
-      let f = s;
-      while (c[f] !== 10 && c[f] !== 13) f++;
-      keep(c, s, f);
+      let lineEnd = s;
+      while (c[lineEnd] !== 10 && c[lineEnd] !== 13) lineEnd++;
+      keep(c, s, lineEnd);
       const text = pieces.join("") + td3.decode(buf.subarray(0, pending));
       const bytes = pieceBytes + pending;
       pieces = [];
       pieceBytes = pending = 0;
-      skipLF = c[f] === 13 && f === n - 1;
-      s = next(c, f);
+      skipLF = c[lineEnd] === 13 && lineEnd === n - 1;
+      s = next(c, lineEnd);
       line(text, 0, text.length, bytes);
     }
     if (l >= s) {
