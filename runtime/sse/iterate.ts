@@ -12,7 +12,7 @@
  * Lifecycle: the source is locked lazily on the first next(). It is released
  * when it ends or fails, and cancelled (ReadableStream `cancel()`, iterator
  * `return()`) when the consumer stops early (`return()`, i.e. `break` in
- * `for await`), when the AbortSignal fires (a pending read is abandoned at
+ * `for await`, even before the first next()), when the AbortSignal fires (a pending read is abandoned at
  * once; without one, at the next next()), when decoding fails, or when the
  * handler ends the stream. Source errors reach the consumer unchanged; a
  * decoding error is thrown after the items completed before it have been
@@ -55,7 +55,7 @@ export function iterate<T = SseMessage>(source: SseSource, options: SseParseOpti
     throw new TypeError("parseSse expects a ReadableStream or an AsyncIterable");
   }
   const max = maxBytes(options.maxEventBytes);
-  return (async function* () {
+  const batches = (async function* () {
     const { signal } = options;
     let queue: SseMessage[] = [];
     let src: any;
@@ -120,6 +120,25 @@ export function iterate<T = SseMessage>(source: SseSource, options: SseParseOpti
       }
     }
   })();
+  // return() before the first next(): the generator body never ran, so its
+  // finally cannot cancel the source. Cancel it here, as a ReadableStream's
+  // own async iterator would (a source locked elsewhere is left alone).
+  const giveUp = batches.return.bind(batches);
+  let started = false;
+  const step = batches.next.bind(batches);
+  batches.next = () => ((started = true), step());
+  batches.return = async (value) => {
+    if (!started) {
+      started = true;
+      try {
+        await (stream ? (source as ReadableStream).cancel() : (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]().return?.());
+      } catch {
+        // Locked by another reader, or a source that fails to cancel: not the consumer's concern.
+      }
+    }
+    return giveUp(value);
+  };
+  return batches;
 }
 
 /**

@@ -205,6 +205,26 @@ describe.each(apis)("%s lifecycle", (_name, parse) => {
     parse(stream);
     expect(stream.locked).toBe(false);
   });
+
+  it("return() before any next() cancels the source, as a stream's own iterator does", async () => {
+    const { stream, state } = endlessStream();
+    const iterator = parse(stream)[Symbol.asyncIterator]();
+    await iterator.return?.();
+    expect(state.cancelled).toBe(true);
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it("return() before any next() calls return() on an async-iterable source", async () => {
+    let returned = false;
+    const source: AsyncIterable<Uint8Array> = {
+      [Symbol.asyncIterator]: () => ({
+        next: async () => ({ done: false as const, value: toBytes("data: x\n\n") }),
+        return: async () => ((returned = true), { done: true as const, value: undefined }),
+      }),
+    };
+    await parse(source)[Symbol.asyncIterator]().return?.();
+    expect(returned).toBe(true);
+  });
 });
 
 describe("parseSse iterator protocol", () => {
