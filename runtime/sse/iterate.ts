@@ -12,8 +12,9 @@
  * Lifecycle: the source is locked lazily on the first next(). It is released
  * when it ends or fails, and cancelled (ReadableStream `cancel()`, iterator
  * `return()`) when the consumer stops early (`return()`, i.e. `break` in
- * `for await`, even before the first next()), when the AbortSignal fires (a pending read is abandoned at
- * once; without one, at the next next()), when decoding fails, or when the
+ * `for await`, even before the first next()), when the AbortSignal fires
+ * (at once: a pending read is abandoned, and a source idle while the
+ * consumer holds an item is cancelled then), when decoding fails, or when the
  * handler ends the stream. Source errors reach the consumer unchanged; a
  * decoding error is thrown after the items completed before it have been
  * delivered. After an error the iterator is done.
@@ -65,7 +66,19 @@ export function iterate<T = SseMessage>(source: SseSource, options: SseParseOpti
     let reason: unknown;
     /** Rejects the pending read (abort). */
     let reject: ((reason: unknown) => void) | undefined;
-    const onAbort = (): void => reject?.((reason = signal!.reason));
+    /** A read is pending. */
+    let reading = false;
+    /** Cancelled already (an abort while the consumer held an item). */
+    let cancelled = false;
+    const onAbort = (): void => {
+      reason = signal!.reason;
+      if (reading) reject?.(reason);
+      else if (src && live) {
+        // The consumer holds an item: let the source go now, not at its next next().
+        cancelled = true;
+        Promise.resolve(stream ? src.cancel(reason) : src.return?.()).catch(() => {});
+      }
+    };
     const feed = decoder({ ...options, onMessage: (m) => void queue.push(m) }, max);
     try {
       // Throws if the stream is locked by another reader.
@@ -78,7 +91,9 @@ export function iterate<T = SseMessage>(source: SseSource, options: SseParseOpti
         live = false;
         // With a signal, a pending read ends at once on abort, even from a
         // source that only acts on cancellation once its next chunk arrives.
+        reading = true;
         const r = await (signal ? new Promise<any>((ok, fail) => ((reject = fail), p.then(ok, fail))) : p);
+        reading = false;
         if (r.done) return;
         live = true;
         let error: [unknown] | undefined;
@@ -110,7 +125,7 @@ export function iterate<T = SseMessage>(source: SseSource, options: SseParseOpti
       if (src) {
         try {
           const aborted = signal?.aborted;
-          const p = (live || aborted) && (stream ? src.cancel(reason) : src.return?.());
+          const p = !cancelled && (live || aborted) && (stream ? src.cancel(reason) : src.return?.());
           if (stream) src.releaseLock();
           // A source stuck in a read (abort) may never finish cancelling.
           if (!aborted) await p;

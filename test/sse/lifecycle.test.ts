@@ -118,6 +118,20 @@ describe.each(apis)("%s lifecycle", (_name, parse) => {
     expect(state.reason).toBe(controller.signal.reason);
   });
 
+  it("aborting while the consumer holds an item cancels the source at once", async () => {
+    const { stream, state } = endlessStream();
+    const controller = new AbortController();
+    const it = parse(stream, { signal: controller.signal })[Symbol.asyncIterator]();
+    await it.next();
+    const reason = new Error("user navigated away");
+    controller.abort(reason);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(state.cancelled).toBe(true);
+    expect(state.reason).toBe(reason);
+    await expect(it.next()).rejects.toBe(reason);
+    expect(await it.next()).toStrictEqual({ done: true, value: undefined });
+  });
+
   it("aborting while a read is pending ends the wait at once", async () => {
     const { stream, state } = stallingStream();
     const controller = new AbortController();
