@@ -28,6 +28,9 @@ export interface SseParseOptions {
   /**
    * Max bytes one event may buffer (its field lines, or one unterminated
    * line). Default 16 MiB. Exceeding it ends parsing with an SseParseError.
+   * A complete comment line is not counted (it is not part of an event), but
+   * one still arriving is, as memory must stay bounded: so a comment longer
+   * than the limit passes when it comes in one chunk and fails when split.
    */
   maxEventBytes?: number | undefined;
   /** Called for every valid retry field, even when no message is dispatched. */
