@@ -124,6 +124,27 @@ export const wrong: RunCreateRequest = { promt: "hi" };
     expect(() => execFileSync(process.execPath, [tsc, "-p", app], { cwd: app, encoding: "utf8" })).not.toThrow();
   }, 60_000);
 
+  it("tsc with the older node10 resolution (which ignores \"exports\") finds the subpath types through typesVersions", () => {
+    writeFileSync(
+      join(app, "legacy.ts"),
+      `import { parseSse } from "@mantyx/wire-types/sse";
+import { decodeEvents } from "@mantyx/wire-types/events";
+import type { ToolRef } from "@mantyx/wire-types/types";
+import { validateToolRef } from "@mantyx/wire-types/validators";
+import { validateToolBudget } from "@mantyx/wire-types/validators/tool-budget";
+import { MantyxClient } from "@mantyx/wire-types";
+export const all = [parseSse, decodeEvents, validateToolRef, validateToolBudget, MantyxClient];
+export const ref: ToolRef = { kind: "local", name: "t", description: "d", parameters: { type: "object" } };
+`,
+    );
+    writeFileSync(
+      join(app, "tsconfig.legacy.json"),
+      JSON.stringify({ compilerOptions: { module: "ESNext", moduleResolution: "node10", target: "ES2022", strict: true, noEmit: true, lib: ["ES2022", "DOM", "DOM.Iterable"], types: [], ignoreDeprecations: "5.0" }, files: ["legacy.ts"] }),
+    );
+    const tsc = require.resolve("typescript/bin/tsc");
+    expect(() => execFileSync(process.execPath, [tsc, "-p", join(app, "tsconfig.legacy.json")], { cwd: app, encoding: "utf8" })).not.toThrow();
+  }, 60_000);
+
   it("the main entry bundles for the browser without Node built-ins", async () => {
     const out = await build({
       stdin: { contents: 'export { MantyxClient, parseSse, decodeEvents } from "@mantyx/wire-types";', resolveDir: app, loader: "js" },
