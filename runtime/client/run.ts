@@ -114,6 +114,8 @@ export async function runAgent(client: RunnableClient, spec: RunCreateRequest, o
   };
 
   const stream = client.streamRun(runId, { ...streamOptions, signal: controller.signal });
+  /** The stream ended and the run with it, without a valid terminal event: nothing left to cancel. */
+  let over = false;
   try {
     for await (const item of stream) {
       if (onEvent !== undefined) await onEvent(item);
@@ -121,12 +123,16 @@ export async function runAgent(client: RunnableClient, spec: RunCreateRequest, o
     }
     await Promise.all(pending);
     if (postFailure !== undefined) throw postFailure.error;
-    if (stream.terminal === undefined) throw new Error(`The stream of run ${runId} ended without a terminal event.`);
+    if (stream.terminal === undefined) {
+      // A malformed terminal event (onInvalid "deliver" / "skip-and-warn"), or a run resumed past its end.
+      over = true;
+      throw new Error(`The stream of run ${runId} ended without a terminal event.`);
+    }
     return stream.terminal;
   } catch (error) {
     const failure = postFailure?.error ?? (options.signal?.aborted ? options.signal.reason : error);
     // Best effort, and not under the caller's (possibly aborted) signal.
-    if (cancelOnFailure) await client.cancelRun(runId, { ...call, signal: undefined }).catch(() => undefined);
+    if (cancelOnFailure && !over) await client.cancelRun(runId, { ...call, signal: undefined }).catch(() => undefined);
     throw failure;
   } finally {
     controller.abort();

@@ -223,6 +223,14 @@ describe("runAgent", () => {
     await client.cancelRun(runId);
   });
 
+  it("a run whose terminal event is malformed ends in an error, with no needless cancel", async () => {
+    const client = clientFor(server());
+    const error = await runAgent(client, { prompt: "x", metadata: { scenario: "invalid-terminal" } }, { onInvalid: "deliver" }).catch((e: unknown) => e);
+    expect(String(error)).toMatch(/ended without a terminal event/);
+    const runId = runIdOf();
+    expect(server().requests.some((r) => r.path.endsWith(`/agent-runs/${runId}/cancel`))).toBe(false);
+  });
+
   it("survives a dropped stream in the middle of a tool round trip", async () => {
     server().faults.push({ kind: "cut-events", after: 3 });
     const tools = new ToolRegistry().local({ name: "t", handler: () => "fine" });
