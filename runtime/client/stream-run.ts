@@ -107,6 +107,8 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
     terminal: undefined,
     async *[Symbol.asyncIterator]() {
       if (typeof url != "string") throw url;
+      // Each pass gets the whole reconnect budget (a pass that gave up used it).
+      failures = 0;
       // Delivered already: the run is over, never reconnect.
       while (!stream.terminal) {
         const connection = linked(user);

@@ -242,3 +242,18 @@ describe("streamRun resume", () => {
     expect(attempts).toEqual([1]);
   });
 });
+
+describe("iterating a stream again", () => {
+  it("after giving up, a new iteration gets a fresh reconnect budget", async () => {
+    const { runId, seqs } = await finishedRun();
+    const stream = clientFor(server()).streamRun(runId, { maxReconnects: 1 });
+    // Three failing connections: the first pass gives up after two (one reconnect allowed).
+    server().faults.splice(0, server().faults.length, { kind: "status", status: 503 }, { kind: "status", status: 503 }, { kind: "status", status: 503 });
+    await expect(collect(stream)).rejects.toBeInstanceOf(MantyxConnectionError);
+    expect(server().faults).toHaveLength(1);
+    // The second pass meets one failure, reconnects once, and reads the run.
+    const events = (await collect(stream)).filter((i): i is AgentRunEvent => !(i instanceof StreamDecodeError));
+    expect(server().faults).toEqual([]);
+    expectExactlyOnce(events, seqs);
+  });
+});
