@@ -16,15 +16,13 @@
  */
 import { readFileSync } from "node:fs";
 import Handlebars from "handlebars";
-import type { OpenAPIObject, OperationObject, ParameterObject, PathItemObject, ReferenceObject, SchemaObject } from "openapi3-ts/oas31";
+import type { ParameterObject, SchemaObject } from "openapi3-ts/oas31";
 import { header } from "../header.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
+import { componentName, deref, IDENT, operationsOf, requestBodyComponent } from "./operations.js";
 import { allErrorsName, validatorName } from "./validators/names.js";
 
 const TEMPLATE = new URL("../../templates/client.ts.hbs", import.meta.url);
-const COMPONENT = "#/components/schemas/";
-const METHODS = ["get", "put", "post", "delete", "patch"] as const;
-const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**
  * Operations that may be sent again after a 5xx or a network failure besides
@@ -82,27 +80,6 @@ export interface OperationData {
   statuses: string[];
 }
 
-function isRef(v: unknown): v is ReferenceObject {
-  return typeof v === "object" && v !== null && typeof (v as ReferenceObject).$ref === "string";
-}
-
-function deref<T>(doc: OpenAPIObject, v: T | ReferenceObject): T {
-  let cur: unknown = v;
-  for (let i = 0; i < 16 && isRef(cur); i++) {
-    const parts = cur.$ref.replace(/^#\//, "").split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
-    cur = parts.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], doc);
-    if (cur === undefined) throw new Error(`Unresolvable $ref ${(v as ReferenceObject).$ref} in the client emitter.`);
-  }
-  return cur as T;
-}
-
-function componentName(schema: unknown): string | undefined {
-  if (!isRef(schema) || !schema.$ref.startsWith(COMPONENT)) return undefined;
-  const name = schema.$ref.slice(COMPONENT.length);
-  if (!IDENT.test(name)) throw new Error(`Component ${name} is not an identifier; rename it (CONVENTIONS.md: PascalCase).`);
-  return name;
-}
-
 /** TypeScript type of a simple parameter schema. */
 function paramType(schema: SchemaObject | undefined): string {
   const type = schema?.type;
@@ -129,73 +106,66 @@ function paramData(p: ParameterObject): ParamData {
 export function operationData(model: LoadedSchema): OperationData[] {
   const doc = model.document;
   const ops: OperationData[] = [];
-  for (const path of Object.keys(doc.paths ?? {}).sort()) {
-    const item = doc.paths![path] as PathItemObject;
-    for (const method of METHODS) {
-      const op = item[method] as OperationObject | undefined;
-      if (op === undefined) continue;
-      const id = op.operationId;
-      if (id === undefined || !IDENT.test(id)) throw new Error(`${method.toUpperCase()} ${path} needs an operationId that is a JavaScript identifier (it names the client method).`);
-      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref<ParameterObject>(doc, p));
-      const byIn = (where: string): ParamData[] => params.filter((p) => p.in === where).map(paramData);
-      // In path order: the method's leading arguments, as the runtime fills the template.
-      const pathParams = byIn("path").sort((a, b) => path.indexOf(`{${a.wireName}}`) - path.indexOf(`{${b.wireName}}`));
-      const responses = Object.keys(op.responses ?? {}).sort();
-      const success = responses.filter((s) => /^2\d\d$/.test(s));
-      let stream = false;
-      const types = new Set<string>();
-      let empty = false;
-      for (const status of success) {
-        const r = deref<{ content?: Record<string, { schema?: unknown }> }>(doc, op.responses![status]);
-        const content = r.content ?? {};
-        if (Object.keys(content).length === 0) empty = true;
-        for (const media of Object.keys(content).sort()) {
-          if (media.startsWith("text/event-stream")) stream = true;
-          else types.add(componentName(content[media]!.schema) ?? "unknown");
-        }
+  for (const { path, method, item, op } of operationsOf(doc)) {
+    const id = op.operationId;
+    if (id === undefined || !IDENT.test(id)) throw new Error(`${method.toUpperCase()} ${path} needs an operationId that is a JavaScript identifier (it names the client method).`);
+    const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref<ParameterObject>(doc, p));
+    const byIn = (where: string): ParamData[] => params.filter((p) => p.in === where).map(paramData);
+    // In path order: the method's leading arguments, as the runtime fills the template.
+    const pathParams = byIn("path").sort((a, b) => path.indexOf(`{${a.wireName}}`) - path.indexOf(`{${b.wireName}}`));
+    const responses = Object.keys(op.responses ?? {}).sort();
+    const success = responses.filter((s) => /^2\d\d$/.test(s));
+    let stream = false;
+    const types = new Set<string>();
+    let empty = false;
+    for (const status of success) {
+      const r = deref<{ content?: Record<string, { schema?: unknown }> }>(doc, op.responses![status]);
+      const content = r.content ?? {};
+      if (Object.keys(content).length === 0) empty = true;
+      for (const media of Object.keys(content).sort()) {
+        if (media.startsWith("text/event-stream")) stream = true;
+        else types.add(componentName(content[media]!.schema) ?? "unknown");
       }
-      const typeList = [...types].sort().map((t) => (t === "unknown" ? t : `T.${t}`));
-      if (empty && typeList.length > 0) typeList.push("undefined");
-      const bodyRef = (deref<{ content?: Record<string, { schema?: unknown }> } | undefined>(doc, op.requestBody as ReferenceObject) ?? {}).content?.["application/json"]?.schema;
-      const bodyType = componentName(bodyRef);
-      if (op.requestBody !== undefined && bodyType === undefined) throw new Error(`${id}: the request body must be a $ref to a component (its type and validator are named after it).`);
-      const kind: OperationKind = stream ? "stream" : id === "postToolResult" ? "tool-result" : "json";
-      if (kind !== "json" && pathParams.filter((p) => p.wireName !== "workspaceSlug").length !== 1) {
-        throw new Error(`${id}: the client runtime expects exactly one path parameter besides workspaceSlug for a ${kind} operation.`);
-      }
-      const queryParams = byIn("query");
-      const headerParams = byIn("header");
-      if (kind === "json" && queryParams.length + headerParams.length > 0) {
-        throw new Error(`${id}: query and header parameters are supported on the stream operation only; teach runtime/client/core.ts (#call) and this emitter to pass them.`);
-      }
-      const idempotent = method === "get" || method === "delete" || IDEMPOTENT_POSTS.has(id);
-      const flags = [
-        ...(idempotent ? ["IDEMPOTENT"] : []),
-        ...(empty ? ["EMPTY_OK"] : []),
-        ...(kind === "stream" ? ["STREAM"] : kind === "tool-result" ? ["TOOL_RESULT"] : []),
-      ];
-      ops.push({
-        id,
-        kind,
-        method: method.toUpperCase(),
-        path,
-        summary: op.summary ?? id,
-        description: (op.description ?? "").trim(),
-        scopes: ((op as Record<string, unknown>)["x-required-scopes"] as string[] | undefined) ?? [],
-        idempotent,
-        bodyOptional: empty,
-        pathParams: pathParams.filter((p) => p.wireName !== "workspaceSlug"),
-        workspaceScoped: pathParams.some((p) => p.wireName === "workspaceSlug"),
-        queryParams,
-        headerParams,
-        bodyType,
-        body: bodyType === undefined ? undefined : { validate: validatorName(bodyType), validateAll: allErrorsName(bodyType) },
-        flags,
-        flagBits: flags.reduce((sum, f) => sum + FLAG_BITS[f]!, 0),
-        responseType: typeList.length === 0 ? (empty ? "undefined" : "unknown") : typeList.join(" | "),
-        statuses: responses,
-      });
     }
+    const typeList = [...types].sort().map((t) => (t === "unknown" ? t : `T.${t}`));
+    if (empty && typeList.length > 0) typeList.push("undefined");
+    const bodyType = requestBodyComponent(doc, op, id);
+    const kind: OperationKind = stream ? "stream" : id === "postToolResult" ? "tool-result" : "json";
+    if (kind !== "json" && pathParams.filter((p) => p.wireName !== "workspaceSlug").length !== 1) {
+      throw new Error(`${id}: the client runtime expects exactly one path parameter besides workspaceSlug for a ${kind} operation.`);
+    }
+    const queryParams = byIn("query");
+    const headerParams = byIn("header");
+    if (kind === "json" && queryParams.length + headerParams.length > 0) {
+      throw new Error(`${id}: query and header parameters are supported on the stream operation only; teach runtime/client/core.ts (#call) and this emitter to pass them.`);
+    }
+    const idempotent = method === "get" || method === "delete" || IDEMPOTENT_POSTS.has(id);
+    const flags = [
+      ...(idempotent ? ["IDEMPOTENT"] : []),
+      ...(empty ? ["EMPTY_OK"] : []),
+      ...(kind === "stream" ? ["STREAM"] : kind === "tool-result" ? ["TOOL_RESULT"] : []),
+    ];
+    ops.push({
+      id,
+      kind,
+      method: method.toUpperCase(),
+      path,
+      summary: op.summary ?? id,
+      description: (op.description ?? "").trim(),
+      scopes: ((op as Record<string, unknown>)["x-required-scopes"] as string[] | undefined) ?? [],
+      idempotent,
+      bodyOptional: empty,
+      pathParams: pathParams.filter((p) => p.wireName !== "workspaceSlug"),
+      workspaceScoped: pathParams.some((p) => p.wireName === "workspaceSlug"),
+      queryParams,
+      headerParams,
+      bodyType,
+      body: bodyType === undefined ? undefined : { validate: validatorName(bodyType), validateAll: allErrorsName(bodyType) },
+      flags,
+      flagBits: flags.reduce((sum, f) => sum + FLAG_BITS[f]!, 0),
+      responseType: typeList.length === 0 ? (empty ? "undefined" : "unknown") : typeList.join(" | "),
+      statuses: responses,
+    });
   }
   return ops.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
