@@ -59,31 +59,29 @@ export function iterate<T = SseMessage>(source: SseSource, options: SseParseOpti
     throw new TypeError("parseSse expects a ReadableStream or an AsyncIterable");
   }
   const max = maxBytes(options.maxEventBytes);
+  /** The reader or iterator of the source: undefined until the first next() opens it, null if opening failed. */
+  let src: any;
   const batches = (async function* () {
     const { signal } = options;
     let queue: SseMessage[] = [];
-    let src: any;
-    /** Cancel the source when done: false after it ended or failed. */
+    /** Between reads (the consumer may hold an item): cancel the source when done. False while a read is pending, and after the source ended or failed. */
     let live = true;
     /** The cancel reason: the abort reason or the decoding error. */
     let reason: unknown;
     /** Rejects the pending read (abort). */
     let reject: ((reason: unknown) => void) | undefined;
-    /** A read is pending. */
-    let reading = false;
-    /** Cancelled already (an abort while the consumer held an item). */
-    let cancelled = false;
+    /** The source's cancellation, started once. */
+    let cancelling: Promise<unknown> | undefined;
+    const cancel = (): Promise<unknown> => (cancelling ??= Promise.resolve(stream ? src.cancel(reason) : src.return?.()));
     const onAbort = (): void => {
       reason = signal!.reason;
-      if (reading) reject?.(reason);
-      else if (src && live) {
-        // The consumer holds an item: let the source go now, not at its next next().
-        cancelled = true;
-        Promise.resolve(stream ? src.cancel(reason) : src.return?.()).catch(() => {});
-      }
+      // A pending read ends at once; a source idle while the consumer holds an item is let go now, not at its next next().
+      if (live) cancel().catch(() => {});
+      else reject?.(reason);
     };
     const feed = decoder({ ...options, onMessage: (m) => void queue.push(m) }, max);
     try {
+      src = null;
       // Throws if the stream is locked by another reader.
       src = stream ? (source as ReadableStream).getReader() : (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
       signal?.addEventListener("abort", onAbort);
@@ -94,9 +92,7 @@ export function iterate<T = SseMessage>(source: SseSource, options: SseParseOpti
         live = false;
         // With a signal, a pending read ends at once on abort, even from a
         // source that only acts on cancellation once its next chunk arrives.
-        reading = true;
         const r = await (signal ? new Promise<any>((ok, fail) => ((reject = fail), p.then(ok, fail))) : p);
-        reading = false;
         if (r.done) return;
         live = true;
         let error: [unknown] | undefined;
@@ -128,7 +124,7 @@ export function iterate<T = SseMessage>(source: SseSource, options: SseParseOpti
       if (src) {
         try {
           const aborted = signal?.aborted;
-          const p = !cancelled && (live || aborted) && (stream ? src.cancel(reason) : src.return?.());
+          const p = (live || aborted) && cancel();
           if (stream) src.releaseLock();
           // A source stuck in a read (abort) may never finish cancelling.
           if (!aborted) await p;
@@ -142,12 +138,9 @@ export function iterate<T = SseMessage>(source: SseSource, options: SseParseOpti
   // finally cannot cancel the source. Cancel it here, as a ReadableStream's
   // own async iterator would (a source locked elsewhere is left alone).
   const giveUp = batches.return.bind(batches);
-  let started = false;
-  const step = batches.next.bind(batches);
-  batches.next = () => ((started = true), step());
   batches.return = async (value) => {
-    if (!started) {
-      started = true;
+    if (src === undefined) {
+      src = null;
       try {
         await (stream ? (source as ReadableStream).cancel() : (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]().return?.());
       } catch {
