@@ -12,17 +12,14 @@
 import { existsSync } from "node:fs";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMockServer, type MockServer } from "../mock-server/index.js";
+import { bundleConsumer } from "./bundle.js";
 import { expectRoundTrip } from "./expectations.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const available = existsSync(CHROMIUM);
-const root = fileURLToPath(new URL("../../", import.meta.url));
-const consumer = fileURLToPath(new URL("./consumer.ts", import.meta.url));
 let api: MockServer;
 let site: Server;
 let origin: string;
@@ -31,17 +28,7 @@ let browser: Browser | undefined;
 beforeAll(async () => {
   if (!available) return;
   api = await startMockServer();
-  const out = await build({
-    stdin: { contents: `export { consume } from ${JSON.stringify(consumer)};`, resolveDir: root, loader: "ts", sourcefile: "entry.ts" },
-    bundle: true,
-    format: "iife",
-    globalName: "portable",
-    platform: "browser",
-    target: "es2022",
-    write: false,
-    logLevel: "silent",
-  });
-  const script = out.outputFiles[0]!.text;
+  const script = await bundleConsumer("script");
   const upstream = new URL(api.url);
   site = createServer((req, res) => {
     if (req.url === "/") return void res.writeHead(200, { "content-type": "text/html" }).end('<!doctype html><script src="/consumer.js"></script>');

@@ -13,39 +13,22 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { EdgeVM } from "@edge-runtime/vm";
-import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMockServer, type MockServer } from "../mock-server/index.js";
+import { bundleConsumer } from "./bundle.js";
 import { expectRoundTrip } from "./expectations.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const consumer = fileURLToPath(new URL("./consumer.ts", import.meta.url));
 let dir: string;
+/** The consumer as a script (its `consume` in the global `portable`), for the edge VM. */
+let script: string;
 let server: MockServer;
-
-async function bundle(contents: string, format: "esm" | "iife"): Promise<string> {
-  const out = await build({
-    stdin: { contents, resolveDir: root, loader: "ts", sourcefile: "entry.ts" },
-    bundle: true,
-    format,
-    // The iife's exports land in a global of the VM's script scope.
-    ...(format === "iife" ? { globalName: "portable" } : {}),
-    platform: "browser",
-    target: "es2022",
-    write: false,
-    logLevel: "silent",
-  });
-  return out.outputFiles[0]!.text;
-}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "wire-runtimes-"));
   server = await startMockServer();
-  const cli = `import { consume } from ${JSON.stringify(consumer)};
-const args = (globalThis as any).Deno ? (globalThis as any).Deno.args : (globalThis as any).process.argv.slice(2);
-console.log(JSON.stringify(await consume(args[0], args[1], args[2])));`;
-  writeFileSync(join(dir, "consumer.mjs"), await bundle(cli, "esm"));
-  writeFileSync(join(dir, "consumer.iife.js"), await bundle(`export { consume } from ${JSON.stringify(consumer)};`, "iife"));
+  writeFileSync(join(dir, "consumer.mjs"), await bundleConsumer("cli"));
+  script = await bundleConsumer("script");
 });
 
 afterAll(async () => {
@@ -75,7 +58,7 @@ describe("the runtime outside Node", () => {
   it("an edge runtime (web-standard globals only)", async () => {
     const vm = new EdgeVM();
     expect(vm.evaluate("typeof process + typeof Buffer + typeof require")).toBe("undefinedundefinedundefined");
-    vm.evaluate(await import("node:fs").then((fs) => fs.readFileSync(join(dir, "consumer.iife.js"), "utf8")));
+    vm.evaluate(script);
     const out = await vm.evaluate<Promise<Record<string, unknown>>>(`portable.consume(${args().map((a) => JSON.stringify(a)).join(", ")})`);
     expectRoundTrip(JSON.parse(JSON.stringify(out)));
   }, 60_000);

@@ -1,0 +1,34 @@
+/**
+ * ./consumer.ts bundled by esbuild for the browser platform (so a Node
+ * built-in fails the build), as each runtime test loads it:
+ * - "script": an iife whose `consume` lands in the global `portable`
+ *   (a page's <script>, or a VM's script scope);
+ * - "cli": an ES module that runs `consume` on its command-line arguments
+ *   (Deno's or Node-style `process.argv`) and prints the result as JSON.
+ */
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const consumer = JSON.stringify(fileURLToPath(new URL("./consumer.ts", import.meta.url)));
+
+const ENTRIES = {
+  script: `export { consume } from ${consumer};`,
+  cli: `import { consume } from ${consumer};
+const args = (globalThis as any).Deno ? (globalThis as any).Deno.args : (globalThis as any).process.argv.slice(2);
+console.log(JSON.stringify(await consume(args[0], args[1], args[2])));`,
+};
+
+export async function bundleConsumer(kind: keyof typeof ENTRIES): Promise<string> {
+  const out = await build({
+    stdin: { contents: ENTRIES[kind], resolveDir: root, loader: "ts", sourcefile: "entry.ts" },
+    bundle: true,
+    format: kind === "script" ? "iife" : "esm",
+    ...(kind === "script" ? { globalName: "portable" } : {}),
+    platform: "browser",
+    target: "es2022",
+    write: false,
+    logLevel: "silent",
+  });
+  return out.outputFiles[0]!.text;
+}
