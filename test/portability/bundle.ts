@@ -4,23 +4,37 @@
  * - "script": an iife whose `consume` lands in the global `portable`
  *   (a page's <script>, or a VM's script scope);
  * - "cli": an ES module that runs `consume` on its command-line arguments
- *   (Deno's or Node-style `process.argv`) and prints the result as JSON.
+ *   (Deno's or Node-style `process.argv`) and prints the result as JSON;
+ * - "package": an ES module exporting `consume` that imports the package by
+ *   its name (`@mantyx/wire-types`, `…/validators`) instead of this
+ *   repository's sources: what the packed-package test runs.
  */
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const consumer = JSON.stringify(fileURLToPath(new URL("./consumer.ts", import.meta.url)));
 
 const ENTRIES = {
   script: `export { consume } from ${consumer};`,
+  package: `export { consume } from ${consumer};`,
   cli: `import { consume } from ${consumer};
 const args = (globalThis as any).Deno ? (globalThis as any).Deno.args : (globalThis as any).process.argv.slice(2);
 console.log(JSON.stringify(await consume(args[0], args[1], args[2])));`,
 };
 
+/** The consumer's imports of the sources, as imports of the package. */
+const viaPackage: Plugin = {
+  name: "via-package",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/\.\.\/index\.js$/ }, () => ({ path: "@mantyx/wire-types", external: true }));
+    b.onResolve({ filter: /^\.\.\/\.\.\/generated\/validators\/index\.js$/ }, () => ({ path: "@mantyx/wire-types/validators", external: true }));
+  },
+};
+
 export async function bundleConsumer(kind: keyof typeof ENTRIES): Promise<string> {
   const out = await build({
+    plugins: kind === "package" ? [viaPackage] : [],
     stdin: { contents: ENTRIES[kind], resolveDir: root, loader: "ts", sourcefile: "entry.ts" },
     bundle: true,
     format: kind === "script" ? "iife" : "esm",

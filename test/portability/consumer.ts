@@ -52,7 +52,9 @@ export async function consume(baseUrl: string, workspace: string, apiKey: string
   try {
     await new MantyxClient({ baseUrl, workspace, apiKey: "wrong_key" }).listModels();
   } catch (e) {
-    out["error"] = { api: isMantyxApiError(e), status: (e as { status?: number }).status };
+    // The credential appears nowhere in the error, whatever the server echoed.
+    const leaks = JSON.stringify(e).includes("wrong_key") || String((e as Error).stack).includes("wrong_key");
+    out["error"] = { api: isMantyxApiError(e), status: (e as { status?: number }).status, leaks };
   }
   return out;
 }

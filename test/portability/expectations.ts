@@ -7,7 +7,7 @@ export function expectRoundTrip(out: Record<string, unknown>): void {
     decoded: ["assistant_delta"],
     validSpec: true,
     outcome: "accepted",
-    error: { api: true, status: 401 },
+    error: { api: true, status: 401, leaks: false },
   });
   expect(out["badSpecIssues"]).toBeGreaterThanOrEqual(2);
   expect(out["types"]).toContain("local_tool_call");
