@@ -152,8 +152,9 @@ describe("streamRun resume", () => {
     expect(stream.lastSeq).toBe(2);
   });
 
-  it("bases the back-off on the stream's retry: field (bounded, with jitter)", async () => {
-    const slow = await startMockServer({ retryMs: 300 });
+  /** The reconnect delays of a finished run read through two drops in a row, from a server that sends `retry: retryMs`. */
+  async function reconnectDelays(retryMs: number): Promise<number[]> {
+    const slow = await startMockServer({ retryMs });
     try {
       const client = clientFor(slow, { retryDelay: { initialDelayMs: 1, maxDelayMs: 1000 } });
       const { runId } = await client.createRun({ prompt: "x", metadata: { scenario: "text" } });
@@ -161,32 +162,30 @@ describe("streamRun resume", () => {
       slow.faults.push({ kind: "cut-events", after: 1 }, { kind: "cut-events", after: 0 });
       const delays: number[] = [];
       await collect(client.streamRun(runId, { onReconnect: (i) => delays.push(i.delayMs) }));
-      expect(delays).toHaveLength(2);
-      expect(delays[0]).toBeGreaterThanOrEqual(150); // retry: 300 (a minimum, so exactly 300 on the 1st attempt)
-      expect(delays[0]).toBeLessThanOrEqual(300);
-      expect(delays[1]).toBeGreaterThanOrEqual(300); // doubled for the 2nd attempt without progress
-      expect(delays[1]).toBeLessThanOrEqual(600);
+      return delays;
     } finally {
       await slow.close();
     }
+  }
+
+  it("bases the back-off on the stream's retry: field (bounded, with jitter)", async () => {
+    const delays = await reconnectDelays(300);
+    expect(delays).toHaveLength(2);
+    expect(delays[0]).toBeGreaterThanOrEqual(150); // retry: 300 (a minimum, so exactly 300 on the 1st attempt)
+    expect(delays[0]).toBeLessThanOrEqual(300);
+    expect(delays[1]).toBeGreaterThanOrEqual(300); // doubled for the 2nd attempt without progress
+    expect(delays[1]).toBeLessThanOrEqual(600);
   });
 
   it("never reconnects sooner than the stream's retry: asks (jitter only lengthens it)", async () => {
-    const slow = await startMockServer({ retryMs: 200 });
     const random = vi.spyOn(Math, "random").mockReturnValue(0); // the shortest jitter
     try {
-      const client = clientFor(slow, { retryDelay: { initialDelayMs: 1, maxDelayMs: 1000 } });
-      const { runId } = await client.createRun({ prompt: "x", metadata: { scenario: "text" } });
-      await slow.waitForRun(runId);
-      slow.faults.push({ kind: "cut-events", after: 1 }, { kind: "cut-events", after: 0 });
-      const delays: number[] = [];
-      await collect(client.streamRun(runId, { onReconnect: (i) => delays.push(i.delayMs) }));
+      const delays = await reconnectDelays(200);
       expect(delays).toHaveLength(2);
       for (const d of delays) expect(d).toBeGreaterThanOrEqual(200);
       expect(delays[1]).toBeLessThanOrEqual(400);
     } finally {
       random.mockRestore();
-      await slow.close();
     }
   });
 
