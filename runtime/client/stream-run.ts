@@ -97,10 +97,13 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
   const warn = settings.onWarning ?? ((m: string) => console.warn(m));
   let failures = 0;
   let retryMs: number | undefined;
-  // Whether `lastSeq` came from a malformed message. A message without an
-  // `id:` line inherits the previous one's id (SSE ids persist), so a
-  // malformed one whose seq equals the last valid event's is new, not a
-  // replay; equal to a malformed one's, it is the replay of that message.
+  // Whether `lastSeq` came from a malformed message. Only a resumed
+  // connection replays, and only before its first new item; there a
+  // malformed message whose seq equals a malformed one's is the replay of
+  // that message, while one equal to the last valid event's is new (a
+  // message without an `id:` line inherits the previous one's id: SSE ids
+  // persist). Past the replay, malformed messages are never dropped: several
+  // in a row may inherit the same id.
   let lastInvalid = false;
   const stream: RunEventStream = {
     lastSeq: options.lastSeq,
@@ -138,9 +141,12 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
               if (item instanceof StreamDecodeError) {
                 const seq = invalidSeq(item);
                 if (seq !== undefined) {
-                  if (last !== undefined && (seq < last || (seq == last && lastInvalid))) continue;
-                  stream.lastSeq = seq;
-                  lastInvalid = true;
+                  // `fresh`: this connection has delivered something new, so it is past any replay.
+                  if (!fresh && last !== undefined && (seq < last || (seq == last && lastInvalid))) continue;
+                  if (last === undefined || seq >= last) {
+                    stream.lastSeq = seq;
+                    lastInvalid = true;
+                  }
                 }
                 fresh = true;
                 if (onInvalid == "throw") throw (fatal = item);

@@ -100,6 +100,23 @@ describe("streamRun resume", () => {
     expectExactlyOnce(events, seqs);
   });
 
+  it("malformed messages (onInvalid: deliver) are delivered once across a cut at every point, whether the server honours the resume point or replays everything", async () => {
+    const client = clientFor(server());
+    const { runId } = await client.createRun({ prompt: "invalid", metadata: { scenario: "invalid" } });
+    await server().waitForRun(runId);
+    const shape = (items: unknown[]): unknown[] => items.map((i) => (i instanceof StreamDecodeError ? `${i.type}@${i.frame.id}` : (i as AgentRunEvent).seq));
+    const expected = [1, "invalid-json@2", "invalid-event@3", 4, 5];
+    expect(shape(await collect(client.streamRun(runId, { onInvalid: "deliver" })))).toEqual(expected);
+    for (const replay of [[], [{ kind: "ignore-resume" }]] as StreamFault[][]) {
+      for (let after = 1; after < 5; after++) {
+        server().faults.splice(0, server().faults.length, { kind: "cut-events", after }, ...replay);
+        const items = await collect(client.streamRun(runId, { onInvalid: "deliver", maxReconnects: 5 }));
+        expect({ after, replay: replay.length, items: shape(items) }).toEqual({ after, replay: replay.length, items: expected });
+        expect(server().faults).toEqual([]);
+      }
+    }
+  });
+
   it("resumes a live run that is still producing events", async () => {
     const client = clientFor(server());
     const { runId } = await client.createRun({ prompt: "live", metadata: { scenario: "many", count: "8", stepMs: "15" } });

@@ -145,12 +145,14 @@ describe("streamRun", () => {
     expect((thrown as StreamDecodeError).frame).toMatchObject({ id: "1", data: "{not json" });
 
     const items = await collect(clientFor(server()).streamRun(await runOf("invalid-no-id"), { onInvalid: "deliver" }));
-    expect(items.map((i) => (i instanceof StreamDecodeError ? i.type : (i as AgentRunEvent).seq))).toEqual([1, "invalid-json", "invalid-event", 4]);
+    // Two malformed messages in a row both inherit id 1: the second is a new message too, not a replay of the first.
+    expect(items.map((i) => (i instanceof StreamDecodeError ? i.type : (i as AgentRunEvent).seq))).toEqual([1, "invalid-json", "invalid-json", "invalid-event", 5]);
+    expect((items[2] as StreamDecodeError).frame).toMatchObject({ id: "1", data: "{not json either" });
 
     const warnings: string[] = [];
     const skipped = await collect(clientFor(server(), { onWarning: (m) => warnings.push(m) }).streamRun(await runOf("invalid-no-id"), { onInvalid: "skip-and-warn" }));
-    expect(skipped.map((i) => (i as AgentRunEvent).seq)).toEqual([1, 4]);
-    expect(warnings).toHaveLength(2);
+    expect(skipped.map((i) => (i as AgentRunEvent).seq)).toEqual([1, 5]);
+    expect(warnings).toHaveLength(3);
   });
 
   it("ends on a malformed terminal event (deliver / skip-and-warn) instead of reconnecting", async () => {

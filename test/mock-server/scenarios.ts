@@ -146,7 +146,8 @@ export async function play(run: MockRun): Promise<void> {
       // Malformed frames without their own `id:` line: each inherits the id of the frame before it.
       run.emit("assistant_delta", { text: "before" });
       run.emitRaw("assistant_delta", "{not json", { noId: true });
-      run.emitRaw("assistant_delta", JSON.stringify({ seq: 3, type: "assistant_delta", data: { txet: "no text" } }), { noId: true });
+      run.emitRaw("assistant_delta", "{not json either", { noId: true });
+      run.emitRaw("assistant_delta", JSON.stringify({ seq: 4, type: "assistant_delta", data: { txet: "no text" } }), { noId: true });
       run.emit("result", { ok: true, text: "before" });
       return;
     case "invalid-terminal":
