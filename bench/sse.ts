@@ -9,7 +9,9 @@
  *                 and in 7-byte chunks (a 1.5 MB prefix in --quick).
  *   big event     one event of 1, 4 and 16 MiB (a single data line) in
  *                 1 KiB chunks; growth exponent = log(t16/t1) / log(16),
- *                 1.0 is linear.
+ *                 1.0 is linear. Each run times 16 MiB of input (16
+ *                 streams of the 1 MiB event, 4 of the 4 MiB one), so
+ *                 the small sizes are not timed over a few milliseconds.
  *   chunking      parseSseBatches on the realistic stream at several chunk
  *                 sizes: throughput must not collapse for any of them.
  *
@@ -169,12 +171,19 @@ interface Timing {
   wall: number;
 }
 
-/** Median CPU and wall seconds per run of each contender on one workload, round-robin after one warm-up round. */
+/**
+ * Median CPU and wall seconds per pass of each contender over one workload,
+ * round-robin after one warm-up round. A run times `repeat` passes back to
+ * back (each on a fresh stream), so that small workloads are timed over as
+ * much work as large ones: timer granularity and a stray pause then weigh
+ * the same at every size.
+ */
 async function measure(
   names: readonly Name[],
   chunks: readonly Uint8Array[],
   expected: Partial<Record<Name, number>>,
   runs: number,
+  repeat = 1,
 ): Promise<Record<string, Timing>> {
   const cpu: Record<string, number[]> = {};
   const wall: Record<string, number[]> = {};
@@ -185,17 +194,21 @@ async function measure(
   for (let round = -1; round < runs; round++) {
     for (let k = 0; k < names.length; k++) {
       const name = names[(k + round + 1) % names.length]!;
-      const stream = streamOf(chunks);
-      const w0 = performance.now();
-      const c0 = cpuSeconds();
-      const count = await contenders[name](stream);
-      const c1 = cpuSeconds();
-      const w1 = performance.now();
-      const want = expected[name];
-      if (want !== undefined && count !== want) throw new Error(`${name}: ${count} results, expected ${want}`);
+      let cpuTime = 0;
+      let wallTime = 0;
+      for (let pass = 0; pass < repeat; pass++) {
+        const stream = streamOf(chunks);
+        const w0 = performance.now();
+        const c0 = cpuSeconds();
+        const count = await contenders[name](stream);
+        cpuTime += cpuSeconds() - c0;
+        wallTime += (performance.now() - w0) / 1000;
+        const want = expected[name];
+        if (want !== undefined && count !== want) throw new Error(`${name}: ${count} results, expected ${want}`);
+      }
       if (round >= 0) {
-        cpu[name]!.push(c1 - c0);
-        wall[name]!.push((w1 - w0) / 1000);
+        cpu[name]!.push(cpuTime / repeat);
+        wall[name]!.push(wallTime / repeat);
       }
     }
   }
@@ -272,7 +285,8 @@ export async function runSseBench(opts: { quick?: boolean } = {}): Promise<Bench
     const timings: Record<string, Timing>[] = [];
     for (const mib of sizes) {
       const bytes = bigEvent(mib * 1024 * 1024);
-      const t = await measure(names, cut(bytes, 1024), { "eventsource-parser": 1, parseSse: 1, parseSseBatches: 1 }, runs);
+      // Every run reads 16 MiB: 16 passes over the 1 MiB event, 4 over the 4 MiB one.
+      const t = await measure(names, cut(bytes, 1024), { "eventsource-parser": 1, parseSse: 1, parseSseBatches: 1 }, runs, 16 / mib);
       timings.push(t);
       rows.push(...throughputRows(`one ${mib} MiB event, 1 KiB chunks`, names, t, bytes.length));
     }
