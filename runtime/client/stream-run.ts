@@ -16,12 +16,16 @@
  * terminal event (http-surface.md). So
  * - a replayed terminal event (its `seq` <= `lastSeq`: delivered on an
  *   earlier pass) ends the iteration: nothing can follow it;
- * - a resumed connection that ends cleanly without any new event means the
- *   terminal event is at or before `lastSeq`: the run is over. A proxy can
- *   also close a quiet connection cleanly, so this is confirmed with
- *   `getRun`: a finished run (`succeeded`, `failed`, `cancelled`) ends the
- *   iteration cleanly (`terminal` stays undefined: that event was before
- *   `lastSeq`); a live one is a drop like any other.
+ * - a connection that ends cleanly without any new event means the terminal
+ *   event is at or before `lastSeq` (the run is over), or that a proxy
+ *   closed a quiet connection. `getRun` tells which. For a finished run
+ *   (`succeeded`, `failed`, `cancelled`) the stream is resumed once more,
+ *   at once (the run may have ended just after the close, its terminal
+ *   event not yet sent); when that pass brings nothing new either, the
+ *   iteration ends cleanly (`terminal` stays undefined: that event was at
+ *   or before `lastSeq`). For a live run it is a drop, backed off like any
+ *   other but not counted toward `maxReconnects`: a long tool call behind
+ *   a proxy that closes idle connections is normal, not a failure.
  * The documents name no 404/409/410 for streaming a finished run; such an
  * answer is a MantyxApiError like any other 4xx.
  *
@@ -46,7 +50,11 @@ export interface StreamRunOptions extends CallOptions {
    * wait minutes for a tool result, and the protocol promises no heartbeat).
    */
   idleTimeoutMs?: number | undefined;
-  /** Reconnects in a row without a new event before giving up with MantyxConnectionError. Default 8. */
+  /**
+   * Reconnects in a row without a new event before giving up with
+   * MantyxConnectionError. Default 8. A clean close of a quiet connection
+   * while getRun says the run is live does not count (it is backed off).
+   */
   maxReconnects?: number | undefined;
   /** A message that is not a valid event: `"throw"` (default), `"deliver"` it as a StreamDecodeError item, or `"skip-and-warn"`. */
   onInvalid?: OnInvalid | undefined;
@@ -95,7 +103,11 @@ export interface RunEventStream extends AsyncIterable<RunStreamItem> {
 export function runEventStream(client: unknown, settings: ClientOptions, id: string, runId: string, options: StreamRunOptions, url: string | Error, open: StreamOpener): RunEventStream {
   const { signal: user, idleTimeoutMs, onInvalid = "throw" } = options;
   const warn = settings.onWarning ?? ((m: string) => console.warn(m));
+  /** Drops since the last new event (the back-off's attempt), and those of them that count toward `maxReconnects`. */
+  let drops = 0;
   let failures = 0;
+  /** getRun said the run is over after a clean end with nothing new: the pass after that is the last. */
+  let finished = false;
   let retryMs: number | undefined;
   // Whether `lastSeq` came from a malformed message. Only a resumed
   // connection replays, and only before its first new item; there a
@@ -111,7 +123,7 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
     async *[Symbol.asyncIterator]() {
       if (typeof url != "string") throw url;
       // Each pass gets the whole reconnect budget (a pass that gave up used it).
-      failures = 0;
+      drops = failures = 0;
       // Delivered already: the run is over, never reconnect.
       while (!stream.terminal) {
         const connection = linked(user);
@@ -125,6 +137,7 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
         let fatal: unknown;
         let reason: unknown;
         let fresh = false;
+        let quiet = false;
         try {
           touch();
           const response = await open(stream.lastSeq, connection.signal);
@@ -163,7 +176,7 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
                 stream.lastSeq = item.seq;
                 lastInvalid = false;
                 fresh = true;
-                failures = 0;
+                drops = failures = 0;
               }
               // The consumer's time is not the server's silence.
               clearTimeout(timer);
@@ -174,9 +187,12 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
             }
           }
           reason = new Error("no terminal event");
-          if (!fresh && stream.lastSeq !== undefined) {
+          if (!fresh) {
+            // A clean end with nothing new: the run is over, or a proxy closed a quiet connection (see the top of this file).
+            if (finished) return;
             const run = await (client as { getRun(runId: string, options?: CallOptions): Promise<{ status?: unknown } | undefined> }).getRun(runId, options);
-            if (/^(succeeded|failed|cancelled)$/.test(run?.status as string)) return;
+            if ((finished = /^(succeeded|failed|cancelled)$/.test(run?.status as string))) continue;
+            quiet = true;
           }
         } catch (error) {
           if (user?.aborted) throw user.reason;
@@ -187,7 +203,8 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
           clearTimeout(timer);
           connection.abort();
         }
-        if (++failures > (options.maxReconnects ?? 8)) {
+        drops++;
+        if (!quiet && ++failures > (options.maxReconnects ?? 8)) {
           throw new MantyxConnectionError(`${id}: ${failures} drops in a row; resume with { lastSeq: ${stream.lastSeq} }`, {
             operationId: id,
             cause: reason,
@@ -195,8 +212,8 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
             lastSeq: stream.lastSeq,
           });
         }
-        const delayMs = backoff(failures, settings.retryDelay, retryMs, (reason as MantyxApiError | undefined)?.retryAfterMs);
-        options.onReconnect?.({ attempt: failures, lastSeq: stream.lastSeq, delayMs, reason });
+        const delayMs = backoff(drops, settings.retryDelay, retryMs, (reason as MantyxApiError | undefined)?.retryAfterMs);
+        options.onReconnect?.({ attempt: drops, lastSeq: stream.lastSeq, delayMs, reason });
         await sleep(delayMs, user);
       }
     },

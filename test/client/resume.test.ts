@@ -207,16 +207,41 @@ describe("streamRun resume", () => {
   });
 
   describe("past the terminal event", () => {
-    it("a resume after the terminal event, answered with an immediate clean end, ends the stream cleanly (confirmed with getRun), not in MantyxConnectionError", async () => {
+    it("a resume after the terminal event, answered with an immediate clean end, ends the stream cleanly (getRun says finished, one more resume brings nothing), not in MantyxConnectionError", async () => {
       const { runId, seqs } = await finishedRun();
       const first = server().streams.length;
       const before = server().requests.length;
       const stream = clientFor(server()).streamRun(runId, { lastSeq: seqs[seqs.length - 1], maxReconnects: 3 });
       expect(await collect(stream)).toEqual([]);
-      expect(server().streams.length - first).toBe(1);
+      expect(server().streams.length - first).toBe(2);
       const after = server().requests.slice(before).map((r) => `${r.method} ${r.path.split("/").slice(-1)[0]}`);
-      expect(after).toEqual(["GET stream", `GET ${runId}`]);
+      expect(after).toEqual(["GET stream", `GET ${runId}`, "GET stream"]);
       expect(stream.terminal).toBeUndefined();
+    });
+
+    it("a quiet clean close of a resumed connection when the run has just finished does not lose the events after lastSeq: getRun says finished, and one more resume replays them", async () => {
+      // The second connection ends cleanly before sending anything, as a
+      // proxy closing it the moment the run finished would: getRun then
+      // says "succeeded" while the terminal event was never delivered.
+      const { runId, seqs } = await finishedRun();
+      server().faults.push({ kind: "end-clean", after: 0 });
+      const resumed = clientFor(server()).streamRun(runId, { lastSeq: seqs[1], maxReconnects: 0 });
+      const events = (await collect(resumed)) as AgentRunEvent[];
+      expect(server().faults).toEqual([]);
+      expect(events.map((e) => e.seq)).toEqual(seqs.slice(2));
+      expect(resumed.terminal).toMatchObject({ seq: seqs[seqs.length - 1] });
+    });
+
+    it("quiet clean closes while the run is live are backed off but do not count toward maxReconnects", async () => {
+      const client = clientFor(server());
+      const { runId } = await client.createRun({ prompt: "live", metadata: { scenario: "many", count: "4", stepMs: "150" } });
+      server().faults.push(...Array.from({ length: 4 }, () => ({ kind: "end-clean", after: 0 }) as const));
+      const attempts: number[] = [];
+      const events = (await collect(client.streamRun(runId, { maxReconnects: 1, onReconnect: (i) => attempts.push(i.attempt) }))) as AgentRunEvent[];
+      const run = await server().waitForRun(runId);
+      expectExactlyOnce(events, run.events.map((e) => e.seq));
+      expect(server().faults).toEqual([]);
+      expect(attempts.slice(0, 4)).toEqual([1, 2, 3, 4]); // the back-off grows over the quiet closes
     });
 
     it("a replayed terminal event ends the stream without delivering it again or reconnecting", async () => {
