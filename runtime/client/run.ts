@@ -17,6 +17,7 @@
 import type { LocalToolCallData, RunCreateRequest, RunCreateResponse, ToolRef, ToolResultRequest } from "../../generated/types.js";
 import { StreamDecodeError, type TerminalEvent } from "../events/index.js";
 import type { CallOptions, ToolResultOutcome } from "./core.js";
+import { isRequestValidationError } from "./errors.js";
 import { linked } from "./internal/backoff.js";
 import type { RunEventStream, RunStreamItem, StreamRunOptions } from "./stream-run.js";
 import type { ToolAnswer, ToolCallContext } from "./tools/registry.js";
@@ -97,11 +98,27 @@ export async function runAgent(client: RunnableClient, spec: RunCreateRequest, o
   // Our own signal: aborted by the caller's, or by a failed tool-result POST.
   const controller = linked(options.signal);
   let postFailure: { error: unknown } | undefined;
-  const pending = new Set<Promise<void>>();
+  /** Tool calls seen, by toolUseId: a call delivered twice (say, under another seq) runs once. */
+  const seen = new Set<string>();
   const answer = (data: LocalToolCallData): void => {
-    const p = (async () => {
+    if (seen.has(data.toolUseId)) return;
+    seen.add(data.toolUseId);
+    void (async () => {
       const reply = await registry.dispatch(data, { runId, signal: controller.signal });
-      const outcome = await client.postToolResult(runId, { toolUseId: data.toolUseId, ...reply }, { ...call, signal: controller.signal });
+      // The run ended (or the helper gave up) while the tool ran: nobody can take the result.
+      if (controller.signal.aborted) return;
+      const post = (body: ToolResultRequest): Promise<ToolResultOutcome> => client.postToolResult(runId, body, { ...call, signal: controller.signal });
+      let outcome: ToolResultOutcome;
+      try {
+        outcome = await post({ toolUseId: data.toolUseId, ...reply });
+      } catch (error) {
+        // The handler's answer fails the tool-result schema (more than 20
+        // files, too many bytes of them, …): nothing was sent, and the call
+        // is still owed its one POST, so the model gets the reason as the
+        // tool's error instead of the run failing.
+        if (!isRequestValidationError(error) || "error" in reply) throw error;
+        outcome = await post({ toolUseId: data.toolUseId, error: `The tool's answer could not be sent: ${error.message}`.slice(0, 2000) });
+      }
       onToolResult?.(data, outcome);
     })().catch((error: unknown) => {
       if (postFailure === undefined && !controller.signal.aborted) {
@@ -109,8 +126,6 @@ export async function runAgent(client: RunnableClient, spec: RunCreateRequest, o
         controller.abort(error);
       }
     });
-    pending.add(p);
-    void p.finally(() => pending.delete(p));
   };
 
   const stream = client.streamRun(runId, { ...streamOptions, signal: controller.signal });
@@ -121,7 +136,10 @@ export async function runAgent(client: RunnableClient, spec: RunCreateRequest, o
       if (onEvent !== undefined) await onEvent(item);
       if (!(item instanceof StreamDecodeError) && item.type === "local_tool_call") answer(item.data as LocalToolCallData);
     }
-    await Promise.all(pending);
+    // The run is over. The server answers every tool call (or times it out)
+    // before its terminal event (wire-protocol.md §5, §9), so a handler still
+    // running has no one to answer: it is not waited for, its signal is
+    // aborted (in `finally`), and its result is not posted.
     if (postFailure !== undefined) throw postFailure.error;
     if (stream.terminal === undefined) {
       // A malformed terminal event (onInvalid "deliver" / "skip-and-warn"), or a run resumed past its end.

@@ -162,6 +162,47 @@ describe("runAgent", () => {
     expect(posted(runIdOf())[0]).toEqual({ toolUseId: expect.any(String), result: "chart attached", files: [chart] });
   });
 
+  it("posts an answer that fails the tool-result schema (21 files) as the tool's error, instead of failing the run", async () => {
+    const file = { filename: "a.txt", mimeType: "text/plain", data: "YQ==" };
+    const tools = new ToolRegistry().local({ name: "many_files", handler: () => withFiles("see files", Array.from({ length: 21 }, () => file)) });
+    const terminal = await runAgent(clientFor(server()), { prompt: "x" }, { tools });
+    const bodies = posted(runIdOf());
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).toEqual({ toolUseId: expect.any(String), error: expect.stringMatching(/^The tool's answer could not be sent: .*\/files/s) });
+    expect(Buffer.byteLength(bodies[0]!.error!)).toBeLessThanOrEqual(MAX_ERROR_BYTES);
+    expect(runOutcome(terminal)).toBe("succeeded");
+  });
+
+  it("resolves on the terminal event without waiting for a handler still running (the server timed the call out); the handler's signal is aborted and nothing is posted", async () => {
+    let aborted: unknown;
+    const tools = new ToolRegistry().local({
+      name: "forever",
+      handler: (_args, ctx) => new Promise<string>(() => ctx.signal!.addEventListener("abort", () => (aborted = true))),
+    });
+    const terminal = await runAgent(clientFor(server()), { prompt: "x", metadata: { toolTimeoutMs: "100" } }, { tools });
+    expect(terminal).toMatchObject({ type: "error", data: { errorClass: "local_timeout" } });
+    expect(aborted).toBe(true);
+    expect(posted(runIdOf())).toEqual([]);
+  });
+
+  it("does not post the result of a handler that finishes after the terminal event", async () => {
+    let finish!: (v: string) => void;
+    const tools = new ToolRegistry().local({ name: "late", handler: () => new Promise<string>((r) => (finish = r)) });
+    await runAgent(clientFor(server()), { prompt: "x", metadata: { toolTimeoutMs: "100" } }, { tools });
+    finish("too late");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(posted(runIdOf())).toEqual([]);
+  });
+
+  it("runs a tool call delivered twice once, and posts once", async () => {
+    let runs = 0;
+    const tools = new ToolRegistry().local({ name: "once", handler: () => `run ${++runs}` });
+    const terminal = await runAgent(clientFor(server()), { prompt: "x", metadata: { repeatCall: "true" } }, { tools });
+    expect(runs).toBe(1);
+    expect(posted(runIdOf())).toHaveLength(1);
+    expect((terminal.data as { text: string }).text).toBe("Tool said: run 1");
+  });
+
   it("answers a call for an unregistered tool with an error instead of leaving the run waiting", async () => {
     const registered = new ToolRegistry().local({ name: "known", handler: () => "ok" });
     const declared = new ToolRegistry().local({ name: "unknown_tool", handler: () => "never" }).toolRefs();
