@@ -32,7 +32,7 @@ export interface ToolCallContext {
   runId: string;
   /** The `local_tool_call` data as received. */
   call: LocalToolCallData;
-  /** Aborted when the run is abandoned (the caller's signal). */
+  /** Aborted when the run ends (its terminal event) or is abandoned (the caller aborts, the stream is lost): runAgent always passes one. */
   signal: AbortSignal | undefined;
 }
 
