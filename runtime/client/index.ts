@@ -43,6 +43,8 @@ export {
   type LocalToolDefinition,
   type McpCall,
   type McpServerDefinition,
+  type StandardJsonSchema,
+  type StandardResult,
   type ToolAnswer,
   type ToolCallContext,
   type ToolRegistryOptions,

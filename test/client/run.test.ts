@@ -3,7 +3,8 @@
  * tool round trip, a2a_local by Agent Card url, mcp_local by server label,
  * omitted kind, argument validation, handler failures and return values.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { z } from "zod";
 import type { AgentCard, ToolResultRequest } from "../../generated/types.js";
 import {
   MantyxConnectionError,
@@ -115,6 +116,48 @@ describe("runAgent", () => {
     const terminal = await runAgent(clientFor(server()), { prompt: "hosts", tools: declared, metadata: { args: JSON.stringify({ path: "/etc/hosts" }) } }, { tools });
     expect(received).toEqual([{ call: { name: "fs_read_file", arguments: { path: "/etc/hosts" } }, server: { name: "mcp-server-filesystem", version: "0.4.1" } }]);
     expect((terminal.data as { text: string }).text).toBe("Tool said: 127.0.0.1 localhost\n::1 localhost | other server ran other_tool");
+  });
+
+  describe("parameters as a Zod schema (Standard JSON Schema, §13: Zod / JSON Schema)", () => {
+    const Args = z.object({ amount: z.number().min(0), currency: z.string().default("USD") });
+
+    it("sends the JSON Schema it converts to, types the handler's arguments, and hands over the validated output (defaults applied)", async () => {
+      const got: unknown[] = [];
+      const tools = new ToolRegistry().local({
+        name: "total",
+        parameters: Args,
+        outputSchema: z.object({ total: z.number() }),
+        handler: (args) => {
+          expectTypeOf(args).toEqualTypeOf<{ amount: number; currency: string }>();
+          got.push(args);
+          return `${args.amount * 2} ${args.currency}`;
+        },
+      });
+      const terminal = await runAgent(clientFor(server()), { prompt: "x", metadata: { args: JSON.stringify({ amount: 21 }) } }, { tools });
+      expect((terminal.data as { text: string }).text).toBe("Tool said: 42 USD");
+      expect(got).toEqual([{ amount: 21, currency: "USD" }]);
+      const [ref] = (server().runs.get(runIdOf())!.spec as { tools: Array<Record<string, unknown>> }).tools;
+      expect(ref).toEqual({
+        kind: "local",
+        name: "total",
+        parameters: z.toJSONSchema(Args, { io: "input" }),
+        outputSchema: z.toJSONSchema(z.object({ total: z.number() }), { io: "output" }),
+      });
+      expect(ref!["parameters"]).toMatchObject({ type: "object", properties: { amount: { type: "number", minimum: 0 } }, required: ["amount"] });
+    });
+
+    it("posts the schema's own issues as the tool's error without calling the handler", async () => {
+      let called = false;
+      const tools = new ToolRegistry().local({ name: "total", parameters: Args, handler: () => ((called = true), "x") });
+      await runAgent(clientFor(server()), { prompt: "x", metadata: { args: JSON.stringify({ amount: -1 }) } }, { tools });
+      expect(called).toBe(false);
+      expect(posted(runIdOf())[0]!.error).toMatch(/^Invalid arguments for tool "total":\n- \/amount Too small/);
+    });
+
+    it("refuses, at registration and with the way out, a Standard Schema that cannot describe itself as JSON Schema", () => {
+      const plain = { "~standard": { version: 1, vendor: "acme", validate: (v: unknown) => ({ value: v }) } } as unknown as z.ZodType<{ a: string }>;
+      expect(() => new ToolRegistry().local({ name: "t", parameters: plain, handler: () => "x" })).toThrow(/local tool "t" is a Standard Schema \(acme\) that cannot describe itself as JSON Schema.*pass JSON Schema/);
+    });
   });
 
   it("posts invalid arguments back as the tool's error without calling the handler", async () => {

@@ -10,7 +10,13 @@
  * A call is dispatched by its `kind`, `local` when omitted (older servers).
  * Arguments are checked against the declared schema (`parameters`,
  * `inputSchema`, `{ message: string }` for A2A) with the built-in interpreter
- * (./json-schema.ts) or the caller's `validateArgs`. Every failure becomes
+ * (./json-schema.ts) or the caller's `validateArgs`. A local tool's
+ * `parameters` may also be a Zod (4.2+), ArkType or Valibot schema: any
+ * Standard Schema that carries the Standard JSON Schema converter
+ * (https://standardschema.dev/json-schema), as §13 asks ("Zod / JSON
+ * Schema, serialized to JSON Schema before submission"). It is sent as the
+ * JSON Schema it converts to, and arguments are checked by the schema's own
+ * `validate`, whose output value the handler gets. Every failure becomes
  * the tool's `error` (truncated to 8 KB of UTF-8), which the model sees and
  * can recover from; dispatch itself never throws.
  */
@@ -43,12 +49,41 @@ export interface ToolCallContext {
  */
 export type ToolHandlerResult = unknown;
 
+/**
+ * A Standard Schema (https://standardschema.dev) that can also describe
+ * itself as JSON Schema (Standard JSON Schema V1): Zod 4.2+, ArkType
+ * 2.1.28+, Valibot through `toStandardJsonSchema`. Only what the registry
+ * reads is typed here; no schema library is a dependency.
+ */
+export interface StandardJsonSchema<Output = unknown> {
+  readonly "~standard": {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate?: ((value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>) | undefined;
+    readonly jsonSchema: {
+      readonly input: (options: { readonly target: "draft-2020-12" }) => Record<string, unknown>;
+      readonly output: (options: { readonly target: "draft-2020-12" }) => Record<string, unknown>;
+    };
+    readonly types?: { readonly input: unknown; readonly output: Output } | undefined;
+  };
+}
+
+/** The result of a Standard Schema `validate`. */
+export type StandardResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined }> };
+
 export interface LocalToolDefinition<Args = Record<string, unknown>> {
   name: string;
   description?: string;
-  /** JSON Schema of the arguments; also sent to the model. */
-  parameters?: JsonSchemaObject;
-  outputSchema?: JsonSchemaObject;
+  /**
+   * The arguments' schema, also sent to the model: JSON Schema, or a
+   * Standard JSON Schema (a Zod 4.2+ schema, say), sent as the JSON Schema
+   * it converts to and checked with its own `validate`.
+   */
+  parameters?: JsonSchemaObject | StandardJsonSchema<Args>;
+  /** The result's schema (forwarded as `outputSchema`): JSON Schema, or a Standard JSON Schema (its output side is sent). */
+  outputSchema?: JsonSchemaObject | StandardJsonSchema;
   longRunning?: boolean;
   handler: (args: Args, context: ToolCallContext) => ToolHandlerResult | Promise<ToolHandlerResult>;
 }
@@ -178,8 +213,39 @@ function mcpAnswer(value: unknown): ToolAnswer {
 
 const A2A_ARGS: JsonSchemaObject = { type: "object", required: ["message"], properties: { message: { type: "string" } } };
 
+/** A local tool as registered: its definition, and its schemas as sent (Standard JSON Schemas converted). */
+interface LocalTool {
+  definition: LocalToolDefinition<never>;
+  parameters: JsonSchemaObject | undefined;
+  outputSchema: JsonSchemaObject | undefined;
+  /** The Standard Schema's own check, when `parameters` is one. */
+  validate: ((value: unknown) => StandardResult<unknown> | Promise<StandardResult<unknown>>) | undefined;
+}
+
+function isStandardJsonSchema(value: unknown): value is StandardJsonSchema {
+  return typeof value === "object" && value !== null && "~standard" in value;
+}
+
+/** `schema` as the JSON Schema to send: as is, or converted (Standard JSON Schema). */
+function jsonSchemaOf(schema: JsonSchemaObject | StandardJsonSchema | undefined, side: "input" | "output", what: string): JsonSchemaObject | undefined {
+  if (!isStandardJsonSchema(schema)) return schema;
+  const converter = schema["~standard"].jsonSchema?.[side];
+  if (typeof converter !== "function") {
+    throw new TypeError(
+      `${what} is a Standard Schema (${schema["~standard"].vendor}) that cannot describe itself as JSON Schema (no ~standard.jsonSchema): pass JSON Schema, or a schema of a library that implements Standard JSON Schema (Zod 4.2+, ArkType 2.1.28+, Valibot through toStandardJsonSchema).`,
+    );
+  }
+  return converter({ target: "draft-2020-12" }) as JsonSchemaObject;
+}
+
+/** A Standard Schema issue as one line: `/path/to message`. */
+function issueLine(issue: { message: string; path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined }): string {
+  const path = (issue.path ?? []).map((p) => "/" + String(typeof p === "object" ? p.key : p)).join("");
+  return `${path || "(arguments)"} ${issue.message}`;
+}
+
 export class ToolRegistry {
-  private readonly locals = new Map<string, LocalToolDefinition<never>>();
+  private readonly locals = new Map<string, LocalTool>();
   private readonly peers = new Map<string, A2aPeerDefinition>();
   private readonly peerList: A2aPeerDefinition[] = [];
   private readonly servers = new Map<string, McpServerDefinition>();
@@ -205,8 +271,14 @@ export class ToolRegistry {
 
   /** Registers a `local` tool (dispatched by name). */
   local<Args = Record<string, unknown>>(definition: LocalToolDefinition<Args>): this {
-    if (this.locals.has(definition.name)) throw new Error(`A local tool named ${JSON.stringify(definition.name)} is already registered.`);
-    this.locals.set(definition.name, definition as unknown as LocalToolDefinition<never>);
+    const { name, parameters } = definition;
+    if (this.locals.has(name)) throw new Error(`A local tool named ${JSON.stringify(name)} is already registered.`);
+    this.locals.set(name, {
+      definition: definition as unknown as LocalToolDefinition<never>,
+      parameters: jsonSchemaOf(parameters, "input", `The parameters of local tool ${JSON.stringify(name)}`),
+      outputSchema: jsonSchemaOf(definition.outputSchema, "output", `The outputSchema of local tool ${JSON.stringify(name)}`),
+      validate: isStandardJsonSchema(parameters) ? parameters["~standard"].validate : undefined,
+    });
     return this;
   }
 
@@ -235,11 +307,11 @@ export class ToolRegistry {
   /** The `spec.tools[]` entries that declare every registered tool. */
   toolRefs(): Array<LocalToolRef | A2aLocalToolRef | McpLocalToolRef> {
     const refs: Array<LocalToolRef | A2aLocalToolRef | McpLocalToolRef> = [];
-    for (const t of this.locals.values()) {
+    for (const { definition: t, parameters, outputSchema } of this.locals.values()) {
       const ref: LocalToolRef = { kind: "local", name: t.name };
       if (t.description !== undefined) ref.description = t.description;
-      if (t.parameters !== undefined) ref.parameters = t.parameters;
-      if (t.outputSchema !== undefined) ref.outputSchema = t.outputSchema;
+      if (parameters !== undefined) ref.parameters = parameters;
+      if (outputSchema !== undefined) ref.outputSchema = outputSchema;
       if (t.longRunning !== undefined) ref.longRunning = t.longRunning;
       refs.push(ref);
     }
@@ -265,9 +337,17 @@ export class ToolRegistry {
         case "local": {
           const tool = this.locals.get(call.name);
           if (tool === undefined) return this.fail(`No local tool named ${JSON.stringify(call.name)} is registered in this client.`);
-          const bad = this.validateArgs(tool.parameters, call.args, { kind: "local", name: call.name });
-          if (bad !== null) return this.badArgs(call.name, bad);
-          return asAnswer(await tool.handler(call.args as never, ctx));
+          let args = call.args;
+          if (tool.validate !== undefined) {
+            // The schema library's own check; its output (defaults, transforms) is what the handler gets.
+            const checked = await tool.validate(args);
+            if (checked.issues !== undefined) return this.badArgs(call.name, checked.issues.map(issueLine));
+            args = checked.value as typeof args;
+          } else {
+            const bad = this.validateArgs(tool.parameters, args, { kind: "local", name: call.name });
+            if (bad !== null) return this.badArgs(call.name, bad);
+          }
+          return asAnswer(await tool.definition.handler(args as never, ctx));
         }
         case "a2a_local": {
           const card = (call as { agentCard?: AgentCard }).agentCard;
