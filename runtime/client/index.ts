@@ -50,6 +50,7 @@ export {
   type ToolRegistryOptions,
   type ToolResultWithFiles,
 } from "./tools/registry.js";
+export { AGENT_CARD_PATH, fetchAgentCard, mcpServerFrom, ToolResolutionError, type FetchAgentCardOptions, type McpClientLike } from "./tools/resolve.js";
 export {
   isStreamDecodeError,
   isTerminalEvent,
