@@ -111,6 +111,12 @@ export type ToolResultOutcome =
 /** Opens one stream connection (resuming after `lastSeq` when defined): the 2xx response; throws what a request throws. */
 export type StreamOpener = (lastSeq: number | undefined, signal: AbortSignal) => Promise<Response>;
 
+/** A credential as sent and as JSON escapes it (what redaction removes); none for an empty one. */
+const secretForms = (key: string): string[] => (key ? [key, JSON.stringify(key).slice(1, -1)] : []);
+
+/** Headers that carry a credential: per-call values of these are redacted too. */
+const CREDENTIAL_HEADERS = /^(authorization|x-api-key)$/i;
+
 export class ClientCore {
   /** The options as given (defaults are applied where they are read). */
   readonly #o: ClientOptions;
@@ -127,7 +133,11 @@ export class ClientCore {
     if (!options.baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function") throw new TypeError("MantyxClient: pass baseUrl (and fetch)");
     const inBrowser = "document" in globalThis || "WorkerGlobalScope" in globalThis;
     const headers = (this.#headers = new Headers(inBrowser ? {} : { "user-agent": `@mantyx/wire-types/${version}${userAgent ? " " + userAgent : ""}` }));
-    for (const name in options.headers) headers.set(name, options.headers[name]!);
+    for (const name in options.headers) {
+      headers.set(name, options.headers[name]!);
+      // A credential passed as a plain header is kept out of errors too.
+      if (CREDENTIAL_HEADERS.test(name)) this.#secrets.push(...secretForms(headers.get(name)!.replace(/^Bearer\s+/i, "")));
+    }
     if (apiKey !== undefined) {
       // fetch strips leading and trailing HTTP whitespace from header values,
       // so a key read with its newline is sent (and echoed back) without it:
@@ -137,7 +147,7 @@ export class ClientCore {
       if (/[\0\r\n]|[^\0-\xff]/.test(key)) throw new TypeError("MantyxClient: apiKey is no valid header value (not shown)");
       if (options.credentialHeader == "x-api-key") headers.set("x-api-key", key);
       else headers.set("authorization", "Bearer " + key);
-      if (key) this.#secrets.push(key, JSON.stringify(key).slice(1, -1));
+      this.#secrets.push(...secretForms(key));
     }
   }
 
@@ -166,9 +176,11 @@ export class ClientCore {
     if (flags & STREAM) {
       let streamUrl: string | Error;
       try {
+        // A caller mistake (no workspace, a header value fetch refuses) is thrown by the first next(), not retried as a drop.
+        new Headers(callOptions?.headers);
         streamUrl = url();
       } catch (e) {
-        streamUrl = e as Error; // thrown by the first next(), not retried as a drop
+        streamUrl = e as Error;
       }
       return runEventStream(this, settings, id, args[0] as string, callOptions ?? {}, streamUrl, (seq, signal) =>
         this.#request(id, method, seq === undefined ? (streamUrl as string) : `${streamUrl}?lastSeq=${seq}`, 0, undefined, callOptions, signal, "text/event-stream", seq === undefined ? {} : { "last-event-id": "" + seq }),
@@ -208,7 +220,9 @@ export class ClientCore {
             },
           )),
         );
-        outcome.catch(() => posted.delete(key));
+        const own = outcome;
+        // (Only its own entry: after an eviction the key may hold a newer POST.)
+        own.catch(() => posted.get(key) === own && posted.delete(key));
         if (posted.size > 1e4) posted.delete(posted.keys().next().value!);
       }
       return outcome;
@@ -231,18 +245,28 @@ export class ClientCore {
    */
   async #request(id: string, method: string, url: string, retry: number, body: unknown, callOptions: CallOptions | undefined, signal = callOptions?.signal, accept = "application/json", extra = {}): Promise<Response> {
     const { maxRetries = 2, retryDelay, fetch: fetchFn = globalThis.fetch } = this.#o;
+    // Built once, outside the retry loop: a header value fetch refuses or a
+    // body JSON cannot encode (a BigInt, a cycle) is the caller's mistake,
+    // thrown as the TypeError it is, never retried as a network failure.
+    const headers = new Headers(this.#headers);
+    const secrets = [...this.#secrets];
+    for (const set of [{ accept }, callOptions?.headers, extra, body === undefined ? {} : { "content-type": "application/json" }]) {
+      for (const name in set) {
+        const value = set[name as keyof typeof set]!;
+        headers.set(name, value);
+        // A per-call credential is kept out of errors like the client's own.
+        if (CREDENTIAL_HEADERS.test(name)) secrets.push(...secretForms(headers.get(name)!.replace(/^Bearer\s+/i, "")));
+      }
+    }
+    const payload = body === undefined ? undefined : JSON.stringify(body);
     for (let attempt = 1; ; attempt++) {
       let response: Response | undefined;
       let error: MantyxApiError | MantyxConnectionError;
       try {
-        const headers = new Headers(this.#headers);
-        for (const set of [{ accept }, callOptions?.headers, extra, body === undefined ? {} : { "content-type": "application/json" }]) {
-          for (const name in set) headers.set(name, set[name as keyof typeof set]!);
-        }
         // Called unbound: a browser's window.fetch called as a method of another object throws "Illegal invocation".
-        response = await fetchFn(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+        response = await fetchFn(url, { method, headers, body: payload, signal });
         if (response.ok) return response;
-        error = await this.#error(id, response);
+        error = await this.#error(id, response, secrets);
       } catch (cause) {
         if (signal?.aborted) throw signal.reason;
         error = new MantyxConnectionError(`${id}: ${(cause as Error)?.message}`, { operationId: id, cause, attempts: attempt });
@@ -258,8 +282,8 @@ export class ClientCore {
    * body text (also in its JSON-escaped form, after normalising the JSON)
    * and from every header the error reads, before anything is taken from them.
    */
-  async #error(id: string, response: Response): Promise<MantyxApiError> {
-    const hide = (text: string): string => this.#secrets.reduce((redacted, secret) => redacted.split(secret).join("[redacted]"), text);
+  async #error(id: string, response: Response, secrets: string[]): Promise<MantyxApiError> {
+    const hide = (text: string): string => secrets.reduce((redacted, secret) => redacted.split(secret).join("[redacted]"), text);
     // The body may be gone (connection dropped): the status still says enough.
     const text = hide(await response.text().catch(() => ""));
     let body: unknown = text;

@@ -191,6 +191,20 @@ describe("the credential never leaks", () => {
     }
   });
 
+  it("not when the credential is passed as a header (client-level or per call) instead of apiKey", async () => {
+    const asHeaders = [
+      clientFor(echoServer(), { apiKey: undefined, headers: { "X-Api-Key": secret } }).createRun({ prompt: "x" }),
+      clientFor(echoServer(), { apiKey: undefined }).createRun({ prompt: "x" }, { headers: { Authorization: `Bearer ${secret}` } }),
+      clientFor(echoServer(), { apiKey: "mantyx_other" }).createRun({ prompt: "x" }, { headers: { "x-api-key": secret } }),
+    ];
+    for (const call of asHeaders) {
+      const e = await failure(call);
+      expect(e.status).toBeGreaterThanOrEqual(401);
+      expect(e.message).toContain("credential [redacted] was refused");
+      expectNoSecret(e);
+    }
+  });
+
   it("not in a connection error, with x-api-key too", async () => {
     const client = new MantyxClient({ baseUrl: "http://127.0.0.1:1", workspace: "acme", apiKey: secret, credentialHeader: "x-api-key", maxRetries: 0 });
     expectNoSecret(await client.getRun("run_1").catch((x: unknown) => x));

@@ -141,6 +141,45 @@ describe("request validation", () => {
   });
 });
 
+describe("caller mistakes are thrown at once, never retried as network failures", () => {
+  it("a per-call header value fetch refuses: a TypeError, nothing sent (a request, and a stream's first next())", async () => {
+    const client = clientFor(server(), { maxRetries: 3 });
+    const before = server().requests.length;
+    await expect(client.getRun("run_1", { headers: { "x-trace": "a\nb" } })).rejects.toBeInstanceOf(TypeError);
+    const streamed = await collect(client.streamRun("run_1", { headers: { "x-trace": "a\nb" }, maxReconnects: 3 })).catch((e: unknown) => e);
+    expect(streamed).toBeInstanceOf(TypeError);
+    expect(server().requests.length).toBe(before);
+  });
+
+  it("a body JSON cannot encode (a BigInt, with validation off): a TypeError, nothing sent", async () => {
+    const before = server().requests.length;
+    const body = { prompt: "x", metadata: { n: 1n } } as never;
+    await expect(clientFor(server(), { validation: "off", maxRetries: 3 }).createRun(body)).rejects.toThrow(TypeError);
+    expect(server().requests.length).toBe(before);
+  });
+});
+
+describe("the tool-result ledger (at most one POST per toolUseId)", () => {
+  it("a failed POST evicted from the ledger (10,000 newer entries) does not forget the newer POST of the same toolUseId", async () => {
+    const posts: Record<string, number> = {};
+    let failFirst!: (e: Error) => void;
+    const fetch = (async (_url: string, init: RequestInit) => {
+      const { toolUseId } = JSON.parse(init.body as string) as { toolUseId: string };
+      posts[toolUseId] = (posts[toolUseId] ?? 0) + 1;
+      if (toolUseId === "tu_a" && posts[toolUseId] === 1) return new Promise<Response>((_, reject) => (failFirst = reject));
+      return new Response(null, { status: 204 });
+    }) as typeof globalThis.fetch;
+    const client = new MantyxClient({ baseUrl: "http://mantyx.test", workspace: "acme", apiKey: "k", fetch, maxRetries: 0 });
+    const first = client.postToolResult("run_1", { toolUseId: "tu_a", result: "1" });
+    for (let i = 0; i < 10_000; i++) await client.postToolResult("run_1", { toolUseId: `tu_${i}`, result: "x" });
+    const second = await client.postToolResult("run_1", { toolUseId: "tu_a", result: "2" }); // evicted: posted again
+    failFirst(new Error("connection reset"));
+    await expect(first).rejects.toBeInstanceOf(MantyxConnectionError);
+    expect(await client.postToolResult("run_1", { toolUseId: "tu_a", result: "3" })).toBe(second);
+    expect(posts["tu_a"]).toBe(2);
+  });
+});
+
 describe("postToolResult outcomes", () => {
   async function pendingCall(): Promise<{ runId: string; toolUseId: string }> {
     const client = clientFor(server());

@@ -7,6 +7,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { AgentRunEvent } from "../../generated/types.js";
 import { isTerminalEvent, MantyxConnectionError, StreamDecodeError } from "../../runtime/client/index.js";
+import { backoff } from "../../runtime/client/internal/backoff.js";
 import { startMockServer, type StreamFault } from "../mock-server/index.js";
 import { clientFor, collect, useMockServer } from "./helpers.js";
 
@@ -192,6 +193,14 @@ describe("streamRun resume", () => {
     expect(delays[0]).toBeLessThanOrEqual(300);
     expect(delays[1]).toBeGreaterThanOrEqual(300); // doubled for the 2nd attempt without progress
     expect(delays[1]).toBeLessThanOrEqual(600);
+  });
+
+  it("honours a retry: (and a Retry-After) above maxDelayMs: the cap bounds only the client's own growth", () => {
+    for (const attempt of [1, 2, 5]) {
+      expect(backoff(attempt, { maxDelayMs: 1000 }, 3000)).toBe(3000);
+      expect(backoff(attempt, { maxDelayMs: 1000 }, undefined, 4000)).toBe(4000);
+      expect(backoff(attempt, { maxDelayMs: 1000 })).toBeLessThanOrEqual(1000);
+    }
   });
 
   it("never reconnects sooner than the stream's retry: asks (jitter only lengthens it)", async () => {

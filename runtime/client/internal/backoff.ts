@@ -3,7 +3,7 @@
 export interface BackoffOptions {
   /** First delay in ms (default 500). A stream's `retry:` field replaces it. */
   initialDelayMs?: number | undefined;
-  /** Upper bound of any delay in ms (default 10 000). */
+  /** Upper bound of the client's own back-off in ms (default 10 000); a server's `retry:` or `Retry-After` is honoured above it. */
   maxDelayMs?: number | undefined;
 }
 
@@ -12,13 +12,13 @@ export interface BackoffOptions {
  * capped at `maxDelayMs`, then "equal jitter" (a random point in the upper
  * half) so many clients dropped together do not come back together. A
  * server's `retry:` (`serverMs`) is the base and a minimum, as in the SSE
- * reconnection rules: jitter never goes below it (the cap still bounds it).
- * `atLeastMs` (a `Retry-After`) is honoured even above the cap.
+ * reconnection rules (the server sets the reconnection time): jitter never
+ * goes below it, and like `atLeastMs` (a `Retry-After`) it is honoured even
+ * above the cap, which bounds only the client's own growth.
  */
 export function backoff(attempt: number, options: BackoffOptions | undefined, serverMs?: number, atLeastMs = 0): number {
-  const max = options?.maxDelayMs ?? 1e4;
-  const exp = Math.min(max, (serverMs ?? options?.initialDelayMs ?? 500) * 2 ** (attempt - 1));
-  return Math.max(exp / 2 + (Math.random() * exp) / 2, Math.min(serverMs ?? 0, max), atLeastMs);
+  const exp = Math.min(options?.maxDelayMs ?? 1e4, (serverMs ?? options?.initialDelayMs ?? 500) * 2 ** (attempt - 1));
+  return Math.max(exp / 2 + (Math.random() * exp) / 2, serverMs ?? 0, atLeastMs);
 }
 
 /**
