@@ -145,7 +145,12 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
     // would search past `end` for lines without one.
     let colon = start;
     while (colon < end && text[colon] !== ":") colon++;
-    if (colon === start) return cb.onComment?.(text.slice(start + 1, end));
+    // A comment is not part of the event, but no line may exceed the limit
+    // (an unfinished one could not: see feed), whatever the chunking.
+    if (colon === start) {
+      if (bytes > max) throw new SseParseError("line", max, bytes);
+      return cb.onComment?.(text.slice(start + 1, end));
+    }
     if ((size += bytes) > max) throw new SseParseError("event", max, size);
     // Without a colon (colon === end) this starts past `end`: the value is "".
     const value = text.slice(text[colon + 1] === " " ? colon + 2 : colon + 1, end);
