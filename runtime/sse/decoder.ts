@@ -22,19 +22,19 @@
  *   view, `& 0x80808080`). Runs of pure-ASCII lines are decoded with one
  *   `TextDecoder.decode` call each (engines have a fast path for ASCII that
  *   any other byte forfeits for the whole call: in Node ~3 GB/s against
- *   ~250 MB/s), and each line holding a non-ASCII byte is decoded alone.
- *   Every line's UTF-8 size is then known for free (for `maxEventBytes`).
+ *   ~250 MB/s), and each stretch of lines holding other bytes by another,
+ *   streaming decoder. A line's UTF-8 size (for `maxEventBytes`) is its
+ *   length in an ASCII run, and is read from the bytes in the other
+ *   stretches.
  * - The bytes after the last terminator (an unfinished line) are copied (a
  *   push-style caller may reuse its buffer) into a doubling buffer; the next
  *   chunk with a terminator appends its complete lines there and the whole
  *   is decoded as one block. A split multi-byte character or an invalid
  *   sequence thus decodes exactly as in one piece. Every byte is decoded
- *   once and copied about twice (amortised), whatever the chunking.
- * - A very long line (64 KiB and more) is decoded piecewise as it arrives
- *   and joined once when it ends, so memory stays one copy of the text and
- *   the cost per byte does not grow with the line.
+ *   once and copied about twice (amortised), whatever the chunking or the
+ *   length of the line.
  * - Lines are read as ranges of the decoded text: no string per line.
- * - The decoder is never called with `{stream: true}` (Node loses its
+ * - The ASCII decoder is never called with `{stream: true}` (Node loses its
  *   ASCII fast path for good after one such call).
  */
 import { SseParseError } from "./errors.js";
@@ -77,9 +77,6 @@ export interface SseParser {
 /** 16 MiB. */
 export const DEFAULT_MAX_EVENT_BYTES = 16777216;
 
-/** An unfinished line this long (bytes) is decoded piecewise (see `pieces`). */
-const LONG = 65536;
-
 /** `maxEventBytes`, checked; default 16 MiB. */
 export function maxBytes(value = DEFAULT_MAX_EVENT_BYTES): number {
   if (value > 0) return value;
@@ -93,20 +90,11 @@ export function maxBytes(value = DEFAULT_MAX_EVENT_BYTES): number {
  * bytes, and whatever a callback throws; the decoder is then unusable.
  */
 export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array) => void {
-  const td = new TextDecoder("utf-8", { ignoreBOM: true });
+  /** For ASCII only (so it never meets a BOM to strip). */
+  const ascii = new TextDecoder();
   /** For text that is not ASCII: streaming is faster there (Node). Every input ends a line, so it never holds bytes back. */
-  const td2 = new TextDecoder("utf-8", { ignoreBOM: true });
-  /**
-   * A very long unfinished line (LONG bytes or more) is decoded as it comes,
-   * in pieces, by its own streaming decoder (a character split between
-   * pieces waits inside it): `pieces` is its text so far, from `pieceBytes`
-   * bytes. So its buffer never grows past LONG, each byte is decoded once,
-   * and the text is joined once, when the line ends.
-   */
-  let pieces: string[] = [];
-  let pieceBytes = 0;
-  const td3 = new TextDecoder("utf-8", { ignoreBOM: true });
-  /** Bytes of the unfinished line (after the pieces): `buf[0, pending)`. */
+  const other = new TextDecoder("utf-8", { ignoreBOM: true });
+  /** Bytes of the unfinished line: `buf[0, pending)`. */
   let buf = new Uint8Array();
   let pending = 0;
   /** The last chunk ended with CR: an LF starting the next one belongs to it. */
@@ -172,45 +160,26 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
    * one call too, and its lines' sizes are read from the bytes.
    */
   const block = (c: Uint8Array): void => {
-    for (let p = 0, e, h, k, to = c.length; p < to; p = e) {
-      e = h = nonAscii(c, p, to);
-      if (h < to) {
-        // The ASCII lines before the line holding byte h, or the stretch starting with that line.
-        while (e > p && c[e - 1] !== 10 && c[e - 1] !== 13) e--;
-        // Its end; the whole rest of the block if another such byte follows within 200 bytes (dense non-ASCII text).
-        if (e === p) e = nonAscii(c, (e = next(c, h)), (k = Math.min(to, e + 200))) < k ? to : e;
-      }
-      const size0 = size;
-      let t = e > h ? td2.decode(c.subarray(p, e), { stream: true }) : td.decode(c.subarray(p, e));
+    for (let p = 0, e, k, to = c.length; p < to; p = e) {
+      e = nonAscii(c, p, to);
+      // The ASCII lines before the line holding byte e, if any.
+      while (e > p && c[e - 1] !== 10 && c[e - 1] !== 13) e--;
+      const wide = e === p;
+      // Else that line and the next ones while another such byte follows within 200 bytes.
+      if (wide) while ((k = nonAscii(c, (e = next(c, e)), Math.min(to, e + 200))) < Math.min(to, e + 200)) e = k;
+      let t = wide ? other.decode(c.subarray(p, e), { stream: true }) : ascii.decode(c.subarray(p, e));
       // CR and CRLF to LF (rare: one search when there is none). A segment
       // never ends between the CR and LF of a CRLF.
-      const cr = t.includes("\r");
-      if (cr) t = t.replace(/\r\n?/g, "\n");
-      // Bytes and units differ: exact line sizes come from the bytes (q:
-      // where the line's bytes start), unless no event can reach the limit
-      // in this segment; then the units (a lower bound) are counted, and
-      // the trailing event's size is made exact at the end.
-      const sized = e - p > t.length;
-      const cheap = sized && !cr && !atStart && size + e - p <= max;
+      if (t.includes("\r")) t = t.replace(/\r\n?/g, "\n");
       for (let i = 0, j, q = p, b; i < t.length; i = j + 1) {
         j = t.indexOf("\n", i);
         b = j - i;
-        if (sized && !cheap) {
-          // Exact: the line's bytes, up to its terminator.
+        if (wide) {
+          // Bytes and units differ: the line's bytes, up to its terminator.
           for (b = q; c[b] !== 10 && c[b] !== 13; ) b++;
           [b, q] = [b - q, next(c, b)];
         }
         line(t, i, j, b);
-      }
-      if (cheap && size) {
-        // The trailing event: its field lines after the segment's last blank line (or all of them, on top of the size before).
-        let k = e - 1;
-        while (k >= p && !(c[k] === 10 && (k === p || c[k - 1] === 10))) k--;
-        size = k < p ? size0 : 0;
-        for (let b; ++k < e; k = b) {
-          b = c.indexOf(10, k);
-          if (b > k && c[k] !== 58) size += b - k;
-        }
       }
     }
   };
@@ -230,31 +199,14 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
   return (c: Uint8Array): void => {
     if (c?.BYTES_PER_ELEMENT !== 1) throw new TypeError(`SSE parser expects Uint8Array chunks, got a ${typeof c}`);
     const n = c.length;
-    let s = 0;
-    if (skipLF && n) {
-      skipLF = false;
-      if (c[0] === 10) s = 1;
-    }
+    let s = +(skipLF && c[0] === 10);
+    // A CR ending the chunk may be the first half of a CRLF.
+    if (n) skipLF = c[n - 1] === 13;
     // The last LF, or a CR after it (native scans: fast in long lines).
     let l = c.lastIndexOf(10);
     const cr = c.subarray(l + 1).lastIndexOf(13);
     if (cr >= 0) l += cr + 1;
-    if (pieces.length && l >= s) {
-      // The long line ends at the chunk's first terminator.
-      let lineEnd = s;
-      while (c[lineEnd] !== 10 && c[lineEnd] !== 13) lineEnd++;
-      keep(c, s, lineEnd);
-      const text = pieces.join("") + td3.decode(buf.subarray(0, pending));
-      const bytes = pieceBytes + pending;
-      pieces = [];
-      pieceBytes = pending = 0;
-      skipLF = c[lineEnd] === 13 && lineEnd === n - 1;
-      s = next(c, lineEnd);
-      line(text, 0, text.length, bytes);
-    }
     if (l >= s) {
-      // A CR ending the chunk may be the first half of a CRLF.
-      skipLF = c[l] === 13 && l === n - 1;
       // The chunk's complete lines; with an unfinished line, appended to it.
       block(pending ? (keep(c, s, l + 1), buf.subarray(0, pending)) : c.subarray(s, l + 1));
       // Let go of a buffer grown for a very long line.
@@ -264,12 +216,7 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
     }
     if (s < n) {
       keep(c, s, n);
-      if (pieceBytes + pending > max) throw new SseParseError("line", max, pieceBytes + pending);
-      if (pending >= LONG) {
-        pieces.push(td3.decode(buf.subarray(0, pending), { stream: true }));
-        pieceBytes += pending;
-        pending = 0;
-      }
+      if (pending > max) throw new SseParseError("line", max, pending);
     }
   };
 }
