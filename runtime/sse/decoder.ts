@@ -22,10 +22,12 @@
  *   view, `& 0x80808080`). Runs of pure-ASCII lines are decoded with one
  *   `TextDecoder.decode` call each (engines have a fast path for ASCII that
  *   any other byte forfeits for the whole call: in Node ~3 GB/s against
- *   ~250 MB/s), and each stretch of lines holding other bytes by another,
- *   streaming decoder. A line's UTF-8 size (for `maxEventBytes`) is its
- *   length in an ASCII run, and is read from the bytes in the other
- *   stretches.
+ *   ~250 MB/s), and each line holding other bytes alone, by another,
+ *   streaming decoder; in dense non-ASCII text, all lines up to the
+ *   block's last blank line in one call. A line's UTF-8 size (for
+ *   `maxEventBytes`) is its length in an ASCII run, and is read from the
+ *   bytes otherwise, unless the lines cannot reach the limit and end the
+ *   event they hold.
  * - The bytes after the last terminator (an unfinished line) are copied (a
  *   push-style caller may reuse its buffer) into a doubling buffer; the next
  *   chunk with a terminator appends its complete lines there and the whole
@@ -155,18 +157,25 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
 
   /**
    * `c`: complete lines. Runs of ASCII lines are decoded in one call each
-   * (then a line's UTF-8 size is its length); a stretch of lines holding
-   * bytes >= 0x80 (up to the next run of 200+ ASCII bytes) is decoded in
-   * one call too, and its lines' sizes are read from the bytes.
+   * (then a line's UTF-8 size is its length). A line holding bytes >= 0x80
+   * is decoded alone, and its size is read from the bytes; in dense
+   * non-ASCII text (another such byte within 200 bytes), so are the lines up
+   * to the block's last blank line.
    */
   const block = (c: Uint8Array): void => {
-    for (let p = 0, e, k, to = c.length; p < to; p = e) {
-      e = nonAscii(c, p, to);
-      // The ASCII lines before the line holding byte e, if any.
+    for (let p = 0, e, h, k, to = c.length; p < to; p = e) {
+      e = h = nonAscii(c, p, to);
+      // The ASCII lines before the line holding byte h, if any.
       while (e > p && c[e - 1] !== 10 && c[e - 1] !== 13) e--;
       const wide = e === p;
-      // Else that line and the next ones while another such byte follows within 200 bytes.
-      if (wide) while ((k = nonAscii(c, (e = next(c, e)), Math.min(to, e + 200))) < Math.min(to, e + 200)) e = k;
+      if (wide && nonAscii(c, (e = next(c, h)), (k = Math.min(to, e + 200))) < k) {
+        for (k = to; k > e && !(c[k - 1] === 10 && c[k - 2] === 10); ) k--;
+        if (k > e) e = k;
+      }
+      // Sizes read from the bytes, unless the lines end with a blank line
+      // (the event size is reset) and cannot reach the limit: then their
+      // UTF-16 lengths (lower bounds) do.
+      const exact = wide && !(c[e - 1] === 10 && c[e - 2] === 10 && size + e - p <= max);
       let t = wide ? other.decode(c.subarray(p, e), { stream: true }) : ascii.decode(c.subarray(p, e));
       // CR and CRLF to LF (rare: one search when there is none). A segment
       // never ends between the CR and LF of a CRLF.
@@ -174,8 +183,8 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
       for (let i = 0, j, q = p, b; i < t.length; i = j + 1) {
         j = t.indexOf("\n", i);
         b = j - i;
-        if (wide) {
-          // Bytes and units differ: the line's bytes, up to its terminator.
+        if (exact) {
+          // The line's bytes, to its terminator.
           for (b = q; c[b] !== 10 && c[b] !== 13; ) b++;
           [b, q] = [b - q, next(c, b)];
         }
@@ -227,16 +236,12 @@ function next(c: Uint8Array, i: number): number {
   return i + (c[i] === 13 && c[i + 1] === 10 ? 2 : 1);
 }
 
-/** Index of the first byte >= 0x80 in `c[p, to)`, or `to`: four bytes at a time where aligned. */
+/** Index of the first byte >= 0x80 in `c[p, to)`, or `to`: four bytes at a time from each 4-byte boundary of the buffer. */
 function nonAscii(c: Uint8Array, p: number, to: number): number {
-  for (; p < to && (c.byteOffset + p) & 3; p++) if (c[p]! > 127) return p;
-  if (to - p > 7) {
-    const w = new Uint32Array(c.buffer, c.byteOffset + p, (to - p) >> 2);
-    let i = 0;
-    while (i < w.length && !(w[i]! & 0x80808080)) i++;
-    p += i << 2;
+  for (const o = c.byteOffset, w = new Uint32Array(c.buffer, 0, (o + to) >> 2); p < to; p++) {
+    if (!((o + p) & 3)) for (let i = (o + p) >> 2; i < w.length && !(w[i]! & 0x80808080); i++) p += 4;
+    if (c[p]! > 127) return p;
   }
-  for (; p < to; p++) if (c[p]! > 127) return p;
   return to;
 }
 
