@@ -18,15 +18,12 @@
  * - Each chunk is cut at its last line terminator (found with native
  *   lastIndexOf): before it are complete lines, which never split a UTF-8
  *   sequence, so they decode on their own.
- * - Those bytes are scanned for bytes >= 0x80 four at a time (a Uint32Array
- *   view, `& 0x80808080`). Runs of pure-ASCII lines are decoded with one
- *   `TextDecoder.decode` call each (engines have a fast path for ASCII that
- *   any other byte forfeits for the whole call: in Node ~3 GB/s against
- *   ~250 MB/s), and each line holding other bytes alone, by another,
- *   streaming decoder; in dense non-ASCII text, all lines up to the
- *   block's last blank line in one call. A line's UTF-8 size (for
- *   `maxEventBytes`) is its length in an ASCII run, and is read from the
- *   bytes otherwise, unless the lines cannot reach the limit and end the
+ * - Those bytes are decoded in one `TextDecoder.decode` call (two where
+ *   non-ASCII text is expected: see `block`), without a scan of their own:
+ *   no byte sequence decodes to more UTF-16 units than it has bytes, so if
+ *   the text is as long as the bytes (ASCII text), so is each line, and its
+ *   UTF-8 size (for `maxEventBytes`) is its length. Otherwise it is read
+ *   from the bytes, unless the lines cannot reach the limit and end the
  *   event they hold.
  * - The bytes after the last terminator (an unfinished line) are copied (a
  *   push-style caller may reuse its buffer) into a doubling buffer; the next
@@ -36,8 +33,9 @@
  *   once and copied about twice (amortised), whatever the chunking or the
  *   length of the line.
  * - Lines are read as ranges of the decoded text: no string per line.
- * - The ASCII decoder is never called with `{stream: true}` (Node loses its
- *   ASCII fast path for good after one such call).
+ * - Two decoders: one never called with `{stream: true}` for ASCII text
+ *   (Node loses its ASCII fast path for good after one such call), one
+ *   streaming for other text (see `ascii`).
  */
 import { SseParseError } from "./errors.js";
 
@@ -92,10 +90,18 @@ export function maxBytes(value = DEFAULT_MAX_EVENT_BYTES): number {
  * bytes, and whatever a callback throws; the decoder is then unusable.
  */
 export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array) => void {
-  /** For ASCII only (so it never meets a BOM to strip). */
-  const ascii = new TextDecoder();
-  /** For text that is not ASCII: streaming is faster there (Node). Every input ends a line, so it never holds bytes back. */
+  /**
+   * Two decoders: in Node, a non-streaming call is fastest on ASCII (~3 GB/s
+   * against ~250 MB/s: any other byte forfeits the fast path for the whole
+   * call) and a streaming one on other text (but loses the ASCII fast path
+   * for good). Each block goes to the one that suited the last block (see
+   * `wide`). Every input ends a line, so the streaming one never holds bytes
+   * back.
+   */
+  const ascii = new TextDecoder("utf-8", { ignoreBOM: true });
   const other = new TextDecoder("utf-8", { ignoreBOM: true });
+  /** The last block (its lines up to the last blank line, if split) was not all ASCII. */
+  let wide = false;
   /** Bytes of the unfinished line: `buf[0, pending)`. */
   let buf = new Uint8Array();
   let pending = 0;
@@ -156,27 +162,24 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
   };
 
   /**
-   * `c`: complete lines. Runs of ASCII lines are decoded in one call each
-   * (then a line's UTF-8 size is its length). A line holding bytes >= 0x80
-   * is decoded alone, and its size is read from the bytes; in dense
-   * non-ASCII text (another such byte within 200 bytes), so are the lines up
-   * to the block's last blank line.
+   * `c`: complete lines, decoded in one call. If the text is as long as
+   * the bytes (ASCII), so is each line: its UTF-8 size is its length.
+   * Otherwise it is read from the bytes, unless the lines end the event
+   * being built and cannot reach the limit: then their lengths (lower
+   * bounds) do, as the event's size is reset after them anyway. So where
+   * other bytes are expected, the lines up to the last blank line are
+   * decoded apart from the rest.
    */
   const block = (c: Uint8Array): void => {
-    for (let p = 0, e, h, k, to = c.length; p < to; p = e) {
-      e = h = nonAscii(c, p, to);
-      // The ASCII lines before the line holding byte h, if any.
-      while (e > p && c[e - 1] !== 10 && c[e - 1] !== 13) e--;
-      const wide = e === p;
-      if (wide && nonAscii(c, (e = next(c, h)), (k = Math.min(to, e + 200))) < k) {
-        for (k = to; k > e && !(c[k - 1] === 10 && c[k - 2] === 10); ) k--;
-        if (k > e) e = k;
-      }
-      // Sizes read from the bytes, unless the lines end with a blank line
-      // (the event size is reset) and cannot reach the limit: then their
-      // UTF-16 lengths (lower bounds) do.
-      const exact = wide && !(c[e - 1] === 10 && c[e - 2] === 10 && size + e - p <= max);
+    for (let p = 0, to = c.length, e = to; p < to; p = e, e = to) {
+      while (wide && e > p && !(c[e - 1] === 10 && c[e - 2] === 10)) e--;
+      if (e === p) e = to;
       let t = wide ? other.decode(c.subarray(p, e), { stream: true }) : ascii.decode(c.subarray(p, e));
+      // Bytes and units differ: not all ASCII.
+      const sized = t.length < e - p;
+      // The next block is decoded as suits this one (its main part).
+      if (!p) wide = sized;
+      const exact = sized && !(c[e - 1] === 10 && c[e - 2] === 10 && size + e - p <= max);
       // CR and CRLF to LF (rare: one search when there is none). A segment
       // never ends between the CR and LF of a CRLF.
       if (t.includes("\r")) t = t.replace(/\r\n?/g, "\n");
@@ -186,7 +189,7 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
         if (exact) {
           // The line's bytes, to its terminator.
           for (b = q; c[b] !== 10 && c[b] !== 13; ) b++;
-          [b, q] = [b - q, next(c, b)];
+          [b, q] = [b - q, b + (c[b] === 13 && c[b + 1] === 10 ? 2 : 1)];
         }
         line(t, i, j, b);
       }
@@ -228,21 +231,6 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
       if (pending > max) throw new SseParseError("line", max, pending);
     }
   };
-}
-
-/** Index just past the line terminator at or after `i` (CRLF counts as one). */
-function next(c: Uint8Array, i: number): number {
-  while (c[i] !== 10 && c[i] !== 13) i++;
-  return i + (c[i] === 13 && c[i + 1] === 10 ? 2 : 1);
-}
-
-/** Index of the first byte >= 0x80 in `c[p, to)`, or `to`: four bytes at a time from each 4-byte boundary of the buffer. */
-function nonAscii(c: Uint8Array, p: number, to: number): number {
-  for (const o = c.byteOffset, w = new Uint32Array(c.buffer, 0, (o + to) >> 2); p < to; p++) {
-    if (!((o + p) & 3)) for (let i = (o + p) >> 2; i < w.length && !(w[i]! & 0x80808080); i++) p += 4;
-    if (c[p]! > 127) return p;
-  }
-  return to;
 }
 
 /**

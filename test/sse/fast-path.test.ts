@@ -1,11 +1,13 @@
 /**
- * The ASCII fast path: complete lines are scanned for bytes >= 0x80 four at
- * a time (a Uint32Array view where aligned), pure-ASCII runs are decoded
- * together and each line holding another byte alone. These properties put
+ * The ASCII fast path: complete lines are decoded in one call and, when the
+ * text is as long as the bytes (ASCII), sized by their lengths; otherwise
+ * from the bytes, or by their lengths where they end the event and cannot
+ * reach the limit (after a non-ASCII block, the next one is split at its
+ * last blank line and decoded by a streaming decoder). These properties put
  * non-ASCII characters and invalid bytes in the middle of long ASCII runs,
- * at run and chunk edges and split across chunks, and hand the decoder
- * chunks that are views at every byte offset of their buffers (so the word
- * scan starts unaligned), comparing with the naive reference.
+ * at chunk edges and split across chunks, and hand the decoder chunks that
+ * are views at every byte offset of their buffers, comparing with the naive
+ * reference.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -73,12 +73,12 @@ describe("linear work", () => {
     expect(stats.decodeCalls).toBeLessThanOrEqual(2000 * 4);
   });
 
-  it("one 16 KiB chunk of ASCII frames with a few non-ASCII ones: one decode per non-ASCII line and per ASCII run between them", () => {
+  it("one 16 KiB chunk of ASCII frames with a few non-ASCII ones: decoded in one call, or two (split at the last blank line)", () => {
     const chunk = toBytes(frames.slice(0, 100).join(""));
-    const nonAscii = frames.slice(0, 100).filter((f) => f.includes("é")).length;
+    expect(frames.slice(0, 100).filter((f) => f.includes("é")).length).toBeGreaterThan(10);
     const { seen, stats } = feed(chunk, chunk.length);
     expect(seen.messages).toBe(100);
-    expect(stats.decodeCalls).toBeLessThanOrEqual(2 * nonAscii + 1);
+    expect(stats.decodeCalls).toBeLessThanOrEqual(2);
     expect(stats.copiedBytes).toBe(0);
   });
 
