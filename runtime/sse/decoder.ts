@@ -174,7 +174,7 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
     for (let p = 0, to = c.length, e = to; p < to; p = e, e = to) {
       while (wide && e > p && !(c[e - 1] === 10 && c[e - 2] === 10)) e--;
       if (e === p) e = to;
-      let t = wide ? other.decode(c.subarray(p, e), { stream: true }) : ascii.decode(c.subarray(p, e));
+      let t = (wide ? other : ascii).decode(c.subarray(p, e), { stream: wide });
       // Bytes and units differ: not all ASCII.
       const sized = t.length < e - p;
       // The next block is decoded as suits this one (its main part).
