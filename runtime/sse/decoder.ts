@@ -18,24 +18,24 @@
  * - Each chunk is cut at its last line terminator (found with native
  *   lastIndexOf): before it are complete lines, which never split a UTF-8
  *   sequence, so they decode on their own.
- * - Those bytes are scanned for bytes >= 0x80 four at a time (a Uint32Array
- *   view, `& 0x80808080`). Runs of pure-ASCII lines are decoded with one
- *   `TextDecoder.decode` call each (engines have a fast path for ASCII that
- *   any other byte forfeits for the whole call: in Node ~3 GB/s against
- *   ~250 MB/s), and each line holding a non-ASCII byte is decoded alone.
- *   Every line's UTF-8 size is then known for free (for `maxEventBytes`).
+ * - Those bytes are decoded in one `TextDecoder.decode` call (two where
+ *   non-ASCII text is expected: see `block`), without a scan of their own:
+ *   no byte sequence decodes to more UTF-16 units than it has bytes, so if
+ *   the text is as long as the bytes (ASCII text), so is each line, and its
+ *   UTF-8 size (for `maxEventBytes`) is its length. Otherwise it is read
+ *   from the bytes, unless the lines cannot reach the limit and end the
+ *   event they hold.
  * - The bytes after the last terminator (an unfinished line) are copied (a
  *   push-style caller may reuse its buffer) into a doubling buffer; the next
  *   chunk with a terminator appends its complete lines there and the whole
  *   is decoded as one block. A split multi-byte character or an invalid
  *   sequence thus decodes exactly as in one piece. Every byte is decoded
- *   once and copied about twice (amortised), whatever the chunking.
- * - A very long line (64 KiB and more) is decoded piecewise as it arrives
- *   and joined once when it ends, so memory stays one copy of the text and
- *   the cost per byte does not grow with the line.
+ *   once and copied about twice (amortised), whatever the chunking or the
+ *   length of the line.
  * - Lines are read as ranges of the decoded text: no string per line.
- * - The decoder is never called with `{stream: true}` (Node loses its
- *   ASCII fast path for good after one such call).
+ * - Two decoders: one never called with `{stream: true}` for ASCII text
+ *   (Node loses its ASCII fast path for good after one such call), one
+ *   streaming for other text (see `ascii`).
  */
 import { SseParseError } from "./errors.js";
 
@@ -77,9 +77,6 @@ export interface SseParser {
 /** 16 MiB. */
 export const DEFAULT_MAX_EVENT_BYTES = 16777216;
 
-/** An unfinished line this long (bytes) is decoded piecewise (see `pieces`). */
-const LONG = 65536;
-
 /** `maxEventBytes`, checked; default 16 MiB. */
 export function maxBytes(value = DEFAULT_MAX_EVENT_BYTES): number {
   if (value > 0) return value;
@@ -93,20 +90,19 @@ export function maxBytes(value = DEFAULT_MAX_EVENT_BYTES): number {
  * bytes, and whatever a callback throws; the decoder is then unusable.
  */
 export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array) => void {
-  const td = new TextDecoder("utf-8", { ignoreBOM: true });
-  /** For text that is not ASCII: streaming is faster there (Node). Every input ends a line, so it never holds bytes back. */
-  const td2 = new TextDecoder("utf-8", { ignoreBOM: true });
   /**
-   * A very long unfinished line (LONG bytes or more) is decoded as it comes,
-   * in pieces, by its own streaming decoder (a character split between
-   * pieces waits inside it): `pieces` is its text so far, from `pieceBytes`
-   * bytes. So its buffer never grows past LONG, each byte is decoded once,
-   * and the text is joined once, when the line ends.
+   * Two decoders: in Node, a non-streaming call is fastest on ASCII (~3 GB/s
+   * against ~250 MB/s: any other byte forfeits the fast path for the whole
+   * call) and a streaming one on other text (but loses the ASCII fast path
+   * for good). Each block goes to the one that suited the last block (see
+   * `wide`). Every input ends a line, so the streaming one never holds bytes
+   * back.
    */
-  let pieces: string[] = [];
-  let pieceBytes = 0;
-  const td3 = new TextDecoder("utf-8", { ignoreBOM: true });
-  /** Bytes of the unfinished line (after the pieces): `buf[0, pending)`. */
+  const ascii = new TextDecoder("utf-8", { ignoreBOM: true });
+  const other = new TextDecoder("utf-8", { ignoreBOM: true });
+  /** The last block (its lines up to the last blank line, if split) was not all ASCII. */
+  let wide = false;
+  /** Bytes of the unfinished line: `buf[0, pending)`. */
   let buf = new Uint8Array();
   let pending = 0;
   /** The last chunk ended with CR: an LF starting the next one belongs to it. */
@@ -145,7 +141,12 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
     // would search past `end` for lines without one.
     let colon = start;
     while (colon < end && text[colon] !== ":") colon++;
-    if (colon === start) return cb.onComment?.(text.slice(start + 1, end));
+    // A comment is not part of the event, but no line may exceed the limit
+    // (an unfinished one could not: see feed), whatever the chunking.
+    if (colon === start) {
+      if (bytes > max) throw new SseParseError("line", max, bytes);
+      return cb.onComment?.(text.slice(start + 1, end));
+    }
     if ((size += bytes) > max) throw new SseParseError("event", max, size);
     // Without a colon (colon === end) this starts past `end`: the value is "".
     const value = text.slice(text[colon + 1] === " " ? colon + 2 : colon + 1, end);
@@ -161,51 +162,36 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
   };
 
   /**
-   * `c`: complete lines. Runs of ASCII lines are decoded in one call each
-   * (then a line's UTF-8 size is its length); a stretch of lines holding
-   * bytes >= 0x80 (up to the next run of 200+ ASCII bytes) is decoded in
-   * one call too, and its lines' sizes are read from the bytes.
+   * `c`: complete lines, decoded in one call. If the text is as long as
+   * the bytes (ASCII), so is each line: its UTF-8 size is its length.
+   * Otherwise it is read from the bytes, unless the lines end the event
+   * being built and cannot reach the limit: then their lengths (lower
+   * bounds) do, as the event's size is reset after them anyway. So where
+   * other bytes are expected, the lines up to the last blank line are
+   * decoded apart from the rest.
    */
   const block = (c: Uint8Array): void => {
-    for (let p = 0, e, h, k, to = c.length; p < to; p = e) {
-      e = h = nonAscii(c, p, to);
-      if (h < to) {
-        // The ASCII lines before the line holding byte h, or the stretch starting with that line.
-        while (e > p && c[e - 1] !== 10 && c[e - 1] !== 13) e--;
-        // Its end; the whole rest of the block if another such byte follows within 200 bytes (dense non-ASCII text).
-        if (e === p) e = nonAscii(c, (e = next(c, h)), (k = Math.min(to, e + 200))) < k ? to : e;
-      }
-      const size0 = size;
-      let t = e > h ? td2.decode(c.subarray(p, e), { stream: true }) : td.decode(c.subarray(p, e));
+    for (let p = 0, to = c.length, e = to; p < to; p = e, e = to) {
+      while (wide && e > p && !(c[e - 1] === 10 && c[e - 2] === 10)) e--;
+      if (e === p) e = to;
+      let t = (wide ? other : ascii).decode(c.subarray(p, e), { stream: wide });
+      // Bytes and units differ: not all ASCII.
+      const sized = t.length < e - p;
+      // The next block is decoded as suits this one (its main part).
+      if (!p) wide = sized;
+      const exact = sized && !(c[e - 1] === 10 && c[e - 2] === 10 && size + e - p <= max);
       // CR and CRLF to LF (rare: one search when there is none). A segment
       // never ends between the CR and LF of a CRLF.
-      const cr = t.includes("\r");
-      if (cr) t = t.replace(/\r\n?/g, "\n");
-      // Bytes and units differ: exact line sizes come from the bytes (q:
-      // where the line's bytes start), unless no event can reach the limit
-      // in this segment; then the units (a lower bound) are counted, and
-      // the trailing event's size is made exact at the end.
-      const sized = e - p > t.length;
-      const cheap = sized && !cr && !atStart && size + e - p <= max;
+      if (t.includes("\r")) t = t.replace(/\r\n?/g, "\n");
       for (let i = 0, j, q = p, b; i < t.length; i = j + 1) {
         j = t.indexOf("\n", i);
         b = j - i;
-        if (sized && !cheap) {
-          // Exact: the line's bytes, up to its terminator.
+        if (exact) {
+          // The line's bytes, to its terminator.
           for (b = q; c[b] !== 10 && c[b] !== 13; ) b++;
-          [b, q] = [b - q, next(c, b)];
+          [b, q] = [b - q, b + (c[b] === 13 && c[b + 1] === 10 ? 2 : 1)];
         }
         line(t, i, j, b);
-      }
-      if (cheap && size) {
-        // The trailing event: its field lines after the segment's last blank line (or all of them, on top of the size before).
-        let k = e - 1;
-        while (k >= p && !(c[k] === 10 && (k === p || c[k - 1] === 10))) k--;
-        size = k < p ? size0 : 0;
-        for (let b; ++k < e; k = b) {
-          b = c.indexOf(10, k);
-          if (b > k && c[k] !== 58) size += b - k;
-        }
       }
     }
   };
@@ -225,31 +211,14 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
   return (c: Uint8Array): void => {
     if (c?.BYTES_PER_ELEMENT !== 1) throw new TypeError(`SSE parser expects Uint8Array chunks, got a ${typeof c}`);
     const n = c.length;
-    let s = 0;
-    if (skipLF && n) {
-      skipLF = false;
-      if (c[0] === 10) s = 1;
-    }
+    let s = +(skipLF && c[0] === 10);
+    // A CR ending the chunk may be the first half of a CRLF.
+    if (n) skipLF = c[n - 1] === 13;
     // The last LF, or a CR after it (native scans: fast in long lines).
     let l = c.lastIndexOf(10);
     const cr = c.subarray(l + 1).lastIndexOf(13);
     if (cr >= 0) l += cr + 1;
-    if (pieces.length && l >= s) {
-      // The long line ends at the chunk's first terminator.
-      let lineEnd = s;
-      while (c[lineEnd] !== 10 && c[lineEnd] !== 13) lineEnd++;
-      keep(c, s, lineEnd);
-      const text = pieces.join("") + td3.decode(buf.subarray(0, pending));
-      const bytes = pieceBytes + pending;
-      pieces = [];
-      pieceBytes = pending = 0;
-      skipLF = c[lineEnd] === 13 && lineEnd === n - 1;
-      s = next(c, lineEnd);
-      line(text, 0, text.length, bytes);
-    }
     if (l >= s) {
-      // A CR ending the chunk may be the first half of a CRLF.
-      skipLF = c[l] === 13 && l === n - 1;
       // The chunk's complete lines; with an unfinished line, appended to it.
       block(pending ? (keep(c, s, l + 1), buf.subarray(0, pending)) : c.subarray(s, l + 1));
       // Let go of a buffer grown for a very long line.
@@ -259,33 +228,9 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
     }
     if (s < n) {
       keep(c, s, n);
-      if (pieceBytes + pending > max) throw new SseParseError("line", max, pieceBytes + pending);
-      if (pending >= LONG) {
-        pieces.push(td3.decode(buf.subarray(0, pending), { stream: true }));
-        pieceBytes += pending;
-        pending = 0;
-      }
+      if (pending > max) throw new SseParseError("line", max, pending);
     }
   };
-}
-
-/** Index just past the line terminator at or after `i` (CRLF counts as one). */
-function next(c: Uint8Array, i: number): number {
-  while (c[i] !== 10 && c[i] !== 13) i++;
-  return i + (c[i] === 13 && c[i + 1] === 10 ? 2 : 1);
-}
-
-/** Index of the first byte >= 0x80 in `c[p, to)`, or `to`: four bytes at a time where aligned. */
-function nonAscii(c: Uint8Array, p: number, to: number): number {
-  for (; p < to && (c.byteOffset + p) & 3; p++) if (c[p]! > 127) return p;
-  if (to - p > 7) {
-    const w = new Uint32Array(c.buffer, c.byteOffset + p, (to - p) >> 2);
-    let i = 0;
-    while (i < w.length && !(w[i]! & 0x80808080)) i++;
-    p += i << 2;
-  }
-  for (; p < to; p++) if (c[p]! > 127) return p;
-  return to;
 }
 
 /**

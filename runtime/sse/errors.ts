@@ -2,7 +2,7 @@
  * The one error of the SSE decoder. The event-stream rules never reject
  * input (bad fields are ignored, invalid UTF-8 becomes U+FFFD): only
  * `maxEventBytes` can be exceeded, by an event's field lines or by one line
- * without a terminator yet.
+ * (without a terminator yet, or a comment).
  */
 
 /** Kinds of parse error. More may be added; switch with a default branch. */
@@ -11,7 +11,7 @@ export type SseParseErrorType = "max-event-bytes-exceeded";
 export class SseParseError extends Error {
   override readonly name = "SseParseError";
   readonly type: SseParseErrorType = "max-event-bytes-exceeded";
-  /** What was being buffered: the field lines of one event, or one unterminated line. */
+  /** What was over the limit: the field lines of one event, or one line (unterminated, or a comment). */
   declare readonly buffer: "event" | "line";
   /** The configured limit in bytes (`maxEventBytes`). */
   declare readonly limit: number;

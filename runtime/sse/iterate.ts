@@ -26,11 +26,11 @@ export type SseSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
 
 export interface SseParseOptions {
   /**
-   * Max bytes one event may buffer (its field lines, or one unterminated
-   * line). Default 16 MiB. Exceeding it ends parsing with an SseParseError.
-   * A complete comment line is not counted (it is not part of an event), but
-   * one still arriving is, as memory must stay bounded: so a comment longer
-   * than the limit passes when it comes in one chunk and fails when split.
+   * Max bytes (of UTF-8) of one event's field lines, and of any one line.
+   * Default 16 MiB. Exceeding it ends parsing with an SseParseError. Comment
+   * lines are not part of an event and do not count toward its size, but a
+   * line longer than the limit fails whatever it is (comment or field) and
+   * however it is chunked: an unterminated line must stay bounded in memory.
    */
   maxEventBytes?: number | undefined;
   /** Called for every valid retry field, even when no message is dispatched. */

@@ -1,11 +1,13 @@
 /**
- * The ASCII fast path: complete lines are scanned for bytes >= 0x80 four at
- * a time (a Uint32Array view where aligned), pure-ASCII runs are decoded
- * together and each line holding another byte alone. These properties put
+ * The ASCII fast path: complete lines are decoded in one call and, when the
+ * text is as long as the bytes (ASCII), sized by their lengths; otherwise
+ * from the bytes, or by their lengths where they end the event and cannot
+ * reach the limit (after a non-ASCII block, the next one is split at its
+ * last blank line and decoded by a streaming decoder). These properties put
  * non-ASCII characters and invalid bytes in the middle of long ASCII runs,
- * at run and chunk edges and split across chunks, and hand the decoder
- * chunks that are views at every byte offset of their buffers (so the word
- * scan starts unaligned), comparing with the naive reference.
+ * at chunk edges and split across chunks, and hand the decoder chunks that
+ * are views at every byte offset of their buffers, comparing with the naive
+ * reference.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -135,8 +137,8 @@ describe("ASCII fast path", () => {
   });
 });
 
-describe("very long lines (decoded piecewise from 64 KiB on)", () => {
-  /** A stream whose lines are 60–300 KiB of ASCII with non-ASCII characters and invalid bytes sprinkled in (so some straddle the 64 KiB piece edges), plus short lines around them. */
+describe("very long lines (buffered across chunks, decoded once they end)", () => {
+  /** A stream whose lines are 60–300 KiB of ASCII with non-ASCII characters and invalid bytes sprinkled in (so some straddle chunk edges, 64 KiB ones included), plus short lines around them. */
   const longStream = fc
     .array(
       fc.tuple(
@@ -164,7 +166,7 @@ describe("very long lines (decoded piecewise from 64 KiB on)", () => {
       ),
     );
 
-  it("any chunking, split characters and invalid bytes at piece edges: same as the reference", async () => {
+  it("any chunking, split characters and invalid bytes at chunk edges: same as the reference", async () => {
     await fc.assert(
       fc.asyncProperty(
         longStream.chain((bytes) => fc.tuple(fc.constant(bytes), fc.array(fc.integer({ min: 0, max: bytes.length }), { maxLength: 20 }), fc.constantFrom(1000, 4096, 65535, 65536, 65537))),
@@ -183,7 +185,7 @@ describe("very long lines (decoded piecewise from 64 KiB on)", () => {
     );
   });
 
-  it("a character split exactly where a piece is cut, and a CR ending a long line at a chunk's end, decode as in one piece", () => {
+  it("a character split at a chunk edge around 64 KiB into a long line, and a CR ending a long line at a chunk's end, decode as in one piece", () => {
     for (const char of ["é", "日", "😀", "\ufffd"]) {
       const c = toBytes(char);
       for (let at = 65530; at < 65540; at++) {
@@ -192,7 +194,7 @@ describe("very long lines (decoded piecewise from 64 KiB on)", () => {
           const bytes = concatBytes([line, toBytes(end), toBytes("data: next\n\n")]);
           const want = referenceParse(bytes);
           for (let cut = at; cut <= at + c.length; cut++) {
-            // Cut inside the character once the line is long enough to be cut into a piece there, and right after the first CR.
+            // Cut inside the character, 64 KiB into the line, and right after the first CR.
             const chunks = shiftedChunks(bytes, [cut, line.length + 1, line.length + 2], [0]);
             expect(push(chunks), `${char} at ${at}, cut ${cut}, end ${JSON.stringify(end)}`).toStrictEqual(want);
           }
@@ -201,7 +203,7 @@ describe("very long lines (decoded piecewise from 64 KiB on)", () => {
     }
   });
 
-  it("maxEventBytes counts a long line's exact bytes, pieces included", () => {
+  it("maxEventBytes counts a long line's exact bytes, buffered across chunks", () => {
     const line = concatBytes([toBytes("data: "), new Uint8Array(200 * 1024).fill(0x62), toBytes("é\n\n")]);
     const fed = (limit: number, chunks: Uint8Array[]) => {
       let errorSize: number | undefined;

@@ -91,10 +91,11 @@ describe("maxEventBytes", () => {
     expectLimitError(error, "event");
   });
 
-  it("counts the field lines of one event, not the stream: many small events never trip it", () => {
+  it("counts the field lines of one event, not the stream (nor comments): many small events never trip it", () => {
     const seen: string[] = [];
     const parser = createSseParser({ onMessage: (m) => seen.push(m.data) }, { maxEventBytes: 20 });
-    for (let i = 0; i < 1000; i++) parser.feed(toBytes(`data: ${i}\n: a comment longer than twenty bytes\n\n`));
+    // Up to 9 bytes of field line and a 20-byte comment: 29 bytes if comments counted.
+    for (let i = 0; i < 1000; i++) parser.feed(toBytes(`data: ${i}\n: a twenty-byte note\n\n`));
     expect(seen).toHaveLength(1000);
   });
 
@@ -146,6 +147,41 @@ describe("maxEventBytes", () => {
     parser.feed(toBytes(":"));
     for (let i = 0; i < 20 && errors.length === 0; i++) parser.feed(new Uint8Array(64).fill(0x20));
     expectLimitError(errors[0], "line");
+  });
+
+  it("a comment line longer than the limit fails whatever the chunking: whole, or split at any point", async () => {
+    const push = (chunks: Uint8Array[]) => {
+      const seen: string[] = [];
+      const comments: number[] = [];
+      const errors: SseParseError[] = [];
+      const parser = createSseParser(
+        { onMessage: (m) => seen.push(m.data), onComment: (c) => comments.push(c.length), onError: (e) => errors.push(e) },
+        { maxEventBytes: LIMIT },
+      );
+      for (const c of chunks) parser.feed(c);
+      return { seen, comments, errors };
+    };
+    for (const [length, fails] of [[LIMIT, false], [LIMIT + 1, true], [3 * LIMIT, true]] as const) {
+      // The comment line is `length` bytes, its ':' included.
+      const bytes = toBytes(`data: before\n\n:${"c".repeat(length - 1)}\ndata: after\n\n`);
+      for (let at = 0; at <= bytes.length; at++) {
+        const where = `${length}-byte comment, split at ${at}`;
+        const { seen, comments, errors } = push(at === bytes.length ? [bytes] : splitAt(bytes, at));
+        if (fails) {
+          expect(seen, where).toStrictEqual(["before"]);
+          expect(comments, where).toStrictEqual([]);
+          expect(errors, where).toHaveLength(1);
+          expectLimitError(errors[0], "line");
+        } else {
+          expect({ seen, comments, errors }, where).toStrictEqual({ seen: ["before", "after"], comments: [length - 1], errors: [] });
+        }
+      }
+      if (fails) {
+        const { messages, error } = await collect(parseSse(streamOf([bytes]), { maxEventBytes: LIMIT }));
+        expect(messages.map((m) => m.data)).toStrictEqual(["before"]);
+        expectLimitError(error, "line");
+      }
+    }
   });
 
   it("the default limit is 16 MiB, and Infinity disables it", () => {

@@ -64,7 +64,8 @@ export function referenceParse(bytes: Uint8Array): Observed {
 /**
  * Reference for maxEventBytes: the wire bytes of each event's field lines
  * (comments, blank lines and terminators not counted), error at the first
- * line over the limit, or an unterminated tail over it. Lines are cut at the
+ * line over the limit (a comment line errors alone if it is longer than the
+ * limit), or an unterminated tail over it. Lines are cut at the
  * byte level and decoded one by one (terminators are ASCII, so this decodes
  * as the whole stream would); a leading BOM is not part of the first line.
  */
@@ -90,7 +91,10 @@ export function referenceWithLimit(bytes: Uint8Array, limit: number) {
       size = 0;
       continue;
     }
-    if (line.startsWith(":")) continue;
+    if (line.startsWith(":")) {
+      if (raw.length > limit) return { messages, errorSize: raw.length as number | undefined };
+      continue;
+    }
     size += raw.length;
     if (size > limit) return { messages, errorSize: size as number | undefined };
     const colon = line.indexOf(":");
