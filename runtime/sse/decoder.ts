@@ -228,7 +228,9 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
     }
     if (s < n) {
       keep(c, s, n);
-      if (pending > max) throw new SseParseError("line", max, pending);
+      // A leading BOM is not part of the first line (see `line`).
+      const bom = atStart && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+      if (pending - bom > max) throw new SseParseError("line", max, pending - bom);
     }
   };
 }

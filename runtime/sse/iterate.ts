@@ -114,10 +114,12 @@ export function iterate<T = SseMessage>(source: SseSource, options: SseParseOpti
             error = [e];
           }
         }
-        // Deliver what was completed before an error (or the end).
+        // Deliver what was completed before an error (or the end). An end
+        // (a terminal event) came before a decoding error in the same chunk,
+        // and nothing after it is read: that error is moot.
         if (out.length) yield out;
-        if (error) throw (reason = error[0]);
         if (end) return;
+        if (error) throw (reason = error[0]);
       }
     } finally {
       signal?.removeEventListener("abort", onAbort);

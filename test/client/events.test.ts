@@ -60,6 +60,15 @@ describe("decodeEvents", () => {
     expect(cancelled).toBe(true);
   });
 
+  it("ends cleanly at a terminal event even when bytes after it in the same chunk would be a decoding error (nothing after it is read)", async () => {
+    const text = frame(1, "result", { ok: true }) + "data: " + "x".repeat(200);
+    for (const sizes of [[text.length], [40, 1000]]) {
+      const events = await all(decodeEvents(chunks(text, sizes), { maxEventBytes: 100 }));
+      expect(events.map((e) => e.type)).toEqual(["result"]);
+      expect(await all(decodeEventBatches(chunks(text, sizes), { maxEventBytes: 100 }))).toHaveLength(1);
+    }
+  });
+
   it("batches: one array per chunk, never empty", async () => {
     const text = frame(1, "assistant_delta", { text: "a" }) + frame(2, "assistant_delta", { text: "b" }) + frame(3, "result", { ok: true });
     const batches = await all(decodeEventBatches(chunks(text, [text.length - 5, 5])));

@@ -13,7 +13,7 @@ import {
   SseParseError,
   type SseMessage,
 } from "../../runtime/sse/index.js";
-import { splitAt, streamOf, toBytes } from "./helpers.js";
+import { concatBytes, splitAt, streamOf, toBytes } from "./helpers.js";
 import { referenceWithLimit } from "./reference.js";
 
 const LIMIT = 1000;
@@ -180,6 +180,19 @@ describe("maxEventBytes", () => {
         const { messages, error } = await collect(parseSse(streamOf([bytes]), { maxEventBytes: LIMIT }));
         expect(messages.map((m) => m.data)).toStrictEqual(["before"]);
         expectLimitError(error, "line");
+      }
+    }
+  });
+
+  it("a leading BOM is not part of the first line's size, whole or split at any point (also while that line is unterminated)", () => {
+    for (const [line, fails] of [["data:12345", false], ["data:123456", true]] as const) {
+      const bytes = concatBytes([Uint8Array.from([0xef, 0xbb, 0xbf]), toBytes(`${line}\n\n`)]);
+      for (let at = 0; at <= bytes.length; at++) {
+        const seen: string[] = [];
+        const errors: SseParseError[] = [];
+        const parser = createSseParser({ onMessage: (m) => seen.push(m.data), onError: (e) => errors.push(e) }, { maxEventBytes: 10 });
+        for (const c of at === bytes.length ? [bytes] : splitAt(bytes, at)) parser.feed(c);
+        expect({ at, seen, errors: errors.map((e) => e.size) }).toStrictEqual({ at, seen: fails ? [] : ["12345"], errors: fails ? [11] : [] });
       }
     }
   });
