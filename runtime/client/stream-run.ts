@@ -19,13 +19,15 @@
  * - a connection that ends cleanly without any new event means the terminal
  *   event is at or before `lastSeq` (the run is over), or that a proxy
  *   closed a quiet connection. `getRun` tells which. For a finished run
- *   (`succeeded`, `failed`, `cancelled`) the stream is resumed once more,
+ *   (`succeeded`, `failed`, `cancelled`, or `tokens`/`turns` no longer
+ *   null, which the server sets when the run ends) the stream is resumed once more,
  *   at once (the run may have ended just after the close, its terminal
  *   event not yet sent); when that pass brings nothing new either, the
  *   iteration ends cleanly (`terminal` stays undefined: that event was at
- *   or before `lastSeq`). For a live run it is a drop, backed off like any
- *   other but not counted toward `maxReconnects`: a long tool call behind
- *   a proxy that closes idle connections is normal, not a failure.
+ *   or before `lastSeq`). For a live run (`queued`, `running`) it is a
+ *   drop, backed off like any other but not counted toward `maxReconnects`:
+ *   a long tool call behind a proxy that closes idle connections is normal,
+ *   not a failure. Any other status counts as a drop.
  * The documents name no 404/409/410 for streaming a finished run; such an
  * answer is a MantyxApiError like any other 4xx.
  *
@@ -190,9 +192,11 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
           if (!fresh) {
             // A clean end with nothing new: the run is over, or a proxy closed a quiet connection (see the top of this file).
             if (finished) return;
-            const run = await (client as { getRun(runId: string, options?: CallOptions): Promise<{ status?: unknown } | undefined> }).getRun(runId, options);
-            if ((finished = /^(succeeded|failed|cancelled)$/.test(run?.status as string))) continue;
-            quiet = true;
+            const run = await (client as { getRun(runId: string, options?: CallOptions): Promise<Record<string, unknown> | undefined> }).getRun(runId, options);
+            // Over: a final status, or the usage fields that stay null until the run ends (http-surface.md).
+            if ((finished = /^(succeeded|failed|cancell?ed)$/.test(run?.["status"] as string) || run?.["tokens"] != null || run?.["turns"] != null)) continue;
+            // Only a run known to be live makes the close a quiet one; an unknown status counts as a drop (bounded).
+            quiet = /^(queued|running)$/.test(run?.["status"] as string);
           }
         } catch (error) {
           if (user?.aborted) throw user.reason;

@@ -241,6 +241,25 @@ describe("streamRun resume", () => {
       expect(resumed.terminal).toMatchObject({ seq: seqs[seqs.length - 1] });
     });
 
+    it("a run getRun reports with an unknown status: finished when its usage fields are set (one more resume, then the end); otherwise its quiet closes count toward maxReconnects", async () => {
+      const client = clientFor(server());
+      const done = await client.createRun({ prompt: "x", metadata: { scenario: "text", snapshotStatus: "completed" } });
+      const run = await server().waitForRun(done.runId);
+      const last = run.events[run.events.length - 1]!.seq;
+      server().faults.push({ kind: "end-clean", after: 0 });
+      const stream = client.streamRun(done.runId, { lastSeq: last, maxReconnects: 0 });
+      expect(await collect(stream)).toEqual([]);
+      expect(server().faults).toEqual([]);
+
+      // A live run (an event every 50 ms: the mock ends a connection as the next event is due).
+      const live = await client.createRun({ prompt: "x", metadata: { scenario: "many", count: "100", stepMs: "50", snapshotStatus: "thinking" } });
+      server().faults.push(...Array.from({ length: 3 }, () => ({ kind: "end-clean", after: 0 }) as const));
+      const error = await collect(client.streamRun(live.runId, { maxReconnects: 2 })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(MantyxConnectionError);
+      expect(server().faults).toEqual([]);
+      await client.cancelRun(live.runId);
+    });
+
     it("quiet clean closes while the run is live are backed off but do not count toward maxReconnects", async () => {
       const client = clientFor(server());
       const { runId } = await client.createRun({ prompt: "live", metadata: { scenario: "many", count: "4", stepMs: "150" } });

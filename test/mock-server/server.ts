@@ -244,7 +244,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       const done = run.done;
       return send(res, 200, {
         runId: run.id,
-        status: run.status,
+        // metadata.snapshotStatus: a status this client does not know (a newer server's).
+        status: ((run.spec["metadata"] as Record<string, unknown> | undefined)?.["snapshotStatus"] as string | undefined) ?? run.status,
         finalText: run.finalText,
         error: run.error,
         failureReason: null,
