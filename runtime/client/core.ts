@@ -114,8 +114,9 @@ export type StreamOpener = (lastSeq: number | undefined, signal: AbortSignal) =>
 /** A credential as sent and as JSON escapes it (what redaction removes); none for an empty one. */
 const secretForms = (key: string): string[] => (key ? [key, JSON.stringify(key).slice(1, -1)] : []);
 
-/** Headers that carry a credential: per-call values of these are redacted too. */
-const CREDENTIAL_HEADERS = /^(authorization|x-api-key)$/i;
+/** The credential in header `name` of `headers`, when it is one that carries one (a credential passed as a plain header is redacted too). */
+const headerSecrets = (headers: Headers, name: string): string[] =>
+  /^(authorization|x-api-key)$/i.test(name) ? secretForms(headers.get(name)!.replace(/^Bearer\s+/i, "")) : [];
 
 export class ClientCore {
   /** The options as given (defaults are applied where they are read). */
@@ -135,8 +136,7 @@ export class ClientCore {
     const headers = (this.#headers = new Headers(inBrowser ? {} : { "user-agent": `@mantyx/wire-types/${version}${userAgent ? " " + userAgent : ""}` }));
     for (const name in options.headers) {
       headers.set(name, options.headers[name]!);
-      // A credential passed as a plain header is kept out of errors too.
-      if (CREDENTIAL_HEADERS.test(name)) this.#secrets.push(...secretForms(headers.get(name)!.replace(/^Bearer\s+/i, "")));
+      this.#secrets.push(...headerSecrets(headers, name));
     }
     if (apiKey !== undefined) {
       // fetch strips leading and trailing HTTP whitespace from header values,
@@ -252,10 +252,8 @@ export class ClientCore {
     const secrets = [...this.#secrets];
     for (const set of [{ accept }, callOptions?.headers, extra, body === undefined ? {} : { "content-type": "application/json" }]) {
       for (const name in set) {
-        const value = set[name as keyof typeof set]!;
-        headers.set(name, value);
-        // A per-call credential is kept out of errors like the client's own.
-        if (CREDENTIAL_HEADERS.test(name)) secrets.push(...secretForms(headers.get(name)!.replace(/^Bearer\s+/i, "")));
+        headers.set(name, set[name as keyof typeof set]!);
+        secrets.push(...headerSecrets(headers, name));
       }
     }
     const payload = body === undefined ? undefined : JSON.stringify(body);
