@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/mantyx/wire-types/conformance/go/sse"
@@ -84,6 +85,9 @@ func checkFlow(f flow, v *Validators, rules *TranscriptRules) string {
 		at := fmt.Sprintf("step %d (%s)", i, s.Kind)
 		switch s.Kind {
 		case "http", "open-stream":
+			if m := s.Request.Method; (m != "GET" && m != "POST" && m != "DELETE") || !strings.HasPrefix(s.Request.Path, "/api/") {
+				return at + ": a request is GET, POST or DELETE of an /api/ path"
+			}
 			if p := validBody(v, s.Request); p != "" {
 				return at + " request: " + p
 			}
@@ -122,6 +126,9 @@ func checkFlow(f flow, v *Validators, rules *TranscriptRules) string {
 				return at + ": stream " + s.Stream + " is not open"
 			}
 			delete(streams, s.Stream)
+			if s.Reason != "closed-after-terminal" && s.Reason != "connection-dropped" {
+				return at + ": unknown stream-end reason " + s.Reason
+			}
 		default:
 			return at + ": unknown step kind"
 		}

@@ -62,6 +62,9 @@ func checkSSE(c SSECase, v *Validators) string {
 			return fmt.Sprintf("%s: got %s, want %s", how, gotJSON, want)
 		}
 	}
+	if c.Events != nil && len(c.Events) != len(c.Messages) {
+		return fmt.Sprintf("%d typed events for %d messages", len(c.Events), len(c.Messages))
+	}
 	for i, raw := range c.Events {
 		var fromData, expected any
 		if err := json.Unmarshal([]byte(c.Messages[i].Data), &fromData); err != nil {

@@ -24,16 +24,36 @@ import (
 )
 
 // FixturesDir is generated/fixtures by relative path from this folder, or
-// $MANTYX_FIXTURES_DIR.
+// $MANTYX_FIXTURES_DIR. `go test` runs in the package's folder, not where
+// the command was typed, so a relative $MANTYX_FIXTURES_DIR is looked up
+// from the package's folder and then from each folder above it (the module
+// root, typically): `MANTYX_FIXTURES_DIR=testdata/mantyx-fixtures go test
+// ./internal/conformance/` works from the repository root.
 func FixturesDir() string {
-	if dir := os.Getenv("MANTYX_FIXTURES_DIR"); dir != "" {
-		abs, err := filepath.Abs(dir)
-		if err == nil {
-			return abs
-		}
+	dir := os.Getenv("MANTYX_FIXTURES_DIR")
+	if dir == "" {
+		return filepath.Join("..", "..", "generated", "fixtures")
+	}
+	if filepath.IsAbs(dir) {
 		return dir
 	}
-	return filepath.Join("..", "..", "generated", "fixtures")
+	if from, err := os.Getwd(); err == nil {
+		for {
+			if _, err := os.Stat(filepath.Join(from, dir, "manifest.json")); err == nil {
+				return filepath.Join(from, dir)
+			}
+			parent := filepath.Dir(from)
+			if parent == from {
+				break
+			}
+			from = parent
+		}
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
+	return abs
 }
 
 // Manifest is fixtures/manifest.json (the fields the runner reads).

@@ -26,6 +26,10 @@ from typing import Any
 
 CR = 0x0D
 LF = 0x0A
+# The largest reconnection time kept (2**53 - 1, the largest integer JSON
+# numbers and JavaScript hold exactly): a longer run of digits is kept as
+# MAX_RETRY, so decoders in every language agree.
+MAX_RETRY = 2**53 - 1
 BOM = "\ufeff"
 
 
@@ -42,6 +46,8 @@ class SseDecoder:
 
     def feed(self, chunk: bytes) -> list[dict[str, Any]]:
         """Decode the next chunk; returns the messages it completed."""
+        if not chunk:
+            return []  # an empty read: a CR ending the previous chunk may still pair with an LF
         start = 0
         if self._skip_lf and chunk[:1] == b"\n":
             start = 1
@@ -94,7 +100,9 @@ class SseDecoder:
                 self._last_id = value
         elif field == "retry":
             if value != "" and all("0" <= c <= "9" for c in value):
-                self._retry = int(value)
+                # Saturates at MAX_RETRY (int() also refuses over 4300 digits).
+                digits = value.lstrip("0") or "0"
+                self._retry = MAX_RETRY if len(digits) > 16 else min(int(digits), MAX_RETRY)
 
     def _dispatch(self) -> None:
         if not self._data:

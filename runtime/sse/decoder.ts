@@ -156,7 +156,8 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
     else if (field === "id") {
       if (!value.includes("\0")) id = value;
     } else if (field === "retry" && /^\d+$/.test(value)) {
-      retry = +value;
+      // Saturated at 2^53 - 1, as the Go and Python reference decoders do (no float beyond it).
+      retry = Math.min(+value, Number.MAX_SAFE_INTEGER);
       cb.onRetry?.(retry);
     }
   };

@@ -52,7 +52,7 @@ export function referenceParse(bytes: Uint8Array): Observed {
       if (!value.includes("\u0000")) lastEventId = value;
     } else if (field === "retry") {
       if (/^[0-9]+$/.test(value)) {
-        retry = Number(value);
+        retry = Math.min(Number(value), Number.MAX_SAFE_INTEGER); // saturated, as the decoders do
         out.retries.push(retry);
       }
     }

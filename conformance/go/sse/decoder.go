@@ -20,6 +20,11 @@ type Message struct {
 	Retry *int
 }
 
+// MaxRetry is the largest reconnection time kept (2^53 - 1, the largest
+// integer JSON numbers and JavaScript hold exactly): a longer run of digits
+// is kept as MaxRetry, so decoders in every language agree.
+const MaxRetry = 1<<53 - 1
+
 // Decoder decodes one stream; Feed chunks in order, then End.
 type Decoder struct {
 	pending []byte
@@ -38,8 +43,12 @@ func NewDecoder() *Decoder { return &Decoder{atStart: true} }
 
 // Feed decodes the next chunk and returns the messages it completed.
 func (d *Decoder) Feed(chunk []byte) []Message {
+	if len(chunk) == 0 {
+		// An empty read: a CR ending the previous chunk may still pair with an LF.
+		return nil
+	}
 	start := 0
-	if d.skipLF && len(chunk) > 0 && chunk[0] == '\n' {
+	if d.skipLF && chunk[0] == '\n' {
 		start = 1
 	}
 	d.skipLF = false
@@ -113,9 +122,12 @@ func (d *Decoder) line(raw []byte) {
 		}
 	case "retry":
 		if value != "" && strings.Trim(value, "0123456789") == "" {
+			// Saturates at MaxRetry instead of overflowing.
 			n := 0
 			for _, c := range value {
-				n = n*10 + int(c-'0')
+				if n = n*10 + int(c-'0'); n > MaxRetry {
+					n = MaxRetry
+				}
 			}
 			d.retry = &n
 		}
