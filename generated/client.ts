@@ -23,6 +23,7 @@ import {
   type StreamRunOptions,
   type ToolResultOutcome,
 } from "../runtime/client/core.js";
+import type { DecodedItemFor, OnInvalid } from "../runtime/events/index.js";
 import type * as T from "./types.js";
 import {
   validateRunCreateRequest,
@@ -153,7 +154,7 @@ export interface MantyxClient {
    *
    * `GET /api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/stream` (OAuth scope `runs:read`); answers 200, 401, 403, 404, 429.
    */
-  streamRun(runId: string, options?: StreamRunOptions): RunEventStream;
+  streamRun<V extends OnInvalid = "throw">(runId: string, options?: StreamRunOptions & { onInvalid?: V | undefined }): RunEventStream<DecodedItemFor<V>>;
 }
 
 export class MantyxClient extends ClientCore {

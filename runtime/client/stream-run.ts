@@ -87,7 +87,7 @@ function invalidSeq(item: StreamDecodeError): number | undefined {
  * tells where it got to. Iterating it again continues after `lastSeq` (and
  * ends at once when the terminal event has been delivered).
  */
-export interface RunEventStream extends AsyncIterable<RunStreamItem> {
+export interface RunEventStream<Item = RunStreamItem> extends AsyncIterable<Item> {
   /** `seq` of the last event delivered (or skipped as invalid); the resume point. */
   lastSeq: number | undefined;
   /** The terminal event, once seen (delivered, or replayed after having been delivered on an earlier pass). */

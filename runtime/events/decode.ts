@@ -60,6 +60,15 @@ export interface DecodeEventsOptions extends DecodeOptions, SseParseOptions {}
 
 export type DecodedItem = AgentRunEvent | StreamDecodeError;
 
+/**
+ * The items a stream yields for an `onInvalid` of type `V`: the events, plus
+ * StreamDecodeErrors only when `onInvalid` may be `"deliver"` (with
+ * `"throw"`, the default, and `"skip-and-warn"` an invalid message is never
+ * an item). So `for await (const event of decodeEvents(body))` needs no
+ * check before `switch (event.type)`.
+ */
+export type DecodedItemFor<V extends OnInvalid> = "deliver" extends V ? DecodedItem : AgentRunEvent;
+
 const warn = (options: DecodeOptions, what: string, error: StreamDecodeError): void =>
   (options.onWarning ?? console.warn)(`MANTYX ${what}: ${error.message}`, error);
 
@@ -114,11 +123,17 @@ const handler =
  * Typed events of one stream, one per `next()`. Items are `AgentRunEvent`s,
  * plus StreamDecodeErrors when `onInvalid` is `"deliver"`.
  */
-export function decodeEvents(source: SseSource, options: DecodeEventsOptions = {}): AsyncIterableIterator<DecodedItem> {
-  return items(iterate(source, options, handler(options)), options.signal);
+export function decodeEvents<V extends OnInvalid = "throw">(
+  source: SseSource,
+  options: DecodeEventsOptions & { onInvalid?: V | undefined } = {},
+): AsyncIterableIterator<DecodedItemFor<V>> {
+  return items(iterate(source, options, handler(options)), options.signal) as AsyncIterableIterator<DecodedItemFor<V>>;
 }
 
 /** Like decodeEvents, but one array per network chunk (never empty): the fast path. */
-export function decodeEventBatches(source: SseSource, options: DecodeEventsOptions = {}): AsyncIterableIterator<DecodedItem[]> {
-  return iterate(source, options, handler(options));
+export function decodeEventBatches<V extends OnInvalid = "throw">(
+  source: SseSource,
+  options: DecodeEventsOptions & { onInvalid?: V | undefined } = {},
+): AsyncIterableIterator<DecodedItemFor<V>[]> {
+  return iterate(source, options, handler(options)) as AsyncIterableIterator<DecodedItemFor<V>[]>;
 }

@@ -7,6 +7,7 @@ export {
   decodeEventMessage,
   decodeEvents,
   type DecodedItem,
+  type DecodedItemFor,
   type DecodeEventsOptions,
   type DecodeOptions,
   type OnInvalid,

@@ -5,7 +5,10 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type { MantyxClient } from "../../generated/client.js";
+import type { AgentRunEvent } from "../../generated/types.js";
+import type { DecodeEventsOptions } from "../../runtime/events/index.js";
 import { decodeEventBatches, decodeEvents, decodeEventMessage, isTerminalEvent, runOutcome, StreamDecodeError } from "../../runtime/events/index.js";
 
 const enc = new TextEncoder();
@@ -107,6 +110,35 @@ describe("decodeEvents", () => {
   it('validation "off" still requires the envelope', () => {
     expect(decodeEventMessage({ event: "x", data: '{"type":"assistant_delta","data":{}}', id: "" }, { validation: "off" })).toBeInstanceOf(StreamDecodeError);
     expect(decodeEventMessage({ event: "x", data: '{"seq":1,"type":"assistant_delta","data":{}}', id: "" }, { validation: "off" })).toEqual({ seq: 1, type: "assistant_delta", data: {} });
+  });
+});
+
+describe("item types follow onInvalid (StreamDecodeError items only with \"deliver\")", () => {
+  it("decodeEvents, decodeEventBatches and streamRun", () => {
+    const body = new ReadableStream<Uint8Array>();
+    expectTypeOf(decodeEvents(body)).toEqualTypeOf<AsyncIterableIterator<AgentRunEvent>>();
+    expectTypeOf(decodeEvents(body, { onInvalid: "skip-and-warn", onRetry: (ms) => expectTypeOf(ms).toBeNumber() })).toEqualTypeOf<AsyncIterableIterator<AgentRunEvent>>();
+    expectTypeOf(decodeEvents(body, { onInvalid: "deliver" })).toEqualTypeOf<AsyncIterableIterator<AgentRunEvent | StreamDecodeError>>();
+    const options: DecodeEventsOptions = {};
+    expectTypeOf(decodeEvents(body, options)).toEqualTypeOf<AsyncIterableIterator<AgentRunEvent | StreamDecodeError>>();
+    expectTypeOf(decodeEventBatches(body)).toEqualTypeOf<AsyncIterableIterator<AgentRunEvent[]>>();
+    const client = {} as MantyxClient;
+    type Item<S> = S extends AsyncIterable<infer T> ? T : never;
+    expectTypeOf<Item<ReturnType<typeof client.streamRun<"throw">>>>().toEqualTypeOf<AgentRunEvent>();
+    expectTypeOf<Item<ReturnType<typeof client.streamRun<"deliver">>>>().toEqualTypeOf<AgentRunEvent | StreamDecodeError>();
+    // The README's loop: a switch on the type with a default branch that reads the envelope.
+    const loop = async () => {
+      for await (const event of client.streamRun("run_1")) {
+        switch (event.type) {
+          case "assistant_delta":
+            expectTypeOf(event.data.text).toBeString();
+            break;
+          default:
+            expectTypeOf(event.seq).toBeNumber();
+        }
+      }
+    };
+    void loop;
   });
 });
 
