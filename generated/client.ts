@@ -25,16 +25,14 @@ import {
 } from "../runtime/client/core.js";
 import type { DecodedItemFor, OnInvalid } from "../runtime/events/index.js";
 import type * as T from "./types.js";
-import {
-  validateRunCreateRequest,
-  validateRunCreateRequestAllErrors,
-  validateSessionCreateRequest,
-  validateSessionCreateRequestAllErrors,
-  validateSessionMessageRequest,
-  validateSessionMessageRequestAllErrors,
-  validateToolResultRequest,
-  validateToolResultRequestAllErrors,
-} from "./validators/index.js";
+import { validateRunCreateRequest } from "./validators/run-create-request.js";
+import { validateRunCreateRequestAllErrors } from "./validators/run-create-request.all-errors.js";
+import { validateSessionCreateRequest } from "./validators/session-create-request.js";
+import { validateSessionCreateRequestAllErrors } from "./validators/session-create-request.all-errors.js";
+import { validateSessionMessageRequest } from "./validators/session-message-request.js";
+import { validateSessionMessageRequestAllErrors } from "./validators/session-message-request.all-errors.js";
+import { validateToolResultRequest } from "./validators/tool-result-request.js";
+import { validateToolResultRequestAllErrors } from "./validators/tool-result-request.all-errors.js";
 
 /** The package version the client identifies itself with. */
 export const CLIENT_VERSION = "0.1.0";

@@ -20,7 +20,7 @@ import type { ParameterObject, SchemaObject } from "openapi3-ts/oas31";
 import { header } from "../header.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { componentName, deref, IDENT, operationsOf, requestBodyComponent } from "./operations.js";
-import { allErrorsName, validatorName } from "./validators/names.js";
+import { allErrorsFile, allErrorsName, kebabCase, validatorName } from "./validators/names.js";
 
 const TEMPLATE = new URL("../../templates/client.ts.hbs", import.meta.url);
 
@@ -199,14 +199,21 @@ export function createRenderer(): (data: unknown) => string {
 
 export function emitClient(model: LoadedSchema): EmittedFile[] {
   const operations = operationData(model);
-  const validators = new Set<string>();
-  for (const op of operations) if (op.body !== undefined) validators.add(op.body.validate).add(op.body.validateAll);
+  // Each validator from its own module, not from validators/index.js: in
+  // plain Node (no bundler to drop the rest) importing the client then loads
+  // the request bodies' validators only, not all of them.
+  const imports = new Map<string, string>();
+  for (const op of operations) {
+    if (op.bodyType === undefined) continue;
+    imports.set(validatorName(op.bodyType), `./validators/${kebabCase(op.bodyType)}.js`);
+    imports.set(allErrorsName(op.bodyType), `./validators/${allErrorsFile(op.bodyType)}.js`);
+  }
   const render = createRenderer();
   const contents = render({
     header: header(model, "//").trimEnd(),
     version: model.generatorVersion,
     operations,
-    validators: [...validators].sort(),
+    validatorImports: [...imports].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, from]) => ({ name, from })),
   });
   return [{ path: "client.ts", contents: contents.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n") }];
 }
