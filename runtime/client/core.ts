@@ -132,6 +132,9 @@ export class ClientCore {
     const { apiKey, userAgent } = options;
     this.#o = options;
     if (!options.baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function") throw new TypeError("MantyxClient: pass baseUrl (and fetch)");
+    // A mistyped URL fails here, not as a "connection error" on the first call (relative ones resolve against the page in a browser).
+    const page = (globalThis as { location?: { href: string } }).location?.href;
+    if (URL.canParse && !URL.canParse(options.baseUrl, page)) throw new TypeError(`MantyxClient: baseUrl ${JSON.stringify(options.baseUrl)} is not a URL`);
     const inBrowser = "document" in globalThis || "WorkerGlobalScope" in globalThis;
     const headers = (this.#headers = new Headers(inBrowser ? {} : { "user-agent": `@mantyx/wire-types/${version}${userAgent ? " " + userAgent : ""}` }));
     for (const name in options.headers) {
@@ -267,7 +270,9 @@ export class ClientCore {
         error = await this.#error(id, response, secrets);
       } catch (cause) {
         if (signal?.aborted) throw signal.reason;
-        error = new MantyxConnectionError(`${id}: ${(cause as Error)?.message}`, { operationId: id, cause, attempts: attempt });
+        // fetch's own message is often just "fetch failed": the reason (ECONNREFUSED, a DNS failure, …) is its cause's.
+        const reason = (cause as { cause?: { message?: unknown } } | undefined)?.cause?.message;
+        error = new MantyxConnectionError(`${id}: ${(cause as Error)?.message}${typeof reason == "string" ? ` (${reason})` : ""}`, { operationId: id, cause, attempts: attempt });
       }
       const retriable = response?.status == 429 || (retry < 0 && (!response || response.status > 499));
       if (!retry || attempt > maxRetries || !retriable) throw error;

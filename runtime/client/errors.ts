@@ -118,6 +118,10 @@ export class MantyxConnectionError extends ClientError {
   declare readonly lastSeq: number | undefined;
 }
 
+export function isMantyxConnectionError(e: unknown): e is MantyxConnectionError {
+  return (e as Error | null)?.name == "MantyxConnectionError";
+}
+
 /**
  * A 2xx answer the client cannot use: the stream route answered without
  * `text/event-stream` (a proxy or login page), or a JSON route sent a body
@@ -128,4 +132,8 @@ export class UnexpectedResponseError extends ClientError {
   declare readonly operationId: string;
   declare readonly status: number;
   declare readonly contentType: string | null;
+}
+
+export function isUnexpectedResponseError(e: unknown): e is UnexpectedResponseError {
+  return (e as Error | null)?.name == "UnexpectedResponseError";
 }

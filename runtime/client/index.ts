@@ -19,7 +19,9 @@ export {
 } from "./core.js";
 export {
   isMantyxApiError,
+  isMantyxConnectionError,
   isRequestValidationError,
+  isUnexpectedResponseError,
   MantyxApiError,
   MantyxConnectionError,
   RequestValidationError,

@@ -2,10 +2,21 @@
  * Every documented error status through real HTTP -> the right typed error,
  * and the credential never leaking into one.
  */
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
-import { isMantyxApiError, MantyxApiError, MantyxConnectionError } from "../../runtime/client/index.js";
+import {
+  isMantyxApiError,
+  isMantyxConnectionError,
+  isRequestValidationError,
+  isUnexpectedResponseError,
+  MantyxApiError,
+  MantyxConnectionError,
+  RequestValidationError,
+  UnexpectedResponseError,
+} from "../../runtime/client/index.js";
 import { clientFor, useMockServer } from "./helpers.js";
 
 const server = useMockServer({ oauthTokens: { mantyx_at_readonly: ["runs:read"], mantyx_at_secret_scoped_token: ["runs:read"] } });
@@ -124,6 +135,39 @@ describe("error statuses", () => {
     ["not JSON", "<html>Bad gateway</html>", "not_found"],
   ])("code: %s", (_name, body, want) => {
     expect(new MantyxApiError("op", 404, body, new Headers()).code).toBe(want);
+  });
+});
+
+describe("errors that are not HTTP statuses", () => {
+  it("a server that cannot be reached: MantyxConnectionError naming the reason, not just \"fetch failed\"", async () => {
+    // A port nothing listens on (taken, then released).
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const client = new MantyxClient({ baseUrl: `http://127.0.0.1:${port}`, workspace: "acme", apiKey: "k", maxRetries: 0 });
+    const e = await client.getRun("run_1").catch((x: unknown) => x);
+    expect(isMantyxConnectionError(e)).toBe(true);
+    expect((e as Error).message).toMatch(/^getRun: fetch failed \(.*ECONNREFUSED.*\)$/);
+  });
+
+  it("a baseUrl that is not a URL is refused when the client is made, not on the first call", () => {
+    expect(() => new MantyxClient({ baseUrl: "not a url", workspace: "acme" })).toThrow(new TypeError('MantyxClient: baseUrl "not a url" is not a URL'));
+  });
+
+  it("each error class has a type guard that also recognises it from another copy of the module (by name)", () => {
+    const guards = [
+      [isMantyxApiError, new MantyxApiError("op", 500, {}, new Headers())],
+      [isMantyxConnectionError, new MantyxConnectionError("op: x", { operationId: "op", attempts: 1, lastSeq: undefined })],
+      [isRequestValidationError, new RequestValidationError("op: x", { operationId: "op", issues: [] })],
+      [isUnexpectedResponseError, new UnexpectedResponseError("op: x", { operationId: "op", status: 200, contentType: "text/html" })],
+    ] as const;
+    for (const [guard, error] of guards) {
+      expect(guards.filter(([g]) => g(error)).map(([g]) => g)).toEqual([guard]);
+      const copy = Object.assign(new Error(error.message), { ...error, name: error.name });
+      expect(guard(copy)).toBe(true);
+    }
+    expect(isMantyxConnectionError(new Error("x"))).toBe(false);
   });
 });
 
