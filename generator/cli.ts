@@ -5,6 +5,16 @@
  *
  * Exit codes: 0 done (or up to date), 1 `--check` found differences,
  * 2 the schema, the generator or the arguments failed.
+ *
+ * Paths: `--schema` and `--out` are taken relative to the current
+ * directory (or absolute); everything else is found from the schema file's
+ * absolute location (the hand-written fixture cases: the folder `cases`
+ * beside it, required; an empty folder opts out) or from this package (the
+ * templates). The output does not depend on the current directory: headers
+ * name the schema relative to the package that holds it (nearest
+ * package.json; this repository's schema is `schema/openapi.yaml`, also when
+ * read from node_modules/@mantyx/wire-types/), or by its file name outside
+ * any package (generator/load/source-path.ts).
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -51,7 +61,7 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
   program
     .command("gen")
     .description("Generate the output folder from the schema (deletes and rewrites it), or check that it is up to date.")
-    .option("--schema <path>", "the OpenAPI 3.1 schema (YAML or JSON)", "schema/openapi.yaml")
+    .option("--schema <path>", "the OpenAPI 3.1 schema (YAML or JSON); the hand-written fixture cases are read from cases/ beside it", "schema/openapi.yaml")
     .option("--out <dir>", "the output folder; everything in it is owned by the generator", "generated")
     .option("--check", "write nothing; exit 1 and list each stale, missing or extra file if the folder is out of date")
     .option("--debug", "print stack traces with errors")
@@ -76,6 +86,7 @@ async function gen(options: GenOptions, io: CliEnv): Promise<number> {
   const started = performance.now();
   const outDir = path.resolve(io.cwd, options.out);
   const shownOut = `${path.relative(io.cwd, outDir).split(path.sep).join("/") || "."}/`;
+  const shownSchema = path.relative(io.cwd, path.resolve(io.cwd, options.schema)).split(path.sep).join("/");
   const emitters = io.emitters ?? EMITTERS;
   const prepared: PreparedEmitter[] = [];
   try {
@@ -99,8 +110,8 @@ async function gen(options: GenOptions, io: CliEnv): Promise<number> {
         ...diff.extra.map((file) => `  extra    ${shownOut}${file}`),
       ];
       io.stderr(
-        `mantyx-wire gen --check: ${shownOut} is out of date with ${model.sourcePath}:\n${rows.join("\n")}\n` +
-          "Run `npm run gen` to regenerate it, then commit the result.\n",
+        `mantyx-wire gen --check: ${shownOut} is out of date with ${shownSchema}:\n${rows.join("\n")}\n` +
+          `Run \`mantyx-wire gen --schema ${shownSchema} --out ${shownOut.slice(0, -1)}\` (in the @mantyx/wire-types repository: \`npm run gen\`) to regenerate it, then commit the result.\n`,
       );
       return 1;
     }

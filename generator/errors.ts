@@ -77,7 +77,11 @@ export type EmitErrorCode =
   /** Two emitters produced the same output path, or a path is not a relative POSIX path. */
   | "bad-output-path"
   /** An emitter wrote a generated-file header that differs from this run's. */
-  | "bad-header";
+  | "bad-header"
+  /** The fixtures emitter found no folder of hand-written cases (`cases/` beside the schema). */
+  | "missing-cases"
+  /** A hand-written case file cannot be read, is not a list of cases, or breaks a rule (unique descriptions, a known component). */
+  | "invalid-cases";
 
 export class EmitError extends GeneratorError {
   override readonly name = "EmitError";

@@ -10,8 +10,20 @@ export interface LoadedSchema {
   readonly document: OpenAPIObject;
   /** `components.schemas`, keys sorted (deterministic iteration). */
   readonly schemas: Readonly<Record<string, SchemaObject>>;
-  /** Path of the root schema file relative to the repository (or cwd), POSIX separators. */
+  /**
+   * The root schema file as generated headers name it: relative to the
+   * package (nearest package.json) that holds it, else its file name; POSIX
+   * separators. A label, independent of the current directory: never resolve
+   * it to read a file (see `sourceFile`).
+   */
   readonly sourcePath: string;
+  /**
+   * Absolute path of the root schema file, for reading files beside it (the
+   * fixture emitter's hand-written `cases/`). Machine-specific: never write it
+   * into output. Set by `loadSchema`; a model built by hand may leave it out
+   * (then `sourcePath` is taken relative to the process's current directory).
+   */
+  readonly sourceFile?: string;
   /** sha256 (hex) of the canonical JSON of `document` (keys sorted). */
   readonly hash: string;
   /** Version of the generator package that loaded it (from package.json). */

@@ -5,6 +5,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
+import { EmitError } from "../errors.js";
 import { expandCaseData, type Json } from "./expand.js";
 
 export interface HandCase {
@@ -24,15 +25,25 @@ export interface HandCase {
   readonly file: string;
 }
 
+/**
+ * The cases of every `*.yaml` file in `casesDir` (absolute), sorted by file.
+ *
+ * The folder is required: the fixture suite is the protocol's conformance
+ * suite and these cases carry its prose rules, so a run that cannot find
+ * them fails (`EmitError` "missing-cases", naming the folder) instead of
+ * quietly shipping a weaker suite. A folder without `*.yaml` files is the
+ * explicit way to generate without hand-written cases. Unreadable or
+ * malformed case files are "invalid-cases".
+ */
 export function loadHandCases(casesDir: string): HandCase[] {
-  const files = readdirSync(casesDir).filter((f) => f.endsWith(".yaml")).sort();
+  const files = listCaseFiles(casesDir);
   const all: HandCase[] = [];
   const seen = new Set<string>();
   for (const file of files) {
-    const raw = parse(readFileSync(join(casesDir, file), "utf8")) as Array<Record<string, Json>>;
+    const raw = readCaseFile(casesDir, file);
     for (const entry of raw) {
       const description = String(entry.description);
-      if (seen.has(description)) throw new Error(`${file}: duplicate case description "${description}"; descriptions must be unique.`);
+      if (seen.has(description)) throw invalidCases(join(casesDir, file), `duplicate case description "${description}"; descriptions must be unique.`, "Rename one of the two cases.");
       seen.add(description);
       all.push({
         description,
@@ -47,4 +58,52 @@ export function loadHandCases(casesDir: string): HandCase[] {
     }
   }
   return all;
+}
+
+/** Fix for a missing cases folder: where the shipped cases are, and the opt-out. */
+export function missingCasesFix(casesDir: string): string {
+  return (
+    "The fixtures emitter reads the hand-written cases from the folder `cases` beside the schema file. " +
+    "If your schema is a copy of @mantyx/wire-types' schema/openapi.yaml, copy the cases/ folder that ships beside it " +
+    "(node_modules/@mantyx/wire-types/schema/cases/) next to your schema. " +
+    `To generate the fixtures without hand-written cases, create the empty folder ${casesDir}.`
+  );
+}
+
+function listCaseFiles(casesDir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(casesDir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      throw new EmitError(
+        "missing-cases",
+        "fixtures",
+        `no folder of hand-written cases at ${casesDir}${code === "ENOTDIR" ? " (that path is not a folder)" : ""}.`,
+        missingCasesFix(casesDir),
+      );
+    }
+    throw invalidCases(casesDir, `cannot read the cases folder: ${(error as Error).message}`, "Check the folder's permissions.");
+  }
+  return names.filter((f) => f.endsWith(".yaml")).sort();
+}
+
+function readCaseFile(casesDir: string, file: string): Array<Record<string, Json>> {
+  const where = join(casesDir, file);
+  let raw: unknown;
+  try {
+    raw = parse(readFileSync(where, "utf8"));
+  } catch (error) {
+    throw invalidCases(where, `cannot read the case file: ${(error as Error).message}`, "Fix the file's YAML (a list of cases, see schema/cases/*.yaml).");
+  }
+  if (raw === null || raw === undefined) return [];
+  if (!Array.isArray(raw) || !raw.every((entry) => entry !== null && typeof entry === "object" && !Array.isArray(entry))) {
+    throw invalidCases(where, "a case file must be a YAML list of cases (mappings).", "Write the cases as a list: `- description: ...`, see schema/cases/*.yaml.");
+  }
+  return raw as Array<Record<string, Json>>;
+}
+
+function invalidCases(where: string, message: string, fix: string): EmitError {
+  return new EmitError("invalid-cases", "fixtures", `${where}: ${message}`, fix);
 }

@@ -9,9 +9,9 @@
  * This module loads nothing of the emitter itself (nor of the loader): on
  * the main thread the fixture code is never loaded.
  */
-import { schemaSourcePath } from "../load/source-path.js";
+import { schemaSourceFile } from "../load/source-path.js";
 import type { EmittedFile, Emitter, LoadedSchema, PrepareContext, PreparedEmitter } from "../model.js";
-import { casesDirOf, type FixturesOptions } from "./fixtures/cases-dir.js";
+import { casesDirOf, schemaFileOf, type FixturesOptions } from "./fixtures/cases-dir.js";
 import { EmitterWorker } from "./worker.js";
 
 /** ./fixtures.ts, for the worker (without a query tsx may add to module URLs; the worker has its own loading). */
@@ -24,7 +24,7 @@ export function createFixturesEmitter(options: FixturesOptions = {}): Emitter {
     name: "fixtures",
     prepare(context: PrepareContext): PreparedEmitter {
       // The cases folder the model will name (emitFixtures checks that it does before using what was read).
-      const casesDir = casesDirOf(schemaSourcePath(context.schemaPath, context.cwd), options);
+      const casesDir = casesDirOf(schemaSourceFile(context.schemaPath, context.cwd), options);
       const worker = (prepared ??= fixturesWorker(casesDir));
       return {
         start: (model) => {
@@ -47,7 +47,7 @@ export function createFixturesEmitter(options: FixturesOptions = {}): Emitter {
         started = undefined;
         return files;
       }
-      const worker = prepared ?? fixturesWorker(casesDirOf(model.sourcePath, options));
+      const worker = prepared ?? fixturesWorker(casesDirOf(schemaFileOf(model), options));
       prepared = undefined;
       return worker.run(model, [options]);
     },

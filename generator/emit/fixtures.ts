@@ -21,7 +21,7 @@ import { loadHandCases, type HandCase } from "../cases/load-cases.js";
 import { headerText } from "../header.js";
 import type { EmittedFile, LoadedSchema } from "../model.js";
 import { readTranscriptRules } from "../transcript/rules.js";
-import { casesDirOf, type FixturesOptions } from "./fixtures/cases-dir.js";
+import { casesDirOf, schemaFileOf, type FixturesOptions } from "./fixtures/cases-dir.js";
 import { checkFlow, flowFileName, flows } from "./fixtures/flows.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { SUITE_VERSION, caseFormatFor, caseFormatSchema, fixturesReadme } from "./fixtures/format-doc.js";
@@ -59,7 +59,7 @@ export function prepareFixtures(casesDir: string): PreparedFixtures | undefined 
  * (same cases folder); the files are the same with or without it.
  */
 export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {}, prepared?: PreparedFixtures): EmittedFile[] {
-  const casesDir = casesDirOf(model.sourcePath, options);
+  const casesDir = casesDirOf(schemaFileOf(model), options);
   const schemas = model.schemas;
   const ajv = new LiveAjv(schemas);
   const rules = readTranscriptRules(schemas);

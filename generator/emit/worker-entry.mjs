@@ -73,6 +73,11 @@ parentPort.once("message", async ({ model, args }) => {
     parentPort.postMessage({ files: await run(model, ...args, await prepared) });
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error));
-    parentPort.postMessage({ error: { name: e.name, message: e.message, stack: e.stack } });
+    // A reported error (EmitError: code, emitter, fix, pointer) keeps its fields; ./worker.ts rebuilds it.
+    const { code, emitter, fix, pointer } = /** @type {Record<string, unknown>} */ (e);
+    const reported = e.name === "EmitError" && typeof code === "string" && typeof emitter === "string" && typeof fix === "string";
+    parentPort.postMessage({
+      error: { name: e.name, message: e.message, stack: e.stack, ...(reported ? { emitError: { code, emitter, fix, pointer: typeof pointer === "string" ? pointer : undefined } } : {}) },
+    });
   }
 });

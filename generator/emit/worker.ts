@@ -14,11 +14,18 @@
  * every emitter; the files come back the same way.
  */
 import { Worker } from "node:worker_threads";
+import { EmitError, type EmitErrorCode } from "../errors.js";
 import type { EmittedFile, LoadedSchema } from "../model.js";
 
 interface Reply {
   readonly files?: EmittedFile[];
-  readonly error?: { readonly name: string; readonly message: string; readonly stack?: string };
+  readonly error?: {
+    readonly name: string;
+    readonly message: string;
+    readonly stack?: string;
+    /** Set when the worker threw an `EmitError`: its fields, to rebuild it here (a structured clone loses the class). */
+    readonly emitError?: { readonly code: EmitErrorCode; readonly emitter: string; readonly fix: string; readonly pointer?: string };
+  };
 }
 
 /** One call of `exportName(model, ...args)` from TypeScript module `module`, in its own worker thread. */
@@ -57,7 +64,7 @@ export class EmitterWorker {
     try {
       this.worker.postMessage({ model, args });
       const reply = await this.reply;
-      if (reply.error) throw Object.assign(new Error(reply.error.message), { name: reply.error.name, stack: reply.error.stack });
+      if (reply.error) throw rebuildError(reply.error);
       return reply.files ?? [];
     } finally {
       await this.close();
@@ -69,4 +76,12 @@ export class EmitterWorker {
     this.worker.removeAllListeners("exit");
     await this.worker.terminate();
   }
+}
+
+/** The worker's error on this thread: an `EmitError` again when it was one (so the CLI reports it as such), else a plain `Error`. */
+function rebuildError(error: NonNullable<Reply["error"]>): Error {
+  const { emitError } = error;
+  const rebuilt = emitError ? new EmitError(emitError.code, emitError.emitter, error.message, emitError.fix, emitError.pointer) : Object.assign(new Error(error.message), { name: error.name });
+  if (error.stack !== undefined) rebuilt.stack = error.stack;
+  return rebuilt;
 }

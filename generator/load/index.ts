@@ -54,7 +54,8 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
   const model: LoadedSchema = {
     document,
     schemas,
-    sourcePath: sourcePathOf(absolutePath, cwd),
+    sourcePath: sourcePathOf(absolutePath),
+    sourceFile: absolutePath,
     hash: sha256Hex(canonicalJson(document)),
     generatorVersion: packageInfo().version,
   };
@@ -66,4 +67,4 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
   return model;
 }
 
-export { schemaSourcePath } from "./source-path.js";
+export { schemaSourceFile, schemaSourcePath } from "./source-path.js";

@@ -117,7 +117,8 @@ describe("mantyx-wire", () => {
     expect(run.stderr).toMatch(/  stale    .*\/out\/types\.ts\n/);
     expect(run.stderr).toMatch(/  missing  .*\/out\/openapi\.json\n/);
     expect(run.stderr).toMatch(/  extra    .*\/out\/notes\.txt\n/);
-    expect(run.stderr).toContain("Run `npm run gen`");
+    expect(run.stderr).toContain(`is out of date with ${MINI_ARGS[2]}:\n`);
+    expect(run.stderr).toContain(`Run \`mantyx-wire gen --schema ${MINI_ARGS[2]} --out ${path.relative(REPO, out)}\` (in the @mantyx/wire-types repository: \`npm run gen\`)`);
     expect(existsSync(path.join(out, "notes.txt"))).toBe(true);
   });
 

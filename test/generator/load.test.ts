@@ -1,4 +1,5 @@
 /** The loader's model: sorted schemas, stable identity, bundling of file refs. */
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { isSchemaLoadError } from "../../generator/errors.js";
@@ -22,6 +23,24 @@ describe("loadSchema", () => {
     const fromRoot = await loadSchema(MINI, { cwd: REPO });
     const fromElsewhere = await loadSchema(MINI, { cwd: path.join(REPO, "test") });
     expect([fromElsewhere.sourcePath, fromElsewhere.hash]).toEqual([fromRoot.sourcePath, fromRoot.hash]);
+  });
+
+  test("outside any package the source path is the file name, from any working directory; sourceFile is the absolute path", async () => {
+    const dir = writeTree({ "specs/api.yaml": openApiYaml("    A:\n      type: string") });
+    const hasPackageAbove = (from: string): boolean => {
+      for (let d = from; ; d = path.dirname(d)) {
+        if (existsSync(path.join(d, "package.json"))) return true;
+        if (path.dirname(d) === d) return false;
+      }
+    };
+    const fromRoot = await loadSchema("specs/api.yaml", { cwd: dir });
+    const fromInside = await loadSchema("api.yaml", { cwd: path.join(dir, "specs") });
+    expect(fromRoot.sourceFile).toBe(path.join(dir, "specs/api.yaml"));
+    expect(fromInside.sourceFile).toBe(fromRoot.sourceFile);
+    expect(fromInside.sourcePath).toBe(fromRoot.sourcePath);
+    if (!hasPackageAbove(dir)) expect(fromRoot.sourcePath).toBe("api.yaml");
+    writeFileSync(path.join(dir, "package.json"), "{}\n");
+    expect((await loadSchema("api.yaml", { cwd: path.join(dir, "specs") })).sourcePath).toBe("specs/api.yaml");
   });
 
   test("the hash is of canonical JSON: key order and YAML vs JSON do not change it", async () => {
