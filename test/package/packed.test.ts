@@ -45,6 +45,21 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+describe("the tarball", () => {
+  it("ships each file once: the compiled runtime and validators under dist/, no TypeScript sources of them, no second copy of the validators", () => {
+    const tarball = readdirSync(scratch).find((f) => f.endsWith(".tgz"))!;
+    const entries = execFileSync("tar", ["-tzf", join(scratch, tarball)], { encoding: "utf8" })
+      .split("\n")
+      .filter(Boolean)
+      .map((e) => e.replace(/^package\//, ""));
+    expect(entries).toContain("dist/generated/validators/run-create-request.js");
+    expect(entries).toContain("generated/openapi.json");
+    expect(entries).toContain("generated/fixtures/manifest.json");
+    expect(entries).toContain("generator/cli.ts"); // the mantyx-wire command
+    expect(entries.filter((e) => /^(generated\/validators\/|generated\/[^/]+\.ts$|runtime\/|index\.ts$)/.test(e))).toEqual([]);
+  });
+});
+
 /**
  * The portability consumer's round trip (test/portability/consumer.ts, bundled
  * to import the package by name), plus what only a package has: subpath
