@@ -49,6 +49,8 @@ export interface MockServerOptions {
   echoCredential?: boolean;
   /** Accept tool results, cancels and session deletes with `200 text/plain` `OK` (a body that is not JSON). Default false. */
   plainTextAcks?: boolean;
+  /** TCP port on 127.0.0.1. Default 0: any free port. */
+  port?: number;
 }
 
 export interface RecordedRequest {
@@ -436,7 +438,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
   }
 
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
   return {
