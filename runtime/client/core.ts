@@ -114,6 +114,15 @@ export type StreamOpener = (lastSeq: number | undefined, signal: AbortSignal) =>
 /** A credential as sent and as JSON escapes it (what redaction removes); none for an empty one. */
 const secretForms = (key: string): string[] => (key ? [key, JSON.stringify(key).slice(1, -1)] : []);
 
+/** Sets a header; a value fetch would refuse is a TypeError naming the header, not quoting the value (it may be a credential). */
+function setHeader(headers: Headers, name: string, value: string): void {
+  try {
+    headers.set(name, value);
+  } catch {
+    throw new TypeError(`MantyxClient: header ${JSON.stringify(name)} has a value that is no valid header value (not shown)`);
+  }
+}
+
 /** The credential in header `name` of `headers`, when it is one that carries one (a credential passed as a plain header is redacted too). */
 const headerSecrets = (headers: Headers, name: string): string[] =>
   /^(authorization|x-api-key)$/i.test(name) ? secretForms(headers.get(name)!.replace(/^Bearer\s+/i, "")) : [];
@@ -132,13 +141,22 @@ export class ClientCore {
     const { apiKey, userAgent } = options;
     this.#o = options;
     if (!options.baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function") throw new TypeError("MantyxClient: pass baseUrl (and fetch)");
-    // A mistyped URL fails here, not as a "connection error" on the first call (relative ones resolve against the page in a browser).
-    const page = (globalThis as { location?: { href: string } }).location?.href;
-    if (URL.canParse && !URL.canParse(options.baseUrl, page)) throw new TypeError(`MantyxClient: baseUrl ${JSON.stringify(options.baseUrl)} is not a URL`);
+    // A mistyped URL fails here, not as a "connection error" on every call.
+    // A relative one resolves as fetch resolves it in a browser: against the
+    // document's base URL.
+    const page = globalThis as { document?: { baseURI?: string }; location?: { href: string } };
+    let base: URL;
+    try {
+      base = new URL(options.baseUrl, page.document?.baseURI ?? page.location?.href);
+    } catch {
+      throw new TypeError(`MantyxClient: baseUrl ${JSON.stringify(options.baseUrl)} is not a URL`);
+    }
+    // fetch refuses such a URL, and its error would quote the password.
+    if (base.username || base.password) throw new TypeError("MantyxClient: baseUrl carries a user name or password (not shown); pass the credential as apiKey");
     const inBrowser = "document" in globalThis || "WorkerGlobalScope" in globalThis;
     const headers = (this.#headers = new Headers(inBrowser ? {} : { "user-agent": `@mantyx/wire-types/${version}${userAgent ? " " + userAgent : ""}` }));
     for (const name in options.headers) {
-      headers.set(name, options.headers[name]!);
+      setHeader(headers, name, options.headers[name]!);
       this.#secrets.push(...headerSecrets(headers, name));
     }
     if (apiKey !== undefined) {
@@ -180,7 +198,8 @@ export class ClientCore {
       let streamUrl: string | Error;
       try {
         // A caller mistake (no workspace, a header value fetch refuses) is thrown by the first next(), not retried as a drop.
-        new Headers(callOptions?.headers);
+        const probe = new Headers();
+        for (const name in callOptions?.headers) setHeader(probe, name, callOptions.headers[name]!);
         streamUrl = url();
       } catch (e) {
         streamUrl = e as Error;
@@ -255,7 +274,7 @@ export class ClientCore {
     const secrets = [...this.#secrets];
     for (const set of [{ accept }, callOptions?.headers, extra, body === undefined ? {} : { "content-type": "application/json" }]) {
       for (const name in set) {
-        headers.set(name, set[name as keyof typeof set]!);
+        setHeader(headers, name, set[name as keyof typeof set]!);
         secrets.push(...headerSecrets(headers, name));
       }
     }
@@ -271,8 +290,9 @@ export class ClientCore {
       } catch (cause) {
         if (signal?.aborted) throw signal.reason;
         // fetch's own message is often just "fetch failed": the reason (ECONNREFUSED, a DNS failure, …) is its cause's.
-        const reason = (cause as { cause?: { message?: unknown } } | undefined)?.cause?.message;
-        error = new MantyxConnectionError(`${id}: ${(cause as Error)?.message}${typeof reason == "string" ? ` (${reason})` : ""}`, { operationId: id, cause, attempts: attempt });
+        const reason = (cause as { cause?: { message?: unknown; code?: unknown } } | undefined)?.cause;
+        const detail = reason?.message || reason?.code;
+        error = new MantyxConnectionError(`${id}: ${(cause as Error)?.message}${typeof detail == "string" ? ` (${detail})` : ""}`, { operationId: id, cause, attempts: attempt });
       }
       const retriable = response?.status == 429 || (retry < 0 && (!response || response.status > 499));
       if (!retry || attempt > maxRetries || !retriable) throw error;

@@ -108,17 +108,16 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
   /** Drops since the last new event (the back-off's attempt), and those of them that count toward `maxReconnects`. */
   let drops = 0;
   let failures = 0;
-  /** getRun said the run is over after a clean end with nothing new: the pass after that is the last. */
+  /** getRun said the run is over after a clean end with nothing new: the pass after that is the last (unless it brings something new). */
   let finished = false;
   let retryMs: number | undefined;
-  // Whether `lastSeq` came from a malformed message. Only a resumed
-  // connection replays, and only before its first new item; there a
-  // malformed message whose seq equals a malformed one's is the replay of
-  // that message, while one equal to the last valid event's is new (a
-  // message without an `id:` line inherits the previous one's id: SSE ids
-  // persist). Past the replay, malformed messages are never dropped: several
-  // in a row may inherit the same id.
-  let lastInvalid = false;
+  // Malformed messages passed (delivered or skipped) with `seq` equal to
+  // `lastSeq`: a message without an `id:` line inherits the previous one's
+  // id (SSE ids persist), so several in a row may share one. Only a resumed
+  // connection replays, and only before its first new item with a known
+  // seq; there the first that many malformed messages with that seq are
+  // replays, and any more are new. Past the replay none is dropped.
+  let invalidAtLast = 0;
   const stream: RunEventStream = {
     lastSeq: options.lastSeq,
     terminal: undefined,
@@ -138,7 +137,12 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
         };
         let fatal: unknown;
         let reason: unknown;
+        /** Delivered something new on this connection. */
         let fresh = false;
+        /** Past the replay: a new item with a known seq was seen (a malformed one without a seq cannot tell). */
+        let pastReplay = false;
+        /** Malformed messages with seq `lastSeq` that this connection may replay. */
+        let replayable = invalidAtLast;
         let quiet = false;
         try {
           touch();
@@ -156,12 +160,15 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
               if (item instanceof StreamDecodeError) {
                 const seq = invalidSeq(item);
                 if (seq !== undefined) {
-                  // `fresh`: this connection has delivered something new, so it is past any replay.
-                  if (!fresh && last !== undefined && (seq < last || (seq == last && lastInvalid))) continue;
-                  if (last === undefined || seq >= last) {
-                    stream.lastSeq = seq;
-                    lastInvalid = true;
+                  if (!pastReplay && last !== undefined && (seq < last || (seq == last && replayable > 0))) {
+                    if (seq == last) replayable--;
+                    continue;
                   }
+                  pastReplay = true;
+                  if (last === undefined || seq > last) {
+                    stream.lastSeq = seq;
+                    invalidAtLast = 1;
+                  } else if (seq == last) invalidAtLast++;
                 }
                 fresh = true;
                 if (onInvalid == "throw") throw (fatal = item);
@@ -176,8 +183,9 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
                 continue;
               } else {
                 stream.lastSeq = item.seq;
-                lastInvalid = false;
-                fresh = true;
+                invalidAtLast = 0;
+                fresh = pastReplay = true;
+                finished = false;
                 drops = failures = 0;
               }
               // The consumer's time is not the server's silence.

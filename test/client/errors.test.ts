@@ -155,6 +155,47 @@ describe("errors that are not HTTP statuses", () => {
     expect(() => new MantyxClient({ baseUrl: "not a url", workspace: "acme" })).toThrow(new TypeError('MantyxClient: baseUrl "not a url" is not a URL'));
   });
 
+  it("a baseUrl with a user name or password is refused when the client is made, without quoting the password (fetch would refuse every call, quoting it)", () => {
+    const e = (() => {
+      try {
+        new MantyxClient({ baseUrl: "https://user:s3cret@mantyx.example", workspace: "acme" });
+      } catch (x) {
+        return x as Error;
+      }
+    })();
+    expect(e).toBeInstanceOf(TypeError);
+    expect(e!.message).toMatch(/baseUrl carries a user name or password \(not shown\)/);
+    expect(inspect(e)).not.toContain("s3cret");
+  });
+
+  it("a relative baseUrl resolves against the document's base URL, as fetch resolves it in a browser", () => {
+    const g = globalThis as { document?: unknown };
+    g.document = { baseURI: "https://app.example/console/" };
+    try {
+      expect(() => new MantyxClient({ baseUrl: "/mantyx", workspace: "acme" })).not.toThrow();
+    } finally {
+      delete g.document;
+    }
+    expect(() => new MantyxClient({ baseUrl: "/mantyx", workspace: "acme" })).toThrow(/is not a URL/); // no document: nothing to resolve against
+  });
+
+  it("a header value fetch would refuse is a TypeError naming the header, never quoting the value (it may be a credential)", async () => {
+    const secret = "mantyx_secret\nx";
+    const made = (() => {
+      try {
+        new MantyxClient({ baseUrl: "http://127.0.0.1:9", workspace: "acme", headers: { "x-api-key": secret } });
+      } catch (x) {
+        return x as Error;
+      }
+    })();
+    const perCall = await new MantyxClient({ baseUrl: "http://127.0.0.1:9", workspace: "acme" }).getRun("r", { headers: { authorization: `Bearer ${secret}` } }).catch((x: unknown) => x as Error);
+    for (const e of [made, perCall]) {
+      expect(e).toBeInstanceOf(TypeError);
+      expect(e!.message).toMatch(/header "(x-api-key|authorization)" has a value that is no valid header value \(not shown\)/);
+      expect(inspect(e)).not.toContain("mantyx_secret");
+    }
+  });
+
   it("each error class has a type guard that also recognises it from another copy of the module (by name)", () => {
     const guards = [
       [isMantyxApiError, new MantyxApiError("op", 500, {}, new Headers())],

@@ -101,6 +101,8 @@ describe("mcpServerFrom", () => {
       callTool: async () => ({ content: [] }),
     });
     expect((await mcpServerFrom("p", paged(pages, { name: "paged" }))).tools.map((t) => t.name)).toEqual(["a", "b", "c"]);
+    // An empty cursor (or null, from a server that sends it) ends the list too.
+    expect((await mcpServerFrom("p", paged({ ...pages, p3: { tools: [{ name: "c" }], nextCursor: "" } }, { name: "paged" }))).tools).toHaveLength(3);
     await expect(mcpServerFrom("p", paged(pages))).rejects.toThrow(/MCP server "p": the client has no serverInfo; await client.connect\(transport\)/);
     const looping = { ...pages, p3: { tools: [{ name: "c" }], nextCursor: "p2" } };
     await expect(mcpServerFrom("p", paged(looping, { name: "loop" }))).rejects.toThrow(/tools\/list returned the cursor "p2" twice/);

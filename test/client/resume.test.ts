@@ -118,6 +118,20 @@ describe("streamRun resume", () => {
     }
   });
 
+  it("malformed messages without their own id: line (several inheriting one id) survive a cut at every point when the server replays everything: each delivered once", async () => {
+    const client = clientFor(server());
+    const { runId } = await client.createRun({ prompt: "x", metadata: { scenario: "invalid-no-id" } });
+    await server().waitForRun(runId);
+    const shape = (items: unknown[]): unknown[] => items.map((i) => (i instanceof StreamDecodeError ? `${i.type}:${i.frame.data.slice(0, 16)}` : (i as AgentRunEvent).seq));
+    const expected = shape(await collect(client.streamRun(runId, { onInvalid: "deliver" })));
+    expect(expected).toEqual([1, "invalid-json:{not json", "invalid-json:{not json either", expect.stringMatching(/^invalid-event:/), 5]);
+    for (let after = 1; after < 5; after++) {
+      server().faults.splice(0, server().faults.length, { kind: "cut-events", after }, { kind: "ignore-resume" });
+      const items = shape(await collect(client.streamRun(runId, { onInvalid: "deliver", maxReconnects: 5 })));
+      expect({ after, items }).toEqual({ after, items: expected });
+    }
+  });
+
   it("resumes a live run that is still producing events", async () => {
     const client = clientFor(server());
     const { runId } = await client.createRun({ prompt: "live", metadata: { scenario: "many", count: "8", stepMs: "15" } });

@@ -154,6 +154,26 @@ describe("runAgent", () => {
       expect(posted(runIdOf())[0]!.error).toMatch(/^Invalid arguments for tool "total":\n- \/amount Too small/);
     });
 
+    it("calls a Standard Schema's validate as a method (a library's validate may use `this`)", async () => {
+      const schema = {
+        prefix: "checked:",
+        "~standard": {
+          version: 1 as const,
+          vendor: "acme",
+          jsonSchema: { input: () => ({ type: "object" }), output: () => ({ type: "object" }) },
+          validate(this: unknown, value: unknown) {
+            return { value: { seen: (this as { owner?: { prefix: string } }).owner?.prefix ?? "unbound", value } };
+          },
+          owner: undefined as unknown,
+        },
+      };
+      schema["~standard"].owner = schema;
+      const got: unknown[] = [];
+      const tools = new ToolRegistry().local({ name: "std", parameters: schema as never, handler: (args) => (got.push(args), "ok") });
+      await runAgent(clientFor(server()), { prompt: "x", metadata: { args: JSON.stringify({ a: 1 }) } }, { tools });
+      expect(got).toEqual([{ seen: "checked:", value: { a: 1 } }]);
+    });
+
     it("refuses, at registration and with the way out, a Standard Schema that cannot describe itself as JSON Schema", () => {
       const plain = { "~standard": { version: 1, vendor: "acme", validate: (v: unknown) => ({ value: v }) } } as unknown as z.ZodType<{ a: string }>;
       expect(() => new ToolRegistry().local({ name: "t", parameters: plain, handler: () => "x" })).toThrow(/local tool "t" is a Standard Schema \(acme\) that cannot describe itself as JSON Schema.*pass JSON Schema/);

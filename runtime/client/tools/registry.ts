@@ -218,8 +218,8 @@ interface LocalTool {
   definition: LocalToolDefinition<never>;
   parameters: JsonSchemaObject | undefined;
   outputSchema: JsonSchemaObject | undefined;
-  /** The Standard Schema's own check, when `parameters` is one. */
-  validate: ((value: unknown) => StandardResult<unknown> | Promise<StandardResult<unknown>>) | undefined;
+  /** `parameters` when it is a Standard Schema with its own check (called as a method: a library's `validate` may use `this`). */
+  standard: StandardJsonSchema | undefined;
 }
 
 function isStandardJsonSchema(value: unknown): value is StandardJsonSchema {
@@ -277,7 +277,7 @@ export class ToolRegistry {
       definition: definition as unknown as LocalToolDefinition<never>,
       parameters: jsonSchemaOf(parameters, "input", `The parameters of local tool ${JSON.stringify(name)}`),
       outputSchema: jsonSchemaOf(definition.outputSchema, "output", `The outputSchema of local tool ${JSON.stringify(name)}`),
-      validate: isStandardJsonSchema(parameters) ? parameters["~standard"].validate : undefined,
+      standard: isStandardJsonSchema(parameters) && typeof parameters["~standard"].validate == "function" ? parameters : undefined,
     });
     return this;
   }
@@ -338,9 +338,9 @@ export class ToolRegistry {
           const tool = this.locals.get(call.name);
           if (tool === undefined) return this.fail(`No local tool named ${JSON.stringify(call.name)} is registered in this client.`);
           let args = call.args;
-          if (tool.validate !== undefined) {
+          if (tool.standard !== undefined) {
             // The schema library's own check; its output (defaults, transforms) is what the handler gets.
-            const checked = await tool.validate(args);
+            const checked = await tool.standard["~standard"].validate!(args);
             if (checked.issues !== undefined) return this.badArgs(call.name, checked.issues.map(issueLine));
             args = checked.value as typeof args;
           } else {

@@ -82,7 +82,8 @@ export async function mcpServerFrom(name: string, client: McpClientLike, options
     const page = await client.listTools(cursor === undefined ? undefined : { cursor }, options.signal ? { signal: options.signal } : undefined);
     tools.push(...page.tools);
     cursor = page.nextCursor;
-    if (cursor === undefined) break;
+    // No cursor, or an empty one: the last page.
+    if (!cursor) break;
     // A server that hands out a cursor twice would page forever.
     if (cursors.has(cursor)) throw new ToolResolutionError(`MCP server ${JSON.stringify(name)}: tools/list returned the cursor ${JSON.stringify(cursor)} twice.`);
     cursors.add(cursor);
