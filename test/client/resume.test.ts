@@ -255,6 +255,16 @@ describe("streamRun resume", () => {
       expect(resumed.terminal).toMatchObject({ seq: seqs[seqs.length - 1] });
     });
 
+    it("after getRun said finished, a pass that brings new events but no terminal one is not the last: the next quiet close asks getRun again", async () => {
+      const { runId, seqs } = await finishedRun(6);
+      server().faults.push({ kind: "end-clean", after: 0 }, { kind: "end-clean", after: 2 }, { kind: "end-clean", after: 0 });
+      const stream = clientFor(server()).streamRun(runId, { lastSeq: seqs[1], maxReconnects: 3 });
+      const events = (await collect(stream)) as AgentRunEvent[];
+      expect(server().faults).toEqual([]);
+      expect(events.map((e) => e.seq)).toEqual(seqs.slice(2));
+      expect(stream.terminal).toMatchObject({ seq: seqs[seqs.length - 1] });
+    });
+
     it("a run getRun reports with an unknown status: finished when its usage fields are set (one more resume, then the end); otherwise its quiet closes count toward maxReconnects", async () => {
       const client = clientFor(server());
       const done = await client.createRun({ prompt: "x", metadata: { scenario: "text", snapshotStatus: "completed" } });
