@@ -13,7 +13,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync
 import path from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
-import { REPO, tempDir } from "./support.js";
+import { readTree, REPO, tempDir } from "./support.js";
 
 const BIN = path.join(REPO, "bin/mantyx-wire.js");
 const GENERATED = path.join(REPO, "generated");
@@ -35,14 +35,6 @@ async function mantyxWire(args: readonly string[], cwd: string): Promise<Run> {
     if (typeof e.code !== "number") throw error;
     return { code: e.code, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
   }
-}
-
-function readTree(dir: string): Map<string, string> {
-  const files = readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
-    .sort();
-  return new Map(files.map((file) => [file, readFileSync(path.join(dir, file), "utf8")]));
 }
 
 function expectSameTree(actual: ReadonlyMap<string, string>, expected: ReadonlyMap<string, string>): void {

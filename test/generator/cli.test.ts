@@ -11,17 +11,9 @@ import { generate } from "../../generator/emit/index.js";
 import { headerText } from "../../generator/header.js";
 import { loadSchema } from "../../generator/load/index.js";
 import { packageInfo } from "../../generator/load/package-info.js";
-import { cli, MINI, openApiYaml, REPO, tempDir, writeTree } from "./support.js";
+import { cli, MINI, openApiYaml, readTree, REPO, tempDir, writeTree } from "./support.js";
 
 const MINI_ARGS = ["gen", "--schema", path.relative(REPO, MINI)];
-
-function readTree(dir: string): Map<string, string> {
-  const files = readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
-    .sort();
-  return new Map(files.map((file) => [file, readFileSync(path.join(dir, file), "utf8")]));
-}
 
 /** Each file ends with `\n`, has no `\r`, and starts with `header` in its comment syntax (JSON: listed in README.md). */
 function expectHeaders(files: ReadonlyMap<string, string>, header: string): void {

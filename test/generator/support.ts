@@ -1,5 +1,5 @@
 /** Helpers for the generator tests: temp folders, schema files, running the CLI in-process. */
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,4 +47,13 @@ export async function cli(args: string[], cwd = REPO, emitters: readonly Emitter
   let stderr = "";
   const code = await runCli(args, { cwd, emitters, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
   return { code, stdout, stderr };
+}
+
+/** Every file below `dir`, by its `/`-separated path relative to `dir`, sorted, with its text. */
+export function readTree(dir: string): Map<string, string> {
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
+    .sort();
+  return new Map(files.map((file) => [file, readFileSync(path.join(dir, file), "utf8")]));
 }
