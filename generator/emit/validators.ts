@@ -28,6 +28,7 @@
  * the functions it shares with others. The bar is "one validator alone".
  */
 import type { Ajv2020 } from "ajv/dist/2020.js";
+import { EmitError } from "../errors.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { addComponents, createValidatorAjv, componentRef } from "./validators/ajv.js";
 import { componentDeclarations, indexDeclarations, indexModule } from "./validators/declarations.js";
@@ -122,7 +123,16 @@ function compileAll(ajv: Ajv2020, model: LoadedSchema, names: readonly string[])
     try {
       ajv.getSchema(componentRef(name));
     } catch (e) {
-      throw new Error(`Cannot compile a validator for #/components/schemas/${name}: ${(e as Error).message}`, { cause: e });
+      // ajv (strict mode) refuses the schema, e.g. a `prefixItems` tuple without `minItems`, or a
+      // discriminated `oneOf` branch (a `false` one too) without the tag: a schema problem, not a bug.
+      // ajv's own path is relative to the component compiled, or to one it references.
+      throw new EmitError(
+        "unsupported-schema",
+        "validators",
+        `ajv cannot compile a validator for #/components/schemas/${name} (or a schema it references): ${(e as Error).message}`,
+        "Change the schema so ajv compiles it in strict mode (the message says what it refused); schema/CONVENTIONS.md lists the supported keywords.",
+        `/components/schemas/${name}`,
+      );
     }
   }
   return ajv;

@@ -10,6 +10,10 @@
  *   if + then + else          -> Then | Else ("exactly one of two shapes")
  * Assertions TypeScript cannot express (pattern, minimum, not, ...) are
  * dropped: the type may accept more than the schema, never less.
+ * Boolean subschemas: `true` -> `unknown`, `false` -> `never` (so an
+ * optional property whose schema is `false` is `prop?: never`, `items: false`
+ * is `never[]`, `additionalProperties: false` adds no index signature and
+ * `propertyNames: false` an index signature of `never`).
  */
 import { isPlainObject, parseRefFragment, getAtPointer } from "../../load/json-pointer.js";
 import { docLines } from "./jsdoc.js";
@@ -124,6 +128,11 @@ export class SchemaConverter {
     }));
     for (const name of required) {
       if (!declared.some(([declaredName]) => declaredName === name)) properties.push({ name, optional: false, type: UNKNOWN, doc: [] });
+    }
+    if (schema.propertyNames === false) {
+      // No key is allowed, so no property can be present: `{ [key: string]: never }`, or nothing at all when one is required.
+      if (required.size > 0) return NEVER;
+      return object(properties.map((property) => ({ ...property, type: NEVER })), NEVER);
     }
     const patterns = isPlainObject(schema.patternProperties)
       ? Object.entries(schema.patternProperties).map(([pattern, sub]) => this.convert(sub, child(site, "patternProperties", pattern)))
