@@ -12,7 +12,7 @@
 import type { ValidationMode } from "../events/index.js";
 import { MantyxApiError, MantyxConnectionError, RequestValidationError, UnexpectedResponseError } from "./errors.js";
 import { backoff, sleep, type BackoffOptions } from "./internal/backoff.js";
-import { bodyIssues, type BodyCheck } from "./request-check.js";
+import { bodyIssues, describeBodyIssues, type BodyCheck } from "./request-check.js";
 import { runEventStream, type StreamRunOptions } from "./stream-run.js";
 
 export type { RunEventStream, StreamRunOptions } from "./stream-run.js";
@@ -215,7 +215,7 @@ export class ClientCore {
     const { validation: mode, onWarning = (m: string) => console.warn(m) } = this.#o;
     const issues = check && mode != "off" && bodyIssues(check, body);
     if (issues) {
-      const e = new RequestValidationError(`${id}: invalid body, not sent:${issues.map((i) => `\n  ${i.instancePath || "(body)"}: ${i.message}`).join("")}`, { operationId: id, issues });
+      const e = new RequestValidationError(`${id}: invalid body, not sent:${describeBodyIssues(issues)}`, { operationId: id, issues });
       if (mode != "warn") throw e;
       onWarning(e.message, e);
     }

@@ -120,6 +120,19 @@ describe("request validation", () => {
     for (const path of ["/modelId", "/tools/1/name", "/loopDetection"]) expect(e.message).toContain(path);
   });
 
+  it("the message is a summary of the issues: prompt beside messages reads as two properties that must not be present, without the union's own line; the issues stay complete", async () => {
+    const lines = async (body: unknown) => {
+      const e = (await clientFor(server()).createRun(body as RunCreateRequest).catch((x: unknown) => x)) as RequestValidationError;
+      return { lines: e.message.split("\n").slice(1).map((l) => l.trim()), keywords: e.issues.map((i) => i.keyword) };
+    };
+    const both = await lines({ prompt: "x", messages: [{ role: "user", content: "hi" }] });
+    expect(both.lines).toEqual(["/messages: must not be present", "/prompt: must not be present"]);
+    expect(both.keywords).toContain("oneOf");
+    // A wrong value of the branch the caller chose: the other branch's objection to the property is left out.
+    expect((await lines({ prompt: 42 })).lines).toEqual(["/prompt: must be string", "(body): must have required property 'messages'"]);
+    expect((await lines({ messages: [{ role: "user", content: 5 }] })).lines).toEqual(["(body): must have required property 'prompt'", "/messages/0/content: must be string"]);
+  });
+
   it('validation "warn" sends the body anyway and reports the problems', async () => {
     const warnings: string[] = [];
     const client = clientFor(server(), { validation: "warn", onWarning: (m) => warnings.push(m) });
