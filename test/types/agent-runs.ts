@@ -150,3 +150,5 @@ export const noInput: RunCreateRequest = { modelId: "openai:gpt-5.5" };
 export const numericMetadata: Metadata = { count: 1 };
 // @ts-expect-error wrong field type
 export const wrongSeq: AssistantDeltaEvent = { seq: "1", type: "assistant_delta", data: { text: "" } };
+// @ts-expect-error prompt and messages together (each branch forbids the other's key)
+export const promptAndMessages: RunCreateRequest = { prompt: "x", messages: [{ role: "user", content: "hi" }] };
