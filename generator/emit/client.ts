@@ -20,7 +20,7 @@ import type { ParameterObject, SchemaObject } from "openapi3-ts/oas31";
 import { header } from "../header.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { componentName, deref, IDENT, operationsOf, requestBodyComponent } from "./operations.js";
-import { allErrorsFile, allErrorsName, kebabCase, validatorName } from "./validators/names.js";
+import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "./validators/names.js";
 
 const TEMPLATE = new URL("../../templates/client.ts.hbs", import.meta.url);
 
@@ -205,7 +205,7 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
   const imports = new Map<string, string>();
   for (const op of operations) {
     if (op.bodyType === undefined) continue;
-    imports.set(validatorName(op.bodyType), `./validators/${kebabCase(op.bodyType)}.js`);
+    imports.set(validatorName(op.bodyType), `./validators/${validatorFile(op.bodyType)}.js`);
     imports.set(allErrorsName(op.bodyType), `./validators/${allErrorsFile(op.bodyType)}.js`);
   }
   const render = createRenderer();

@@ -35,7 +35,7 @@ import { componentDeclarations, indexDeclarations, indexModule } from "./validat
 import { header } from "../header.js";
 import { BackgroundFormatter, formatModuleSync } from "./validators/format.js";
 import { componentModuleSource } from "./validators/module-code.js";
-import { allErrorsFile, allErrorsName, kebabCase, validatorName } from "./validators/names.js";
+import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "./validators/names.js";
 import { requestBodyComponents } from "./validators/request-bodies.js";
 import { assertPortable } from "./validators/portability.js";
 import { runtimeDts, runtimeJs, RUNTIME_FILE } from "./validators/runtime.js";
@@ -94,7 +94,7 @@ function validatorSources<T>(model: LoadedSchema, format: (code: string) => T): 
       { path: `${DIR}/runtime.d.ts`, contents: top + runtimeDts },
     ];
     names.forEach((name, i) => {
-      const base = `${DIR}/${kebabCase(name)}`;
+      const base = `${DIR}/${validatorFile(name)}`;
       files.push({ path: `${base}.js`, contents: top + formatted[i]! });
       files.push({ path: `${base}.d.ts`, contents: top + componentDeclarations(name) });
     });
@@ -145,7 +145,7 @@ function checkFileNames(names: readonly string[], bodies: readonly string[]): vo
   }
   const seen = new Map<string, string>();
   for (const name of names) {
-    const file = kebabCase(name);
+    const file = validatorFile(name);
     const other = seen.get(file);
     if (other !== undefined) throw new Error(`Components ${other} and ${name} would both be written to validators/${file}.js; rename one.`);
     if (file === "index" || file === "runtime") throw new Error(`Component ${name} would overwrite validators/${file}.js; rename it.`);

@@ -17,7 +17,7 @@ import { emitTypes } from "../../generator/emit/types.js";
 import { LiveAjv } from "../../generator/emit/fixtures/live-ajv.js";
 import { buildMessageSuite, type MessageSuite } from "../../generator/emit/fixtures/message-cases.js";
 import { emitValidators } from "../../generator/emit/validators.js";
-import { kebabCase, validatorName } from "../../generator/emit/validators/names.js";
+import { validatorFile, validatorName } from "../../generator/emit/validators/names.js";
 import { formatError, isEmitError } from "../../generator/errors.js";
 import { loadSchema } from "../../generator/load/index.js";
 import type { LoadedSchema } from "../../generator/model.js";
@@ -223,7 +223,7 @@ describe("full gen (every emitter) of a copy of schema/openapi.yaml", () => {
   /** The message cases of `file` (fixtures/messages/<Name>.json) run through the generated validator of <Name>. */
   async function runCases(out: string, name: string): Promise<Array<{ description: string; valid: boolean; rule?: string; path?: string }>> {
     const groups = JSON.parse(readFileSync(path.join(out, `fixtures/messages/${name}.json`), "utf8")) as Array<{ tests: Array<{ description: string; data: unknown; valid: boolean; rule?: string; path?: string }> }>;
-    const mod = (await import(pathToFileURL(path.join(out, `validators/${kebabCase(name)}.js`)).href)) as Record<string, AnyValidator>;
+    const mod = (await import(pathToFileURL(path.join(out, `validators/${validatorFile(name)}.js`)).href)) as Record<string, AnyValidator>;
     const validate = mod[validatorName(name)]!;
     const tests = groups.flatMap((g) => g.tests);
     expect(tests.filter((t) => validate(t.data) !== t.valid).map((t) => t.description)).toEqual([]);

@@ -1,5 +1,5 @@
 /** The `.d.ts` text beside each generated validator module. */
-import { allErrorsFile, allErrorsName, kebabCase, validatorName } from "./names.js";
+import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "./names.js";
 
 const FIRST_ERROR = `Stops at the first failing keyword. After the call, \`{fn}.errors\` is
  * \`null\` if \`data\` is valid, else the issues found (see ValidationIssue).`;
@@ -42,7 +42,7 @@ export function indexModule(names: readonly string[], allErrors: readonly string
 }
 
 function exportLines(names: readonly string[], allErrors: readonly string[]): string {
-  const lines = names.map((n) => `export { ${validatorName(n)} } from "./${kebabCase(n)}.js";`);
+  const lines = names.map((n) => `export { ${validatorName(n)} } from "./${validatorFile(n)}.js";`);
   for (const n of allErrors) lines.push(`export { ${allErrorsName(n)} } from "./${allErrorsFile(n)}.js";`);
   return `${lines.join("\n")}\n`;
 }

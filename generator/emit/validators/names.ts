@@ -21,7 +21,12 @@ export function allErrorsName(name: string): string {
   return `${validatorName(name)}AllErrors`;
 }
 
+/** The module (in validators/, without `.js`) of component `name`'s validator. */
+export function validatorFile(name: string): string {
+  return kebabCase(name);
+}
+
 /** The module (without `.js`) of that build. */
 export function allErrorsFile(name: string): string {
-  return `${kebabCase(name)}.all-errors`;
+  return `${validatorFile(name)}.all-errors`;
 }

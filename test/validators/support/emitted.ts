@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { emitValidators } from "../../../generator/emit/validators.js";
 import { addComponents, componentRef, createValidatorAjv } from "../../../generator/emit/validators/ajv.js";
-import { allErrorsFile, allErrorsName, kebabCase, validatorName } from "../../../generator/emit/validators/names.js";
+import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "../../../generator/emit/validators/names.js";
 import type { EmittedFile, LoadedSchema } from "../../../generator/model.js";
 
 export interface AnyValidator {
@@ -53,7 +53,7 @@ export async function emitToTempDir(model: LoadedSchema): Promise<EmittedValidat
   return {
     dir,
     files,
-    get: (name) => load(kebabCase(name), validatorName(name)),
+    get: (name) => load(validatorFile(name), validatorName(name)),
     getAllErrors: (name) => load(allErrorsFile(name), allErrorsName(name)),
   };
 }
