@@ -114,18 +114,22 @@ export type StreamOpener = (lastSeq: number | undefined, signal: AbortSignal) =>
 /** A credential as sent and as JSON escapes it (what redaction removes); none for an empty one. */
 const secretForms = (key: string): string[] => (key ? [key, JSON.stringify(key).slice(1, -1)] : []);
 
-/** Sets a header; a value fetch would refuse is a TypeError naming the header, not quoting the value (it may be a credential). */
-function setHeader(headers: Headers, name: string, value: string): void {
-  try {
-    headers.set(name, value);
-  } catch {
-    throw new TypeError(`MantyxClient: header ${JSON.stringify(name)} has a value that is no valid header value (not shown)`);
+/**
+ * Sets each header of `set` on `headers`, and adds the credential of an
+ * `authorization` or `x-api-key` one to `secrets` (a credential passed as a
+ * plain header is redacted too). A value fetch would refuse is a TypeError
+ * naming the header, not quoting the value (it may be a credential).
+ */
+function addHeaders(headers: Headers, set: Record<string, string> | undefined, secrets: string[]): void {
+  for (const name in set) {
+    try {
+      headers.set(name, set[name]!);
+    } catch {
+      throw new TypeError(`MantyxClient: header ${JSON.stringify(name)} has a value that is no valid header value (not shown)`);
+    }
+    if (/^(authorization|x-api-key)$/i.test(name)) secrets.push(...secretForms(headers.get(name)!.replace(/^Bearer\s+/i, "")));
   }
 }
-
-/** The credential in header `name` of `headers`, when it is one that carries one (a credential passed as a plain header is redacted too). */
-const headerSecrets = (headers: Headers, name: string): string[] =>
-  /^(authorization|x-api-key)$/i.test(name) ? secretForms(headers.get(name)!.replace(/^Bearer\s+/i, "")) : [];
 
 export class ClientCore {
   /** The options as given (defaults are applied where they are read). */
@@ -155,10 +159,7 @@ export class ClientCore {
     if (base.username || base.password) throw new TypeError("MantyxClient: baseUrl carries a user name or password (not shown); pass the credential as apiKey");
     const inBrowser = "document" in globalThis || "WorkerGlobalScope" in globalThis;
     const headers = (this.#headers = new Headers(inBrowser ? {} : { "user-agent": `@mantyx/wire-types/${version}${userAgent ? " " + userAgent : ""}` }));
-    for (const name in options.headers) {
-      setHeader(headers, name, options.headers[name]!);
-      this.#secrets.push(...headerSecrets(headers, name));
-    }
+    addHeaders(headers, options.headers, this.#secrets);
     if (apiKey !== undefined) {
       // fetch strips leading and trailing HTTP whitespace from header values,
       // so a key read with its newline is sent (and echoed back) without it:
@@ -198,8 +199,7 @@ export class ClientCore {
       let streamUrl: string | Error;
       try {
         // A caller mistake (no workspace, a header value fetch refuses) is thrown by the first next(), not retried as a drop.
-        const probe = new Headers();
-        for (const name in callOptions?.headers) setHeader(probe, name, callOptions.headers[name]!);
+        addHeaders(new Headers(), callOptions?.headers, []);
         streamUrl = url();
       } catch (e) {
         streamUrl = e as Error;
@@ -272,12 +272,7 @@ export class ClientCore {
     // thrown as the TypeError it is, never retried as a network failure.
     const headers = new Headers(this.#headers);
     const secrets = [...this.#secrets];
-    for (const set of [{ accept }, callOptions?.headers, extra, body === undefined ? {} : { "content-type": "application/json" }]) {
-      for (const name in set) {
-        setHeader(headers, name, set[name as keyof typeof set]!);
-        secrets.push(...headerSecrets(headers, name));
-      }
-    }
+    for (const set of [{ accept }, callOptions?.headers, extra, body === undefined ? {} : { "content-type": "application/json" }]) addHeaders(headers, set, secrets);
     const payload = body === undefined ? undefined : JSON.stringify(body);
     for (let attempt = 1; ; attempt++) {
       let response: Response | undefined;
