@@ -19,7 +19,8 @@ import Handlebars from "handlebars";
 import type { ParameterObject, SchemaObject } from "openapi3-ts/oas31";
 import { header } from "../header.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
-import { componentName, deref, IDENT, operationsOf, requestBodyComponent } from "./operations.js";
+import { IDENTIFIER } from "./identifier.js";
+import { componentName, deref, operationsOf, requestBodyComponent } from "./operations.js";
 import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "./validators/names.js";
 
 const TEMPLATE = new URL("../../templates/client.ts.hbs", import.meta.url);
@@ -108,7 +109,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
   const ops: OperationData[] = [];
   for (const { path, method, item, op } of operationsOf(doc)) {
     const id = op.operationId;
-    if (id === undefined || !IDENT.test(id)) throw new Error(`${method.toUpperCase()} ${path} needs an operationId that is a JavaScript identifier (it names the client method).`);
+    if (id === undefined || !IDENTIFIER.test(id)) throw new Error(`${method.toUpperCase()} ${path} needs an operationId that is a JavaScript identifier (it names the client method).`);
     const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref<ParameterObject>(doc, p));
     const byIn = (where: string): ParamData[] => params.filter((p) => p.in === where).map(paramData);
     // In path order: the method's leading arguments, as the runtime fills the template.
@@ -176,7 +177,7 @@ export function createRenderer(): (data: unknown) => string {
   const safe = (s: string) => new hb.SafeString(s);
   hb.registerHelper("json", (v: unknown) => safe(JSON.stringify(v) ?? "undefined"));
   hb.registerHelper("ident", (v: unknown) => {
-    if (typeof v !== "string" || !IDENT.test(v)) throw new Error(`template: ${JSON.stringify(v)} is not an identifier`);
+    if (typeof v !== "string" || !IDENTIFIER.test(v)) throw new Error(`template: ${JSON.stringify(v)} is not an identifier`);
     return safe(v);
   });
   hb.registerHelper("type", (v: unknown) => {

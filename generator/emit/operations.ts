@@ -6,10 +6,10 @@
  */
 import type { OpenAPIObject, OperationObject, PathItemObject, ReferenceObject, RequestBodyObject } from "openapi3-ts/oas31";
 import { getAtPointer, parseRefFragment } from "../load/json-pointer.js";
+import { IDENTIFIER } from "./identifier.js";
 
 const COMPONENT = "#/components/schemas/";
 const METHODS = ["get", "put", "post", "delete", "patch"] as const;
-export const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 export interface OperationEntry {
   path: string;
@@ -50,7 +50,7 @@ export function deref<T>(doc: OpenAPIObject, v: T | ReferenceObject): T {
 export function componentName(schema: unknown): string | undefined {
   if (!isRef(schema) || !schema.$ref.startsWith(COMPONENT)) return undefined;
   const name = schema.$ref.slice(COMPONENT.length);
-  if (!IDENT.test(name)) throw new Error(`Component ${name} is not an identifier; rename it (CONVENTIONS.md: PascalCase).`);
+  if (!IDENTIFIER.test(name)) throw new Error(`Component ${name} is not an identifier; rename it (CONVENTIONS.md: PascalCase).`);
   return name;
 }
 

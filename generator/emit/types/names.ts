@@ -1,4 +1,5 @@
 /** TypeScript names for schema things: component type names, constant names. */
+import { IDENTIFIER } from "../identifier.js";
 
 const RESERVED = new Set([
   // Reserved words (cannot name a type) and the predefined type names.
@@ -14,7 +15,7 @@ const RESERVED = new Set([
  * through; anything else (`foo-bar`, `v1.Thing`) becomes PascalCase.
  */
 export function typeName(componentName: string): string {
-  let name = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(componentName)
+  let name = IDENTIFIER.test(componentName)
     ? componentName
     : componentName
         .split(/[^A-Za-z0-9]+/)

@@ -5,6 +5,7 @@
  * the schema reaches the output through JSON.stringify (literals, quoted
  * property names) or the JSDoc escaper, never raw.
  */
+import { IDENTIFIER } from "../identifier.js";
 import { renderJsDoc } from "./jsdoc.js";
 
 export type TsType =
@@ -64,8 +65,6 @@ function dedupe(types: readonly TsType[]): TsType[] {
     return true;
   });
 }
-
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** A property key: bare when it is an identifier, else a JSON string literal. */
 export function propertyKey(name: string): string {

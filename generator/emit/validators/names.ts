@@ -1,4 +1,5 @@
 /** File and export names derived from component names. */
+import { IDENTIFIER } from "../identifier.js";
 
 /** `RunCreateRequest` -> `run-create-request`, `A2aToolRef` -> `a2a-tool-ref`, `JSONValue` -> `json-value`. */
 export function kebabCase(name: string): string {
@@ -10,7 +11,7 @@ export function kebabCase(name: string): string {
 
 /** The named export of component `name`'s validator. */
 export function validatorName(name: string): string {
-  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) {
+  if (!IDENTIFIER.test(name)) {
     throw new Error(`Component name "${name}" is not a JavaScript identifier; rename it in schema/openapi.yaml (PascalCase, CONVENTIONS.md).`);
   }
   return `validate${name}`;
