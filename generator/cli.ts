@@ -1,7 +1,7 @@
 /**
  * `mantyx-wire`: the command line.
  *
- *   mantyx-wire gen [--schema <path>] [--out <dir>] [--check] [--debug]
+ *   mantyx-wire gen [--schema <path>] [--out <dir>] [--root <dir>] [--check] [--debug]
  *
  * Exit codes: 0 done (or up to date), 1 `--check` found differences,
  * 2 the schema, the generator or the arguments failed.
@@ -21,7 +21,7 @@ import { pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { Command, CommanderError } from "commander";
 import { EMITTERS, generate } from "./emit/index.js";
-import { formatError } from "./errors.js";
+import { formatError, type SourceLocation } from "./errors.js";
 import { packageInfo } from "./load/package-info.js";
 import type { Emitter, PreparedEmitter } from "./model.js";
 import { diffOutput, isUpToDate, writeOutput } from "./write.js";
@@ -44,6 +44,7 @@ const processEnv: CliEnv = {
 interface GenOptions {
   readonly schema: string;
   readonly out: string;
+  readonly root?: string;
   readonly check?: boolean;
   readonly debug?: boolean;
 }
@@ -63,6 +64,7 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
     .description("Generate the output folder from the schema (deletes and rewrites it), or check that it is up to date.")
     .option("--schema <path>", "the OpenAPI 3.1 schema (YAML or JSON); the hand-written fixture cases are read from cases/ beside it", "schema/openapi.yaml")
     .option("--out <dir>", "the output folder; everything in it is owned by the generator", "generated")
+    .option("--root <dir>", "the folder $refs may read schema files from (default: the schema's folder); a $ref outside it is refused")
     .option("--check", "write nothing; exit 1 and list each stale, missing or extra file if the folder is out of date")
     .option("--debug", "print stack traces with errors")
     .action(async (options: GenOptions) => {
@@ -89,13 +91,15 @@ async function gen(options: GenOptions, io: CliEnv): Promise<number> {
   const shownSchema = path.relative(io.cwd, path.resolve(io.cwd, options.schema)).split(path.sep).join("/");
   const emitters = io.emitters ?? EMITTERS;
   const prepared: PreparedEmitter[] = [];
+  let locate: ((pointer: string) => SourceLocation | undefined) | undefined;
   try {
     // Emitters that can start before the model exists (a worker thread) do so now, beside loading,
     // and get the model as soon as it is built. The loader is imported after that, so even its
     // loading overlaps with their start.
     for (const emitter of emitters) if (emitter.prepare) prepared.push(emitter.prepare({ schemaPath: options.schema, cwd: io.cwd }));
-    const { loadSchema } = await import("./load/index.js");
-    const model = await loadSchema(options.schema, { cwd: io.cwd, onModelBuilt: (built) => prepared.forEach((handle) => handle.start?.(built)) });
+    const { loadSchema, locateInSchema } = await import("./load/index.js");
+    const model = await loadSchema(options.schema, { cwd: io.cwd, ...(options.root !== undefined && { root: options.root }), onModelBuilt: (built) => prepared.forEach((handle) => handle.start?.(built)) });
+    locate = (pointer) => locateInSchema(model, pointer);
     const files = await generate(model, emitters);
     const ms = (): number => Math.round(performance.now() - started);
     if (options.check) {
@@ -121,7 +125,7 @@ async function gen(options: GenOptions, io: CliEnv): Promise<number> {
     );
     return 0;
   } catch (error) {
-    io.stderr(`${formatError(error, { debug: options.debug === true })}\n`);
+    io.stderr(`${formatError(error, { debug: options.debug === true, ...(locate && { locate }) })}\n`);
     return 2;
   } finally {
     for (const handle of prepared) handle.release();

@@ -39,6 +39,8 @@ export type SchemaLoadErrorCode =
   | "invalid-json-schema"
   /** A YAML file uses more aliases than a schema needs (an alias bomb): refused before expanding them. */
   | "yaml-aliases"
+  /** Two different schemas of different files would be bundled under one component name. */
+  | "name-collision"
   /** A `$ref` chain that never reaches a schema (`A` -> `B` -> `A`), in one file or across files. */
   | "ref-cycle"
   /** A `$ref` names a file outside the schema root (the root file's folder, or `--root`). */
@@ -91,7 +93,9 @@ export type EmitErrorCode =
   /** The fixtures emitter found no folder of hand-written cases (`cases/` beside the schema). */
   | "missing-cases"
   /** A hand-written case file cannot be read, is not a list of cases, or breaks a rule (unique descriptions, a known component). */
-  | "invalid-cases";
+  | "invalid-cases"
+  /** `RunTranscript`'s `x-transcript-rules` is missing or malformed (generator/transcript/rules.ts). */
+  | "invalid-transcript-rules";
 
 export class EmitError extends GeneratorError {
   override readonly name = "EmitError";
@@ -148,8 +152,9 @@ const MAX_PROBLEMS_SHOWN = 5;
 /**
  * Render an error for a terminal: code, place, message, fix. No stack trace
  * unless `debug` (an unexpected error, a bug, always gets its stack).
+ * `locate` turns an emitter's JSON pointer into a file position.
  */
-export function formatError(error: unknown, options: { debug?: boolean } = {}): string {
+export function formatError(error: unknown, options: { debug?: boolean; locate?: (pointer: string) => SourceLocation | undefined } = {}): string {
   const lines: string[] = [];
   if (isSchemaLoadError(error)) {
     const shown = error.problems.slice(0, MAX_PROBLEMS_SHOWN);
@@ -162,7 +167,13 @@ export function formatError(error: unknown, options: { debug?: boolean } = {}): 
     if (hidden > 0) lines.push("", `... and ${hidden} more of the same kind; fix these and run again.`);
   } else if (isEmitError(error)) {
     lines.push(`error[${error.code}]: emitter "${error.emitter}": ${error.message}`);
-    if (error.pointer !== undefined) lines.push(`  at #${error.pointer}`);
+    const where = error.pointer === undefined ? undefined : options.locate?.(error.pointer);
+    if (where) {
+      lines.push(`  --> ${where.line === undefined ? where.file : `${where.file}:${where.line}:${where.column ?? 1}`}  at #${error.pointer}`);
+      if (where.excerpt) lines.push(...where.excerpt.split("\n").map((line) => `  ${line}`));
+    } else if (error.pointer !== undefined) {
+      lines.push(`  at #${error.pointer}`);
+    }
     lines.push(`  fix: ${error.fix}`);
   } else if (isWriteError(error)) {
     lines.push(`error[${error.code}]: ${error.message}`);

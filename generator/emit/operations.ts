@@ -4,6 +4,7 @@
  * follow their internal `$ref`s through these, so both see the same
  * operations, in the same order, resolved the same way.
  */
+import { EmitError } from "../errors.js";
 import type { OpenAPIObject, OperationObject, PathItemObject, ReferenceObject, RequestBodyObject } from "openapi3-ts/oas31";
 import { getAtPointer, parseRefFragment } from "../load/json-pointer.js";
 import { IDENTIFIER } from "./identifier.js";
@@ -59,11 +60,17 @@ export function componentName(schema: unknown): string | undefined {
  * without a body. `where` names the operation in the error for a body that
  * is not a component `$ref` (its type and validators are named after it).
  */
-export function requestBodyComponent(doc: OpenAPIObject, op: OperationObject, where: string): string | undefined {
+export function requestBodyComponent(doc: OpenAPIObject, op: OperationObject, where: string, pointer?: string): string | undefined {
   if (op.requestBody === undefined) return undefined;
   const name = componentName(deref<RequestBodyObject>(doc, op.requestBody).content?.["application/json"]?.schema);
   if (name === undefined) {
-    throw new Error(`${where}: the JSON request body must be a $ref to #/components/schemas/… (its type and validators are named after it).`);
+    throw new EmitError(
+      "unsupported-schema",
+      "operations",
+      `${where}: the JSON request body is not a $ref to #/components/schemas/… (its type and validators are named after the component).`,
+      "Move the body schema under components.schemas (PascalCase name) and write `schema: { $ref: \"#/components/schemas/Name\" }` in the operation.",
+      pointer,
+    );
   }
   return name;
 }

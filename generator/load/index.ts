@@ -5,6 +5,7 @@
  *   -> OpenAPI version check        (not-openapi-31)
  *   -> bundle external $refs        (dangling-ref)
  *   -> every internal $ref resolves (dangling-ref)
+ *   -> no $ref cycle back to the same value (ref-cycle)
  *   -> discriminator mappings agree with their oneOf (bad-discriminator)
  *   -> x-enum-from-mapping expanded to plain enums; lists of a union's
  *      tags agree with its mapping (disagreeing-lists)
@@ -17,15 +18,18 @@
  */
 import path from "node:path";
 import type { OpenAPIObject, SchemaObject } from "openapi3-ts/oas31";
+import { SchemaLoadError, type SourceLocation } from "../errors.js";
 import type { LoadedSchema } from "../model.js";
-import { bundle } from "./bundle.js";
+import { bundle, type BundledDocument } from "./bundle.js";
 import { canonicalJson, sha256Hex } from "./canonical-json.js";
+import { checkRefCycles } from "./check-cycles.js";
 import { checkDiscriminators } from "./check-discriminators.js";
 import { checkKnownLists } from "./check-known-lists.js";
 import { checkRefs } from "./check-refs.js";
 import { resolveEnumsFromMapping } from "./enum-from-mapping.js";
-import { isPlainObject } from "./json-pointer.js";
+import { isPlainObject, parsePointer } from "./json-pointer.js";
 import { packageInfo } from "./package-info.js";
+import { SchemaRoot } from "./schema-root.js";
 import { SourceFile } from "./source-file.js";
 import { sourcePathOf, toPosix } from "./source-path.js";
 import { checkOpenApiVersion, validateOpenApiDocument } from "./validate-openapi.js";
@@ -42,16 +46,33 @@ export interface LoadOptions {
    * dropped. (The CLI starts the fixtures worker with it.)
    */
   readonly onModelBuilt?: (model: LoadedSchema) => void;
+  /**
+   * The folder `$ref`s may read files from (relative to `cwd`). Default: the
+   * root schema file's folder. Files outside the default folder that a wider
+   * root admits are read, but errors never quote their lines.
+   */
+  readonly root?: string;
 }
 
 export async function loadSchema(schemaPath: string, options: LoadOptions = {}): Promise<LoadedSchema> {
   const cwd = options.cwd ?? process.cwd();
   const display = (absolute: string): string => toPosix(path.relative(cwd, absolute)) || path.basename(absolute);
   const absolutePath = path.resolve(cwd, schemaPath);
+  const folder = (absolute: string): Promise<SchemaRoot> => SchemaRoot.of(absolute, toPosix(path.relative(cwd, absolute)) || ".");
+  const schemaDir = await folder(path.dirname(absolutePath));
+  const schemaRoot = options.root === undefined ? schemaDir : await folder(path.resolve(cwd, options.root));
+  if (!(await schemaRoot.contains(absolutePath))) {
+    throw new SchemaLoadError(
+      "ref-outside-root",
+      [{ file: display(absolutePath), message: `the schema is outside the --root folder ${JSON.stringify(schemaRoot.shown)}.` }],
+      "Pass a --root that contains the schema file (or leave --root out: the schema's own folder is the default).",
+    );
+  }
   const root = await SourceFile.read(absolutePath, display(absolutePath));
   checkOpenApiVersion(root);
-  const bundled = await bundle(root, (file) => SourceFile.read(file, display(file)));
+  const bundled = await bundle(root, async (file) => SourceFile.read(file, display(file), { quote: await schemaDir.contains(file) }), schemaRoot);
   checkRefs(bundled);
+  checkRefCycles(bundled);
   checkDiscriminators(bundled);
   resolveEnumsFromMapping(bundled);
   checkKnownLists(bundled);
@@ -68,12 +89,27 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
     hash: sha256Hex(canonicalJson(document)),
     generatorVersion: packageInfo().version,
   };
+  sources.set(model, bundled);
   options.onModelBuilt?.(model);
 
   // Neither check changes the document.
   validateOpenApiDocument(bundled);
   validateComponentSchemas(bundled);
   return model;
+}
+
+/** The bundled document each loaded model came from, for `locateInSchema` (kept off the model, which is sent to worker threads). */
+const sources = new WeakMap<LoadedSchema, BundledDocument>();
+
+/**
+ * Where a JSON pointer into `model.document` (e.g. an `EmitError`'s) sits in
+ * the schema files: file, line, column, excerpt. Undefined for a model not
+ * built by `loadSchema`, or a pointer that is not one.
+ */
+export function locateInSchema(model: LoadedSchema, pointer: string): SourceLocation | undefined {
+  const bundled = sources.get(model);
+  if (!bundled || (pointer !== "" && !pointer.startsWith("/"))) return undefined;
+  return bundled.where(parsePointer(pointer));
 }
 
 export { schemaSourceFile, schemaSourcePath } from "./source-path.js";
