@@ -84,11 +84,13 @@ export const objectRule: KeywordRule = {
         context.compare(context, oldAdditional, added);
       } else if (oldOpenness === "closed") {
         context.report("property-added", "widen", added.pointer);
-      } else if (newlyRequired) {
+      } else if (newlyRequired && context.side === "request") {
         context.report("required-property-added", "narrow", added.pointer, { new: "required" });
         requiredCovered.add(name);
       } else {
+        // In what the client reads, a new field is new information, required or not.
         context.report("property-added", "additive", added.pointer);
+        if (newlyRequired) requiredCovered.add(name);
       }
     }
 
