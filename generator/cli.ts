@@ -90,7 +90,7 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
     .option("--debug", "print stack traces with errors")
     .action(async (oldPath: string, newPath: string, options: DiffCommandOptions) => {
       // Loaded on use: `gen` does not pay for it.
-      const { runDiff } = await import("./diff/command.js");
+      const { runDiff } = await import("./diff/index.js");
       exitCode = await runDiff(oldPath, newPath, options, io);
     });
   try {

@@ -27,11 +27,14 @@ export class AcceptedChangesError extends GeneratorError {
   override readonly name = "AcceptedChangesError";
   readonly code = "invalid-accepted-changes";
   readonly location: SourceLocation;
+  /** What is wrong, without the place (the message starts with the place). */
+  readonly problem: string;
 
-  constructor(location: SourceLocation, message: string, fix: string) {
+  constructor(location: SourceLocation, problem: string, fix: string) {
     const where = location.line === undefined ? location.file : `${location.file}:${location.line}:${location.column ?? 1}`;
-    super(`${where}: ${message}`, fix);
+    super(`${where}: ${problem}`, fix);
     this.location = location;
+    this.problem = problem;
   }
 }
 

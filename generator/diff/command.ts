@@ -32,7 +32,7 @@ function formatAcceptedChangesError(error: AcceptedChangesError): string {
   const place = line === undefined ? file : `${file}:${line}:${column ?? 1}`;
   const lines = [`error[${error.code}]: the accepted changes cannot be used`, "", `  --> ${place}${pointer ? `  at #${pointer}` : ""}`];
   if (excerpt) lines.push(...excerpt.split("\n").map((text) => `  ${text}`));
-  lines.push(`  ${error.message.slice(error.message.indexOf(": ") + 2)}`, `  fix: ${error.fix}`);
+  lines.push(`  ${error.problem}`, `  fix: ${error.fix}`);
   return lines.join("\n");
 }
 

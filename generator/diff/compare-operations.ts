@@ -237,6 +237,7 @@ export function compareOperations(context: DiffContext): void {
       continue;
     }
     if (old.name !== next.name) operationContext.report("operation-id-renamed", "info", child(next.pointer, "operationId"), { old: old.name, new: next.name });
+    if (old.value.deprecated !== true && next.value.deprecated === true) operationContext.report("operation-deprecated", "info", child(next.pointer, "deprecated"), { new: true });
     compareScopes(operationContext, old, next);
     compareParameters(operationContext, old, next);
     compareRequestBody(operationContext, old, next);

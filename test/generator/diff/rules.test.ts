@@ -159,6 +159,17 @@ const CASES: Record<string, Case> = {
     expect: [["breaks-clients", "keyword-added", `${S}/ThingRequest/unevaluatedProperties`]],
   },
 
+  "a $ref with assertions beside it: a narrowed sibling breaks clients": {
+    given: [add(`${S}/Name`, { type: "string", minLength: 1 }), replace(`${R}/name`, { $ref: "#/components/schemas/Name", maxLength: 100 })],
+    change: [replace(`${R}/name/maxLength`, 50)],
+    expect: [["breaks-clients", "limit-narrowed", `${R}/name/maxLength`]],
+  },
+  "a $ref with assertions beside it: a narrowed target breaks clients": {
+    given: [add(`${S}/Name`, { type: "string", minLength: 1 }), replace(`${R}/name`, { $ref: "#/components/schemas/Name", maxLength: 100 })],
+    change: [replace(`${S}/Name/minLength`, 2)],
+    expect: [["breaks-clients", "limit-narrowed", `${S}/Name/minLength`]],
+  },
+
   // ── discriminated unions: matched by tag value; Shape is sent and read ──
   "a removed variant breaks clients (request) and readers (response)": {
     change: [remove(`${S}/Shape/oneOf/1`), remove(`${S}/Shape/discriminator/mapping/square`)],
@@ -247,6 +258,10 @@ const CASES: Record<string, Case> = {
       remove(STREAM),
     ],
     expect: [["info", "path-parameter-renamed", "/paths/~1things~1{id}~1events/parameters/0"]],
+  },
+  "a deprecated operation is info": {
+    change: [add(`${POST}/deprecated`, true)],
+    expect: [["info", "operation-deprecated", `${POST}/deprecated`]],
   },
   "a new required scope breaks clients": {
     change: [add(`${POST}/x-required-scopes/-`, "things:admin")],
