@@ -1,14 +1,13 @@
 /**
  * `mantyx-wire diff` through `runCli`, as a user or CI runs it: exit codes,
  * the table, `--format json`, `--fail-on`, the `--accept` allow-list, and
- * typed errors for unreadable documents and allow-lists. Plus the committed
- * baseline: against itself it is no change, and `npm run diff:baseline`'s own
- * arguments pass today.
+ * typed errors for unreadable documents and allow-lists. (The committed
+ * baseline: baseline.test.ts.)
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { cli, REPO, tempDir } from "../support.js";
+import { cli, tempDir } from "../support.js";
 import { baseDocument } from "./base-document.js";
 import { applyPatch, type PatchOperation } from "./json-patch.js";
 
@@ -180,23 +179,5 @@ describe("mantyx-wire diff", () => {
     const run = await cli(["diff", "old.json", "new.json", "--format", "xml"], dir);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("Allowed choices are table, json");
-  });
-});
-
-describe("the committed baseline", () => {
-  test("is the seed edition (protocol 2026-09), and against itself is no change", async () => {
-    expect(readFileSync(path.join(REPO, "schema/baseline/2026-09.yaml"), "utf8")).toContain('x-protocol-version: "2026-09"');
-    const run = await cli(["diff", "schema/baseline/2026-09.yaml", "schema/baseline/2026-09.yaml", "--format", "json"]);
-    expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout).changes).toEqual([]);
-  });
-
-  test("npm run diff:baseline (its own arguments, against schema/openapi.yaml and the accepted changes) passes", async () => {
-    const script: string = JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")).scripts["diff:baseline"];
-    const [, , ...args] = script.split(" ");
-    expect(args.slice(0, 3)).toEqual(["diff", "schema/baseline/2026-09.yaml", "schema/openapi.yaml"]);
-    const run = await cli(args);
-    expect(run.stderr).toBe("");
-    expect(run.code).toBe(0);
   });
 });
