@@ -9,7 +9,6 @@
  *   -> discriminator mappings agree with their oneOf (bad-discriminator)
  *   -> x-enum-from-mapping expanded to plain enums; lists of a union's
  *      tags agree with its mapping (disagreeing-lists)
- *   -> the model is built           (`onModelBuilt`)
  *   -> OAS 3.1 meta-schema          (not-openapi-31)
  *   -> component schemas are JSON Schema 2020-12, strict (invalid-json-schema)
  *
@@ -38,14 +37,6 @@ import { validateComponentSchemas } from "./validate-schemas.js";
 export interface LoadOptions {
   /** Directory relative paths (and displayed paths) are taken from. Default: `process.cwd()`. */
   readonly cwd?: string;
-  /**
-   * Called with the model as soon as it is built: after parsing, bundling
-   * and the `$ref` check, before the OAS 3.1 meta-schema and component
-   * schema checks. If those pass, `loadSchema` resolves to this same object;
-   * if not, it rejects, and whatever was started with the model must be
-   * dropped. (The CLI starts the fixtures worker with it.)
-   */
-  readonly onModelBuilt?: (model: LoadedSchema) => void;
   /**
    * The folder `$ref`s may read files from (relative to `cwd`). Default: the
    * root schema file's folder. Files outside the default folder that a wider
@@ -90,8 +81,6 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
     generatorVersion: packageInfo().version,
   };
   sources.set(model, bundled);
-  options.onModelBuilt?.(model);
-
   // Neither check changes the document.
   validateOpenApiDocument(bundled);
   validateComponentSchemas(bundled);

@@ -11,7 +11,7 @@ import { describe, expect, test } from "vitest";
 import { openApiJsonEmitter } from "../../generator/emit/index.js";
 import { typesEmitter } from "../../generator/emit/types.js";
 import { validatorsEmitter } from "../../generator/emit/validators.js";
-import { cli, REPO, tempDir } from "./support.js";
+import { builtBin, cli, REPO, tempDir } from "./support.js";
 
 const BROKEN = path.join(REPO, "test/generator/broken");
 /** Loading plus the emitters that judge component schemas and operations (the fixtures emitter needs a cases folder). */
@@ -119,12 +119,11 @@ describe("every schema of the corpus fails with one typed, located error (runCli
   });
 });
 
-describe("through the installed command (bin/mantyx-wire.js, every emitter, a child process)", () => {
-  const BIN = path.join(REPO, "bin/mantyx-wire.js");
+describe("through the published command (the built mantyx-wire.js, every emitter, a child process)", () => {
   const THROUGH_BIN = ["yaml-alias-bomb.yaml", "ref-etc-passwd.yaml", "ref-cycle-files/openapi.yaml", "discriminator-wrong-const.yaml", "request-body-inline.yaml"];
   test.each(THROUGH_BIN)("%s", (schema) => {
     const c = CASES.find((entry) => entry.schema === schema)!;
-    const run = spawnSync(process.execPath, [BIN, "gen", "--schema", schema, "--out", tempDir()], { cwd: BROKEN, encoding: "utf8", timeout: 60_000 });
+    const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", schema, "--out", tempDir()], { cwd: BROKEN, encoding: "utf8", timeout: 60_000 });
     expect(run.status).toBe(2);
     expect(run.stdout).toBe("");
     expectOneTypedError(run.stderr, c);

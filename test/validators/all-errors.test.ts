@@ -32,7 +32,8 @@ describe("which components get an all-errors build", () => {
 
   it("a request body that is not a component $ref is a generator error naming the route", () => {
     const doc = { openapi: "3.1.0", info: { title: "t", version: "1" }, paths: { "/x": { post: { requestBody: { content: { "application/json": { schema: { type: "object" as const } } } } } } } };
-    expect(() => requestBodyComponents(doc)).toThrow(/POST \/x: the JSON request body must be a \$ref/);
+    expect(() => requestBodyComponents(doc)).toThrow(/POST \/x: the JSON request body is not a \$ref/);
+    expect(() => requestBodyComponents(doc)).toThrow(expect.objectContaining({ code: "unsupported-schema", pointer: "/paths/~1x/post/requestBody/content/application~1json/schema" }));
   });
 });
 
