@@ -14,6 +14,7 @@
 import { SchemaLoadError } from "../errors.js";
 import type { BundledDocument } from "./bundle.js";
 import { formatRefFragment, getAtPointer, isPlainObject, parseRefFragment, type Pointer } from "./json-pointer.js";
+import { findRefs } from "./refs.js";
 
 /** Keywords whose subschemas apply to the same value as the schema that holds them. */
 const SAME_VALUE_LIST = ["allOf", "anyOf", "oneOf"] as const;
@@ -27,8 +28,6 @@ interface Step {
 
 export function checkRefCycles(bundled: BundledDocument): void {
   const data = bundled.data;
-  const components = getAtPointer(data, ["components", "schemas"]);
-  if (!isPlainObject(components)) return;
   const done = new Set<string>();
   const onPath = new Map<string, number>(); // pointer -> index in `path`
   const path: { at: Pointer; via?: Step }[] = [];
@@ -45,7 +44,12 @@ export function checkRefCycles(bundled: BundledDocument): void {
     onPath.delete(key);
     done.add(key);
   };
-  for (const name of Object.keys(components)) visit(["components", "schemas", name]);
+  // From every component, and from every `$ref` (one inside a property,
+  // `{$ref: "#/components/schemas/A/properties/k"}` at A/properties/k, is
+  // not reached from A by same-value steps).
+  const components = getAtPointer(data, ["components", "schemas"]);
+  if (isPlainObject(components)) for (const name of Object.keys(components)) visit(["components", "schemas", name]);
+  for (const site of bundled.refSites ?? findRefs(data)) visit(site.path);
 }
 
 function sameValueSteps(data: unknown, at: Pointer): Step[] {

@@ -54,6 +54,7 @@ const CASES: readonly Case[] = [
   { schema: "ref-cycle.yaml", code: "ref-cycle", at: "ref-cycle.yaml:7:13", message: /#\/components\/schemas\/A -> #\/components\/schemas\/B, #\/components\/schemas\/B -> #\/components\/schemas\/A/, fix: /Recursion must go through a part of the value/ },
   { schema: "ref-cycle-self.yaml", code: "ref-cycle", at: "ref-cycle-self.yaml:8:13", message: /#\/components\/schemas\/A -> #\/components\/schemas\/A\./, fix: /must end in a schema/ },
   { schema: "ref-cycle-combinators.yaml", code: "ref-cycle", at: "ref-cycle-combinators.yaml:9:17", message: /A\/allOf\/1 -> #\/components\/schemas\/B, #\/components\/schemas\/B\/anyOf\/1 -> #\/components\/schemas\/A/, fix: /properties, items/ },
+  { schema: "ref-cycle-subschema.yaml", code: "ref-cycle", at: "ref-cycle-subschema.yaml:10:17", message: /A\/properties\/k -> #\/components\/schemas\/A\/properties\/k\./, fix: /must end in a schema/ },
   { schema: "ref-cycle-files/openapi.yaml", code: "ref-cycle", at: "ref-cycle-files/a.yaml:4:13", message: /cycle that never looks into the value/, fix: /must end in a schema/ },
   { schema: "ref-cycle-inline/openapi.yaml", code: "ref-cycle", at: "ref-cycle-inline/node.yaml:4:11", message: /"\.\/node\.yaml" includes itself/, fix: /components\.schemas \(or \$defs\)/ },
   { schema: "ref-bundle-collision/openapi.yaml", code: "name-collision", at: "ref-bundle-collision/openapi.yaml:9:13", message: /would be bundled as components\.schemas\.Name, but a different schema already has that name/, fix: /Rename one/ },
