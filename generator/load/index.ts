@@ -2,11 +2,11 @@
  * The loader: schema file -> `LoadedSchema`.
  *
  *   read + parse (YAML/JSON, positions kept)
- *   -> OpenAPI version check        (not-openapi-31)
+ *   -> OpenAPI version check, 3.1 or 3.2 (not-openapi-31)
  *   -> bundle external $refs        (dangling-ref)
  *   -> every internal $ref resolves (dangling-ref)
  *   -> the model is built           (`onModelBuilt`)
- *   -> OAS 3.1 meta-schema          (not-openapi-31)
+ *   -> OAS 3.1 / 3.2 meta-schema    (not-openapi-31)
  *   -> component schemas are JSON Schema 2020-12, strict (invalid-json-schema)
  *
  * Every failure is a `SchemaLoadError` naming the file, line:column, JSON
@@ -43,7 +43,7 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
   const display = (absolute: string): string => toPosix(path.relative(cwd, absolute)) || path.basename(absolute);
   const absolutePath = path.resolve(cwd, schemaPath);
   const root = await SourceFile.read(absolutePath, display(absolutePath));
-  checkOpenApiVersion(root);
+  const version = checkOpenApiVersion(root);
   const bundled = await bundle(root, (file) => SourceFile.read(file, display(file)));
   checkRefs(bundled);
 
@@ -62,7 +62,7 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
   options.onModelBuilt?.(model);
 
   // Neither check changes the document.
-  validateOpenApiDocument(bundled);
+  validateOpenApiDocument(bundled, version);
   validateComponentSchemas(bundled);
   return model;
 }
