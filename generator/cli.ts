@@ -21,7 +21,9 @@ import { pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { Command, CommanderError } from "commander";
 import { EMITTERS, generate } from "./emit/index.js";
-import { formatError } from "./errors.js";
+import { formatDiagnostic } from "./diagnostics.js";
+import { collectDiagnostics } from "./emit/diagnostics.js";
+import { formatError, isEmitError, locateEmitError } from "./errors.js";
 import { packageInfo } from "./load/package-info.js";
 import type { Emitter, PreparedEmitter } from "./model.js";
 import { diffOutput, isUpToDate, writeOutput } from "./write.js";
@@ -89,14 +91,19 @@ async function gen(options: GenOptions, io: CliEnv): Promise<number> {
   const shownSchema = path.relative(io.cwd, path.resolve(io.cwd, options.schema)).split(path.sep).join("/");
   const emitters = io.emitters ?? EMITTERS;
   const prepared: PreparedEmitter[] = [];
+  let loader: typeof import("./load/index.js") | undefined;
+  let loaded: import("./model.js").LoadedSchema | undefined;
   try {
     // Emitters that can start before the model exists (a worker thread) do so now, beside loading,
     // and get the model as soon as it is built. The loader is imported after that, so even its
     // loading overlaps with their start.
     for (const emitter of emitters) if (emitter.prepare) prepared.push(emitter.prepare({ schemaPath: options.schema, cwd: io.cwd }));
-    const { loadSchema } = await import("./load/index.js");
-    const model = await loadSchema(options.schema, { cwd: io.cwd, onModelBuilt: (built) => prepared.forEach((handle) => handle.start?.(built)) });
+    loader = await import("./load/index.js");
+    const model = (loaded = await loader.loadSchema(options.schema, { cwd: io.cwd, onModelBuilt: (built) => prepared.forEach((handle) => handle.start?.(built)) }));
     const files = await generate(model, emitters);
+    const locate = (pointer: string) => loader!.locateInSchema(model, pointer);
+    const ran = new Set(emitters.map((emitter) => emitter.name));
+    for (const diagnostic of collectDiagnostics(model).filter((d) => ran.has(d.emitter))) io.stderr(`${formatDiagnostic(diagnostic, locate)}\n`);
     const ms = (): number => Math.round(performance.now() - started);
     if (options.check) {
       const diff = await diffOutput(outDir, files);
@@ -121,6 +128,8 @@ async function gen(options: GenOptions, io: CliEnv): Promise<number> {
     );
     return 0;
   } catch (error) {
+    // An emitter names places by JSON pointer; the loader knows their file:line:col.
+    if (isEmitError(error) && loader !== undefined && loaded !== undefined) locateEmitError(error, (pointer) => loader!.locateInSchema(loaded!, pointer));
     io.stderr(`${formatError(error, { debug: options.debug === true })}\n`);
     return 2;
   } finally {

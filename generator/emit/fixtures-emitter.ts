@@ -8,10 +8,14 @@
  *
  * This module loads nothing of the emitter itself (nor of the loader): on
  * the main thread the fixture code is never loaded.
+ *
+ * Opt-in (./opt-in.ts): for a document without `x-fixture-suite` the
+ * worker is dropped unused and the emitter writes nothing.
  */
 import { schemaSourceFile } from "../load/source-path.js";
 import type { EmittedFile, Emitter, LoadedSchema, PrepareContext, PreparedEmitter } from "../model.js";
 import { casesDirOf, schemaFileOf, type FixturesOptions } from "./fixtures/cases-dir.js";
+import { fixturesOptIn } from "./opt-in.js";
 import { EmitterWorker } from "./worker.js";
 
 /** ./fixtures.ts, for the worker (without a query tsx may add to module URLs; the worker has its own loading). */
@@ -28,7 +32,7 @@ export function createFixturesEmitter(options: FixturesOptions = {}): Emitter {
       const worker = (prepared ??= fixturesWorker(casesDir));
       return {
         start: (model) => {
-          if (prepared !== worker) return;
+          if (prepared !== worker || fixturesOptIn(model).skipped !== undefined) return;
           prepared = undefined;
           const files = worker.run(model, [options]);
           files.catch(() => {}); // awaited by emit
@@ -42,6 +46,7 @@ export function createFixturesEmitter(options: FixturesOptions = {}): Emitter {
       };
     },
     emit(model) {
+      if (fixturesOptIn(model).skipped !== undefined) return [];
       if (started?.model === model) {
         const { files } = started;
         started = undefined;

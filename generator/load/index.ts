@@ -15,10 +15,11 @@
 import path from "node:path";
 import type { OpenAPIObject, SchemaObject } from "openapi3-ts/oas31";
 import type { LoadedSchema } from "../model.js";
-import { bundle } from "./bundle.js";
+import { bundle, type BundledDocument } from "./bundle.js";
 import { canonicalJson, sha256Hex } from "./canonical-json.js";
 import { checkRefs } from "./check-refs.js";
-import { isPlainObject } from "./json-pointer.js";
+import type { SourceLocation } from "../errors.js";
+import { isPlainObject, parsePointer } from "./json-pointer.js";
 import { packageInfo } from "./package-info.js";
 import { SourceFile } from "./source-file.js";
 import { sourcePathOf, toPosix } from "./source-path.js";
@@ -59,12 +60,28 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
     hash: sha256Hex(canonicalJson(document)),
     generatorVersion: packageInfo().version,
   };
+  sources.set(model, bundled);
   options.onModelBuilt?.(model);
 
   // Neither check changes the document.
   validateOpenApiDocument(bundled, version);
   validateComponentSchemas(bundled);
   return model;
+}
+
+/** The bundled document each loaded model came from: its positions place emitters' pointers in the source files. */
+const sources = new WeakMap<LoadedSchema, BundledDocument>();
+
+/**
+ * Where a JSON pointer into `model.document` sits in the source files
+ * (file, line:column, excerpt), for errors and warnings of the emitters;
+ * undefined for a model `loadSchema` did not build.
+ */
+export function locateInSchema(model: LoadedSchema, pointer: string): SourceLocation | undefined {
+  const bundled = sources.get(model);
+  if (bundled === undefined) return undefined;
+  // Point at the key of a member (`Links-Booking:`), as a person reads it.
+  return bundled.where(parsePointer(pointer), { key: pointer !== "" });
 }
 
 export { schemaSourceFile, schemaSourcePath } from "./source-path.js";
