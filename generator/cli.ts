@@ -103,7 +103,7 @@ async function gen(options: GenOptions, io: CliEnv): Promise<number> {
     const files = await generate(model, emitters);
     const locate = (pointer: string) => loader!.locateInSchema(model, pointer);
     const ran = new Set(emitters.map((emitter) => emitter.name));
-    for (const diagnostic of collectDiagnostics(model).filter((d) => ran.has(d.emitter))) io.stderr(`${formatDiagnostic(diagnostic, locate)}\n`);
+    for (const diagnostic of (await collectDiagnostics(model)).filter((d) => ran.has(d.emitter))) io.stderr(`${formatDiagnostic(diagnostic, locate)}\n`);
     const ms = (): number => Math.round(performance.now() - started);
     if (options.check) {
       const diff = await diffOutput(outDir, files);

@@ -130,7 +130,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
     }
     const typeList = [...types].sort().map((t) => (t === "unknown" ? t : `T.${t}`));
     if (empty && typeList.length > 0) typeList.push("undefined");
-    const bodyType = requestBodyComponent(doc, op, id);
+    const bodyType = requestBodyComponent(doc, op);
     const kind: OperationKind = stream ? "stream" : id === "postToolResult" ? "tool-result" : "json";
     if (kind !== "json" && pathParams.filter((p) => p.wireName !== "workspaceSlug").length !== 1) {
       throw new Error(`${id}: the client runtime expects exactly one path parameter besides workspaceSlug for a ${kind} operation.`);
