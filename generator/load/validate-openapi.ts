@@ -9,6 +9,7 @@
  * https://spec.openapis.org/oas/v3.1.0#openapi-object
  * https://spec.openapis.org/oas/v3.2.0#openapi-object
  */
+import { assetUrl } from "../assets.js";
 import { readFileSync } from "node:fs";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { SchemaLoadError, type SchemaProblem } from "../errors.js";
@@ -68,7 +69,7 @@ const cachedValidators = new Map<OpenApiVersion, ValidateFunction>();
 function openApiValidator(version: OpenApiVersion): ValidateFunction {
   let validate = cachedValidators.get(version);
   if (!validate) {
-    const file = version === "3.1" ? new URL("./oas-3.1-schema.json", import.meta.url) : oas32SchemaUrl();
+    const file = version === "3.1" ? assetUrl(new URL("./oas-3.1-schema.json", import.meta.url), "oas-3.1-schema.json", import.meta.url) : oas32SchemaUrl();
     const metaSchema: unknown = JSON.parse(readFileSync(file, "utf8"));
     validate = loaderAjv().compile(metaSchema as object);
     cachedValidators.set(version, validate);
