@@ -7,8 +7,11 @@
 import path from "node:path";
 import type { CliEnv } from "./cli.js";
 import { EMITTERS, generate } from "./emit/index.js";
-import { formatError, type SourceLocation } from "./errors.js";
+import { formatDiagnostic } from "./diagnostics.js";
+import { collectDiagnostics } from "./emit/diagnostics.js";
+import { formatError, isEmitError, locateEmitError } from "./errors.js";
 import { loadSchema, locateInSchema } from "./load/index.js";
+import type { LoadedSchema } from "./model.js";
 import { diffOutput, isUpToDate, writeOutput } from "./write.js";
 
 export interface GenOptions {
@@ -27,13 +30,15 @@ export async function gen(options: GenOptions, io: CliEnv): Promise<number> {
   const shownOut = `${path.relative(io.cwd, outDir).split(path.sep).join("/") || "."}/`;
   const shownSchema = path.relative(io.cwd, path.resolve(io.cwd, options.schema)).split(path.sep).join("/");
   const emitters = io.emitters ?? EMITTERS;
-  let locate: ((pointer: string) => SourceLocation | undefined) | undefined;
+  let loaded: LoadedSchema | undefined;
+  // Emitters name places by JSON pointer; the loader knows their file:line:col.
+  const locate = (pointer: string) => (loaded === undefined ? undefined : locateInSchema(loaded, pointer));
   try {
-    const loaded = await loadSchema(options.schema, { cwd: io.cwd, ...(options.root !== undefined && { root: options.root }) });
-    // An emitter's error names a JSON pointer; this finds it in the schema files.
-    locate = (pointer) => locateInSchema(loaded, pointer);
+    loaded = await loadSchema(options.schema, { cwd: io.cwd, ...(options.root !== undefined && { root: options.root }) });
     const model = { ...loaded, runtime: options.runtime };
     const files = await generate(model, emitters);
+    const ran = new Set(emitters.map((emitter) => emitter.name));
+    for (const diagnostic of (await collectDiagnostics(model)).filter((d) => ran.has(d.emitter))) io.stderr(`${formatDiagnostic(diagnostic, locate)}\n`);
     const ms = (): number => Math.round(performance.now() - started);
     if (options.check) {
       const diff = await diffOutput(outDir, files);
@@ -58,7 +63,8 @@ export async function gen(options: GenOptions, io: CliEnv): Promise<number> {
     );
     return 0;
   } catch (error) {
-    io.stderr(`${formatError(error, { debug: options.debug === true, ...(locate && { locate }) })}\n`);
+    if (isEmitError(error)) locateEmitError(error, locate);
+    io.stderr(`${formatError(error, { debug: options.debug === true })}\n`);
     return 2;
   }
 }

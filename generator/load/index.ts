@@ -2,14 +2,14 @@
  * The loader: schema file -> `LoadedSchema`.
  *
  *   read + parse (YAML/JSON, positions kept)
- *   -> OpenAPI version check        (not-openapi-31)
+ *   -> OpenAPI version check, 3.1 or 3.2 (not-openapi-31)
  *   -> bundle external $refs        (dangling-ref)
  *   -> every internal $ref resolves (dangling-ref)
  *   -> no $ref cycle back to the same value (ref-cycle)
  *   -> discriminator mappings agree with their oneOf (bad-discriminator)
  *   -> x-enum-from-mapping expanded to plain enums; lists of a union's
  *      tags agree with its mapping (disagreeing-lists)
- *   -> OAS 3.1 meta-schema          (not-openapi-31)
+ *   -> OAS 3.1 / 3.2 meta-schema    (not-openapi-31)
  *   -> component schemas are JSON Schema 2020-12, strict (invalid-json-schema)
  *
  * Every failure is a `SchemaLoadError` naming the file, line:column, JSON
@@ -17,7 +17,7 @@
  */
 import path from "node:path";
 import type { OpenAPIObject, SchemaObject } from "openapi3-ts/oas31";
-import { SchemaLoadError, type SourceLocation } from "../errors.js";
+import { SchemaLoadError } from "../errors.js";
 import type { LoadedSchema } from "../model.js";
 import { bundle, type BundledDocument } from "./bundle.js";
 import { canonicalJson, sha256Hex } from "./canonical-json.js";
@@ -26,6 +26,7 @@ import { checkDiscriminators } from "./check-discriminators.js";
 import { checkKnownLists } from "./check-known-lists.js";
 import { checkRefs } from "./check-refs.js";
 import { resolveEnumsFromMapping } from "./enum-from-mapping.js";
+import type { SourceLocation } from "../errors.js";
 import { isPlainObject, parsePointer } from "./json-pointer.js";
 import { packageInfo } from "./package-info.js";
 import { SchemaRoot } from "./schema-root.js";
@@ -60,7 +61,7 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
     );
   }
   const root = await SourceFile.read(absolutePath, display(absolutePath));
-  checkOpenApiVersion(root);
+  const version = checkOpenApiVersion(root);
   const bundled = await bundle(root, async (file) => SourceFile.read(file, display(file), { quote: await schemaDir.contains(file) }), schemaRoot);
   checkRefs(bundled);
   checkRefCycles(bundled);
@@ -82,23 +83,24 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
   };
   sources.set(model, bundled);
   // Neither check changes the document.
-  validateOpenApiDocument(bundled);
+  validateOpenApiDocument(bundled, version);
   validateComponentSchemas(bundled);
   return model;
 }
 
-/** The bundled document each loaded model came from, for `locateInSchema` (kept off the model, which is sent to worker threads). */
+/** The bundled document each loaded model came from: its positions place emitters' pointers in the source files. */
 const sources = new WeakMap<LoadedSchema, BundledDocument>();
 
 /**
- * Where a JSON pointer into `model.document` (e.g. an `EmitError`'s) sits in
- * the schema files: file, line, column, excerpt. Undefined for a model not
- * built by `loadSchema`, or a pointer that is not one.
+ * Where a JSON pointer into `model.document` sits in the source files
+ * (file, line:column, excerpt), for errors and warnings of the emitters;
+ * undefined for a model `loadSchema` did not build.
  */
 export function locateInSchema(model: LoadedSchema, pointer: string): SourceLocation | undefined {
   const bundled = sources.get(model);
-  if (!bundled || (pointer !== "" && !pointer.startsWith("/"))) return undefined;
-  return bundled.where(parsePointer(pointer));
+  if (bundled === undefined) return undefined;
+  // Point at the key of a member (`Links-Booking:`), as a person reads it.
+  return bundled.where(parsePointer(pointer), { key: pointer !== "" });
 }
 
 export { schemaSourceFile, schemaSourcePath } from "./source-path.js";
