@@ -30,6 +30,7 @@ interface Case {
   readonly never?: readonly string[];
 }
 
+/* Corpus files are checked below to be all in this table. */
 const CASES: readonly Case[] = [
   // YAML and JSON syntax
   { schema: "yaml-unclosed-flow.yaml", code: "yaml-syntax", at: "yaml-unclosed-flow.yaml:9:5", message: /invalid YAML \(BAD_INDENT\)/, fix: /unclosed brackets/ },
@@ -77,6 +78,10 @@ const CASES: readonly Case[] = [
   { schema: "enum-from-mapping-not-a-union.yaml", code: "invalid-json-schema", at: "enum-from-mapping-not-a-union.yaml:21:34", message: /is not a oneOf with a non-empty discriminator\.mapping/, fix: /KnownAgentRunEvent/ },
   { schema: "enum-from-mapping-beside-enum.yaml", code: "invalid-json-schema", at: "enum-from-mapping-beside-enum.yaml:31:34", message: /stands beside an `enum`/, fix: /Remove the hand-written `enum`/ },
   { schema: "enum-from-mapping-dangling.yaml", code: "dangling-ref", at: "enum-from-mapping-dangling.yaml:30:34", message: /"#\/components\/schemas\/Knwn" does not resolve/, fix: /existing union/ },
+  // Names
+  { schema: "name-collision-types.yaml", code: "name-collision", at: "name-collision-types.yaml:6:5", message: /"Links-Booking" and "LinksBooking" both become the TypeScript name LinksBooking/, fix: /Rename/ },
+  { schema: "name-collision-files.yaml", code: "name-collision", at: "name-collision-files.yaml:6:5", message: /"ABTest" and "AbTest" would both be written to validators\/ab-test\.js/, fix: /Rename/ },
+  { schema: "name-generator-file.yaml", code: "name-collision", at: "name-generator-file.yaml:6:5", message: /"Index" would overwrite validators\/index\.js/, fix: /Rename/ },
   // What the emitters cannot express, located in the file
   { schema: "prefix-items-strict.yaml", code: "unsupported-schema", at: "prefix-items-strict.yaml:6:5", message: /"prefixItems" is 2-tuple/, fix: /strict mode/ },
 ];
@@ -117,6 +122,12 @@ describe("every schema of the corpus fails with one typed, located error (runCli
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(STACK_LINE);
   });
+});
+
+test("names the naming rule accepts (an underscore, a leading digit) generate validators (their module names pass the portability check)", async () => {
+  const run = await cli(["gen", "--schema", path.join(REPO, "test/generator/fixtures/odd-names.yaml"), "--out", tempDir()], BROKEN, EMITTERS);
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
 });
 
 describe("through the published command (the built mantyx-wire.js, every emitter, a child process)", () => {
