@@ -273,7 +273,13 @@ export class ClientCore {
     const headers = new Headers(this.#headers);
     const secrets = [...this.#secrets];
     for (const set of [{ accept }, callOptions?.headers, extra, body === undefined ? {} : { "content-type": "application/json" }]) addHeaders(headers, set, secrets);
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+    let payload: string | undefined;
+    try {
+      payload = body === undefined ? undefined : JSON.stringify(body);
+    } catch (cause) {
+      // A cycle, a BigInt, or nesting deeper than the stack (a RangeError).
+      throw new TypeError(`${id}: the body cannot be encoded as JSON (${(cause as Error).message})`, { cause });
+    }
     for (let attempt = 1; ; attempt++) {
       let response: Response | undefined;
       let error: MantyxApiError | MantyxConnectionError;
