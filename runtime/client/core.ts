@@ -11,11 +11,15 @@
  */
 import type { ValidationMode } from "../events/index.js";
 import { MantyxApiError, MantyxConnectionError, RequestValidationError, UnexpectedResponseError } from "./errors.js";
-import { backoff, sleep, type BackoffOptions } from "./internal/backoff.js";
+import { backoff, linked, sleep, type BackoffOptions } from "./internal/backoff.js";
+import { redactError, redactor, secretForms, type Redact } from "./internal/redact.js";
 import { bodyIssues, describeBodyIssues, type BodyCheck } from "./request-check.js";
 import { runEventStream, type StreamRunOptions } from "./stream-run.js";
 
 export type { RunEventStream, StreamRunOptions } from "./stream-run.js";
+
+/** Default `timeoutMs` of a request (the event stream aside): a stalled server fails a call within a minute. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
  * Operation flags, the bits of an Operation's third element.
@@ -74,8 +78,22 @@ export interface ClientOptions {
   onWarning?: ClientWarningHandler | undefined;
   /** Retries of a request after 429 (any operation) or 5xx/network failure (idempotent ones). Default 2. */
   maxRetries?: number | undefined;
-  /** Back-off of request retries and stream reconnects. Defaults 500 ms, capped at 10 s. */
+  /** Back-off of request retries. Defaults 500 ms, capped at 10 s. */
   retryDelay?: BackoffOptions | undefined;
+  /**
+   * Back-off of stream reconnects over connections in a row that delivered
+   * no new event (after one that did, the stream reconnects at once).
+   * Defaults 200 ms, capped at 5 s; a stream's `retry:` and a `Retry-After`
+   * are minimums. Per stream: `streamRun(id, { reconnectDelay })`.
+   */
+  reconnectDelay?: BackoffOptions | undefined;
+  /**
+   * The longest a request other than the event stream may take, retries
+   * included, before it fails with MantyxConnectionError. Default 60 000;
+   * 0 turns it off. Per call: `{ timeoutMs }`. (The stream has
+   * `idleTimeoutMs` instead.)
+   */
+  timeoutMs?: number | undefined;
   /**
    * Extra product token for the `User-Agent`, e.g. `my-app/1.2`. Outside
    * browsers the client sends `User-Agent: @mantyx/wire-types/<version>`
@@ -93,6 +111,8 @@ export interface CallOptions {
   headers?: Record<string, string> | undefined;
   /** Overrides the client's `workspace` for this call. */
   workspace?: string | undefined;
+  /** Overrides the client's `timeoutMs` for this call (not for the event stream). */
+  timeoutMs?: number | undefined;
 }
 
 /**
@@ -110,9 +130,6 @@ export type ToolResultOutcome =
 
 /** Opens one stream connection (resuming after `lastSeq` when defined): the 2xx response; throws what a request throws. */
 export type StreamOpener = (lastSeq: number | undefined, signal: AbortSignal) => Promise<Response>;
-
-/** A credential as sent and as JSON escapes it (what redaction removes); none for an empty one. */
-const secretForms = (key: string): string[] => (key ? [key, JSON.stringify(key).slice(1, -1)] : []);
 
 /**
  * Sets each header of `set` on `headers`, and adds the credential of an
@@ -136,7 +153,7 @@ export class ClientCore {
   readonly #o: ClientOptions;
   /** Identity, client headers and the credential. Private (`#`): never enumerable, never in `inspect` or JSON output. */
   readonly #headers: Headers;
-  /** The credential as sent, and as JSON escapes it: what redaction removes. */
+  /** The credential in every form it may be echoed in (internal/redact.ts): what redaction removes. */
   readonly #secrets: string[] = [];
   /** Tool-result outcomes by URL and `toolUseId`: at most one POST each. */
   readonly #posted = new Map<string, Promise<ToolResultOutcome>>();
@@ -204,7 +221,8 @@ export class ClientCore {
       } catch (e) {
         streamUrl = e as Error;
       }
-      return runEventStream(this, settings, id, args[0] as string, callOptions ?? {}, streamUrl, (seq, signal) =>
+      const hide = streamUrl instanceof Error ? redactor(this.#secrets) : this.#hideFor(callOptions);
+      return runEventStream(this, settings, id, args[0] as string, callOptions ?? {}, streamUrl, hide, (seq, signal) =>
         this.#request(id, method, seq === undefined ? (streamUrl as string) : `${streamUrl}?lastSeq=${seq}`, 0, undefined, callOptions, signal, "text/event-stream", seq === undefined ? {} : { "last-event-id": "" + seq }),
       );
     }
@@ -220,7 +238,26 @@ export class ClientCore {
       onWarning(e.message, e);
     }
     const target = url();
-    const request = (): Promise<Response> => this.#request(id, method, target, flags & IDEMPOTENT ? -1 : 1, body, callOptions);
+    const hide = this.#hideFor(callOptions);
+    const attempts = { count: 0 };
+    const request = (signal: AbortSignal | undefined): Promise<Response> => this.#request(id, method, target, flags & IDEMPOTENT ? -1 : 1, body, callOptions, signal, undefined, undefined, attempts);
+    // The timeout covers the whole call (retries, and reading the answer): a
+    // stalled server fails it instead of hanging it forever.
+    const ms = callOptions?.timeoutMs ?? this.#o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timed = async <T>(work: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> => {
+      if (!(ms > 0 && ms < 2 ** 31)) return work(callOptions?.signal);
+      const deadline = linked(callOptions?.signal);
+      const timer = setTimeout(
+        () => deadline.abort(new MantyxConnectionError(`${id}: no complete answer within ${ms} ms (the timeoutMs option)`, { operationId: id, attempts: attempts.count })),
+        ms,
+      );
+      try {
+        return await work(deadline.signal);
+      } finally {
+        clearTimeout(timer);
+        deadline.abort();
+      }
+    };
     if (flags & TOOL_RESULT) {
       // At most one POST per toolUseId: a second call returns the first
       // outcome without posting. A POST that failed (thrown error, nothing
@@ -232,7 +269,7 @@ export class ClientCore {
       if (!outcome) {
         posted.set(
           key,
-          (outcome = request().then(
+          (outcome = timed(request).then(
             // A 2xx is the acceptance whatever its body (older servers answer 200, maybe with text).
             (response) => (response.body?.cancel().catch(() => undefined), { status: "accepted", httpStatus: response.status }),
             (error) => {
@@ -249,14 +286,25 @@ export class ClientCore {
       }
       return outcome;
     }
-    const response = await request();
-    const text = await response.text();
+    const [response, text] = await timed(async (signal) => {
+      const answer = await request(signal);
+      return [answer, await answer.text()] as const;
+    });
     try {
       return text ? JSON.parse(text) : undefined;
     } catch {
-      const contentType = response.headers.get("content-type");
+      // A server may echo the credential into any header.
+      const raw = response.headers.get("content-type");
+      const contentType = raw == null ? null : hide(raw);
       if (!(flags & EMPTY_OK)) throw new UnexpectedResponseError(`${id}: ${response.status} ${contentType}, not JSON`, { operationId: id, status: response.status, contentType });
     }
+  }
+
+  /** Redaction of the client's credential and of any passed as a per-call header. */
+  #hideFor(callOptions: CallOptions | undefined): Redact {
+    const secrets = [...this.#secrets];
+    addHeaders(new Headers(), callOptions?.headers, secrets);
+    return redactor(secrets);
   }
 
   /**
@@ -265,7 +313,18 @@ export class ClientCore {
    * 429 always, 5xx and network failures when `retry` is -1 (idempotent),
    * none when it is 0 (the stream retries on its own).
    */
-  async #request(id: string, method: string, url: string, retry: number, body: unknown, callOptions: CallOptions | undefined, signal = callOptions?.signal, accept = "application/json", extra = {}): Promise<Response> {
+  async #request(
+    id: string,
+    method: string,
+    url: string,
+    retry: number,
+    body: unknown,
+    callOptions: CallOptions | undefined,
+    signal = callOptions?.signal,
+    accept = "application/json",
+    extra = {},
+    attempts = { count: 0 },
+  ): Promise<Response> {
     const { maxRetries = 2, retryDelay, fetch: fetchFn = globalThis.fetch } = this.#o;
     // Built once, outside the retry loop: a header value fetch refuses or a
     // body JSON cannot encode (a BigInt, a cycle) is the caller's mistake,
@@ -273,6 +332,7 @@ export class ClientCore {
     const headers = new Headers(this.#headers);
     const secrets = [...this.#secrets];
     for (const set of [{ accept }, callOptions?.headers, extra, body === undefined ? {} : { "content-type": "application/json" }]) addHeaders(headers, set, secrets);
+    const hide = redactor(secrets);
     let payload: string | undefined;
     try {
       payload = body === undefined ? undefined : JSON.stringify(body);
@@ -281,19 +341,22 @@ export class ClientCore {
       throw new TypeError(`${id}: the body cannot be encoded as JSON (${(cause as Error).message})`, { cause });
     }
     for (let attempt = 1; ; attempt++) {
+      attempts.count = attempt;
       let response: Response | undefined;
       let error: MantyxApiError | MantyxConnectionError;
       try {
         // Called unbound: a browser's window.fetch called as a method of another object throws "Illegal invocation".
         response = await fetchFn(url, { method, headers, body: payload, signal });
         if (response.ok) return response;
-        error = await this.#error(id, response, secrets);
-      } catch (cause) {
+        error = await this.#error(id, response, hide);
+      } catch (thrown) {
         if (signal?.aborted) throw signal.reason;
+        // fetch's errors may quote a URL a redirect named, and so an echoed credential.
+        const cause = redactError(thrown, hide);
         // fetch's own message is often just "fetch failed": the reason (ECONNREFUSED, a DNS failure, …) is its cause's.
         const reason = (cause as { cause?: { message?: unknown; code?: unknown } } | undefined)?.cause;
         const detail = reason?.message || reason?.code;
-        error = new MantyxConnectionError(`${id}: ${(cause as Error)?.message}${typeof detail == "string" ? ` (${detail})` : ""}`, { operationId: id, cause, attempts: attempt });
+        error = new MantyxConnectionError(hide(`${id}: ${(cause as Error)?.message}${typeof detail == "string" ? ` (${detail})` : ""}`), { operationId: id, cause, attempts: attempt });
       }
       const retriable = response?.status == 429 || (retry < 0 && (!response || response.status > 499));
       if (!retry || attempt > maxRetries || !retriable) throw error;
@@ -306,8 +369,7 @@ export class ClientCore {
    * body text (also in its JSON-escaped form, after normalising the JSON)
    * and from every header the error reads, before anything is taken from them.
    */
-  async #error(id: string, response: Response, secrets: string[]): Promise<MantyxApiError> {
-    const hide = (text: string): string => secrets.reduce((redacted, secret) => redacted.split(secret).join("[redacted]"), text);
+  async #error(id: string, response: Response, hide: Redact): Promise<MantyxApiError> {
     // The body may be gone (connection dropped): the status still says enough.
     const text = hide(await response.text().catch(() => ""));
     let body: unknown = text;

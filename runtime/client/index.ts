@@ -6,6 +6,7 @@
  */
 export {
   ClientCore,
+  DEFAULT_TIMEOUT_MS,
   EMPTY_OK,
   IDEMPOTENT,
   STREAM,
@@ -30,8 +31,9 @@ export {
 } from "./errors.js";
 export type { BackoffOptions } from "./internal/backoff.js";
 export type { BodyCheck } from "./request-check.js";
-export { runAgent, withTools, type RunnableClient, type RunOptions, type ToolDispatcher } from "./run.js";
-export type { ReconnectInfo, RunEventStream, RunStreamItem, StreamRunOptions } from "./stream-run.js";
+export { DEFAULT_LATE_RESULT_TIMEOUT_MS, runAgent, withTools, type RunnableClient, type RunOptions, type ToolDispatcher } from "./run.js";
+export { DEFAULT_IDLE_TIMEOUT_MS, type ReconnectInfo, type RunEventStream, type RunStreamItem, type StreamRunOptions } from "./stream-run.js";
+export { answerToolCall, type ToolResultPoster } from "./tools/answer.js";
 export { isOutputParseError, OutputParseError, parseStructuredOutput, type OutputParseErrorType, type OutputValidator } from "./structured-output.js";
 export { checkJsonSchema, type ArgIssue } from "./tools/json-schema.js";
 export {
@@ -42,6 +44,7 @@ export {
   withFiles,
   type A2aPeerDefinition,
   type ArgsValidator,
+  type FallbackHandler,
   type LocalToolDefinition,
   type McpCall,
   type McpServerDefinition,
