@@ -265,6 +265,9 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
               const state = await runState();
               if (state == "over") finished = true;
               counted = state == "unknown";
+              // A live run's connection that stayed open for the whole idle
+              // timeout was no hammering: reconnect at once, as after progress.
+              if (state == "live" && idle) empties = 0;
             } catch (error) {
               if (user?.aborted) throw user.reason;
               if (error instanceof MantyxApiError && error.status != 429 && error.status < 500) throw error;
