@@ -1,7 +1,10 @@
 /**
- * `streamRun`: the run's events with resume (wire-protocol.md §10,
- * http-surface.md "SSE facts"). A stream ends with its terminal event or
- * with an error, never quietly short.
+ * A streamed operation's events with resume (for MANTYX: `streamRun`,
+ * wire-protocol.md §10, http-surface.md "SSE facts"). What is protocol-
+ * specific (the event validator and terminal types, the resume query
+ * parameter, how to ask whether the run is live) comes from the operation's
+ * StreamSpec, which generated code builds from the schema (`x-resume`). A
+ * stream ends with its terminal event or with an error, never quietly short.
  *
  * When the connection drops before a terminal event — a network error, a
  * reset, a clean end of stream that never sent one, a 429/5xx, a 200 that is
@@ -21,7 +24,7 @@
  *
  * - A connection the server answered with an event stream that then ends
  *   (cleanly, cut, or silent for `idleTimeoutMs`) with nothing new is
- *   checked with `getRun`. For
+ *   checked with the spec's status probe (MANTYX: `getRun`). For
  *   a live run (`queued`, `running`) the server is legitimately quiet (a
  *   long tool call, a proxy closing quiet connections): a drop that does
  *   not count. So the default idle timeout notices a half-open connection in
@@ -51,8 +54,8 @@
  * any warning pass through the client's redaction first.
  */
 import { isSseParseError } from "../sse/index.js";
-import { decodeEventBatches, isTerminalEvent, StreamDecodeError, type DecodedItem, type OnInvalid, type TerminalEvent } from "../events/index.js";
-import type { CallOptions, ClientOptions, StreamOpener } from "./core.js";
+import { decodeTypedEventBatches, isTerminalOf, StreamDecodeError, type DecodedItem, type EventEnvelope, type OnInvalid } from "../events/index.js";
+import type { CallOptions, ClientOptions, StreamOpener, StreamSpec } from "./core.js";
 import { MantyxApiError, MantyxConnectionError, UnexpectedResponseError } from "./errors.js";
 import { linked, reconnectDelay, sleep, type BackoffOptions } from "./internal/backoff.js";
 import { redactError, type Redact } from "./internal/redact.js";
@@ -96,7 +99,7 @@ export interface ReconnectInfo {
 }
 
 /** Items of a run stream: events, plus StreamDecodeErrors with `onInvalid: "deliver"`. */
-export type RunStreamItem = DecodedItem;
+export type RunStreamItem<E = EventEnvelope> = DecodedItem<E>;
 
 /** The `seq` of a malformed message: its parsed envelope's, else its SSE id's (which may be inherited). */
 function invalidSeq(item: StreamDecodeError): number | undefined {
@@ -110,7 +113,7 @@ function redacted(item: StreamDecodeError, hide: Redact): StreamDecodeError {
   const text = JSON.stringify([item.frame, item.value, item.issues]) + item.message;
   const cause = redactError(item.cause, hide);
   if (hide(text) === text && cause === item.cause) return item;
-  return new StreamDecodeError(item.type, scrub(item.frame), scrub(item.issues), cause, scrub(item.value));
+  return new StreamDecodeError(item.type, scrub(item.frame), scrub(item.issues), cause, scrub(item.value), item.terminal);
 }
 
 /**
@@ -118,25 +121,39 @@ function redacted(item: StreamDecodeError, hide: Redact): StreamDecodeError {
  * tells where it got to. Iterating it again continues after `lastSeq` (and
  * ends at once when the terminal event has been delivered).
  */
-export interface RunEventStream<Item = RunStreamItem> extends AsyncIterable<Item> {
+export interface RunEventStream<Item = RunStreamItem, Terminal = EventEnvelope> extends AsyncIterable<Item> {
   /** `seq` of the last event delivered (or skipped as invalid); the resume point. */
   lastSeq: number | undefined;
   /** The terminal event, once seen (delivered, or replayed after having been delivered on an earlier pass). */
-  terminal: TerminalEvent | undefined;
+  terminal: Terminal | undefined;
 }
 
-/** How getRun describes the run: over, live, or neither (an unknown status). */
+/** How the status probe describes the run: over, live, or neither (an unknown status, or no probe). */
 type RunState = "over" | "live" | "unknown";
 
 /**
- * The stream behind `streamRun`. `url` is the stream's URL (or the caller
- * mistake that prevented building it, thrown by the first `next()`); `open`
- * sends one request, resuming after `lastSeq` when defined, and resolves
- * with the 2xx response or throws as a request does (MantyxApiError,
- * MantyxConnectionError). `settings` are the client's options; `client`
- * answers `getRun`; `hide` removes the credential from what the stream reports.
+ * The stream behind a streamed operation. `url` is the stream's URL (or the
+ * caller mistake that prevented building it, thrown by the first `next()`);
+ * `open` sends one request, resuming after `lastSeq` when defined, and
+ * resolves with the 2xx response or throws as a request does
+ * (MantyxApiError, MantyxConnectionError). `settings` are the client's
+ * options; `client` answers the spec's status probe, called with
+ * `pathArgs` (the stream method's path arguments); `hide` removes the
+ * credential from what the stream reports.
  */
-export function runEventStream(client: unknown, settings: ClientOptions, id: string, runId: string, options: StreamRunOptions, url: string | Error, hide: Redact, open: StreamOpener): RunEventStream {
+export function runEventStream(
+  client: unknown,
+  settings: ClientOptions,
+  id: string,
+  spec: StreamSpec,
+  pathArgs: readonly unknown[],
+  options: StreamRunOptions,
+  url: string | Error,
+  hide: Redact,
+  open: StreamOpener,
+): RunEventStream {
+  const { events, status: probe } = spec;
+  const isTerminal = (item: unknown): boolean => isTerminalOf(events, item);
   const { signal: user, idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS, onInvalid = "throw" } = options;
   const maxReconnects = options.maxReconnects ?? 8;
   const delays = options.reconnectDelay ?? settings.reconnectDelay;
@@ -146,7 +163,7 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
   let attempt = 0;
   let empties = 0;
   let failures = 0;
-  /** getRun said the run is over: its terminal event is in the stored log, so reconnect without resume hints (a full replay). */
+  /** The status probe said the run is over: its terminal event is in the stored log, so reconnect without resume hints (a full replay). */
   let finished = false;
   let retryMs: number | undefined;
   // Malformed messages passed (delivered or skipped) with `seq` equal to
@@ -157,11 +174,14 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
   // replays, and any more are new. Past the replay none is dropped.
   let invalidAtLast = 0;
   const runState = async (): Promise<RunState> => {
-    const run = await (client as { getRun(runId: string, options?: CallOptions): Promise<Record<string, unknown> | undefined> }).getRun(runId, options);
-    const status = run?.["status"] as string;
-    // Over: a final status, or the usage fields that stay null until the run ends (http-surface.md).
-    if (/^(succeeded|failed|cancell?ed)$/.test(status) || run?.["tokens"] != null || run?.["turns"] != null) return "over";
-    return /^(queued|running)$/.test(status) ? "live" : "unknown";
+    if (!probe) return "unknown";
+    const call = (client as Record<string, (...args: unknown[]) => Promise<Record<string, unknown> | undefined>>)[probe.operation]!;
+    const answer = await call.call(client, ...pathArgs, options as CallOptions);
+    const state = answer?.[probe.field] as string;
+    // Over: a final status, or a field that stays null until the end.
+    if (probe.done.includes(state) || (probe.doneWhenSet ?? []).some((f) => answer?.[f] != null)) return "over";
+    // Only a resource known to be live makes the silence a quiet one; an unknown status counts as a drop (bounded).
+    return probe.live.includes(state) ? "live" : "unknown";
   };
   const stream: RunEventStream = {
     lastSeq: options.lastSeq,
@@ -204,7 +224,7 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
           answered = true;
           // Any bytes reset the idle timer, heartbeat comments included.
           const bytes = response.body!.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform: (chunk, out) => (touch(), out.enqueue(chunk)) }));
-          for await (const batch of decodeEventBatches(bytes, { onInvalid: "deliver", validation: settings.validation, onWarning: warn, onRetry: (v) => (retryMs = v) })) {
+          for await (const batch of decodeTypedEventBatches(bytes, events, { onInvalid: "deliver", validation: settings.validation, onWarning: warn, onRetry: (v) => (retryMs = v) })) {
             for (let item of batch) {
               const last = stream.lastSeq;
               if (item instanceof StreamDecodeError) {
@@ -230,7 +250,7 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
                 }
               } else if (last !== undefined && item.seq <= last) {
                 // Replayed. A replayed terminal event was delivered on an earlier pass (or before `lastSeq`): the run is over.
-                if (isTerminalEvent(item)) return void (stream.terminal = item);
+                if (isTerminal(item)) return void (stream.terminal = item);
                 continue;
               } else {
                 stream.lastSeq = item.seq;
@@ -243,7 +263,7 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
               clearTimeout(timer);
               yield item;
               // A malformed terminal message ends the run too (`terminal` stays undefined).
-              if (item instanceof StreamDecodeError ? item.terminal : isTerminalEvent(item) && (stream.terminal = item)) return;
+              if (item instanceof StreamDecodeError ? item.terminal : isTerminal(item) && (stream.terminal = item)) return;
               touch();
             }
           }
@@ -276,7 +296,7 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
           }
           if (counted && ++failures > maxReconnects) {
             if (reason instanceof UnexpectedResponseError) throw reason;
-            const what = finished ? `the run is over (getRun) but ${failures} connections in a row brought no terminal event` : `${failures} drops in a row`;
+            const what = finished ? `the run is over (${probe?.operation}) but ${failures} connections in a row brought no terminal event` : `${failures} drops in a row`;
             throw new MantyxConnectionError(`${id}: ${what}; resume with { lastSeq: ${stream.lastSeq} }`, { operationId: id, cause: reason, attempts: failures, lastSeq: stream.lastSeq });
           }
         }

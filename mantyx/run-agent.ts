@@ -22,18 +22,22 @@
  * reading it (unless `cancelOnFailure: false`), then rejects with the
  * original error.
  */
-import type { LocalToolCallData, LocalToolCallEvent, RunCreateRequest, RunCreateResponse, ToolRef, ToolResultRequest } from "../../generated/types.js";
-import { isTerminalEvent, StreamDecodeError, type DecodedItemFor, type OnInvalid, type TerminalEvent } from "../events/index.js";
-import type { CallOptions, ToolResultOutcome } from "./core.js";
-import { linked, sleep } from "./internal/backoff.js";
-import type { RunEventStream, RunStreamItem, StreamRunOptions } from "./stream-run.js";
+import type { MantyxCallOptions, MantyxStreamOptions, ToolResultOutcome } from "../generated/client.js";
+import { isTerminalEvent, type TerminalEvent } from "../generated/events.js";
+import type { AgentRunEvent, LocalToolCallData, LocalToolCallEvent, RunCreateRequest, RunCreateResponse, ToolRef, ToolResultRequest } from "../generated/types.js";
+import { StreamDecodeError, type OnInvalid, type RunEventStream, type RunStreamItem } from "../runtime/client/index.js";
+import { linked, sleep } from "../runtime/client/internal/backoff.js";
+import type { DecodedItemFor } from "../runtime/events/index.js";
 import { postToolAnswer } from "./tools/answer.js";
 import type { ToolAnswer, ToolCallContext } from "./tools/registry.js";
+
+type CallOptions = MantyxCallOptions;
+type StreamRunOptions = MantyxStreamOptions;
 
 /** What the run helper needs of a client (the generated MantyxClient has it). */
 export interface RunnableClient {
   createRun(body: RunCreateRequest, options?: CallOptions): Promise<RunCreateResponse>;
-  streamRun(runId: string, options?: StreamRunOptions): RunEventStream;
+  streamRun(runId: string, options?: StreamRunOptions): RunEventStream<RunStreamItem<AgentRunEvent>, TerminalEvent>;
   postToolResult(runId: string, body: ToolResultRequest, options?: CallOptions): Promise<ToolResultOutcome>;
   cancelRun(runId: string, options?: CallOptions): Promise<unknown>;
 }
@@ -65,7 +69,7 @@ export interface RunOptions<V extends OnInvalid = "throw"> extends StreamRunOpti
   /** Client-resolved tools (a ToolRegistry): declared in the spec and answered when called. */
   tools?: ToolDispatcher | undefined;
   /** Sees every stream item, in order (awaited before the next one); StreamDecodeErrors only with `onInvalid: "deliver"`. */
-  onEvent?: ((item: DecodedItemFor<V>) => void | Promise<void>) | undefined;
+  onEvent?: ((item: DecodedItemFor<V, AgentRunEvent>) => void | Promise<void>) | undefined;
   /**
    * Called with each tool call's POST outcome, also for a call answered
    * after the terminal event (`late: true`; the outcome is then normally
@@ -150,9 +154,9 @@ export async function runAgent<V extends OnInvalid = "throw">(client: RunnableCl
   /** The stream ended and the run with it, without a valid terminal event: nothing left to cancel. */
   let over = false;
   try {
-    for await (const item of stream as RunEventStream<RunStreamItem>) {
+    for await (const item of stream) {
       if (isTerminalEvent(item)) ended = true;
-      if (onEvent !== undefined) await onEvent(item as DecodedItemFor<V>);
+      if (onEvent !== undefined) await onEvent(item as DecodedItemFor<V, AgentRunEvent>);
       if (!(item instanceof StreamDecodeError) && item.type === "local_tool_call") answer(item as LocalToolCallEvent);
     }
     ended = true;

@@ -5,9 +5,9 @@
  * plain `streamRun` loop). A `409 run_terminal` or `404 unknown_tool_use`
  * is an outcome, returned, not thrown.
  */
-import type { LocalToolCallData, LocalToolCallEvent, ToolResultRequest } from "../../../generated/types.js";
-import type { CallOptions, ToolResultOutcome } from "../core.js";
-import { isRequestValidationError } from "../errors.js";
+import type { MantyxCallOptions as CallOptions, ToolResultOutcome } from "../../generated/client.js";
+import type { LocalToolCallData, LocalToolCallEvent, ToolResultRequest } from "../../generated/types.js";
+import { isRequestValidationError } from "../../runtime/client/index.js";
 import { asAnswer, errorText, MAX_ERROR_BYTES, truncateUtf8, type ToolAnswer, type ToolCallContext, type ToolHandlerResult } from "./registry.js";
 
 /** What posting a tool result needs of a client (the generated MantyxClient has it). */
