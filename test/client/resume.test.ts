@@ -243,6 +243,17 @@ describe("streamRun resume", () => {
       expect(stream.terminal).toMatchObject({ seq: seqs[seqs.length - 1], type: "result" });
     });
 
+    it("a finished run read through connections that end cleanly, two events in and then with no data, still delivers all six events and its terminal one (it used to end quietly after two)", async () => {
+      const { runId, seqs } = await finishedRun(4);
+      expect(seqs).toHaveLength(6);
+      server().faults.splice(0, server().faults.length, { kind: "end-clean", after: 2 }, { kind: "end-clean", after: 0 }, { kind: "end-clean", after: 0 });
+      const stream = clientFor(server()).streamRun(runId);
+      const events = (await collect(stream)) as AgentRunEvent[];
+      expect(server().faults).toEqual([]);
+      expectExactlyOnce(events, seqs);
+      expect(stream.terminal).toBe(events[events.length - 1]);
+    });
+
     it("a finished run whose connections keep ending cleanly with nothing (a broken proxy) ends in MantyxConnectionError after maxReconnects, never quietly short", async () => {
       const { runId, seqs } = await finishedRun(6);
       const ends = Array.from({ length: 6 }, () => ({ kind: "end-clean", after: 0 }) as const);
