@@ -2,9 +2,11 @@
  * `mantyx-wire`: the command line.
  *
  *   mantyx-wire gen [--schema <path>] [--out <dir>] [--check] [--debug]
+ *   mantyx-wire diff <old> <new> [--format table|json] [--fail-on clients|readers|any] [--accept <file>] [--debug]
  *
- * Exit codes: 0 done (or up to date), 1 `--check` found differences,
- * 2 the schema, the generator or the arguments failed.
+ * Exit codes: 0 done (or up to date; diff: nothing breaks), 1 `--check`
+ * found differences (diff: a breaking change), 2 the schema, the generator
+ * or the arguments failed.
  *
  * Paths: `--schema` and `--out` are taken relative to the current
  * directory (or absolute); everything else is found from the schema file's
@@ -20,7 +22,7 @@
  * This module loads only commander and the package info: each command's
  * work is imported when that command runs, so `--help` starts fast.
  */
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import { packageInfo } from "./load/package-info.js";
 import type { Emitter } from "./model.js";
 
@@ -40,6 +42,13 @@ const processEnv: CliEnv = {
 };
 
 import type { GenOptions } from "./gen.js";
+
+interface DiffCommandOptions {
+  readonly format: "table" | "json";
+  readonly failOn: "clients" | "readers" | "any";
+  readonly accept?: string;
+  readonly debug?: boolean;
+}
 
 /** Run the CLI with `args` (without `node` and the script). Resolves to the exit code. */
 export async function runCli(args: readonly string[], io: CliEnv = processEnv): Promise<number> {
@@ -62,6 +71,22 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
     .action(async (options: GenOptions) => {
       // Loaded only for `gen`: `--help` and `--version` start without the loader and emitters.
       exitCode = await (await import("./gen.js")).gen(options, io);
+    });
+  program
+    .command("diff")
+    .description(
+      "Compare two schema documents for wire compatibility: each change is breaks-clients, breaks-readers, additive or info. Exit 1 on a breaking change that is not accepted.",
+    )
+    .argument("<old>", "the older schema document (YAML or JSON), e.g. schema/baseline/2026-09.yaml")
+    .argument("<new>", "the newer schema document, e.g. schema/openapi.yaml")
+    .addOption(new Option("--format <format>", "table for people, json for CI").choices(["table", "json"]).default("table"))
+    .addOption(new Option("--fail-on <direction>", "which breaking changes make the exit code 1").choices(["clients", "readers", "any"]).default("any"))
+    .option("--accept <file>", "the reviewed allow-list of breaking changes (pointer + direction + reason), e.g. schema/baseline/accepted-changes.json")
+    .option("--debug", "print stack traces with errors")
+    .action(async (oldPath: string, newPath: string, options: DiffCommandOptions) => {
+      // Loaded on use: `gen` does not pay for it.
+      const { runDiff } = await import("./diff/index.js");
+      exitCode = await runDiff(oldPath, newPath, options, io);
     });
   try {
     await program.parseAsync([...args], { from: "user" });
