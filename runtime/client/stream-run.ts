@@ -272,7 +272,8 @@ export function runEventStream(
           if (user?.aborted) throw user.reason;
           // Fatal: our own verdicts, an oversized event, and 4xx answers but 429.
           if (error === fatal || isSseParseError(error) || (error instanceof MantyxApiError && error.status != 429 && error.status < 500)) throw error;
-          reason = idle ?? error;
+          // (Passed to onReconnect and kept as the cause: a body-read error is the runtime's, not ours.)
+          reason = idle ?? redactError(error, hide);
         } finally {
           clearTimeout(timer);
           connection.abort();

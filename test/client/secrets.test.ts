@@ -60,7 +60,11 @@ const CALLS: Array<[string, (c: MantyxClient) => Promise<unknown[]>]> = [
   ["createRun", async (c) => [await c.createRun({ prompt: "x" }).catch((e: unknown) => e)]],
   ["getRun", async (c) => [await c.getRun("run_1").catch((e: unknown) => e)]],
   ["postToolResult", async (c) => [await c.postToolResult("run_1", { toolUseId: "tu_1", result: "r" }).then((o) => ("error" in o ? o.error : o), (e: unknown) => e)]],
-  ["streamRun", async (c) => collect(c.streamRun("run_1", { maxReconnects: 1 })).catch((e: unknown) => [e])],
+  ["streamRun", async (c) => {
+    const reported: unknown[] = [];
+    const items = await collect(c.streamRun("run_1", { maxReconnects: 1, onReconnect: (info) => reported.push(info) })).catch((e: unknown) => [e]);
+    return [...items, ...reported];
+  }],
   ["streamRun (onInvalid: deliver)", async (c) => collect(c.streamRun("run_1", { maxReconnects: 1, onInvalid: "deliver" })).catch((e: unknown) => [e])],
   ["streamRun (onInvalid: skip-and-warn)", async (c) => collect(c.streamRun("run_1", { maxReconnects: 1, onInvalid: "skip-and-warn" })).catch((e: unknown) => [e])],
 ];
