@@ -6,7 +6,8 @@
  * whatever mix of faults the connections meet: drops, mid-frame cuts, clean
  * ends without a terminal event, stalls, half-open connections, 429/503,
  * wrong content types, replays (the resume hints ignored or stripped) and
- * heartbeat-only stretches. The mixes are drawn from a seeded generator, so a
+ * heartbeat-only stretches; late answers (a tool that outlives the
+ * server's timeout) included. The mixes are drawn from a seeded generator, so a
  * failure names its seed and reproduces.
  */
 import { describe, expect, it } from "vitest";
@@ -106,5 +107,30 @@ describe("fault suite, default settings", () => {
       .filter((r) => r.method === "POST" && r.path.endsWith("/tool-results"))
       .map((r) => (r.body as ToolResultRequest).toolUseId);
     expect({ seed, posts }).toEqual({ seed, posts: calls });
+  }, 60_000);
+
+  it.each(SEEDS)("runAgent whose tool outlives the server's tool timeout: the late answer is still posted exactly once, its 409 reported (seed %i)", async (seed) => {
+    const client = defaultClient(server());
+    const tools = new ToolRegistry().local({ name: "lookup", handler: () => new Promise((r) => setTimeout(() => r("late answer"), 120)) });
+    const outcomes: unknown[] = [];
+    const before = server().requests.length;
+    server().faults.splice(0, server().faults.length, ...faultMix(seed * 131, 3));
+    const terminal = await runAgent(client, { prompt: "x", metadata: { scenario: "tool-rounds", rounds: "3", toolTimeoutMs: "40" } }, {
+      tools,
+      idleTimeoutMs: IDLE_MS,
+      onToolResult: (_call, outcome, info) => outcomes.push([outcome.status, info.late]),
+    });
+    const runId = [...server().runs.keys()].pop()!;
+    const run = await server().waitForRun(runId);
+    server().faults.length = 0;
+    expect(terminal).toMatchObject({ type: "error", data: { errorClass: "local_timeout" } });
+    const calls = run.events.filter((e) => e.type === "local_tool_call").map((e) => (e as { data: { toolUseId: string } }).data.toolUseId);
+    const posts = server()
+      .requests.slice(before)
+      .filter((r) => r.method === "POST" && r.path.endsWith("/tool-results"))
+      .map((r) => (r.body as ToolResultRequest).toolUseId);
+    expect({ seed, posts }).toEqual({ seed, posts: calls });
+    // (`late` says whether runAgent had read the terminal event by then; with a slow stream it may not have.)
+    expect(outcomes).toEqual([["run_terminal", expect.any(Boolean)]]);
   }, 60_000);
 });
