@@ -41,7 +41,7 @@ export interface ToolCallContext {
   call: LocalToolCallData;
   /** The whole `local_tool_call` event (its `seq`, and fields a newer server adds beside `data`), when the call came from a stream. */
   event?: LocalToolCallEvent | undefined;
-  /** Aborted when the run ends (its terminal event) or is abandoned (the caller aborts, the stream is lost): runAgent always passes one. */
+  /** Aborted when runAgent gives up on the run (the caller aborts, the stream is lost), or when the handler outlives `lateResultTimeoutMs` after the terminal event: runAgent always passes one. */
   signal: AbortSignal | undefined;
 }
 
