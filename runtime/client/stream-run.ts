@@ -27,9 +27,12 @@
  *   checked with the spec's status probe (MANTYX: `getRun`). For
  *   a live run (`queued`, `running`) the server is legitimately quiet (a
  *   long tool call, a proxy closing quiet connections): a drop that does
- *   not count. So the default idle timeout notices a half-open connection in
- *   bounded time, and never fails a run whose tool takes minutes. Any other
- *   status than a final one counts.
+ *   not count (and one that stayed open for the whole idle timeout is
+ *   reconnected at once: it was no hammering). So the default idle timeout
+ *   notices a half-open connection in bounded time, and never fails a run
+ *   whose tool takes minutes. Any other status than a final one counts.
+ *   Bounded by the run itself: the server ends it (its tool timeout) and
+ *   the probe then says so.
  * - For a finished run (`succeeded`, `failed`, `cancelled`, or
  *   `tokens`/`turns` no longer null, which the server sets when the run
  *   ends) the terminal event must be in the stored log: the stream
