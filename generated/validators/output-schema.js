@@ -12,7 +12,13 @@ const validateOutputSchema = /* @__PURE__ */ (() => {
     if (evaluated0.dynamicItems) {
       evaluated0.items = void 0;
     }
-    const json0 = JSON.stringify(data);
+    let json0 = "";
+    let serialized0 = true;
+    try {
+      json0 = JSON.stringify(data);
+    } catch (e0) {
+      serialized0 = false;
+    }
     let bytes0 = json0.length;
     if (bytes0 * 3 > 32768) {
       bytes0 = 0;
@@ -30,8 +36,11 @@ const validateOutputSchema = /* @__PURE__ */ (() => {
         }
       }
     }
-    if (bytes0 > 32768) {
-      validate204.errors = [{ instancePath, schemaPath: "#/x-max-json-bytes", keyword: "x-max-json-bytes", params: { limit: 32768, actual: bytes0 }, message: "must be at most 32768 bytes as JSON (is " + bytes0 + ")" }];
+    if (!serialized0) {
+      bytes0 = -1;
+    }
+    if (bytes0 > 32768 || bytes0 === -1) {
+      validate204.errors = [{ instancePath, schemaPath: "#/x-max-json-bytes", keyword: "x-max-json-bytes", params: { limit: 32768, actual: bytes0 }, message: "must be at most 32768 bytes as JSON " + (bytes0 === -1 ? "(cannot be serialized: nested too deeply, or not JSON data)" : "(is " + bytes0 + ")") }];
       return false;
     }
     if (errors === 0) {

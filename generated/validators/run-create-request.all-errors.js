@@ -1490,7 +1490,13 @@ const validateRunCreateRequestAllErrors = /* @__PURE__ */ (() => {
     if (evaluated0.dynamicItems) {
       evaluated0.items = void 0;
     }
-    const json0 = JSON.stringify(data);
+    let json0 = "";
+    let serialized0 = true;
+    try {
+      json0 = JSON.stringify(data);
+    } catch (e0) {
+      serialized0 = false;
+    }
     let bytes0 = json0.length;
     if (bytes0 * 3 > 32768) {
       bytes0 = 0;
@@ -1508,8 +1514,11 @@ const validateRunCreateRequestAllErrors = /* @__PURE__ */ (() => {
         }
       }
     }
-    if (bytes0 > 32768) {
-      const err0 = { instancePath, schemaPath: "#/x-max-json-bytes", keyword: "x-max-json-bytes", params: { limit: 32768, actual: bytes0 }, message: "must be at most 32768 bytes as JSON (is " + bytes0 + ")" };
+    if (!serialized0) {
+      bytes0 = -1;
+    }
+    if (bytes0 > 32768 || bytes0 === -1) {
+      const err0 = { instancePath, schemaPath: "#/x-max-json-bytes", keyword: "x-max-json-bytes", params: { limit: 32768, actual: bytes0 }, message: "must be at most 32768 bytes as JSON " + (bytes0 === -1 ? "(cannot be serialized: nested too deeply, or not JSON data)" : "(is " + bytes0 + ")") };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -2497,7 +2506,13 @@ const validateRunCreateRequestAllErrors = /* @__PURE__ */ (() => {
       }
       if (data.metadata !== void 0 && func0.call(data, "metadata")) {
         let data15 = data.metadata;
-        const json0 = JSON.stringify(data15);
+        let json0 = "";
+        let serialized0 = true;
+        try {
+          json0 = JSON.stringify(data15);
+        } catch (e0) {
+          serialized0 = false;
+        }
         let bytes0 = json0.length;
         if (bytes0 * 3 > 4096) {
           bytes0 = 0;
@@ -2515,8 +2530,11 @@ const validateRunCreateRequestAllErrors = /* @__PURE__ */ (() => {
             }
           }
         }
-        if (bytes0 > 4096) {
-          const err17 = { instancePath: instancePath + "/metadata", schemaPath: "#/components/schemas/Metadata/x-max-json-bytes", keyword: "x-max-json-bytes", params: { limit: 4096, actual: bytes0 }, message: "must be at most 4096 bytes as JSON (is " + bytes0 + ")" };
+        if (!serialized0) {
+          bytes0 = -1;
+        }
+        if (bytes0 > 4096 || bytes0 === -1) {
+          const err17 = { instancePath: instancePath + "/metadata", schemaPath: "#/components/schemas/Metadata/x-max-json-bytes", keyword: "x-max-json-bytes", params: { limit: 4096, actual: bytes0 }, message: "must be at most 4096 bytes as JSON " + (bytes0 === -1 ? "(cannot be serialized: nested too deeply, or not JSON data)" : "(is " + bytes0 + ")") };
           if (vErrors === null) {
             vErrors = [err17];
           } else {

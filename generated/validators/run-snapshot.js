@@ -209,7 +209,13 @@ const validateRunSnapshot = /* @__PURE__ */ (() => {
                           let passing1 = null;
                           const _errs24 = errors;
                           const _errs25 = errors;
-                          const json0 = JSON.stringify(data7);
+                          let json0 = "";
+                          let serialized0 = true;
+                          try {
+                            json0 = JSON.stringify(data7);
+                          } catch (e0) {
+                            serialized0 = false;
+                          }
                           let bytes0 = json0.length;
                           if (bytes0 * 3 > 4096) {
                             bytes0 = 0;
@@ -227,8 +233,11 @@ const validateRunSnapshot = /* @__PURE__ */ (() => {
                               }
                             }
                           }
-                          if (bytes0 > 4096) {
-                            const err2 = { instancePath: instancePath + "/metadata", schemaPath: "#/components/schemas/Metadata/x-max-json-bytes", keyword: "x-max-json-bytes", params: { limit: 4096, actual: bytes0 }, message: "must be at most 4096 bytes as JSON (is " + bytes0 + ")" };
+                          if (!serialized0) {
+                            bytes0 = -1;
+                          }
+                          if (bytes0 > 4096 || bytes0 === -1) {
+                            const err2 = { instancePath: instancePath + "/metadata", schemaPath: "#/components/schemas/Metadata/x-max-json-bytes", keyword: "x-max-json-bytes", params: { limit: 4096, actual: bytes0 }, message: "must be at most 4096 bytes as JSON " + (bytes0 === -1 ? "(cannot be serialized: nested too deeply, or not JSON data)" : "(is " + bytes0 + ")") };
                             if (vErrors === null) {
                               vErrors = [err2];
                             } else {

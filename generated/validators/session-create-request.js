@@ -1390,7 +1390,13 @@ const validateSessionCreateRequest = /* @__PURE__ */ (() => {
     if (evaluated0.dynamicItems) {
       evaluated0.items = void 0;
     }
-    const json0 = JSON.stringify(data);
+    let json0 = "";
+    let serialized0 = true;
+    try {
+      json0 = JSON.stringify(data);
+    } catch (e0) {
+      serialized0 = false;
+    }
     let bytes0 = json0.length;
     if (bytes0 * 3 > 32768) {
       bytes0 = 0;
@@ -1408,8 +1414,11 @@ const validateSessionCreateRequest = /* @__PURE__ */ (() => {
         }
       }
     }
-    if (bytes0 > 32768) {
-      validate114.errors = [{ instancePath, schemaPath: "#/x-max-json-bytes", keyword: "x-max-json-bytes", params: { limit: 32768, actual: bytes0 }, message: "must be at most 32768 bytes as JSON (is " + bytes0 + ")" }];
+    if (!serialized0) {
+      bytes0 = -1;
+    }
+    if (bytes0 > 32768 || bytes0 === -1) {
+      validate114.errors = [{ instancePath, schemaPath: "#/x-max-json-bytes", keyword: "x-max-json-bytes", params: { limit: 32768, actual: bytes0 }, message: "must be at most 32768 bytes as JSON " + (bytes0 === -1 ? "(cannot be serialized: nested too deeply, or not JSON data)" : "(is " + bytes0 + ")") }];
       return false;
     }
     if (errors === 0) {
@@ -2484,7 +2493,13 @@ const validateSessionCreateRequest = /* @__PURE__ */ (() => {
                                   let data15 = data.metadata;
                                   const _errs35 = errors;
                                   const _errs36 = errors;
-                                  const json0 = JSON.stringify(data15);
+                                  let json0 = "";
+                                  let serialized0 = true;
+                                  try {
+                                    json0 = JSON.stringify(data15);
+                                  } catch (e0) {
+                                    serialized0 = false;
+                                  }
                                   let bytes0 = json0.length;
                                   if (bytes0 * 3 > 4096) {
                                     bytes0 = 0;
@@ -2502,8 +2517,11 @@ const validateSessionCreateRequest = /* @__PURE__ */ (() => {
                                       }
                                     }
                                   }
-                                  if (bytes0 > 4096) {
-                                    validate99.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/components/schemas/Metadata/x-max-json-bytes", keyword: "x-max-json-bytes", params: { limit: 4096, actual: bytes0 }, message: "must be at most 4096 bytes as JSON (is " + bytes0 + ")" }];
+                                  if (!serialized0) {
+                                    bytes0 = -1;
+                                  }
+                                  if (bytes0 > 4096 || bytes0 === -1) {
+                                    validate99.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/components/schemas/Metadata/x-max-json-bytes", keyword: "x-max-json-bytes", params: { limit: 4096, actual: bytes0 }, message: "must be at most 4096 bytes as JSON " + (bytes0 === -1 ? "(cannot be serialized: nested too deeply, or not JSON data)" : "(is " + bytes0 + ")") }];
                                     return false;
                                   }
                                   if (errors === _errs36) {

@@ -13,10 +13,14 @@
 import type { EventStreamSpec, ValidationMode } from "../events/index.js";
 import { MantyxApiError, MantyxConnectionError, RequestValidationError, UnexpectedResponseError } from "./errors.js";
 import { backoff, sleep, type BackoffOptions } from "./internal/backoff.js";
+import { redactError, redactor, secretForms, type Redact } from "./internal/redact.js";
 import { bodyIssues, describeBodyIssues, type BodyCheck } from "./request-check.js";
 import { runEventStream, type StreamRunOptions } from "./stream-run.js";
 
 export type { RunEventStream, StreamRunOptions } from "./stream-run.js";
+
+/** Default `timeoutMs` of a request (the event stream aside): a stalled server fails a call within a minute. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
  * One operation, as a generated client describes it. The method's arguments
@@ -104,8 +108,22 @@ export interface ClientOptions {
   onWarning?: ClientWarningHandler | undefined;
   /** Retries of a request after 429 (any operation) or 5xx/network failure (idempotent ones). Default 2. */
   maxRetries?: number | undefined;
-  /** Back-off of request retries and stream reconnects. Defaults 500 ms, capped at 10 s. */
+  /** Back-off of request retries. Defaults 500 ms, capped at 10 s. */
   retryDelay?: BackoffOptions | undefined;
+  /**
+   * Back-off of stream reconnects over connections in a row that delivered
+   * no new event (after one that did, the stream reconnects at once).
+   * Defaults 200 ms, capped at 5 s; a stream's `retry:` and a `Retry-After`
+   * are minimums. Per stream: `streamRun(id, { reconnectDelay })`.
+   */
+  reconnectDelay?: BackoffOptions | undefined;
+  /**
+   * The longest a request other than the event stream may take, retries
+   * included, before it fails with MantyxConnectionError. Default 60 000;
+   * 0 turns it off. Per call: `{ timeoutMs }`. (The stream has
+   * `idleTimeoutMs` instead.)
+   */
+  timeoutMs?: number | undefined;
   /**
    * Extra product token for the `User-Agent`, e.g. `my-app/1.2`. Outside
    * browsers the client sends `User-Agent: @mantyx/wire-types/<version>`
@@ -121,6 +139,8 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
   /** Headers for this call only. */
   headers?: Record<string, string> | undefined;
+  /** Overrides the client's `timeoutMs` for this call (not for the event stream). */
+  timeoutMs?: number | undefined;
 }
 
 /**
@@ -132,9 +152,6 @@ export type OnceOutcome<Name extends string = string> = { status: "accepted"; ht
 
 /** Opens one stream connection (resuming after `lastSeq` when defined): the 2xx response; throws what a request throws. */
 export type StreamOpener = (lastSeq: number | undefined, signal: AbortSignal) => Promise<Response>;
-
-/** A credential as sent and as JSON escapes it (what redaction removes); none for an empty one. */
-const secretForms = (key: string): string[] => (key ? [key, JSON.stringify(key).slice(1, -1)] : []);
 
 /**
  * Sets each header of `set` on `headers`, and adds the credential of an
@@ -160,7 +177,7 @@ export class ClientCore {
   readonly #pathOptions: Readonly<Record<string, string>>;
   /** Identity, client headers and the credential. Private (`#`): never enumerable, never in `inspect` or JSON output. */
   readonly #headers: Headers;
-  /** The credential as sent, and as JSON escapes it: what redaction removes. */
+  /** The credential in every form it may be echoed in (internal/redact.ts): what redaction removes. */
   readonly #secrets: string[] = [];
   /** Outcomes of at-most-once operations by URL and key: at most one request each. */
   readonly #posted = new Map<string, Promise<OnceOutcome>>();
@@ -239,7 +256,8 @@ export class ClientCore {
         streamUrl = e as Error;
       }
       const { resumeQuery } = stream;
-      return runEventStream(this, settings, id, stream, args.slice(0, pathArgs), callOptions ?? {}, streamUrl, (seq, signal) =>
+      const hide = streamUrl instanceof Error ? redactor(this.#secrets) : this.#hideFor(callOptions);
+      return runEventStream(this, settings, id, stream, args.slice(0, pathArgs), callOptions ?? {}, streamUrl, hide, (seq, signal) =>
         this.#request(
           id,
           method,
@@ -265,7 +283,32 @@ export class ClientCore {
       onWarning(e.message, e);
     }
     const target = url();
-    const request = (): Promise<Response> => this.#request(id, method, target, idempotent || method == "GET" || method == "DELETE" ? -1 : 1, body, callOptions);
+    const hide = this.#hideFor(callOptions);
+    const attempts = { count: 0 };
+    const retry = idempotent || method == "GET" || method == "DELETE" ? -1 : 1;
+    const request = (signal: AbortSignal | undefined): Promise<Response> => this.#request(id, method, target, retry, body, callOptions, signal, undefined, undefined, attempts);
+    // The timeout covers the whole call (retries, and reading the answer): a
+    // stalled server fails it instead of hanging it forever.
+    const ms = callOptions?.timeoutMs ?? this.#o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timed = async <T>(work: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> => {
+      const parent = callOptions?.signal;
+      if (!(ms > 0 && ms < 2 ** 31)) return work(parent);
+      // Not aborted when the work is done: aborting a finished fetch can reset its kept-alive connection.
+      const deadline = new AbortController();
+      const follow = (): void => deadline.abort(parent!.reason);
+      if (parent?.aborted) follow();
+      parent?.addEventListener("abort", follow);
+      const timer = setTimeout(
+        () => deadline.abort(new MantyxConnectionError(`${id}: no complete answer within ${ms} ms (the timeoutMs option)`, { operationId: id, attempts: attempts.count })),
+        ms,
+      );
+      try {
+        return await work(deadline.signal);
+      } finally {
+        clearTimeout(timer);
+        parent?.removeEventListener("abort", follow);
+      }
+    };
     if (once) {
       // At most one request per key: a second call returns the first
       // outcome without sending. A request that failed (thrown error,
@@ -277,7 +320,7 @@ export class ClientCore {
       if (!outcome) {
         posted.set(
           key,
-          (outcome = request().then(
+          (outcome = timed(request).then(
             // A 2xx is the acceptance whatever its body (older servers answer 200, maybe with text).
             (response) => (response.body?.cancel().catch(() => undefined), { status: "accepted", httpStatus: response.status }),
             (error) => {
@@ -295,14 +338,25 @@ export class ClientCore {
       }
       return outcome;
     }
-    const response = await request();
-    const text = await response.text();
+    const [response, text] = await timed(async (signal) => {
+      const answer = await request(signal);
+      return [answer, await answer.text()] as const;
+    });
     try {
       return text ? JSON.parse(text) : undefined;
     } catch {
-      const contentType = response.headers.get("content-type");
+      // A server may echo the credential into any header.
+      const raw = response.headers.get("content-type");
+      const contentType = raw == null ? null : hide(raw);
       if (!emptyOk) throw new UnexpectedResponseError(`${id}: ${response.status} ${contentType}, not JSON`, { operationId: id, status: response.status, contentType });
     }
+  }
+
+  /** Redaction of the client's credential and of any passed as a per-call header. */
+  #hideFor(callOptions: CallOptions | undefined): Redact {
+    const secrets = [...this.#secrets];
+    addHeaders(new Headers(), callOptions?.headers, secrets);
+    return redactor(secrets);
   }
 
   /**
@@ -311,7 +365,18 @@ export class ClientCore {
    * 429 always, 5xx and network failures when `retry` is -1 (idempotent),
    * none when it is 0 (the stream retries on its own).
    */
-  async #request(id: string, method: string, url: string, retry: number, body: unknown, callOptions: CallOptions | undefined, signal = callOptions?.signal, accept = "application/json", extra = {}): Promise<Response> {
+  async #request(
+    id: string,
+    method: string,
+    url: string,
+    retry: number,
+    body: unknown,
+    callOptions: CallOptions | undefined,
+    signal = callOptions?.signal,
+    accept = "application/json",
+    extra = {},
+    attempts = { count: 0 },
+  ): Promise<Response> {
     const { maxRetries = 2, retryDelay, fetch: fetchFn = globalThis.fetch } = this.#o;
     // Built once, outside the retry loop: a header value fetch refuses or a
     // body JSON cannot encode (a BigInt, a cycle) is the caller's mistake,
@@ -319,21 +384,31 @@ export class ClientCore {
     const headers = new Headers(this.#headers);
     const secrets = [...this.#secrets];
     for (const set of [{ accept }, callOptions?.headers, extra, body === undefined ? {} : { "content-type": "application/json" }]) addHeaders(headers, set, secrets);
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const hide = redactor(secrets);
+    let payload: string | undefined;
+    try {
+      payload = body === undefined ? undefined : JSON.stringify(body);
+    } catch (cause) {
+      // A cycle, a BigInt, or nesting deeper than the stack (a RangeError).
+      throw new TypeError(`${id}: the body cannot be encoded as JSON (${(cause as Error).message})`, { cause });
+    }
     for (let attempt = 1; ; attempt++) {
+      attempts.count = attempt;
       let response: Response | undefined;
       let error: MantyxApiError | MantyxConnectionError;
       try {
         // Called unbound: a browser's window.fetch called as a method of another object throws "Illegal invocation".
         response = await fetchFn(url, { method, headers, body: payload, signal });
         if (response.ok) return response;
-        error = await this.#error(id, response, secrets);
-      } catch (cause) {
+        error = await this.#error(id, response, hide);
+      } catch (thrown) {
         if (signal?.aborted) throw signal.reason;
+        // fetch's errors may quote a URL a redirect named, and so an echoed credential.
+        const cause = redactError(thrown, hide);
         // fetch's own message is often just "fetch failed": the reason (ECONNREFUSED, a DNS failure, …) is its cause's.
         const reason = (cause as { cause?: { message?: unknown; code?: unknown } } | undefined)?.cause;
         const detail = reason?.message || reason?.code;
-        error = new MantyxConnectionError(`${id}: ${(cause as Error)?.message}${typeof detail == "string" ? ` (${detail})` : ""}`, { operationId: id, cause, attempts: attempt });
+        error = new MantyxConnectionError(hide(`${id}: ${(cause as Error)?.message}${typeof detail == "string" ? ` (${detail})` : ""}`), { operationId: id, cause, attempts: attempt });
       }
       const retriable = response?.status == 429 || (retry < 0 && (!response || response.status > 499));
       if (!retry || attempt > maxRetries || !retriable) throw error;
@@ -346,8 +421,7 @@ export class ClientCore {
    * body text (also in its JSON-escaped form, after normalising the JSON)
    * and from every header the error reads, before anything is taken from them.
    */
-  async #error(id: string, response: Response, secrets: string[]): Promise<MantyxApiError> {
-    const hide = (text: string): string => secrets.reduce((redacted, secret) => redacted.split(secret).join("[redacted]"), text);
+  async #error(id: string, response: Response, hide: Redact): Promise<MantyxApiError> {
     // The body may be gone (connection dropped): the status still says enough.
     const text = hide(await response.text().catch(() => ""));
     let body: unknown = text;
