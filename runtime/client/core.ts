@@ -15,6 +15,7 @@ import { MantyxApiError, MantyxConnectionError, RequestValidationError, Unexpect
 import { backoff, sleep, type BackoffOptions } from "./internal/backoff.js";
 import { redactError, redactor, secretForms, type Redact } from "./internal/redact.js";
 import { bodyIssues, describeBodyIssues, type BodyCheck } from "./request-check.js";
+import { ITEM_STREAM_ACCEPT, itemStream, type ItemStreamMode } from "./item-stream.js";
 import { runEventStream, type StreamRunOptions } from "./stream-run.js";
 
 export type { RunEventStream, StreamRunOptions } from "./stream-run.js";
@@ -26,7 +27,9 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
  * One operation, as a generated client describes it. The method's arguments
  * are the path parameters in path order (but those filled from a client
  * option, see `ClientCore`'s `pathOptions`), then the body when the
- * operation takes one, then the per-call options.
+ * operation takes one, then its query, header and cookie parameters as one
+ * object (`{ query?, header?, cookie? }`) when it has any, then the
+ * per-call options.
  */
 export interface Operation {
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -46,7 +49,40 @@ export interface Operation {
   readonly stream?: StreamSpec;
   /** At most one request per value of a body field, with outcomes for some answers (the schema's `x-once-per`, `x-outcomes`). */
   readonly once?: OnceSpec;
+  /** The method takes a body without validators (an inline schema, or not JSON). */
+  readonly takesBody?: boolean;
+  /** The body's media type when it is not JSON: the body is sent as given (a string, Blob, FormData, ...). */
+  readonly bodyMedia?: string;
+  /** Query, header and cookie parameters, by where they go (see `ParamsSpec`). */
+  readonly params?: ParamsSpec;
+  /** Security requirement alternatives, each a list of scheme names (`ClientCore`'s `schemes`); the first the client holds every credential of is sent. An empty list: none needed. */
+  readonly security?: readonly (readonly string[])[];
+  /** The answer is a stream of items without resume (item-stream.ts). */
+  readonly items?: ItemStreamMode;
+  /** The success answer is read as text or as a Blob, not as JSON. */
+  readonly answer?: "text" | "blob";
 }
+
+/**
+ * How a query parameter is serialised (OpenAPI `style` + `explode`):
+ * `form` (the default: `a=1&a=2`, an object's members as their own keys),
+ * `csv` (form without explode: `a=1,2`), `deep` (deepObject: `a[k]=v`),
+ * `pipe` / `space` (pipeDelimited / spaceDelimited arrays).
+ */
+export type QueryStyle = "form" | "csv" | "deep" | "pipe" | "space";
+
+export interface ParamsSpec {
+  /** Query parameter names and their style. */
+  readonly query?: Readonly<Record<string, QueryStyle>>;
+  readonly header?: readonly string[];
+  readonly cookie?: readonly string[];
+}
+
+/** A security scheme the client sends (OpenAPI Security Scheme Object): bearer token, basic user/password, or an API key by name in a header, the query or a cookie. */
+export type SecurityScheme = readonly ["bearer"] | readonly ["basic"] | readonly ["apiKey", "header" | "query" | "cookie", string];
+
+/** A credential for one scheme: a token or key, or a user name and password (basic). */
+export type Credential = string | { readonly username: string; readonly password: string };
 
 /** A streamed operation's settings, from its item schema and `x-resume`. */
 export interface StreamSpec {
@@ -132,6 +168,8 @@ export interface ClientOptions {
   userAgent?: string | undefined;
   /** Headers added to every request. */
   headers?: Record<string, string> | undefined;
+  /** Credentials by security scheme name (generated clients type the names); each request sends those its operation requires. */
+  credentials?: Readonly<Record<string, Credential | undefined>> | undefined;
 }
 
 /** Per-call options. */
@@ -181,16 +219,26 @@ export class ClientCore {
   readonly #secrets: string[] = [];
   /** Outcomes of at-most-once operations by URL and key: at most one request each. */
   readonly #posted = new Map<string, Promise<OnceOutcome>>();
+  /** The security schemes of the schema, by name. */
+  readonly #schemes: Readonly<Record<string, SecurityScheme>>;
 
   /**
    * `version` names the client in `User-Agent`; `pathOptions` maps path
    * parameters that come from an option (the MANTYX client: `workspaceSlug`
    * from `workspace`) to that option's name.
    */
-  constructor(options: ClientOptions, version: string, pathOptions: Readonly<Record<string, string>> = {}) {
+  constructor(options: ClientOptions, version: string, pathOptions: Readonly<Record<string, string>> = {}, schemes: Readonly<Record<string, SecurityScheme>> = {}) {
     const { apiKey, userAgent } = options;
     this.#o = options;
     this.#pathOptions = pathOptions;
+    this.#schemes = schemes;
+    for (const name in options.credentials) {
+      const credential = options.credentials[name];
+      if (credential === undefined) continue;
+      // Every form a credential is sent in is redacted from errors: as given, URL-encoded, and basic's base64.
+      const parts = typeof credential == "string" ? [credential] : [credential.password, basicToken(credential)];
+      for (const part of parts) this.#secrets.push(...secretForms(part), ...secretForms(encodeURIComponent(part)));
+    }
     if (!options.baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function") throw new TypeError("MantyxClient: pass baseUrl (and fetch)");
     // A mistyped URL fails here, not as a "connection error" on every call.
     // A relative one resolves as fetch resolves it in a browser: against the
@@ -230,13 +278,15 @@ export class ClientCore {
   }
 
   #call(id: string, operation: Operation, args: unknown[]): unknown {
-    const { method, path, body: check, stream } = operation;
+    const { method, path, body: check, stream, items } = operation;
     const fromOption = this.#pathOptions;
-    // Arguments: the path parameters not filled from an option, in path order; the body; the options.
+    // Arguments: the path parameters not filled from an option, in path order; the body; the parameters object; the options.
     const pathArgs = (path.match(/\{[^}]+\}/g) ?? []).filter((p) => !(p.slice(1, -1) in fromOption)).length;
-    const optionsIndex = pathArgs + (check ? 1 : 0);
+    const paramsIndex = pathArgs + (check || operation.takesBody ? 1 : 0);
+    const optionsIndex = paramsIndex + (operation.params ? 1 : 0);
     const callOptions = args[optionsIndex] as (StreamRunOptions & Record<string, unknown>) | undefined;
     const settings = this.#o as ClientOptions & Record<string, unknown>;
+    const sent = this.#parameters(operation, operation.params ? (args[paramsIndex] as CallParams | undefined) : undefined);
     let nextArg = 0;
     const url = (): string =>
       settings.baseUrl.replace(/\/+$/, "") +
@@ -245,7 +295,18 @@ export class ClientCore {
         const value = option === undefined ? args[nextArg++] : (callOptions?.[option] ?? settings[option]);
         if (value == null || value === "") throw new TypeError(`${id}: pass ${option === undefined ? name : `{ ${option} } to the client or the call`}`);
         return encodeURIComponent(value as string);
-      });
+      }) +
+      sent.query;
+    if (items) {
+      let target: string;
+      try {
+        target = url();
+      } catch (e) {
+        return { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(e) }) };
+      }
+      const open = (): Promise<Response> => this.#request(id, method, target, -1, undefined, callOptions, callOptions?.signal, ITEM_STREAM_ACCEPT[items], sent.headers);
+      return itemStream(id, items, open, callOptions?.signal);
+    }
     if (stream) {
       let streamUrl: string | Error;
       try {
@@ -271,10 +332,53 @@ export class ClientCore {
         ),
       );
     }
-    return this.#invoke(id, operation, url, check && args[optionsIndex - 1], callOptions);
+    return this.#invoke(id, operation, url, check || operation.takesBody ? args[paramsIndex - 1] : undefined, callOptions, sent.headers);
   }
 
-  async #invoke(id: string, { method, idempotent, emptyOk, body: check, once }: Operation, url: () => string, body: unknown, callOptions: CallOptions | undefined): Promise<unknown> {
+  /**
+   * The query string (with its `?`) and the headers of one call: its
+   * query, header and cookie parameters, and the credentials of the first
+   * security alternative the client holds every credential of.
+   */
+  #parameters(operation: Operation, params: CallParams | undefined): { query: string; headers: Record<string, string> } {
+    const query = new URLSearchParams();
+    const headers: Record<string, string> = {};
+    const cookies: string[] = [];
+    const styles = operation.params?.query ?? {};
+    for (const name in styles) addQuery(query, name, params?.query?.[name], styles[name]!);
+    for (const name of operation.params?.header ?? []) {
+      const value = params?.header?.[name];
+      if (value != null) headers[name] = Array.isArray(value) ? value.join(",") : String(value);
+    }
+    for (const name of operation.params?.cookie ?? []) {
+      const value = params?.cookie?.[name];
+      if (value != null) cookies.push(`${name}=${encodeURIComponent(String(value))}`);
+    }
+    const credentials = this.#o.credentials ?? {};
+    const met = operation.security?.find((names) => names.every((name) => credentials[name] !== undefined && this.#schemes[name] !== undefined));
+    for (const name of met ?? []) {
+      const scheme = this.#schemes[name]!;
+      const credential = credentials[name]!;
+      const secret = typeof credential == "string" ? credential : credential.password;
+      if (scheme[0] == "bearer") headers.authorization = `Bearer ${secret}`;
+      else if (scheme[0] == "basic") headers.authorization = `Basic ${basicToken(typeof credential == "string" ? { username: credential, password: "" } : credential)}`;
+      else if (scheme[1] == "header") headers[scheme[2]] = secret;
+      else if (scheme[1] == "query") query.append(scheme[2], secret);
+      else cookies.push(`${scheme[2]}=${encodeURIComponent(secret)}`);
+    }
+    if (cookies.length > 0) headers.cookie = cookies.join("; ");
+    const text = query.toString();
+    return { query: text ? `?${text}` : "", headers };
+  }
+
+  async #invoke(
+    id: string,
+    { method, idempotent, emptyOk, body: check, once, bodyMedia, answer }: Operation,
+    url: () => string,
+    body: unknown,
+    callOptions: CallOptions | undefined,
+    extra: Record<string, string> = {},
+  ): Promise<unknown> {
     const { validation: mode, onWarning = (m: string) => console.warn(m) } = this.#o;
     const issues = check && mode != "off" && bodyIssues(check, body);
     if (issues) {
@@ -286,7 +390,8 @@ export class ClientCore {
     const hide = this.#hideFor(callOptions);
     const attempts = { count: 0 };
     const retry = idempotent || method == "GET" || method == "DELETE" ? -1 : 1;
-    const request = (signal: AbortSignal | undefined): Promise<Response> => this.#request(id, method, target, retry, body, callOptions, signal, undefined, undefined, attempts);
+    const request = (signal: AbortSignal | undefined): Promise<Response> =>
+      this.#request(id, method, target, retry, body, callOptions, signal, answer ? "*/*" : "application/json", extra, attempts, bodyMedia);
     // The timeout covers the whole call (retries, and reading the answer): a
     // stalled server fails it instead of hanging it forever.
     const ms = callOptions?.timeoutMs ?? this.#o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -338,10 +443,12 @@ export class ClientCore {
       }
       return outcome;
     }
-    const [response, text] = await timed(async (signal) => {
-      const answer = await request(signal);
-      return [answer, await answer.text()] as const;
+    const [response, content] = await timed(async (signal) => {
+      const answered = await request(signal);
+      return [answered, answer == "blob" ? await answered.blob() : await answered.text()] as const;
     });
+    if (answer) return content;
+    const text = content as string;
     try {
       return text ? JSON.parse(text) : undefined;
     } catch {
@@ -376,6 +483,7 @@ export class ClientCore {
     accept = "application/json",
     extra = {},
     attempts = { count: 0 },
+    bodyMedia?: string,
   ): Promise<Response> {
     const { maxRetries = 2, retryDelay, fetch: fetchFn = globalThis.fetch } = this.#o;
     // Built once, outside the retry loop: a header value fetch refuses or a
@@ -383,11 +491,15 @@ export class ClientCore {
     // thrown as the TypeError it is, never retried as a network failure.
     const headers = new Headers(this.#headers);
     const secrets = [...this.#secrets];
-    for (const set of [{ accept }, callOptions?.headers, extra, body === undefined ? {} : { "content-type": "application/json" }]) addHeaders(headers, set, secrets);
+    // A body that is not JSON goes as given; FormData and URLSearchParams set their own content type (with the multipart boundary).
+    const raw = bodyMedia !== undefined && body !== undefined;
+    const ownType = raw && (body instanceof URLSearchParams || (typeof FormData != "undefined" && body instanceof FormData));
+    const contentType = body === undefined || ownType ? {} : { "content-type": raw ? bodyMedia : "application/json" };
+    for (const set of [{ accept }, callOptions?.headers, extra, contentType]) addHeaders(headers, set, secrets);
     const hide = redactor(secrets);
-    let payload: string | undefined;
+    let payload: BodyInit | undefined;
     try {
-      payload = body === undefined ? undefined : JSON.stringify(body);
+      payload = body === undefined ? undefined : raw ? (body as BodyInit) : JSON.stringify(body);
     } catch (cause) {
       // A cycle, a BigInt, or nesting deeper than the stack (a RangeError).
       throw new TypeError(`${id}: the body cannot be encoded as JSON (${(cause as Error).message})`, { cause });
@@ -437,4 +549,32 @@ export class ClientCore {
       },
     });
   }
+}
+
+/** What a method with parameters takes: `{ query?, header?, cookie? }`, each by the parameter's name. */
+interface CallParams {
+  readonly query?: Readonly<Record<string, unknown>>;
+  readonly header?: Readonly<Record<string, unknown>>;
+  readonly cookie?: Readonly<Record<string, unknown>>;
+}
+
+/** `user:password` in base64, from its UTF-8 bytes (btoa alone takes Latin-1 only). */
+function basicToken({ username, password }: { readonly username: string; readonly password: string }): string {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(`${username}:${password}`)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/** Appends one query parameter as its style says (an undefined or null value is left out). */
+function addQuery(query: URLSearchParams, name: string, value: unknown, style: QueryStyle): void {
+  if (value == null) return;
+  if (Array.isArray(value)) {
+    if (style == "form" || style == "deep") for (const item of value) query.append(name, String(item));
+    else query.append(name, value.join(style == "csv" ? "," : style == "pipe" ? "|" : " "));
+  } else if (typeof value == "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v != null);
+    if (style == "deep") for (const [key, v] of entries) query.append(`${name}[${key}]`, String(v));
+    else if (style == "form") for (const [key, v] of entries) query.append(key, String(v));
+    else query.append(name, entries.flatMap(([key, v]) => [key, String(v)]).join(","));
+  } else query.append(name, String(value));
 }
