@@ -32,7 +32,8 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
  * per-call options.
  */
 export interface Operation {
-  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Every method of an OpenAPI Path Item (`QUERY` is 3.2's). */
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS" | "TRACE" | "QUERY";
   /** Path template, `{name}` for each path parameter. */
   readonly path: string;
   /**
