@@ -51,6 +51,8 @@ interface ParamData {
   /** The name in the URL/header, when it differs from a JS identifier. */
   wireName: string;
   tsType: string;
+  /** An array parameter (`style: form`, `explode: true`: the name repeated per value). */
+  array: boolean;
   required: boolean;
   description: string;
 }
@@ -71,6 +73,8 @@ export interface OperationData {
   workspaceScoped: boolean;
   queryParams: ParamData[];
   headerParams: ParamData[];
+  /** The name of the generated type of a JSON operation's query parameters (`options.query`), when it has any. */
+  queryType: string | undefined;
   bodyType: string | undefined;
   /** The body's validators: the fast one, and its all-errors build (for the list of every problem). */
   body: { validate: string; validateAll: string } | undefined;
@@ -94,11 +98,14 @@ function camel(name: string): string {
   return out.charAt(0).toLowerCase() + out.slice(1);
 }
 
-function paramData(p: ParameterObject): ParamData {
+function paramData(doc: LoadedSchema["document"], p: ParameterObject): ParamData {
+  const schema = deref<SchemaObject | undefined>(doc, p.schema);
+  const array = schema?.type === "array";
   return {
     name: camel(p.name),
     wireName: p.name,
-    tsType: paramType(p.schema as SchemaObject | undefined),
+    tsType: paramType(array ? deref<SchemaObject | undefined>(doc, schema.items as SchemaObject | undefined) : schema),
+    array,
     required: p.required === true,
     description: p.description ?? "",
   };
@@ -111,7 +118,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
     const id = op.operationId;
     if (id === undefined || !IDENTIFIER.test(id)) throw new Error(`${method.toUpperCase()} ${path} needs an operationId that is a JavaScript identifier (it names the client method).`);
     const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref<ParameterObject>(doc, p));
-    const byIn = (where: string): ParamData[] => params.filter((p) => p.in === where).map(paramData);
+    const byIn = (where: string): ParamData[] => params.filter((p) => p.in === where).map((p) => paramData(doc, p));
     // In path order: the method's leading arguments, as the runtime fills the template.
     const pathParams = byIn("path").sort((a, b) => path.indexOf(`{${a.wireName}}`) - path.indexOf(`{${b.wireName}}`));
     const responses = Object.keys(op.responses ?? {}).sort();
@@ -137,9 +144,14 @@ export function operationData(model: LoadedSchema): OperationData[] {
     }
     const queryParams = byIn("query");
     const headerParams = byIn("header");
-    if (kind === "json" && queryParams.length + headerParams.length > 0) {
-      throw new Error(`${id}: query and header parameters are supported on the stream operation only; teach runtime/client/core.ts (#call) and this emitter to pass them.`);
+    if (kind === "json" && headerParams.length > 0) {
+      throw new Error(`${id}: header parameters are supported on the stream operation only; teach runtime/client/core.ts (#call) and this emitter to pass them.`);
     }
+    if (kind === "json" && queryParams.some((p) => p.array && p.tsType !== "string" && p.tsType !== "number")) {
+      throw new Error(`${id}: an array query parameter must have string or number items.`);
+    }
+    // JSON operations take their query parameters as `options.query` (runtime/client/core.ts appends them).
+    const queryType = kind === "json" && queryParams.length > 0 ? `${id.charAt(0).toUpperCase()}${id.slice(1)}Query` : undefined;
     const idempotent = method === "get" || method === "delete" || IDEMPOTENT_POSTS.has(id);
     const flags = [
       ...(idempotent ? ["IDEMPOTENT"] : []),
@@ -160,6 +172,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
       workspaceScoped: pathParams.some((p) => p.wireName === "workspaceSlug"),
       queryParams,
       headerParams,
+      queryType,
       bodyType,
       body: bodyType === undefined ? undefined : { validate: validatorName(bodyType), validateAll: allErrorsName(bodyType) },
       flags,

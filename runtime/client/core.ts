@@ -86,9 +86,14 @@ export interface ClientOptions {
   headers?: Record<string, string> | undefined;
 }
 
+/** One query parameter's value; an array repeats the parameter (`?metadata=a:1&metadata=b:2`). */
+export type QueryValue = string | number | boolean | readonly (string | number | boolean)[] | undefined;
+
 /** Per-call options. */
 export interface CallOptions {
   signal?: AbortSignal | undefined;
+  /** Query parameters of the operation, by their wire names (each operation's `…Query` type lists them); `undefined` values are left out. */
+  query?: Readonly<Record<string, QueryValue>> | undefined;
   /** Headers for this call only. */
   headers?: Record<string, string> | undefined;
   /** Overrides the client's `workspace` for this call. */
@@ -194,7 +199,8 @@ export class ClientCore {
         const value = name == "workspaceSlug" ? (callOptions?.workspace ?? settings.workspace) : args[nextArg++];
         if (value == null || value === "") throw new TypeError(`${id}: pass ${name == "workspaceSlug" ? "{ workspace } to the client or the call" : name}`);
         return encodeURIComponent(value as string);
-      });
+      }) +
+      queryString(callOptions?.query);
     if (flags & STREAM) {
       let streamUrl: string | Error;
       try {
@@ -317,4 +323,15 @@ export class ClientCore {
       },
     });
   }
+}
+
+/** `?a=1&b=x&b=y` from the call's query values (none: ""), in the caller's key order. */
+function queryString(query: Readonly<Record<string, QueryValue>> | undefined): string {
+  const params = new URLSearchParams();
+  for (const key in query) {
+    const value = query[key];
+    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) params.append(key, String(v));
+  }
+  const text = params.toString();
+  return text && "?" + text;
 }
