@@ -94,6 +94,12 @@ describe("coverage of the documents", () => {
     expect(op.responses["200"].content["text/event-stream"]["x-item-schema"]).toEqual({ $ref: "#/components/schemas/AgentRunEvent" });
   });
 
+  it("the schema and the fixture suite's manifest name the October 2026 protocol edition", () => {
+    expect(document.info["x-protocol-version"]).toBe("2026-10");
+    const manifest = JSON.parse(readFileSync(`${repoRoot}generated/fixtures/manifest.json`, "utf8"));
+    expect(manifest.protocolVersion).toBe("2026-10");
+  });
+
   it("both credential forms are security schemes", () => {
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     expect(document.components.securitySchemes.apiKeyHeader).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" });
