@@ -1,7 +1,8 @@
 /**
  * Emitter "validators": ahead-of-time validators for every component schema,
  * in generated/validators/. ajv compiles at generation time only; what is
- * emitted is plain JavaScript that imports nothing but its own folder.
+ * emitted is plain JavaScript that imports nothing but its own folder and
+ * the runtime's codegen contract.
  *
  * Layout (tree-shakable; see bench/validators.ts for the sizes):
  *   validators/<kebab-name>.js + .d.ts   one module per component, exporting
@@ -14,8 +15,8 @@
  *                                        `allErrors`, so a client can list
  *                                        every problem of a rejected body
  *   validators/index.js + .d.ts          explicit named re-exports
- *   validators/runtime.js + .d.ts        helpers replacing ajv's runtime
- *                                        modules; `ValidationIssue`
+ * The helpers replacing ajv's runtime modules (and `ValidationIssue`) are
+ * the runtime's, imported through its codegen contract (./runtime-import.ts).
  * Importing one validator, directly or through index.js, bundles only that
  * validator and the runtime helpers it uses.
  *
@@ -29,45 +30,29 @@
  */
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { EmitError } from "../errors.js";
+import { formatPointer } from "../load/json-pointer.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { addComponents, createValidatorAjv, componentRef } from "./validators/ajv.js";
 import { componentDeclarations, indexDeclarations, indexModule } from "./validators/declarations.js";
 import { header } from "../header.js";
-import { BackgroundFormatter, formatModuleSync } from "./validators/format.js";
+import { formatModuleSync } from "./validators/format.js";
 import { componentModuleSource } from "./validators/module-code.js";
 import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "./validators/names.js";
 import { requestBodyComponents } from "./validators/request-bodies.js";
 import { assertPortable } from "./validators/portability.js";
-import { runtimeDts, runtimeJs, RUNTIME_FILE } from "./validators/runtime.js";
+import { runtimeImport } from "./runtime-import.js";
 
 const DIR = "validators";
 
-/**
- * The emitter formats the modules in a worker thread (./validators/format.ts),
- * so the emitters after it run while esbuild works. Same files as
- * `emitValidators`.
- */
 export const validatorsEmitter: Emitter = {
   name: "validators",
-  emit: emitValidatorsInBackground,
+  emit: emitValidators,
 };
 
-/** The validator files, formatted on this thread (`transformSync`). */
+/** The validator files (each module formatted by esbuild's `transformSync`). */
 export function emitValidators(model: LoadedSchema): EmittedFile[] {
   const { modules, finish } = validatorSources(model, formatModuleSync);
   return finish(modules);
-}
-
-/** The same files as `emitValidators`, formatted by a worker thread while the caller goes on. */
-export async function emitValidatorsInBackground(model: LoadedSchema): Promise<EmittedFile[]> {
-  const formatter = new BackgroundFormatter();
-  try {
-    // Each module goes to the worker as soon as it is made.
-    const { modules, finish } = validatorSources(model, (code) => formatter.format(code));
-    return finish(await Promise.all(modules));
-  } finally {
-    await formatter.close();
-  }
 }
 
 /**
@@ -82,31 +67,29 @@ function validatorSources<T>(model: LoadedSchema, format: (code: string) => T): 
 
   const ajv = compileAll(createValidatorAjv(), model, names);
   const ajvAll = compileAll(createValidatorAjv({ allErrors: true }), model, bodies);
+  const runtime = runtimeImport(model, `${DIR}/index.js`);
   const modules = [
-    ...names.map((name) => format(componentModuleSource(ajv, name))),
-    ...bodies.map((name) => format(componentModuleSource(ajvAll, name, allErrorsName(name)))),
+    ...names.map((name) => format(componentModuleSource(ajv, name, undefined, runtime))),
+    ...bodies.map((name) => format(componentModuleSource(ajvAll, name, allErrorsName(name), runtime))),
   ];
 
   const finish = (formatted: readonly string[]): EmittedFile[] => {
     const top = header(model, "//");
-    const files: EmittedFile[] = [
-      { path: `${DIR}/${RUNTIME_FILE}`, contents: top + runtimeJs },
-      { path: `${DIR}/runtime.d.ts`, contents: top + runtimeDts },
-    ];
+    const files: EmittedFile[] = [];
     names.forEach((name, i) => {
       const base = `${DIR}/${validatorFile(name)}`;
       files.push({ path: `${base}.js`, contents: top + formatted[i]! });
-      files.push({ path: `${base}.d.ts`, contents: top + componentDeclarations(name) });
+      files.push({ path: `${base}.d.ts`, contents: top + componentDeclarations(name, { runtime }) });
     });
     bodies.forEach((name, i) => {
       const base = `${DIR}/${allErrorsFile(name)}`;
       files.push({ path: `${base}.js`, contents: top + formatted[names.length + i]! });
-      files.push({ path: `${base}.d.ts`, contents: top + componentDeclarations(name, { allErrors: true }) });
+      files.push({ path: `${base}.d.ts`, contents: top + componentDeclarations(name, { allErrors: true, runtime }) });
     });
     files.push({ path: `${DIR}/index.js`, contents: top + indexModule(names, bodies) });
-    files.push({ path: `${DIR}/index.d.ts`, contents: top + indexDeclarations(names, bodies) });
+    files.push({ path: `${DIR}/index.d.ts`, contents: top + indexDeclarations(names, bodies, runtime) });
 
-    for (const file of files) assertPortable(file.path, file.contents);
+    for (const file of files) assertPortable(file.path, file.contents, runtime);
     return files;
   };
   return { modules, finish };
@@ -138,17 +121,37 @@ function compileAll(ajv: Ajv2020, model: LoadedSchema, names: readonly string[])
   return ajv;
 }
 
+/**
+ * Every validator gets its own export and file name. File names are
+ * compared case-insensitively: `ABTest` and `AbTest` (both `ab-test.js`)
+ * would overwrite each other on macOS and Windows file systems.
+ */
 function checkFileNames(names: readonly string[], bodies: readonly string[]): void {
-  const exports = new Set(names.map(validatorName));
+  const at = (name: string): string => formatPointer(["components", "schemas", name]);
+  const collision = (message: string, first: string, second: string | undefined): EmitError =>
+    new EmitError(
+      "name-collision",
+      "validators",
+      message,
+      "Rename one of the components (the naming rule: schema/CONVENTIONS.md, \"Names\").",
+      at(first),
+      second === undefined ? [] : [at(second)],
+    );
+  const exports = new Map(names.map((name) => [validatorName(name), name]));
   for (const name of bodies) {
-    if (exports.has(allErrorsName(name))) throw new Error(`Component ${name}'s all-errors validator would be named like the validator of another component, ${allErrorsName(name)}; rename that component.`);
+    const other = exports.get(allErrorsName(name));
+    if (other !== undefined) {
+      throw collision(`component ${JSON.stringify(name)}'s all-errors validator ${allErrorsName(name)} has the name of component ${JSON.stringify(other)}'s validator.`, name, other);
+    }
   }
   const seen = new Map<string, string>();
   for (const name of names) {
     const file = validatorFile(name);
-    const other = seen.get(file);
-    if (other !== undefined) throw new Error(`Components ${other} and ${name} would both be written to validators/${file}.js; rename one.`);
-    if (file === "index" || file === "runtime") throw new Error(`Component ${name} would overwrite validators/${file}.js; rename it.`);
-    seen.set(file, name);
+    const other = seen.get(file.toLowerCase());
+    if (other !== undefined) {
+      throw collision(`components ${JSON.stringify(other)} and ${JSON.stringify(name)} would both be written to validators/${file}.js (file names are compared ignoring case).`, other, name);
+    }
+    if (file === "index") throw collision(`component ${JSON.stringify(name)} would overwrite validators/${file}.js, a file of the generator's own.`, name, undefined);
+    seen.set(file.toLowerCase(), name);
   }
 }

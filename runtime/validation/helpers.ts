@@ -1,0 +1,48 @@
+/**
+ * The helpers ajv's standalone output `require`s from `ajv/dist/runtime/*`,
+ * as the runtime's own code: generated validators import them through the
+ * codegen contract (runtime/codegen/v1.ts), so they need neither ajv nor
+ * anything outside this package at run time. For JSON values; no Node APIs.
+ */
+
+/**
+ * Length of a string in Unicode code points, as JSON Schema's minLength and
+ * maxLength count it: a surrogate pair is one character.
+ */
+export function ucs2length(str: string): number {
+  let length = 0;
+  for (let i = 0; i < str.length; i++) {
+    const c = str.charCodeAt(i);
+    // charCodeAt past the end is NaN; NaN & 0xfc00 is 0, so no bound check.
+    if ((c & 0xfc00) === 0xd800 && (str.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    length++;
+  }
+  return length;
+}
+
+/**
+ * Structural equality of two JSON values (enum, const, uniqueItems): objects
+ * by own enumerable keys in any order, arrays by position.
+ */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") {
+    return a !== a && b !== b; // NaN equals NaN, as in ajv
+  }
+  const isArray = Array.isArray(a);
+  if (isArray !== Array.isArray(b)) return false;
+  if (isArray) {
+    const other = b as unknown[];
+    if (a.length !== other.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], other[i])) return false;
+    return true;
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left);
+  if (keys.length !== Object.keys(right).length) return false;
+  for (const key of keys) {
+    if (!Object.prototype.hasOwnProperty.call(right, key) || !deepEqual(left[key], right[key])) return false;
+  }
+  return true;
+}
