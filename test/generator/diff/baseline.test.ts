@@ -61,7 +61,9 @@ describe("the committed baseline", () => {
       .filter((change) => change.direction === "breaks-clients" || change.direction === "breaks-readers")
       .map(({ pointer, direction, kind }) => ({ pointer, direction, kind }));
     const sortByPointer = <T extends { pointer: string }>(list: T[]): T[] => [...list].sort((a, b) => (a.pointer < b.pointer ? -1 : 1));
-    expect(sortByPointer(rows)).toEqual(sortByPointer(accepted().map(({ pointer, direction, kind }) => ({ pointer, direction, kind }))));
+    // The accepted list also holds the one reader-side change of the October edition (task plan step statuses), which these request narrowings do not make.
+    const clientSide = accepted().filter((a) => a.direction === "breaks-clients");
+    expect(sortByPointer(rows)).toEqual(sortByPointer(clientSide.map(({ pointer, direction, kind }) => ({ pointer, direction, kind }))));
   });
 
   test("October additions are additive: a new optional request field, a new known errorClass, a new event type", () => {
