@@ -7,12 +7,19 @@
  */
 import type { Diagnostic } from "../diagnostics.js";
 import type { LoadedSchema } from "../model.js";
+import { existsSync } from "node:fs";
+import { missingCasesFix } from "../cases/load-cases.js";
+import { casesDirOf, schemaFileOf } from "./fixtures/cases-dir.js";
 import { optIns } from "./opt-in.js";
 
 export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   for (const { emitter, skipped } of optIns(model)) {
     if (skipped !== undefined) out.push({ level: "info", emitter, message: `skipped: ${skipped}.` });
+    else if (emitter === "fixtures") {
+      const casesDir = casesDirOf(schemaFileOf(model), {});
+      if (!existsSync(casesDir)) out.push({ level: "warning", emitter, message: `the suite has no hand-written cases: no folder ${casesDir}. ${missingCasesFix(casesDir)}` });
+    }
   }
   const { typeDegradations } = await import("./types.js");
   for (const { pointer, reason } of typeDegradations(model)) out.push({ level: "warning", emitter: "types", message: `${reason}.`, pointer });
