@@ -38,8 +38,8 @@ const NEW_EVENT = `    ContextCompactedEvent:
 function withNewEvent(schema: string): string {
   const edits: [string, string][] = [
     ["    KnownAgentRunEvent:\n", `${NEW_EVENT}    KnownAgentRunEvent:\n`],
-    ['        - $ref: "#/components/schemas/UserMessageEvent"\n      discriminator:', '        - $ref: "#/components/schemas/UserMessageEvent"\n        - $ref: "#/components/schemas/ContextCompactedEvent"\n      discriminator:'],
-    ['          user_message: "#/components/schemas/UserMessageEvent"\n', '          user_message: "#/components/schemas/UserMessageEvent"\n          context_compacted: "#/components/schemas/ContextCompactedEvent"\n'],
+    ['        - $ref: "#/components/schemas/ModelFallbackEvent"\n      discriminator:', '        - $ref: "#/components/schemas/ModelFallbackEvent"\n        - $ref: "#/components/schemas/ContextCompactedEvent"\n      discriminator:'],
+    ['          model_fallback: "#/components/schemas/ModelFallbackEvent"\n', '          model_fallback: "#/components/schemas/ModelFallbackEvent"\n          context_compacted: "#/components/schemas/ContextCompactedEvent"\n'],
   ];
   let text = schema;
   for (const [from, to] of edits) {
@@ -69,7 +69,7 @@ describe("the known event types are derived from KnownAgentRunEvent's mapping", 
   });
 
   test("the derived document is the one the lists spelled out (generated/ unchanged)", async () => {
-    const spelled = REAL.replaceAll(DERIVED, `enum: ${JSON.stringify(["assistant_delta", "thinking_delta", "tool_result", "local_tool_call", "local_tool_result_in", "loop_detected", "tool_budget_exceeded", "supervisor", "task_plan", "assistant_message", "result", "error", "cancelled", "started", "tool_call", "user_message"])}`);
+    const spelled = REAL.replaceAll(DERIVED, `enum: ${JSON.stringify(["assistant_delta", "thinking_delta", "tool_result", "local_tool_call", "local_tool_result_in", "loop_detected", "tool_budget_exceeded", "supervisor", "task_plan", "assistant_message", "result", "error", "cancelled", "started", "tool_call", "user_message", "tool_files", "model_fallback"])}`);
     const [derived, byHand] = await Promise.all([
       loadSchema("openapi.yaml", { cwd: writeTree({ "openapi.yaml": REAL }) }),
       loadSchema("openapi.yaml", { cwd: writeTree({ "openapi.yaml": spelled }) }),
@@ -79,7 +79,7 @@ describe("the known event types are derived from KnownAgentRunEvent's mapping", 
   });
 
   test("hand-written lists that miss the new type fail gen, naming both lists and the fix", async () => {
-    const spelled = REAL.replaceAll(DERIVED, 'enum: ["assistant_delta", "thinking_delta", "tool_result", "local_tool_call", "local_tool_result_in", "loop_detected", "tool_budget_exceeded", "supervisor", "task_plan", "assistant_message", "result", "error", "cancelled", "started", "tool_call", "user_message"]');
+    const spelled = REAL.replaceAll(DERIVED, 'enum: ["assistant_delta", "thinking_delta", "tool_result", "local_tool_call", "local_tool_result_in", "loop_detected", "tool_budget_exceeded", "supervisor", "task_plan", "assistant_message", "result", "error", "cancelled", "started", "tool_call", "user_message", "tool_files", "model_fallback"]');
     const dir = writeTree({ "openapi.yaml": withNewEvent(spelled) });
     const error: unknown = await loadSchema("openapi.yaml", { cwd: dir }).catch((e: unknown) => e);
     if (!isSchemaLoadError(error)) throw new Error(`expected a SchemaLoadError, got ${String(error)}`);
