@@ -1,27 +1,24 @@
 /**
- * SSE messages -> protocol events: the top layer of the decoder, the only one
- * that knows MANTYX rules (runtime/sse below it is protocol-neutral).
+ * SSE messages -> typed events: the top layer of the decoder. Protocol-
+ * neutral: which validator checks an event and which types end the stream
+ * come from an EventStreamSpec, which generated code builds from the schema.
  *
- * Per message: `data` is JSON-parsed and checked against `AgentRunEvent` with
- * the generated validator. The type comes from the envelope's `type`, never
- * from the SSE `event:` line (middleware may strip it, http-surface.md). An
- * unknown `type` is valid (`UnknownAgentRunEvent`) and delivered as is.
- * A message that is not JSON, or not an event, becomes a StreamDecodeError,
- * handled per `onInvalid`.
+ * Per message: `data` is JSON-parsed and checked with the spec's validator.
+ * The type comes from the envelope's `type`, never from the SSE `event:`
+ * line (middleware may strip it). A message that is not JSON, or not an
+ * event, becomes a StreamDecodeError, handled per `onInvalid`.
  *
  * The iterables run on the SSE decoder's own iterators (runtime/sse/iterate.ts)
- * with a handler that decodes the messages of each chunk in one loop. Iteration ends after a
- * terminal event (the source is cancelled then: the server closes the
- * stream after it anyway), when the source ends, or when the consumer stops
- * (`break` cancels the source). Source errors, SSE decoding errors and the
- * abort reason propagate unchanged.
+ * with a handler that decodes the messages of each chunk in one loop.
+ * Iteration ends after a terminal event (the source is cancelled then: the
+ * server closes the stream after it anyway), when the source ends, or when
+ * the consumer stops (`break` cancels the source). Source errors, SSE
+ * decoding errors and the abort reason propagate unchanged.
  */
 import type { SseMessage } from "../sse/index.js";
 import { items, iterate, type SseParseOptions, type SseSource } from "../sse/iterate.js";
-import type { AgentRunEvent } from "../../generated/types.js";
-import { validateAgentRunEvent } from "../../generated/validators/agent-run-event.js";
 import { StreamDecodeError } from "./errors.js";
-import { isTerminalType } from "./terminal.js";
+import { isTerminalOf, type EventEnvelope, type EventStreamSpec } from "./spec.js";
 
 /**
  * What to do with a message that is not a valid event.
@@ -34,7 +31,7 @@ export type OnInvalid = "throw" | "deliver" | "skip-and-warn";
 
 /**
  * Schema checking of each event (and, in the client, of request bodies).
- * - `"throw"` (default): an event that fails `AgentRunEvent` is a StreamDecodeError.
+ * - `"throw"` (default): an event that fails the schema is a StreamDecodeError.
  * - `"warn"`: it is reported to `onWarning` and delivered anyway (typed as
  *   valid though it is not), provided it still has the envelope
  *   (`seq` integer, `type` string), which resuming and terminal detection need.
@@ -58,7 +55,7 @@ export interface DecodeOptions {
 /** The SSE options (`maxEventBytes`, `onRetry`, `onComment`, `signal`) and the decoding ones. */
 export interface DecodeEventsOptions extends DecodeOptions, SseParseOptions {}
 
-export type DecodedItem = AgentRunEvent | StreamDecodeError;
+export type DecodedItem<E = EventEnvelope> = E | StreamDecodeError;
 
 /**
  * The items a stream yields for an `onInvalid` of type `V`: the events, plus
@@ -67,13 +64,13 @@ export type DecodedItem = AgentRunEvent | StreamDecodeError;
  * an item). So `for await (const event of decodeEvents(body))` needs no
  * check before `switch (event.type)`.
  */
-export type DecodedItemFor<V extends OnInvalid> = "deliver" extends V ? DecodedItem : AgentRunEvent;
+export type DecodedItemFor<V extends OnInvalid, E = EventEnvelope> = "deliver" extends V ? DecodedItem<E> : E;
 
 const warn = (options: DecodeOptions, what: string, error: StreamDecodeError): void =>
-  (options.onWarning ?? console.warn)(`MANTYX ${what}: ${error.message}`, error);
+  (options.onWarning ?? console.warn)(`${what}: ${error.message}`, error);
 
-/** One SSE message -> an event or a StreamDecodeError (never throws). */
-export function decodeEventMessage(frame: SseMessage, options: DecodeOptions = {}): DecodedItem {
+/** One SSE message -> an event of `spec` or a StreamDecodeError (never throws). */
+export function decodeTypedEventMessage<E>(frame: SseMessage, spec: EventStreamSpec<E>, options: DecodeOptions = {}): DecodedItem<E> {
   let value: any;
   try {
     value = JSON.parse(frame.data);
@@ -81,59 +78,61 @@ export function decodeEventMessage(frame: SseMessage, options: DecodeOptions = {
     return new StreamDecodeError("invalid-json", frame, [], cause);
   }
   const { validation } = options;
-  if (validation !== "off" && validateAgentRunEvent(value)) return value;
+  const { validate } = spec;
+  if (validation !== "off" && validate(value)) return value;
   // What the stream itself relies on: `seq` to resume, `type` to detect the end.
   const envelope = typeof value?.type === "string" && Number.isInteger(value.seq) && value.seq >= 0;
   if (validation === "off" && envelope) return value;
   const error = new StreamDecodeError(
     "invalid-event",
     frame,
-    validation === "off"
-      ? [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "needs seq and type" }]
-      : (validateAgentRunEvent.errors ?? []),
+    validation === "off" ? [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "needs seq and type" }] : (validate.errors ?? []),
     undefined,
     value,
+    isTerminalOf(spec, value),
   );
   if (validation !== "warn" || !envelope) return error;
-  warn(options, 'delivered (validation "warn")', error);
+  warn(options, 'event delivered (validation "warn")', error);
   return value;
 }
 
 /** Decodes the messages of a chunk into `out`; true (end) after a terminal event. */
 const handler =
-  (options: DecodeOptions) =>
-  (messages: SseMessage[], out: DecodedItem[]): boolean | void => {
+  <E>(spec: EventStreamSpec<E>, options: DecodeOptions) =>
+  (messages: SseMessage[], out: DecodedItem<E>[]): boolean | void => {
     for (const frame of messages) {
-      const item = decodeEventMessage(frame, options);
+      const item = decodeTypedEventMessage(frame, spec, options);
       if (item instanceof StreamDecodeError) {
         const { onInvalid } = options;
         if (onInvalid === "deliver") out.push(item);
-        else if (onInvalid === "skip-and-warn") warn(options, 'skipped (onInvalid "skip-and-warn")', item);
+        else if (onInvalid === "skip-and-warn") warn(options, 'event skipped (onInvalid "skip-and-warn")', item);
         else throw item;
         // A malformed terminal event still ends the run: nothing follows it.
         if (item.terminal) return true;
       } else {
         out.push(item);
-        if (isTerminalType(item.type)) return true;
+        if (isTerminalOf(spec, item)) return true;
       }
     }
   };
 
 /**
- * Typed events of one stream, one per `next()`. Items are `AgentRunEvent`s,
+ * Typed events of one stream, one per `next()`. Items are events of `spec`,
  * plus StreamDecodeErrors when `onInvalid` is `"deliver"`.
  */
-export function decodeEvents<V extends OnInvalid = "throw">(
+export function decodeTypedEvents<E, V extends OnInvalid = "throw">(
   source: SseSource,
+  spec: EventStreamSpec<E>,
   options: DecodeEventsOptions & { onInvalid?: V | undefined } = {},
-): AsyncIterableIterator<DecodedItemFor<V>> {
-  return items(iterate(source, options, handler(options)), options.signal) as AsyncIterableIterator<DecodedItemFor<V>>;
+): AsyncIterableIterator<DecodedItemFor<V, E>> {
+  return items(iterate(source, options, handler(spec, options)), options.signal) as AsyncIterableIterator<DecodedItemFor<V, E>>;
 }
 
-/** Like decodeEvents, but one array per network chunk (never empty): the fast path. */
-export function decodeEventBatches<V extends OnInvalid = "throw">(
+/** Like decodeTypedEvents, but one array per network chunk (never empty): the fast path. */
+export function decodeTypedEventBatches<E, V extends OnInvalid = "throw">(
   source: SseSource,
+  spec: EventStreamSpec<E>,
   options: DecodeEventsOptions & { onInvalid?: V | undefined } = {},
-): AsyncIterableIterator<DecodedItemFor<V>[]> {
-  return iterate(source, options, handler(options)) as AsyncIterableIterator<DecodedItemFor<V>[]>;
+): AsyncIterableIterator<DecodedItemFor<V, E>[]> {
+  return iterate(source, options, handler(spec, options)) as AsyncIterableIterator<DecodedItemFor<V, E>[]>;
 }

@@ -1,12 +1,11 @@
 /**
  * The one failure of the event layer: an SSE message whose `data` is not a
- * protocol event. Delivered in the stream or thrown, per `onInvalid`.
+ * valid event. Delivered in the stream or thrown, per `onInvalid`.
  */
 import type { SseMessage } from "../sse/index.js";
-import type { ValidationIssue } from "../../generated/validators/runtime.js";
-import { isTerminalType } from "./terminal.js";
+import type { ValidationIssue } from "../validation/issue.js";
 
-/** `invalid-json`: `data` is not JSON. `invalid-event`: JSON, but not an `AgentRunEvent`. */
+/** `invalid-json`: `data` is not JSON. `invalid-event`: JSON, but not a valid event of the stream. */
 export type StreamDecodeErrorType = "invalid-json" | "invalid-event";
 
 export class StreamDecodeError extends Error {
@@ -18,18 +17,12 @@ export class StreamDecodeError extends Error {
   declare readonly issues: readonly ValidationIssue[];
   /** The parsed JSON (`invalid-event`), for diagnostics; `undefined` for `invalid-json`. */
   declare readonly value: unknown;
+  /** True when the malformed message still names a terminal type: the run is over, nothing follows it. */
+  declare readonly terminal: boolean;
 
-  constructor(type: StreamDecodeErrorType, frame: SseMessage, issues: readonly ValidationIssue[], cause?: unknown, value?: unknown) {
-    super(
-      `SSE message${frame.id && " " + frame.id} is ${type === "invalid-json" ? "not JSON" : `not an AgentRunEvent: ${describeIssues(issues)}`} (see onInvalid)`,
-      { cause },
-    );
-    Object.assign(this, { type, frame, issues, value });
-  }
-
-  /** True when the malformed message still names a terminal type (`result`, `error`, `cancelled`): the run is over. */
-  get terminal(): boolean {
-    return isTerminalType((this.value as { type?: unknown } | null | undefined)?.type);
+  constructor(type: StreamDecodeErrorType, frame: SseMessage, issues: readonly ValidationIssue[], cause?: unknown, value?: unknown, terminal = false) {
+    super(`SSE message${frame.id && " " + frame.id} is ${type === "invalid-json" ? "not JSON" : `not a valid event: ${describeIssues(issues)}`} (see onInvalid)`, { cause });
+    Object.assign(this, { type, frame, issues, value, terminal });
   }
 }
 

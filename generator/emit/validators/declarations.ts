@@ -10,11 +10,11 @@ const ALL_ERRORS = `Collects every failing keyword (ajv \`allErrors\`): slower t
  * \`null\` if \`data\` is valid, else all the issues found (see ValidationIssue).`;
 
 /** Declarations of component `name`'s validator module (`allErrors`: of its all-errors build). */
-export function componentDeclarations(name: string, { allErrors = false }: { allErrors?: boolean } = {}): string {
+export function componentDeclarations(name: string, { allErrors = false, runtime = "@mantyx/wire-types/codegen/v1" }: { allErrors?: boolean; runtime?: string } = {}): string {
   const fn = allErrors ? allErrorsName(name) : validatorName(name);
   const behaviour = (allErrors ? ALL_ERRORS : FIRST_ERROR).replaceAll("{fn}", fn).replaceAll("{fast}", validatorName(name));
   return `import type { ${name} } from "../types.js";
-import type { ValidationIssue } from "./runtime.js";
+import type { ValidationIssue } from ${JSON.stringify(runtime)};
 
 /**
  * Checks \`data\` against \`#/components/schemas/${name}\` of schema/openapi.yaml,
@@ -32,8 +32,8 @@ export declare namespace ${fn} {
 }
 
 /** Declarations of index.js: every validator by name, and the public types. */
-export function indexDeclarations(names: readonly string[], allErrors: readonly string[]): string {
-  return `${exportLines(names, allErrors)}export type { ValidationIssue, Validator } from "./runtime.js";\n`;
+export function indexDeclarations(names: readonly string[], allErrors: readonly string[], runtime = "@mantyx/wire-types/codegen/v1"): string {
+  return `${exportLines(names, allErrors)}export type { ValidationIssue, Validator } from ${JSON.stringify(runtime)};\n`;
 }
 
 /** index.js: explicit named re-exports (no \`export *\`), one line per validator. */
