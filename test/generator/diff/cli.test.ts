@@ -4,10 +4,11 @@
  * typed errors for unreadable documents and allow-lists. (The committed
  * baseline: baseline.test.ts.)
  */
+import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { cli, tempDir } from "../support.js";
+import { builtBin, cli, REPO, tempDir } from "../support.js";
 import { baseDocument } from "./base-document.js";
 import { applyPatch, type PatchOperation } from "./json-patch.js";
 
@@ -172,6 +173,16 @@ describe("mantyx-wire diff", () => {
     expect(run.stderr).toContain("error[dangling-ref]");
     const missing = await cli(["diff", "old.json", "missing.yaml"], dir);
     expect([missing.code, missing.stderr.split("\n")[0]]).toEqual([2, "error[io]: 1 problem in the schema"]);
+  });
+
+  test("the built bin (the published @mantyx/wire-gen command) runs diff: exit 0 for no change, 1 for a breaking one", () => {
+    const same = spawnSync(process.execPath, [builtBin(), "diff", "schema/baseline/2026-09.yaml", "schema/baseline/2026-09.yaml"], { cwd: REPO, encoding: "utf8" });
+    expect([same.status, same.stderr]).toEqual([0, ""]);
+    expect(same.stdout).toContain("no changes");
+    const { old, next } = pair(CLIENT_BREAK);
+    const breaking = spawnSync(process.execPath, [builtBin(), "diff", old, next, "--format", "json"], { cwd: REPO, encoding: "utf8" });
+    expect(breaking.status).toBe(1);
+    expect(JSON.parse(breaking.stdout).failing).toBe(1);
   });
 
   test("a bad option value is a usage error, exit 2", async () => {
