@@ -170,6 +170,98 @@ const CASES: Record<string, Case> = {
     expect: [["breaks-clients", "limit-narrowed", `${S}/Name/minLength`]],
   },
 
+  "a narrowed items schema breaks clients": {
+    change: [add(`${R}/tags/items/maxLength`, 10)],
+    expect: [["breaks-clients", "limit-added", `${R}/tags/items/maxLength`]],
+  },
+  "a retyped tuple position breaks clients": {
+    change: [replace(`${R}/pairs/prefixItems/1/type`, "string")],
+    expect: [["breaks-clients", "type-changed", `${R}/pairs/prefixItems/1/type`]],
+  },
+  "a new contains breaks clients": {
+    change: [add(`${R}/tags/contains`, { const: "x" })],
+    expect: [["breaks-clients", "contains-added", `${R}/tags/contains`]],
+  },
+  "unique items required breaks clients": {
+    change: [add(`${R}/tags/uniqueItems`, true)],
+    expect: [["breaks-clients", "unique-items-added", `${R}/tags/uniqueItems`]],
+  },
+  "narrowed property names break clients": {
+    change: [replace(`${R}/meta/propertyNames/maxLength`, 5)],
+    expect: [["breaks-clients", "limit-narrowed", `${R}/meta/propertyNames/maxLength`]],
+  },
+  "a narrowed additionalProperties schema breaks clients": {
+    change: [add(`${R}/meta/additionalProperties/maxLength`, 10)],
+    expect: [["breaks-clients", "limit-added", `${R}/meta/additionalProperties/maxLength`]],
+  },
+  "a request property forbidden (false) breaks clients": {
+    change: [add(`${R}/legacy`, false)],
+    expect: [["breaks-clients", "schema-forbidden", `${R}/legacy`]],
+  },
+  "a forbidden request property dropped (now allowed) is additive": {
+    given: [add(`${R}/legacy`, false)],
+    change: [remove(`${R}/legacy`)],
+    expect: [["additive", "schema-allowed", `${S}/ThingRequest/additionalProperties`]],
+  },
+  "new patternProperties break clients": {
+    change: [add(`${R}/meta/patternProperties`, { "^x-": { type: "string", maxLength: 3 } })],
+    expect: [["breaks-clients", "pattern-property-added", `${R}/meta/patternProperties/^x-`]],
+  },
+  "a new dependentRequired breaks clients": {
+    change: [add(`${S}/ThingRequest/dependentRequired`, { low: ["high"] })],
+    expect: [["breaks-clients", "dependent-required-added", `${S}/ThingRequest/dependentRequired/low/0`]],
+  },
+  "a new dependentSchemas entry breaks clients": {
+    change: [add(`${S}/ThingRequest/dependentSchemas`, { low: { required: ["high"] } })],
+    expect: [["breaks-clients", "dependent-schema-added", `${S}/ThingRequest/dependentSchemas/low`]],
+  },
+  "a coarser multipleOf breaks clients": {
+    change: [replace(`${R}/step/multipleOf`, 1)],
+    expect: [["breaks-clients", "limit-narrowed", `${R}/step/multipleOf`]],
+  },
+  "a lower x-max-base64-bytes-total breaks clients": {
+    change: [replace(`${R}/files/x-max-base64-bytes-total/max`, 500)],
+    expect: [["breaks-clients", "limit-narrowed", `${R}/files/x-max-base64-bytes-total/max`]],
+  },
+  "x-max-base64-bytes-total over other strings is a change to review": {
+    change: [replace(`${R}/files/x-max-base64-bytes-total/path`, ["*", "name"])],
+    expect: [["breaks-clients", "limit-changed", `${R}/files/x-max-base64-bytes-total`]],
+  },
+  "a new x-max-json-bytes breaks clients": {
+    change: [add(`${R}/meta/x-max-json-bytes`, 4096)],
+    expect: [["breaks-clients", "limit-added", `${R}/meta/x-max-json-bytes`]],
+  },
+  "a new x-greater-than pair breaks clients": {
+    change: [add(`${S}/ThingRequest/x-greater-than`, [{ property: "high", than: "low" }])],
+    expect: [["breaks-clients", "constraint-added", `${S}/ThingRequest/x-greater-than/0`]],
+  },
+  "a dropped x-last-non-system-role is additive": {
+    change: [remove(`${R}/messages/x-last-non-system-role`)],
+    expect: [["additive", "constraint-removed", `${R}/messages/x-last-non-system-role`]],
+  },
+  "oneOf relaxed to anyOf is additive": {
+    change: [remove(`${R}/level/oneOf`), add(`${R}/level/anyOf`, [{ type: "string", enum: ["low", "high"] }, { type: "integer", minimum: 0 }])],
+    expect: [["additive", "one-of-became-any-of", `${R}/level/anyOf`]],
+  },
+  "a new oneOf on a request breaks clients": {
+    change: [add(`${R}/code/oneOf`, [{ minLength: 2 }, { maxLength: 0 }])],
+    expect: [["breaks-clients", "one-of-added", `${R}/code/oneOf`]],
+  },
+  "a new not on a request breaks clients": {
+    change: [add(`${R}/code/not`, { const: "root" })],
+    expect: [["breaks-clients", "not-added", `${R}/code/not`]],
+  },
+  "a changed if condition is a change to review": {
+    given: [add(`${S}/ThingRequest/if`, { required: ["low"] }), add(`${S}/ThingRequest/then`, { required: ["high"] })],
+    change: [replace(`${S}/ThingRequest/if`, { required: ["step"] })],
+    expect: [["breaks-clients", "condition-changed", `${S}/ThingRequest/if`]],
+  },
+  "a changed unknown keyword is a change to review": {
+    given: [add(`${S}/ThingRequest/unevaluatedProperties`, false)],
+    change: [replace(`${S}/ThingRequest/unevaluatedProperties`, { type: "string" })],
+    expect: [["breaks-clients", "keyword-changed", `${S}/ThingRequest/unevaluatedProperties`]],
+  },
+
   // ── discriminated unions: matched by tag value; Shape is sent and read ──
   "a removed variant breaks clients (request) and readers (response)": {
     change: [remove(`${S}/Shape/oneOf/1`), remove(`${S}/Shape/discriminator/mapping/square`)],
@@ -187,6 +279,13 @@ const CASES: Record<string, Case> = {
     expect: [
       ["breaks-readers", "variant-added", `${S}/Shape/oneOf/2`],
       ["additive", "variant-added", `${S}/Shape/oneOf/2`],
+    ],
+  },
+  "a changed discriminator property is a change to review on both sides": {
+    change: [replace(`${S}/Shape/discriminator/propertyName`, "shape")],
+    expect: [
+      ["breaks-clients", "discriminator-changed", `${S}/Shape/discriminator/propertyName`],
+      ["breaks-readers", "discriminator-changed", `${S}/Shape/discriminator/propertyName`],
     ],
   },
   "variants reordered are no change": {
@@ -227,6 +326,18 @@ const CASES: Record<string, Case> = {
   "a header parameter matched case-insensitively is no change": {
     change: [replace(`${POST}/parameters/1/name`, "x-trace")],
     expect: [],
+  },
+  "a parameter made optional is additive": {
+    given: [replace(`${POST}/parameters/0/required`, true)],
+    change: [replace(`${POST}/parameters/0/required`, false)],
+    expect: [["additive", "parameter-became-optional", `${POST}/parameters/0/required`]],
+  },
+  "a new optional request body is additive, a dropped one info": {
+    change: [add(`${STREAM}/get/requestBody`, { content: { "application/json": { schema: { type: "object" } } } }), remove(`${POST}/requestBody`)],
+    expect: [
+      ["additive", "request-body-added", `${STREAM}/get/requestBody`],
+      ["info", "request-body-removed", `${POST}/requestBody`],
+    ],
   },
   "a request body made required breaks clients": {
     given: [replace(`${POST}/requestBody/required`, false)],
@@ -269,6 +380,10 @@ const CASES: Record<string, Case> = {
   },
 
   // ── what the client reads: losing a promise or widening breaks readers ──
+  "a dropped scope is additive": {
+    change: [replace(`${POST}/x-required-scopes`, [])],
+    expect: [["additive", "scope-removed", `${POST}/x-required-scopes`]],
+  },
   "a removed optional response field breaks readers": {
     change: [remove(`${T}/title`)],
     expect: [["breaks-readers", "property-removed", `${T}/title`]],
@@ -343,6 +458,11 @@ const CASES: Record<string, Case> = {
       ["additive", "header-added", `${POST}/responses/201/headers/X-Rate`],
     ],
   },
+  "a response header no longer required breaks readers": {
+    given: [add(`${POST}/responses/201/headers/Retry-After/required`, true)],
+    change: [replace(`${POST}/responses/201/headers/Retry-After/required`, false)],
+    expect: [["breaks-readers", "header-became-optional", `${POST}/responses/201/headers/Retry-After/required`]],
+  },
   "a widened response header schema breaks readers": {
     change: [remove(`${POST}/responses/201/headers/Retry-After/schema/minimum`)],
     expect: [["breaks-readers", "limit-removed", `${POST}/responses/201/headers/Retry-After/schema/minimum`]],
@@ -402,6 +522,15 @@ const CASES: Record<string, Case> = {
   "a removed item schema breaks readers": {
     change: [remove(ITEM_SCHEMA)],
     expect: [["breaks-readers", "item-schema-removed", ITEM_SCHEMA]],
+  },
+  "a new item schema is additive": {
+    given: [remove(ITEM_SCHEMA)],
+    change: [add(ITEM_SCHEMA, ref("Event"))],
+    expect: [["additive", "item-schema-added", ITEM_SCHEMA]],
+  },
+  "an event variant that becomes terminal (x-terminal) is a change to review for readers": {
+    change: [add(`${S}/StartedEvent/x-terminal`, true)],
+    expect: [["breaks-readers", "keyword-added", `${S}/StartedEvent/x-terminal`]],
   },
   "OpenAPI 3.2's itemSchema is followed like x-item-schema": {
     given: [remove(ITEM_SCHEMA), add(`${STREAM}/get/responses/200/content/text~1event-stream/itemSchema`, ref("Event"))],
