@@ -181,7 +181,7 @@ function compareHeaders(context: DiffContext, old: Located, next: Located): void
   for (const [name, header] of before) {
     const counterpart = after.get(name);
     if (counterpart === undefined) {
-      context.report("header-removed", "removed", header.pointer);
+      context.report("header-removed", "removed", header.pointer, { old: name });
       continue;
     }
     const oldHeader = resolve(context.oldDocument, header);
@@ -190,7 +190,7 @@ function compareHeaders(context: DiffContext, old: Located, next: Located): void
     const headerContext = context.with({ via: `${context.via} header ${name}` });
     headerContext.compare(headerContext, valueSchema(oldHeader), valueSchema(newHeader));
   }
-  for (const [name, header] of after) if (!before.has(name)) context.report("header-added", "additive", header.pointer);
+  for (const [name, header] of after) if (!before.has(name)) context.report("header-added", "additive", header.pointer, { new: name });
 }
 
 function compareResponses(context: DiffContext, old: Operation, next: Operation): void {

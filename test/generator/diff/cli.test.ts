@@ -77,7 +77,7 @@ describe("mantyx-wire diff", () => {
       failing: 1,
       changes: [
         { direction: "breaks-clients", kind: "limit-narrowed", pointer: NAME_MAX, old: 100, new: 50, via: "createThing request body" },
-        { direction: "additive", kind: "property-added", pointer: "/components/schemas/Thing/properties/color", via: "createThing response 201" },
+        { direction: "additive", kind: "property-added", pointer: "/components/schemas/Thing/properties/color", new: { type: "string" }, via: "createThing response 201" },
       ],
       unusedAccepted: [],
     });
