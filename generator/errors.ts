@@ -36,7 +36,17 @@ export type SchemaLoadErrorCode =
   /** Not an OpenAPI 3.1 document: another version, or fails the OAS 3.1 meta-schema. */
   | "not-openapi-31"
   /** A component schema is not valid JSON Schema 2020-12 (or breaks CONVENTIONS.md). */
-  | "invalid-json-schema";
+  | "invalid-json-schema"
+  /** A YAML file uses more aliases than a schema needs (an alias bomb): refused before expanding them. */
+  | "yaml-aliases"
+  /** A `$ref` chain that never reaches a schema (`A` -> `B` -> `A`), in one file or across files. */
+  | "ref-cycle"
+  /** A `$ref` names a file outside the schema root (the root file's folder, or `--root`). */
+  | "ref-outside-root"
+  /** A `discriminator.mapping` disagrees with its `oneOf`: a value not among the branches, a branch whose tag differs, a branch not mapped. */
+  | "bad-discriminator"
+  /** A list of a union's tag values (e.g. the known event types) differs from the union's discriminator mapping. */
+  | "disagreeing-lists";
 
 /** Base of every error the generator reports with a code and a fix. */
 export abstract class GeneratorError extends Error {

@@ -2,6 +2,7 @@
 const validateErrorEventData = /* @__PURE__ */ (() => {
   const schema91 = { "description": "Canonical lowercase stop reason, normalized across providers. Additive; `null` when the provider reported none.", "type": ["string", "null"], "x-known-values": ["end_turn", "tool_use", "max_tokens", "refusal", "malformed_function_call"], "examples": ["max_tokens"] };
   const schema83 = { "description": 'The model that executed the run (or the supervisor\'s judge model).\n`id` is empty against legacy fallbacks; an empty `provider` means "no\nusage data" (older servers).\n', "type": "object", "required": ["id", "provider", "vendorModelId"], "properties": { "id": { "type": "string" }, "provider": { "type": "string", "x-known-values": ["openai", "anthropic", "google", "azure-openai"] }, "vendorModelId": { "type": "string" }, "reasoningEffort": { "type": "string", "enum": ["off", "low", "medium", "high"] } }, "additionalProperties": true, "examples": [{ "id": "platform:demo", "provider": "openai", "vendorModelId": "gpt-5.4-mini", "reasoningEffort": "low" }] };
+  const func0 = Object.prototype.hasOwnProperty;
   function validate141(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
     let vErrors = null;
     let errors = 0;
@@ -15,11 +16,11 @@ const validateErrorEventData = /* @__PURE__ */ (() => {
     if (errors === 0) {
       if (data && typeof data == "object" && !Array.isArray(data)) {
         let missing0;
-        if (data.error === void 0 && (missing0 = "error") || data.code === void 0 && (missing0 = "code")) {
+        if ((data.error === void 0 || !func0.call(data, "error")) && (missing0 = "error") || (data.code === void 0 || !func0.call(data, "code")) && (missing0 = "code")) {
           validate141.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
           return false;
         } else {
-          if (data.error !== void 0) {
+          if (data.error !== void 0 && func0.call(data, "error")) {
             const _errs2 = errors;
             if (typeof data.error !== "string") {
               validate141.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
@@ -30,7 +31,7 @@ const validateErrorEventData = /* @__PURE__ */ (() => {
             var valid0 = true;
           }
           if (valid0) {
-            if (data.code !== void 0) {
+            if (data.code !== void 0 && func0.call(data, "code")) {
               const _errs4 = errors;
               if (typeof data.code !== "string") {
                 validate141.errors = [{ instancePath: instancePath + "/code", schemaPath: "#/properties/code/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
@@ -41,7 +42,7 @@ const validateErrorEventData = /* @__PURE__ */ (() => {
               var valid0 = true;
             }
             if (valid0) {
-              if (data.errorClass !== void 0) {
+              if (data.errorClass !== void 0 && func0.call(data, "errorClass")) {
                 const _errs6 = errors;
                 if (typeof data.errorClass !== "string") {
                   validate141.errors = [{ instancePath: instancePath + "/errorClass", schemaPath: "#/components/schemas/ErrorClass/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
@@ -52,7 +53,7 @@ const validateErrorEventData = /* @__PURE__ */ (() => {
                 var valid0 = true;
               }
               if (valid0) {
-                if (data.finishReason !== void 0) {
+                if (data.finishReason !== void 0 && func0.call(data, "finishReason")) {
                   let data3 = data.finishReason;
                   const _errs10 = errors;
                   if (typeof data3 !== "string" && data3 !== null) {
@@ -64,7 +65,7 @@ const validateErrorEventData = /* @__PURE__ */ (() => {
                   var valid0 = true;
                 }
                 if (valid0) {
-                  if (data.partialText !== void 0) {
+                  if (data.partialText !== void 0 && func0.call(data, "partialText")) {
                     const _errs14 = errors;
                     if (typeof data.partialText !== "string") {
                       validate141.errors = [{ instancePath: instancePath + "/partialText", schemaPath: "#/properties/partialText/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
@@ -75,7 +76,7 @@ const validateErrorEventData = /* @__PURE__ */ (() => {
                     var valid0 = true;
                   }
                   if (valid0) {
-                    if (data.retryable !== void 0) {
+                    if (data.retryable !== void 0 && func0.call(data, "retryable")) {
                       const _errs16 = errors;
                       if (typeof data.retryable !== "boolean") {
                         validate141.errors = [{ instancePath: instancePath + "/retryable", schemaPath: "#/properties/retryable/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
@@ -86,18 +87,18 @@ const validateErrorEventData = /* @__PURE__ */ (() => {
                       var valid0 = true;
                     }
                     if (valid0) {
-                      if (data.tokens !== void 0) {
+                      if (data.tokens !== void 0 && func0.call(data, "tokens")) {
                         let data6 = data.tokens;
                         const _errs18 = errors;
                         const _errs19 = errors;
                         if (errors === _errs19) {
                           if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
                             let missing1;
-                            if (data6.inputTokens === void 0 && (missing1 = "inputTokens") || data6.cachedTokens === void 0 && (missing1 = "cachedTokens") || data6.reasoningTokens === void 0 && (missing1 = "reasoningTokens") || data6.outputTokens === void 0 && (missing1 = "outputTokens")) {
+                            if ((data6.inputTokens === void 0 || !func0.call(data6, "inputTokens")) && (missing1 = "inputTokens") || (data6.cachedTokens === void 0 || !func0.call(data6, "cachedTokens")) && (missing1 = "cachedTokens") || (data6.reasoningTokens === void 0 || !func0.call(data6, "reasoningTokens")) && (missing1 = "reasoningTokens") || (data6.outputTokens === void 0 || !func0.call(data6, "outputTokens")) && (missing1 = "outputTokens")) {
                               validate141.errors = [{ instancePath: instancePath + "/tokens", schemaPath: "#/components/schemas/Tokens/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                               return false;
                             } else {
-                              if (data6.inputTokens !== void 0) {
+                              if (data6.inputTokens !== void 0 && func0.call(data6, "inputTokens")) {
                                 let data7 = data6.inputTokens;
                                 const _errs22 = errors;
                                 if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7))) {
@@ -117,7 +118,7 @@ const validateErrorEventData = /* @__PURE__ */ (() => {
                                 var valid4 = true;
                               }
                               if (valid4) {
-                                if (data6.cachedTokens !== void 0) {
+                                if (data6.cachedTokens !== void 0 && func0.call(data6, "cachedTokens")) {
                                   let data8 = data6.cachedTokens;
                                   const _errs24 = errors;
                                   if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8))) {
@@ -137,7 +138,7 @@ const validateErrorEventData = /* @__PURE__ */ (() => {
                                   var valid4 = true;
                                 }
                                 if (valid4) {
-                                  if (data6.reasoningTokens !== void 0) {
+                                  if (data6.reasoningTokens !== void 0 && func0.call(data6, "reasoningTokens")) {
                                     let data9 = data6.reasoningTokens;
                                     const _errs26 = errors;
                                     if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9))) {
@@ -157,7 +158,7 @@ const validateErrorEventData = /* @__PURE__ */ (() => {
                                     var valid4 = true;
                                   }
                                   if (valid4) {
-                                    if (data6.outputTokens !== void 0) {
+                                    if (data6.outputTokens !== void 0 && func0.call(data6, "outputTokens")) {
                                       let data10 = data6.outputTokens;
                                       const _errs28 = errors;
                                       if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)) && isFinite(data10))) {
@@ -190,7 +191,7 @@ const validateErrorEventData = /* @__PURE__ */ (() => {
                         var valid0 = true;
                       }
                       if (valid0) {
-                        if (data.turns !== void 0) {
+                        if (data.turns !== void 0 && func0.call(data, "turns")) {
                           let data11 = data.turns;
                           const _errs30 = errors;
                           if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
@@ -210,18 +211,18 @@ const validateErrorEventData = /* @__PURE__ */ (() => {
                           var valid0 = true;
                         }
                         if (valid0) {
-                          if (data.model !== void 0) {
+                          if (data.model !== void 0 && func0.call(data, "model")) {
                             let data12 = data.model;
                             const _errs32 = errors;
                             const _errs33 = errors;
                             if (errors === _errs33) {
                               if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
                                 let missing2;
-                                if (data12.id === void 0 && (missing2 = "id") || data12.provider === void 0 && (missing2 = "provider") || data12.vendorModelId === void 0 && (missing2 = "vendorModelId")) {
+                                if ((data12.id === void 0 || !func0.call(data12, "id")) && (missing2 = "id") || (data12.provider === void 0 || !func0.call(data12, "provider")) && (missing2 = "provider") || (data12.vendorModelId === void 0 || !func0.call(data12, "vendorModelId")) && (missing2 = "vendorModelId")) {
                                   validate141.errors = [{ instancePath: instancePath + "/model", schemaPath: "#/components/schemas/ResolvedModel/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
                                   return false;
                                 } else {
-                                  if (data12.id !== void 0) {
+                                  if (data12.id !== void 0 && func0.call(data12, "id")) {
                                     const _errs36 = errors;
                                     if (typeof data12.id !== "string") {
                                       validate141.errors = [{ instancePath: instancePath + "/model/id", schemaPath: "#/components/schemas/ResolvedModel/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
@@ -232,7 +233,7 @@ const validateErrorEventData = /* @__PURE__ */ (() => {
                                     var valid6 = true;
                                   }
                                   if (valid6) {
-                                    if (data12.provider !== void 0) {
+                                    if (data12.provider !== void 0 && func0.call(data12, "provider")) {
                                       const _errs38 = errors;
                                       if (typeof data12.provider !== "string") {
                                         validate141.errors = [{ instancePath: instancePath + "/model/provider", schemaPath: "#/components/schemas/ResolvedModel/properties/provider/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
@@ -243,7 +244,7 @@ const validateErrorEventData = /* @__PURE__ */ (() => {
                                       var valid6 = true;
                                     }
                                     if (valid6) {
-                                      if (data12.vendorModelId !== void 0) {
+                                      if (data12.vendorModelId !== void 0 && func0.call(data12, "vendorModelId")) {
                                         const _errs41 = errors;
                                         if (typeof data12.vendorModelId !== "string") {
                                           validate141.errors = [{ instancePath: instancePath + "/model/vendorModelId", schemaPath: "#/components/schemas/ResolvedModel/properties/vendorModelId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
@@ -254,7 +255,7 @@ const validateErrorEventData = /* @__PURE__ */ (() => {
                                         var valid6 = true;
                                       }
                                       if (valid6) {
-                                        if (data12.reasoningEffort !== void 0) {
+                                        if (data12.reasoningEffort !== void 0 && func0.call(data12, "reasoningEffort")) {
                                           let data16 = data12.reasoningEffort;
                                           const _errs43 = errors;
                                           if (typeof data16 !== "string") {

@@ -12,7 +12,7 @@ const validateHeaderMap = /* @__PURE__ */ (() => {
     }
     if (errors === 0) {
       if (data && typeof data == "object" && !Array.isArray(data)) {
-        for (const key0 in data) {
+        for (const key0 of Object.keys(data)) {
           let data0 = data[key0];
           const _errs2 = errors;
           if (errors === _errs2) {

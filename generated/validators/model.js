@@ -2,6 +2,7 @@
 const validateModel = /* @__PURE__ */ (() => {
   const schema241 = { "description": "One catalog entry.", "type": "object", "required": ["id"], "properties": { "id": { "type": "string", "description": "Catalog id, e.g. `platform:cm6abc123` or `provider:cm6def456`." }, "label": { "type": "string" }, "provider": { "type": "string" }, "vendorModelId": { "type": "string" }, "source": { "type": "string", "x-known-values": ["platform_offering", "workspace_provider"] }, "contextWindowTokens": { "type": ["integer", "null"], "minimum": 0 }, "pricing": { "oneOf": [{ "$ref": "#/components/schemas/ModelPricing" }, { "type": "null" }] } }, "additionalProperties": true, "examples": [{ "id": "platform:cm6abc123", "label": "GPT-5.5", "provider": "openai", "vendorModelId": "gpt-5.5", "source": "platform_offering", "contextWindowTokens": 4e5, "pricing": { "inputPer1MUsd": 1.25, "outputPer1MUsd": 10, "cacheReadPer1MUsd": 0.125 } }] };
   const schema242 = { "description": "Per-million-token prices in USD.", "type": "object", "properties": { "inputPer1MUsd": { "type": "number", "minimum": 0 }, "outputPer1MUsd": { "type": "number", "minimum": 0 }, "cacheReadPer1MUsd": { "type": ["number", "null"], "minimum": 0 } }, "additionalProperties": true, "examples": [{ "inputPer1MUsd": 1.25, "outputPer1MUsd": 10, "cacheReadPer1MUsd": 0.125 }] };
+  const func0 = Object.prototype.hasOwnProperty;
   function validate198(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
     let vErrors = null;
     let errors = 0;
@@ -15,11 +16,11 @@ const validateModel = /* @__PURE__ */ (() => {
     if (errors === 0) {
       if (data && typeof data == "object" && !Array.isArray(data)) {
         let missing0;
-        if (data.id === void 0 && (missing0 = "id")) {
+        if ((data.id === void 0 || !func0.call(data, "id")) && (missing0 = "id")) {
           validate198.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
           return false;
         } else {
-          if (data.id !== void 0) {
+          if (data.id !== void 0 && func0.call(data, "id")) {
             const _errs2 = errors;
             if (typeof data.id !== "string") {
               validate198.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
@@ -30,7 +31,7 @@ const validateModel = /* @__PURE__ */ (() => {
             var valid0 = true;
           }
           if (valid0) {
-            if (data.label !== void 0) {
+            if (data.label !== void 0 && func0.call(data, "label")) {
               const _errs4 = errors;
               if (typeof data.label !== "string") {
                 validate198.errors = [{ instancePath: instancePath + "/label", schemaPath: "#/properties/label/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
@@ -41,7 +42,7 @@ const validateModel = /* @__PURE__ */ (() => {
               var valid0 = true;
             }
             if (valid0) {
-              if (data.provider !== void 0) {
+              if (data.provider !== void 0 && func0.call(data, "provider")) {
                 const _errs6 = errors;
                 if (typeof data.provider !== "string") {
                   validate198.errors = [{ instancePath: instancePath + "/provider", schemaPath: "#/properties/provider/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
@@ -52,7 +53,7 @@ const validateModel = /* @__PURE__ */ (() => {
                 var valid0 = true;
               }
               if (valid0) {
-                if (data.vendorModelId !== void 0) {
+                if (data.vendorModelId !== void 0 && func0.call(data, "vendorModelId")) {
                   const _errs8 = errors;
                   if (typeof data.vendorModelId !== "string") {
                     validate198.errors = [{ instancePath: instancePath + "/vendorModelId", schemaPath: "#/properties/vendorModelId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
@@ -63,7 +64,7 @@ const validateModel = /* @__PURE__ */ (() => {
                   var valid0 = true;
                 }
                 if (valid0) {
-                  if (data.source !== void 0) {
+                  if (data.source !== void 0 && func0.call(data, "source")) {
                     const _errs10 = errors;
                     if (typeof data.source !== "string") {
                       validate198.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/properties/source/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
@@ -74,7 +75,7 @@ const validateModel = /* @__PURE__ */ (() => {
                     var valid0 = true;
                   }
                   if (valid0) {
-                    if (data.contextWindowTokens !== void 0) {
+                    if (data.contextWindowTokens !== void 0 && func0.call(data, "contextWindowTokens")) {
                       let data5 = data.contextWindowTokens;
                       const _errs13 = errors;
                       if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) && data5 !== null) {
@@ -94,7 +95,7 @@ const validateModel = /* @__PURE__ */ (() => {
                       var valid0 = true;
                     }
                     if (valid0) {
-                      if (data.pricing !== void 0) {
+                      if (data.pricing !== void 0 && func0.call(data, "pricing")) {
                         let data6 = data.pricing;
                         const _errs15 = errors;
                         const _errs16 = errors;
@@ -104,7 +105,7 @@ const validateModel = /* @__PURE__ */ (() => {
                         const _errs18 = errors;
                         if (errors === _errs18) {
                           if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
-                            if (data6.inputPer1MUsd !== void 0) {
+                            if (data6.inputPer1MUsd !== void 0 && func0.call(data6, "inputPer1MUsd")) {
                               let data7 = data6.inputPer1MUsd;
                               const _errs21 = errors;
                               if (errors === _errs21) {
@@ -133,7 +134,7 @@ const validateModel = /* @__PURE__ */ (() => {
                               var valid3 = true;
                             }
                             if (valid3) {
-                              if (data6.outputPer1MUsd !== void 0) {
+                              if (data6.outputPer1MUsd !== void 0 && func0.call(data6, "outputPer1MUsd")) {
                                 let data8 = data6.outputPer1MUsd;
                                 const _errs23 = errors;
                                 if (errors === _errs23) {
@@ -162,7 +163,7 @@ const validateModel = /* @__PURE__ */ (() => {
                                 var valid3 = true;
                               }
                               if (valid3) {
-                                if (data6.cacheReadPer1MUsd !== void 0) {
+                                if (data6.cacheReadPer1MUsd !== void 0 && func0.call(data6, "cacheReadPer1MUsd")) {
                                   let data9 = data6.cacheReadPer1MUsd;
                                   const _errs25 = errors;
                                   if (!(typeof data9 == "number" && isFinite(data9)) && data9 !== null) {

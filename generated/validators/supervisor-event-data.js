@@ -2,6 +2,7 @@
 const validateSupervisorEventData = /* @__PURE__ */ (() => {
   const schema82 = { "description": "A run-supervisor review (observability only, wire-protocol.md \xA74.7); fired on every review including `on_track`.", "type": "object", "required": ["action", "reason", "llmCalls"], "properties": { "action": { "type": "string", "enum": ["on_track", "redirect", "finalize"] }, "reason": { "type": "string" }, "redirect": { "type": "string", "description": "The steering message; present when `action` is `redirect`." }, "llmCalls": { "type": "integer", "minimum": 0 }, "phase": { "type": "string", "enum": ["turn_boundary", "reasoning"], "default": "turn_boundary", "description": "Absent means `turn_boundary`." }, "model": { "$ref": "#/components/schemas/ResolvedModel" } }, "if": { "properties": { "action": { "const": "redirect" } }, "required": ["action"] }, "then": { "properties": { "redirect": { "type": "string" } }, "required": ["redirect"] }, "additionalProperties": true, "examples": [{ "action": "on_track", "reason": "Agent is gathering context via search before answering.", "llmCalls": 5 }, { "action": "redirect", "phase": "reasoning", "reason": "Overthinking; looping on the same edge case.", "redirect": "Commit to the straightforward approach and answer.", "llmCalls": 7 }] };
   const schema83 = { "description": 'The model that executed the run (or the supervisor\'s judge model).\n`id` is empty against legacy fallbacks; an empty `provider` means "no\nusage data" (older servers).\n', "type": "object", "required": ["id", "provider", "vendorModelId"], "properties": { "id": { "type": "string" }, "provider": { "type": "string", "x-known-values": ["openai", "anthropic", "google", "azure-openai"] }, "vendorModelId": { "type": "string" }, "reasoningEffort": { "type": "string", "enum": ["off", "low", "medium", "high"] } }, "additionalProperties": true, "examples": [{ "id": "platform:demo", "provider": "openai", "vendorModelId": "gpt-5.4-mini", "reasoningEffort": "low" }] };
+  const func0 = Object.prototype.hasOwnProperty;
   function validate245(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
     let vErrors = null;
     let errors = 0;
@@ -17,7 +18,7 @@ const validateSupervisorEventData = /* @__PURE__ */ (() => {
     const _errs2 = errors;
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if (data.action === void 0 && (missing0 = "action")) {
+      if ((data.action === void 0 || !func0.call(data, "action")) && (missing0 = "action")) {
         const err0 = {};
         if (vErrors === null) {
           vErrors = [err0];
@@ -26,7 +27,7 @@ const validateSupervisorEventData = /* @__PURE__ */ (() => {
         }
         errors++;
       } else {
-        if (data.action !== void 0) {
+        if (data.action !== void 0 && func0.call(data, "action")) {
           if ("redirect" !== data.action) {
             const err1 = {};
             if (vErrors === null) {
@@ -52,11 +53,11 @@ const validateSupervisorEventData = /* @__PURE__ */ (() => {
       const _errs4 = errors;
       if (data && typeof data == "object" && !Array.isArray(data)) {
         let missing1;
-        if (data.redirect === void 0 && (missing1 = "redirect")) {
+        if ((data.redirect === void 0 || !func0.call(data, "redirect")) && (missing1 = "redirect")) {
           validate245.errors = [{ instancePath, schemaPath: "#/then/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
           return false;
         } else {
-          if (data.redirect !== void 0) {
+          if (data.redirect !== void 0 && func0.call(data, "redirect")) {
             if (typeof data.redirect !== "string") {
               validate245.errors = [{ instancePath: instancePath + "/redirect", schemaPath: "#/then/properties/redirect/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
@@ -67,7 +68,7 @@ const validateSupervisorEventData = /* @__PURE__ */ (() => {
       var _valid0 = _errs4 === errors;
       valid0 = _valid0;
       if (valid0) {
-        var props0 = {};
+        var props0 = /* @__PURE__ */ Object.create(null);
         props0.redirect = true;
         props0.action = true;
       }
@@ -86,11 +87,11 @@ const validateSupervisorEventData = /* @__PURE__ */ (() => {
     if (errors === 0) {
       if (data && typeof data == "object" && !Array.isArray(data)) {
         let missing2;
-        if (data.action === void 0 && (missing2 = "action") || data.reason === void 0 && (missing2 = "reason") || data.llmCalls === void 0 && (missing2 = "llmCalls")) {
+        if ((data.action === void 0 || !func0.call(data, "action")) && (missing2 = "action") || (data.reason === void 0 || !func0.call(data, "reason")) && (missing2 = "reason") || (data.llmCalls === void 0 || !func0.call(data, "llmCalls")) && (missing2 = "llmCalls")) {
           validate245.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
           return false;
         } else {
-          if (data.action !== void 0) {
+          if (data.action !== void 0 && func0.call(data, "action")) {
             let data2 = data.action;
             const _errs8 = errors;
             if (typeof data2 !== "string") {
@@ -106,7 +107,7 @@ const validateSupervisorEventData = /* @__PURE__ */ (() => {
             var valid3 = true;
           }
           if (valid3) {
-            if (data.reason !== void 0) {
+            if (data.reason !== void 0 && func0.call(data, "reason")) {
               const _errs10 = errors;
               if (typeof data.reason !== "string") {
                 validate245.errors = [{ instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
@@ -117,7 +118,7 @@ const validateSupervisorEventData = /* @__PURE__ */ (() => {
               var valid3 = true;
             }
             if (valid3) {
-              if (data.redirect !== void 0) {
+              if (data.redirect !== void 0 && func0.call(data, "redirect")) {
                 const _errs12 = errors;
                 if (typeof data.redirect !== "string") {
                   validate245.errors = [{ instancePath: instancePath + "/redirect", schemaPath: "#/properties/redirect/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
@@ -128,7 +129,7 @@ const validateSupervisorEventData = /* @__PURE__ */ (() => {
                 var valid3 = true;
               }
               if (valid3) {
-                if (data.llmCalls !== void 0) {
+                if (data.llmCalls !== void 0 && func0.call(data, "llmCalls")) {
                   let data5 = data.llmCalls;
                   const _errs14 = errors;
                   if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
@@ -148,7 +149,7 @@ const validateSupervisorEventData = /* @__PURE__ */ (() => {
                   var valid3 = true;
                 }
                 if (valid3) {
-                  if (data.phase !== void 0) {
+                  if (data.phase !== void 0 && func0.call(data, "phase")) {
                     let data6 = data.phase;
                     const _errs16 = errors;
                     if (typeof data6 !== "string") {
@@ -164,18 +165,18 @@ const validateSupervisorEventData = /* @__PURE__ */ (() => {
                     var valid3 = true;
                   }
                   if (valid3) {
-                    if (data.model !== void 0) {
+                    if (data.model !== void 0 && func0.call(data, "model")) {
                       let data7 = data.model;
                       const _errs18 = errors;
                       const _errs19 = errors;
                       if (errors === _errs19) {
                         if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
                           let missing3;
-                          if (data7.id === void 0 && (missing3 = "id") || data7.provider === void 0 && (missing3 = "provider") || data7.vendorModelId === void 0 && (missing3 = "vendorModelId")) {
+                          if ((data7.id === void 0 || !func0.call(data7, "id")) && (missing3 = "id") || (data7.provider === void 0 || !func0.call(data7, "provider")) && (missing3 = "provider") || (data7.vendorModelId === void 0 || !func0.call(data7, "vendorModelId")) && (missing3 = "vendorModelId")) {
                             validate245.errors = [{ instancePath: instancePath + "/model", schemaPath: "#/components/schemas/ResolvedModel/required", keyword: "required", params: { missingProperty: missing3 }, message: "must have required property '" + missing3 + "'" }];
                             return false;
                           } else {
-                            if (data7.id !== void 0) {
+                            if (data7.id !== void 0 && func0.call(data7, "id")) {
                               const _errs22 = errors;
                               if (typeof data7.id !== "string") {
                                 validate245.errors = [{ instancePath: instancePath + "/model/id", schemaPath: "#/components/schemas/ResolvedModel/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
@@ -186,7 +187,7 @@ const validateSupervisorEventData = /* @__PURE__ */ (() => {
                               var valid5 = true;
                             }
                             if (valid5) {
-                              if (data7.provider !== void 0) {
+                              if (data7.provider !== void 0 && func0.call(data7, "provider")) {
                                 const _errs24 = errors;
                                 if (typeof data7.provider !== "string") {
                                   validate245.errors = [{ instancePath: instancePath + "/model/provider", schemaPath: "#/components/schemas/ResolvedModel/properties/provider/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
@@ -197,7 +198,7 @@ const validateSupervisorEventData = /* @__PURE__ */ (() => {
                                 var valid5 = true;
                               }
                               if (valid5) {
-                                if (data7.vendorModelId !== void 0) {
+                                if (data7.vendorModelId !== void 0 && func0.call(data7, "vendorModelId")) {
                                   const _errs27 = errors;
                                   if (typeof data7.vendorModelId !== "string") {
                                     validate245.errors = [{ instancePath: instancePath + "/model/vendorModelId", schemaPath: "#/components/schemas/ResolvedModel/properties/vendorModelId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
@@ -208,7 +209,7 @@ const validateSupervisorEventData = /* @__PURE__ */ (() => {
                                   var valid5 = true;
                                 }
                                 if (valid5) {
-                                  if (data7.reasoningEffort !== void 0) {
+                                  if (data7.reasoningEffort !== void 0 && func0.call(data7, "reasoningEffort")) {
                                     let data11 = data7.reasoningEffort;
                                     const _errs29 = errors;
                                     if (typeof data11 !== "string") {

@@ -5,6 +5,9 @@
  *   -> OpenAPI version check        (not-openapi-31)
  *   -> bundle external $refs        (dangling-ref)
  *   -> every internal $ref resolves (dangling-ref)
+ *   -> discriminator mappings agree with their oneOf (bad-discriminator)
+ *   -> x-enum-from-mapping expanded to plain enums; lists of a union's
+ *      tags agree with its mapping (disagreeing-lists)
  *   -> OAS 3.1 meta-schema          (not-openapi-31)
  *   -> component schemas are JSON Schema 2020-12, strict (invalid-json-schema)
  *
@@ -16,7 +19,10 @@ import type { OpenAPIObject, SchemaObject } from "openapi3-ts/oas31";
 import type { LoadedSchema } from "../model.js";
 import { bundle } from "./bundle.js";
 import { canonicalJson, sha256Hex } from "./canonical-json.js";
+import { checkDiscriminators } from "./check-discriminators.js";
+import { checkKnownLists } from "./check-known-lists.js";
 import { checkRefs } from "./check-refs.js";
+import { resolveEnumsFromMapping } from "./enum-from-mapping.js";
 import { isPlainObject } from "./json-pointer.js";
 import { packageInfo } from "./package-info.js";
 import { SourceFile } from "./source-file.js";
@@ -37,6 +43,9 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
   checkOpenApiVersion(root);
   const bundled = await bundle(root, (file) => SourceFile.read(file, display(file)));
   checkRefs(bundled);
+  checkDiscriminators(bundled);
+  resolveEnumsFromMapping(bundled);
+  checkKnownLists(bundled);
 
   const document = bundled.data as OpenAPIObject;
   const components: Record<string, unknown> = isPlainObject(document.components) && isPlainObject(document.components.schemas) ? document.components.schemas : {};

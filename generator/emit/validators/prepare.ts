@@ -1,7 +1,8 @@
 /**
  * Turns `components.schemas` into what ajv compiles: a deep copy in which
  * every OpenAPI `discriminator.mapping` has been checked against the union's
- * branches and then dropped.
+ * branches and then dropped, and every property named `__proto__` is stated
+ * as a pattern property (see `moveProtoProperty`).
  *
  * Why: ajv's `discriminator` derives the tag -> branch map from each branch's
  * `const` and rejects `mapping` ("mapping is not supported"). The schema
@@ -32,6 +33,7 @@ export function prepareComponents(schemas: Readonly<Record<string, SchemaObject>
     visit(copy[name], `${COMPONENT_REF}${name}`, (node, at) => {
       const discriminator = node["discriminator"] as { propertyName?: unknown; mapping?: Record<string, string> } | undefined;
       // A property *named* "discriminator" sits in a `properties` map, not beside a oneOf.
+      moveProtoProperty(node);
       if (discriminator === null || typeof discriminator !== "object" || !("oneOf" in node)) return;
       if (discriminator.mapping !== undefined) {
         checkMapping(node, discriminator.mapping, String(discriminator.propertyName), at, schemas);
@@ -41,6 +43,31 @@ export function prepareComponents(schemas: Readonly<Record<string, SchemaObject>
     });
   }
   return copy;
+}
+
+const PROTO = "__proto__";
+/** Matches the one key `__proto__`. */
+const PROTO_PATTERN = "^__proto__$";
+
+/**
+ * ajv skips a property named `__proto__` (its `properties` and
+ * `additionalProperties` code filter that name out, a guard against
+ * prototype pollution by schemas), so a declared `__proto__` property would
+ * be neither checked nor allowed past `additionalProperties: false`. A
+ * pattern property that matches exactly that key means the same in JSON
+ * Schema (both apply to the same key, both count for
+ * `additionalProperties` and `unevaluatedProperties`) and ajv compiles it:
+ * its key loop reads own keys (`ownProperties`), so `JSON.parse`'s own
+ * `__proto__` is matched and the prototype never is.
+ */
+function moveProtoProperty(node: Record<string, unknown>): void {
+  const properties = node["properties"];
+  if (properties === null || typeof properties !== "object" || !Object.hasOwn(properties, PROTO)) return;
+  const { [PROTO]: schema, ...others } = properties as Record<string, unknown>;
+  node["properties"] = others;
+  const patterns = { ...(node["patternProperties"] as Record<string, unknown> | undefined) };
+  patterns[PROTO_PATTERN] = Object.hasOwn(patterns, PROTO_PATTERN) ? { allOf: [patterns[PROTO_PATTERN], schema] } : schema;
+  node["patternProperties"] = patterns;
 }
 
 /** Copy of `schemas` without any `discriminator`: the plain `oneOf` baseline the bench compares against. */
