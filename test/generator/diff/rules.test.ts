@@ -575,6 +575,16 @@ describe("mantyx-wire diff: classification of doctored schema pairs", () => {
     expect(rows(caseDefinition)).toEqual(caseDefinition.expect);
   });
 
+  test("a $ref that resolves to nothing is an error naming it, never a silent pass (the CLI's loader refuses such documents first)", () => {
+    const dangling = applyPatch(baseDocument(), [replace(`${T}/tree`, { $ref: "#/components/schemas/Nowhere" })]);
+    expect(() => diffDocuments(baseDocument(), dangling)).toThrow('the $ref "#/components/schemas/Nowhere" at /components/schemas/Thing/properties/tree resolves to nothing');
+  });
+
+  test("a loop of bare $refs terminates", () => {
+    const loop = applyPatch(baseDocument(), [add(`${S}/LoopA`, ref("LoopB")), add(`${S}/LoopB`, ref("LoopA")), replace(`${T}/tree`, ref("LoopA"))]);
+    expect(diffDocuments(loop, loop)).toEqual([]);
+  });
+
   test("the base document against itself is no change", () => {
     expect(diffDocuments(baseDocument(), baseDocument())).toEqual([]);
   });
