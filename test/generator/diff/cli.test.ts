@@ -185,6 +185,40 @@ describe("mantyx-wire diff", () => {
     expect(JSON.parse(breaking.stdout).failing).toBe(1);
   });
 
+  test("OpenAPI 3.2 documents: the query method, additionalOperations and a JSON-lines itemSchema are followed", async () => {
+    const doc = (item: string, extraOperation = ""): string =>
+      [
+        "openapi: 3.2.0",
+        "info: { title: T, version: '1' }",
+        "paths:",
+        "  /items:",
+        "    query:",
+        "      operationId: queryItems",
+        "      responses:",
+        "        '200':",
+        "          description: One item a line.",
+        "          content:",
+        "            application/jsonl:",
+        "              itemSchema: { $ref: '#/components/schemas/Item' }",
+        extraOperation,
+        "components:",
+        "  schemas:",
+        `    Item: ${item}`,
+        "",
+      ].join("\n");
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "old.yaml"), doc("{ type: object, properties: { id: { type: string } } }"));
+    const purge = ["    additionalOperations:", "      PURGE:", "        operationId: purgeItems", "        responses: { '204': { description: Gone. } }"].join("\n");
+    writeFileSync(path.join(dir, "new.yaml"), doc("{ type: object, properties: {} }", purge));
+    const run = await cli(["diff", "old.yaml", "new.yaml", "--format", "json"], dir);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).changes).toEqual([
+      { direction: "breaks-readers", kind: "property-removed", pointer: "/components/schemas/Item/properties/id", old: { type: "string" }, via: "queryItems application/jsonl items" },
+      { direction: "additive", kind: "operation-added", pointer: "/paths/~1items/additionalOperations/PURGE", new: "PURGE /items", via: "purgeItems" },
+    ]);
+  });
+
   test("a bad option value is a usage error, exit 2", async () => {
     const { dir } = pair(CLIENT_BREAK);
     const run = await cli(["diff", "old.json", "new.json", "--format", "xml"], dir);
