@@ -7,6 +7,8 @@
 import { describe, expect, test } from "vitest";
 import type { Direction } from "../../../generator/diff/change.js";
 import { diffDocuments } from "../../../generator/diff/diff-documents.js";
+import { isVendorAssertion } from "../../../generator/diff/keyword-catalogue.js";
+import { assertingKeywords } from "../../../generator/keywords/index.js";
 import { baseDocument } from "./base-document.js";
 import { applyPatch, type PatchOperation } from "./json-patch.js";
 
@@ -150,9 +152,13 @@ const CASES: Record<string, Case> = {
     change: [add(`${S}/ThingRequest/if`, { properties: { kind: { const: "a" } }, required: ["kind"] }), add(`${S}/ThingRequest/then`, { required: ["count"] })],
     expect: [["breaks-clients", "condition-added", `${S}/ThingRequest/if`]],
   },
-  "a new vendor assertion on a request breaks clients": {
+  "an x- keyword the validators do not enforce, added to a request, is a change to review": {
     change: [add(`${R}/tags/x-future-rule`, { unique: true })],
-    expect: [["breaks-clients", "constraint-added", `${R}/tags/x-future-rule`]],
+    expect: [["breaks-clients", "keyword-added", `${R}/tags/x-future-rule`]],
+  },
+  "an x- keyword the validators do not enforce, added to a response, is a change to review": {
+    change: [add(`${T}/title/x-future-rule`, { unique: true })],
+    expect: [["breaks-readers", "keyword-added", `${T}/title/x-future-rule`]],
   },
   "an unknown JSON Schema keyword added is a change to review": {
     change: [add(`${S}/ThingRequest/unevaluatedProperties`, false)],
@@ -583,6 +589,25 @@ describe("mantyx-wire diff: classification of doctored schema pairs", () => {
   test("a loop of bare $refs terminates", () => {
     const loop = applyPatch(baseDocument(), [add(`${S}/LoopA`, ref("LoopB")), add(`${S}/LoopB`, ref("LoopA")), replace(`${T}/tree`, ref("LoopA"))]);
     expect(diffDocuments(loop, loop)).toEqual([]);
+  });
+
+  // What the generated validators enforce (generator/keywords) narrows when added: a request breaks clients, a response only learns more.
+  const ASSERTING = assertingKeywords.flatMap((definition) => [definition.keyword].flat());
+  const SAMPLE_VALUE: Record<string, unknown> = { "x-greater-than": [{ property: "high", than: "low" }] };
+  test.each(ASSERTING)("the enforced vendor keyword %s, added, breaks clients in a request and is info in a response", (keyword) => {
+    const value = SAMPLE_VALUE[keyword] ?? 1;
+    const request = rows({ change: [add(`${S}/ThingRequest/${keyword}`, value)], expect: [] });
+    const response = rows({ change: [add(`${S}/Thing/${keyword}`, value)], expect: [] });
+    expect(request).toHaveLength(1);
+    expect(request[0]![0]).toBe("breaks-clients");
+    expect(response).toHaveLength(1);
+    expect(response[0]![0]).toBe("info");
+  });
+
+  test("the enforced vendor keywords are the generator's registry: annotations and unknown x- keywords are not", () => {
+    expect(ASSERTING.length).toBeGreaterThan(0);
+    for (const keyword of ASSERTING) expect(isVendorAssertion(keyword), keyword).toBe(true);
+    for (const keyword of ["x-known-values", "x-terminal", "x-future-rule"]) expect(isVendorAssertion(keyword), keyword).toBe(false);
   });
 
   test("the base document against itself is no change", () => {
