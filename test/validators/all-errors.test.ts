@@ -27,7 +27,7 @@ beforeAll(async () => {
 
 describe("which components get an all-errors build", () => {
   it("the JSON request bodies of the operations, and only those", () => {
-    expect(bodies).toEqual(["RunCreateRequest", "SessionCreateRequest", "SessionMessageRequest", "ToolResultRequest"]);
+    expect(bodies).toEqual(["RunCreateRequest", "RunFeedbackRequest", "SessionCreateRequest", "SessionMessageRequest", "ToolResultRequest"]);
   });
 
   it("a request body that is not a component $ref gets no all-errors build (an inline body has no named validator), and no error", () => {
