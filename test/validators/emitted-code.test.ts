@@ -20,7 +20,7 @@ import { loadSchemaFile, SCHEMA_PATH } from "./support/load-schema.js";
 
 const model = await loadSchemaFile(SCHEMA_PATH);
 /** The request bodies of the schema's operations: the components with an all-errors build. */
-const REQUEST_BODIES = ["RunCreateRequest", "SessionCreateRequest", "SessionMessageRequest", "ToolResultRequest"];
+const REQUEST_BODIES = ["RunCreateRequest", "RunFeedbackRequest", "SessionCreateRequest", "SessionMessageRequest", "ToolResultRequest"];
 /** The CommonJS `exports.default`, whichever way the test runner interops. */
 function cjsDefault<T>(m: unknown): T {
   let f = m as { default?: unknown };

@@ -6,10 +6,12 @@
  * live ajv with the emitter's options does, on the mini schema and on every
  * valid example of the real schema with those keys added at every object.
  */
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { jsonEqual } from "../../generator/emit/validators/json-equal.js";
 import { deepEqual } from "../../runtime/validation/helpers.js";
+import { jsonEqual } from "../../generator/emit/validators/json-equal.js";
 import type { LoadedSchema } from "../../generator/model.js";
 import { emitToTempDir, liveValidators, run, type EmittedValidators } from "./support/emitted.js";
 import { FIXTURES, loadSchemaFile, SCHEMA_PATH } from "./support/load-schema.js";
@@ -88,7 +90,8 @@ describe("uniqueItems on strings that are prototype names", () => {
 });
 
 describe("live ajv's equality (json-equal.ts)", () => {
-  it("is the runtime's deepEqual (what generated validators call), on JSON values with prototype-named keys", async () => {
+  it("is the generated runtime's deepEqual, on JSON values with prototype-named keys", async () => {
+    // The helper the generated validators import through the codegen contract.
     const runtime = { deepEqual };
     const key = fc.constantFrom(...KEYS, "valueOf", "a", "b");
     const json = fc.letrec((tie) => ({
