@@ -30,6 +30,28 @@ class ClientError extends Error {
 export const retryAfterMs = (h: string | null): number | undefined =>
   h == null ? undefined : Math.max(0, +h >= 0 ? +h * 1e3 : Date.parse(h) - Date.now()) || 0;
 
+/**
+ * The `X-RateLimit-*` headers of an answer: the window's limit and what is
+ * left of it as numbers (when they are), its reset and bucket as sent (a
+ * server may give the reset as seconds, an epoch or a date).
+ */
+export interface RateLimit {
+  limit: number | undefined;
+  remaining: number | undefined;
+  reset: string | undefined;
+  bucket: string | undefined;
+}
+
+const rateLimitOf = (headers: HeaderSource): RateLimit | undefined => {
+  const get = (name: string): string | undefined => headers.get(`x-ratelimit-${name}`)?.trim() || undefined;
+  const count = (name: string): number | undefined => {
+    const value = get(name);
+    return value !== undefined && /^\d+$/.test(value) ? +value : undefined;
+  };
+  const figures = { limit: count("limit"), remaining: count("remaining"), reset: get("reset"), bucket: get("bucket") };
+  return Object.values(figures).some((v) => v !== undefined) ? figures : undefined;
+};
+
 const CODES: Record<number, string> = { 400: "invalid_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 409: "conflict", 429: "rate_limited" };
 
 /** A non-2xx answer from the MANTYX API. */
@@ -54,6 +76,8 @@ export class MantyxApiError extends ClientError {
   declare readonly requestId: string | undefined;
   /** The `Retry-After` header in ms (429, 503), when sent. */
   declare readonly retryAfterMs: number | undefined;
+  /** The `X-RateLimit-*` figures of the answer (a 429 carries them), or undefined when it sent none. */
+  declare readonly rateLimit: RateLimit | undefined;
   /** The operation that failed (`createRun`, …). */
   declare readonly operationId: string;
   /** The response body (parsed JSON, or the text), credential redacted. */
@@ -80,6 +104,7 @@ export class MantyxApiError extends ClientError {
         candidates: Array.isArray(b["candidates"]) ? b["candidates"] : undefined,
         requestId: headers.get("x-request-id") ?? undefined,
         retryAfterMs: retryAfterMs(headers.get("retry-after")),
+        rateLimit: rateLimitOf(headers),
         operationId,
         body,
       },

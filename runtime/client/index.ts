@@ -26,6 +26,7 @@ export {
   RequestValidationError,
   UnexpectedResponseError,
   type HeaderSource,
+  type RateLimit,
 } from "./errors.js";
 export type { BackoffOptions } from "./internal/backoff.js";
 export type { BodyCheck } from "./request-check.js";
