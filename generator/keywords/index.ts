@@ -15,6 +15,8 @@ import { xLastNonSystemRole } from "./x-last-non-system-role.js";
 import { xMaxBase64BytesTotal } from "./x-max-base64-bytes-total.js";
 import { xMaxJsonBytes } from "./x-max-json-bytes.js";
 import { xMaxUtf8Bytes } from "./x-max-utf8-bytes.js";
+import { xReceive } from "./x-receive.js";
+import { xStrictOnly } from "./x-strict-only.js";
 import { xTerminal } from "./x-terminal.js";
 import { xTranscriptRules } from "./x-transcript-rules.js";
 
@@ -33,6 +35,8 @@ export const annotationKeywords: readonly KeywordDefinition[] = [
   xItemSchema,
   xTranscriptRules,
   xTerminal,
+  xReceive,
+  xStrictOnly,
   ...openApiAnnotations,
 ];
 
@@ -50,6 +54,8 @@ export {
   xMaxBase64BytesTotal,
   xMaxJsonBytes,
   xMaxUtf8Bytes,
+  xReceive,
+  xStrictOnly,
   xTerminal,
   xTranscriptRules,
 };

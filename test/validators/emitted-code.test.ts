@@ -19,6 +19,7 @@ import { loadSchemaFile, SCHEMA_PATH } from "./support/load-schema.js";
 const model = await loadSchemaFile(SCHEMA_PATH);
 /** The request bodies of the schema's operations: the components with an all-errors build. */
 const REQUEST_BODIES = ["RunCreateRequest", "SessionCreateRequest", "SessionMessageRequest", "ToolResultRequest"];
+const RECEIVED = ["AgentRunEvent", "ModelsResponse", "OpaqueObject", "RunCreateResponse", "RunSnapshot", "Session", "SessionCreateResponse", "UserInfo"];
 /** The CommonJS `exports.default`, whichever way the test runner interops. */
 function cjsDefault<T>(m: unknown): T {
   let f = m as { default?: unknown };
@@ -48,7 +49,7 @@ describe("standalone code", () => {
   it("validator modules import only ./runtime.js, index.js only the validator modules", () => {
     for (const file of jsFiles()) {
       const specifiers = [...file.contents.matchAll(/\bfrom\s*"([^"]+)"/g)].map((m) => m[1]);
-      const allowed = file.path === "validators/index.js" ? /^\.\/[a-z0-9-]+(?:\.all-errors)?\.js$/ : /^\.\/runtime\.js$/;
+      const allowed = file.path === "validators/index.js" ? /^\.\/[a-z0-9-]+(?:\.all-errors|\.receive)?\.js$/ : /^\.\/runtime\.js$/;
       for (const s of specifiers) expect(s, file.path).toMatch(allowed);
     }
   });
@@ -74,9 +75,10 @@ describe("standalone code", () => {
 });
 
 describe("layout", () => {
-  it("one .js and one .d.ts per component and per all-errors build, plus index and runtime", () => {
+  it("one .js and one .d.ts per component, per all-errors build and per receive-level build, plus index and runtime", () => {
     const names = Object.keys(model.schemas);
-    expect(emitted.files).toHaveLength(2 * names.length + 2 * REQUEST_BODIES.length + 4);
+    expect(emitted.files).toHaveLength(2 * names.length + 2 * REQUEST_BODIES.length + 2 * RECEIVED.length + 4);
+    expect(emitted.files.map((f) => f.path)).toContain("validators/agent-run-event.receive.js");
     expect(emitted.files.map((f) => f.path)).toContain("validators/run-create-request.all-errors.js");
     expect(emitted.files.map((f) => f.path)).toContain("validators/run-create-request.d.ts");
     expect(emitted.files.map((f) => f.path)).toContain("validators/a2a-tool-ref.js");
@@ -84,7 +86,7 @@ describe("layout", () => {
 
   it("index.js re-exports every validator by name", async () => {
     const index = (await import(pathToFileURL(join(emitted.dir, "validators/index.js")).href)) as Record<string, unknown>;
-    const expected = [...Object.keys(model.schemas).map((n) => `validate${n}`), ...REQUEST_BODIES.map((n) => `validate${n}AllErrors`)];
+    const expected = [...Object.keys(model.schemas).map((n) => `validate${n}`), ...REQUEST_BODIES.map((n) => `validate${n}AllErrors`), ...RECEIVED.map((n) => `validate${n}Receive`)];
     expect(Object.keys(index).sort()).toEqual(expected.sort());
   });
 

@@ -16,7 +16,7 @@ const IMPORT_SPECIFIER = /\b(?:import|export)\b[^"';]*?\bfrom\s*["']([^"']+)["']
 
 /** Module specifiers a generated file may import: its own folder, and `../types.js` for declarations. */
 export function isAllowedSpecifier(specifier: string, kind: "js" | "dts"): boolean {
-  if (/^\.\/[a-z0-9-]+(?:\.all-errors)?\.js$/.test(specifier)) return true;
+  if (/^\.\/[a-z0-9-]+(?:\.all-errors|\.receive)?\.js$/.test(specifier)) return true;
   return kind === "dts" && specifier === "../types.js";
 }
 
