@@ -154,7 +154,7 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
           }
           // Any bytes reset the idle timer, heartbeat comments included.
           const bytes = response.body!.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform: (chunk, out) => (touch(), out.enqueue(chunk)) }));
-          for await (const batch of decodeEventBatches(bytes, { onInvalid: "deliver", validation: settings.validation, onWarning: warn, onRetry: (v) => (retryMs = v) })) {
+          for await (const batch of decodeEventBatches(bytes, { onInvalid: "deliver", validation: settings.validation, strict: settings.strictEvents, onWarning: warn, onRetry: (v) => (retryMs = v) })) {
             for (const item of batch) {
               const last = stream.lastSeq;
               if (item instanceof StreamDecodeError) {

@@ -4,10 +4,22 @@
  */
 import type { SseMessage } from "../sse/index.js";
 import type { ValidationIssue } from "../../generated/validators/runtime.js";
+import type { FrameShape } from "./frame-shape.js";
 import { isTerminalType } from "./terminal.js";
 
-/** `invalid-json`: `data` is not JSON. `invalid-event`: JSON, but not an `AgentRunEvent`. */
-export type StreamDecodeErrorType = "invalid-json" | "invalid-event";
+/**
+ * `invalid-json`: `data` is not JSON. `invalid-event`: JSON, but not an
+ * `AgentRunEvent` at the receive level. `strict-only`: a valid event that
+ * breaks a strict-level rule; only reported (to `onWarning`) when strict
+ * checking is on, and the event is delivered.
+ */
+export type StreamDecodeErrorType = "invalid-json" | "invalid-event" | "strict-only";
+
+const MESSAGES: Readonly<Record<StreamDecodeErrorType, string>> = {
+  "invalid-json": "is not JSON",
+  "invalid-event": "is not an AgentRunEvent",
+  "strict-only": "is an AgentRunEvent that breaks a strict-level rule",
+};
 
 export class StreamDecodeError extends Error {
   override readonly name = "StreamDecodeError";
@@ -16,15 +28,17 @@ export class StreamDecodeError extends Error {
   declare readonly frame: SseMessage;
   /** Schema problems (`invalid-event`); empty for `invalid-json`. */
   declare readonly issues: readonly ValidationIssue[];
-  /** The parsed JSON (`invalid-event`), for diagnostics; `undefined` for `invalid-json`. */
+  /** The event read from the frame, as the envelope (`invalid-event`, `strict-only`), for diagnostics; `undefined` for `invalid-json`. */
   declare readonly value: unknown;
+  /** The frame shape `data` came in (`envelope` or `flat`); `undefined` for `invalid-json`. */
+  declare readonly shape: FrameShape | undefined;
 
-  constructor(type: StreamDecodeErrorType, frame: SseMessage, issues: readonly ValidationIssue[], cause?: unknown, value?: unknown) {
+  constructor(type: StreamDecodeErrorType, frame: SseMessage, issues: readonly ValidationIssue[], cause?: unknown, value?: unknown, shape?: FrameShape) {
     super(
-      `SSE message${frame.id && " " + frame.id} is ${type === "invalid-json" ? "not JSON" : `not an AgentRunEvent: ${describeIssues(issues)}`} (see onInvalid)`,
+      `SSE message${frame.id && " " + frame.id} ${MESSAGES[type]}${type === "invalid-json" ? "" : `: ${describeIssues(issues)}`} (${type === "strict-only" ? "delivered; strict checking is on" : "see onInvalid"})`,
       { cause },
     );
-    Object.assign(this, { type, frame, issues, value });
+    Object.assign(this, { type, frame, issues, value, shape });
   }
 
   /** True when the malformed message still names a terminal type (`result`, `error`, `cancelled`): the run is over. */
