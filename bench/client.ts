@@ -38,7 +38,7 @@ import { EventSourceParserStream } from "eventsource-parser/stream";
 import { addComponents, componentRef, createValidatorAjv } from "../generator/emit/validators/ajv.js";
 import { withoutDiscriminators } from "../generator/emit/validators/prepare.js";
 import { loadSchema } from "../generator/load/index.js";
-import { decodeEventBatches } from "../runtime/events/index.js";
+import { decodeEventBatches } from "../index.js";
 import { streamOf } from "./sse.js";
 import type { BenchRow } from "./table.js";
 

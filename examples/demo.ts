@@ -3,7 +3,7 @@
  * with one local tool through the generated client, and prints each event.
  */
 import { MantyxClient } from "../generated/client.js";
-import { runAgent, runOutcome, ToolRegistry } from "../runtime/client/index.js";
+import { runAgent, runOutcome, ToolRegistry } from "../index.js";
 import { startMockServer } from "../test/mock-server/index.js";
 
 const server = await startMockServer();

@@ -2,9 +2,11 @@
  * `mantyx-wire`: the command line.
  *
  *   mantyx-wire gen [--schema <path>] [--out <dir>] [--check] [--debug]
+ *   mantyx-wire diff <old> <new> [--format table|json] [--fail-on clients|readers|any] [--accept <file>] [--debug]
  *
- * Exit codes: 0 done (or up to date), 1 `--check` found differences,
- * 2 the schema, the generator or the arguments failed.
+ * Exit codes: 0 done (or up to date; diff: nothing breaks), 1 `--check`
+ * found differences (diff: a breaking change), 2 the schema, the generator
+ * or the arguments failed.
  *
  * Paths: `--schema` and `--out` are taken relative to the current
  * directory (or absolute); everything else is found from the schema file's
@@ -16,15 +18,13 @@
  * read from node_modules/@mantyx/wire-types/), or by its file name outside
  * any package (generator/load/source-path.ts).
  */
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { setFlagsFromString } from "node:v8";
-import { Command, CommanderError } from "commander";
-import { EMITTERS, generate } from "./emit/index.js";
-import { formatError } from "./errors.js";
+/*
+ * This module loads only commander and the package info: each command's
+ * work is imported when that command runs, so `--help` starts fast.
+ */
+import { Command, CommanderError, Option } from "commander";
 import { packageInfo } from "./load/package-info.js";
-import type { Emitter, PreparedEmitter } from "./model.js";
-import { diffOutput, isUpToDate, writeOutput } from "./write.js";
+import type { Emitter } from "./model.js";
 
 /** Where the CLI reads and writes; tests pass their own. */
 export interface CliEnv {
@@ -41,10 +41,12 @@ const processEnv: CliEnv = {
   cwd: process.cwd(),
 };
 
-interface GenOptions {
-  readonly schema: string;
-  readonly out: string;
-  readonly check?: boolean;
+import type { GenOptions } from "./gen.js";
+
+interface DiffCommandOptions {
+  readonly format: "table" | "json";
+  readonly failOn: "clients" | "readers" | "any";
+  readonly accept?: string;
   readonly debug?: boolean;
 }
 
@@ -63,10 +65,28 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
     .description("Generate the output folder from the schema (deletes and rewrites it), or check that it is up to date.")
     .option("--schema <path>", "the OpenAPI 3.1 schema (YAML or JSON); the hand-written fixture cases are read from cases/ beside it", "schema/openapi.yaml")
     .option("--out <dir>", "the output folder; everything in it is owned by the generator", "generated")
+    .option("--runtime <specifier>", "where generated code imports the runtime contract from: a package specifier, or a path relative to --out starting with ./ or ../", "@mantyx/wire-types/codegen/v1")
     .option("--check", "write nothing; exit 1 and list each stale, missing or extra file if the folder is out of date")
     .option("--debug", "print stack traces with errors")
     .action(async (options: GenOptions) => {
-      exitCode = await gen(options, io);
+      // Loaded only for `gen`: `--help` and `--version` start without the loader and emitters.
+      exitCode = await (await import("./gen.js")).gen(options, io);
+    });
+  program
+    .command("diff")
+    .description(
+      "Compare two schema documents for wire compatibility: each change is breaks-clients, breaks-readers, additive or info. Exit 1 on a breaking change that is not accepted.",
+    )
+    .argument("<old>", "the older schema document (YAML or JSON), e.g. schema/baseline/2026-09.yaml")
+    .argument("<new>", "the newer schema document, e.g. schema/openapi.yaml")
+    .addOption(new Option("--format <format>", "table for people, json for CI").choices(["table", "json"]).default("table"))
+    .addOption(new Option("--fail-on <direction>", "which breaking changes make the exit code 1").choices(["clients", "readers", "any"]).default("any"))
+    .option("--accept <file>", "the reviewed allow-list of breaking changes (pointer + direction + reason), e.g. schema/baseline/accepted-changes.json")
+    .option("--debug", "print stack traces with errors")
+    .action(async (oldPath: string, newPath: string, options: DiffCommandOptions) => {
+      // Loaded on use: `gen` does not pay for it.
+      const { runDiff } = await import("./diff/index.js");
+      exitCode = await runDiff(oldPath, newPath, options, io);
     });
   try {
     await program.parseAsync([...args], { from: "user" });
@@ -80,73 +100,4 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
     return 2;
   }
   return exitCode;
-}
-
-async function gen(options: GenOptions, io: CliEnv): Promise<number> {
-  const started = performance.now();
-  const outDir = path.resolve(io.cwd, options.out);
-  const shownOut = `${path.relative(io.cwd, outDir).split(path.sep).join("/") || "."}/`;
-  const shownSchema = path.relative(io.cwd, path.resolve(io.cwd, options.schema)).split(path.sep).join("/");
-  const emitters = io.emitters ?? EMITTERS;
-  const prepared: PreparedEmitter[] = [];
-  try {
-    // Emitters that can start before the model exists (a worker thread) do so now, beside loading,
-    // and get the model as soon as it is built. The loader is imported after that, so even its
-    // loading overlaps with their start.
-    for (const emitter of emitters) if (emitter.prepare) prepared.push(emitter.prepare({ schemaPath: options.schema, cwd: io.cwd }));
-    const { loadSchema } = await import("./load/index.js");
-    const model = await loadSchema(options.schema, { cwd: io.cwd, onModelBuilt: (built) => prepared.forEach((handle) => handle.start?.(built)) });
-    const files = await generate(model, emitters);
-    const ms = (): number => Math.round(performance.now() - started);
-    if (options.check) {
-      const diff = await diffOutput(outDir, files);
-      if (isUpToDate(diff)) {
-        io.stdout(`mantyx-wire gen --check: ${shownOut} is up to date (${files.length} files, ${ms()} ms)\n`);
-        return 0;
-      }
-      const rows = [
-        ...diff.stale.map((file) => `  stale    ${shownOut}${file}`),
-        ...diff.missing.map((file) => `  missing  ${shownOut}${file}`),
-        ...diff.extra.map((file) => `  extra    ${shownOut}${file}`),
-      ];
-      io.stderr(
-        `mantyx-wire gen --check: ${shownOut} is out of date with ${shownSchema}:\n${rows.join("\n")}\n` +
-          `Run \`mantyx-wire gen --schema ${shownSchema} --out ${shownOut.slice(0, -1)}\` (in the @mantyx/wire-types repository: \`npm run gen\`) to regenerate it, then commit the result.\n`,
-      );
-      return 1;
-    }
-    const summary = await writeOutput(outDir, files, io.cwd);
-    io.stdout(
-      `mantyx-wire gen: ${files.length} files in ${shownOut} (${summary.written} written, ${summary.unchanged} unchanged, ${summary.deleted} deleted) in ${ms()} ms\n`,
-    );
-    return 0;
-  } catch (error) {
-    io.stderr(`${formatError(error, { debug: options.debug === true })}\n`);
-    return 2;
-  } finally {
-    for (const handle of prepared) handle.release();
-  }
-}
-
-// Run when executed directly (`tsx generator/cli.ts ...`); bin/mantyx-wire.js calls runCli itself.
-if (process.argv[1] !== undefined && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {
-  tuneJitForOneRun();
-  process.exitCode = await runCli(process.argv.slice(2));
-}
-
-/**
- * `gen` is one short batch run: most of its code (ajv's and yaml's
- * compilers, the emitters) is busy for a moment and then done. With V8's
- * default interrupt budget, TurboFan optimizes ~370 of its functions (main
- * thread and fixtures worker) on background threads, ~4.5 s of
- * compiler-thread time (`--trace-opt`) that on a 2-core machine competes
- * with the run itself. A ~15x budget leaves all but the hottest ~60
- * functions in the interpreter and baseline tiers (~0.4 s of compiling).
- * Measured on this project's 2-core machine (`node --import tsx
- * generator/cli.ts gen`): 3.1-3.25 s -> 2.5-2.6 s wall, 5.0-5.2 s -> 3.6-3.8 s
- * CPU. Only this process, only when run as the CLI: `runCli` callers (tests,
- * bin/) are not affected.
- */
-function tuneJitForOneRun(): void {
-  setFlagsFromString("--interrupt-budget=1000000");
 }

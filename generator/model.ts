@@ -28,6 +28,12 @@ export interface LoadedSchema {
   readonly hash: string;
   /** Version of the generator package that loaded it (from package.json). */
   readonly generatorVersion: string;
+  /**
+   * The module specifier generated code imports the runtime contract from
+   * (`gen --runtime`; default `@mantyx/wire-types/codegen/v1`):
+   * generator/emit/runtime-import.ts.
+   */
+  readonly runtime?: string;
 }
 
 /** One output file. `path` is relative to the output folder, POSIX separators. */
@@ -41,28 +47,4 @@ export interface Emitter {
   /** Short name used in logs and `--only` filters. */
   readonly name: string;
   emit(model: LoadedSchema): EmittedFile[] | Promise<EmittedFile[]>;
-  /**
-   * Optional: start work that does not need the model (e.g. a worker thread
-   * loading its modules) while the schema is still loading. The CLI calls it
-   * before loading and `release()`s the handle when `gen` ends, used or not.
-   */
-  prepare?(context: PrepareContext): PreparedEmitter;
-}
-
-/** What `gen` knows before loading: the schema path as given, and the directory it is relative to. */
-export interface PrepareContext {
-  readonly schemaPath: string;
-  readonly cwd: string;
-}
-
-/** An emitter's work under way before `generate` (see `Emitter.prepare`). */
-export interface PreparedEmitter {
-  /**
-   * Optional: begin emitting `model` in the background as soon as the loader
-   * has built it, before the loader's last checks (`LoadOptions.onModelBuilt`);
-   * `emit` with that same object then returns that result. If the checks
-   * fail, `gen` ends and `release` drops it.
-   */
-  start?(model: LoadedSchema): void;
-  release(): void;
 }

@@ -17,34 +17,26 @@
 import { readFileSync } from "node:fs";
 import Handlebars from "handlebars";
 import type { ParameterObject, SchemaObject } from "openapi3-ts/oas31";
+import { assetUrl } from "../assets.js";
 import { header } from "../header.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { IDENTIFIER } from "./identifier.js";
+import { streamItemComponent } from "./event-streams.js";
+import { streamSpecName, terminalTypeName } from "./events.js";
 import { componentName, deref, operationsOf, requestBodyComponent } from "./operations.js";
+import { runtimeImport } from "./runtime-import.js";
 import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "./validators/names.js";
 
-const TEMPLATE = new URL("../../templates/client.ts.hbs", import.meta.url);
-
-/**
- * Operations that may be sent again after a 5xx or a network failure besides
- * GET/DELETE, because the protocol makes them idempotent: cancel
- * ("idempotent", http-surface.md). Tool results are not among them: the
- * server dedupes on `toolUseId` (§10), but a resend after a lost answer would
- * turn an accepted result into `404 unknown_tool_use`, and §13 asks for one
- * POST per `toolUseId`. Everything is retried on 429 ("not processed").
- */
-const IDEMPOTENT_POSTS = new Set(["cancelRun"]);
-
-/** The bits of the runtime's operation flags (runtime/client/core.ts; a test checks they agree). */
-export const FLAG_BITS: Record<string, number> = { IDEMPOTENT: 1, EMPTY_OK: 2, STREAM: 4, TOOL_RESULT: 8 };
+const TEMPLATE = assetUrl(new URL("../../templates/client.ts.hbs", import.meta.url), "client.ts.hbs", import.meta.url);
 
 /**
  * Operations whose answer needs more than "JSON in, JSON out":
- * - a `text/event-stream` success response -> a resumable event stream;
- * - `postToolResult` -> outcome values for its documented 404/409 answers
- *   (wire-protocol.md §5), and at most one POST per `toolUseId`.
+ * - a `text/event-stream` success response -> a resumable event stream
+ *   (its item schema's spec from ./events.ts, its `x-resume` settings);
+ * - `x-once-per: <body field>` -> at most one request per value of that
+ *   field, and the statuses of `x-outcomes` answered as values.
  */
-type OperationKind = "json" | "stream" | "tool-result";
+type OperationKind = "json" | "stream" | "once";
 
 interface ParamData {
   name: string;
@@ -53,6 +45,8 @@ interface ParamData {
   tsType: string;
   required: boolean;
   description: string;
+  /** `x-client-option`: filled from this client (and per-call) option instead of an argument. */
+  clientOption: string | undefined;
 }
 
 export interface OperationData {
@@ -66,18 +60,21 @@ export interface OperationData {
   idempotent: boolean;
   /** Some 2xx answer has no body: any success body is optional, and one that is not JSON is ignored. */
   bodyOptional: boolean;
-  /** Path parameters other than `workspaceSlug` (which comes from the client's `workspace`), in path order: the method's leading arguments. */
+  /** Path parameters not filled from a client option, in path order: the method's leading arguments. */
   pathParams: ParamData[];
-  workspaceScoped: boolean;
   queryParams: ParamData[];
   headerParams: ParamData[];
   bodyType: string | undefined;
   /** The body's validators: the fast one, and its all-errors build (for the list of every problem). */
   body: { validate: string; validateAll: string } | undefined;
-  /** The runtime's flags (runtime/client/core.ts), by name; the table holds their sum (`flagBits`). */
-  flags: string[];
-  flagBits: number;
+  /** The operation's table entry, as TypeScript source (built from checked values here). */
+  entry: string;
   responseType: string;
+  /** For an at-most-once operation: the union of its outcome names. */
+  outcomeNames: string;
+  /** For a stream: its item schema component, and the union of its terminal variants (./events.ts). */
+  itemType: string | undefined;
+  terminalType: string | undefined;
   statuses: string[];
 }
 
@@ -95,7 +92,9 @@ function camel(name: string): string {
 }
 
 function paramData(p: ParameterObject): ParamData {
+  const option = (p as unknown as Record<string, unknown>)["x-client-option"];
   return {
+    clientOption: typeof option === "string" && IDENTIFIER.test(option) ? option : undefined,
     name: camel(p.name),
     wireName: p.name,
     tsType: paramType(p.schema as SchemaObject | undefined),
@@ -131,21 +130,39 @@ export function operationData(model: LoadedSchema): OperationData[] {
     const typeList = [...types].sort().map((t) => (t === "unknown" ? t : `T.${t}`));
     if (empty && typeList.length > 0) typeList.push("undefined");
     const bodyType = requestBodyComponent(doc, op, id);
-    const kind: OperationKind = stream ? "stream" : id === "postToolResult" ? "tool-result" : "json";
-    if (kind !== "json" && pathParams.filter((p) => p.wireName !== "workspaceSlug").length !== 1) {
-      throw new Error(`${id}: the client runtime expects exactly one path parameter besides workspaceSlug for a ${kind} operation.`);
-    }
+    const extensions = op as Record<string, unknown>;
+    const oncePer = extensions["x-once-per"];
+    const kind: OperationKind = stream ? "stream" : typeof oncePer === "string" ? "once" : "json";
     const queryParams = byIn("query");
     const headerParams = byIn("header");
-    if (kind === "json" && queryParams.length + headerParams.length > 0) {
+    if (kind !== "stream" && queryParams.length + headerParams.length > 0) {
       throw new Error(`${id}: query and header parameters are supported on the stream operation only; teach runtime/client/core.ts (#call) and this emitter to pass them.`);
     }
-    const idempotent = method === "get" || method === "delete" || IDEMPOTENT_POSTS.has(id);
-    const flags = [
-      ...(idempotent ? ["IDEMPOTENT"] : []),
-      ...(empty ? ["EMPTY_OK"] : []),
-      ...(kind === "stream" ? ["STREAM"] : kind === "tool-result" ? ["TOOL_RESULT"] : []),
-    ];
+    const idempotent = method === "get" || method === "delete" || extensions["x-idempotent"] === true;
+    const fields: string[] = [`method: ${JSON.stringify(method.toUpperCase())}`, `path: ${JSON.stringify(path)}`];
+    if (extensions["x-idempotent"] === true) fields.push("idempotent: true");
+    if (empty) fields.push("emptyOk: true");
+    if (bodyType !== undefined) fields.push(`body: [${validatorName(bodyType)}, ${allErrorsName(bodyType)}]`);
+    let itemType: string | undefined;
+    if (kind === "stream") {
+      itemType = streamItemComponent(doc, op.responses as Record<string, unknown>);
+      if (itemType === undefined) throw new Error(`${id}: a text/event-stream answer needs an item schema (x-item-schema / itemSchema) that is a component $ref.`);
+      const resume = (extensions["x-resume"] ?? {}) as { query?: unknown; status?: unknown };
+      const parts = [`events: ${streamSpecName(itemType)}`];
+      if (typeof resume.query === "string") parts.push(`resumeQuery: ${JSON.stringify(resume.query)}`);
+      if (resume.status !== undefined) parts.push(`status: ${JSON.stringify(resume.status)}`);
+      fields.push(`stream: { ${parts.join(", ")} }`);
+    }
+    let outcomeNames = "never";
+    if (kind === "once") {
+      const outcomes = (extensions["x-outcomes"] ?? {}) as Record<string, string>;
+      const table = Object.keys(outcomes)
+        .sort()
+        .map((status) => `${Number(status)}: ${JSON.stringify(outcomes[status])}`);
+      fields.push(`once: { key: ${JSON.stringify(oncePer)}, outcomes: { ${table.join(", ")} } }`);
+      const names = [...new Set(Object.values(outcomes))].sort();
+      if (names.length > 0) outcomeNames = names.map((n) => JSON.stringify(n)).join(" | ");
+    }
     ops.push({
       id,
       kind,
@@ -153,18 +170,19 @@ export function operationData(model: LoadedSchema): OperationData[] {
       path,
       summary: op.summary ?? id,
       description: (op.description ?? "").trim(),
-      scopes: ((op as Record<string, unknown>)["x-required-scopes"] as string[] | undefined) ?? [],
+      scopes: (extensions["x-required-scopes"] as string[] | undefined) ?? [],
       idempotent,
       bodyOptional: empty,
-      pathParams: pathParams.filter((p) => p.wireName !== "workspaceSlug"),
-      workspaceScoped: pathParams.some((p) => p.wireName === "workspaceSlug"),
+      pathParams: pathParams.filter((p) => p.clientOption === undefined),
       queryParams,
       headerParams,
       bodyType,
       body: bodyType === undefined ? undefined : { validate: validatorName(bodyType), validateAll: allErrorsName(bodyType) },
-      flags,
-      flagBits: flags.reduce((sum, f) => sum + FLAG_BITS[f]!, 0),
+      entry: `{ ${fields.join(", ")} }`,
       responseType: typeList.length === 0 ? (empty ? "undefined" : "unknown") : typeList.join(" | "),
+      outcomeNames,
+      itemType,
+      terminalType: itemType === undefined ? undefined : terminalTypeName(itemType),
       statuses: responses,
     });
   }
@@ -193,6 +211,11 @@ export function createRenderer(): (data: unknown) => string {
     if (typeof v !== "string" || /[\r\n]/.test(v)) throw new Error(`template: ${JSON.stringify(v)} is not one line`);
     return safe(v);
   });
+  hb.registerHelper("code", (v: unknown) => {
+    // Source text built by this emitter from JSON.stringify'd values and checked identifiers, one line.
+    if (typeof v !== "string" || /[\r\n]/.test(v)) throw new Error(`template: ${JSON.stringify(v)} is not one line of code`);
+    return safe(v);
+  });
   hb.registerHelper("eq", (a: unknown, b: unknown) => a === b);
   const source = readFileSync(TEMPLATE, "utf8");
   return hb.compile(source, { strict: true, noEscape: false });
@@ -209,11 +232,24 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
     imports.set(validatorName(op.bodyType), `./validators/${validatorFile(op.bodyType)}.js`);
     imports.set(allErrorsName(op.bodyType), `./validators/${allErrorsFile(op.bodyType)}.js`);
   }
+  const clientOptions = new Map<string, { param: string; description: string }>();
+  for (const { item, op } of operationsOf(model.document)) {
+    for (const p of [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref<ParameterObject>(model.document, p))) {
+      const data = paramData(p);
+      if (data.clientOption !== undefined && data.clientOption !== undefined) clientOptions.set(data.clientOption, { param: p.name, description: p.description ?? "" });
+    }
+  }
+  const streamItems = [...new Set(operations.map((o) => o.itemType).filter((t): t is string => t !== undefined))].sort();
   const render = createRenderer();
   const contents = render({
     header: header(model, "//").trimEnd(),
     version: model.generatorVersion,
+    runtime: runtimeImport(model, "client.ts"),
+    generator: `mantyx-wire ${model.generatorVersion}`,
     operations,
+    streamImports: [...streamItems.map(streamSpecName), ...streamItems.map((t) => `type ${terminalTypeName(t)}`)].join(", "),
+    clientOptions: [...clientOptions].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, o]) => ({ name, param: o.param, description: o.description })),
+    pathOptions: JSON.stringify(Object.fromEntries([...clientOptions].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, o]) => [o.param, name]))),
     validatorImports: [...imports].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, from]) => ({ name, from })),
   });
   return [{ path: "client.ts", contents: contents.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n") }];

@@ -18,9 +18,9 @@
  * schema, schema/cases/*.yaml); deterministic: no randomness, no clock.
  */
 import { createHash } from "node:crypto";
-import { loadHandCases, type HandCase } from "../cases/load-cases.js";
+import { loadHandCases } from "../cases/load-cases.js";
 import { headerText } from "../header.js";
-import type { EmittedFile, LoadedSchema } from "../model.js";
+import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { readTranscriptRules } from "../transcript/rules.js";
 import { casesDirOf, schemaFileOf, type FixturesOptions } from "./fixtures/cases-dir.js";
 import { checkFlow, flowFileName, flows } from "./fixtures/flows.js";
@@ -41,29 +41,8 @@ export const RECEIVE_SCHEMA_ID = "https://mantyx.invalid/wire-types/fixtures/sch
 
 export type { FixturesOptions } from "./fixtures/cases-dir.js";
 
-/**
- * What `emitFixtures` can do before the model exists (the worker of
- * ../fixtures-emitter.ts does it while the schema loads): read the
- * hand-written cases of `casesDir`.
- */
-export interface PreparedFixtures {
-  readonly casesDir: string;
-  readonly handCases: readonly HandCase[];
-}
-
-export function prepareFixtures(casesDir: string): PreparedFixtures | undefined {
-  try {
-    return { casesDir, handCases: loadHandCases(casesDir) };
-  } catch {
-    return undefined; // read again, and reported, by emitFixtures
-  }
-}
-
-/**
- * The suite. `prepared` (from `prepareFixtures`) is used where it applies
- * (same cases folder); the files are the same with or without it.
- */
-export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {}, prepared?: PreparedFixtures): EmittedFile[] {
+/** The suite: every case file, the manifest and the case format. */
+export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {}): EmittedFile[] {
   const casesDir = casesDirOf(schemaFileOf(model), options);
   const schemas = model.schemas;
   const ajv = new LiveAjv(schemas);
@@ -81,7 +60,7 @@ export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {},
   put("schema.receive.json", { $schema: "https://json-schema.org/draft/2020-12/schema", $id: RECEIVE_SCHEMA_ID, components: { schemas: receiveSchemas } }, 0);
   const received = reachableComponents(schemas, receivedComponents(model.document));
 
-  const handCases = prepared?.casesDir === casesDir ? prepared.handCases : loadHandCases(casesDir);
+  const handCases = loadHandCases(casesDir);
   const suite = buildMessageSuite(schemas, ajv, handCases, { ajv: new LiveAjv(receiveSchemas), received });
   let messageCases = 0;
   let tagged = 0;
@@ -200,3 +179,6 @@ export function stringify(value: unknown, indent = "", key?: string): string {
 function sha256(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }
+
+/** The emitter: the fixture suite, in `fixtures/`. */
+export const fixturesEmitter: Emitter = { name: "fixtures", emit: (model) => emitFixtures(model) };

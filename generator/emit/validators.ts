@@ -1,7 +1,8 @@
 /**
  * Emitter "validators": ahead-of-time validators for every component schema,
  * in generated/validators/. ajv compiles at generation time only; what is
- * emitted is plain JavaScript that imports nothing but its own folder.
+ * emitted is plain JavaScript that imports nothing but its own folder and
+ * the runtime's codegen contract.
  *
  * Layout (tree-shakable; see bench/validators.ts for the sizes):
  *   validators/<kebab-name>.js + .d.ts   one module per component, exporting
@@ -23,8 +24,8 @@
  *                                        the shape the type promises, not
  *                                        the strict-only rules
  *   validators/index.js + .d.ts          explicit named re-exports
- *   validators/runtime.js + .d.ts        helpers replacing ajv's runtime
- *                                        modules; `ValidationIssue`
+ * The helpers replacing ajv's runtime modules (and `ValidationIssue`) are
+ * the runtime's, imported through its codegen contract (./runtime-import.ts).
  * Importing one validator, directly or through index.js, bundles only that
  * validator and the runtime helpers it uses.
  *
@@ -42,42 +43,25 @@ import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { addComponents, createValidatorAjv, componentRef } from "./validators/ajv.js";
 import { componentDeclarations, indexDeclarations, indexModule } from "./validators/declarations.js";
 import { header } from "../header.js";
-import { BackgroundFormatter, formatModuleSync } from "./validators/format.js";
+import { formatModuleSync } from "./validators/format.js";
 import { componentModuleSource } from "./validators/module-code.js";
 import { allErrorsFile, allErrorsName, receiveFile, receiveName, validatorFile, validatorName } from "./validators/names.js";
 import { receivedComponents } from "./validators/received-components.js";
 import { requestBodyComponents } from "./validators/request-bodies.js";
 import { assertPortable } from "./validators/portability.js";
-import { runtimeDts, runtimeJs, RUNTIME_FILE } from "./validators/runtime.js";
+import { runtimeImport } from "./runtime-import.js";
 
 const DIR = "validators";
 
-/**
- * The emitter formats the modules in a worker thread (./validators/format.ts),
- * so the emitters after it run while esbuild works. Same files as
- * `emitValidators`.
- */
 export const validatorsEmitter: Emitter = {
   name: "validators",
-  emit: emitValidatorsInBackground,
+  emit: emitValidators,
 };
 
-/** The validator files, formatted on this thread (`transformSync`). */
+/** The validator files (each module formatted by esbuild's `transformSync`). */
 export function emitValidators(model: LoadedSchema): EmittedFile[] {
   const { modules, finish } = validatorSources(model, formatModuleSync);
   return finish(modules);
-}
-
-/** The same files as `emitValidators`, formatted by a worker thread while the caller goes on. */
-export async function emitValidatorsInBackground(model: LoadedSchema): Promise<EmittedFile[]> {
-  const formatter = new BackgroundFormatter();
-  try {
-    // Each module goes to the worker as soon as it is made.
-    const { modules, finish } = validatorSources(model, (code) => formatter.format(code));
-    return finish(await Promise.all(modules));
-  } finally {
-    await formatter.close();
-  }
 }
 
 /**
@@ -97,37 +81,35 @@ function validatorSources<T>(model: LoadedSchema, format: (code: string) => T): 
   // where it is used, instead of a copy per use (AgentRunEvent's receive
   // build: 7.5 -> 6.6 kB min+gzip). The receive build is what a client bundles.
   const ajvReceive = compileAll(createValidatorAjv({ inlineRefs: false }), model, received, "receive");
+  const runtime = runtimeImport(model, `${DIR}/index.js`);
   const modules = [
-    ...names.map((name) => format(componentModuleSource(ajv, name))),
-    ...bodies.map((name) => format(componentModuleSource(ajvAll, name, allErrorsName(name)))),
-    ...received.map((name) => format(componentModuleSource(ajvReceive, name, receiveName(name)))),
+    ...names.map((name) => format(componentModuleSource(ajv, name, undefined, runtime))),
+    ...bodies.map((name) => format(componentModuleSource(ajvAll, name, allErrorsName(name), runtime))),
+    ...received.map((name) => format(componentModuleSource(ajvReceive, name, receiveName(name), runtime))),
   ];
 
   const finish = (formatted: readonly string[]): EmittedFile[] => {
     const top = header(model, "//");
-    const files: EmittedFile[] = [
-      { path: `${DIR}/${RUNTIME_FILE}`, contents: top + runtimeJs },
-      { path: `${DIR}/runtime.d.ts`, contents: top + runtimeDts },
-    ];
+    const files: EmittedFile[] = [];
     names.forEach((name, i) => {
       const base = `${DIR}/${validatorFile(name)}`;
       files.push({ path: `${base}.js`, contents: top + formatted[i]! });
-      files.push({ path: `${base}.d.ts`, contents: top + componentDeclarations(name) });
+      files.push({ path: `${base}.d.ts`, contents: top + componentDeclarations(name, { runtime }) });
     });
     bodies.forEach((name, i) => {
       const base = `${DIR}/${allErrorsFile(name)}`;
       files.push({ path: `${base}.js`, contents: top + formatted[names.length + i]! });
-      files.push({ path: `${base}.d.ts`, contents: top + componentDeclarations(name, { allErrors: true }) });
+      files.push({ path: `${base}.d.ts`, contents: top + componentDeclarations(name, { allErrors: true, runtime }) });
     });
     received.forEach((name, i) => {
       const base = `${DIR}/${receiveFile(name)}`;
       files.push({ path: `${base}.js`, contents: top + formatted[names.length + bodies.length + i]! });
-      files.push({ path: `${base}.d.ts`, contents: top + componentDeclarations(name, { receive: true }) });
+      files.push({ path: `${base}.d.ts`, contents: top + componentDeclarations(name, { receive: true, runtime }) });
     });
     files.push({ path: `${DIR}/index.js`, contents: top + indexModule(names, bodies, received) });
-    files.push({ path: `${DIR}/index.d.ts`, contents: top + indexDeclarations(names, bodies, received) });
+    files.push({ path: `${DIR}/index.d.ts`, contents: top + indexDeclarations(names, bodies, runtime, received) });
 
-    for (const file of files) assertPortable(file.path, file.contents);
+    for (const file of files) assertPortable(file.path, file.contents, runtime);
     return files;
   };
   return { modules, finish };
@@ -173,7 +155,7 @@ function checkFileNames(names: readonly string[], bodies: readonly string[], rec
     const file = validatorFile(name);
     const other = seen.get(file);
     if (other !== undefined) throw new Error(`Components ${other} and ${name} would both be written to validators/${file}.js; rename one.`);
-    if (file === "index" || file === "runtime") throw new Error(`Component ${name} would overwrite validators/${file}.js; rename it.`);
+    if (file === "index") throw new Error(`Component ${name} would overwrite validators/${file}.js; rename it.`);
     seen.set(file, name);
   }
 }

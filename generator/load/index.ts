@@ -5,7 +5,6 @@
  *   -> OpenAPI version check        (not-openapi-31)
  *   -> bundle external $refs        (dangling-ref)
  *   -> every internal $ref resolves (dangling-ref)
- *   -> the model is built           (`onModelBuilt`)
  *   -> OAS 3.1 meta-schema          (not-openapi-31)
  *   -> component schemas are JSON Schema 2020-12, strict (invalid-json-schema)
  *
@@ -28,14 +27,6 @@ import { validateComponentSchemas } from "./validate-schemas.js";
 export interface LoadOptions {
   /** Directory relative paths (and displayed paths) are taken from. Default: `process.cwd()`. */
   readonly cwd?: string;
-  /**
-   * Called with the model as soon as it is built: after parsing, bundling
-   * and the `$ref` check, before the OAS 3.1 meta-schema and component
-   * schema checks. If those pass, `loadSchema` resolves to this same object;
-   * if not, it rejects, and whatever was started with the model must be
-   * dropped. (The CLI starts the fixtures worker with it.)
-   */
-  readonly onModelBuilt?: (model: LoadedSchema) => void;
 }
 
 export async function loadSchema(schemaPath: string, options: LoadOptions = {}): Promise<LoadedSchema> {
@@ -59,8 +50,6 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
     hash: sha256Hex(canonicalJson(document)),
     generatorVersion: packageInfo().version,
   };
-  options.onModelBuilt?.(model);
-
   // Neither check changes the document.
   validateOpenApiDocument(bundled);
   validateComponentSchemas(bundled);

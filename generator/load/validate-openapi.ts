@@ -4,6 +4,7 @@
  * errors), then the official OAS 3.1 meta-schema (`oas-3.1-schema.json`).
  * https://spec.openapis.org/oas/v3.1.0#openapi-object
  */
+import { assetUrl } from "../assets.js";
 import { readFileSync } from "node:fs";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { SchemaLoadError, type SchemaProblem } from "../errors.js";
@@ -52,7 +53,7 @@ let cachedValidator: ValidateFunction | undefined;
 /** Compiled once per process: compiling the meta-schema is the costly part. */
 function openApiValidator(): ValidateFunction {
   if (!cachedValidator) {
-    const metaSchema: unknown = JSON.parse(readFileSync(new URL("./oas-3.1-schema.json", import.meta.url), "utf8"));
+    const metaSchema: unknown = JSON.parse(readFileSync(assetUrl(new URL("./oas-3.1-schema.json", import.meta.url), "oas-3.1-schema.json", import.meta.url), "utf8"));
     cachedValidator = loaderAjv().compile(metaSchema as object);
   }
   return cachedValidator;

@@ -1,15 +1,16 @@
 /**
- * The hand-written HTTP core of the generated client. `generated/client.ts`
- * describes each operation as data (method, path, flags, body validators)
- * and `ClientCore.define` turns every entry into a method, so the generated
- * file costs a table, not code: URL and header building, credentials,
- * request-body validation, error mapping, retries, tool-result outcomes and
- * the event stream all live here once.
+ * The hand-written HTTP core of generated clients. A generated client
+ * describes each operation as data (method, path, body validators, and the
+ * stream and at-most-once settings the schema states) and `ClientCore.define`
+ * turns every entry into a method, so the generated file costs a table, not
+ * code: URL and header building, credentials, request-body validation, error
+ * mapping, retries, at-most-once outcomes and the event stream all live here
+ * once. Protocol-neutral: every protocol fact comes from the table.
  *
  * Uses only `fetch`, `Headers`, `AbortSignal`, `setTimeout`: runs in Node 20+,
  * browsers, Deno, Bun and edge workers.
  */
-import type { StrictEventValidator, ValidationMode } from "../events/index.js";
+import type { EventStreamSpec, StrictEventValidator, ValidationMode } from "../events/index.js";
 import { MantyxApiError, MantyxConnectionError, RequestValidationError, UnexpectedResponseError } from "./errors.js";
 import { backoff, sleep, type BackoffOptions } from "./internal/backoff.js";
 import { bodyIssues, describeBodyIssues, type BodyCheck } from "./request-check.js";
@@ -18,32 +19,63 @@ import { runEventStream, type StreamRunOptions } from "./stream-run.js";
 export type { RunEventStream, StreamRunOptions } from "./stream-run.js";
 
 /**
- * Operation flags, the bits of an Operation's third element.
- * - IDEMPOTENT: safe to send again after a 5xx or a network failure (GET,
- *   DELETE, and cancel, which the protocol makes idempotent). Not tool
- *   results: one POST per `toolUseId` (wire-protocol.md §13). Every
- *   operation is retried on 429, which means "not processed".
- * - EMPTY_OK: some success answer has no body (`204`, or documented only as
- *   "2xx"), so a success body that is not JSON is ignored instead of being
- *   an UnexpectedResponseError.
- * - STREAM: the answer is the run's event stream (a RunEventStream).
- * - TOOL_RESULT: the answer is a ToolResultOutcome, at most one POST per
- *   `toolUseId`.
+ * One operation, as a generated client describes it. The method's arguments
+ * are the path parameters in path order (but those filled from a client
+ * option, see `ClientCore`'s `pathOptions`), then the body when the
+ * operation takes one, then the per-call options.
  */
-export const IDEMPOTENT = 1;
-export const EMPTY_OK = 2;
-export const STREAM = 4;
-export const TOOL_RESULT = 8;
+export interface Operation {
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Path template, `{name}` for each path parameter. */
+  readonly path: string;
+  /**
+   * Safe to send again after a 5xx or a network failure (GET, DELETE, and
+   * what the schema marks `x-idempotent`). Every operation is retried on
+   * 429, which means "not processed".
+   */
+  readonly idempotent?: boolean;
+  /** Some success answer has no body: a success body that is not JSON is ignored instead of being an UnexpectedResponseError. */
+  readonly emptyOk?: boolean;
+  /** The request body's validators. */
+  readonly body?: BodyCheck;
+  /** The answer is an event stream (a resumable RunEventStream). */
+  readonly stream?: StreamSpec;
+  /** At most one request per value of a body field, with outcomes for some answers (the schema's `x-once-per`, `x-outcomes`). */
+  readonly once?: OnceSpec;
+}
 
-/**
- * One operation, as `generated/client.ts` describes it: HTTP method, path
- * template (`{workspaceSlug}` filled from the client's `workspace`, the
- * other parameters from the method's leading arguments, in path order),
- * flags, and the request body's validators when it takes one (the body is
- * then the argument after the path parameters). The last argument is the
- * per-call options.
- */
-export type Operation = readonly [method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: string, flags: number, body?: BodyCheck];
+/** A streamed operation's settings, from its item schema and `x-resume`. */
+export interface StreamSpec {
+  /** The events: their validator and terminal types. */
+  readonly events: EventStreamSpec<any>;
+  /** Query parameter that carries the last delivered `seq` on a resume (besides `Last-Event-ID`). */
+  readonly resumeQuery?: string;
+  /**
+   * How to tell, after a connection that ended cleanly with nothing new,
+   * whether the stream's resource is still live: an operation taking the
+   * same path arguments, and what its answer says.
+   */
+  readonly status?: StatusProbe;
+}
+
+export interface StatusProbe {
+  /** The method (an operation of the same client) to call with the stream's path arguments. */
+  readonly operation: string;
+  /** The answer's field that holds the status. */
+  readonly field: string;
+  /** Statuses of a live resource (a quiet connection's clean close is then not a failure). */
+  readonly live: readonly string[];
+  /** Statuses of a finished one. */
+  readonly done: readonly string[];
+  /** Fields whose being set (not null) also says it is finished. */
+  readonly doneWhenSet?: readonly string[];
+}
+
+/** At most one request per value of body field `key`; the answers in `outcomes` (status -> name) are values, not errors. */
+export interface OnceSpec {
+  readonly key: string;
+  readonly outcomes: Readonly<Record<number, string>>;
+}
 
 /** Reports what `validation: "warn"` (and `onInvalid: "skip-and-warn"`) lets through; default `console.warn`. */
 export type ClientWarningHandler = (message: string, detail?: unknown) => void;
@@ -51,8 +83,6 @@ export type ClientWarningHandler = (message: string, detail?: unknown) => void;
 export interface ClientOptions {
   /** Server origin, e.g. `https://app.mantyx.io` (a path prefix is kept). */
   baseUrl: string;
-  /** Workspace slug for every `/api/v1/workspaces/{workspaceSlug}/…` route. */
-  workspace?: string | undefined;
   /** API key (`mantyx_…`) or OAuth access token (`mantyx_at_…`): one code path serves both. */
   apiKey?: string | undefined;
   /** Where the credential goes: `Authorization: Bearer …` (default) or `X-API-Key: …`. */
@@ -102,22 +132,14 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
   /** Headers for this call only. */
   headers?: Record<string, string> | undefined;
-  /** Overrides the client's `workspace` for this call. */
-  workspace?: string | undefined;
 }
 
 /**
- * The documented endings of a tool-result POST, as values (wire-protocol.md
- * §5, §10, §13). Anything else (401, 403, a 404 for a wrong workspace, …)
- * is thrown as MantyxApiError.
+ * The answer of an at-most-once operation (`OnceSpec`), as a value: accepted
+ * (any 2xx), or one of the outcomes the schema names for a status. Anything
+ * else is thrown as MantyxApiError.
  */
-export type ToolResultOutcome =
-  /** The runner got it (204; 200 from older servers, which also answer 200 for a result after cancellation). */
-  | { status: "accepted"; httpStatus: number }
-  /** 404 `unknown_tool_use`: already answered, no pending call with that id, or (older servers) the run ended. */
-  | { status: "unknown_tool_use"; error: MantyxApiError }
-  /** 409 `run_terminal`: the run already ended (or the tool timed out); the result was dropped. */
-  | { status: "run_terminal"; error: MantyxApiError };
+export type OnceOutcome<Name extends string = string> = { status: "accepted"; httpStatus: number } | { status: Name; error: MantyxApiError };
 
 /** Opens one stream connection (resuming after `lastSeq` when defined): the 2xx response; throws what a request throws. */
 export type StreamOpener = (lastSeq: number | undefined, signal: AbortSignal) => Promise<Response>;
@@ -145,16 +167,24 @@ function addHeaders(headers: Headers, set: Record<string, string> | undefined, s
 export class ClientCore {
   /** The options as given (defaults are applied where they are read). */
   readonly #o: ClientOptions;
+  /** Path parameters filled from an option (per call, else the client's) instead of an argument: parameter -> option name. */
+  readonly #pathOptions: Readonly<Record<string, string>>;
   /** Identity, client headers and the credential. Private (`#`): never enumerable, never in `inspect` or JSON output. */
   readonly #headers: Headers;
   /** The credential as sent, and as JSON escapes it: what redaction removes. */
   readonly #secrets: string[] = [];
-  /** Tool-result outcomes by URL and `toolUseId`: at most one POST each. */
-  readonly #posted = new Map<string, Promise<ToolResultOutcome>>();
+  /** Outcomes of at-most-once operations by URL and key: at most one request each. */
+  readonly #posted = new Map<string, Promise<OnceOutcome>>();
 
-  constructor(options: ClientOptions, version: string) {
+  /**
+   * `version` names the client in `User-Agent`; `pathOptions` maps path
+   * parameters that come from an option (the MANTYX client: `workspaceSlug`
+   * from `workspace`) to that option's name.
+   */
+  constructor(options: ClientOptions, version: string, pathOptions: Readonly<Record<string, string>> = {}) {
     const { apiKey, userAgent } = options;
     this.#o = options;
+    this.#pathOptions = pathOptions;
     if (!options.baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function") throw new TypeError("MantyxClient: pass baseUrl (and fetch)");
     // A mistyped URL fails here, not as a "connection error" on every call.
     // A relative one resolves as fetch resolves it in a browser: against the
@@ -184,7 +214,7 @@ export class ClientCore {
     }
   }
 
-  /** Installs one method per operation on this class's prototype (generated/client.ts calls it once). */
+  /** Installs one method per operation on this class's prototype (a generated client calls it once). */
   static define(operations: Readonly<Record<string, Operation>>): void {
     for (const id in operations) {
       (this.prototype as unknown as Record<string, unknown>)[id] = function (this: ClientCore, ...args: unknown[]) {
@@ -193,36 +223,51 @@ export class ClientCore {
     }
   }
 
-  #call(id: string, [method, path, flags, check]: Operation, args: unknown[]): unknown {
-    // Arguments: the path parameters but workspaceSlug, in path order; the body; the options.
-    const optionsIndex = path.split(/\{(?!workspaceSlug\})/).length - (check ? 0 : 1);
-    const callOptions = args[optionsIndex] as StreamRunOptions | undefined;
-    const settings = this.#o;
+  #call(id: string, operation: Operation, args: unknown[]): unknown {
+    const { method, path, body: check, stream } = operation;
+    const fromOption = this.#pathOptions;
+    // Arguments: the path parameters not filled from an option, in path order; the body; the options.
+    const pathArgs = (path.match(/\{[^}]+\}/g) ?? []).filter((p) => !(p.slice(1, -1) in fromOption)).length;
+    const optionsIndex = pathArgs + (check ? 1 : 0);
+    const callOptions = args[optionsIndex] as (StreamRunOptions & Record<string, unknown>) | undefined;
+    const settings = this.#o as ClientOptions & Record<string, unknown>;
     let nextArg = 0;
     const url = (): string =>
       settings.baseUrl.replace(/\/+$/, "") +
       path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-        const value = name == "workspaceSlug" ? (callOptions?.workspace ?? settings.workspace) : args[nextArg++];
-        if (value == null || value === "") throw new TypeError(`${id}: pass ${name == "workspaceSlug" ? "{ workspace } to the client or the call" : name}`);
+        const option = fromOption[name];
+        const value = option === undefined ? args[nextArg++] : (callOptions?.[option] ?? settings[option]);
+        if (value == null || value === "") throw new TypeError(`${id}: pass ${option === undefined ? name : `{ ${option} } to the client or the call`}`);
         return encodeURIComponent(value as string);
       });
-    if (flags & STREAM) {
+    if (stream) {
       let streamUrl: string | Error;
       try {
-        // A caller mistake (no workspace, a header value fetch refuses) is thrown by the first next(), not retried as a drop.
+        // A caller mistake (a missing path value, a header value fetch refuses) is thrown by the first next(), not retried as a drop.
         addHeaders(new Headers(), callOptions?.headers, []);
         streamUrl = url();
       } catch (e) {
         streamUrl = e as Error;
       }
-      return runEventStream(this, settings, id, args[0] as string, callOptions ?? {}, streamUrl, (seq, signal) =>
-        this.#request(id, method, seq === undefined ? (streamUrl as string) : `${streamUrl}?lastSeq=${seq}`, 0, undefined, callOptions, signal, "text/event-stream", seq === undefined ? {} : { "last-event-id": "" + seq }),
+      const { resumeQuery } = stream;
+      return runEventStream(this, settings, id, stream, args.slice(0, pathArgs), callOptions ?? {}, streamUrl, (seq, signal) =>
+        this.#request(
+          id,
+          method,
+          seq === undefined || !resumeQuery ? (streamUrl as string) : `${streamUrl}${(streamUrl as string).includes("?") ? "&" : "?"}${encodeURIComponent(resumeQuery)}=${seq}`,
+          0,
+          undefined,
+          callOptions,
+          signal,
+          "text/event-stream",
+          seq === undefined ? {} : { "last-event-id": "" + seq },
+        ),
       );
     }
-    return this.#invoke(id, method, url, flags, check, check && args[optionsIndex - 1], callOptions);
+    return this.#invoke(id, operation, url, check && args[optionsIndex - 1], callOptions);
   }
 
-  async #invoke(id: string, method: string, url: () => string, flags: number, check: BodyCheck | undefined, body: unknown, callOptions: CallOptions | undefined): Promise<unknown> {
+  async #invoke(id: string, { method, idempotent, emptyOk, body: check, once }: Operation, url: () => string, body: unknown, callOptions: CallOptions | undefined): Promise<unknown> {
     const { validation: mode, onWarning = (m: string) => console.warn(m) } = this.#o;
     const issues = check && mode != "off" && bodyIssues(check, body);
     if (issues) {
@@ -231,14 +276,14 @@ export class ClientCore {
       onWarning(e.message, e);
     }
     const target = url();
-    const request = (): Promise<Response> => this.#request(id, method, target, flags & IDEMPOTENT ? -1 : 1, body, callOptions);
-    if (flags & TOOL_RESULT) {
-      // At most one POST per toolUseId: a second call returns the first
-      // outcome without posting. A POST that failed (thrown error, nothing
-      // decided) is forgotten, so it can be retried; if it did reach the
-      // server, the retry gets `unknown_tool_use`, a normal outcome.
+    const request = (): Promise<Response> => this.#request(id, method, target, idempotent || method == "GET" || method == "DELETE" ? -1 : 1, body, callOptions);
+    if (once) {
+      // At most one request per key: a second call returns the first
+      // outcome without sending. A request that failed (thrown error,
+      // nothing decided) is forgotten, so it can be retried; if it did reach
+      // the server, the retry gets the outcome the server gives a repeat.
       const posted = this.#posted;
-      const key = `${target}\0${(body as { toolUseId?: unknown } | undefined)?.toolUseId}`;
+      const key = `${target}\0${(body as Record<string, unknown> | undefined)?.[once.key]}`;
       let outcome = posted.get(key);
       if (!outcome) {
         posted.set(
@@ -247,14 +292,15 @@ export class ClientCore {
             // A 2xx is the acceptance whatever its body (older servers answer 200, maybe with text).
             (response) => (response.body?.cancel().catch(() => undefined), { status: "accepted", httpStatus: response.status }),
             (error) => {
-              const status = error instanceof MantyxApiError && (error.status == 409 ? "run_terminal" : error.status == 404 && error.code == "unknown_tool_use" && error.code);
-              if (status) return { status, error } as ToolResultOutcome;
+              // A listed status is that outcome when the body names that code.
+              const name = error instanceof MantyxApiError && once.outcomes[error.status];
+              if (name && error.code == name) return { status: name, error } as OnceOutcome;
               throw error;
             },
           )),
         );
         const own = outcome;
-        // (Only its own entry: after an eviction the key may hold a newer POST.)
+        // (Only its own entry: after an eviction the key may hold a newer request.)
         own.catch(() => posted.get(key) === own && posted.delete(key));
         if (posted.size > 1e4) posted.delete(posted.keys().next().value!);
       }
@@ -266,7 +312,7 @@ export class ClientCore {
       return text ? JSON.parse(text) : undefined;
     } catch {
       const contentType = response.headers.get("content-type");
-      if (!(flags & EMPTY_OK)) throw new UnexpectedResponseError(`${id}: ${response.status} ${contentType}, not JSON`, { operationId: id, status: response.status, contentType });
+      if (!emptyOk) throw new UnexpectedResponseError(`${id}: ${response.status} ${contentType}, not JSON`, { operationId: id, status: response.status, contentType });
     }
   }
 

@@ -8,7 +8,7 @@
  * kept, and the response text and headers an error reads are redacted before
  * anything is taken from them (core.ts).
  */
-import type { ValidationIssue } from "../../generated/validators/runtime.js";
+import type { ValidationIssue } from "../validation/issue.js";
 
 /** Response headers the errors read; a `Headers` object fits. */
 export interface HeaderSource {

@@ -1,21 +1,19 @@
 /**
- * The hand-written core of the MANTYX fetch client (generated/client.ts
- * builds on it). Explicit exports only: this list is the public surface.
- * The agent loop (`runAgent`), the tool registry and `parseStructuredOutput`
- * are standalone: a program bundles them only when it imports them.
+ * The hand-written, protocol-neutral core of generated fetch clients
+ * (generated/client.ts builds on it through runtime/codegen/v1.ts).
+ * Explicit exports only: this list is the public surface.
  */
 export {
   ClientCore,
-  EMPTY_OK,
-  IDEMPOTENT,
-  STREAM,
-  TOOL_RESULT,
   type CallOptions,
   type ClientOptions,
   type ClientWarningHandler,
+  type OnceOutcome,
+  type OnceSpec,
   type Operation,
+  type StatusProbe,
   type StreamOpener,
-  type ToolResultOutcome,
+  type StreamSpec,
 } from "./core.js";
 export {
   isMantyxApiError,
@@ -30,36 +28,5 @@ export {
 } from "./errors.js";
 export type { BackoffOptions } from "./internal/backoff.js";
 export type { BodyCheck } from "./request-check.js";
-export { runAgent, withTools, type RunnableClient, type RunOptions, type ToolDispatcher } from "./run.js";
 export type { ReconnectInfo, RunEventStream, RunStreamItem, StreamRunOptions } from "./stream-run.js";
-export { isOutputParseError, OutputParseError, parseStructuredOutput, type OutputParseErrorType, type OutputValidator } from "./structured-output.js";
-export { checkJsonSchema, type ArgIssue } from "./tools/json-schema.js";
-export {
-  MAX_ERROR_BYTES,
-  MAX_RESULT_BYTES,
-  ToolRegistry,
-  truncateUtf8,
-  withFiles,
-  type A2aPeerDefinition,
-  type ArgsValidator,
-  type LocalToolDefinition,
-  type McpCall,
-  type McpServerDefinition,
-  type StandardJsonSchema,
-  type StandardResult,
-  type ToolAnswer,
-  type ToolCallContext,
-  type ToolRegistryOptions,
-  type ToolResultWithFiles,
-} from "./tools/registry.js";
-export { AGENT_CARD_PATH, fetchAgentCard, mcpServerFrom, ToolResolutionError, type FetchAgentCardOptions, type McpClientLike } from "./tools/resolve.js";
-export {
-  isStreamDecodeError,
-  isTerminalEvent,
-  runOutcome,
-  StreamDecodeError,
-  type OnInvalid,
-  type RunOutcome,
-  type TerminalEvent,
-  type ValidationMode,
-} from "../events/index.js";
+export { isStreamDecodeError, StreamDecodeError, type OnInvalid, type ValidationMode } from "../events/index.js";

@@ -6,7 +6,7 @@
  * ajv reports them (a failed `oneOf` lists each branch's issue, then the
  * union's own), without the `if` ones, which only echo the issue before them.
  */
-import type { ValidationIssue, Validator } from "../../generated/validators/runtime.js";
+import type { ValidationIssue, Validator } from "../validation/issue.js";
 
 /** A request body's validators: `[fast, allErrors]`. */
 export type BodyCheck = readonly [fast: Validator<unknown>, allErrors: Validator<unknown>];

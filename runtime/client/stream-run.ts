@@ -1,6 +1,9 @@
 /**
- * `streamRun`: the run's events with resume (wire-protocol.md §10,
- * http-surface.md "SSE facts").
+ * A streamed operation's events with resume (for MANTYX: `streamRun`,
+ * wire-protocol.md §10, http-surface.md "SSE facts"). What is protocol-
+ * specific (the event validator and terminal types, the resume query
+ * parameter, how to ask whether the run is live) comes from the operation's
+ * StreamSpec, which generated code builds from the schema (`x-resume`).
  *
  * When the connection drops before a terminal event — a network error, a
  * reset, a clean end of stream that never sent one, or (with `idleTimeoutMs`)
@@ -38,8 +41,8 @@
  * (honouring `Retry-After`).
  */
 import { isSseParseError } from "../sse/index.js";
-import { decodeEventBatches, isTerminalEvent, StreamDecodeError, type DecodedItem, type OnInvalid, type TerminalEvent } from "../events/index.js";
-import type { CallOptions, ClientOptions, StreamOpener } from "./core.js";
+import { decodeTypedEventBatches, isTerminalOf, StreamDecodeError, type DecodedItem, type EventEnvelope, type OnInvalid } from "../events/index.js";
+import type { CallOptions, ClientOptions, StreamOpener, StreamSpec } from "./core.js";
 import { MantyxApiError, MantyxConnectionError, UnexpectedResponseError } from "./errors.js";
 import { backoff, linked, sleep } from "./internal/backoff.js";
 
@@ -74,7 +77,7 @@ export interface ReconnectInfo {
 }
 
 /** Items of a run stream: events, plus StreamDecodeErrors with `onInvalid: "deliver"`. */
-export type RunStreamItem = DecodedItem;
+export type RunStreamItem<E = EventEnvelope> = DecodedItem<E>;
 
 /** The `seq` of a malformed message: its parsed envelope's, else its SSE id's (which may be inherited). */
 function invalidSeq(item: StreamDecodeError): number | undefined {
@@ -87,22 +90,34 @@ function invalidSeq(item: StreamDecodeError): number | undefined {
  * tells where it got to. Iterating it again continues after `lastSeq` (and
  * ends at once when the terminal event has been delivered).
  */
-export interface RunEventStream<Item = RunStreamItem> extends AsyncIterable<Item> {
+export interface RunEventStream<Item = RunStreamItem, Terminal = EventEnvelope> extends AsyncIterable<Item> {
   /** `seq` of the last event delivered (or skipped as invalid); the resume point. */
   lastSeq: number | undefined;
   /** The terminal event, once seen (delivered, or replayed after having been delivered on an earlier pass). */
-  terminal: TerminalEvent | undefined;
+  terminal: Terminal | undefined;
 }
 
 /**
- * The stream behind `streamRun`. `url` is the stream's URL (or the caller
- * mistake that prevented building it, thrown by the first `next()`); `open`
- * sends one request, resuming after `lastSeq` when defined, and resolves
- * with the 2xx response or throws as a request does (MantyxApiError,
- * MantyxConnectionError). `settings` are the client's options; `client`
- * answers `getRun`.
+ * The stream behind a streamed operation. `url` is the stream's URL (or the
+ * caller mistake that prevented building it, thrown by the first `next()`);
+ * `open` sends one request, resuming after `lastSeq` when defined, and
+ * resolves with the 2xx response or throws as a request does
+ * (MantyxApiError, MantyxConnectionError). `settings` are the client's
+ * options; `client` answers the spec's status probe, called with
+ * `pathArgs` (the stream method's path arguments).
  */
-export function runEventStream(client: unknown, settings: ClientOptions, id: string, runId: string, options: StreamRunOptions, url: string | Error, open: StreamOpener): RunEventStream {
+export function runEventStream(
+  client: unknown,
+  settings: ClientOptions,
+  id: string,
+  spec: StreamSpec,
+  pathArgs: readonly unknown[],
+  options: StreamRunOptions,
+  url: string | Error,
+  open: StreamOpener,
+): RunEventStream {
+  const { events, status: probe } = spec;
+  const isTerminal = (item: unknown): boolean => isTerminalOf(events, item);
   const { signal: user, idleTimeoutMs, onInvalid = "throw" } = options;
   const warn = settings.onWarning ?? ((m: string) => console.warn(m));
   /** Drops since the last new event (the back-off's attempt), and those of them that count toward `maxReconnects`. */
@@ -154,7 +169,7 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
           }
           // Any bytes reset the idle timer, heartbeat comments included.
           const bytes = response.body!.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform: (chunk, out) => (touch(), out.enqueue(chunk)) }));
-          for await (const batch of decodeEventBatches(bytes, { onInvalid: "deliver", validation: settings.validation, strict: settings.strictEvents, onWarning: warn, onRetry: (v) => (retryMs = v) })) {
+          for await (const batch of decodeTypedEventBatches(bytes, events, { onInvalid: "deliver", validation: settings.validation, strict: settings.strictEvents, onWarning: warn, onRetry: (v) => (retryMs = v) })) {
             for (const item of batch) {
               const last = stream.lastSeq;
               if (item instanceof StreamDecodeError) {
@@ -179,7 +194,7 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
                 }
               } else if (last !== undefined && item.seq <= last) {
                 // Replayed. A replayed terminal event was delivered on an earlier pass: the run is over.
-                if (isTerminalEvent(item)) return void (stream.terminal = item);
+                if (isTerminal(item)) return void (stream.terminal = item);
                 continue;
               } else {
                 stream.lastSeq = item.seq;
@@ -192,7 +207,7 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
               clearTimeout(timer);
               yield item;
               // A malformed terminal message ends the run too (`terminal` stays undefined).
-              if (item instanceof StreamDecodeError ? item.terminal : isTerminalEvent(item) && (stream.terminal = item)) return;
+              if (item instanceof StreamDecodeError ? item.terminal : isTerminal(item) && (stream.terminal = item)) return;
               touch();
             }
           }
@@ -200,11 +215,15 @@ export function runEventStream(client: unknown, settings: ClientOptions, id: str
           if (!fresh) {
             // A clean end with nothing new: the run is over, or a proxy closed a quiet connection (see the top of this file).
             if (finished) return;
-            const run = await (client as { getRun(runId: string, options?: CallOptions): Promise<Record<string, unknown> | undefined> }).getRun(runId, options);
-            // Over: a final status, or the usage fields that stay null until the run ends (http-surface.md).
-            if ((finished = /^(succeeded|failed|cancell?ed)$/.test(run?.["status"] as string) || run?.["tokens"] != null || run?.["turns"] != null)) continue;
-            // Only a run known to be live makes the close a quiet one; an unknown status counts as a drop (bounded).
-            quiet = /^(queued|running)$/.test(run?.["status"] as string);
+            if (probe) {
+              const call = (client as Record<string, (...args: unknown[]) => Promise<Record<string, unknown> | undefined>>)[probe.operation]!;
+              const answer = await call.call(client, ...pathArgs, options);
+              const state = answer?.[probe.field] as string;
+              // Over: a final status, or a field that stays null until the end.
+              if ((finished = probe.done.includes(state) || (probe.doneWhenSet ?? []).some((f) => answer?.[f] != null))) continue;
+              // Only a resource known to be live makes the close a quiet one; an unknown status counts as a drop (bounded).
+              quiet = probe.live.includes(state);
+            }
           }
         } catch (error) {
           if (user?.aborted) throw user.reason;

@@ -1,34 +1,32 @@
 /**
- * SSE messages -> protocol events: the top layer of the decoder, the only one
- * that knows MANTYX rules (runtime/sse below it is protocol-neutral).
+ * SSE messages -> typed events: the top layer of the decoder. Protocol-
+ * neutral: which validator checks an event and which types end the stream
+ * come from an EventStreamSpec, which generated code builds from the schema.
  *
- * Per message: `data` is JSON-parsed and read in either frame shape
- * (./frame-shape.ts: the nested envelope, or the flattened `{ seq, type?,
- * ...payload }` the official SDKs read), then checked against `AgentRunEvent`
- * at the receive level (the shape the type promises: a message carrying the
- * fields its type promises is delivered; schema/CONVENTIONS.md, "Two
- * validation levels"). The type comes from the frame's `type`, else from the
- * SSE `event:` line. An unknown `type` is valid (`UnknownAgentRunEvent`) and
- * delivered as is. A message that is not JSON, or not an event, becomes a
- * StreamDecodeError, handled per `onInvalid`. Strict checking is an opt-in
- * (`strict`): the program imports the strict validator and passes it, so a
- * program that does not ask for it does not bundle it.
+ * Per message: `data` is JSON-parsed and, when the spec names the payload
+ * member, read in either frame shape (./frame-shape.ts: the nested envelope,
+ * or the flattened `{ seq, type?, ...payload }` the official SDKs read; the
+ * type from the frame, else from the SSE `event:` line), then checked with
+ * the spec's validator: for generated specs the receive level, the shape
+ * each type promises (schema/CONVENTIONS.md, "Two validation levels"). A
+ * message that is not JSON, or not an event, becomes a StreamDecodeError,
+ * handled per `onInvalid`. Strict checking is an opt-in (`strict`): the
+ * program imports the strict validator and passes it, so a program that
+ * does not ask for it does not bundle it.
  *
  * The iterables run on the SSE decoder's own iterators (runtime/sse/iterate.ts)
- * with a handler that decodes the messages of each chunk in one loop. Iteration ends after a
- * terminal event (the source is cancelled then: the server closes the
- * stream after it anyway), when the source ends, or when the consumer stops
- * (`break` cancels the source). Source errors, SSE decoding errors and the
- * abort reason propagate unchanged.
+ * with a handler that decodes the messages of each chunk in one loop.
+ * Iteration ends after a terminal event (the source is cancelled then: the
+ * server closes the stream after it anyway), when the source ends, or when
+ * the consumer stops (`break` cancels the source). Source errors, SSE
+ * decoding errors and the abort reason propagate unchanged.
  */
 import type { SseMessage } from "../sse/index.js";
 import { items, iterate, type SseParseOptions, type SseSource } from "../sse/iterate.js";
-import type { AgentRunEvent } from "../../generated/types.js";
-import { validateAgentRunEventReceive } from "../../generated/validators/agent-run-event.receive.js";
-import type { ValidationIssue } from "../../generated/validators/runtime.js";
+import type { ValidationIssue } from "../validation/issue.js";
 import { StreamDecodeError } from "./errors.js";
-import { recordFrameShape, toEnvelope } from "./frame-shape.js";
-import { isTerminalType } from "./terminal.js";
+import { recordFrameShape, toEnvelope, type FrameShape } from "./frame-shape.js";
+import { isTerminalOf, type EventEnvelope, type EventStreamSpec } from "./spec.js";
 
 /**
  * What to do with a message that is not a valid event.
@@ -40,11 +38,11 @@ import { isTerminalType } from "./terminal.js";
 export type OnInvalid = "throw" | "deliver" | "skip-and-warn";
 
 /**
- * Schema checking of each event at the receive level (and, in the client,
- * of request bodies, at the strict level).
- * - `"throw"` (default): an event that fails `AgentRunEvent` at the receive
- *   level (a required field missing, a wrong type, a tag its variant does
- *   not match) is a StreamDecodeError.
+ * Schema checking of each event, with the spec's validator (the receive
+ * level for generated specs), and, in the client, of request bodies (the
+ * strict level).
+ * - `"throw"` (default): an event that fails it (a required field missing, a
+ *   wrong type, a tag its variant does not match) is a StreamDecodeError.
  * - `"warn"`: it is reported to `onWarning` and delivered anyway (typed as
  *   valid though it is not), provided it still has the envelope
  *   (`seq` integer, `type` string), which resuming and terminal detection need.
@@ -58,8 +56,8 @@ export type WarningHandler = (message: string, detail: StreamDecodeError) => voi
 
 /**
  * A validator of the strict level, e.g. `validateAgentRunEvent` from
- * `@mantyx/wire-types/validators/agent-run-event`: a function returning
- * whether `data` is valid, with the issues of the last call in `errors`.
+ * `@mantyx/wire-types/validators/agent-run-event`: whether `data` is valid,
+ * with the issues of the last call in `errors`.
  */
 export interface StrictEventValidator {
   (data: unknown): boolean;
@@ -69,13 +67,14 @@ export interface StrictEventValidator {
 export interface DecodeOptions {
   /** Default `"throw"`. */
   onInvalid?: OnInvalid | undefined;
-  /** Default `"throw"`. Applies to the receive level. */
+  /** Default `"throw"`. Applies to the spec's validator (the receive level). */
   validation?: ValidationMode | undefined;
   /**
    * Strict checking of events, off by default: pass the strict validator
-   * (`validateAgentRunEvent`). An event that passes the receive level but
+   * (`validateAgentRunEvent`). An event that passes the spec's validator but
    * not this one is still delivered, and reported once to `onWarning` (a
-   * StreamDecodeError of type `strict-only`).
+   * StreamDecodeError of type `strict-only`). Not consulted with
+   * `validation: "off"`.
    */
   strict?: StrictEventValidator | undefined;
   /** Default: `console.warn(message, error)`. */
@@ -85,7 +84,7 @@ export interface DecodeOptions {
 /** The SSE options (`maxEventBytes`, `onRetry`, `onComment`, `signal`) and the decoding ones. */
 export interface DecodeEventsOptions extends DecodeOptions, SseParseOptions {}
 
-export type DecodedItem = AgentRunEvent | StreamDecodeError;
+export type DecodedItem<E = EventEnvelope> = E | StreamDecodeError;
 
 /**
  * The items a stream yields for an `onInvalid` of type `V`: the events, plus
@@ -94,27 +93,31 @@ export type DecodedItem = AgentRunEvent | StreamDecodeError;
  * an item). So `for await (const event of decodeEvents(body))` needs no
  * check before `switch (event.type)`.
  */
-export type DecodedItemFor<V extends OnInvalid> = "deliver" extends V ? DecodedItem : AgentRunEvent;
+export type DecodedItemFor<V extends OnInvalid, E = EventEnvelope> = "deliver" extends V ? DecodedItem<E> : E;
 
 const warn = (options: DecodeOptions, what: string, error: StreamDecodeError): void =>
-  (options.onWarning ?? console.warn)(`MANTYX ${what}: ${error.message}`, error);
+  (options.onWarning ?? console.warn)(`${what}: ${error.message}`, error);
 
-/** One SSE message -> an event or a StreamDecodeError (never throws). */
-export function decodeEventMessage(frame: SseMessage, options: DecodeOptions = {}): DecodedItem {
+/** One SSE message -> an event of `spec` or a StreamDecodeError (never throws). */
+export function decodeTypedEventMessage<E>(frame: SseMessage, spec: EventStreamSpec<E>, options: DecodeOptions = {}): DecodedItem<E> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(frame.data);
   } catch (cause) {
     return new StreamDecodeError("invalid-json", frame, [], cause);
   }
-  const { envelope: value, shape } = toEnvelope(parsed, frame.event) as { envelope: any; shape: "envelope" | "flat" };
-  const deliver = (): AgentRunEvent => {
-    recordFrameShape(value, shape);
+  const read: { envelope: unknown; shape: FrameShape } = spec.payload === undefined ? { envelope: parsed, shape: "envelope" } : toEnvelope(parsed, spec.payload, frame.event);
+  const value = read.envelope as any;
+  const deliver = (): E => {
+    recordFrameShape(value, read.shape);
     return value;
   };
   const { validation, strict } = options;
-  if (validation !== "off" && validateAgentRunEventReceive(value)) {
-    if (strict !== undefined && !strict(value)) warn(options, "delivered (fails only the strict level)", new StreamDecodeError("strict-only", frame, strict.errors ?? [], undefined, value, shape));
+  const { validate } = spec;
+  if (validation !== "off" && validate(value)) {
+    if (strict !== undefined && !strict(value)) {
+      warn(options, "event delivered (fails only the strict level)", new StreamDecodeError("strict-only", frame, strict.errors ?? [], undefined, value, false, read.shape));
+    }
     return deliver();
   }
   // What the stream itself relies on: `seq` to resume, `type` to detect the end.
@@ -123,53 +126,54 @@ export function decodeEventMessage(frame: SseMessage, options: DecodeOptions = {
   const error = new StreamDecodeError(
     "invalid-event",
     frame,
-    validation === "off"
-      ? [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "needs seq and type" }]
-      : (validateAgentRunEventReceive.errors ?? []),
+    validation === "off" ? [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "needs seq and type" }] : (validate.errors ?? []),
     undefined,
     value,
-    shape,
+    isTerminalOf(spec, value),
+    read.shape,
   );
   if (validation !== "warn" || !envelope) return error;
-  warn(options, 'delivered (validation "warn")', error);
+  warn(options, 'event delivered (validation "warn")', error);
   return deliver();
 }
 
 /** Decodes the messages of a chunk into `out`; true (end) after a terminal event. */
 const handler =
-  (options: DecodeOptions) =>
-  (messages: SseMessage[], out: DecodedItem[]): boolean | void => {
+  <E>(spec: EventStreamSpec<E>, options: DecodeOptions) =>
+  (messages: SseMessage[], out: DecodedItem<E>[]): boolean | void => {
     for (const frame of messages) {
-      const item = decodeEventMessage(frame, options);
+      const item = decodeTypedEventMessage(frame, spec, options);
       if (item instanceof StreamDecodeError) {
         const { onInvalid } = options;
         if (onInvalid === "deliver") out.push(item);
-        else if (onInvalid === "skip-and-warn") warn(options, 'skipped (onInvalid "skip-and-warn")', item);
+        else if (onInvalid === "skip-and-warn") warn(options, 'event skipped (onInvalid "skip-and-warn")', item);
         else throw item;
         // A malformed terminal event still ends the run: nothing follows it.
         if (item.terminal) return true;
       } else {
         out.push(item);
-        if (isTerminalType(item.type)) return true;
+        if (isTerminalOf(spec, item)) return true;
       }
     }
   };
 
 /**
- * Typed events of one stream, one per `next()`. Items are `AgentRunEvent`s,
+ * Typed events of one stream, one per `next()`. Items are events of `spec`,
  * plus StreamDecodeErrors when `onInvalid` is `"deliver"`.
  */
-export function decodeEvents<V extends OnInvalid = "throw">(
+export function decodeTypedEvents<E, V extends OnInvalid = "throw">(
   source: SseSource,
+  spec: EventStreamSpec<E>,
   options: DecodeEventsOptions & { onInvalid?: V | undefined } = {},
-): AsyncIterableIterator<DecodedItemFor<V>> {
-  return items(iterate(source, options, handler(options)), options.signal) as AsyncIterableIterator<DecodedItemFor<V>>;
+): AsyncIterableIterator<DecodedItemFor<V, E>> {
+  return items(iterate(source, options, handler(spec, options)), options.signal) as AsyncIterableIterator<DecodedItemFor<V, E>>;
 }
 
-/** Like decodeEvents, but one array per network chunk (never empty): the fast path. */
-export function decodeEventBatches<V extends OnInvalid = "throw">(
+/** Like decodeTypedEvents, but one array per network chunk (never empty): the fast path. */
+export function decodeTypedEventBatches<E, V extends OnInvalid = "throw">(
   source: SseSource,
+  spec: EventStreamSpec<E>,
   options: DecodeEventsOptions & { onInvalid?: V | undefined } = {},
-): AsyncIterableIterator<DecodedItemFor<V>[]> {
-  return iterate(source, options, handler(options)) as AsyncIterableIterator<DecodedItemFor<V>[]>;
+): AsyncIterableIterator<DecodedItemFor<V, E>[]> {
+  return iterate(source, options, handler(spec, options)) as AsyncIterableIterator<DecodedItemFor<V, E>[]>;
 }

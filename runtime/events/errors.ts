@@ -1,24 +1,24 @@
 /**
  * The one failure of the event layer: an SSE message whose `data` is not a
- * protocol event. Delivered in the stream or thrown, per `onInvalid`.
+ * valid event. Delivered in the stream or thrown, per `onInvalid`.
  */
 import type { SseMessage } from "../sse/index.js";
-import type { ValidationIssue } from "../../generated/validators/runtime.js";
+import type { ValidationIssue } from "../validation/issue.js";
 import type { FrameShape } from "./frame-shape.js";
-import { isTerminalType } from "./terminal.js";
 
 /**
- * `invalid-json`: `data` is not JSON. `invalid-event`: JSON, but not an
- * `AgentRunEvent` at the receive level. `strict-only`: a valid event that
- * breaks a strict-level rule; only reported (to `onWarning`) when strict
- * checking is on, and the event is delivered.
+ * `invalid-json`: `data` is not JSON. `invalid-event`: JSON, but not a valid
+ * event of the stream (at the level its spec checks: the receive level for
+ * generated specs). `strict-only`: a valid event that breaks a rule of the
+ * strict validator the program opted into (`strict`); it is delivered, and
+ * this only goes to `onWarning`.
  */
 export type StreamDecodeErrorType = "invalid-json" | "invalid-event" | "strict-only";
 
-const MESSAGES: Readonly<Record<StreamDecodeErrorType, string>> = {
+const WHAT: Readonly<Record<StreamDecodeErrorType, string>> = {
   "invalid-json": "is not JSON",
-  "invalid-event": "is not an AgentRunEvent",
-  "strict-only": "is an AgentRunEvent that breaks a strict-level rule",
+  "invalid-event": "is not a valid event",
+  "strict-only": "is a valid event that breaks a strict-level rule",
 };
 
 export class StreamDecodeError extends Error {
@@ -28,22 +28,19 @@ export class StreamDecodeError extends Error {
   declare readonly frame: SseMessage;
   /** Schema problems (`invalid-event`); empty for `invalid-json`. */
   declare readonly issues: readonly ValidationIssue[];
-  /** The event read from the frame, as the envelope (`invalid-event`, `strict-only`), for diagnostics; `undefined` for `invalid-json`. */
+  /** The event read from the frame (as the envelope, whatever shape it came in), for diagnostics; `undefined` for `invalid-json`. */
   declare readonly value: unknown;
+  /** True when the malformed message still names a terminal type: the run is over, nothing follows it. */
+  declare readonly terminal: boolean;
   /** The frame shape `data` came in (`envelope` or `flat`); `undefined` for `invalid-json`. */
   declare readonly shape: FrameShape | undefined;
 
-  constructor(type: StreamDecodeErrorType, frame: SseMessage, issues: readonly ValidationIssue[], cause?: unknown, value?: unknown, shape?: FrameShape) {
+  constructor(type: StreamDecodeErrorType, frame: SseMessage, issues: readonly ValidationIssue[], cause?: unknown, value?: unknown, terminal = false, shape?: FrameShape) {
     super(
-      `SSE message${frame.id && " " + frame.id} ${MESSAGES[type]}${type === "invalid-json" ? "" : `: ${describeIssues(issues)}`} (${type === "strict-only" ? "delivered; strict checking is on" : "see onInvalid"})`,
+      `SSE message${frame.id && " " + frame.id} ${WHAT[type]}${type === "invalid-json" ? "" : `: ${describeIssues(issues)}`} (${type === "strict-only" ? "delivered; strict checking is on" : "see onInvalid"})`,
       { cause },
     );
-    Object.assign(this, { type, frame, issues, value, shape });
-  }
-
-  /** True when the malformed message still names a terminal type (`result`, `error`, `cancelled`): the run is over. */
-  get terminal(): boolean {
-    return isTerminalType((this.value as { type?: unknown } | null | undefined)?.type);
+    Object.assign(this, { type, frame, issues, value, terminal, shape });
   }
 }
 

@@ -1,14 +1,16 @@
 /**
- * The two shapes a MANTYX event frame's data comes in (schema/CONVENTIONS.md,
- * "Frame shapes"), read into the one envelope the schema describes:
+ * The two shapes an event frame's data comes in (schema/CONVENTIONS.md,
+ * "Frame shapes"), read into the one envelope the schema describes. For
+ * MANTYX, whose payload member is `data`:
  * - the nested envelope the documents show, `{ seq, type, data: { ... } }`;
  * - the flattened frame the official SDKs and their mocks use,
  *   `{ seq, type?, ...payload }`, `type` sometimes only on the `event:` line.
  *
- * JSON with its own `data` member is an envelope; any other object is
+ * JSON with its own payload member is an envelope; any other object is
  * flattened, its payload every member but `seq` and `type`. The type is the
  * frame's, else the `event:` line's, unless that is the SSE default
- * `message` (which names no type).
+ * `message` (which names no type). Which member holds the payload is the
+ * stream spec's `payload` (./spec.ts): nothing here names a protocol.
  */
 
 /** The shape a frame's data came in. */
@@ -17,17 +19,18 @@ export type FrameShape = "envelope" | "flat";
 const DEFAULT_EVENT_TYPE = "message";
 
 /**
- * The envelope of a frame's parsed data and the shape it came in. A value
+ * The envelope of a frame's parsed data (`payload`: the envelope member
+ * holding the payload) and the shape it came in. A value
  * that is not an object is returned as it is (the schema check rejects it).
  * Never mutates `value`.
  */
-export function toEnvelope(value: unknown, eventLine: string = DEFAULT_EVENT_TYPE): { envelope: unknown; shape: FrameShape } {
+export function toEnvelope(value: unknown, payload: string, eventLine: string = DEFAULT_EVENT_TYPE): { envelope: unknown; shape: FrameShape } {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return { envelope: value, shape: "envelope" };
   const frame = value as Record<string, unknown>;
   const typeFromLine = frame["type"] === undefined && eventLine !== DEFAULT_EVENT_TYPE;
-  if (Object.prototype.hasOwnProperty.call(frame, "data")) return { envelope: typeFromLine ? { ...frame, type: eventLine } : frame, shape: "envelope" };
-  const { seq, type, ...data } = frame;
-  return { envelope: { seq, type: typeFromLine ? eventLine : type, data }, shape: "flat" };
+  if (Object.prototype.hasOwnProperty.call(frame, payload)) return { envelope: typeFromLine ? { ...frame, type: eventLine } : frame, shape: "envelope" };
+  const { seq, type, ...fields } = frame;
+  return { envelope: { seq, type: typeFromLine ? eventLine : type, [payload]: fields }, shape: "flat" };
 }
 
 /** Shapes of the events this module delivered, without touching the event objects. */

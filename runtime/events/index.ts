@@ -1,11 +1,12 @@
 /**
- * Typed MANTYX event stream: SSE messages -> validated protocol events.
- * Explicit exports only: this list is the public surface.
+ * Typed event streams: SSE messages -> validated events of a stream whose
+ * shape an EventStreamSpec gives (generated code builds one per streamed
+ * operation). Explicit exports only: this list is the public surface.
  */
 export {
-  decodeEventBatches,
-  decodeEventMessage,
-  decodeEvents,
+  decodeTypedEventBatches,
+  decodeTypedEventMessage,
+  decodeTypedEvents,
   type DecodedItem,
   type DecodedItemFor,
   type DecodeEventsOptions,
@@ -17,4 +18,4 @@ export {
 } from "./decode.js";
 export { describeIssues, isStreamDecodeError, StreamDecodeError, type StreamDecodeErrorType } from "./errors.js";
 export { frameShapeOf, type FrameShape } from "./frame-shape.js";
-export { failureMessage, isTerminalEvent, runOutcome, type RunOutcome, type TerminalEvent } from "./terminal.js";
+export { isTerminalOf, type EventEnvelope, type EventStreamSpec } from "./spec.js";

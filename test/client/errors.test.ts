@@ -16,7 +16,7 @@ import {
   MantyxConnectionError,
   RequestValidationError,
   UnexpectedResponseError,
-} from "../../runtime/client/index.js";
+} from "../../index.js";
 import { clientFor, useMockServer } from "./helpers.js";
 
 const server = useMockServer({ oauthTokens: { mantyx_at_readonly: ["runs:read"], mantyx_at_secret_scoped_token: ["runs:read"] } });

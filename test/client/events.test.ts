@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { MantyxClient } from "../../generated/client.js";
 import type { AgentRunEvent } from "../../generated/types.js";
-import type { DecodeEventsOptions } from "../../runtime/events/index.js";
-import { decodeEventBatches, decodeEvents, decodeEventMessage, isTerminalEvent, runOutcome, StreamDecodeError } from "../../runtime/events/index.js";
+import type { DecodeEventsOptions } from "../../index.js";
+import { decodeEventBatches, decodeEvents, decodeEventMessage, isTerminalEvent, runOutcome, StreamDecodeError } from "../../index.js";
 
 const enc = new TextEncoder();
 const frame = (seq: number, type: string, data: unknown) => `id: ${seq}\nevent: ${type}\ndata: ${JSON.stringify({ seq, type, data })}\n\n`;

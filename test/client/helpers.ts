@@ -1,7 +1,7 @@
 /** Shared set-up: a mock server per test file, and clients with test-sized back-off. */
 import { afterAll, beforeAll } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
-import type { ClientOptions } from "../../runtime/client/index.js";
+import type { MantyxClientOptions as ClientOptions } from "../../index.js";
 import { startMockServer, type MockServer, type MockServerOptions } from "../mock-server/index.js";
 
 export function useMockServer(options: MockServerOptions = {}): () => MockServer {

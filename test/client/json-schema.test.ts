@@ -1,6 +1,6 @@
 /** The no-eval JSON Schema subset checker used for tool arguments: table-driven. */
 import { describe, expect, it } from "vitest";
-import { checkJsonSchema } from "../../runtime/client/index.js";
+import { checkJsonSchema } from "../../index.js";
 
 type Case = [description: string, schema: unknown, data: unknown, valid: boolean, path?: string, keyword?: string];
 

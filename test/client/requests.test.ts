@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { CLIENT_VERSION, MantyxClient, operations } from "../../generated/client.js";
 import type { RunCreateRequest } from "../../generated/types.js";
-import { MantyxConnectionError, RequestValidationError } from "../../runtime/client/index.js";
+import { MantyxConnectionError, RequestValidationError } from "../../index.js";
 import { clientFor, collect, useMockServer } from "./helpers.js";
 
 const server = useMockServer();

@@ -11,7 +11,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AGENT_CARD_PATH, fetchAgentCard, mcpServerFrom, runAgent, ToolRegistry, ToolResolutionError, type McpClientLike } from "../../runtime/client/index.js";
+import { AGENT_CARD_PATH, fetchAgentCard, mcpServerFrom, runAgent, ToolRegistry, ToolResolutionError, type McpClientLike } from "../../index.js";
 import { clientFor, useMockServer } from "./helpers.js";
 
 const mantyx = useMockServer();

@@ -15,7 +15,7 @@ import {
   truncateUtf8,
   UnexpectedResponseError,
   withFiles,
-} from "../../runtime/client/index.js";
+} from "../../index.js";
 import type { StreamFault } from "../mock-server/index.js";
 import { clientFor, useMockServer } from "./helpers.js";
 

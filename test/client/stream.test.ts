@@ -11,7 +11,7 @@ import {
   runOutcome,
   StreamDecodeError,
   UnexpectedResponseError,
-} from "../../runtime/client/index.js";
+} from "../../index.js";
 import { clientFor, collect, useMockServer } from "./helpers.js";
 
 const server = useMockServer();

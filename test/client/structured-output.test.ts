@@ -1,7 +1,7 @@
 /** parseStructuredOutput on terminal events from real runs. */
 import { describe, expect, it } from "vitest";
 import { validateOpaqueObject } from "../../generated/validators/index.js";
-import { OutputParseError, parseStructuredOutput, runAgent } from "../../runtime/client/index.js";
+import { OutputParseError, parseStructuredOutput, runAgent } from "../../index.js";
 import { clientFor, useMockServer } from "./helpers.js";
 
 const server = useMockServer();

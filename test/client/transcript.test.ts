@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { validateRunTranscript } from "../../generated/transcript.js";
 import type { AgentRunEvent } from "../../generated/types.js";
-import { runAgent, StreamDecodeError, ToolRegistry } from "../../runtime/client/index.js";
+import { runAgent, StreamDecodeError, ToolRegistry } from "../../index.js";
 import { clientFor, collect, useMockServer } from "./helpers.js";
 
 const server = useMockServer({ retryMs: 1 });

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
 import type { AgentRunEvent } from "../../generated/types.js";
-import { runOutcome } from "../../runtime/client/index.js";
+import { runOutcome } from "../../index.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 

@@ -1,5 +1,5 @@
 /**
- * `mantyx-wire gen` run as a user runs it: bin/mantyx-wire.js in a child
+ * `mantyx-wire gen` run as a user runs it: the built bin in a child
  * process, from temporary folders outside the repository, with relative and
  * absolute `--schema`/`--out`. The cases folder is found beside the schema
  * file, never from the current directory, and the output (headers included)
@@ -13,9 +13,11 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync
 import path from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, test } from "vitest";
-import { readTree, REPO, tempDir } from "./support.js";
+import { builtBin, readTree, REPO, tempDir } from "./support.js";
 
-const BIN = path.join(REPO, "bin/mantyx-wire.js");
+const BIN = builtBin();
+/** This repository's generated/ imports the runtime relatively; runs compared with it do too. */
+const RUNTIME = ["--runtime", "../runtime/codegen/v1.js"];
 const GENERATED = path.join(REPO, "generated");
 const SLOW = 180_000;
 
@@ -25,10 +27,10 @@ interface Run {
   readonly stderr: string;
 }
 
-/** `node bin/mantyx-wire.js ...args` in `cwd`. */
+/** `node mantyx-wire.js ...args` (the built bin) in `cwd`. */
 async function mantyxWire(args: readonly string[], cwd: string): Promise<Run> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { cwd, encoding: "utf8" });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args, ...(args[0] === "gen" ? RUNTIME : [])], { cwd, encoding: "utf8" });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: unknown; stdout?: string; stderr?: string };

@@ -1,4 +1,5 @@
 /** Helpers for the generator tests: temp folders, schema files, running the CLI in-process. */
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -56,4 +57,20 @@ export function readTree(dir: string): Map<string, string> {
     .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
     .sort();
   return new Map(files.map((file) => [file, readFileSync(path.join(dir, file), "utf8")]));
+}
+
+/**
+ * The published `mantyx-wire` command, built from the sources as `npm pack`
+ * builds it (generator/scripts/build.mjs), into a folder of its own under
+ * generator/ (so its dependency imports resolve as in an install). Built once
+ * per test file; returns the path of its `mantyx-wire.js`.
+ */
+let built: string | undefined;
+export function builtBin(): string {
+  if (built === undefined) {
+    const out = mkdtempSync(path.join(REPO, "generator", ".test-bin-"));
+    execFileSync(process.execPath, [path.join(REPO, "generator/scripts/build.mjs"), out], { stdio: "pipe" });
+    built = path.join(out, "mantyx-wire.js");
+  }
+  return built;
 }

@@ -55,7 +55,9 @@ describe("the tarball", () => {
     expect(entries).toContain("dist/generated/validators/run-create-request.js");
     expect(entries).toContain("generated/openapi.json");
     expect(entries).toContain("generated/fixtures/manifest.json");
-    expect(entries).toContain("generator/cli.ts"); // the mantyx-wire command
+    // The generator is @mantyx/wire-gen, its own package: none of it ships here.
+    expect(entries.filter((e) => /^(generator|templates|bin)\//.test(e))).toEqual([]);
+    expect(entries).toContain("dist/runtime/codegen/v1.js");
     expect(entries.filter((e) => /^(generated\/validators\/|generated\/[^/]+\.ts$|runtime\/|index\.ts$)/.test(e))).toEqual([]);
   });
 });

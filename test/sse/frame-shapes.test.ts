@@ -6,7 +6,8 @@
  * sends either and the client's stream delivers the same events.
  */
 import { describe, expect, it } from "vitest";
-import { decodeEventMessage, decodeEvents, frameShapeOf, isStreamDecodeError, StreamDecodeError } from "../../runtime/events/index.js";
+import { decodeEventMessage, decodeEvents } from "../../generated/events.js";
+import { frameShapeOf, isStreamDecodeError, StreamDecodeError } from "../../runtime/events/index.js";
 import type { SseMessage } from "../../runtime/sse/index.js";
 import { clientFor, collect } from "../client/helpers.js";
 import { startMockServer, type FrameShape } from "../mock-server/index.js";

@@ -9,7 +9,8 @@
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { validateAgentRunEvent } from "../../generated/validators/agent-run-event.js";
-import { decodeEventMessage, isStreamDecodeError, type StreamDecodeError } from "../../runtime/events/index.js";
+import { decodeEventMessage } from "../../generated/events.js";
+import { isStreamDecodeError, type StreamDecodeError } from "../../runtime/events/index.js";
 import type { SseMessage } from "../../runtime/sse/index.js";
 import { clientFor, collect, useMockServer } from "../client/helpers.js";
 
@@ -78,8 +79,8 @@ describe("strict checking of events: an opt-in", () => {
     };
     // The strict build checks the closed lists; the receive build has no enum check at all.
     const ENUM_CHECK = "must be equal to one of the allowed values";
-    const plain = await bundle(`import { decodeEvents } from "./runtime/events/index.ts"; export { decodeEvents };`);
-    const opted = await bundle(`import { decodeEvents } from "./runtime/events/index.ts"; import { validateAgentRunEvent } from "./generated/validators/agent-run-event.js"; export const run = (s) => decodeEvents(s, { strict: validateAgentRunEvent });`);
+    const plain = await bundle(`import { decodeEvents } from "./generated/events.ts"; export { decodeEvents };`);
+    const opted = await bundle(`import { decodeEvents } from "./generated/events.ts"; import { validateAgentRunEvent } from "./generated/validators/agent-run-event.js"; export const run = (s) => decodeEvents(s, { strict: validateAgentRunEvent });`);
     expect(plain).toContain("validateAgentRunEventReceive");
     expect(plain).not.toContain(ENUM_CHECK);
     expect(opted).toContain(ENUM_CHECK);

@@ -21,12 +21,15 @@ const RECEIVE_LEVEL = `at the receive level (schema/CONVENTIONS.md, "Two validat
  * Declarations of component `name`'s validator module (`allErrors`: of its
  * all-errors build; `receive`: of its receive-level build).
  */
-export function componentDeclarations(name: string, { allErrors = false, receive = false }: { allErrors?: boolean; receive?: boolean } = {}): string {
+export function componentDeclarations(
+  name: string,
+  { allErrors = false, receive = false, runtime = "@mantyx/wire-types/codegen/v1" }: { allErrors?: boolean; receive?: boolean; runtime?: string } = {},
+): string {
   const fn = allErrors ? allErrorsName(name) : receive ? receiveName(name) : validatorName(name);
   const behaviour = (allErrors ? ALL_ERRORS : FIRST_ERROR).replaceAll("{fn}", fn).replaceAll("{fast}", validatorName(name));
   const level = receive ? RECEIVE_LEVEL.replace("{strict}", `\`${validatorName(name)}\``) : STRICT_LEVEL;
   return `import type { ${name} } from "../types.js";
-import type { ValidationIssue } from "./runtime.js";
+import type { ValidationIssue } from ${JSON.stringify(runtime)};
 
 /**
  * Checks \`data\` against \`#/components/schemas/${name}\` of schema/openapi.yaml,
@@ -44,8 +47,9 @@ export declare namespace ${fn} {
 }
 
 /** Declarations of index.js: every validator by name, and the public types. */
-export function indexDeclarations(names: readonly string[], allErrors: readonly string[], receive: readonly string[] = []): string {
-  return `${exportLines(names, allErrors, receive)}export type { ValidationIssue, Validator } from "./runtime.js";\n`;
+export function indexDeclarations(names: readonly string[], allErrors: readonly string[], runtime = "@mantyx/wire-types/codegen/v1", receive: readonly string[] = []): string {
+  return `${exportLines(names, allErrors, receive)}export type { ValidationIssue, Validator } from ${JSON.stringify(runtime)};
+`;
 }
 
 /** index.js: explicit named re-exports (no \`export *\`), one line per validator. */

@@ -1,7 +1,7 @@
 /**
  * One component's validator as a self-contained ES module: ajv's standalone
  * code for that component (its function and every function it calls), with
- * ajv's runtime `require`s replaced by imports from ./runtime.js, unused
+ * ajv's runtime `require`s replaced by imports from the runtime contract, unused
  * schema constants dropped, wrapped so bundlers can drop it, and formatted.
  */
 import type { Ajv2020 } from "ajv/dist/2020.js";
@@ -9,18 +9,18 @@ import standalone from "ajv/dist/standalone/index.js";
 import { componentRef } from "./ajv.js";
 import { formatModuleSync } from "./format.js";
 import { validatorName } from "./names.js";
-import { RUNTIME_EXPORTS, RUNTIME_FILE } from "./runtime.js";
+import { RUNTIME_EXPORTS } from "./runtime.js";
 
 /** The module text (without header) for component `name`, already added to `ajv`. */
-export function componentModuleCode(ajv: Ajv2020, name: string): string {
-  return formatModuleSync(componentModuleSource(ajv, name));
+export function componentModuleCode(ajv: Ajv2020, name: string, runtime = RUNTIME_PLACEHOLDER): string {
+  return formatModuleSync(componentModuleSource(ajv, name, undefined, runtime));
 }
 
 /**
  * The module before formatting: `componentModuleCode` is `formatModuleSync`
  * of this (./format.ts). `exportName` defaults to `validate<Name>`.
  */
-export function componentModuleSource(ajv: Ajv2020, name: string, exportName = validatorName(name)): string {
+export function componentModuleSource(ajv: Ajv2020, name: string, exportName = validatorName(name), runtime = RUNTIME_PLACEHOLDER): string {
   let code = standalone.default(ajv, { [exportName]: componentRef(name) });
   code = code.replace(/^"use strict";/, ""); // ES modules are strict
 
@@ -30,7 +30,7 @@ export function componentModuleSource(ajv: Ajv2020, name: string, exportName = v
   const fn = exported[1];
   code = code.replace(exportLine, "");
 
-  const { body, imports } = replaceRuntimeRequires(code, name);
+  const { body, imports } = replaceRuntimeRequires(code, name, runtime);
   return (
     `${imports}\n` +
     // A module of bare statements such as `validate12.evaluated = {...}` or
@@ -42,24 +42,27 @@ export function componentModuleSource(ajv: Ajv2020, name: string, exportName = v
   );
 }
 
+/** The specifier used when none is given (tests of the module code alone). */
+export const RUNTIME_PLACEHOLDER = "@mantyx/wire-types/codegen/v1";
+
 const REQUIRE = /const (\w+) = require\("([^"]+)"\)\.(\w+);/g;
 
-/** Replaces each `const funcN = require("ajv/dist/runtime/x").y;` with an import from ./runtime.js. */
-function replaceRuntimeRequires(code: string, name: string): { body: string; imports: string } {
+/** Replaces each `const funcN = require("ajv/dist/runtime/x").y;` with an import from the runtime contract (`runtime`). */
+function replaceRuntimeRequires(code: string, name: string, runtime: string): { body: string; imports: string } {
   const specifiers: string[] = [];
   const body = code.replace(REQUIRE, (_whole, local: string, module: string, member: string) => {
     const replacement = RUNTIME_EXPORTS[`${module}.${member}`];
     if (replacement === undefined) {
       throw new Error(
-        `The validator of ${name} needs require("${module}").${member}, which ${RUNTIME_FILE} does not provide. ` +
-          `Add it to RUNTIME_EXPORTS and runtimeJs in generator/emit/validators/runtime.ts.`,
+        `The validator of ${name} needs require("${module}").${member}, which the runtime contract does not provide. ` +
+          `Add it to runtime/validation/helpers.ts, runtime/codegen/v1.ts and RUNTIME_EXPORTS in generator/emit/validators/runtime.ts.`,
       );
     }
     specifiers.push(`${replacement} as ${local}`);
     return "";
   });
   specifiers.sort();
-  const imports = specifiers.length > 0 ? `import { ${specifiers.join(", ")} } from "./${RUNTIME_FILE}";` : "";
+  const imports = specifiers.length > 0 ? `import { ${specifiers.join(", ")} } from ${JSON.stringify(runtime)};` : "";
   return { body, imports };
 }
 

@@ -5,7 +5,7 @@
  */
 
 const FORBIDDEN: ReadonlyArray<readonly [RegExp, string]> = [
-  [/\brequire\s*\(/, "require( (CommonJS; ajv runtime modules must be replaced by ./runtime.js)"],
+  [/\brequire\s*\(/, "require( (CommonJS; ajv runtime modules must be replaced by the runtime contract's helpers)"],
   [/\beval\s*\(/, "eval( (blocked by CSP, not standalone)"],
   [/\bnew\s+Function\b|\bFunction\s*\(/, "new Function (blocked by CSP, compiles at run time)"],
   [/\bimport\s*\(/, "dynamic import("],
@@ -14,18 +14,18 @@ const FORBIDDEN: ReadonlyArray<readonly [RegExp, string]> = [
 
 const IMPORT_SPECIFIER = /\b(?:import|export)\b[^"';]*?\bfrom\s*["']([^"']+)["']|\bimport\s*["']([^"']+)["']/g;
 
-/** Module specifiers a generated file may import: its own folder, and `../types.js` for declarations. */
-export function isAllowedSpecifier(specifier: string, kind: "js" | "dts"): boolean {
-  if (/^\.\/[a-z0-9-]+(?:\.all-errors|\.receive)?\.js$/.test(specifier)) return true;
+/** Module specifiers a generated file may import: its own folder, the runtime contract, and `../types.js` for declarations. */
+export function isAllowedSpecifier(specifier: string, kind: "js" | "dts", runtime?: string): boolean {
+  if (/^\.\/[a-z0-9-]+(?:\.all-errors|\.receive)?\.js$/.test(specifier) || specifier === runtime) return true;
   return kind === "dts" && specifier === "../types.js";
 }
 
 /** Problems that make `code` not portable; empty when it is fine. */
-export function portabilityProblems(code: string, kind: "js" | "dts"): string[] {
+export function portabilityProblems(code: string, kind: "js" | "dts", runtime?: string): string[] {
   const problems = FORBIDDEN.filter(([re]) => re.test(code)).map(([, what]) => `contains ${what}`);
   for (const m of code.matchAll(IMPORT_SPECIFIER)) {
     const specifier = m[1] ?? m[2] ?? "";
-    if (!isAllowedSpecifier(specifier, kind)) problems.push(`imports "${specifier}" (only files of generated/validators/ may be imported)`);
+    if (!isAllowedSpecifier(specifier, kind, runtime)) problems.push(`imports "${specifier}" (only files of generated/validators/ and the runtime contract may be imported)`);
   }
   return problems;
 }
@@ -36,9 +36,9 @@ export class NotPortableError extends Error {
 }
 
 /** Throws `NotPortableError` listing every problem of `code`. */
-export function assertPortable(path: string, code: string): void {
+export function assertPortable(path: string, code: string, runtime?: string): void {
   const kind = path.endsWith(".d.ts") ? "dts" : "js";
-  const problems = portabilityProblems(code, kind);
+  const problems = portabilityProblems(code, kind, runtime);
   if (problems.length > 0) {
     throw new NotPortableError(`Generated ${path} is not standalone: ${problems.join("; ")}. Fix generator/emit/validators/.`);
   }

@@ -28,8 +28,11 @@ export interface EmittedValidators {
   getAllErrors(name: string): Promise<AnyValidator>;
 }
 
+/** The runtime contract as the emitted files import it from a temporary folder: this repository's source, by file URL. */
+export const RUNTIME_URL = new URL("../../../runtime/codegen/v1.ts", import.meta.url).href;
+
 export async function emitToTempDir(model: LoadedSchema): Promise<EmittedValidators> {
-  const files = emitValidators(model);
+  const files = emitValidators({ ...model, runtime: RUNTIME_URL });
   const dir = mkdtempSync(join(tmpdir(), "wire-validators-"));
   // As in this package: .js files are ES modules.
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');

@@ -15,8 +15,8 @@
  *
  * No MCP or A2A library is a dependency: the client is typed structurally.
  */
-import type { AgentCard, McpImplementation, McpTool } from "../../../generated/types.js";
-import { validateAgentCard } from "../../../generated/validators/agent-card.js";
+import type { AgentCard, McpImplementation, McpTool } from "../../generated/types.js";
+import { validateAgentCard } from "../../generated/validators/agent-card.js";
 import type { McpServerDefinition } from "./registry.js";
 
 /** A tool could not be resolved locally: the Agent Card or the MCP server did not answer as the protocols say. */

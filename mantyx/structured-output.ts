@@ -9,8 +9,9 @@
  * bytes the model emitted: exposed on the error as a diagnostic, never
  * returned as the answer.
  */
-import type { AgentRunEvent } from "../../generated/types.js";
-import { failureMessage, isTerminalEvent, runOutcome } from "../events/index.js";
+import { isTerminalEvent } from "../generated/events.js";
+import type { AgentRunEvent } from "../generated/types.js";
+import { failureMessage, runOutcome } from "./outcome.js";
 
 export type OutputParseErrorType = "not-json" | "schema-mismatch" | "run-failed";
 

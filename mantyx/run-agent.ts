@@ -14,18 +14,20 @@
  * not go on (and bill) without anyone reading it (unless
  * `cancelOnFailure: false`), then rejects with the original error.
  */
-import type { LocalToolCallData, RunCreateRequest, RunCreateResponse, ToolRef, ToolResultRequest } from "../../generated/types.js";
-import { StreamDecodeError, type TerminalEvent } from "../events/index.js";
-import type { CallOptions, ToolResultOutcome } from "./core.js";
-import { isRequestValidationError } from "./errors.js";
-import { linked } from "./internal/backoff.js";
-import type { RunEventStream, RunStreamItem, StreamRunOptions } from "./stream-run.js";
+import type { MantyxCallOptions, MantyxStreamOptions, ToolResultOutcome } from "../generated/client.js";
+import type { TerminalEvent } from "../generated/events.js";
+import type { AgentRunEvent, LocalToolCallData, RunCreateRequest, RunCreateResponse, ToolRef, ToolResultRequest } from "../generated/types.js";
+import { isRequestValidationError, StreamDecodeError, type RunEventStream, type RunStreamItem } from "../runtime/client/index.js";
+import { linked } from "../runtime/client/internal/backoff.js";
 import type { ToolAnswer, ToolCallContext } from "./tools/registry.js";
+
+type CallOptions = MantyxCallOptions;
+type StreamRunOptions = MantyxStreamOptions;
 
 /** What the run helper needs of a client (the generated MantyxClient has it). */
 export interface RunnableClient {
   createRun(body: RunCreateRequest, options?: CallOptions): Promise<RunCreateResponse>;
-  streamRun(runId: string, options?: StreamRunOptions): RunEventStream;
+  streamRun(runId: string, options?: StreamRunOptions): RunEventStream<RunStreamItem<AgentRunEvent>, TerminalEvent>;
   postToolResult(runId: string, body: ToolResultRequest, options?: CallOptions): Promise<ToolResultOutcome>;
   cancelRun(runId: string, options?: CallOptions): Promise<unknown>;
 }
@@ -52,7 +54,7 @@ export interface RunOptions extends StreamRunOptions {
   /** Client-resolved tools (a ToolRegistry): declared in the spec and answered when called. */
   tools?: ToolDispatcher | undefined;
   /** Sees every stream item, in order (awaited before the next one). */
-  onEvent?: ((item: RunStreamItem) => void | Promise<void>) | undefined;
+  onEvent?: ((item: RunStreamItem<AgentRunEvent>) => void | Promise<void>) | undefined;
   /** Called with each tool call's POST outcome. */
   onToolResult?: ((call: LocalToolCallData, outcome: ToolResultOutcome) => void) | undefined;
   /**

@@ -30,7 +30,7 @@ import type {
   McpLocalToolRef,
   McpTool,
   ToolResultFile,
-} from "../../../generated/types.js";
+} from "../../generated/types.js";
 import { checkJsonSchema } from "./json-schema.js";
 
 /** What a handler learns about the call it serves. */

@@ -1,6 +1,7 @@
 /**
- * Which events end a run, and how (wire-protocol.md §4.8, http-surface.md
- * "older event shapes"). The only place that knows these rules.
+ * How a MANTYX run ended, read from its terminal event (wire-protocol.md
+ * §4.8, http-surface.md "older event shapes"). Which events are terminal
+ * is the schema's (`x-terminal`, generated/events.ts); what they mean is here.
  *
  * - `result` ends the run. It is a success unless it is the older failure
  *   shape, `subtype: "error_…"` (e.g. `error_local_tool_timeout`), or says
@@ -8,22 +9,11 @@
  * - `error` ends the run with a failure.
  * - `cancelled` ends the run (`POST /cancel`, or a deleted session).
  */
-import type { AgentRunEvent, CancelledEvent, ErrorEvent, ResultEvent } from "../../generated/types.js";
-
-export type TerminalEvent = ResultEvent | ErrorEvent | CancelledEvent;
+import type { TerminalEvent } from "../generated/events.js";
+import type { AgentRunEvent } from "../generated/types.js";
 
 /** How a run ended. */
 export type RunOutcome = "succeeded" | "failed" | "cancelled";
-
-/** True for `result`, `error` and `cancelled`: the server sends nothing after it and closes the stream. */
-export function isTerminalEvent(event: AgentRunEvent | { type: string }): event is TerminalEvent {
-  return isTerminalType(event.type);
-}
-
-/** @internal `result`, `error` or `cancelled`. */
-export function isTerminalType(t: unknown): boolean {
-  return t === "result" || t === "error" || t === "cancelled";
-}
 
 /** The outcome a terminal event reports; `undefined` for a non-terminal event. */
 export function runOutcome(event: AgentRunEvent | { type: string; data?: unknown }): RunOutcome | undefined {

@@ -1,0 +1,72 @@
+/**
+ * What each schema keyword means to a wire-compatibility check. A keyword
+ * that no list here or no comparison rule names is compared as opaque JSON:
+ * any difference is a change to review (compare-schema.ts), so a keyword
+ * added to the schema later is never silently ignored.
+ */
+
+/** Documentation only: a difference is not reported. */
+const IGNORED = new Set([
+  "description",
+  "title",
+  "examples",
+  "example",
+  "$comment",
+  "externalDocs",
+  "xml",
+  "$schema",
+  "$id",
+  "$anchor",
+  "$dynamicAnchor",
+  "$defs",
+  "definitions",
+]);
+
+/**
+ * Annotations that say something about the value but assert nothing (the
+ * project never asserts `format`, CONVENTIONS.md): a difference is `info`.
+ */
+const INFO = new Set(["format", "deprecated", "default", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema"]);
+
+/** Which bound a numeric limit is: an upper bound narrows when it goes down, a lower bound when it goes up. */
+export const LIMITS: Readonly<Record<string, "upper" | "lower">> = {
+  maximum: "upper",
+  exclusiveMaximum: "upper",
+  maxLength: "upper",
+  maxItems: "upper",
+  maxProperties: "upper",
+  maxContains: "upper",
+  // Vendor keywords (schema/CONVENTIONS.md): byte limits of the serialized value.
+  "x-max-utf8-bytes": "upper",
+  "x-max-json-bytes": "upper",
+  minimum: "lower",
+  exclusiveMinimum: "lower",
+  minLength: "lower",
+  minItems: "lower",
+  minProperties: "lower",
+  minContains: "lower",
+};
+
+/**
+ * Vendor keywords that annotate rather than assert. Every other `x-` keyword
+ * in a schema is an assertion the generated validators enforce
+ * (CONVENTIONS.md): added, it narrows; removed, it widens; changed, review.
+ */
+const VENDOR_ANNOTATIONS = new Set(["x-known-values", "x-terminal"]);
+
+export function isVendorAssertion(keyword: string): boolean {
+  return keyword.startsWith("x-") && !VENDOR_ANNOTATIONS.has(keyword);
+}
+
+/** Whether a keyword beside a `$ref` leaves the `$ref`'s target as the whole schema. */
+export function isAnnotationKeyword(keyword: string): boolean {
+  return IGNORED.has(keyword) || INFO.has(keyword);
+}
+
+export function isIgnoredKeyword(keyword: string): boolean {
+  return IGNORED.has(keyword);
+}
+
+export function isInfoKeyword(keyword: string): boolean {
+  return INFO.has(keyword);
+}

@@ -1,0 +1,113 @@
+/**
+ * The event streams of the document's streamed operations, as the client and
+ * the events emitter see them: each `text/event-stream` success response
+ * whose item schema (`x-item-schema` in 3.1, `itemSchema` in 3.2) is a
+ * component, that component's discriminator property, and the types of its
+ * variants marked `x-terminal: true` (after which the server sends nothing).
+ */
+import type { OpenAPIObject, SchemaObject } from "openapi3-ts/oas31";
+import type { LoadedSchema } from "../model.js";
+import { componentName, deref, isRef, operationsOf } from "./operations.js";
+
+export interface EventStream {
+  /** The item schema's component. */
+  readonly component: string;
+  /** The operations that stream it. */
+  readonly operations: readonly string[];
+  /** Discriminator values of the terminal variants, sorted. */
+  readonly terminal: readonly string[];
+  /** The components of those variants, sorted. */
+  readonly terminalComponents: readonly string[];
+  /**
+   * The envelope member holding the payload: the one property every tagged
+   * variant requires besides the tag and `seq` (MANTYX: `data`); undefined
+   * when there is no such single member. Lets the runtime read flattened
+   * frames too (schema/CONVENTIONS.md, "Frame shapes").
+   */
+  readonly payload: string | undefined;
+}
+
+/** The item schema component of an operation's event-stream answer, or undefined. */
+export function streamItemComponent(doc: OpenAPIObject, responses: Record<string, unknown> | undefined): string | undefined {
+  for (const status of Object.keys(responses ?? {}).sort()) {
+    if (!/^2\d\d$/.test(status)) continue;
+    const content = deref<{ content?: Record<string, Record<string, unknown>> }>(doc, responses![status] as object).content ?? {};
+    for (const media of Object.keys(content).sort()) {
+      if (!media.startsWith("text/event-stream")) continue;
+      const item = content[media]!["itemSchema"] ?? content[media]!["x-item-schema"];
+      const name = componentName(item);
+      if (name !== undefined) return name;
+    }
+  }
+  return undefined;
+}
+
+/** Every event stream, by component name. */
+export function eventStreams(model: LoadedSchema): EventStream[] {
+  const byComponent = new Map<string, string[]>();
+  for (const { op } of operationsOf(model.document)) {
+    const component = streamItemComponent(model.document, op.responses as Record<string, unknown>);
+    if (component === undefined || op.operationId === undefined) continue;
+    byComponent.set(component, [...(byComponent.get(component) ?? []), op.operationId]);
+  }
+  return [...byComponent.keys()].sort().map((component) => {
+    const found = new Map<string, string>();
+    collectTerminal(model, component, "type", found, new Set());
+    const entries = [...found].sort(([a], [b]) => (a < b ? -1 : 1));
+    return {
+      component,
+      operations: byComponent.get(component)!.sort(),
+      terminal: entries.map(([tag]) => tag),
+      terminalComponents: [...new Set(entries.map(([, name]) => name))].sort(),
+      payload: payloadMember(model, component),
+    };
+  });
+}
+
+/** The one member every tagged variant reachable from `name` requires besides its tag and `seq`, if there is exactly one. */
+function payloadMember(model: LoadedSchema, name: string): string | undefined {
+  let common: Set<string> | undefined;
+  const seen = new Set<string>();
+  const walk = (component: string, tag: string): void => {
+    if (seen.has(component)) return;
+    seen.add(component);
+    const schema = model.schemas[component] as SchemaObject | boolean | undefined;
+    if (typeof schema !== "object") return;
+    const own = (schema.discriminator?.propertyName as string | undefined) ?? tag;
+    if ((schema.properties?.[own] as { const?: unknown } | undefined)?.const !== undefined) {
+      const required = new Set((schema.required ?? []).filter((r) => r !== own && r !== "seq"));
+      common = common === undefined ? required : new Set([...common].filter((r) => required.has(r)));
+    }
+    for (const key of ["oneOf", "anyOf", "allOf"] as const) for (const b of (schema[key] ?? []) as unknown[]) visit(b, own);
+    for (const key of ["if", "then", "else"] as const) visit((schema as Record<string, unknown>)[key], own);
+  };
+  const visit = (branch: unknown, tag: string): void => {
+    const target = isRef(branch) ? componentName(branch) : undefined;
+    if (target !== undefined) walk(target, tag);
+  };
+  walk(name, "type");
+  const members = [...(common ?? [])];
+  return members.length === 1 ? members[0] : undefined;
+}
+
+/** Walks unions (`oneOf`/`anyOf`/`allOf`, `if`/`then`/`else`, `$ref`) from `name`, collecting `x-terminal` variants' tags. */
+function collectTerminal(model: LoadedSchema, name: string, tagProperty: string, found: Map<string, string>, seen: Set<string>): void {
+  if (seen.has(name)) return;
+  seen.add(name);
+  const schema = model.schemas[name] as SchemaObject | boolean | undefined;
+  if (typeof schema !== "object") return;
+  const tag = (schema.discriminator?.propertyName as string | undefined) ?? tagProperty;
+  if ((schema as Record<string, unknown>)["x-terminal"] === true) {
+    const value = (schema.properties?.[tag] as { const?: unknown } | undefined)?.const;
+    if (typeof value === "string") found.set(value, name);
+  }
+  for (const key of ["oneOf", "anyOf", "allOf"] as const) {
+    for (const branch of (schema[key] ?? []) as unknown[]) visit(branch);
+  }
+  for (const key of ["if", "then", "else"] as const) visit((schema as Record<string, unknown>)[key]);
+  function visit(branch: unknown): void {
+    if (!isRef(branch)) return;
+    const target = componentName(branch);
+    if (target !== undefined) collectTerminal(model, target, tag, found, seen);
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * Where generated code imports the runtime from: the one versioned contract
+ * entry of `@mantyx/wire-types` (runtime/codegen/v1.ts). Every generated
+ * module that needs the runtime imports this specifier and nothing else of
+ * it, so a program's generated code and the installed runtime agree on one
+ * stated surface; a contract with another version is another entry
+ * (`codegen/v2`), and code generated against it fails to resolve, at compile
+ * time and at import time, against a runtime that lacks it.
+ *
+ * `gen --runtime <specifier>`: a package specifier (or a `file:` URL) is
+ * used as is; one that starts with `./` or `../` is a path relative to the
+ * output folder (this
+ * repository's own `generated/` imports `../runtime/codegen/v1.js`), made
+ * relative to each file that imports it.
+ */
+import path from "node:path";
+import type { LoadedSchema } from "../model.js";
+
+export const DEFAULT_RUNTIME = "@mantyx/wire-types/codegen/v1";
+
+/** The version of the contract this generator emits code for. */
+export const CODEGEN_CONTRACT = 1;
+
+/** The specifier `file` (a path relative to the output folder) imports the runtime contract by. */
+export function runtimeImport(model: LoadedSchema, file: string): string {
+  const runtime = model.runtime ?? DEFAULT_RUNTIME;
+  if (!runtime.startsWith("./") && !runtime.startsWith("../")) return runtime;
+  const relative = path.posix.relative(path.posix.dirname(file), path.posix.normalize(runtime));
+  return relative.startsWith(".") ? relative : `./${relative}`;
+}

@@ -1,0 +1,58 @@
+/**
+ * `mantyx-wire gen`: load the schema, run every emitter, then write the
+ * output folder or (`--check`) compare it. Exit codes: 0 done or up to date,
+ * 1 `--check` found differences, 2 the schema, the generator or the
+ * arguments failed.
+ */
+import path from "node:path";
+import type { CliEnv } from "./cli.js";
+import { EMITTERS, generate } from "./emit/index.js";
+import { formatError } from "./errors.js";
+import { loadSchema } from "./load/index.js";
+import { diffOutput, isUpToDate, writeOutput } from "./write.js";
+
+export interface GenOptions {
+  readonly schema: string;
+  readonly out: string;
+  readonly check?: boolean;
+  readonly debug?: boolean;
+  readonly runtime?: string;
+}
+
+export async function gen(options: GenOptions, io: CliEnv): Promise<number> {
+  const started = performance.now();
+  const outDir = path.resolve(io.cwd, options.out);
+  const shownOut = `${path.relative(io.cwd, outDir).split(path.sep).join("/") || "."}/`;
+  const shownSchema = path.relative(io.cwd, path.resolve(io.cwd, options.schema)).split(path.sep).join("/");
+  const emitters = io.emitters ?? EMITTERS;
+  try {
+    const model = { ...(await loadSchema(options.schema, { cwd: io.cwd })), runtime: options.runtime };
+    const files = await generate(model, emitters);
+    const ms = (): number => Math.round(performance.now() - started);
+    if (options.check) {
+      const diff = await diffOutput(outDir, files);
+      if (isUpToDate(diff)) {
+        io.stdout(`mantyx-wire gen --check: ${shownOut} is up to date (${files.length} files, ${ms()} ms)\n`);
+        return 0;
+      }
+      const rows = [
+        ...diff.stale.map((file) => `  stale    ${shownOut}${file}`),
+        ...diff.missing.map((file) => `  missing  ${shownOut}${file}`),
+        ...diff.extra.map((file) => `  extra    ${shownOut}${file}`),
+      ];
+      io.stderr(
+        `mantyx-wire gen --check: ${shownOut} is out of date with ${shownSchema}:\n${rows.join("\n")}\n` +
+          `Run \`mantyx-wire gen --schema ${shownSchema} --out ${shownOut.slice(0, -1)}\` (in the @mantyx/wire-types repository: \`npm run gen\`) to regenerate it, then commit the result.\n`,
+      );
+      return 1;
+    }
+    const summary = await writeOutput(outDir, files, io.cwd);
+    io.stdout(
+      `mantyx-wire gen: ${files.length} files in ${shownOut} (${summary.written} written, ${summary.unchanged} unchanged, ${summary.deleted} deleted) in ${ms()} ms\n`,
+    );
+    return 0;
+  } catch (error) {
+    io.stderr(`${formatError(error, { debug: options.debug === true })}\n`);
+    return 2;
+  }
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+/**
+ * Builds the published `mantyx-wire` command into generator/dist/ (run by
+ * `npm pack` / `npm publish` of @mantyx/wire-gen through `prepack`):
+ *   - dist/mantyx-wire.js: generator/main.ts and the generator's own modules
+ *     bundled by esbuild as ES modules for Node 20, split so that each
+ *     command loads its work only when it runs (`--help` loads commander
+ *     and the CLI alone); the dependencies (ajv, yaml, handlebars, esbuild,
+ *     commander) stay imports of the installed packages;
+ *   - the files the generator reads at run time, beside it: the client
+ *     template and the OpenAPI 3.1 meta-schema.
+ * `node generator/scripts/build.mjs <outdir>` builds elsewhere (tests).
+ */
+import { chmodSync, cpSync, mkdirSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const generator = join(dirname(fileURLToPath(import.meta.url)), "..");
+const out = process.argv[2] ?? join(generator, "dist");
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+await build({
+  entryPoints: { "mantyx-wire": join(generator, "main.ts") },
+  outdir: out,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  packages: "external",
+  chunkNames: "chunks/[name]-[hash]",
+  banner: { js: "#!/usr/bin/env node" },
+  legalComments: "none",
+  logLevel: "warning",
+});
+chmodSync(join(out, "mantyx-wire.js"), 0o755);
+cpSync(join(generator, "..", "templates", "client.ts.hbs"), join(out, "client.ts.hbs"));
+cpSync(join(generator, "load", "oas-3.1-schema.json"), join(out, "oas-3.1-schema.json"));
+console.log(`build: ${out}/mantyx-wire.js`);

@@ -1,0 +1,30 @@
+/**
+ * The hand-written MANTYX helpers, layer 3: built on the generated client
+ * and types (layer 2) and the runtime (layer 1), never imported by them.
+ * The agent loop (`runAgent`), the tool registry, `parseStructuredOutput`
+ * and run outcomes. Each is standalone: a program bundles it only when it
+ * imports it. Explicit exports only: this list is the public surface.
+ */
+export { failureMessage, runOutcome, type RunOutcome } from "./outcome.js";
+export { runAgent, withTools, type RunnableClient, type RunOptions, type ToolDispatcher } from "./run-agent.js";
+export { isOutputParseError, OutputParseError, parseStructuredOutput, type OutputParseErrorType, type OutputValidator } from "./structured-output.js";
+export { checkJsonSchema, type ArgIssue } from "./tools/json-schema.js";
+export {
+  MAX_ERROR_BYTES,
+  MAX_RESULT_BYTES,
+  ToolRegistry,
+  truncateUtf8,
+  withFiles,
+  type A2aPeerDefinition,
+  type ArgsValidator,
+  type LocalToolDefinition,
+  type McpCall,
+  type McpServerDefinition,
+  type StandardJsonSchema,
+  type StandardResult,
+  type ToolAnswer,
+  type ToolCallContext,
+  type ToolRegistryOptions,
+  type ToolResultWithFiles,
+} from "./tools/registry.js";
+export { AGENT_CARD_PATH, fetchAgentCard, mcpServerFrom, ToolResolutionError, type FetchAgentCardOptions, type McpClientLike } from "./tools/resolve.js";

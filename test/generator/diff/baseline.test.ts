@@ -1,0 +1,84 @@
+/**
+ * The committed baseline (schema/baseline/): the seed-edition schema against
+ * itself is no change; `npm run diff:baseline`'s own arguments pass; and the
+ * five client-side narrowings of the October 2026 edition, applied to the
+ * baseline the way schema/openapi.yaml states them, come out breaks-clients
+ * and are exactly what accepted-changes.json accepts, while its additions
+ * come out additive.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { parse } from "yaml";
+import { diffDocuments } from "../../../generator/diff/diff-documents.js";
+import { cli, REPO } from "../support.js";
+import { applyPatch, type PatchOperation } from "./json-patch.js";
+
+const BASELINE = "schema/baseline/2026-09.yaml";
+const S = "/components/schemas";
+
+const UNUSED_WARNING = /^warning: accepted change not found \(remove it from the list, or fix its pointer\): breaks-(clients|readers) \S+ \/\S*$/;
+
+/** The October narrowings of what a client sends (agent-runs-protocol.md §4.0.1, §4.1), as schema/openapi.yaml states them. */
+const OCTOBER_NARROWINGS: PatchOperation[] = [
+  { op: "add", path: `${S}/Messages/maxItems`, value: 200 },
+  { op: "add", path: `${S}/Message/properties/content/maxLength`, value: 200000 },
+  { op: "add", path: `${S}/Messages/x-property-only-on-last-role`, value: { property: "attachments", role: "user" } },
+  { op: "add", path: `${S}/RunCreateRequest/if`, value: { not: { required: ["agentId"] } } },
+  { op: "add", path: `${S}/RunCreateRequest/then`, value: { anyOf: [{ required: ["systemPrompt"] }, { required: ["messages"] }] } },
+  { op: "add", path: `${S}/AttachmentMimeType`, value: { anyOf: [{ type: "string", enum: ["audio/mpeg", "image/png", "application/pdf"] }, { type: "string", pattern: "^text/" }] } },
+  { op: "replace", path: `${S}/InputFileAttachment/properties/mimeType`, value: { $ref: "#/components/schemas/AttachmentMimeType" } },
+  { op: "replace", path: `${S}/InputFileUrlAttachment/properties/mimeType`, value: { $ref: "#/components/schemas/AttachmentMimeType" } },
+];
+
+function baseline(): Record<string, unknown> {
+  return parse(readFileSync(path.join(REPO, BASELINE), "utf8")) as Record<string, unknown>;
+}
+
+function accepted(): Array<{ pointer: string; direction: string; kind?: string }> {
+  return JSON.parse(readFileSync(path.join(REPO, "schema/baseline/accepted-changes.json"), "utf8")).accepted;
+}
+
+describe("the committed baseline", () => {
+  test("is the seed edition (protocol 2026-09), and against itself is no change", async () => {
+    expect(baseline().info).toMatchObject({ "x-protocol-version": "2026-09" });
+    const run = await cli(["diff", BASELINE, BASELINE, "--format", "json"]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).changes).toEqual([]);
+  });
+
+  test("npm run diff:baseline (its own arguments: schema/openapi.yaml and the accepted changes) passes; the only warnings are accepted changes not (yet) found", async () => {
+    const script: string = JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")).scripts["diff:baseline"];
+    const [, , ...args] = script.split(" ");
+    expect(args).toEqual(["diff", BASELINE, "schema/openapi.yaml", "--accept", "schema/baseline/accepted-changes.json"]);
+    const run = await cli(args);
+    expect(run.code).toBe(0);
+    for (const line of run.stderr.split("\n").filter(Boolean)) expect(line).toMatch(UNUSED_WARNING);
+  });
+
+  test("the October narrowings of what a client sends are breaking for clients, each one accepted, and nothing else breaks", () => {
+    const rows = diffDocuments(baseline(), applyPatch(baseline(), OCTOBER_NARROWINGS))
+      .filter((change) => change.direction === "breaks-clients" || change.direction === "breaks-readers")
+      .map(({ pointer, direction, kind }) => ({ pointer, direction, kind }));
+    const sortByPointer = <T extends { pointer: string }>(list: T[]): T[] => [...list].sort((a, b) => (a.pointer < b.pointer ? -1 : 1));
+    expect(sortByPointer(rows)).toEqual(sortByPointer(accepted().map(({ pointer, direction, kind }) => ({ pointer, direction, kind }))));
+  });
+
+  test("October additions are additive: a new optional request field, a new known errorClass, a new event type", () => {
+    const eventTypes = `${S}/AgentRunEvent/if/properties/type/enum`;
+    const next = applyPatch(baseline(), [
+      { op: "add", path: `${S}/AgentSpec/properties/fallbackModelId`, value: { $ref: "#/components/schemas/ModelSelector" } },
+      { op: "add", path: `${S}/ErrorClass/x-known-values/-`, value: "structured_output" },
+      { op: "add", path: `${S}/ToolFilesEvent`, value: { type: "object", required: ["seq", "type", "data"], properties: { seq: { $ref: "#/components/schemas/EventSeq" }, type: { const: "tool_files" }, data: { type: "object" } } } },
+      { op: "add", path: `${S}/KnownAgentRunEvent/oneOf/-`, value: { $ref: "#/components/schemas/ToolFilesEvent" } },
+      { op: "add", path: `${S}/KnownAgentRunEvent/discriminator/mapping/tool_files`, value: "#/components/schemas/ToolFilesEvent" },
+      { op: "add", path: `${eventTypes}/-`, value: "tool_files" },
+      { op: "add", path: `${S}/UnknownAgentRunEvent/properties/type/not/enum/-`, value: "tool_files" },
+    ]);
+    expect(diffDocuments(baseline(), next).map(({ direction, kind, pointer }) => [direction, kind, pointer])).toEqual([
+      ["additive", "property-added", `${S}/AgentSpec/properties/fallbackModelId`],
+      ["additive", "known-value-added", `${S}/ErrorClass/x-known-values`],
+      ["additive", "variant-added", `${S}/KnownAgentRunEvent/oneOf/16`],
+    ]);
+  });
+});
