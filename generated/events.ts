@@ -16,9 +16,12 @@ import {
   type OnInvalid,
   type SseMessage,
   type SseSource,
+  requireCodegenRevision,
 } from "../runtime/codegen/v1.js";
 import type * as T from "./types.js";
 import { validateAgentRunEventReceive } from "./validators/agent-run-event.receive.js";
+
+requireCodegenRevision(2, "mantyx-wire 0.2.0");
 
 /**
  * The events of `streamRun`: each message's data is a `AgentRunEvent`,

@@ -19,6 +19,9 @@ import { receiveFile, receiveName } from "./validators/names.js";
 
 const FILE = "events.ts";
 
+/** The codegen/v1 revision that reads EventStreamSpec.payload (runtime/codegen/v1.ts). */
+const PAYLOAD_REVISION = 2;
+
 const lowerFirst = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1);
 /** `AgentRunEvent` -> `AgentRunEvents` (the decoders' noun). */
 const plural = (s: string): string => (s.endsWith("s") ? s : `${s}s`);
@@ -77,6 +80,7 @@ function streamBlock(stream: EventStream, short: boolean): string {
 export function emitEvents(model: LoadedSchema): EmittedFile[] {
   const streams = eventStreams(model);
   if (streams.length === 0) return [];
+  const flat = streams.some((s) => s.payload !== undefined);
   const imports = streams.map((s) => `import { ${receiveName(s.component)} } from "./validators/${receiveFile(s.component)}.js";`);
   const contents = [
     header(model, "//").trimEnd(),
@@ -97,10 +101,13 @@ export function emitEvents(model: LoadedSchema): EmittedFile[] {
     `  type OnInvalid,`,
     `  type SseMessage,`,
     `  type SseSource,`,
+    ...(flat ? [`  requireCodegenRevision,`] : []),
     `} from ${JSON.stringify(runtimeImport(model, FILE))};`,
     `import type * as T from "./types.js";`,
     ...imports,
     ``,
+    // Reading flattened frames (EventStreamSpec.payload) is revision 2 of the contract: an older runtime would ignore it.
+    ...(flat ? [`requireCodegenRevision(${PAYLOAD_REVISION}, ${JSON.stringify(`mantyx-wire ${model.generatorVersion}`)});`, ``] : []),
     streams.map((s) => streamBlock(s, streams.length === 1)).join("\n\n"),
     ``,
   ].join("\n");

@@ -15,7 +15,9 @@
  * code that needs a newer revision checks it when it is imported
  * (`requireCodegenRevision`).
  */
-export const CODEGEN_V1_REVISION = 1;
+export const CODEGEN_V1_REVISION = 2;
+// Revisions: 1, the first; 2, EventStreamSpec.payload (flattened frames are
+// read when a spec names its payload member) and DecodeOptions.strict.
 
 /**
  * Throws at import time when the installed runtime's contract revision is

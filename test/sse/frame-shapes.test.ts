@@ -88,3 +88,15 @@ describe("the mock server sends either shape; the client delivers the same event
     expect(untyped.wire).toContain('event: tool_call\ndata: {"seq":2,"toolUseId":"tu_srv"');
   });
 });
+
+describe("the codegen contract revision that reads flattened frames", () => {
+  it("generated/events.ts, whose spec names its payload member, requires revision 2, which the runtime provides", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { CODEGEN_V1_REVISION, requireCodegenRevision } = await import("../../runtime/codegen/v1.js");
+    const events = readFileSync(new URL("../../generated/events.ts", import.meta.url), "utf8");
+    expect(events).toContain('payload: "data"');
+    expect(events).toMatch(/^requireCodegenRevision\(2, "mantyx-wire [^"]+"\);$/m);
+    expect(CODEGEN_V1_REVISION).toBeGreaterThanOrEqual(2);
+    expect(() => requireCodegenRevision(CODEGEN_V1_REVISION + 1, "mantyx-wire next")).toThrow(/needs @mantyx\/wire-types\/codegen\/v1 revision/);
+  });
+});
