@@ -61,7 +61,7 @@ export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {})
   const received = reachableComponents(schemas, receivedComponents(model.document));
 
   const handCases = loadHandCases(casesDir);
-  const suite = buildMessageSuite(schemas, ajv, handCases, { ajv: new LiveAjv(receiveSchemas), received });
+  const suite = buildMessageSuite(schemas, ajv, handCases, { ajv: new LiveAjv(receiveSchemas, { firstError: true }), received });
   let messageCases = 0;
   let tagged = 0;
   const withoutValid: string[] = [];
