@@ -36,7 +36,17 @@ export type SchemaLoadErrorCode =
   /** Not an OpenAPI 3.1 document: another version, or fails the OAS 3.1 meta-schema. */
   | "not-openapi-31"
   /** A component schema is not valid JSON Schema 2020-12 (or breaks CONVENTIONS.md). */
-  | "invalid-json-schema";
+  | "invalid-json-schema"
+  /** A YAML file uses more aliases than a schema needs (an alias bomb): refused before expanding them. */
+  | "yaml-aliases"
+  /** A `$ref` chain that never reaches a schema (`A` -> `B` -> `A`), in one file or across files. */
+  | "ref-cycle"
+  /** A `$ref` names a file outside the schema root (the root file's folder, or `--root`). */
+  | "ref-outside-root"
+  /** A `discriminator.mapping` disagrees with its `oneOf`: a value not among the branches, a branch whose tag differs, a branch not mapped. */
+  | "bad-discriminator"
+  /** A list of a union's tag values (e.g. the known event types) differs from the union's discriminator mapping. */
+  | "disagreeing-lists";
 
 /** Base of every error the generator reports with a code and a fix. */
 export abstract class GeneratorError extends Error {
@@ -89,13 +99,28 @@ export class EmitError extends GeneratorError {
   /** Emitter that failed, and a JSON pointer into the bundled document when known. */
   readonly emitter: string;
   readonly pointer: string | undefined;
+  /** Further places the error is about (the other name of a collision), as JSON pointers. */
+  readonly related: readonly string[];
+  /**
+   * `pointer` and `related` as places in the source files (file:line:col),
+   * filled in by `locateEmitError` once the loader's positions are at hand
+   * (emitters see only the bundled document).
+   */
+  locations: readonly SourceLocation[] = [];
 
-  constructor(code: EmitErrorCode, emitter: string, message: string, fix: string, pointer?: string) {
+  constructor(code: EmitErrorCode, emitter: string, message: string, fix: string, pointer?: string, related: readonly string[] = []) {
     super(message, fix);
     this.code = code;
     this.emitter = emitter;
     this.pointer = pointer;
+    this.related = related;
   }
+}
+
+/** Fills in `error.locations` from its pointers with `locate` (a pointer it cannot place is left out). */
+export function locateEmitError(error: EmitError, locate: (pointer: string) => SourceLocation | undefined): void {
+  const pointers = [...(error.pointer === undefined ? [] : [error.pointer]), ...error.related];
+  error.locations = pointers.map(locate).filter((location): location is SourceLocation => location !== undefined);
 }
 
 export type WriteErrorCode =
@@ -152,7 +177,9 @@ export function formatError(error: unknown, options: { debug?: boolean } = {}): 
     if (hidden > 0) lines.push("", `... and ${hidden} more of the same kind; fix these and run again.`);
   } else if (isEmitError(error)) {
     lines.push(`error[${error.code}]: emitter "${error.emitter}": ${error.message}`);
-    if (error.pointer !== undefined) lines.push(`  at #${error.pointer}`);
+    if (error.locations.length > 0) {
+      for (const location of error.locations) lines.push(...formatLocation(location));
+    } else if (error.pointer !== undefined) lines.push(`  at #${error.pointer}`);
     lines.push(`  fix: ${error.fix}`);
   } else if (isWriteError(error)) {
     lines.push(`error[${error.code}]: ${error.message}`);
@@ -167,10 +194,19 @@ export function formatError(error: unknown, options: { debug?: boolean } = {}): 
   return lines.join("\n");
 }
 
+/** `file:line:col`, or the file alone when the position is not known. */
+export function formatPlace(location: SourceLocation): string {
+  return location.line === undefined ? location.file : `${location.file}:${location.line}:${location.column ?? 1}`;
+}
+
+function formatLocation(location: SourceLocation): string[] {
+  const lines = [`  --> ${formatPlace(location)}${location.pointer === undefined ? "" : `  at #${location.pointer}`}`];
+  if (location.excerpt) lines.push(...location.excerpt.split("\n").map((line) => `  ${line}`));
+  return lines;
+}
+
 function formatProblem(problem: SchemaProblem, generalFix: string): string[] {
-  const place = problem.line === undefined ? problem.file : `${problem.file}:${problem.line}:${problem.column ?? 1}`;
-  const lines = [`  --> ${place}${problem.pointer === undefined ? "" : `  at #${problem.pointer}`}`];
-  if (problem.excerpt) lines.push(...problem.excerpt.split("\n").map((line) => `  ${line}`));
+  const lines = formatLocation(problem);
   lines.push(`  ${problem.message}`);
   lines.push(`  fix: ${problem.fix ?? generalFix}`);
   return lines;

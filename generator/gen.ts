@@ -7,8 +7,11 @@
 import path from "node:path";
 import type { CliEnv } from "./cli.js";
 import { EMITTERS, generate } from "./emit/index.js";
-import { formatError } from "./errors.js";
-import { loadSchema } from "./load/index.js";
+import { formatDiagnostic } from "./diagnostics.js";
+import { collectDiagnostics } from "./emit/diagnostics.js";
+import { formatError, isEmitError, locateEmitError } from "./errors.js";
+import { loadSchema, locateInSchema } from "./load/index.js";
+import type { LoadedSchema } from "./model.js";
 import { diffOutput, isUpToDate, writeOutput } from "./write.js";
 
 export interface GenOptions {
@@ -25,9 +28,15 @@ export async function gen(options: GenOptions, io: CliEnv): Promise<number> {
   const shownOut = `${path.relative(io.cwd, outDir).split(path.sep).join("/") || "."}/`;
   const shownSchema = path.relative(io.cwd, path.resolve(io.cwd, options.schema)).split(path.sep).join("/");
   const emitters = io.emitters ?? EMITTERS;
+  let loaded: LoadedSchema | undefined;
+  // Emitters name places by JSON pointer; the loader knows their file:line:col.
+  const locate = (pointer: string) => (loaded === undefined ? undefined : locateInSchema(loaded, pointer));
   try {
-    const model = { ...(await loadSchema(options.schema, { cwd: io.cwd })), runtime: options.runtime };
+    loaded = await loadSchema(options.schema, { cwd: io.cwd });
+    const model = { ...loaded, runtime: options.runtime };
     const files = await generate(model, emitters);
+    const ran = new Set(emitters.map((emitter) => emitter.name));
+    for (const diagnostic of (await collectDiagnostics(model)).filter((d) => ran.has(d.emitter))) io.stderr(`${formatDiagnostic(diagnostic, locate)}\n`);
     const ms = (): number => Math.round(performance.now() - started);
     if (options.check) {
       const diff = await diffOutput(outDir, files);
@@ -52,6 +61,7 @@ export async function gen(options: GenOptions, io: CliEnv): Promise<number> {
     );
     return 0;
   } catch (error) {
+    if (isEmitError(error)) locateEmitError(error, locate);
     io.stderr(`${formatError(error, { debug: options.debug === true })}\n`);
     return 2;
   }

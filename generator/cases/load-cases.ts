@@ -28,12 +28,14 @@ export interface HandCase {
 /**
  * The cases of every `*.yaml` file in `casesDir` (absolute), sorted by file.
  *
- * The folder is required: the fixture suite is the protocol's conformance
- * suite and these cases carry its prose rules, so a run that cannot find
- * them fails (`EmitError` "missing-cases", naming the folder) instead of
- * quietly shipping a weaker suite. A folder without `*.yaml` files is the
- * explicit way to generate without hand-written cases. Unreadable or
- * malformed case files are "invalid-cases".
+ * Without the folder the suite has no hand-written cases, and `gen` warns
+ * (generator/emit/diagnostics.ts: the fixture suite is the protocol's
+ * conformance suite and these cases carry its prose rules, so a weaker suite
+ * is never shipped quietly); an app generating a client from a copy of the
+ * schema alone still gets its code. A folder without `*.yaml` files is the
+ * explicit, silent way to generate without them. A path that is not a
+ * folder is "missing-cases"; unreadable or malformed case files are
+ * "invalid-cases".
  */
 export function loadHandCases(casesDir: string): HandCase[] {
   const files = listCaseFiles(casesDir);
@@ -76,13 +78,9 @@ function listCaseFiles(casesDir: string): string[] {
     names = readdirSync(casesDir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") {
-      throw new EmitError(
-        "missing-cases",
-        "fixtures",
-        `no folder of hand-written cases at ${casesDir}${code === "ENOTDIR" ? " (that path is not a folder)" : ""}.`,
-        missingCasesFix(casesDir),
-      );
+    if (code === "ENOENT") return [];
+    if (code === "ENOTDIR") {
+      throw new EmitError("missing-cases", "fixtures", `no folder of hand-written cases at ${casesDir} (that path is not a folder).`, missingCasesFix(casesDir));
     }
     throw invalidCases(casesDir, `cannot read the cases folder: ${(error as Error).message}`, "Check the folder's permissions.");
   }

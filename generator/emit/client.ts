@@ -129,7 +129,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
     }
     const typeList = [...types].sort().map((t) => (t === "unknown" ? t : `T.${t}`));
     if (empty && typeList.length > 0) typeList.push("undefined");
-    const bodyType = requestBodyComponent(doc, op, id);
+    const bodyType = requestBodyComponent(doc, op);
     const extensions = op as Record<string, unknown>;
     const oncePer = extensions["x-once-per"];
     const kind: OperationKind = stream ? "stream" : typeof oncePer === "string" ? "once" : "json";

@@ -22,6 +22,7 @@ import { loadHandCases } from "../cases/load-cases.js";
 import { headerText } from "../header.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { readTranscriptRules } from "../transcript/rules.js";
+import { fixturesOptIn } from "./opt-in.js";
 import { casesDirOf, schemaFileOf, type FixturesOptions } from "./fixtures/cases-dir.js";
 import { checkFlow, flowFileName, flows } from "./fixtures/flows.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -181,4 +182,5 @@ function sha256(text: string): string {
 }
 
 /** The emitter: the fixture suite, in `fixtures/`. */
-export const fixturesEmitter: Emitter = { name: "fixtures", emit: (model) => emitFixtures(model) };
+/** Opt-in (./opt-in.ts): a document without `x-fixture-suite` gets no fixtures/ (and needs no cases/ folder). */
+export const fixturesEmitter: Emitter = { name: "fixtures", emit: (model) => (fixturesOptIn(model).skipped === undefined ? emitFixtures(model) : []) };

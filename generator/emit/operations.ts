@@ -6,10 +6,10 @@
  */
 import type { OpenAPIObject, OperationObject, PathItemObject, ReferenceObject, RequestBodyObject } from "openapi3-ts/oas31";
 import { getAtPointer, parseRefFragment } from "../load/json-pointer.js";
-import { IDENTIFIER } from "./identifier.js";
 
 const COMPONENT = "#/components/schemas/";
-const METHODS = ["get", "put", "post", "delete", "patch"] as const;
+/** The HTTP methods of a Path Item (OpenAPI 3.1; `query` is 3.2's), in the order operations are listed. */
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query"] as const;
 
 export interface OperationEntry {
   path: string;
@@ -24,7 +24,7 @@ export function operationsOf(doc: OpenAPIObject): OperationEntry[] {
   for (const path of Object.keys(doc.paths ?? {}).sort()) {
     const item = doc.paths![path] as PathItemObject;
     for (const method of METHODS) {
-      const op = item[method] as OperationObject | undefined;
+      const op = (item as Record<string, unknown>)[method] as OperationObject | undefined;
       if (op !== undefined) out.push({ path, method, item, op });
     }
   }
@@ -46,24 +46,35 @@ export function deref<T>(doc: OpenAPIObject, v: T | ReferenceObject): T {
   return cur as T;
 }
 
-/** The component a schema `$ref`s (`#/components/schemas/<Name>`), or undefined for an inline schema. */
+/**
+ * The component a schema `$ref`s (`#/components/schemas/<Name>`, the name
+ * as written in the document: its type name is `typeName(name)`), or
+ * undefined for an inline schema.
+ */
 export function componentName(schema: unknown): string | undefined {
   if (!isRef(schema) || !schema.$ref.startsWith(COMPONENT)) return undefined;
-  const name = schema.$ref.slice(COMPONENT.length);
-  if (!IDENTIFIER.test(name)) throw new Error(`Component ${name} is not an identifier; rename it (CONVENTIONS.md: PascalCase).`);
-  return name;
+  const segments = parseRefFragment(schema.$ref);
+  return segments?.length === 3 ? segments[2] : undefined;
+}
+
+/** A JSON media type: `application/json`, `application/problem+json`, `application/vnd.api+json; charset=utf-8`. */
+export function isJsonMediaType(media: string): boolean {
+  return /^application\/([\w.-]+\+)?json\s*(;|$)/i.test(media);
+}
+
+/** The first JSON media type of a `content` map (in the document's order), or undefined. */
+export function jsonMediaTypeOf(content: Record<string, unknown> | undefined): string | undefined {
+  return Object.keys(content ?? {}).find(isJsonMediaType);
 }
 
 /**
  * The component an operation takes as its JSON request body, or undefined
- * without a body. `where` names the operation in the error for a body that
- * is not a component `$ref` (its type and validators are named after it).
+ * without a JSON body or when the body's schema is inline (the client
+ * types it inline and sends it without a validator).
  */
-export function requestBodyComponent(doc: OpenAPIObject, op: OperationObject, where: string): string | undefined {
+export function requestBodyComponent(doc: OpenAPIObject, op: OperationObject): string | undefined {
   if (op.requestBody === undefined) return undefined;
-  const name = componentName(deref<RequestBodyObject>(doc, op.requestBody).content?.["application/json"]?.schema);
-  if (name === undefined) {
-    throw new Error(`${where}: the JSON request body must be a $ref to #/components/schemas/… (its type and validators are named after it).`);
-  }
-  return name;
+  const content = deref<RequestBodyObject>(doc, op.requestBody).content;
+  const media = jsonMediaTypeOf(content);
+  return media === undefined ? undefined : componentName(content?.[media]?.schema);
 }

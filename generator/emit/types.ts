@@ -16,6 +16,7 @@
  * over the CONVENTIONS.md subset (generator/emit/types/) is simpler.
  */
 import { EmitError } from "../errors.js";
+import { formatPointer } from "../load/json-pointer.js";
 import type { Emitter, LoadedSchema } from "../model.js";
 import { discriminatedUnion } from "./types/discriminator.js";
 import { docLines, renderJsDoc } from "./types/jsdoc.js";
@@ -35,7 +36,25 @@ interface Brand {
   readonly excluded: readonly string[];
 }
 
+/** One schema the types emitter could not represent: it is `unknown` in types.ts. */
+export interface Degradation {
+  /** JSON pointer into the bundled document. */
+  readonly pointer: string;
+  readonly reason: string;
+}
+
+/** What `emitTypes` degraded for each model it converted (the diagnostics read it without converting again). */
+const degradations = new WeakMap<LoadedSchema, Degradation[]>();
+
+/** The schemas of `model` that types.ts has as `unknown` because they cannot be represented, in document order. */
+export function typeDegradations(model: LoadedSchema): Degradation[] {
+  if (!degradations.has(model)) emitTypes(model);
+  return degradations.get(model)!;
+}
+
 export function emitTypes(model: LoadedSchema): string {
+  const degraded: Degradation[] = [];
+  degradations.set(model, degraded);
   const typeNames = componentTypeNames(Object.keys(model.schemas));
   const taken = new Map<string, string>([...typeNames].map(([component, name]) => [name, `component ${JSON.stringify(component)}`]));
   const claim = (name: string, owner: string): void => {
@@ -59,6 +78,10 @@ export function emitTypes(model: LoadedSchema): string {
       const name = typeNames.get(site.component)! + site.path.filter((_, i) => site.path[i - 1] === "properties").map(pascalCase).join("");
       if (!brands.some((brand) => brand.name === name)) brands.push({ name, site, excluded });
       return name;
+    },
+    degraded: (site, reason) => {
+      const pointer = formatPointer(["components", "schemas", site.component, ...site.path]);
+      if (!degraded.some((d) => d.pointer === pointer)) degraded.push({ pointer, reason });
     },
   });
 
@@ -100,8 +123,9 @@ function componentTypeNames(components: readonly string[]): Map<string, string> 
         "name-collision",
         "types",
         `components ${JSON.stringify(other)} and ${JSON.stringify(component)} both become the TypeScript name ${name}.`,
-        "Rename one of them (component names are PascalCase identifiers, schema/CONVENTIONS.md).",
-        `/components/schemas/${component}`,
+        "Rename one of them (component names are PascalCase identifiers, schema/CONVENTIONS.md; the naming rule: \"Names\" there).",
+        formatPointer(["components", "schemas", other]),
+        [formatPointer(["components", "schemas", component])],
       );
     }
     owners.set(name, component);

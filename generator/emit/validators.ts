@@ -39,6 +39,7 @@
  */
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { EmitError } from "../errors.js";
+import { formatPointer } from "../load/json-pointer.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { addComponents, createValidatorAjv, componentRef } from "./validators/ajv.js";
 import { componentDeclarations, indexDeclarations, indexModule } from "./validators/declarations.js";
@@ -142,20 +143,43 @@ function compileAll(ajv: Ajv2020, model: LoadedSchema, names: readonly string[],
   return ajv;
 }
 
+/**
+ * Every validator gets its own export and file name. File names are
+ * compared case-insensitively: `ABTest` and `AbTest` (both `ab-test.js`)
+ * would overwrite each other on macOS and Windows file systems.
+ */
 function checkFileNames(names: readonly string[], bodies: readonly string[], received: readonly string[]): void {
-  const exports = new Set(names.map(validatorName));
+  const at = (name: string): string => formatPointer(["components", "schemas", name]);
+  const collision = (message: string, first: string, second: string | undefined): EmitError =>
+    new EmitError(
+      "name-collision",
+      "validators",
+      message,
+      "Rename one of the components (the naming rule: schema/CONVENTIONS.md, \"Names\").",
+      at(first),
+      second === undefined ? [] : [at(second)],
+    );
+  const exports = new Map(names.map((name) => [validatorName(name), name]));
   for (const name of bodies) {
-    if (exports.has(allErrorsName(name))) throw new Error(`Component ${name}'s all-errors validator would be named like the validator of another component, ${allErrorsName(name)}; rename that component.`);
+    const other = exports.get(allErrorsName(name));
+    if (other !== undefined) {
+      throw collision(`component ${JSON.stringify(name)}'s all-errors validator ${allErrorsName(name)} has the name of component ${JSON.stringify(other)}'s validator.`, name, other);
+    }
   }
   for (const name of received) {
-    if (exports.has(receiveName(name))) throw new Error(`Component ${name}'s receive-level validator would be named like the validator of another component, ${receiveName(name)}; rename that component.`);
+    const other = exports.get(receiveName(name));
+    if (other !== undefined) {
+      throw collision(`component ${JSON.stringify(name)}'s receive-level validator ${receiveName(name)} has the name of component ${JSON.stringify(other)}'s validator.`, name, other);
+    }
   }
   const seen = new Map<string, string>();
   for (const name of names) {
     const file = validatorFile(name);
-    const other = seen.get(file);
-    if (other !== undefined) throw new Error(`Components ${other} and ${name} would both be written to validators/${file}.js; rename one.`);
-    if (file === "index") throw new Error(`Component ${name} would overwrite validators/${file}.js; rename it.`);
-    seen.set(file, name);
+    const other = seen.get(file.toLowerCase());
+    if (other !== undefined) {
+      throw collision(`components ${JSON.stringify(other)} and ${JSON.stringify(name)} would both be written to validators/${file}.js (file names are compared ignoring case).`, other, name);
+    }
+    if (file === "index") throw collision(`component ${JSON.stringify(name)} would overwrite validators/${file}.js, a file of the generator's own.`, name, undefined);
+    seen.set(file.toLowerCase(), name);
   }
 }

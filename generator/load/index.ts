@@ -2,10 +2,13 @@
  * The loader: schema file -> `LoadedSchema`.
  *
  *   read + parse (YAML/JSON, positions kept)
- *   -> OpenAPI version check        (not-openapi-31)
+ *   -> OpenAPI version check, 3.1 or 3.2 (not-openapi-31)
  *   -> bundle external $refs        (dangling-ref)
  *   -> every internal $ref resolves (dangling-ref)
- *   -> OAS 3.1 meta-schema          (not-openapi-31)
+ *   -> discriminator mappings agree with their oneOf (bad-discriminator)
+ *   -> x-enum-from-mapping expanded to plain enums; lists of a union's
+ *      tags agree with its mapping (disagreeing-lists)
+ *   -> OAS 3.1 / 3.2 meta-schema    (not-openapi-31)
  *   -> component schemas are JSON Schema 2020-12, strict (invalid-json-schema)
  *
  * Every failure is a `SchemaLoadError` naming the file, line:column, JSON
@@ -14,10 +17,14 @@
 import path from "node:path";
 import type { OpenAPIObject, SchemaObject } from "openapi3-ts/oas31";
 import type { LoadedSchema } from "../model.js";
-import { bundle } from "./bundle.js";
+import { bundle, type BundledDocument } from "./bundle.js";
 import { canonicalJson, sha256Hex } from "./canonical-json.js";
+import { checkDiscriminators } from "./check-discriminators.js";
+import { checkKnownLists } from "./check-known-lists.js";
 import { checkRefs } from "./check-refs.js";
-import { isPlainObject } from "./json-pointer.js";
+import { resolveEnumsFromMapping } from "./enum-from-mapping.js";
+import type { SourceLocation } from "../errors.js";
+import { isPlainObject, parsePointer } from "./json-pointer.js";
 import { packageInfo } from "./package-info.js";
 import { SourceFile } from "./source-file.js";
 import { sourcePathOf, toPosix } from "./source-path.js";
@@ -34,9 +41,12 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
   const display = (absolute: string): string => toPosix(path.relative(cwd, absolute)) || path.basename(absolute);
   const absolutePath = path.resolve(cwd, schemaPath);
   const root = await SourceFile.read(absolutePath, display(absolutePath));
-  checkOpenApiVersion(root);
+  const version = checkOpenApiVersion(root);
   const bundled = await bundle(root, (file) => SourceFile.read(file, display(file)));
   checkRefs(bundled);
+  checkDiscriminators(bundled);
+  resolveEnumsFromMapping(bundled);
+  checkKnownLists(bundled);
 
   const document = bundled.data as OpenAPIObject;
   const components: Record<string, unknown> = isPlainObject(document.components) && isPlainObject(document.components.schemas) ? document.components.schemas : {};
@@ -50,10 +60,26 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
     hash: sha256Hex(canonicalJson(document)),
     generatorVersion: packageInfo().version,
   };
+  sources.set(model, bundled);
   // Neither check changes the document.
-  validateOpenApiDocument(bundled);
+  validateOpenApiDocument(bundled, version);
   validateComponentSchemas(bundled);
   return model;
+}
+
+/** The bundled document each loaded model came from: its positions place emitters' pointers in the source files. */
+const sources = new WeakMap<LoadedSchema, BundledDocument>();
+
+/**
+ * Where a JSON pointer into `model.document` sits in the source files
+ * (file, line:column, excerpt), for errors and warnings of the emitters;
+ * undefined for a model `loadSchema` did not build.
+ */
+export function locateInSchema(model: LoadedSchema, pointer: string): SourceLocation | undefined {
+  const bundled = sources.get(model);
+  if (bundled === undefined) return undefined;
+  // Point at the key of a member (`Links-Booking:`), as a person reads it.
+  return bundled.where(parsePointer(pointer), { key: pointer !== "" });
 }
 
 export { schemaSourceFile, schemaSourcePath } from "./source-path.js";

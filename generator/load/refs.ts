@@ -55,6 +55,11 @@ export function findRefs(root: unknown): RefSite[] {
   return sites;
 }
 
+/** The `$ref` a discriminator mapping value means: a ref as written, or a bare component name. */
+export function mappingRef(target: string): string {
+  return target.includes("#") || target.includes("/") ? target : `#/components/schemas/${target}`;
+}
+
 /**
  * Discriminator mappings are references too (`mapping: { a: "#/components/schemas/A" }`,
  * or a bare component name). Yields the pointer of each mapping value and the ref it means.
@@ -66,9 +71,27 @@ export function findDiscriminatorMappings(root: unknown): { path: Pointer; ref: 
     if (!isPlainObject(mapping)) return;
     for (const [tag, target] of Object.entries(mapping)) {
       if (typeof target !== "string") continue;
-      const ref = target.includes("#") || target.includes("/") ? target : `#/components/schemas/${target}`;
+      const ref = mappingRef(target);
       found.push({ path: [...path, "discriminator", "mapping", tag], ref });
     }
+  });
+  return found;
+}
+
+/** Every schema or OpenAPI object (never instance data) that has `keyword` as a key, in document order. */
+export function findKeyword(root: unknown, keyword: string): { path: Pointer; holder: Record<string, unknown> }[] {
+  const found: { path: Pointer; holder: Record<string, unknown> }[] = [];
+  visitKeywordObjects(root, (node, path) => {
+    if (Object.hasOwn(node, keyword)) found.push({ path: [...path], holder: node });
+  });
+  return found;
+}
+
+/** Every object with a `discriminator` beside a `oneOf` (a discriminated union), in document order. */
+export function findDiscriminatedUnions(root: unknown): { path: Pointer; union: Record<string, unknown> }[] {
+  const found: { path: Pointer; union: Record<string, unknown> }[] = [];
+  visitKeywordObjects(root, (node, path) => {
+    if (isPlainObject(node.discriminator) && Array.isArray(node.oneOf)) found.push({ path: [...path], union: node });
   });
   return found;
 }

@@ -1,8 +1,13 @@
 /**
- * Is this an OpenAPI 3.1 document? First the version field (so a Swagger 2.0
- * or OpenAPI 3.0 file gets a migration hint, not a hundred meta-schema
- * errors), then the official OAS 3.1 meta-schema (`oas-3.1-schema.json`).
+ * Is this an OpenAPI 3.1 or 3.2 document? First the version field (so a
+ * Swagger 2.0 or OpenAPI 3.0 file gets a migration hint, not a hundred
+ * meta-schema errors), then the official meta-schema of that version:
+ * OAS 3.1 from `oas-3.1-schema.json` (committed), OAS 3.2 from the
+ * `@seriousme/openapi-schema-validator` package (the OAI's 3.2 schema, its
+ * `$dynamicRef`s made plain `$ref`s so ajv resolves them; see
+ * oas-3.2-schema.ts).
  * https://spec.openapis.org/oas/v3.1.0#openapi-object
+ * https://spec.openapis.org/oas/v3.2.0#openapi-object
  */
 import { assetUrl } from "../assets.js";
 import { readFileSync } from "node:fs";
@@ -12,13 +17,17 @@ import type { BundledDocument } from "./bundle.js";
 import { isPlainObject } from "./json-pointer.js";
 import { selectProblems } from "./ajv-problems.js";
 import { loaderAjv } from "./ajv.js";
+import { oas32SchemaUrl } from "./oas-3.2-schema.js";
 import type { SourceFile } from "./source-file.js";
 
 const MIGRATE_30 =
   'Set `openapi: 3.1.0` and migrate the 3.0 idioms: `nullable: true` becomes `type: [T, "null"]`, `example: v` becomes `examples: [v]`, boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers.';
 
-/** Checks the `openapi` field of the root file. Throws `not-openapi-31`. */
-export function checkOpenApiVersion(root: SourceFile): void {
+/** The OpenAPI minor versions the generator reads. */
+export type OpenApiVersion = "3.1" | "3.2";
+
+/** Checks the `openapi` field of the root file and returns its minor version. Throws `not-openapi-31`. */
+export function checkOpenApiVersion(root: SourceFile): OpenApiVersion {
   const data = root.data;
   const fail = (message: string, fix: string, at: string[] = [], key = false): never => {
     throw new SchemaLoadError("not-openapi-31", [{ ...root.where(at, { key }), message }], fix);
@@ -43,25 +52,34 @@ export function checkOpenApiVersion(root: SourceFile): void {
   if (/^3\.0\.\d+/.test(data.openapi)) {
     return fail(`this is an OpenAPI ${data.openapi} document; the generator reads OpenAPI 3.1 only.`, MIGRATE_30, ["openapi"]);
   }
-  if (!/^3\.1\.\d+(-.+)?$/.test(data.openapi)) {
-    return fail(`\`openapi: ${data.openapi}\` is not an OpenAPI 3.1 version.`, "Set `openapi: 3.1.0`; the generator and schema/CONVENTIONS.md target OpenAPI 3.1.", ["openapi"]);
+  const minor = /^3\.([12])\.\d+(-.+)?$/.exec(data.openapi)?.[1];
+  if (minor === undefined) {
+    return fail(
+      `\`openapi: ${data.openapi}\` is not an OpenAPI 3.1 or 3.2 version.`,
+      "Set `openapi: 3.1.0` (or `3.2.0`); the generator reads OpenAPI 3.1 and 3.2, and schema/CONVENTIONS.md targets 3.1.",
+      ["openapi"],
+    );
   }
+  return minor === "1" ? "3.1" : "3.2";
 }
 
-let cachedValidator: ValidateFunction | undefined;
+const cachedValidators = new Map<OpenApiVersion, ValidateFunction>();
 
-/** Compiled once per process: compiling the meta-schema is the costly part. */
-function openApiValidator(): ValidateFunction {
-  if (!cachedValidator) {
-    const metaSchema: unknown = JSON.parse(readFileSync(assetUrl(new URL("./oas-3.1-schema.json", import.meta.url), "oas-3.1-schema.json", import.meta.url), "utf8"));
-    cachedValidator = loaderAjv().compile(metaSchema as object);
+/** Compiled once per process and version: compiling the meta-schema is the costly part. */
+function openApiValidator(version: OpenApiVersion): ValidateFunction {
+  let validate = cachedValidators.get(version);
+  if (!validate) {
+    const file = version === "3.1" ? assetUrl(new URL("./oas-3.1-schema.json", import.meta.url), "oas-3.1-schema.json", import.meta.url) : oas32SchemaUrl();
+    const metaSchema: unknown = JSON.parse(readFileSync(file, "utf8"));
+    validate = loaderAjv().compile(metaSchema as object);
+    cachedValidators.set(version, validate);
   }
-  return cachedValidator;
+  return validate;
 }
 
-/** Validates the bundled document against the OAS 3.1 meta-schema. Throws `not-openapi-31`. */
-export function validateOpenApiDocument(bundled: BundledDocument): void {
-  const validate = openApiValidator();
+/** Validates the bundled document against the meta-schema of its OpenAPI version. Throws `not-openapi-31`. */
+export function validateOpenApiDocument(bundled: BundledDocument, version: OpenApiVersion = "3.1"): void {
+  const validate = openApiValidator(version);
   if (validate(bundled.data)) return;
   const problems: SchemaProblem[] = selectProblems(validate.errors ?? [], objectNameOf).map((problem) => ({
     ...bundled.where(problem.at, { key: problem.key }),
@@ -70,8 +88,8 @@ export function validateOpenApiDocument(bundled: BundledDocument): void {
   }));
   throw new SchemaLoadError(
     "not-openapi-31",
-    [problems[0] ?? { file: bundled.root.displayPath, message: "the document does not match the OpenAPI 3.1 meta-schema." }, ...problems.slice(1)],
-    "Make the document match the OpenAPI 3.1 specification (https://spec.openapis.org/oas/v3.1.0); `npm run lint:schema` explains more.",
+    [problems[0] ?? { file: bundled.root.displayPath, message: `the document does not match the OpenAPI ${version} meta-schema.` }, ...problems.slice(1)],
+    `Make the document match the OpenAPI ${version} specification (https://spec.openapis.org/oas/v${version}.0); \`npm run lint:schema\` explains more.`,
   );
 }
 

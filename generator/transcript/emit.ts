@@ -1,15 +1,18 @@
 /**
  * Emitter "transcript": generated/transcript.ts, the compiled
- * `x-transcript-rules` of RunTranscript (`validateRunTranscript`).
+ * `x-transcript-rules` of RunTranscript (`validateRunTranscript`). Opt-in
+ * (../emit/opt-in.ts): a document without them gets no transcript.ts.
  */
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { header } from "../header.js";
+import { transcriptOptIn } from "../emit/opt-in.js";
 import { compileTranscriptModule } from "./compile.js";
 import { readTranscriptRules } from "./rules.js";
 
 export const transcriptEmitter: Emitter = {
   name: "transcript",
   emit(model: LoadedSchema): EmittedFile[] {
+    if (transcriptOptIn(model).skipped !== undefined) return [];
     const rules = readTranscriptRules(model.schemas);
     return [{ path: "transcript.ts", contents: header(model, "//") + compileTranscriptModule(rules) }];
   },

@@ -21,7 +21,7 @@ import { validatorFile, validatorName } from "../../generator/emit/validators/na
 import { formatError, isEmitError } from "../../generator/errors.js";
 import { loadSchema } from "../../generator/load/index.js";
 import type { LoadedSchema } from "../../generator/model.js";
-import { emitToTempDir, type AnyValidator, type EmittedValidators } from "../validators/support/emitted.js";
+import { emitToTempDir, RUNTIME_URL, type AnyValidator, type EmittedValidators } from "../validators/support/emitted.js";
 import { cli, REPO, tempDir, writeTree } from "./support.js";
 
 const FIXTURE = path.join(REPO, "test/generator/fixtures/bool-schemas.yaml");
@@ -214,7 +214,8 @@ describe("full gen (every emitter) of a copy of schema/openapi.yaml", () => {
 
   async function gen(dir: string): Promise<string> {
     const out = path.join(dir, "out");
-    const run = await cli(["gen", "--schema", path.join(dir, "openapi.yaml"), "--out", out], REPO, EMITTERS);
+    // The output imports the runtime contract by file URL: it is loaded below from a temporary folder.
+    const run = await cli(["gen", "--schema", path.join(dir, "openapi.yaml"), "--out", out, "--runtime", RUNTIME_URL], REPO, EMITTERS);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     return out;

@@ -38,6 +38,12 @@ export interface ConverterOptions {
    * tag of an open variant: returns the name of the branded type to use.
    */
   readonly brand: (site: Site, excluded: readonly string[]) => string;
+  /**
+   * A schema the converter cannot represent became `unknown` at `site`
+   * (a `$ref` outside the document, a `$ref` cycle through the middle of a
+   * schema, `$dynamicRef`): reported as a warning, the run goes on.
+   */
+  readonly degraded?: (site: Site, reason: string) => void;
 }
 
 const OBJECT_KEYWORDS = ["properties", "additionalProperties", "patternProperties", "propertyNames", "required", "minProperties", "maxProperties"];
@@ -52,6 +58,7 @@ export class SchemaConverter {
     if (!isPlainObject(schema)) return UNKNOWN;
     const parts: TsType[] = [];
     if (typeof schema.$ref === "string") parts.push(this.refType(schema.$ref, site));
+    if (typeof schema.$dynamicRef === "string") this.options.degraded?.(site, `\`$dynamicRef: ${schema.$dynamicRef}\` has no TypeScript equivalent; its part of the type is \`unknown\``);
     const combinators: TsType[] = [];
     if (Array.isArray(schema.oneOf)) combinators.push(union(schema.oneOf.map((branch, i) => this.convert(branch, child(site, "oneOf", String(i))))));
     if (Array.isArray(schema.anyOf)) combinators.push(union(schema.anyOf.map((branch, i) => this.convert(branch, child(site, "anyOf", String(i))))));
@@ -163,7 +170,14 @@ export class SchemaConverter {
       if (name) return reference(name);
     }
     // A ref into the middle of a schema: inline its type (cycles stop at `unknown`).
-    if (!segments || this.inlining.has(ref)) return UNKNOWN;
+    if (!segments) {
+      this.options.degraded?.(site, `\`$ref: ${ref}\` does not point into this document; its type is \`unknown\``);
+      return UNKNOWN;
+    }
+    if (this.inlining.has(ref)) {
+      this.options.degraded?.(site, `\`$ref: ${ref}\` refers back into itself through the middle of a schema (not a component); the repeated part is \`unknown\``);
+      return UNKNOWN;
+    }
     this.inlining.add(ref);
     try {
       return this.convert(getAtPointer(this.options.document, segments), site);

@@ -6,6 +6,8 @@
 import { Ajv2020, type Options } from "ajv/dist/2020.js";
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { registerVendorKeywords } from "../../keywords/index.js";
+import { useJsonEqualInAjv } from "./json-equal.js";
+import { ownKeyEvaluation } from "./own-keys.js";
 import { prepareComponents } from "./prepare.js";
 import { receiveComponents } from "./receive-level.js";
 
@@ -31,11 +33,20 @@ export const validatorAjvOptions: Readonly<Options> = {
   // Formats are annotations in this project (CONVENTIONS.md).
   validateFormats: false,
   unicodeRegExp: true,
-  code: { source: true, esm: true, lines: false, optimize: true },
+  // A property check must see the data's own keys only: without this,
+  // `data.toString !== undefined` holds for every object (inherited from
+  // Object.prototype), so an optional `toString: {type: string}` rejects `{}`,
+  // and `required: [constructor]` never fails. Key loops become
+  // `Object.keys` instead of `for in`.
+  ownProperties: true,
+  // Live ajv's code gets the same own-key rewrite as the standalone modules
+  // (./own-keys.ts), so the two judge `constructor` & co. alike.
+  code: { source: true, esm: true, lines: false, optimize: true, process: ownKeyEvaluation },
 };
 
 /** A configured ajv 2020 instance with the vendor keywords (no schemas). */
 export function createValidatorAjv(options: Options = {}): Ajv2020 {
+  useJsonEqualInAjv();
   const ajv = new Ajv2020({ ...validatorAjvOptions, ...options });
   registerVendorKeywords(ajv);
   // The container keyword of the document schema below: `$ref`s such as

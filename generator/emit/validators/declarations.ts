@@ -1,4 +1,5 @@
 /** The `.d.ts` text beside each generated validator module. */
+import { typeName } from "../types/names.js";
 import { allErrorsFile, allErrorsName, receiveFile, receiveName, validatorFile, validatorName } from "./names.js";
 
 const FIRST_ERROR = `Stops at the first failing keyword. After the call, \`{fn}.errors\` is
@@ -28,17 +29,20 @@ export function componentDeclarations(
   const fn = allErrors ? allErrorsName(name) : receive ? receiveName(name) : validatorName(name);
   const behaviour = (allErrors ? ALL_ERRORS : FIRST_ERROR).replaceAll("{fn}", fn).replaceAll("{fast}", validatorName(name));
   const level = receive ? RECEIVE_LEVEL.replace("{strict}", `\`${validatorName(name)}\``) : STRICT_LEVEL;
-  return `import type { ${name} } from "../types.js";
+  const type = typeName(name);
+  // The component name as a pointer, in a comment: `*/` in a name must not end it.
+  const pointer = `#/components/schemas/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`.replace(/\*\//g, "*\\/");
+  return `import type { ${type} } from "../types.js";
 import type { ValidationIssue } from ${JSON.stringify(runtime)};
 
 /**
- * Checks \`data\` against \`#/components/schemas/${name}\` of schema/openapi.yaml,
+ * Checks \`data\` against \`${pointer}\` of schema/openapi.yaml,
  * ${level} A type guard: \`true\`
- * narrows \`data\` to \`${name}\`.
+ * narrows \`data\` to \`${type}\`.
  *
  * ${behaviour}
  */
-export declare function ${fn}(data: unknown): data is ${name};
+export declare function ${fn}(data: unknown): data is ${type};
 export declare namespace ${fn} {
   /** \`null\` after a valid call; after an invalid one, what failed (see ValidationIssue). */
   let errors: ValidationIssue[] | null;

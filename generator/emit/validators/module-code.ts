@@ -8,6 +8,7 @@ import type { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
 import { componentRef } from "./ajv.js";
 import { formatModuleSync } from "./format.js";
+import { ownKeyEvaluation, ownProtoKeys } from "./own-keys.js";
 import { validatorName } from "./names.js";
 import { RUNTIME_EXPORTS } from "./runtime.js";
 
@@ -23,6 +24,7 @@ export function componentModuleCode(ajv: Ajv2020, name: string, runtime = RUNTIM
 export function componentModuleSource(ajv: Ajv2020, name: string, exportName = validatorName(name), runtime = RUNTIME_PLACEHOLDER): string {
   let code = standalone.default(ajv, { [exportName]: componentRef(name) });
   code = code.replace(/^"use strict";/, ""); // ES modules are strict
+  code = ownProtoKeys(ownKeyEvaluation(code));
 
   const exportLine = new RegExp(`export const ${exportName} = (validate\\d+);`);
   const exported = exportLine.exec(code);

@@ -1,5 +1,10 @@
-/** File and export names derived from component names. */
-import { IDENTIFIER } from "../identifier.js";
+/**
+ * File and export names derived from component names, through the
+ * component's TypeScript type name (types/names.ts `typeName`): a component
+ * `Links-Booking` is the type `LinksBooking`, validated by
+ * `validateLinksBooking` in `validators/links-booking.js`.
+ */
+import { typeName } from "../types/names.js";
 
 /** `RunCreateRequest` -> `run-create-request`, `A2aToolRef` -> `a2a-tool-ref`, `JSONValue` -> `json-value`. */
 export function kebabCase(name: string): string {
@@ -11,10 +16,7 @@ export function kebabCase(name: string): string {
 
 /** The named export of component `name`'s validator. */
 export function validatorName(name: string): string {
-  if (!IDENTIFIER.test(name)) {
-    throw new Error(`Component name "${name}" is not a JavaScript identifier; rename it in schema/openapi.yaml (PascalCase, CONVENTIONS.md).`);
-  }
-  return `validate${name}`;
+  return `validate${typeName(name)}`;
 }
 
 /** The named export of the all-errors build of component `name`'s validator. */
@@ -24,7 +26,8 @@ export function allErrorsName(name: string): string {
 
 /** The module (in validators/, without `.js`) of component `name`'s validator. */
 export function validatorFile(name: string): string {
-  return kebabCase(name);
+  // `$` and `_` are legal in a type name and in a file name; only the case is folded.
+  return kebabCase(typeName(name)).replace(/\$/g, "-");
 }
 
 /** The module (without `.js`) of that build. */

@@ -1,15 +1,23 @@
 /**
  * Turns `components.schemas` into what ajv compiles: a deep copy in which
  * every OpenAPI `discriminator.mapping` has been checked against the union's
- * branches and then dropped.
+ * branches and then dropped, and every property named `__proto__` is stated
+ * as a pattern property (see `moveProtoProperty`).
  *
  * Why: ajv's `discriminator` derives the tag -> branch map from each branch's
  * `const` and rejects `mapping` ("mapping is not supported"). The schema
  * states both, so they must agree; a mapping that disagrees with the consts
  * would make ajv validate differently from what the document says, so it
  * fails generation here with the fix.
+ *
+ * A union whose object branches do not all state the tag as ajv's
+ * discriminator needs it (in `required`, with a `const` or `enum`: valid
+ * OpenAPI, where the discriminator is a hint, as in documents written
+ * elsewhere) keeps its `oneOf` without the `discriminator`: the same
+ * verdicts (JSON Schema's `oneOf`), only without the switch on the tag.
  */
 import type { SchemaObject } from "openapi3-ts/oas31";
+import { annotationKeywords, assertingKeywords } from "../../keywords/index.js";
 
 const COMPONENT_REF = "#/components/schemas/";
 
@@ -25,22 +33,72 @@ export function isDiscriminatorMappingError(e: unknown): e is DiscriminatorMappi
   return e instanceof DiscriminatorMappingError;
 }
 
-/** Checked copy of `schemas` with every `discriminator.mapping` removed. */
+/** The vendor keywords the validators know (schema/CONVENTIONS.md). */
+const KNOWN_VENDOR_KEYWORDS = new Set([...assertingKeywords, ...annotationKeywords].flatMap((def) => [def.keyword].flat()));
+
+/**
+ * `x-` keywords in the component schemas that the generator does not know
+ * (tool-specific extensions of documents written elsewhere, such as
+ * `x-enum-varnames`, or a misspelt vendor keyword), each with the pointer
+ * of its first use. OpenAPI allows extensions in a Schema Object, so they
+ * are annotations: dropped from what ajv compiles, and reported (emit/diagnostics.ts).
+ */
+export function unknownVendorKeywords(schemas: Readonly<Record<string, SchemaObject>>): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const name of Object.keys(schemas).sort()) {
+    visit(schemas[name], `/components/schemas/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`, (node, at) => {
+      for (const key of Object.keys(node)) {
+        if (key.startsWith("x-") && !KNOWN_VENDOR_KEYWORDS.has(key) && !found.has(key)) found.set(key, `${at}/${key}`);
+      }
+    });
+  }
+  return found;
+}
+
+/** Checked copy of `schemas` with every `discriminator.mapping` and every unknown `x-` keyword removed. */
 export function prepareComponents(schemas: Readonly<Record<string, SchemaObject>>): Record<string, SchemaObject> {
   const copy = structuredClone(schemas) as Record<string, SchemaObject>;
   for (const name of Object.keys(copy).sort()) {
     visit(copy[name], `${COMPONENT_REF}${name}`, (node, at) => {
+      for (const key of Object.keys(node)) if (key.startsWith("x-") && !KNOWN_VENDOR_KEYWORDS.has(key)) delete node[key];
       const discriminator = node["discriminator"] as { propertyName?: unknown; mapping?: Record<string, string> } | undefined;
       // A property *named* "discriminator" sits in a `properties` map, not beside a oneOf.
+      moveProtoProperty(node);
       if (discriminator === null || typeof discriminator !== "object" || !("oneOf" in node)) return;
       if (discriminator.mapping !== undefined) {
         checkMapping(node, discriminator.mapping, String(discriminator.propertyName), at, schemas);
         const { mapping: _dropped, ...rest } = discriminator;
         node["discriminator"] = rest;
       }
+      if (!everyObjectBranchTagged(node["oneOf"], String(discriminator.propertyName), schemas)) delete node["discriminator"];
     });
   }
   return copy;
+}
+
+const PROTO = "__proto__";
+/** Matches the one key `__proto__`. */
+const PROTO_PATTERN = "^__proto__$";
+
+/**
+ * ajv skips a property named `__proto__` (its `properties` and
+ * `additionalProperties` code filter that name out, a guard against
+ * prototype pollution by schemas), so a declared `__proto__` property would
+ * be neither checked nor allowed past `additionalProperties: false`. A
+ * pattern property that matches exactly that key means the same in JSON
+ * Schema (both apply to the same key, both count for
+ * `additionalProperties` and `unevaluatedProperties`) and ajv compiles it:
+ * its key loop reads own keys (`ownProperties`), so `JSON.parse`'s own
+ * `__proto__` is matched and the prototype never is.
+ */
+function moveProtoProperty(node: Record<string, unknown>): void {
+  const properties = node["properties"];
+  if (properties === null || typeof properties !== "object" || !Object.hasOwn(properties, PROTO)) return;
+  const { [PROTO]: schema, ...others } = properties as Record<string, unknown>;
+  node["properties"] = others;
+  const patterns = { ...(node["patternProperties"] as Record<string, unknown> | undefined) };
+  patterns[PROTO_PATTERN] = Object.hasOwn(patterns, PROTO_PATTERN) ? { allOf: [patterns[PROTO_PATTERN], schema] } : schema;
+  node["patternProperties"] = patterns;
 }
 
 /** Copy of `schemas` without any `discriminator`: the plain `oneOf` baseline the bench compares against. */
@@ -74,9 +132,29 @@ function checkMapping(
     if (typeof ref !== "string" || !ref.startsWith(COMPONENT_REF)) fail(`mapping "${tag}" is not a "${COMPONENT_REF}..." reference`);
     if (!branchRefs.has(ref)) fail(`mapping "${tag}" -> ${ref} is not one of the oneOf branches`);
     const target = schemas[(ref as string).slice(COMPONENT_REF.length)] as Record<string, unknown> | undefined;
-    const tagSchema = (target?.["properties"] as Record<string, { const?: unknown }> | undefined)?.[propertyName];
-    if (tagSchema?.const !== tag) fail(`mapping "${tag}" -> ${ref}, but that schema's "${propertyName}" const is ${JSON.stringify(tagSchema?.const)}`);
+    const tagSchema = (target?.["properties"] as Record<string, { const?: unknown; enum?: unknown }> | undefined)?.[propertyName];
+    const listed = tagSchema?.const === undefined && Array.isArray(tagSchema?.enum) && tagSchema.enum.includes(tag);
+    if (tagSchema?.const !== tag && !listed) fail(`mapping "${tag}" -> ${ref}, but that schema's "${propertyName}" const is ${JSON.stringify(tagSchema?.const)}`);
   }
+}
+
+/**
+ * Whether every object branch of `oneOf` (through a component `$ref`)
+ * requires `propertyName` and gives it a `const` or an `enum`, as ajv's
+ * discriminator needs. A boolean branch counts as tagged: ajv reports it
+ * (error[unsupported-schema], CONVENTIONS.md).
+ */
+function everyObjectBranchTagged(oneOf: unknown, propertyName: string, schemas: Readonly<Record<string, SchemaObject>>): boolean {
+  if (!Array.isArray(oneOf)) return true;
+  return oneOf.every((branch: unknown) => {
+    if (branch === null || typeof branch !== "object") return true;
+    const ref = (branch as { $ref?: unknown }).$ref;
+    const target = (typeof ref === "string" && ref.startsWith(COMPONENT_REF) ? schemas[ref.slice(COMPONENT_REF.length)] : branch) as Record<string, unknown> | undefined;
+    if (target === undefined || typeof target !== "object") return true;
+    const required = Array.isArray(target["required"]) && target["required"].includes(propertyName);
+    const tag = (target["properties"] as Record<string, { const?: unknown; enum?: unknown }> | undefined)?.[propertyName];
+    return required && tag !== undefined && (tag.const !== undefined || Array.isArray(tag.enum));
+  });
 }
 
 /** Calls `f` on every subschema object (depth first), skipping data-valued keywords. */

@@ -7,11 +7,11 @@
 import type { OpenAPIObject } from "openapi3-ts/oas31";
 import { operationsOf, requestBodyComponent } from "../operations.js";
 
-/** Sorted, without duplicates. Throws when a body schema is not a component `$ref`. */
+/** Sorted, without duplicates. A body whose schema is inline has no component, and so no all-errors build. */
 export function requestBodyComponents(doc: OpenAPIObject): string[] {
   const names = new Set<string>();
-  for (const { path, method, op } of operationsOf(doc)) {
-    const name = requestBodyComponent(doc, op, `${method.toUpperCase()} ${path}`);
+  for (const { op } of operationsOf(doc)) {
+    const name = requestBodyComponent(doc, op);
     if (name !== undefined) names.add(name);
   }
   return [...names].sort();

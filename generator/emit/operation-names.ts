@@ -1,0 +1,79 @@
+/**
+ * The client method name of each operation.
+ *
+ * Rule (documented in schema/CONVENTIONS.md, "Names"):
+ * 1. An `operationId` that is a JavaScript identifier is the name, as is.
+ * 2. Any other `operationId` (`get-stations`, `stations.list`, `2fa setup`)
+ *    is split into words at every character an identifier cannot hold and
+ *    joined in camelCase (`getStations`, `stationsList`, `_2faSetup`: a
+ *    leading digit gets a `_`).
+ * 3. Without an `operationId`: the HTTP method, then each path segment in
+ *    PascalCase, a `{param}` segment as `By` + the parameter
+ *    (`GET /stations/{stationId}/departures` -> `getStationsByStationIdDepartures`,
+ *    `GET /` -> `get`).
+ * `constructor` (which would replace the class's constructor) gets a `_`.
+ * Two operations with one name are `error[name-collision]` naming both.
+ */
+import { EmitError } from "../errors.js";
+import { formatPointer } from "../load/json-pointer.js";
+import { IDENTIFIER } from "./identifier.js";
+import type { OperationEntry } from "./operations.js";
+
+/** The words of `text`: split at every run of characters an identifier cannot hold (case inside a word is kept). */
+function words(text: string): string[] {
+  return text.split(/[^A-Za-z0-9_$]+/).filter((word) => word !== "");
+}
+
+const upperFirst = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
+
+function camel(parts: readonly string[]): string {
+  const joined = parts.map((part, i) => (i === 0 ? part.charAt(0).toLowerCase() + part.slice(1) : upperFirst(part))).join("");
+  return /^[0-9]/.test(joined) ? `_${joined}` : joined;
+}
+
+/** The method name of one operation, by the rule above (without the collision check). */
+export function methodNameOf(entry: Pick<OperationEntry, "method" | "path" | "op">): string {
+  const id = entry.op.operationId;
+  let name: string;
+  if (typeof id === "string" && IDENTIFIER.test(id)) name = id;
+  else if (typeof id === "string" && words(id).length > 0) name = camel(words(id));
+  else {
+    const segments = entry.path.split("/").filter((segment) => segment !== "");
+    const parts = segments.flatMap((segment) => {
+      const param = /^\{(.+)\}$/.exec(segment)?.[1];
+      return param !== undefined ? ["By", ...words(param).map(upperFirst)] : words(segment).map(upperFirst);
+    });
+    name = camel([entry.method, ...parts]);
+  }
+  return name === "constructor" ? `${name}_` : name;
+}
+
+/** Where an operation is in the bundled document (its `operationId` when it has one). */
+export function operationPointer(entry: Pick<OperationEntry, "method" | "path" | "op">): string {
+  const at = ["paths", entry.path, entry.method];
+  return formatPointer(entry.op.operationId === undefined ? at : [...at, "operationId"]);
+}
+
+/** Method name per operation, in the order given; two operations on one name are an EmitError naming both. */
+export function methodNames<E extends Pick<OperationEntry, "method" | "path" | "op">>(entries: readonly E[], emitter = "client"): Map<E, string> {
+  const names = new Map<E, string>();
+  const owners = new Map<string, E>();
+  for (const entry of entries) {
+    const name = methodNameOf(entry);
+    const other = owners.get(name);
+    if (other !== undefined) {
+      const show = (e: E): string => `${e.method.toUpperCase()} ${e.path}${e.op.operationId === undefined ? "" : ` (operationId ${JSON.stringify(e.op.operationId)})`}`;
+      throw new EmitError(
+        "name-collision",
+        emitter,
+        `operations ${show(other)} and ${show(entry)} both become the client method ${name}.`,
+        "Give one of them an operationId that maps to another name (the naming rule: schema/CONVENTIONS.md, \"Names\").",
+        operationPointer(other),
+        [operationPointer(entry)],
+      );
+    }
+    owners.set(name, entry);
+    names.set(entry, name);
+  }
+  return names;
+}

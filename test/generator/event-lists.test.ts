@@ -1,0 +1,98 @@
+/**
+ * Adding an event type is one edit: a variant component plus its line in
+ * KnownAgentRunEvent's `oneOf` and `mapping`. The known-type lists of
+ * AgentRunEvent (`if`) and UnknownAgentRunEvent (`not`) are derived from
+ * the mapping (`x-enum-from-mapping`), so the new type's malformed events
+ * are rejected, not taken for unknown ones. Lists written by hand that
+ * disagree with the mapping fail `gen` with both lists named.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { formatError, isSchemaLoadError } from "../../generator/errors.js";
+import { loadSchema } from "../../generator/load/index.js";
+import { emitToTempDir } from "../validators/support/emitted.js";
+import { REPO, writeTree } from "./support.js";
+
+const REAL = readFileSync(path.join(REPO, "schema/openapi.yaml"), "utf8");
+const DERIVED = 'x-enum-from-mapping: "#/components/schemas/KnownAgentRunEvent"';
+
+const NEW_EVENT = `    ContextCompactedEvent:
+      description: A test-only event type.
+      type: object
+      required: [seq, type, data]
+      properties:
+        seq:
+          $ref: "#/components/schemas/EventSeq"
+        type:
+          const: context_compacted
+        data:
+          type: object
+          required: [bytes]
+          properties:
+            bytes: { type: integer }
+      additionalProperties: true
+`;
+
+/** The real schema with one more event type, added in the union only (component, oneOf line, mapping line). */
+function withNewEvent(schema: string): string {
+  const edits: [string, string][] = [
+    ["    KnownAgentRunEvent:\n", `${NEW_EVENT}    KnownAgentRunEvent:\n`],
+    ['        - $ref: "#/components/schemas/UserMessageEvent"\n      discriminator:', '        - $ref: "#/components/schemas/UserMessageEvent"\n        - $ref: "#/components/schemas/ContextCompactedEvent"\n      discriminator:'],
+    ['          user_message: "#/components/schemas/UserMessageEvent"\n', '          user_message: "#/components/schemas/UserMessageEvent"\n          context_compacted: "#/components/schemas/ContextCompactedEvent"\n'],
+  ];
+  let text = schema;
+  for (const [from, to] of edits) {
+    expect(text.split(from)).toHaveLength(2); // each anchor is unique
+    text = text.replace(from, to);
+  }
+  return text;
+}
+
+describe("the known event types are derived from KnownAgentRunEvent's mapping", () => {
+  test("the real schema writes neither list by hand", () => {
+    expect(REAL.split(DERIVED)).toHaveLength(3);
+  });
+
+  test("a type added to the union alone is known everywhere: its malformed event is rejected", async () => {
+    const dir = writeTree({ "openapi.yaml": withNewEvent(REAL) });
+    const model = await loadSchema("openapi.yaml", { cwd: dir });
+    const schemas = model.schemas as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(schemas.AgentRunEvent.if.properties.type.enum).toContain("context_compacted");
+    expect(schemas.UnknownAgentRunEvent.properties.type.not.enum).toContain("context_compacted");
+    expect(JSON.stringify(model.document)).not.toContain("x-enum-from-mapping");
+    const validate = await (await emitToTempDir(model)).get("AgentRunEvent");
+    expect(validate({ seq: 1, type: "context_compacted", data: { bytes: 10 } })).toBe(true);
+    expect(validate({ seq: 1, type: "context_compacted", data: { bytes: "many" } })).toBe(false);
+    expect(validate.errors?.[0]).toMatchObject({ instancePath: "/data/bytes", keyword: "type" });
+    expect(validate({ seq: 1, type: "from_the_future", data: "anything" })).toBe(true);
+  });
+
+  test("the derived document is the one the lists spelled out (generated/ unchanged)", async () => {
+    const spelled = REAL.replaceAll(DERIVED, `enum: ${JSON.stringify(["assistant_delta", "thinking_delta", "tool_result", "local_tool_call", "local_tool_result_in", "loop_detected", "tool_budget_exceeded", "supervisor", "task_plan", "assistant_message", "result", "error", "cancelled", "started", "tool_call", "user_message"])}`);
+    const [derived, byHand] = await Promise.all([
+      loadSchema("openapi.yaml", { cwd: writeTree({ "openapi.yaml": REAL }) }),
+      loadSchema("openapi.yaml", { cwd: writeTree({ "openapi.yaml": spelled }) }),
+    ]);
+    expect(JSON.stringify(derived.document)).toBe(JSON.stringify(byHand.document));
+    expect(derived.hash).toBe(byHand.hash);
+  });
+
+  test("hand-written lists that miss the new type fail gen, naming both lists and the fix", async () => {
+    const spelled = REAL.replaceAll(DERIVED, 'enum: ["assistant_delta", "thinking_delta", "tool_result", "local_tool_call", "local_tool_result_in", "loop_detected", "tool_budget_exceeded", "supervisor", "task_plan", "assistant_message", "result", "error", "cancelled", "started", "tool_call", "user_message"]');
+    const dir = writeTree({ "openapi.yaml": withNewEvent(spelled) });
+    const error: unknown = await loadSchema("openapi.yaml", { cwd: dir }).catch((e: unknown) => e);
+    if (!isSchemaLoadError(error)) throw new Error(`expected a SchemaLoadError, got ${String(error)}`);
+    expect(error.code).toBe("disagreeing-lists");
+    expect(error.problems.map((p) => p.pointer)).toEqual([
+      "/components/schemas/AgentRunEvent/if/properties/type/enum",
+      "/components/schemas/UnknownAgentRunEvent/properties/type/not/enum",
+    ]);
+    for (const problem of error.problems) {
+      expect(problem.message).toMatch(/disagrees with the discriminator mapping of "#\/components\/schemas\/KnownAgentRunEvent": it lacks "context_compacted"/);
+      expect(problem.fix).toContain(DERIVED);
+      expect(problem.line).toBeGreaterThan(2000);
+    }
+    expect(formatError(error)).not.toMatch(/internal error|\n\s+at /);
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * Names from documents written elsewhere: the method-name rule for
+ * operations without an identifier operationId, component names that are no
+ * identifiers, and every collision as error[name-collision] naming both
+ * places with file:line:col (never "internal error").
+ */
+import { describe, expect, test } from "vitest";
+import { openApiJsonEmitter } from "../../../generator/emit/index.js";
+import { methodNameOf } from "../../../generator/emit/operation-names.js";
+import { typesEmitter } from "../../../generator/emit/types.js";
+import { validatorsEmitter } from "../../../generator/emit/validators.js";
+import { validatorFile, validatorName } from "../../../generator/emit/validators/names.js";
+import { cli, readTree, REPO, tempDir, writeTree } from "../support.js";
+
+describe("client method names (schema/CONVENTIONS.md, Names)", () => {
+  const op = (operationId?: string) => (operationId === undefined ? {} : { operationId });
+  test.each([
+    ["an identifier operationId is kept", "get", "/a", "listStations", "listStations"],
+    ["snake_case and $ are identifier characters: kept", "get", "/a", "get_stations$", "get_stations$"],
+    ["kebab-case becomes camelCase", "get", "/a", "get-stations", "getStations"],
+    ["dots and spaces too", "post", "/a", "stations.create new", "stationsCreateNew"],
+    ["a leading digit gets an underscore", "post", "/a", "2fa-setup", "_2faSetup"],
+    ["no operationId: method + path segments, a parameter as By<Name>", "get", "/stations/{station_id}/departures", undefined, "getStationsByStation_idDepartures"],
+    ["no operationId, kebab segments", "delete", "/bookings/{bookingId}/payment-intents", undefined, "deleteBookingsByBookingIdPaymentIntents"],
+    ["no operationId at the root", "get", "/", undefined, "get"],
+    ["an operationId of only punctuation counts as none", "put", "/x", "--", "putX"],
+    ["constructor would replace the class's constructor", "get", "/a", "constructor", "constructor_"],
+  ])("%s", (_name, method, path, operationId, want) => {
+    expect(methodNameOf({ method: method as "get", path, op: op(operationId) as never })).toBe(want);
+  });
+});
+
+describe("component names that are no identifiers", () => {
+  test.each([
+    ["Links-Booking", "validateLinksBooking", "links-booking"],
+    ["v1.Thing", "validateV1Thing", "v1-thing"],
+    ["snake_case_name", "validatesnake_case_name", "snake_case_name"],
+    ["Price$USD", "validatePrice$USD", "price-usd"],
+    ["2xxResponse", "validate_2xxResponse", "_2xx-response"],
+  ])("%s -> %s in validators/%s.js", (component, name, file) => {
+    expect(validatorName(component)).toBe(name);
+    expect(validatorFile(component)).toBe(file);
+  });
+});
+
+const EMITTERS = [openApiJsonEmitter, typesEmitter, validatorsEmitter];
+
+function schemaWith(components: string, paths = "{}"): string {
+  return `openapi: 3.1.0\ninfo:\n  title: T\n  version: "1"\npaths: ${paths}\ncomponents:\n  schemas:\n${components}`;
+}
+
+describe("collisions are error[name-collision] naming both places", () => {
+  test.each([
+    [
+      "two components, one type name (Links-Booking and LinksBooking)",
+      schemaWith("    Links-Booking:\n      type: object\n    LinksBooking:\n      type: string\n"),
+      ['components "Links-Booking" and "LinksBooking" both become the TypeScript name LinksBooking', "schema.yaml:8:5", "schema.yaml:10:5"],
+    ],
+    [
+      "two components, one validator file on a case-insensitive file system (ABTest, AbTest)",
+      schemaWith("    ABTest:\n      type: object\n    AbTest:\n      type: string\n"),
+      ['components "ABTest" and "AbTest" would both be written to validators/ab-test.js', "schema.yaml:8:5", "schema.yaml:10:5"],
+    ],
+    [
+      "a component whose validator file is the generator's own (Index)",
+      schemaWith("    Index:\n      type: object\n"),
+      ['component "Index" would overwrite validators/index.js', "schema.yaml:8:5"],
+    ],
+  ])("%s", async (_name, schema, wants) => {
+    const dir = writeTree({ "schema.yaml": schema });
+    const run = await cli(["gen", "--schema", "schema.yaml", "--out", "out"], dir, EMITTERS);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("error[name-collision]");
+    for (const want of wants) expect(run.stderr).toContain(want);
+    expect(run.stderr).not.toContain("internal error");
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  test("two operations on one method name (an operationId and a derived name) name both operations", async () => {
+    const { clientEmitter } = await import("../../../generator/emit/client.js");
+    const paths = [
+      "",
+      "  /stations:",
+      "    get:",
+      "      responses: { '204': { description: none } }",
+      "    post:",
+      "      operationId: getStations",
+      "      responses: { '204': { description: none } }",
+    ].join("\n");
+    const dir = writeTree({ "schema.yaml": schemaWith("    A:\n      type: object\n", paths) });
+    const run = await cli(["gen", "--schema", "schema.yaml", "--out", "out"], dir, [...EMITTERS, clientEmitter]);
+    expect(run.stderr).toContain("error[name-collision]");
+    expect(run.stderr).toContain('operations GET /stations and POST /stations (operationId "getStations") both become the client method getStations');
+    expect(run.stderr).toContain("schema.yaml:7:5");
+    expect(run.stderr).toContain("schema.yaml:10:7");
+    expect(run.stderr).not.toContain("internal error");
+    expect(run.code).toBe(2);
+  });
+
+  test("Links-Booking alone is fine: type LinksBooking, validateLinksBooking in validators/links-booking.js", async () => {
+    const dir = writeTree({ "schema.yaml": schemaWith("    Links-Booking:\n      type: object\n      properties:\n        href: { type: string }\n") });
+    const out = tempDir();
+    const run = await cli(["gen", "--schema", "schema.yaml", "--out", out], dir, EMITTERS);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const tree = readTree(out);
+    expect(tree.get("types.ts")).toContain("export interface LinksBooking {");
+    expect(tree.get("validators/links-booking.d.ts")).toContain("export declare function validateLinksBooking(data: unknown): data is LinksBooking;");
+    expect(tree.get("validators/index.js")).toContain('export { validateLinksBooking } from "./links-booking.js";');
+    expect(REPO).toBeTruthy();
+  });
+});

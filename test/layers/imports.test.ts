@@ -1,0 +1,65 @@
+/**
+ * The four layers and which may import which (README, "Layout"):
+ *   1 runtime/    protocol-neutral: imports only runtime/
+ *   2 generated/  imports runtime/ only through runtime/codegen/v1.ts, and itself
+ *   3 mantyx/     imports generated/, runtime/ and itself
+ *   4 generator/  a build tool: imports no runtime, generated or helper code
+ * Read from the source text of every module, so a stray import fails here.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const SPECIFIER = /\b(?:import|export)\b[^"';]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|\bimport\s*["']([^"']+)["']/g;
+
+function files(dir: string): string[] {
+  return readdirSync(path.join(REPO, dir)).flatMap((name) => {
+    const rel = path.join(dir, name);
+    if (name === "node_modules" || name === "dist" || name.startsWith(".test-bin-")) return [];
+    if (statSync(path.join(REPO, rel)).isDirectory()) return files(rel);
+    return /\.(ts|js|mjs)$/.test(name) ? [rel] : [];
+  });
+}
+
+/** The repository folder each relative import of `file` lands in. */
+function importedFolders(file: string): Array<{ specifier: string; folder: string }> {
+  const text = readFileSync(path.join(REPO, file), "utf8");
+  const out: Array<{ specifier: string; folder: string }> = [];
+  for (const m of text.matchAll(SPECIFIER)) {
+    const specifier = m[1] ?? m[2] ?? m[3]!;
+    if (!specifier.startsWith(".")) continue;
+    const target = path.relative(REPO, path.resolve(REPO, path.dirname(file), specifier));
+    out.push({ specifier, folder: target.split(path.sep)[0]! });
+  }
+  return out;
+}
+
+describe("layers", () => {
+  it("runtime/ imports nothing outside runtime/ (it never reaches up into generated/ or the helpers)", () => {
+    const bad = files("runtime").flatMap((f) => importedFolders(f).filter((i) => i.folder !== "runtime").map((i) => `${f}: ${i.specifier}`));
+    expect(bad).toEqual([]);
+  });
+
+  it("generated/ reaches the runtime only through its codegen contract", () => {
+    const bad = files("generated").flatMap((f) =>
+      importedFolders(f)
+        .filter((i) => i.folder !== "generated" && !/runtime\/codegen\/v1\.js$/.test(i.specifier))
+        .map((i) => `${f}: ${i.specifier}`),
+    );
+    expect(bad).toEqual([]);
+    // And it does use it (the check above is not vacuous).
+    expect(files("generated").some((f) => importedFolders(f).some((i) => i.folder === "runtime"))).toBe(true);
+  });
+
+  it("mantyx/ (the hand-written helpers) builds on generated/ and runtime/ only", () => {
+    const bad = files("mantyx").flatMap((f) => importedFolders(f).filter((i) => !["mantyx", "generated", "runtime"].includes(i.folder)).map((i) => `${f}: ${i.specifier}`));
+    expect(bad).toEqual([]);
+  });
+
+  it("generator/ imports no runtime, generated or helper module", () => {
+    const bad = files("generator").flatMap((f) => importedFolders(f).filter((i) => ["runtime", "generated", "mantyx"].includes(i.folder)).map((i) => `${f}: ${i.specifier}`));
+    expect(bad).toEqual([]);
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * The two packages as a new user gets them, from their tarballs (`npm pack`,
+ * which runs each `prepack` build), in scratch folders outside the repository:
+ * - `@mantyx/wire-types` alone installs one package and nothing else (the
+ *   runtime has no dependencies);
+ * - with `@mantyx/wire-gen` beside it, the installed `mantyx-wire` (plain
+ *   JavaScript, no TypeScript loader) generates from a copy of
+ *   schema/openapi.yaml into src/gen; the output passes `tsc --strict` with
+ *   NodeNext and with bundler resolution, importing the runtime through
+ *   `@mantyx/wire-types/codegen/v1`; and a short program using the generated
+ *   client, compiled by tsc, runs a tool round trip in plain Node against the
+ *   mock server on 127.0.0.1.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startMockServer, type MockServer } from "../mock-server/index.js";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+let scratch: string;
+let typesTarball: string;
+let genTarball: string;
+let server: MockServer;
+
+const npm = (args: string[], cwd: string): string => execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+const install = (cwd: string, tarballs: string[]): string => npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", ...tarballs], cwd);
+
+/** The packages an install put under node_modules (from npm's own record of it). */
+function installed(app: string): string[] {
+  const lock = JSON.parse(readFileSync(join(app, "node_modules", ".package-lock.json"), "utf8")) as { packages: Record<string, unknown> };
+  return Object.keys(lock.packages).map((p) => p.replace(/^node_modules\//, ""));
+}
+
+function scratchApp(name: string): string {
+  const app = join(scratch, name);
+  mkdirSync(app, { recursive: true });
+  writeFileSync(join(app, "package.json"), JSON.stringify({ name, private: true, type: "module" }));
+  return app;
+}
+
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), "wire-two-packages-"));
+  npm(["pack", "--silent", "--pack-destination", scratch], root);
+  npm(["pack", "--silent", "--pack-destination", scratch, "-w", "@mantyx/wire-gen"], root);
+  const tarballs = readdirSync(scratch).filter((f) => f.endsWith(".tgz"));
+  typesTarball = join(scratch, tarballs.find((f) => f.startsWith("mantyx-wire-types-"))!);
+  genTarball = join(scratch, tarballs.find((f) => f.startsWith("mantyx-wire-gen-"))!);
+}, 180_000);
+
+afterAll(async () => {
+  await server?.close();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+describe("@mantyx/wire-types, installed alone", () => {
+  it("is one package and nothing else", () => {
+    const app = scratchApp("runtime-only");
+    install(app, [typesTarball]);
+    expect(installed(app)).toEqual(["node_modules/@mantyx/wire-types".replace(/^node_modules\//, "")]);
+  }, 120_000);
+});
+
+describe("@mantyx/wire-gen beside it: mantyx-wire gen in a user's project", () => {
+  let app: string;
+  beforeAll(async () => {
+    app = scratchApp("user-app");
+    install(app, [typesTarball, genTarball]);
+    mkdirSync(join(app, "schema"));
+    cpSync(join(root, "schema/openapi.yaml"), join(app, "schema/openapi.yaml"));
+    server = await startMockServer();
+  }, 180_000);
+
+  it("the installed bin is plain JavaScript and generates src/gen from a copy of the schema", () => {
+    const bin = join(app, "node_modules/.bin/mantyx-wire");
+    expect(readFileSync(bin, "utf8").startsWith("#!/usr/bin/env node")).toBe(true);
+    expect(existsSync(join(app, "node_modules/tsx"))).toBe(false);
+    const out = execFileSync(bin, ["gen", "--schema", "schema/openapi.yaml", "--out", "src/gen"], { cwd: app, encoding: "utf8" });
+    expect(out).toMatch(/^mantyx-wire gen: \d+ files in src\/gen\//);
+    const client = readFileSync(join(app, "src/gen/client.ts"), "utf8");
+    expect(client).toContain('from "@mantyx/wire-types/codegen/v1"');
+    expect(client).not.toContain("../runtime/");
+  }, 120_000);
+
+  const PROGRAM = `import { MantyxClient } from "./gen/client.js";
+import type { RunCreateRequest } from "./gen/types.js";
+
+const client = new MantyxClient({ baseUrl: process.env.MANTYX_URL!, workspace: process.env.MANTYX_WORKSPACE!, apiKey: process.env.MANTYX_API_KEY! });
+const spec: RunCreateRequest = {
+  systemPrompt: "You are a cashier.",
+  prompt: "What is 42 USD with tax?",
+  tools: [{ kind: "local", name: "compute_total", description: "Add tax.", parameters: { type: "object" } }],
+  metadata: { args: JSON.stringify({ amount: 42 }) },
+};
+const { runId } = await client.createRun(spec);
+const seen: string[] = [];
+for await (const event of client.streamRun(runId)) {
+  seen.push(event.type as string);
+  if (event.type === "local_tool_call") {
+    const outcome = await client.postToolResult(runId, { toolUseId: event.data.toolUseId, result: JSON.stringify({ total: 50.4 }) });
+    seen.push("posted:" + outcome.status);
+  }
+}
+console.log(JSON.stringify(seen));
+`;
+
+  for (const resolution of ["NodeNext", "bundler"] as const) {
+    it(`the output and a program using it pass tsc --strict (${resolution} resolution)`, () => {
+      writeFileSync(join(app, "src/main.ts"), PROGRAM);
+      const options = resolution === "NodeNext" ? { module: "NodeNext", moduleResolution: "NodeNext" } : { module: "ESNext", moduleResolution: "bundler" };
+      const config = join(app, `tsconfig.${resolution}.json`);
+      writeFileSync(config, JSON.stringify({ compilerOptions: { ...options, target: "ES2022", strict: true, noEmit: true, allowJs: true, skipLibCheck: false, lib: ["ES2022", "DOM", "DOM.Iterable"], types: [] }, include: ["src"] }));
+      // A type error in src/main.ts must fail: the check is not vacuous.
+      writeFileSync(join(app, "src/wrong.ts"), 'import type { RunCreateRequest } from "./gen/types.js";\n// @ts-expect-error misspelt field\nexport const r: RunCreateRequest = { promt: "x" };\n');
+      expect(() => execFileSync(process.execPath, [tsc, "-p", config], { cwd: app, encoding: "utf8" })).not.toThrow();
+    }, 120_000);
+  }
+
+  it("a program using the generated client runs a tool round trip in plain Node against a local server", () => {
+    writeFileSync(join(app, "src/main.ts"), PROGRAM);
+    const config = join(app, "tsconfig.build.json");
+    writeFileSync(config, JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, allowJs: true, outDir: "build", rootDir: "src", lib: ["ES2022", "DOM", "DOM.Iterable"], types: [] }, include: ["src"] }));
+    execFileSync(process.execPath, [tsc, "-p", config], { cwd: app, encoding: "utf8" });
+    const out = execFileSync(process.execPath, [join(app, "build/main.js")], {
+      cwd: app,
+      encoding: "utf8",
+      env: { ...process.env, MANTYX_URL: server.url, MANTYX_WORKSPACE: server.workspace, MANTYX_API_KEY: server.apiKey },
+    });
+    const seen = JSON.parse(out) as string[];
+    expect(seen).toContain("local_tool_call");
+    expect(seen).toContain("posted:accepted");
+    expect(seen.at(-1)).toBe("result");
+  }, 120_000);
+});
