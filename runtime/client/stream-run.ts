@@ -120,6 +120,13 @@ export function runEventStream(
   const isTerminal = (item: unknown): boolean => isTerminalOf(events, item);
   const { signal: user, idleTimeoutMs, onInvalid = "throw" } = options;
   const warn = settings.onWarning ?? ((m: string) => console.warn(m));
+  // A strict-only event is reported once: not again when a reconnect replays
+  // it (decoding, and so the strict check, happens before replays are dropped).
+  const decodeWarn = (message: string, detail: StreamDecodeError): void => {
+    const seq = (detail.value as { seq?: unknown } | undefined)?.seq;
+    if (detail.type === "strict-only" && typeof seq === "number" && stream.lastSeq !== undefined && seq <= stream.lastSeq) return;
+    warn(message, detail);
+  };
   /** Drops since the last new event (the back-off's attempt), and those of them that count toward `maxReconnects`. */
   let drops = 0;
   let failures = 0;
@@ -169,7 +176,7 @@ export function runEventStream(
           }
           // Any bytes reset the idle timer, heartbeat comments included.
           const bytes = response.body!.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform: (chunk, out) => (touch(), out.enqueue(chunk)) }));
-          for await (const batch of decodeTypedEventBatches(bytes, events, { onInvalid: "deliver", validation: settings.validation, strict: settings.strictEvents, onWarning: warn, onRetry: (v) => (retryMs = v) })) {
+          for await (const batch of decodeTypedEventBatches(bytes, events, { onInvalid: "deliver", validation: settings.validation, strict: settings.strictEvents, onWarning: decodeWarn, onRetry: (v) => (retryMs = v) })) {
             for (const item of batch) {
               const last = stream.lastSeq;
               if (item instanceof StreamDecodeError) {

@@ -52,6 +52,13 @@ describe("strict checking of events: an opt-in", () => {
     expect(warnings[1]!.message).toMatch(/strict-level rule.*reasoningEffort.*delivered/);
   });
 
+  it("an event a reconnect replays is reported once, not again (the server ignoring Last-Event-ID replays the whole log)", async () => {
+    server().faults.push({ kind: "cut-events", after: 1 }, { kind: "ignore-resume" });
+    const { events, warnings } = await lenientRun({ strictEvents: validateAgentRunEvent });
+    expect(events.map((e) => e.type)).toEqual(["supervisor", "assistant_delta", "result"]);
+    expect(warnings.map((w) => (w.detail as StreamDecodeError).value)).toMatchObject([{ type: "supervisor" }, { type: "result" }]);
+  });
+
   it("a strictly valid event raises no warning; the strict validator is not consulted when the receive level rejects", () => {
     const warnings: string[] = [];
     let calls = 0;
