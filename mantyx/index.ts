@@ -6,8 +6,9 @@
  * imports it. Explicit exports only: this list is the public surface.
  */
 export { failureMessage, runOutcome, type RunOutcome } from "./outcome.js";
-export { runAgent, withTools, type RunnableClient, type RunOptions, type ToolDispatcher } from "./run-agent.js";
+export { DEFAULT_LATE_RESULT_TIMEOUT_MS, runAgent, withTools, type RunnableClient, type RunOptions, type ToolDispatcher } from "./run-agent.js";
 export { isOutputParseError, OutputParseError, parseStructuredOutput, type OutputParseErrorType, type OutputValidator } from "./structured-output.js";
+export { answerToolCall, postToolAnswer, type ToolResultPoster } from "./tools/answer.js";
 export { checkJsonSchema, type ArgIssue } from "./tools/json-schema.js";
 export {
   MAX_ERROR_BYTES,
@@ -17,6 +18,7 @@ export {
   withFiles,
   type A2aPeerDefinition,
   type ArgsValidator,
+  type FallbackHandler,
   type LocalToolDefinition,
   type McpCall,
   type McpServerDefinition,

@@ -6,19 +6,29 @@
  * not use it does not bundle it.
  *
  * Tool calls run concurrently (a turn may call several tools, and the server
- * waits for all of them), each answered by exactly one POST. When the helper
- * gives up on the run — the caller aborts `signal`, a tool-result POST fails
- * outright (not a normal outcome such as `run_terminal`), or the stream
- * fails for good (reconnects exhausted, a fatal answer, an invalid event
- * with `onInvalid: "throw"`) — it POSTs a best-effort cancel, so the run does
- * not go on (and bill) without anyone reading it (unless
- * `cancelOnFailure: false`), then rejects with the original error.
+ * waits for all of them), each answered by exactly one POST — also a call
+ * whose handler finishes after the terminal event (the server timed it
+ * out): the helper waits for such handlers (`lateResultTimeoutMs`), posts
+ * each real answer, reports its outcome (a `409 run_terminal`, normally) to
+ * `onToolResult`, and only then resolves. It never posts an answer the
+ * handler did not give: a handler still running past that bound, or when
+ * the caller aborts, gets its signal aborted and nothing is posted for it.
+ *
+ * When the helper gives up on the run — the caller aborts `signal`, a
+ * tool-result POST fails outright (not a normal outcome such as
+ * `run_terminal`), or the stream fails for good (reconnects exhausted, a
+ * fatal answer, an invalid event with `onInvalid: "throw"`) — it POSTs a
+ * best-effort cancel, so the run does not go on (and bill) without anyone
+ * reading it (unless `cancelOnFailure: false`), then rejects with the
+ * original error.
  */
 import type { MantyxCallOptions, MantyxStreamOptions, ToolResultOutcome } from "../generated/client.js";
-import type { TerminalEvent } from "../generated/events.js";
-import type { AgentRunEvent, LocalToolCallData, RunCreateRequest, RunCreateResponse, ToolRef, ToolResultRequest } from "../generated/types.js";
-import { isRequestValidationError, StreamDecodeError, type RunEventStream, type RunStreamItem } from "../runtime/client/index.js";
-import { linked } from "../runtime/client/internal/backoff.js";
+import { isTerminalEvent, type TerminalEvent } from "../generated/events.js";
+import type { AgentRunEvent, LocalToolCallData, LocalToolCallEvent, RunCreateRequest, RunCreateResponse, ToolRef, ToolResultRequest } from "../generated/types.js";
+import { StreamDecodeError, type OnInvalid, type RunEventStream, type RunStreamItem } from "../runtime/client/index.js";
+import { linked, sleep } from "../runtime/client/internal/backoff.js";
+import type { DecodedItemFor } from "../runtime/events/index.js";
+import { postToolAnswer } from "./tools/answer.js";
 import type { ToolAnswer, ToolCallContext } from "./tools/registry.js";
 
 type CallOptions = MantyxCallOptions;
@@ -50,13 +60,28 @@ const NO_TOOLS: ToolDispatcher = {
   dispatch: async (call) => ({ error: `This client registered no tools; it cannot run ${JSON.stringify(call.name)}.` }),
 };
 
-export interface RunOptions extends StreamRunOptions {
+/** Default `lateResultTimeoutMs`: how long handlers still running at the terminal event may take to finish. */
+export const DEFAULT_LATE_RESULT_TIMEOUT_MS = 60_000;
+
+export interface RunOptions<V extends OnInvalid = "throw"> extends StreamRunOptions {
+  /** A message that is not a valid event: `"throw"` (default), `"deliver"` it to onEvent as a StreamDecodeError, or `"skip-and-warn"`. */
+  onInvalid?: V | undefined;
   /** Client-resolved tools (a ToolRegistry): declared in the spec and answered when called. */
   tools?: ToolDispatcher | undefined;
-  /** Sees every stream item, in order (awaited before the next one). */
-  onEvent?: ((item: RunStreamItem<AgentRunEvent>) => void | Promise<void>) | undefined;
-  /** Called with each tool call's POST outcome. */
-  onToolResult?: ((call: LocalToolCallData, outcome: ToolResultOutcome) => void) | undefined;
+  /** Sees every stream item, in order (awaited before the next one); StreamDecodeErrors only with `onInvalid: "deliver"`. */
+  onEvent?: ((item: DecodedItemFor<V, AgentRunEvent>) => void | Promise<void>) | undefined;
+  /**
+   * Called with each tool call's POST outcome, also for a call answered
+   * after the terminal event (`late: true`; the outcome is then normally
+   * `run_terminal`, a normal ending: the server had timed the call out).
+   */
+  onToolResult?: ((call: LocalToolCallData, outcome: ToolResultOutcome, info: { late: boolean }) => void) | undefined;
+  /**
+   * After the terminal event, how long to wait for handlers still running
+   * so their answers are posted (exactly one POST per call, §5). Past it
+   * they are aborted and nothing is posted for them. Default 60 000.
+   */
+  lateResultTimeoutMs?: number | undefined;
   /**
    * When the helper gives up on the run (abort, a failed tool-result POST,
    * the stream lost for good), POST cancel for it, best effort, before
@@ -88,46 +113,41 @@ export function withTools(spec: RunCreateRequest, registry: ToolDispatcher | und
   return added.length === 0 ? spec : ({ ...spec, tools: [...declared, ...added] } as RunCreateRequest);
 }
 
-export async function runAgent(client: RunnableClient, spec: RunCreateRequest, options: RunOptions = {}): Promise<TerminalEvent> {
-  const { tools, onEvent, onToolResult, cancelOnFailure = true, ...streamOptions } = options;
+export async function runAgent<V extends OnInvalid = "throw">(client: RunnableClient, spec: RunCreateRequest, options: RunOptions<V> = {}): Promise<TerminalEvent> {
+  const { tools, onEvent, onToolResult, cancelOnFailure = true, lateResultTimeoutMs = DEFAULT_LATE_RESULT_TIMEOUT_MS, ...streamOptions } = options;
   const registry = tools ?? NO_TOOLS;
   const call: CallOptions = {};
   if (options.signal !== undefined) call.signal = options.signal;
   if (options.workspace !== undefined) call.workspace = options.workspace;
   if (options.headers !== undefined) call.headers = options.headers;
+  if (options.timeoutMs !== undefined) call.timeoutMs = options.timeoutMs;
   const { runId } = await client.createRun(withTools(spec, tools), call);
 
-  // Our own signal: aborted by the caller's, or by a failed tool-result POST.
+  // Our own signal: aborted by the caller's, by a failed tool-result POST,
+  // or when handlers outlive `lateResultTimeoutMs`. Handlers and POSTs run under it.
   const controller = linked(options.signal);
   let postFailure: { error: unknown } | undefined;
-  /** Tool calls seen, by toolUseId: a call delivered twice (say, under another seq) runs once. */
-  const seen = new Set<string>();
-  const answer = (data: LocalToolCallData): void => {
-    if (seen.has(data.toolUseId)) return;
-    seen.add(data.toolUseId);
-    void (async () => {
-      const reply = await registry.dispatch(data, { runId, signal: controller.signal });
-      // The run ended (or the helper gave up) while the tool ran: nobody can take the result.
+  /** The terminal event has been read: answers from now on are late. */
+  let ended = false;
+  /** Tool calls seen, by toolUseId: a call delivered twice (say, under another seq) runs once. Each maps to its answer's task. */
+  const tasks = new Map<string, Promise<void>>();
+  const answer = (event: LocalToolCallEvent): void => {
+    const data = event.data;
+    if (tasks.has(data.toolUseId)) return;
+    const task = (async () => {
+      const reply = await registry.dispatch(data, { runId, event, signal: controller.signal });
+      // The helper gave up (the caller aborted, a POST failed, or the late bound passed): never post after that.
       if (controller.signal.aborted) return;
-      const post = (body: ToolResultRequest): Promise<ToolResultOutcome> => client.postToolResult(runId, body, { ...call, signal: controller.signal });
-      let outcome: ToolResultOutcome;
-      try {
-        outcome = await post({ toolUseId: data.toolUseId, ...reply });
-      } catch (error) {
-        // The handler's answer fails the tool-result schema (more than 20
-        // files, too many bytes of them, …): nothing was sent, and the call
-        // is still owed its one POST, so the model gets the reason as the
-        // tool's error instead of the run failing.
-        if (!isRequestValidationError(error) || "error" in reply) throw error;
-        outcome = await post({ toolUseId: data.toolUseId, error: `The tool's answer could not be sent: ${error.message}`.slice(0, 2000) });
-      }
-      onToolResult?.(data, outcome);
+      const late = ended;
+      const outcome = await postToolAnswer(client, runId, data.toolUseId, reply, { ...call, signal: controller.signal });
+      onToolResult?.(data, outcome, { late });
     })().catch((error: unknown) => {
       if (postFailure === undefined && !controller.signal.aborted) {
         postFailure = { error };
         controller.abort(error);
       }
     });
+    tasks.set(data.toolUseId, task);
   };
 
   const stream = client.streamRun(runId, { ...streamOptions, signal: controller.signal });
@@ -135,18 +155,23 @@ export async function runAgent(client: RunnableClient, spec: RunCreateRequest, o
   let over = false;
   try {
     for await (const item of stream) {
-      if (onEvent !== undefined) await onEvent(item);
-      if (!(item instanceof StreamDecodeError) && item.type === "local_tool_call") answer(item.data as LocalToolCallData);
+      if (isTerminalEvent(item)) ended = true;
+      if (onEvent !== undefined) await onEvent(item as DecodedItemFor<V, AgentRunEvent>);
+      if (!(item instanceof StreamDecodeError) && item.type === "local_tool_call") answer(item as LocalToolCallEvent);
     }
-    // The run is over. The server answers every tool call (or times it out)
-    // before its terminal event (wire-protocol.md §5, §9), so a handler still
-    // running has no one to answer: it is not waited for, its signal is
-    // aborted (in `finally`), and its result is not posted.
+    ended = true;
+    over = stream.terminal !== undefined;
+    // Handlers still running (the server timed their calls out, or cancelled
+    // the run) are still owed their one POST: wait for them, bounded.
+    const settled = Promise.all(tasks.values());
+    const bound = sleep(lateResultTimeoutMs, controller.signal).then(() => "timeout" as const, () => "aborted" as const);
+    if ((await Promise.race([settled, bound])) === "timeout") controller.abort(new Error(`runAgent: handlers still running ${lateResultTimeoutMs} ms after the terminal event (lateResultTimeoutMs)`));
     if (postFailure !== undefined) throw postFailure.error;
+    if (options.signal?.aborted) throw options.signal.reason;
     if (stream.terminal === undefined) {
-      // A malformed terminal event (onInvalid "deliver" / "skip-and-warn"), or a run resumed past its end.
+      // A malformed terminal event (onInvalid "deliver" / "skip-and-warn").
       over = true;
-      throw new Error(`The stream of run ${runId} ended without a terminal event.`);
+      throw new Error(`The stream of run ${runId} ended without a terminal event (it was malformed).`);
     }
     return stream.terminal;
   } catch (error) {

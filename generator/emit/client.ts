@@ -16,14 +16,20 @@
  */
 import { readFileSync } from "node:fs";
 import Handlebars from "handlebars";
-import type { ParameterObject, SchemaObject } from "openapi3-ts/oas31";
+import type { ParameterObject } from "openapi3-ts/oas31";
 import { assetUrl } from "../assets.js";
 import { header } from "../header.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { IDENTIFIER } from "./identifier.js";
-import { streamItemComponent } from "./event-streams.js";
+import { answerOf, bodyOf, parametersOf, type ParamShape } from "./client/shapes.js";
+import { InlineTypes, printed, type PrintedType } from "./client/inline-types.js";
+import { requirementsOf, securityModel } from "./client/security.js";
+import { isResumableStream, streamItemComponent } from "./event-streams.js";
+import { methodNames } from "./operation-names.js";
+import { typeName } from "./types/names.js";
+import { propertyKey } from "./types/ts-type.js";
 import { streamSpecName, terminalTypeName } from "./events.js";
-import { componentName, deref, operationsOf, requestBodyComponent } from "./operations.js";
+import { deref, operationsOf, requestBodyComponent } from "./operations.js";
 import { runtimeImport } from "./runtime-import.js";
 import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "./validators/names.js";
 
@@ -36,17 +42,22 @@ const TEMPLATE = assetUrl(new URL("../../templates/client.ts.hbs", import.meta.u
  * - `x-once-per: <body field>` -> at most one request per value of that
  *   field, and the statuses of `x-outcomes` answered as values.
  */
-type OperationKind = "json" | "stream" | "once";
+type OperationKind = "json" | "stream" | "once" | "items";
 
 interface ParamData {
   name: string;
   /** The name in the URL/header, when it differs from a JS identifier. */
   wireName: string;
-  tsType: string;
+  tsType: PrintedType;
   required: boolean;
   description: string;
-  /** `x-client-option`: filled from this client (and per-call) option instead of an argument. */
-  clientOption: string | undefined;
+}
+
+/** One group of the parameters object (`query`, `header`, `cookie`): its members as `{ "name"?: Type; ... }`. */
+interface ParamGroup {
+  where: string;
+  required: boolean;
+  type: PrintedType;
 }
 
 export interface OperationData {
@@ -58,91 +69,84 @@ export interface OperationData {
   description: string;
   scopes: string[];
   idempotent: boolean;
-  /** Some 2xx answer has no body: any success body is optional, and one that is not JSON is ignored. */
-  bodyOptional: boolean;
   /** Path parameters not filled from a client option, in path order: the method's leading arguments. */
   pathParams: ParamData[];
-  queryParams: ParamData[];
-  headerParams: ParamData[];
+  /** The body argument's type, when the method takes one. */
+  bodyArg: { type: PrintedType; required: boolean } | undefined;
   bodyType: string | undefined;
   /** The body's validators: the fast one, and its all-errors build (for the list of every problem). */
   body: { validate: string; validateAll: string } | undefined;
+  /** The parameters object (query, header, cookie), when the operation has any. */
+  params: { type: PrintedType; required: boolean } | undefined;
   /** The operation's table entry, as TypeScript source (built from checked values here). */
   entry: string;
-  responseType: string;
+  responseType: PrintedType;
   /** For an at-most-once operation: the union of its outcome names. */
   outcomeNames: string;
-  /** For a stream: its item schema component, and the union of its terminal variants (./events.ts). */
+  /** For a resumable stream: its item schema component, and the union of its terminal variants (./events.ts). */
   itemType: string | undefined;
   terminalType: string | undefined;
   statuses: string[];
 }
 
-/** TypeScript type of a simple parameter schema. */
-function paramType(schema: SchemaObject | undefined): string {
-  const type = schema?.type;
-  if (type === "integer" || type === "number") return "number";
-  if (type === "boolean") return "boolean";
-  return "string";
+/** What the client emitter reports without failing (emit/diagnostics.ts). */
+export interface ClientReport {
+  readonly degraded: readonly { readonly pointer: string; readonly reason: string }[];
+  readonly leftOut: readonly { readonly pointer: string; readonly reason: string }[];
 }
 
 function camel(name: string): string {
   const out = name.replace(/[^A-Za-z0-9_$]+(.)?/g, (_m, c: string | undefined) => (c ?? "").toUpperCase());
-  return out.charAt(0).toLowerCase() + out.slice(1);
+  const lower = out.charAt(0).toLowerCase() + out.slice(1);
+  return IDENTIFIER.test(lower) ? lower : `_${lower}`;
 }
 
-function paramData(p: ParameterObject): ParamData {
-  const option = (p as unknown as Record<string, unknown>)["x-client-option"];
-  return {
-    clientOption: typeof option === "string" && IDENTIFIER.test(option) ? option : undefined,
-    name: camel(p.name),
-    wireName: p.name,
-    tsType: paramType(p.schema as SchemaObject | undefined),
-    required: p.required === true,
-    description: p.description ?? "",
-  };
+/** `{ "X-Request-Id"?: string; page?: number }` for one group of parameters. */
+function groupType(params: readonly ParamShape[]): PrintedType {
+  const members = params.map((p) => `${propertyKey(p.wireName)}${p.required ? "" : "?"}: ${p.type.printed}`);
+  return printed(`{ ${members.join("; ")} }`);
+}
+
+const reports = new WeakMap<LoadedSchema, ClientReport>();
+
+/** What `operationData` degraded or left out for `model` (computed once per model). */
+export function clientReport(model: LoadedSchema): ClientReport {
+  if (!reports.has(model)) operationData(model);
+  return reports.get(model)!;
 }
 
 export function operationData(model: LoadedSchema): OperationData[] {
   const doc = model.document;
   const ops: OperationData[] = [];
-  for (const { path, method, item, op } of operationsOf(doc)) {
-    const id = op.operationId;
-    if (id === undefined || !IDENTIFIER.test(id)) throw new Error(`${method.toUpperCase()} ${path} needs an operationId that is a JavaScript identifier (it names the client method).`);
-    const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref<ParameterObject>(doc, p));
-    const byIn = (where: string): ParamData[] => params.filter((p) => p.in === where).map(paramData);
-    // In path order: the method's leading arguments, as the runtime fills the template.
-    const pathParams = byIn("path").sort((a, b) => path.indexOf(`{${a.wireName}}`) - path.indexOf(`{${b.wireName}}`));
-    const responses = Object.keys(op.responses ?? {}).sort();
-    const success = responses.filter((s) => /^2\d\d$/.test(s));
-    let stream = false;
-    const types = new Set<string>();
-    let empty = false;
-    for (const status of success) {
-      const r = deref<{ content?: Record<string, { schema?: unknown }> }>(doc, op.responses![status]);
-      const content = r.content ?? {};
-      if (Object.keys(content).length === 0) empty = true;
-      for (const media of Object.keys(content).sort()) {
-        if (media.startsWith("text/event-stream")) stream = true;
-        else types.add(componentName(content[media]!.schema) ?? "unknown");
-      }
-    }
-    const typeList = [...types].sort().map((t) => (t === "unknown" ? t : `T.${t}`));
-    if (empty && typeList.length > 0) typeList.push("undefined");
-    const bodyType = requestBodyComponent(doc, op);
+  const types = new InlineTypes(model);
+  const security = securityModel(doc);
+  const leftOut: { pointer: string; reason: string }[] = [...security.unsupported];
+  const entries = operationsOf(doc);
+  const names = methodNames(entries);
+  for (const entry of entries) {
+    const { path, method, item, op } = entry;
+    const id = names.get(entry)!;
     const extensions = op as Record<string, unknown>;
+    const resumable = isResumableStream(op);
+    const answer = answerOf(doc, path, method, op, types, resumable, leftOut);
+    const all = parametersOf(doc, path, method, item, op, types);
+    const toData = (p: ParamShape): ParamData => ({ name: camel(p.wireName), wireName: p.wireName, tsType: p.type, required: p.required, description: p.description });
+    // In path order: the method's leading arguments, as the runtime fills the template.
+    const pathParams = all.filter((p) => p.in === "path").sort((a, b) => path.indexOf(`{${a.wireName}}`) - path.indexOf(`{${b.wireName}}`));
+    // The resumable stream's own query and header (resume position) are the runtime's.
+    const others = resumable ? [] : all.filter((p) => p.in !== "path");
+    const responses = Object.keys(op.responses ?? {}).sort();
+    const bodyType = requestBodyComponent(doc, op);
+    const bodyShape = bodyOf(doc, path, method, op, types);
     const oncePer = extensions["x-once-per"];
-    const kind: OperationKind = stream ? "stream" : typeof oncePer === "string" ? "once" : "json";
-    const queryParams = byIn("query");
-    const headerParams = byIn("header");
-    if (kind !== "stream" && queryParams.length + headerParams.length > 0) {
-      throw new Error(`${id}: query and header parameters are supported on the stream operation only; teach runtime/client/core.ts (#call) and this emitter to pass them.`);
-    }
+    const kind: OperationKind = answer.kind === "resumable" ? "stream" : answer.kind === "items" ? "items" : typeof oncePer === "string" ? "once" : "json";
     const idempotent = method === "get" || method === "delete" || extensions["x-idempotent"] === true;
     const fields: string[] = [`method: ${JSON.stringify(method.toUpperCase())}`, `path: ${JSON.stringify(path)}`];
     if (extensions["x-idempotent"] === true) fields.push("idempotent: true");
-    if (empty) fields.push("emptyOk: true");
+    if ((answer.kind === "json" || answer.kind === "text" || answer.kind === "blob") && answer.emptyOk) fields.push("emptyOk: true");
     if (bodyType !== undefined) fields.push(`body: [${validatorName(bodyType)}, ${allErrorsName(bodyType)}]`);
+    else if (bodyShape !== undefined) fields.push("takesBody: true");
+    if (bodyShape?.media !== undefined) fields.push(`bodyMedia: ${JSON.stringify(bodyShape.media)}`);
     let itemType: string | undefined;
     if (kind === "stream") {
       itemType = streamItemComponent(doc, op.responses as Record<string, unknown>);
@@ -153,6 +157,29 @@ export function operationData(model: LoadedSchema): OperationData[] {
       if (resume.status !== undefined) parts.push(`status: ${JSON.stringify(resume.status)}`);
       fields.push(`stream: { ${parts.join(", ")} }`);
     }
+    if (answer.kind === "items") fields.push(`items: ${JSON.stringify(answer.mode)}`);
+    if (answer.kind === "text" || answer.kind === "blob") fields.push(`answer: ${JSON.stringify(answer.kind)}`);
+    let params: OperationData["params"];
+    if (others.length > 0) {
+      const spec: string[] = [];
+      const groups: ParamGroup[] = [];
+      for (const where of ["query", "header", "cookie"] as const) {
+        const group = others.filter((p) => p.in === where).sort((a, b) => (a.wireName < b.wireName ? -1 : a.wireName > b.wireName ? 1 : 0));
+        if (group.length === 0) continue;
+        groups.push({ where, required: group.some((p) => p.required), type: groupType(group) });
+        spec.push(
+          where === "query"
+            ? `query: { ${group.map((p) => `${JSON.stringify(p.wireName)}: ${JSON.stringify(p.style)}`).join(", ")} }`
+            : `${where}: [${group.map((p) => JSON.stringify(p.wireName)).join(", ")}]`,
+        );
+      }
+      fields.push(`params: { ${spec.join(", ")} }`);
+      params = { type: printed(`{ ${groups.map((g) => `${g.where}${g.required ? "" : "?"}: ${g.type.printed}`).join("; ")} }`), required: groups.some((g) => g.required) };
+    }
+    // (The resumable stream's connections send the client's own headers and `apiKey`.)
+    if (security.schemes.length > 0 && (op.security ?? doc.security) !== undefined && !resumable) {
+      fields.push(`security: ${JSON.stringify(requirementsOf(doc, op, security))}`);
+    }
     let outcomeNames = "never";
     if (kind === "once") {
       const outcomes = (extensions["x-outcomes"] ?? {}) as Record<string, string>;
@@ -160,9 +187,10 @@ export function operationData(model: LoadedSchema): OperationData[] {
         .sort()
         .map((status) => `${Number(status)}: ${JSON.stringify(outcomes[status])}`);
       fields.push(`once: { key: ${JSON.stringify(oncePer)}, outcomes: { ${table.join(", ")} } }`);
-      const names = [...new Set(Object.values(outcomes))].sort();
-      if (names.length > 0) outcomeNames = names.map((n) => JSON.stringify(n)).join(" | ");
+      const outcomeList = [...new Set(Object.values(outcomes))].sort();
+      if (outcomeList.length > 0) outcomeNames = outcomeList.map((n) => JSON.stringify(n)).join(" | ");
     }
+    const responseType = answer.kind === "items" ? answer.item : answer.kind === "resumable" ? printed("never") : answer.type;
     ops.push({
       id,
       kind,
@@ -172,20 +200,20 @@ export function operationData(model: LoadedSchema): OperationData[] {
       description: (op.description ?? "").trim(),
       scopes: (extensions["x-required-scopes"] as string[] | undefined) ?? [],
       idempotent,
-      bodyOptional: empty,
-      pathParams: pathParams.filter((p) => p.clientOption === undefined),
-      queryParams,
-      headerParams,
-      bodyType,
+      pathParams: pathParams.filter((p) => p.clientOption === undefined).map(toData),
+      bodyArg: bodyShape === undefined ? undefined : { type: bodyType !== undefined ? printed(`T.${typeName(bodyType)}`) : bodyShape.type, required: true },
+      bodyType: bodyType === undefined ? undefined : typeName(bodyType),
       body: bodyType === undefined ? undefined : { validate: validatorName(bodyType), validateAll: allErrorsName(bodyType) },
+      params,
       entry: `{ ${fields.join(", ")} }`,
-      responseType: typeList.length === 0 ? (empty ? "undefined" : "unknown") : typeList.join(" | "),
+      responseType,
       outcomeNames,
-      itemType,
+      itemType: itemType === undefined ? undefined : typeName(itemType),
       terminalType: itemType === undefined ? undefined : terminalTypeName(itemType),
       statuses: responses,
     });
   }
+  reports.set(model, { degraded: types.degraded, leftOut });
   return ops.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
@@ -199,7 +227,8 @@ export function createRenderer(): (data: unknown) => string {
     return safe(v);
   });
   hb.registerHelper("type", (v: unknown) => {
-    // Built by this emitter from identifiers: `T.Name`, unions, primitives.
+    // A type printed from a type tree (./client/inline-types.ts), or one built here from identifiers.
+    if (typeof v === "object" && v !== null && typeof (v as PrintedType).printed === "string") return safe((v as PrintedType).printed);
     if (typeof v !== "string" || !/^[A-Za-z0-9_$. |]+$/.test(v)) throw new Error(`template: ${JSON.stringify(v)} is not a type expression`);
     return safe(v);
   });
@@ -235,10 +264,17 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
   const clientOptions = new Map<string, { param: string; description: string }>();
   for (const { item, op } of operationsOf(model.document)) {
     for (const p of [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref<ParameterObject>(model.document, p))) {
-      const data = paramData(p);
-      if (data.clientOption !== undefined && data.clientOption !== undefined) clientOptions.set(data.clientOption, { param: p.name, description: p.description ?? "" });
+      const option = (p as unknown as Record<string, unknown>)["x-client-option"];
+      if (typeof option === "string" && IDENTIFIER.test(option)) clientOptions.set(option, { param: p.name, description: p.description ?? "" });
     }
   }
+  const security = securityModel(model.document);
+  const schemes = Object.fromEntries(security.schemes.map((scheme) => [scheme.name, scheme.kind === "apiKey" ? ["apiKey", scheme.in, scheme.parameter] : [scheme.kind]]));
+  const declaredName = (model.document as unknown as Record<string, unknown>)["x-client-name"];
+  const clientName = typeof declaredName === "string" && IDENTIFIER.test(declaredName) ? declaredName : "ApiClient";
+  const prefix = clientName.replace(/Client$/, "") || clientName;
+  // Operations using the contract's revision-2 additions need a runtime that has them.
+  const revision = operations.some((op) => /\b(params|takesBody|security|items|answer|bodyMedia):/.test(op.entry)) ? 2 : 1;
   const streamItems = [...new Set(operations.map((o) => o.itemType).filter((t): t is string => t !== undefined))].sort();
   const render = createRenderer();
   const contents = render({
@@ -247,6 +283,14 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
     runtime: runtimeImport(model, "client.ts"),
     generator: `mantyx-wire ${model.generatorVersion}`,
     operations,
+    clientName,
+    optionsName: `${prefix}ClientOptions`,
+    callOptionsName: `${prefix}CallOptions`,
+    streamOptionsName: `${prefix}StreamOptions`,
+    revision,
+    hasOnce: operations.some((op) => op.kind === "once"),
+    schemes: security.schemes.map((scheme) => ({ name: scheme.name, basic: scheme.kind === "basic", description: (/^.*?[.!?](?=\s|$)/.exec(scheme.description.replace(/\s+/g, " ").trim())?.[0] ?? scheme.description.replace(/\s+/g, " ").trim()) || `${scheme.kind}${scheme.kind === "apiKey" ? ` (${scheme.in} ${scheme.parameter})` : ""}` })),
+    schemesTable: JSON.stringify(schemes),
     streamImports: [...streamItems.map(streamSpecName), ...streamItems.map((t) => `type ${terminalTypeName(t)}`)].join(", "),
     clientOptions: [...clientOptions].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, o]) => ({ name, param: o.param, description: o.description })),
     pathOptions: JSON.stringify(Object.fromEntries([...clientOptions].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, o]) => [o.param, name]))),

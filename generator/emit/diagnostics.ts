@@ -32,5 +32,18 @@ export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnosti
       pointer,
     });
   }
+  const { clientReport } = await import("./client.js");
+  const client = clientReport(model);
+  for (const { pointer, reason } of client.degraded) out.push({ level: "warning", emitter: "client", message: `${reason}.`, pointer });
+  for (const { pointer, reason } of client.leftOut) out.push({ level: "warning", emitter: "client", message: `${reason}.`, pointer });
+  const webhooks = (model.document as unknown as Record<string, unknown>).webhooks;
+  if (webhooks !== null && typeof webhooks === "object" && Object.keys(webhooks).length > 0) {
+    out.push({
+      level: "warning",
+      emitter: "client",
+      message: `the document's ${Object.keys(webhooks).length} webhook(s) (${Object.keys(webhooks).sort().join(", ")}) are left out: the client makes requests, it does not receive them; their schemas still become types and validators.`,
+      pointer: "/webhooks",
+    });
+  }
   return out;
 }

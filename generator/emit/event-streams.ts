@@ -2,8 +2,12 @@
  * The event streams of the document's streamed operations, as the client and
  * the events emitter see them: each `text/event-stream` success response
  * whose item schema (`x-item-schema` in 3.1, `itemSchema` in 3.2) is a
- * component, that component's discriminator property, and the types of its
- * variants marked `x-terminal: true` (after which the server sends nothing).
+ * component, of an operation that declares `x-resume` (the resumable,
+ * validated event stream with a `seq`/`type` envelope: an opt-in, see
+ * schema/CONVENTIONS.md), that component's discriminator property, and the
+ * types of its variants marked `x-terminal: true` (after which the server
+ * sends nothing). Other streamed answers are plain item streams of the
+ * client (client/responses.ts).
  */
 import type { OpenAPIObject, SchemaObject } from "openapi3-ts/oas31";
 import type { LoadedSchema } from "../model.js";
@@ -27,6 +31,11 @@ export interface EventStream {
   readonly payload: string | undefined;
 }
 
+/** Whether the operation opts into the resumable event stream (`x-resume`). */
+export function isResumableStream(op: object): boolean {
+  return (op as Record<string, unknown>)["x-resume"] !== undefined;
+}
+
 /** The item schema component of an operation's event-stream answer, or undefined. */
 export function streamItemComponent(doc: OpenAPIObject, responses: Record<string, unknown> | undefined): string | undefined {
   for (const status of Object.keys(responses ?? {}).sort()) {
@@ -46,6 +55,7 @@ export function streamItemComponent(doc: OpenAPIObject, responses: Record<string
 export function eventStreams(model: LoadedSchema): EventStream[] {
   const byComponent = new Map<string, string[]>();
   for (const { op } of operationsOf(model.document)) {
+    if (!isResumableStream(op)) continue;
     const component = streamItemComponent(model.document, op.responses as Record<string, unknown>);
     if (component === undefined || op.operationId === undefined) continue;
     byComponent.set(component, [...(byComponent.get(component) ?? []), op.operationId]);

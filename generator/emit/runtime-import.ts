@@ -25,6 +25,10 @@ export const CODEGEN_CONTRACT = 1;
 export function runtimeImport(model: LoadedSchema, file: string): string {
   const runtime = model.runtime ?? DEFAULT_RUNTIME;
   if (!runtime.startsWith("./") && !runtime.startsWith("../")) return runtime;
-  const relative = path.posix.relative(path.posix.dirname(file), path.posix.normalize(runtime));
-  return relative.startsWith(".") ? relative : `./${relative}`;
+  // Climb from the file's folder to the output folder, then follow the given path: no resolving
+  // against the current directory, so a path that leaves the output folder stays what was given.
+  const dir = path.posix.dirname(file);
+  const up = dir === "." ? "" : "../".repeat(dir.split("/").length);
+  const joined = path.posix.normalize(`${up}${runtime}`);
+  return joined.startsWith(".") ? joined : `./${joined}`;
 }

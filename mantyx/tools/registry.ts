@@ -25,6 +25,7 @@ import type {
   AgentCard,
   JsonSchemaObject,
   LocalToolCallData,
+  LocalToolCallEvent,
   LocalToolRef,
   McpImplementation,
   McpLocalToolRef,
@@ -38,7 +39,9 @@ export interface ToolCallContext {
   runId: string;
   /** The `local_tool_call` data as received. */
   call: LocalToolCallData;
-  /** Aborted when the run ends (its terminal event) or is abandoned (the caller aborts, the stream is lost): runAgent always passes one. */
+  /** The whole `local_tool_call` event (its `seq`, and fields a newer server adds beside `data`), when the call came from a stream. */
+  event?: LocalToolCallEvent | undefined;
+  /** Aborted when runAgent gives up on the run (the caller aborts, the stream is lost), or when the handler outlives `lateResultTimeoutMs` after the terminal event: runAgent always passes one. */
   signal: AbortSignal | undefined;
 }
 
@@ -122,6 +125,14 @@ export interface McpServerDefinition {
 /** Checks arguments against a declared schema: `null` when valid, else the problems, one per line. */
 export type ArgsValidator = (schema: unknown, args: unknown, tool: { kind: string; name: string }) => string[] | null;
 
+/**
+ * Runs a call no registered tool matches (any kind): tools the spec declares
+ * itself, an MCP server's tools that change at run time, a dynamic set. Its
+ * value is posted like a handler's (an MCP `CallToolResult` is flattened for
+ * an `mcp_local` call); arguments are not checked (there is no schema).
+ */
+export type FallbackHandler = (call: LocalToolCallData, context: ToolCallContext) => ToolHandlerResult | Promise<ToolHandlerResult>;
+
 export interface ToolRegistryOptions {
   /** Agent Card field (or function) that indexes `a2a_local` peers. Default `"url"`. */
   a2aIndexBy?: string | ((card: AgentCard) => string | undefined);
@@ -168,7 +179,8 @@ function utf8Length(text: string): number {
   return text.length * 3 <= MAX_RESULT_BYTES ? 0 : encoder.encode(text).length;
 }
 
-function errorText(error: unknown): string {
+/** @internal A thrown value as the text of a tool's `error`. */
+export function errorText(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   if (typeof error === "string") return error;
   try {
@@ -178,7 +190,8 @@ function errorText(error: unknown): string {
   }
 }
 
-function asAnswer(value: unknown): ToolAnswer {
+/** @internal A handler's value as the body of its tool-result POST (minus `toolUseId`): see ToolHandlerResult. */
+export function asAnswer(value: unknown): ToolAnswer {
   if (typeof value === "object" && value !== null && (value as Partial<ToolResultWithFiles>)[WITH_FILES] === true) {
     const v = value as ToolResultWithFiles;
     const answer = asAnswer(v.result);
@@ -251,6 +264,7 @@ export class ToolRegistry {
   private readonly servers = new Map<string, McpServerDefinition>();
   private readonly indexBy: (card: AgentCard) => string | undefined;
   private readonly validateArgs: ArgsValidator;
+  private fallbackHandler: FallbackHandler | undefined;
 
   constructor(options: ToolRegistryOptions = {}) {
     const by = options.a2aIndexBy ?? "url";
@@ -299,6 +313,13 @@ export class ToolRegistry {
     return this;
   }
 
+  /** Registers the handler of calls no registered tool matches (one per registry). */
+  fallback(handler: FallbackHandler): this {
+    if (this.fallbackHandler !== undefined) throw new Error("A fallback handler is already registered.");
+    this.fallbackHandler = handler;
+    return this;
+  }
+
   /** The key an Agent Card is indexed by (`a2aIndexBy`), or undefined when it lacks it. */
   peerKey(card: AgentCard): string | undefined {
     return this.indexBy(card);
@@ -336,7 +357,7 @@ export class ToolRegistry {
       switch (kind) {
         case "local": {
           const tool = this.locals.get(call.name);
-          if (tool === undefined) return this.fail(`No local tool named ${JSON.stringify(call.name)} is registered in this client.`);
+          if (tool === undefined) return await this.unmatched(ctx, `No local tool named ${JSON.stringify(call.name)} is registered in this client.`);
           let args = call.args;
           if (tool.standard !== undefined) {
             // The schema library's own check; its output (defaults, transforms) is what the handler gets.
@@ -353,7 +374,7 @@ export class ToolRegistry {
           const card = (call as { agentCard?: AgentCard }).agentCard;
           const key = card === undefined ? undefined : this.indexBy(card);
           const peer = key === undefined ? undefined : this.peers.get(key);
-          if (peer === undefined) return this.fail(`No a2a_local peer is registered for Agent Card ${JSON.stringify(key ?? null)} (tool ${JSON.stringify(call.name)}).`);
+          if (peer === undefined) return await this.unmatched(ctx, `No a2a_local peer is registered for Agent Card ${JSON.stringify(key ?? null)} (tool ${JSON.stringify(call.name)}).`);
           const bad = this.validateArgs(A2A_ARGS, call.args, { kind: "a2a_local", name: call.name });
           if (bad !== null) return this.badArgs(call.name, bad);
           return asAnswer(await peer.handler((call.args as { message: string }).message, ctx));
@@ -361,20 +382,28 @@ export class ToolRegistry {
         case "mcp_local": {
           const { mcpServer, mcpToolName } = call as { mcpServer?: string; mcpToolName?: string };
           const server = mcpServer === undefined ? undefined : this.servers.get(mcpServer);
-          if (server === undefined) return this.fail(`No mcp_local server labelled ${JSON.stringify(mcpServer ?? null)} is registered.`);
+          if (server === undefined) return await this.unmatched(ctx, `No mcp_local server labelled ${JSON.stringify(mcpServer ?? null)} is registered.`);
           const toolName = mcpToolName ?? call.name;
           const tool = server.tools.find((t) => t.name === toolName);
-          if (tool === undefined) return this.fail(`MCP server ${JSON.stringify(server.name)} has no tool ${JSON.stringify(toolName)}.`);
+          if (tool === undefined) return await this.unmatched(ctx, `MCP server ${JSON.stringify(server.name)} has no tool ${JSON.stringify(toolName)}.`);
           const bad = this.validateArgs(tool.inputSchema, call.args, { kind: "mcp_local", name: toolName });
           if (bad !== null) return this.badArgs(toolName, bad);
           return mcpAnswer(await server.handler({ name: toolName, arguments: call.args as Record<string, unknown> }, ctx));
         }
         default:
-          return this.fail(`This client cannot run tools of kind ${JSON.stringify(kind)}.`);
+          return await this.unmatched(ctx, `This client cannot run tools of kind ${JSON.stringify(kind)}.`);
       }
     } catch (error) {
       return this.fail(errorText(error));
     }
+  }
+
+  /** A call no registered tool matches: the fallback's answer, else `reason` as the tool's error. */
+  private async unmatched(ctx: ToolCallContext, reason: string): Promise<ToolAnswer> {
+    const handler = this.fallbackHandler;
+    if (handler === undefined) return this.fail(reason);
+    const value = await handler(ctx.call, ctx);
+    return (ctx.call as { kind?: unknown }).kind === "mcp_local" ? mcpAnswer(value) : asAnswer(value);
   }
 
   private fail(message: string): ToolAnswer {

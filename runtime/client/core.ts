@@ -13,16 +13,23 @@
 import type { EventStreamSpec, StrictEventValidator, ValidationMode } from "../events/index.js";
 import { MantyxApiError, MantyxConnectionError, RequestValidationError, UnexpectedResponseError } from "./errors.js";
 import { backoff, sleep, type BackoffOptions } from "./internal/backoff.js";
+import { redactError, redactor, secretForms, type Redact } from "./internal/redact.js";
 import { bodyIssues, describeBodyIssues, type BodyCheck } from "./request-check.js";
+import { ITEM_STREAM_ACCEPT, itemStream, type ItemStreamMode } from "./item-stream.js";
 import { runEventStream, type StreamRunOptions } from "./stream-run.js";
 
 export type { RunEventStream, StreamRunOptions } from "./stream-run.js";
+
+/** Default `timeoutMs` of a request (the event stream aside): a stalled server fails a call within a minute. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
  * One operation, as a generated client describes it. The method's arguments
  * are the path parameters in path order (but those filled from a client
  * option, see `ClientCore`'s `pathOptions`), then the body when the
- * operation takes one, then the per-call options.
+ * operation takes one, then its query, header and cookie parameters as one
+ * object (`{ query?, header?, cookie? }`) when it has any, then the
+ * per-call options.
  */
 export interface Operation {
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -42,7 +49,40 @@ export interface Operation {
   readonly stream?: StreamSpec;
   /** At most one request per value of a body field, with outcomes for some answers (the schema's `x-once-per`, `x-outcomes`). */
   readonly once?: OnceSpec;
+  /** The method takes a body without validators (an inline schema, or not JSON). */
+  readonly takesBody?: boolean;
+  /** The body's media type when it is not JSON: the body is sent as given (a string, Blob, FormData, ...). */
+  readonly bodyMedia?: string;
+  /** Query, header and cookie parameters, by where they go (see `ParamsSpec`). */
+  readonly params?: ParamsSpec;
+  /** Security requirement alternatives, each a list of scheme names (`ClientCore`'s `schemes`); the first the client holds every credential of is sent. An empty list: none needed. */
+  readonly security?: readonly (readonly string[])[];
+  /** The answer is a stream of items without resume (item-stream.ts). */
+  readonly items?: ItemStreamMode;
+  /** The success answer is read as text or as a Blob, not as JSON. */
+  readonly answer?: "text" | "blob";
 }
+
+/**
+ * How a query parameter is serialised (OpenAPI `style` + `explode`):
+ * `form` (the default: `a=1&a=2`, an object's members as their own keys),
+ * `csv` (form without explode: `a=1,2`), `deep` (deepObject: `a[k]=v`),
+ * `pipe` / `space` (pipeDelimited / spaceDelimited arrays).
+ */
+export type QueryStyle = "form" | "csv" | "deep" | "pipe" | "space";
+
+export interface ParamsSpec {
+  /** Query parameter names and their style. */
+  readonly query?: Readonly<Record<string, QueryStyle>>;
+  readonly header?: readonly string[];
+  readonly cookie?: readonly string[];
+}
+
+/** A security scheme the client sends (OpenAPI Security Scheme Object): bearer token, basic user/password, or an API key by name in a header, the query or a cookie. */
+export type SecurityScheme = readonly ["bearer"] | readonly ["basic"] | readonly ["apiKey", "header" | "query" | "cookie", string];
+
+/** A credential for one scheme: a token or key, or a user name and password (basic). */
+export type Credential = string | { readonly username: string; readonly password: string };
 
 /** A streamed operation's settings, from its item schema and `x-resume`. */
 export interface StreamSpec {
@@ -115,8 +155,22 @@ export interface ClientOptions {
   onWarning?: ClientWarningHandler | undefined;
   /** Retries of a request after 429 (any operation) or 5xx/network failure (idempotent ones). Default 2. */
   maxRetries?: number | undefined;
-  /** Back-off of request retries and stream reconnects. Defaults 500 ms, capped at 10 s. */
+  /** Back-off of request retries. Defaults 500 ms, capped at 10 s. */
   retryDelay?: BackoffOptions | undefined;
+  /**
+   * Back-off of stream reconnects over connections in a row that delivered
+   * no new event (after one that did, the stream reconnects at once).
+   * Defaults 200 ms, capped at 5 s; a stream's `retry:` and a `Retry-After`
+   * are minimums. Per stream: `streamRun(id, { reconnectDelay })`.
+   */
+  reconnectDelay?: BackoffOptions | undefined;
+  /**
+   * The longest a request other than the event stream may take, retries
+   * included, before it fails with MantyxConnectionError. Default 60 000;
+   * 0 turns it off. Per call: `{ timeoutMs }`. (The stream has
+   * `idleTimeoutMs` instead.)
+   */
+  timeoutMs?: number | undefined;
   /**
    * Extra product token for the `User-Agent`, e.g. `my-app/1.2`. Outside
    * browsers the client sends `User-Agent: @mantyx/wire-types/<version>`
@@ -125,6 +179,8 @@ export interface ClientOptions {
   userAgent?: string | undefined;
   /** Headers added to every request. */
   headers?: Record<string, string> | undefined;
+  /** Credentials by security scheme name (generated clients type the names); each request sends those its operation requires. */
+  credentials?: Readonly<Record<string, Credential | undefined>> | undefined;
 }
 
 /** Per-call options. */
@@ -132,6 +188,8 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
   /** Headers for this call only. */
   headers?: Record<string, string> | undefined;
+  /** Overrides the client's `timeoutMs` for this call (not for the event stream). */
+  timeoutMs?: number | undefined;
 }
 
 /**
@@ -143,9 +201,6 @@ export type OnceOutcome<Name extends string = string> = { status: "accepted"; ht
 
 /** Opens one stream connection (resuming after `lastSeq` when defined): the 2xx response; throws what a request throws. */
 export type StreamOpener = (lastSeq: number | undefined, signal: AbortSignal) => Promise<Response>;
-
-/** A credential as sent and as JSON escapes it (what redaction removes); none for an empty one. */
-const secretForms = (key: string): string[] => (key ? [key, JSON.stringify(key).slice(1, -1)] : []);
 
 /**
  * Sets each header of `set` on `headers`, and adds the credential of an
@@ -171,20 +226,30 @@ export class ClientCore {
   readonly #pathOptions: Readonly<Record<string, string>>;
   /** Identity, client headers and the credential. Private (`#`): never enumerable, never in `inspect` or JSON output. */
   readonly #headers: Headers;
-  /** The credential as sent, and as JSON escapes it: what redaction removes. */
+  /** The credential in every form it may be echoed in (internal/redact.ts): what redaction removes. */
   readonly #secrets: string[] = [];
   /** Outcomes of at-most-once operations by URL and key: at most one request each. */
   readonly #posted = new Map<string, Promise<OnceOutcome>>();
+  /** The security schemes of the schema, by name. */
+  readonly #schemes: Readonly<Record<string, SecurityScheme>>;
 
   /**
    * `version` names the client in `User-Agent`; `pathOptions` maps path
    * parameters that come from an option (the MANTYX client: `workspaceSlug`
    * from `workspace`) to that option's name.
    */
-  constructor(options: ClientOptions, version: string, pathOptions: Readonly<Record<string, string>> = {}) {
+  constructor(options: ClientOptions, version: string, pathOptions: Readonly<Record<string, string>> = {}, schemes: Readonly<Record<string, SecurityScheme>> = {}) {
     const { apiKey, userAgent } = options;
     this.#o = options;
     this.#pathOptions = pathOptions;
+    this.#schemes = schemes;
+    for (const name in options.credentials) {
+      const credential = options.credentials[name];
+      if (credential === undefined) continue;
+      // Every form a credential is sent in is redacted from errors: as given, URL-encoded, and basic's base64.
+      const parts = typeof credential == "string" ? [credential] : [credential.password, basicToken(credential)];
+      for (const part of parts) this.#secrets.push(...secretForms(part), ...secretForms(encodeURIComponent(part)));
+    }
     if (!options.baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function") throw new TypeError("MantyxClient: pass baseUrl (and fetch)");
     // A mistyped URL fails here, not as a "connection error" on every call.
     // A relative one resolves as fetch resolves it in a browser: against the
@@ -224,13 +289,15 @@ export class ClientCore {
   }
 
   #call(id: string, operation: Operation, args: unknown[]): unknown {
-    const { method, path, body: check, stream } = operation;
+    const { method, path, body: check, stream, items } = operation;
     const fromOption = this.#pathOptions;
-    // Arguments: the path parameters not filled from an option, in path order; the body; the options.
+    // Arguments: the path parameters not filled from an option, in path order; the body; the parameters object; the options.
     const pathArgs = (path.match(/\{[^}]+\}/g) ?? []).filter((p) => !(p.slice(1, -1) in fromOption)).length;
-    const optionsIndex = pathArgs + (check ? 1 : 0);
+    const paramsIndex = pathArgs + (check || operation.takesBody ? 1 : 0);
+    const optionsIndex = paramsIndex + (operation.params ? 1 : 0);
     const callOptions = args[optionsIndex] as (StreamRunOptions & Record<string, unknown>) | undefined;
     const settings = this.#o as ClientOptions & Record<string, unknown>;
+    const sent = this.#parameters(operation, operation.params ? (args[paramsIndex] as CallParams | undefined) : undefined);
     let nextArg = 0;
     const url = (): string =>
       settings.baseUrl.replace(/\/+$/, "") +
@@ -239,7 +306,18 @@ export class ClientCore {
         const value = option === undefined ? args[nextArg++] : (callOptions?.[option] ?? settings[option]);
         if (value == null || value === "") throw new TypeError(`${id}: pass ${option === undefined ? name : `{ ${option} } to the client or the call`}`);
         return encodeURIComponent(value as string);
-      });
+      }) +
+      sent.query;
+    if (items) {
+      let target: string;
+      try {
+        target = url();
+      } catch (e) {
+        return { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(e) }) };
+      }
+      const open = (): Promise<Response> => this.#request(id, method, target, -1, undefined, callOptions, callOptions?.signal, ITEM_STREAM_ACCEPT[items], sent.headers);
+      return itemStream(id, items, open, callOptions?.signal);
+    }
     if (stream) {
       let streamUrl: string | Error;
       try {
@@ -250,7 +328,8 @@ export class ClientCore {
         streamUrl = e as Error;
       }
       const { resumeQuery } = stream;
-      return runEventStream(this, settings, id, stream, args.slice(0, pathArgs), callOptions ?? {}, streamUrl, (seq, signal) =>
+      const hide = streamUrl instanceof Error ? redactor(this.#secrets) : this.#hideFor(callOptions);
+      return runEventStream(this, settings, id, stream, args.slice(0, pathArgs), callOptions ?? {}, streamUrl, hide, (seq, signal) =>
         this.#request(
           id,
           method,
@@ -264,10 +343,53 @@ export class ClientCore {
         ),
       );
     }
-    return this.#invoke(id, operation, url, check && args[optionsIndex - 1], callOptions);
+    return this.#invoke(id, operation, url, check || operation.takesBody ? args[paramsIndex - 1] : undefined, callOptions, sent.headers);
   }
 
-  async #invoke(id: string, { method, idempotent, emptyOk, body: check, once }: Operation, url: () => string, body: unknown, callOptions: CallOptions | undefined): Promise<unknown> {
+  /**
+   * The query string (with its `?`) and the headers of one call: its
+   * query, header and cookie parameters, and the credentials of the first
+   * security alternative the client holds every credential of.
+   */
+  #parameters(operation: Operation, params: CallParams | undefined): { query: string; headers: Record<string, string> } {
+    const query = new URLSearchParams();
+    const headers: Record<string, string> = {};
+    const cookies: string[] = [];
+    const styles = operation.params?.query ?? {};
+    for (const name in styles) addQuery(query, name, params?.query?.[name], styles[name]!);
+    for (const name of operation.params?.header ?? []) {
+      const value = params?.header?.[name];
+      if (value != null) headers[name] = Array.isArray(value) ? value.join(",") : String(value);
+    }
+    for (const name of operation.params?.cookie ?? []) {
+      const value = params?.cookie?.[name];
+      if (value != null) cookies.push(`${name}=${encodeURIComponent(String(value))}`);
+    }
+    const credentials = this.#o.credentials ?? {};
+    const met = operation.security?.find((names) => names.every((name) => credentials[name] !== undefined && this.#schemes[name] !== undefined));
+    for (const name of met ?? []) {
+      const scheme = this.#schemes[name]!;
+      const credential = credentials[name]!;
+      const secret = typeof credential == "string" ? credential : credential.password;
+      if (scheme[0] == "bearer") headers.authorization = `Bearer ${secret}`;
+      else if (scheme[0] == "basic") headers.authorization = `Basic ${basicToken(typeof credential == "string" ? { username: credential, password: "" } : credential)}`;
+      else if (scheme[1] == "header") headers[scheme[2]] = secret;
+      else if (scheme[1] == "query") query.append(scheme[2], secret);
+      else cookies.push(`${scheme[2]}=${encodeURIComponent(secret)}`);
+    }
+    if (cookies.length > 0) headers.cookie = cookies.join("; ");
+    const text = query.toString();
+    return { query: text ? `?${text}` : "", headers };
+  }
+
+  async #invoke(
+    id: string,
+    { method, idempotent, emptyOk, body: check, once, bodyMedia, answer }: Operation,
+    url: () => string,
+    body: unknown,
+    callOptions: CallOptions | undefined,
+    extra: Record<string, string> = {},
+  ): Promise<unknown> {
     const { validation: mode, onWarning = (m: string) => console.warn(m) } = this.#o;
     const issues = check && mode != "off" && bodyIssues(check, body);
     if (issues) {
@@ -276,7 +398,33 @@ export class ClientCore {
       onWarning(e.message, e);
     }
     const target = url();
-    const request = (): Promise<Response> => this.#request(id, method, target, idempotent || method == "GET" || method == "DELETE" ? -1 : 1, body, callOptions);
+    const hide = this.#hideFor(callOptions);
+    const attempts = { count: 0 };
+    const retry = idempotent || method == "GET" || method == "DELETE" ? -1 : 1;
+    const request = (signal: AbortSignal | undefined): Promise<Response> =>
+      this.#request(id, method, target, retry, body, callOptions, signal, answer ? "*/*" : "application/json", extra, attempts, bodyMedia);
+    // The timeout covers the whole call (retries, and reading the answer): a
+    // stalled server fails it instead of hanging it forever.
+    const ms = callOptions?.timeoutMs ?? this.#o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timed = async <T>(work: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> => {
+      const parent = callOptions?.signal;
+      if (!(ms > 0 && ms < 2 ** 31)) return work(parent);
+      // Not aborted when the work is done: aborting a finished fetch can reset its kept-alive connection.
+      const deadline = new AbortController();
+      const follow = (): void => deadline.abort(parent!.reason);
+      if (parent?.aborted) follow();
+      parent?.addEventListener("abort", follow);
+      const timer = setTimeout(
+        () => deadline.abort(new MantyxConnectionError(`${id}: no complete answer within ${ms} ms (the timeoutMs option)`, { operationId: id, attempts: attempts.count })),
+        ms,
+      );
+      try {
+        return await work(deadline.signal);
+      } finally {
+        clearTimeout(timer);
+        parent?.removeEventListener("abort", follow);
+      }
+    };
     if (once) {
       // At most one request per key: a second call returns the first
       // outcome without sending. A request that failed (thrown error,
@@ -288,7 +436,7 @@ export class ClientCore {
       if (!outcome) {
         posted.set(
           key,
-          (outcome = request().then(
+          (outcome = timed(request).then(
             // A 2xx is the acceptance whatever its body (older servers answer 200, maybe with text).
             (response) => (response.body?.cancel().catch(() => undefined), { status: "accepted", httpStatus: response.status }),
             (error) => {
@@ -306,14 +454,27 @@ export class ClientCore {
       }
       return outcome;
     }
-    const response = await request();
-    const text = await response.text();
+    const [response, content] = await timed(async (signal) => {
+      const answered = await request(signal);
+      return [answered, answer == "blob" ? await answered.blob() : await answered.text()] as const;
+    });
+    if (answer) return content;
+    const text = content as string;
     try {
       return text ? JSON.parse(text) : undefined;
     } catch {
-      const contentType = response.headers.get("content-type");
+      // A server may echo the credential into any header.
+      const raw = response.headers.get("content-type");
+      const contentType = raw == null ? null : hide(raw);
       if (!emptyOk) throw new UnexpectedResponseError(`${id}: ${response.status} ${contentType}, not JSON`, { operationId: id, status: response.status, contentType });
     }
+  }
+
+  /** Redaction of the client's credential and of any passed as a per-call header. */
+  #hideFor(callOptions: CallOptions | undefined): Redact {
+    const secrets = [...this.#secrets];
+    addHeaders(new Headers(), callOptions?.headers, secrets);
+    return redactor(secrets);
   }
 
   /**
@@ -322,29 +483,55 @@ export class ClientCore {
    * 429 always, 5xx and network failures when `retry` is -1 (idempotent),
    * none when it is 0 (the stream retries on its own).
    */
-  async #request(id: string, method: string, url: string, retry: number, body: unknown, callOptions: CallOptions | undefined, signal = callOptions?.signal, accept = "application/json", extra = {}): Promise<Response> {
+  async #request(
+    id: string,
+    method: string,
+    url: string,
+    retry: number,
+    body: unknown,
+    callOptions: CallOptions | undefined,
+    signal = callOptions?.signal,
+    accept = "application/json",
+    extra = {},
+    attempts = { count: 0 },
+    bodyMedia?: string,
+  ): Promise<Response> {
     const { maxRetries = 2, retryDelay, fetch: fetchFn = globalThis.fetch } = this.#o;
     // Built once, outside the retry loop: a header value fetch refuses or a
     // body JSON cannot encode (a BigInt, a cycle) is the caller's mistake,
     // thrown as the TypeError it is, never retried as a network failure.
     const headers = new Headers(this.#headers);
     const secrets = [...this.#secrets];
-    for (const set of [{ accept }, callOptions?.headers, extra, body === undefined ? {} : { "content-type": "application/json" }]) addHeaders(headers, set, secrets);
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+    // A body that is not JSON goes as given; FormData and URLSearchParams set their own content type (with the multipart boundary).
+    const raw = bodyMedia !== undefined && body !== undefined;
+    const ownType = raw && (body instanceof URLSearchParams || (typeof FormData != "undefined" && body instanceof FormData));
+    const contentType = body === undefined || ownType ? {} : { "content-type": raw ? bodyMedia : "application/json" };
+    for (const set of [{ accept }, callOptions?.headers, extra, contentType]) addHeaders(headers, set, secrets);
+    const hide = redactor(secrets);
+    let payload: BodyInit | undefined;
+    try {
+      payload = body === undefined ? undefined : raw ? (body as BodyInit) : JSON.stringify(body);
+    } catch (cause) {
+      // A cycle, a BigInt, or nesting deeper than the stack (a RangeError).
+      throw new TypeError(`${id}: the body cannot be encoded as JSON (${(cause as Error).message})`, { cause });
+    }
     for (let attempt = 1; ; attempt++) {
+      attempts.count = attempt;
       let response: Response | undefined;
       let error: MantyxApiError | MantyxConnectionError;
       try {
         // Called unbound: a browser's window.fetch called as a method of another object throws "Illegal invocation".
         response = await fetchFn(url, { method, headers, body: payload, signal });
         if (response.ok) return response;
-        error = await this.#error(id, response, secrets);
-      } catch (cause) {
+        error = await this.#error(id, response, hide);
+      } catch (thrown) {
         if (signal?.aborted) throw signal.reason;
+        // fetch's errors may quote a URL a redirect named, and so an echoed credential.
+        const cause = redactError(thrown, hide);
         // fetch's own message is often just "fetch failed": the reason (ECONNREFUSED, a DNS failure, …) is its cause's.
         const reason = (cause as { cause?: { message?: unknown; code?: unknown } } | undefined)?.cause;
         const detail = reason?.message || reason?.code;
-        error = new MantyxConnectionError(`${id}: ${(cause as Error)?.message}${typeof detail == "string" ? ` (${detail})` : ""}`, { operationId: id, cause, attempts: attempt });
+        error = new MantyxConnectionError(hide(`${id}: ${(cause as Error)?.message}${typeof detail == "string" ? ` (${detail})` : ""}`), { operationId: id, cause, attempts: attempt });
       }
       const retriable = response?.status == 429 || (retry < 0 && (!response || response.status > 499));
       if (!retry || attempt > maxRetries || !retriable) throw error;
@@ -357,8 +544,7 @@ export class ClientCore {
    * body text (also in its JSON-escaped form, after normalising the JSON)
    * and from every header the error reads, before anything is taken from them.
    */
-  async #error(id: string, response: Response, secrets: string[]): Promise<MantyxApiError> {
-    const hide = (text: string): string => secrets.reduce((redacted, secret) => redacted.split(secret).join("[redacted]"), text);
+  async #error(id: string, response: Response, hide: Redact): Promise<MantyxApiError> {
     // The body may be gone (connection dropped): the status still says enough.
     const text = hide(await response.text().catch(() => ""));
     let body: unknown = text;
@@ -374,4 +560,32 @@ export class ClientCore {
       },
     });
   }
+}
+
+/** What a method with parameters takes: `{ query?, header?, cookie? }`, each by the parameter's name. */
+interface CallParams {
+  readonly query?: Readonly<Record<string, unknown>>;
+  readonly header?: Readonly<Record<string, unknown>>;
+  readonly cookie?: Readonly<Record<string, unknown>>;
+}
+
+/** `user:password` in base64, from its UTF-8 bytes (btoa alone takes Latin-1 only). */
+function basicToken({ username, password }: { readonly username: string; readonly password: string }): string {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(`${username}:${password}`)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/** Appends one query parameter as its style says (an undefined or null value is left out). */
+function addQuery(query: URLSearchParams, name: string, value: unknown, style: QueryStyle): void {
+  if (value == null) return;
+  if (Array.isArray(value)) {
+    if (style == "form" || style == "deep") for (const item of value) query.append(name, String(item));
+    else query.append(name, value.join(style == "csv" ? "," : style == "pipe" ? "|" : " "));
+  } else if (typeof value == "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v != null);
+    if (style == "deep") for (const [key, v] of entries) query.append(`${name}[${key}]`, String(v));
+    else if (style == "form") for (const [key, v] of entries) query.append(key, String(v));
+    else query.append(name, entries.flatMap(([key, v]) => [key, String(v)]).join(","));
+  } else query.append(name, String(value));
 }

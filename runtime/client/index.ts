@@ -5,6 +5,7 @@
  */
 export {
   ClientCore,
+  DEFAULT_TIMEOUT_MS,
   type CallOptions,
   type ClientOptions,
   type ClientWarningHandler,
@@ -28,5 +29,5 @@ export {
 } from "./errors.js";
 export type { BackoffOptions } from "./internal/backoff.js";
 export type { BodyCheck } from "./request-check.js";
-export type { ReconnectInfo, RunEventStream, RunStreamItem, StreamRunOptions } from "./stream-run.js";
+export { DEFAULT_IDLE_TIMEOUT_MS, type ReconnectInfo, type RunEventStream, type RunStreamItem, type StreamRunOptions } from "./stream-run.js";
 export { isStreamDecodeError, StreamDecodeError, type OnInvalid, type ValidationMode } from "../events/index.js";

@@ -3,64 +3,87 @@
  * wire-protocol.md §10, http-surface.md "SSE facts"). What is protocol-
  * specific (the event validator and terminal types, the resume query
  * parameter, how to ask whether the run is live) comes from the operation's
- * StreamSpec, which generated code builds from the schema (`x-resume`).
+ * StreamSpec, which generated code builds from the schema (`x-resume`). A
+ * stream ends with its terminal event or with an error, never quietly short.
  *
  * When the connection drops before a terminal event — a network error, a
- * reset, a clean end of stream that never sent one, or (with `idleTimeoutMs`)
- * silence — the stream reconnects with `Last-Event-ID: <last seq>` and
- * `?lastSeq=<last seq>`, after a bounded exponential back-off with jitter
- * whose base (and minimum) is the stream's `retry:` when it sent one.
+ * reset, a clean end of stream that never sent one, a 429/5xx, a 200 that is
+ * not an event stream, or silence longer than `idleTimeoutMs` — the stream
+ * reconnects with `Last-Event-ID: <last seq>` and `?lastSeq=<last seq>`.
  * Replayed events with `seq` <= the last one delivered are dropped, so every
  * event reaches the consumer once, in `seq` order, however many reconnects
- * it took.
+ * it took (and whether or not the server, or a proxy stripping the hints,
+ * honours the resume point).
  *
- * Past the end of the run: the server replays the stored events after
- * `lastSeq`, then continues live, and closes the connection right after the
- * terminal event (http-surface.md). So
- * - a replayed terminal event (its `seq` <= `lastSeq`: delivered on an
- *   earlier pass) ends the iteration: nothing can follow it;
- * - a connection that ends cleanly without any new event means the terminal
- *   event is at or before `lastSeq` (the run is over), or that a proxy
- *   closed a quiet connection. `getRun` tells which. For a finished run
- *   (`succeeded`, `failed`, `cancelled`, or `tokens`/`turns` no longer
- *   null, which the server sets when the run ends) the stream is resumed once more,
- *   at once (the run may have ended just after the close, its terminal
- *   event not yet sent); when that pass brings nothing new either, the
- *   iteration ends cleanly (`terminal` stays undefined: that event was at
- *   or before `lastSeq`). For a live run (`queued`, `running`) it is a
- *   drop, backed off like any other but not counted toward `maxReconnects`:
- *   a long tool call behind a proxy that closes idle connections is normal,
- *   not a failure. Any other status counts as a drop.
- * The documents name no 404/409/410 for streaming a finished run; such an
- * answer is a MantyxApiError like any other 4xx.
+ * When to reconnect: right away (a little jitter) after a connection that
+ * delivered new events — that was a drop, not an outage; over connections
+ * in a row that delivered nothing, a bounded exponential back-off
+ * (`reconnectDelay`) whose base and minimum is the stream's `retry:`, and
+ * never sooner than a `Retry-After`. Only those empty connections count
+ * toward `maxReconnects`, and not all of them:
  *
- * Not retried: 4xx answers other than 429 (MantyxApiError), a 200 that is not
- * `text/event-stream` (UnexpectedResponseError: the same request would get
- * the same page), an oversized event (SseParseError), and an invalid event
- * with `onInvalid: "throw"`. 429 and 5xx answers are retried with back-off
- * (honouring `Retry-After`).
+ * - A connection the server answered with an event stream that then ends
+ *   (cleanly, cut, or silent for `idleTimeoutMs`) with nothing new is
+ *   checked with the spec's status probe (MANTYX: `getRun`). For
+ *   a live run (`queued`, `running`) the server is legitimately quiet (a
+ *   long tool call, a proxy closing quiet connections): a drop that does
+ *   not count (and one that stayed open for the whole idle timeout is
+ *   reconnected at once: it was no hammering). So the default idle timeout
+ *   notices a half-open connection in bounded time, and never fails a run
+ *   whose tool takes minutes. Any other status than a final one counts.
+ *   Bounded by the run itself: the server ends it (its tool timeout) and
+ *   the probe then says so.
+ * - For a finished run (`succeeded`, `failed`, `cancelled`, or
+ *   `tokens`/`turns` no longer null, which the server sets when the run
+ *   ends) the terminal event must be in the stored log: the stream
+ *   reconnects without resume hints, so the server replays the whole log and
+ *   the terminal event comes back whether it lies after `lastSeq` (never
+ *   sent before the close) or at or before it (a run resumed past its end:
+ *   it is then `terminal`, and nothing more is delivered). Each such
+ *   connection that still brings no terminal event counts; when they run
+ *   out, a MantyxConnectionError says so.
+ *
+ * A replayed terminal event (its `seq` <= `lastSeq`: delivered on an earlier
+ * pass) ends the iteration: nothing can follow it.
+ *
+ * Not retried: 4xx answers other than 429 (MantyxApiError), an oversized
+ * event (SseParseError), and an invalid event with `onInvalid: "throw"`. A
+ * 200 that is not `text/event-stream` (a proxy's or login page) is retried
+ * like a drop, and when it persists it is the UnexpectedResponseError that
+ * is thrown.
+ *
+ * The credential never leaves in what this file reports: a content type, a
+ * malformed frame (StreamDecodeError, thrown, delivered or warned about) and
+ * any warning pass through the client's redaction first.
  */
 import { isSseParseError } from "../sse/index.js";
 import { decodeTypedEventBatches, isTerminalOf, StreamDecodeError, type DecodedItem, type EventEnvelope, type OnInvalid } from "../events/index.js";
 import type { CallOptions, ClientOptions, StreamOpener, StreamSpec } from "./core.js";
 import { MantyxApiError, MantyxConnectionError, UnexpectedResponseError } from "./errors.js";
-import { backoff, linked, sleep } from "./internal/backoff.js";
+import { linked, reconnectDelay, sleep, type BackoffOptions } from "./internal/backoff.js";
+import { redactError, type Redact } from "./internal/redact.js";
+
+/** Default `idleTimeoutMs`: a half-open connection is noticed within a minute. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
 export interface StreamRunOptions extends CallOptions {
   /** Resume after this `seq` (events up to it are not delivered). */
   lastSeq?: number | undefined;
   /**
    * Treat a connection that sends no bytes for this long (heartbeat comments
-   * count) as dropped, and reconnect. Default: off (a run may legitimately
-   * wait minutes for a tool result, and the protocol promises no heartbeat).
+   * count; the consumer's own time does not) as dropped, and reconnect.
+   * Default 60 000; 0 turns it off. Safe for long tool calls: a silent
+   * connection of a run that `getRun` reports live does not count toward
+   * `maxReconnects` (see the top of stream-run.ts).
    */
   idleTimeoutMs?: number | undefined;
   /**
-   * Reconnects in a row without a new event before giving up with
-   * MantyxConnectionError. Default 8. A clean close of a quiet connection
-   * while getRun says the run is live does not count (it is backed off).
+   * Connections in a row without a new event (a live run's quiet ones
+   * aside) before giving up with MantyxConnectionError. Default 8.
    */
   maxReconnects?: number | undefined;
+  /** Back-off of reconnects over empty connections; overrides the client's `reconnectDelay`. Defaults 200 ms, capped at 5 s. */
+  reconnectDelay?: BackoffOptions | undefined;
   /** A message that is not a valid event: `"throw"` (default), `"deliver"` it as a StreamDecodeError item, or `"skip-and-warn"`. */
   onInvalid?: OnInvalid | undefined;
   /** Called before each reconnect, e.g. for logging. */
@@ -68,12 +91,14 @@ export interface StreamRunOptions extends CallOptions {
 }
 
 export interface ReconnectInfo {
-  /** 1 for the first reconnect after a drop; reset by every new event. */
+  /** Reconnects since the last new event: 1 for the first (made at once when the connection before it delivered events). */
   attempt: number;
   lastSeq: number | undefined;
   delayMs: number;
   /** Why the previous connection ended. */
   reason: unknown;
+  /** Whether this reconnect counts toward `maxReconnects` (a live run's quiet connection does not). */
+  counted: boolean;
 }
 
 /** Items of a run stream: events, plus StreamDecodeErrors with `onInvalid: "deliver"`. */
@@ -83,6 +108,15 @@ export type RunStreamItem<E = EventEnvelope> = DecodedItem<E>;
 function invalidSeq(item: StreamDecodeError): number | undefined {
   const seq = (item.value as { seq?: unknown } | null | undefined)?.seq;
   return Number.isInteger(seq) && (seq as number) >= 0 ? (seq as number) : /^\d+$/.test(item.frame.id) ? +item.frame.id : undefined;
+}
+
+/** `item` with every form of the credential removed from its frame, value, issues, message and cause (a server may echo it into a frame). */
+function redacted(item: StreamDecodeError, hide: Redact): StreamDecodeError {
+  const scrub = <T>(v: T): T => (v === undefined ? v : (JSON.parse(hide(JSON.stringify(v))) as T));
+  const text = JSON.stringify([item.frame, item.value, item.issues]) + item.message;
+  const cause = redactError(item.cause, hide);
+  if (hide(text) === text && cause === item.cause) return item;
+  return new StreamDecodeError(item.type, scrub(item.frame), scrub(item.issues), cause, scrub(item.value), item.terminal);
 }
 
 /**
@@ -97,6 +131,9 @@ export interface RunEventStream<Item = RunStreamItem, Terminal = EventEnvelope> 
   terminal: Terminal | undefined;
 }
 
+/** How the status probe describes the run: over, live, or neither (an unknown status, or no probe). */
+type RunState = "over" | "live" | "unknown";
+
 /**
  * The stream behind a streamed operation. `url` is the stream's URL (or the
  * caller mistake that prevented building it, thrown by the first `next()`);
@@ -104,7 +141,8 @@ export interface RunEventStream<Item = RunStreamItem, Terminal = EventEnvelope> 
  * resolves with the 2xx response or throws as a request does
  * (MantyxApiError, MantyxConnectionError). `settings` are the client's
  * options; `client` answers the spec's status probe, called with
- * `pathArgs` (the stream method's path arguments).
+ * `pathArgs` (the stream method's path arguments); `hide` removes the
+ * credential from what the stream reports.
  */
 export function runEventStream(
   client: unknown,
@@ -114,12 +152,16 @@ export function runEventStream(
   pathArgs: readonly unknown[],
   options: StreamRunOptions,
   url: string | Error,
+  hide: Redact,
   open: StreamOpener,
 ): RunEventStream {
   const { events, status: probe } = spec;
   const isTerminal = (item: unknown): boolean => isTerminalOf(events, item);
-  const { signal: user, idleTimeoutMs, onInvalid = "throw" } = options;
-  const warn = settings.onWarning ?? ((m: string) => console.warn(m));
+  const { signal: user, idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS, onInvalid = "throw" } = options;
+  const maxReconnects = options.maxReconnects ?? 8;
+  const delays = options.reconnectDelay ?? settings.reconnectDelay;
+  const report = settings.onWarning ?? ((m: string) => console.warn(m));
+  const warn = (message: string, detail: StreamDecodeError): void => report(hide(message), redacted(detail, hide));
   // A strict-only event is reported once: not again when a reconnect replays
   // it (decoding, and so the strict check, happens before replays are dropped).
   const decodeWarn = (message: string, detail: StreamDecodeError): void => {
@@ -127,10 +169,11 @@ export function runEventStream(
     if (detail.type === "strict-only" && typeof seq === "number" && stream.lastSeq !== undefined && seq <= stream.lastSeq) return;
     warn(message, detail);
   };
-  /** Drops since the last new event (the back-off's attempt), and those of them that count toward `maxReconnects`. */
-  let drops = 0;
+  /** Reconnects since the last new event; connections in a row without one (the back-off's exponent); those of them that count toward `maxReconnects`. */
+  let attempt = 0;
+  let empties = 0;
   let failures = 0;
-  /** getRun said the run is over after a clean end with nothing new: the pass after that is the last (unless it brings something new). */
+  /** The status probe said the run is over: its terminal event is in the stored log, so reconnect without resume hints (a full replay). */
   let finished = false;
   let retryMs: number | undefined;
   // Malformed messages passed (delivered or skipped) with `seq` equal to
@@ -140,13 +183,23 @@ export function runEventStream(
   // seq; there the first that many malformed messages with that seq are
   // replays, and any more are new. Past the replay none is dropped.
   let invalidAtLast = 0;
+  const runState = async (): Promise<RunState> => {
+    if (!probe) return "unknown";
+    const call = (client as Record<string, (...args: unknown[]) => Promise<Record<string, unknown> | undefined>>)[probe.operation]!;
+    const answer = await call.call(client, ...pathArgs, options as CallOptions);
+    const state = answer?.[probe.field] as string;
+    // Over: a final status, or a field that stays null until the end.
+    if (probe.done.includes(state) || (probe.doneWhenSet ?? []).some((f) => answer?.[f] != null)) return "over";
+    // Only a resource known to be live makes the silence a quiet one; an unknown status counts as a drop (bounded).
+    return probe.live.includes(state) ? "live" : "unknown";
+  };
   const stream: RunEventStream = {
     lastSeq: options.lastSeq,
     terminal: undefined,
     async *[Symbol.asyncIterator]() {
       if (typeof url != "string") throw url;
       // Each pass gets the whole reconnect budget (a pass that gave up used it).
-      drops = failures = 0;
+      attempt = empties = failures = 0;
       // Delivered already: the run is over, never reconnect.
       while (!stream.terminal) {
         const connection = linked(user);
@@ -155,32 +208,38 @@ export function runEventStream(
         /** (Re)starts the idle timer: before the request, and at every chunk of bytes. */
         const touch = (): void => {
           clearTimeout(timer);
-          if (idleTimeoutMs! > 0) timer = setTimeout(() => connection.abort((idle = new Error(`no bytes for ${idleTimeoutMs} ms`))), idleTimeoutMs);
+          if (idleTimeoutMs > 0) timer = setTimeout(() => connection.abort((idle = new Error(`no bytes for ${idleTimeoutMs} ms`))), idleTimeoutMs);
         };
         let fatal: unknown;
         let reason: unknown;
         /** Delivered something new on this connection. */
         let fresh = false;
+        /** The server answered with an event stream (so silence after that is the run's, not a dead server's). */
+        let answered = false;
         /** Past the replay: a new item with a known seq was seen (a malformed one without a seq cannot tell). */
         let pastReplay = false;
         /** Malformed messages with seq `lastSeq` that this connection may replay. */
         let replayable = invalidAtLast;
-        let quiet = false;
+        /** This empty connection counts toward maxReconnects. */
+        let counted = true;
         try {
           touch();
-          const response = await open(stream.lastSeq, connection.signal);
-          const contentType = response.headers.get("content-type");
+          const response = await open(finished ? undefined : stream.lastSeq, connection.signal);
+          const type = response.headers.get("content-type");
           // (Its body is let go with the connection, in `finally`.)
-          if (!/^text\/event-stream/i.test(contentType!)) {
-            throw (fatal = new UnexpectedResponseError(`${id}: ${response.status} ${contentType}, not text/event-stream (a proxy or login page?)`, { operationId: id, status: response.status, contentType }));
+          if (!/^text\/event-stream/i.test(type!)) {
+            const contentType = type == null ? null : hide(type);
+            throw new UnexpectedResponseError(`${id}: ${response.status} ${contentType}, not text/event-stream (a proxy or login page?)`, { operationId: id, status: response.status, contentType });
           }
+          answered = true;
           // Any bytes reset the idle timer, heartbeat comments included.
           const bytes = response.body!.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform: (chunk, out) => (touch(), out.enqueue(chunk)) }));
           for await (const batch of decodeTypedEventBatches(bytes, events, { onInvalid: "deliver", validation: settings.validation, strict: settings.strictEvents, onWarning: decodeWarn, onRetry: (v) => (retryMs = v) })) {
-            for (const item of batch) {
+            for (let item of batch) {
               const last = stream.lastSeq;
               if (item instanceof StreamDecodeError) {
                 const seq = invalidSeq(item);
+                item = redacted(item, hide);
                 if (seq !== undefined) {
                   if (!pastReplay && last !== undefined && (seq < last || (seq == last && replayable > 0))) {
                     if (seq == last) replayable--;
@@ -200,7 +259,7 @@ export function runEventStream(
                   continue;
                 }
               } else if (last !== undefined && item.seq <= last) {
-                // Replayed. A replayed terminal event was delivered on an earlier pass: the run is over.
+                // Replayed. A replayed terminal event was delivered on an earlier pass (or before `lastSeq`): the run is over.
                 if (isTerminal(item)) return void (stream.terminal = item);
                 continue;
               } else {
@@ -208,7 +267,7 @@ export function runEventStream(
                 invalidAtLast = 0;
                 fresh = pastReplay = true;
                 finished = false;
-                drops = failures = 0;
+                attempt = empties = failures = 0;
               }
               // The consumer's time is not the server's silence.
               clearTimeout(timer);
@@ -218,40 +277,43 @@ export function runEventStream(
               touch();
             }
           }
-          reason = new Error("no terminal event");
-          if (!fresh) {
-            // A clean end with nothing new: the run is over, or a proxy closed a quiet connection (see the top of this file).
-            if (finished) return;
-            if (probe) {
-              const call = (client as Record<string, (...args: unknown[]) => Promise<Record<string, unknown> | undefined>>)[probe.operation]!;
-              const answer = await call.call(client, ...pathArgs, options);
-              const state = answer?.[probe.field] as string;
-              // Over: a final status, or a field that stays null until the end.
-              if ((finished = probe.done.includes(state) || (probe.doneWhenSet ?? []).some((f) => answer?.[f] != null))) continue;
-              // Only a resource known to be live makes the close a quiet one; an unknown status counts as a drop (bounded).
-              quiet = probe.live.includes(state);
-            }
-          }
+          reason = new Error("the stream ended without a terminal event");
         } catch (error) {
           if (user?.aborted) throw user.reason;
           // Fatal: our own verdicts, an oversized event, and 4xx answers but 429.
           if (error === fatal || isSseParseError(error) || (error instanceof MantyxApiError && error.status != 429 && error.status < 500)) throw error;
-          reason = idle ?? error;
+          // (Passed to onReconnect and kept as the cause: a body-read error is the runtime's, not ours.)
+          reason = idle ?? redactError(error, hide);
         } finally {
           clearTimeout(timer);
           connection.abort();
         }
-        drops++;
-        if (!quiet && ++failures > (options.maxReconnects ?? 8)) {
-          throw new MantyxConnectionError(`${id}: ${failures} drops in a row; resume with { lastSeq: ${stream.lastSeq} }`, {
-            operationId: id,
-            cause: reason,
-            attempts: failures,
-            lastSeq: stream.lastSeq,
-          });
+        if (!fresh) {
+          empties++;
+          // Nothing new, though the server answered (then ended cleanly, fell silent or dropped): the run is over, or quiet (see the top of this file).
+          if (answered && !finished) {
+            try {
+              const state = await runState();
+              if (state == "over") finished = true;
+              counted = state == "unknown";
+              // A live run's connection that stayed open for the whole idle
+              // timeout was no hammering: reconnect at once, as after progress.
+              if (state == "live" && idle) empties = 0;
+            } catch (error) {
+              if (user?.aborted) throw user.reason;
+              if (error instanceof MantyxApiError && error.status != 429 && error.status < 500) throw error;
+              reason = error;
+            }
+          }
+          if (counted && ++failures > maxReconnects) {
+            if (reason instanceof UnexpectedResponseError) throw reason;
+            const what = finished ? `the run is over (${probe?.operation}) but ${failures} connections in a row brought no terminal event` : `${failures} drops in a row`;
+            throw new MantyxConnectionError(`${id}: ${what}; resume with { lastSeq: ${stream.lastSeq} }`, { operationId: id, cause: reason, attempts: failures, lastSeq: stream.lastSeq });
+          }
         }
-        const delayMs = backoff(drops, settings.retryDelay, retryMs, (reason as MantyxApiError | undefined)?.retryAfterMs);
-        options.onReconnect?.({ attempt: drops, lastSeq: stream.lastSeq, delayMs, reason });
+        attempt++;
+        const delayMs = reconnectDelay(empties, delays, retryMs, (reason as MantyxApiError | undefined)?.retryAfterMs);
+        options.onReconnect?.({ attempt, lastSeq: stream.lastSeq, delayMs, reason, counted: !fresh && counted });
         await sleep(delayMs, user);
       }
     },

@@ -14,10 +14,15 @@
  * generator keeps working); `CODEGEN_V1_REVISION` counts them, and generated
  * code that needs a newer revision checks it when it is imported
  * (`requireCodegenRevision`).
+ *
+ * Revisions: 1, the first; 2, operations with query/header/cookie
+ * parameters, security schemes and credentials, bodies without validators,
+ * text answers and item streams without resume (`ParamsSpec`,
+ * `SecurityScheme`, `Credential`, `ItemStreamMode`); 3, flattened frames
+ * (`EventStreamSpec.payload`: read when a spec names its payload member)
+ * and strict checking of events as an opt-in (`DecodeOptions.strict`).
  */
-export const CODEGEN_V1_REVISION = 2;
-// Revisions: 1, the first; 2, EventStreamSpec.payload (flattened frames are
-// read when a spec names its payload member) and DecodeOptions.strict.
+export const CODEGEN_V1_REVISION = 3;
 
 /**
  * Throws at import time when the installed runtime's contract revision is
@@ -32,7 +37,21 @@ export function requireCodegenRevision(needed: number, generator: string): void 
 }
 
 // The HTTP core: operations as data, one method per entry.
-export { ClientCore, type CallOptions, type ClientOptions, type OnceOutcome, type OnceSpec, type Operation, type StatusProbe, type StreamSpec } from "../client/core.js";
+export {
+  ClientCore,
+  type CallOptions,
+  type ClientOptions,
+  type Credential,
+  type OnceOutcome,
+  type OnceSpec,
+  type Operation,
+  type ParamsSpec,
+  type QueryStyle,
+  type SecurityScheme,
+  type StatusProbe,
+  type StreamSpec,
+} from "../client/core.js";
+export type { ItemStreamMode } from "../client/item-stream.js";
 export type { ReconnectInfo, RunEventStream, RunStreamItem, StreamRunOptions } from "../client/stream-run.js";
 // The typed event layer, bound to a stream by generated code.
 export {

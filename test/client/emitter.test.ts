@@ -57,19 +57,22 @@ describe("client emitter", () => {
 
   it("describes each operation from the schema", () => {
     const ops = Object.fromEntries(operationData(model).map((o) => [o.id, o]));
-    expect(ops["streamRun"]).toMatchObject({ kind: "stream", method: "GET", idempotent: true, pathParams: [{ name: "runId" }], queryParams: [{ wireName: "lastSeq", tsType: "number" }], headerParams: [{ wireName: "Last-Event-ID" }] });
+    // The resume position (`lastSeq`, `Last-Event-ID`) of the resumable stream is the runtime's, not a parameter of the method.
+    expect(ops["streamRun"]).toMatchObject({ kind: "stream", method: "GET", idempotent: true, pathParams: [{ name: "runId" }], params: undefined });
     // One POST per toolUseId (§13): never resent automatically after a 5xx or a network failure.
-    expect(ops["postToolResult"]).toMatchObject({ kind: "once", idempotent: false, bodyOptional: true, bodyType: "ToolResultRequest", outcomeNames: '"run_terminal" | "unknown_tool_use"' });
-    expect(ops["cancelRun"]).toMatchObject({ idempotent: true, bodyOptional: true });
-    expect(ops["getRun"]).toMatchObject({ bodyOptional: false });
-    expect(ops["createRun"]).toMatchObject({ kind: "json", idempotent: false, bodyType: "RunCreateRequest", responseType: "T.RunCreateResponse" });
-    expect(ops["cancelRun"]!.responseType).toBe("T.OpaqueObject | undefined");
+    expect(ops["postToolResult"]).toMatchObject({ kind: "once", idempotent: false, bodyType: "ToolResultRequest", outcomeNames: '"run_terminal" | "unknown_tool_use"' });
+    expect(ops["postToolResult"]!.entry).toContain("emptyOk: true");
+    expect(ops["cancelRun"]).toMatchObject({ idempotent: true });
+    expect(ops["cancelRun"]!.entry).toContain("emptyOk: true");
+    expect(ops["getRun"]!.entry).not.toContain("emptyOk");
+    expect(ops["createRun"]).toMatchObject({ kind: "json", idempotent: false, bodyType: "RunCreateRequest", responseType: { printed: "T.RunCreateResponse" } });
+    expect(ops["cancelRun"]!.responseType.printed).toBe("T.OpaqueObject | undefined");
     // workspaceSlug comes from the client's `workspace` (x-client-option), not an argument.
     expect(ops["getRun"]!.pathParams.map((p) => p.name)).toEqual(["runId"]);
     // The fast validator decides; its all-errors build lists every problem of a rejected body.
     expect(ops["createRun"]!.body).toEqual({ validate: "validateRunCreateRequest", validateAll: "validateRunCreateRequestAllErrors" });
     // The table entries: protocol facts from the schema's x- keywords, as data.
-    expect(ops["createRun"]!.entry).toBe('{ method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs", body: [validateRunCreateRequest, validateRunCreateRequestAllErrors] }');
+    expect(ops["createRun"]!.entry).toBe('{ method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs", body: [validateRunCreateRequest, validateRunCreateRequestAllErrors], security: [["bearerAuth"],["apiKeyHeader"]] }');
     expect(ops["postToolResult"]!.entry).toContain('once: { key: "toolUseId", outcomes: { 404: "unknown_tool_use", 409: "run_terminal" } }');
     expect(ops["cancelRun"]!.entry).toContain("idempotent: true, emptyOk: true");
     expect(ops["streamRun"]!.entry).toContain('stream: { events: agentRunEventStream, resumeQuery: "lastSeq", status: {"operation":"getRun"');
@@ -87,10 +90,10 @@ describe("client emitter", () => {
     expect(out).toContain("Evil *\\/ export const pwned = 1; /*");
   });
 
-  it("rejects an operationId that is not an identifier", () => {
-    const bad = structuredClone(model.document) as typeof model.document;
-    bad.paths!["/api/oauth/userinfo"]!.get!.operationId = "get-user info";
-    expect(() => emit({ ...model, document: bad })).toThrow(/operationId that is a JavaScript identifier/);
+  it("an operationId that is not an identifier names the method by the naming rule (camelCase of its words)", () => {
+    const renamed = structuredClone(model.document) as typeof model.document;
+    renamed.paths!["/api/oauth/userinfo"]!.get!.operationId = "get-user info";
+    expect(emit({ ...model, document: renamed })).toMatch(/^  getUserInfo\(options\?: MantyxCallOptions\): Promise<T\.UserInfo>;$/m);
   });
 
   it("the template helpers refuse what they cannot insert safely", () => {

@@ -1,4 +1,4 @@
-/** Shared set-up: a mock server per test file, and clients with test-sized back-off. */
+/** Shared set-up: a mock server per test file, and clients with test-sized back-off (requests and reconnects). */
 import { afterAll, beforeAll } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
 import type { MantyxClientOptions as ClientOptions } from "../../index.js";
@@ -24,6 +24,7 @@ export function clientFor(server: MockServer, options: Partial<ClientOptions> = 
     workspace: server.workspace,
     apiKey: server.apiKey,
     retryDelay: { initialDelayMs: 2, maxDelayMs: 20 },
+    reconnectDelay: { initialDelayMs: 2, maxDelayMs: 20 },
     onWarning: () => undefined,
     ...options,
   });

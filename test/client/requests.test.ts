@@ -148,6 +148,33 @@ describe("request validation", () => {
     expect(warnings).toEqual([]);
   });
 
+  /** `{ a: { a: … } }`, `depth` levels (built without recursion). */
+  function deep(depth: number): Record<string, unknown> {
+    const root: Record<string, unknown> = {};
+    let node = root;
+    for (let i = 0; i < depth; i++) node = (node["a"] = {}) as Record<string, unknown>;
+    return root;
+  }
+
+  it("100,000-deep metadata is a validation failure (the byte-size keyword), not a RangeError out of the validator; nothing sent", async () => {
+    const before = server().requests.length;
+    for (const body of [{ prompt: "x", metadata: deep(100_000) }, { prompt: "x", outputSchema: { schema: deep(100_000) } }]) {
+      const e = (await clientFor(server()).createRun(body as unknown as RunCreateRequest).catch((x: unknown) => x)) as RequestValidationError;
+      expect(e).toBeInstanceOf(RequestValidationError);
+      expect(e.issues).toContainEqual(expect.objectContaining({ keyword: "x-max-json-bytes", params: expect.objectContaining({ actual: -1 }) }));
+      expect(e.message).toMatch(/cannot be serialized: nested too deeply/);
+    }
+    expect(server().requests.length).toBe(before);
+  });
+
+  it("with validation off, a body too deep to encode is a TypeError naming the operation, nothing sent", async () => {
+    const before = server().requests.length;
+    const e = await clientFor(server(), { validation: "off" }).createRun({ prompt: "x", metadata: deep(100_000) } as unknown as RunCreateRequest).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(TypeError);
+    expect(String(e)).toMatch(/^TypeError: createRun: the body cannot be encoded as JSON/);
+    expect(server().requests.length).toBe(before);
+  });
+
   it("checks tool-result bodies too (result xor error)", async () => {
     const e = await clientFor(server()).postToolResult("run_1", { toolUseId: "tu_1", result: "a", error: "b" } as never).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(RequestValidationError);

@@ -168,7 +168,7 @@ describe("streamRun resume", () => {
 
   it("gives up with MantyxConnectionError (and the resume point) after maxReconnects drops without progress", async () => {
     const { runId } = await finishedRun();
-    server().faults.push({ kind: "cut-events", after: 2 }, ...Array.from({ length: 3 }, () => ({ kind: "cut-events", after: 0 }) as const));
+    server().faults.push({ kind: "cut-events", after: 2 }, ...Array.from({ length: 3 }, () => ({ kind: "status", status: 503 }) as const));
     const stream = clientFor(server()).streamRun(runId, { maxReconnects: 2 });
     const seen: number[] = [];
     const error = await (async () => {
@@ -230,7 +230,7 @@ describe("streamRun resume", () => {
   });
 
   describe("past the terminal event", () => {
-    it("a resume after the terminal event, answered with an immediate clean end, ends the stream cleanly (getRun says finished, one more resume brings nothing), not in MantyxConnectionError", async () => {
+    it("a resume after the terminal event, answered with an immediate clean end: getRun says finished, a full replay (no resume hints) finds the terminal event at or before lastSeq, and the stream ends with it as `terminal`, delivering nothing", async () => {
       const { runId, seqs } = await finishedRun();
       const first = server().streams.length;
       const before = server().requests.length;
@@ -239,6 +239,34 @@ describe("streamRun resume", () => {
       expect(server().streams.length - first).toBe(2);
       const after = server().requests.slice(before).map((r) => `${r.method} ${r.path.split("/").slice(-1)[0]}`);
       expect(after).toEqual(["GET stream", `GET ${runId}`, "GET stream"]);
+      expect(server().streams[first + 1]).toMatchObject({ lastEventId: undefined, lastSeqQuery: undefined });
+      expect(stream.terminal).toMatchObject({ seq: seqs[seqs.length - 1], type: "result" });
+    });
+
+    it("a finished run read through connections that end cleanly, two events in and then with no data, still delivers all six events and its terminal one (it used to end quietly after two)", async () => {
+      const { runId, seqs } = await finishedRun(4);
+      expect(seqs).toHaveLength(6);
+      server().faults.splice(0, server().faults.length, { kind: "end-clean", after: 2 }, { kind: "end-clean", after: 0 }, { kind: "end-clean", after: 0 });
+      const stream = clientFor(server()).streamRun(runId);
+      const events = (await collect(stream)) as AgentRunEvent[];
+      expect(server().faults).toEqual([]);
+      expectExactlyOnce(events, seqs);
+      expect(stream.terminal).toBe(events[events.length - 1]);
+    });
+
+    it("a finished run whose connections keep ending cleanly with nothing (a broken proxy) ends in MantyxConnectionError after maxReconnects, never quietly short", async () => {
+      const { runId, seqs } = await finishedRun(6);
+      const ends = Array.from({ length: 6 }, () => ({ kind: "end-clean", after: 0 }) as const);
+      server().faults.splice(0, server().faults.length, { kind: "end-clean", after: 2 }, ...ends);
+      const stream = clientFor(server()).streamRun(runId, { maxReconnects: 3 });
+      const seen: number[] = [];
+      const error = await (async () => {
+        for await (const e of stream) seen.push((e as AgentRunEvent).seq);
+      })().catch((e: unknown) => e);
+      server().faults.length = 0;
+      expect(seen).toEqual(seqs.slice(0, 2));
+      expect(error).toBeInstanceOf(MantyxConnectionError);
+      expect((error as Error).message).toMatch(/the run is over \(getRun\) but 4 connections in a row brought no terminal event; resume with \{ lastSeq: 2 \}/);
       expect(stream.terminal).toBeUndefined();
     });
 

@@ -7,6 +7,7 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import type { AgentCard, ToolResultRequest } from "../../generated/types.js";
 import {
+  isTerminalEvent,
   MantyxConnectionError,
   MAX_ERROR_BYTES,
   runAgent,
@@ -236,25 +237,71 @@ describe("runAgent", () => {
     expect(runOutcome(terminal)).toBe("succeeded");
   });
 
-  it("resolves on the terminal event without waiting for a handler still running (the server timed the call out); the handler's signal is aborted and nothing is posted", async () => {
+  it("a handler still running past lateResultTimeoutMs after the terminal event is aborted and nothing is posted for it (no made-up answer)", async () => {
     let aborted: unknown;
     const tools = new ToolRegistry().local({
       name: "forever",
       handler: (_args, ctx) => new Promise<string>(() => ctx.signal!.addEventListener("abort", () => (aborted = true))),
     });
-    const terminal = await runAgent(clientFor(server()), { prompt: "x", metadata: { toolTimeoutMs: "100" } }, { tools });
+    const terminal = await runAgent(clientFor(server()), { prompt: "x", metadata: { toolTimeoutMs: "100" } }, { tools, lateResultTimeoutMs: 50 });
     expect(terminal).toMatchObject({ type: "error", data: { errorClass: "local_timeout" } });
     expect(aborted).toBe(true);
     expect(posted(runIdOf())).toEqual([]);
   });
 
-  it("does not post the result of a handler that finishes after the terminal event", async () => {
-    let finish!: (v: string) => void;
-    const tools = new ToolRegistry().local({ name: "late", handler: () => new Promise<string>((r) => (finish = r)) });
-    await runAgent(clientFor(server()), { prompt: "x", metadata: { toolTimeoutMs: "100" } }, { tools });
-    finish("too late");
-    await new Promise((r) => setTimeout(r, 50));
+  it("posts the real result of a handler that finishes after the terminal event (the server timed the call out) exactly once, reports the 409 run_terminal outcome, and only then resolves", async () => {
+    const outcomes: unknown[] = [];
+    let signal: AbortSignal | undefined;
+    let terminalRead!: () => void;
+    const afterTerminal = new Promise<void>((resolve) => (terminalRead = resolve));
+    const tools = new ToolRegistry().local({
+      name: "late",
+      handler: async (_args, ctx) => {
+        signal = ctx.signal;
+        await afterTerminal; // finishes only once runAgent has read the terminal event
+        return "too late, but real";
+      },
+    });
+    const terminal = await runAgent(clientFor(server()), { prompt: "x", metadata: { toolTimeoutMs: "50" } }, {
+      tools,
+      onEvent: (e) => void (isTerminalEvent(e) && terminalRead()),
+      onToolResult: (call, outcome, info) => outcomes.push({ name: call.name, status: outcome.status, late: info.late }),
+    });
+    expect(terminal).toMatchObject({ type: "error", data: { errorClass: "local_timeout" } });
+    expect(posted(runIdOf())).toEqual([{ toolUseId: expect.stringMatching(/^tu_/), result: "too late, but real" }]);
+    expect(outcomes).toEqual([{ name: "late", status: "run_terminal", late: true }]);
+    expect(signal!.aborted).toBe(true); // released once runAgent returned
+  });
+
+  it("a late handler's thrown error is posted as the tool's error after the terminal event", async () => {
+    const tools = new ToolRegistry().local({
+      name: "late",
+      handler: async (_args, ctx) => {
+        await server().waitForRun(ctx.runId);
+        throw new Error("disk full");
+      },
+    });
+    await runAgent(clientFor(server()), { prompt: "x", metadata: { toolTimeoutMs: "50" } }, { tools });
+    expect(posted(runIdOf())).toEqual([{ toolUseId: expect.any(String), error: "disk full" }]);
+  });
+
+  it("a caller's abort while a handler runs aborts the handler and posts nothing for it", async () => {
+    const controller = new AbortController();
+    let aborted = false;
+    const tools = new ToolRegistry().local({
+      name: "slow",
+      handler: (_args, ctx) =>
+        new Promise<string>((resolve) => {
+          ctx.signal!.addEventListener("abort", () => ((aborted = true), resolve("answer after abort")));
+          setTimeout(() => controller.abort(new Error("caller stop")), 20);
+        }),
+    });
+    const error = await runAgent(clientFor(server()), { prompt: "x" }, { tools, signal: controller.signal }).catch((e: unknown) => e);
+    expect(String(error)).toMatch(/caller stop/);
+    expect(aborted).toBe(true);
+    await new Promise((r) => setTimeout(r, 30));
     expect(posted(runIdOf())).toEqual([]);
+    expect((await server().waitForRun(runIdOf())).status).toBe("cancelled");
   });
 
   it("runs a tool call delivered twice once, and posts once", async () => {
@@ -305,8 +352,8 @@ describe("runAgent", () => {
   });
 
   it.each<[string, StreamFault[], new (...args: never[]) => Error]>([
-    ["reconnects exhausted", [{ kind: "cut-events", after: 0 }, { kind: "cut-events", after: 0 }], MantyxConnectionError],
-    ["a 200 that is not an event stream", [{ kind: "non-sse" }], UnexpectedResponseError],
+    ["reconnects exhausted", [{ kind: "status", status: 503 }, { kind: "status", status: 503 }], MantyxConnectionError],
+    ["a 200 that is not an event stream, twice", [{ kind: "non-sse" }, { kind: "non-sse" }], UnexpectedResponseError],
   ])("cancels the run (best effort) when the stream fails for good (%s), then rejects with the stream's error", async (_name, faults, type) => {
     server().faults.splice(0, server().faults.length, ...faults);
     const error = await runAgent(clientFor(server()), { prompt: "x", metadata: { scenario: "slow" } }, { maxReconnects: 1 }).catch((e: unknown) => e);
@@ -320,7 +367,7 @@ describe("runAgent", () => {
   it("cancelOnFailure: false leaves the run alone when the stream fails", async () => {
     server().faults.splice(0, server().faults.length, { kind: "non-sse" });
     const client = clientFor(server());
-    const error = await runAgent(client, { prompt: "x", metadata: { scenario: "slow" } }, { cancelOnFailure: false }).catch((e: unknown) => e);
+    const error = await runAgent(client, { prompt: "x", metadata: { scenario: "slow" } }, { cancelOnFailure: false, maxReconnects: 0 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     const runId = runIdOf();
     expect(server().requests.some((r) => r.path.endsWith(`/agent-runs/${runId}/cancel`))).toBe(false);

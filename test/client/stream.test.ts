@@ -59,14 +59,18 @@ describe("streamRun", () => {
     expect(server().streams.length - first).toBe(1);
   });
 
-  it("gives up on a 200 that is not text/event-stream with a typed error, without reconnecting", async () => {
+  it("a 200 that is not text/event-stream (a proxy's page) is retried like a drop; when it persists, the typed error after maxReconnects", async () => {
     const runId = await runOf("text");
     server().faults.push({ kind: "non-sse" });
+    const events = await collect(clientFor(server()).streamRun(runId));
+    expect(events[events.length - 1]).toMatchObject({ type: "result" });
+    server().faults.push({ kind: "non-sse" }, { kind: "non-sse" }, { kind: "non-sse" });
     const first = server().streams.length;
-    const error = await collect(clientFor(server()).streamRun(runId)).catch((e: unknown) => e);
+    const error = await collect(clientFor(server()).streamRun(runId, { maxReconnects: 2 })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     expect((error as UnexpectedResponseError).contentType).toMatch(/application\/json/);
-    expect(server().streams.length - first).toBe(1);
+    expect(server().streams.length - first).toBe(3);
+    expect(server().faults).toEqual([]);
   });
 
   it("throws MantyxApiError for a 4xx (no retry)", async () => {

@@ -9,7 +9,9 @@
  *   `local_timeout` (default 10 000);
  * - `count`: number of deltas of "many";
  * - `output`: the reply text of "structured";
- * - `stepMs`: pause between live events.
+ * - `stepMs`: pause between live events;
+ * - `rounds`: number of tool round trips of "tool-rounds" (one call each, to
+ *   the first client-resolved tool; default 3).
  */
 import { CANCELLED, TIMED_OUT, type MockRun, type ToolAnswerBody } from "./run-state.js";
 
@@ -115,6 +117,26 @@ export async function play(run: MockRun): Promise<void> {
     case "tools":
       await tools(run);
       return;
+    case "tool-rounds": {
+      const ref = clientTools(run)[0];
+      const timeoutMs = Number(m["toolTimeoutMs"] ?? 10_000);
+      const results: string[] = [];
+      for (let round = 0; round < Number(m["rounds"] ?? 3); round++) {
+        run.emit("assistant_delta", { text: `round ${round}` });
+        const toolUseId = `tu_${++toolCounter}`;
+        run.emit("local_tool_call", { toolUseId, name: ref?.name ?? "none", args: { round }, kind: "local" });
+        const a = await run.awaitTool(toolUseId, timeoutMs);
+        if (a === CANCELLED) return;
+        if (a === TIMED_OUT) {
+          run.emit("error", { error: "Timed out waiting for local tool result", code: "local_timeout", errorClass: "local_timeout", tokens: TOKENS, turns: round + 1, model: MODEL });
+          return;
+        }
+        run.emit("local_tool_result_in", a.error !== undefined ? { toolUseId, error: a.error } : { toolUseId, result: a.result });
+        results.push(a.error ?? a.result ?? "");
+      }
+      finishText(run, `Tools said: ${results.join(" | ")}`, 1);
+      return;
+    }
     case "slow":
       run.emit("assistant_delta", { text: "Thinking for a long time…" });
       await run.sleep(30_000);

@@ -21,6 +21,10 @@ export type StreamFault =
   | { kind: "end-clean"; after: number }
   /** Send headers, then nothing at all (a half-open connection). */
   | { kind: "hang" }
+  /** Send this many events, then nothing more, the connection left open (a stall mid-stream). */
+  | { kind: "stall"; after: number }
+  /** Answer 200 `text/html` with a login page instead of an event stream (a captive proxy). */
+  | { kind: "wrong-type" }
   /** Send only heartbeat comments (every `everyMs`) for `forMs`, then stream normally. */
   | { kind: "heartbeats"; everyMs: number; forMs: number }
   /** Ignore Last-Event-ID / ?lastSeq= and replay the whole log (at-least-once delivery). */
@@ -89,6 +93,8 @@ export interface MockServer {
   runs: Map<string, MockRun>;
   /** The next `n` requests (any route) answer 429 with `Retry-After`. */
   rateLimitNext(n: number, retryAfterSeconds?: number): void;
+  /** The next `n` requests other than streams get no answer (`"headers"`), or headers and half a body (`"body"`), and are left hanging. */
+  stallNext(n: number, phase?: "headers" | "body"): void;
   /** The SSE bytes of the run's whole log (what a fresh, fault-free connection receives after `retry:`). */
   transcript(runId: string): string;
   /** Resolves when the run has ended. */
@@ -128,6 +134,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   /** The credential each request carried, for `echoCredential`. */
   const credentials = new WeakMap<ServerResponse, string>();
   let rateLimited = 0;
+  let stalled = 0;
+  let stallPhase: "headers" | "body" = "headers";
   let rateLimitRetryAfter = 0;
   let counter = 0;
 
@@ -194,6 +202,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const body = method === "POST" ? await readBody(req) : undefined;
     requests.push({ method, path, query: Object.fromEntries(url.searchParams), headers: { ...req.headers }, body, status: 0 });
 
+    if (stalled > 0 && !path.endsWith("/stream")) {
+      stalled--;
+      if (stallPhase === "body") {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write('{"runId": "run_');
+      }
+      return; // left hanging: the client's timeout must end it
+    }
     if (rateLimited > 0) {
       rateLimited--;
       send(res, 429, { error: "rate_limited" }, { "retry-after": String(rateLimitRetryAfter) });
@@ -349,6 +365,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       send(res, 200, { message: "Please sign in" });
       return;
     }
+    if (fault?.kind === "wrong-type") {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end("<!doctype html><title>Sign in</title><form>…</form>");
+      return;
+    }
     const resume = lastEventId ?? lastSeqQuery;
     const after = fault?.kind !== "ignore-resume" && resume !== undefined && /^\d+$/.test(resume) ? Number(resume) : 0;
     res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-request-id": `req_${++counter}` });
@@ -415,6 +436,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
           cut();
           return;
         }
+        if (fault?.kind === "stall" && sent >= fault.after) {
+          cursor--;
+          return; // silent from now on; the connection stays open
+        }
         if (!write(frameOf(entry, options.frames))) return;
         sent++;
         if (entry.type === "result" || entry.type === "error" || entry.type === "cancelled") {
@@ -455,6 +480,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     requests,
     streams,
     runs,
+    stallNext(n, phase = "headers") {
+      stalled = n;
+      stallPhase = phase;
+    },
     rateLimitNext(n, retryAfterSeconds = 0) {
       rateLimited = n;
       rateLimitRetryAfter = retryAfterSeconds;

@@ -11,7 +11,8 @@
  *   client, compiled by tsc, runs a tool round trip in plain Node against the
  *   mock server on 127.0.0.1.
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+import { promisify } from "node:util";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -67,20 +68,22 @@ describe("@mantyx/wire-types, installed alone", () => {
 
 describe("@mantyx/wire-gen beside it: mantyx-wire gen in a user's project", () => {
   let app: string;
+  let bin: string;
+  let genOutput: string;
   beforeAll(async () => {
     app = scratchApp("user-app");
     install(app, [typesTarball, genTarball]);
     mkdirSync(join(app, "schema"));
     cpSync(join(root, "schema/openapi.yaml"), join(app, "schema/openapi.yaml"));
+    bin = join(app, "node_modules/.bin/mantyx-wire");
+    genOutput = execFileSync(bin, ["gen", "--schema", "schema/openapi.yaml", "--out", "src/gen"], { cwd: app, encoding: "utf8" });
     server = await startMockServer();
-  }, 180_000);
+  }, 240_000);
 
   it("the installed bin is plain JavaScript and generates src/gen from a copy of the schema", () => {
-    const bin = join(app, "node_modules/.bin/mantyx-wire");
     expect(readFileSync(bin, "utf8").startsWith("#!/usr/bin/env node")).toBe(true);
     expect(existsSync(join(app, "node_modules/tsx"))).toBe(false);
-    const out = execFileSync(bin, ["gen", "--schema", "schema/openapi.yaml", "--out", "src/gen"], { cwd: app, encoding: "utf8" });
-    expect(out).toMatch(/^mantyx-wire gen: \d+ files in src\/gen\//);
+    expect(genOutput).toMatch(/^mantyx-wire gen: \d+ files in src\/gen\//);
     const client = readFileSync(join(app, "src/gen/client.ts"), "utf8");
     expect(client).toContain('from "@mantyx/wire-types/codegen/v1"');
     expect(client).not.toContain("../runtime/");
@@ -88,6 +91,9 @@ describe("@mantyx/wire-gen beside it: mantyx-wire gen in a user's project", () =
 
   const PROGRAM = `import { MantyxClient } from "./gen/client.js";
 import type { RunCreateRequest } from "./gen/types.js";
+
+// (No @types/node in this app: the generated code needs none.)
+declare const process: { env: Record<string, string | undefined> };
 
 const client = new MantyxClient({ baseUrl: process.env.MANTYX_URL!, workspace: process.env.MANTYX_WORKSPACE!, apiKey: process.env.MANTYX_API_KEY! });
 const spec: RunCreateRequest = {
@@ -120,12 +126,13 @@ console.log(JSON.stringify(seen));
     }, 120_000);
   }
 
-  it("a program using the generated client runs a tool round trip in plain Node against a local server", () => {
+  it("a program using the generated client runs a tool round trip in plain Node against a local server", async () => {
     writeFileSync(join(app, "src/main.ts"), PROGRAM);
     const config = join(app, "tsconfig.build.json");
     writeFileSync(config, JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, allowJs: true, outDir: "build", rootDir: "src", lib: ["ES2022", "DOM", "DOM.Iterable"], types: [] }, include: ["src"] }));
     execFileSync(process.execPath, [tsc, "-p", config], { cwd: app, encoding: "utf8" });
-    const out = execFileSync(process.execPath, [join(app, "build/main.js")], {
+    // Asynchronously: the mock server runs in this process and must answer meanwhile.
+    const { stdout: out } = await promisify(execFile)(process.execPath, [join(app, "build/main.js")], {
       cwd: app,
       encoding: "utf8",
       env: { ...process.env, MANTYX_URL: server.url, MANTYX_WORKSPACE: server.workspace, MANTYX_API_KEY: server.apiKey },

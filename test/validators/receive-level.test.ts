@@ -34,6 +34,7 @@ describe("the receive-level rule, keyword by keyword", () => {
     ["x-receive keeps the listed keywords as written", { type: "integer", minimum: 0, maximum: 9, "x-receive": ["minimum"] }, { type: "integer", minimum: 0 }],
     ["x-strict-only makes a subschema true", { type: "object", allOf: [{ "x-strict-only": true, required: ["turn"] }] }, { type: "object", allOf: [true] }],
     ["keeps annotations", { type: "string", description: "d", examples: ["a"], "x-known-values": ["a"] }, { type: "string", description: "d", examples: ["a"], "x-known-values": ["a"] }],
+    ["keeps a vendor keyword the generator does not implement (an annotation, as the loader reads it)", { type: "object", "x-scalar-ignore": true }, { type: "object", "x-scalar-ignore": true }],
     ["boolean schemas stay as they are", false, false],
   ];
   it.each(cases)("%s", (_name, given, want) => {
@@ -43,18 +44,26 @@ describe("the receive-level rule, keyword by keyword", () => {
   it("a keyword the rule does not know is a typed error naming its pointer", () => {
     let error: unknown;
     try {
-      receiveSchema({ type: "object", properties: { a: { type: "string", contentSchema: {} } } } as never, "/components/schemas/T");
+      receiveSchema({ type: "object", properties: { a: { type: "string", unknownKeyword: {} } } } as never, "/components/schemas/T");
     } catch (e) {
       error = e;
     }
     expect(isEmitError(error)).toBe(true);
-    expect((error as { pointer: string }).pointer).toBe("/components/schemas/T/properties/a/contentSchema");
+    expect((error as { pointer: string }).pointer).toBe("/components/schemas/T/properties/a/unknownKeyword");
     expect((error as Error).message).toMatch(/has no validation level/);
   });
 
   it("x-receive naming a keyword the schema lacks, or one that is kept anyway, is a typed error", () => {
     expect(() => receiveSchema({ type: "integer", "x-receive": ["maximum"] } as never, "/components/schemas/T")).toThrow(/has no "maximum"/);
     expect(() => receiveSchema({ type: "integer", "x-receive": ["type"] } as never, "/components/schemas/T")).toThrow(/not a keyword the receive level drops/);
+  });
+
+  it("keeps the enum of a discriminator's tag property (a branch listing its tag values), drops other enums", () => {
+    const schemas = {
+      Body: { oneOf: [{ $ref: "#/components/schemas/Moon" }], discriminator: { propertyName: "kind", mapping: { moon: "#/components/schemas/Moon", asteroid: "#/components/schemas/Moon" } } },
+      Moon: { type: "object", required: ["kind"], properties: { kind: { type: "string", enum: ["moon", "asteroid"] }, size: { type: "string", enum: ["s", "m"] } } },
+    };
+    expect(receiveComponents(schemas as never)["Moon"]).toEqual({ type: "object", required: ["kind"], properties: { kind: { type: "string", enum: ["moon", "asteroid"] }, size: { type: "string" } } });
   });
 
   it("the derived schema keeps every component and is deterministic", () => {

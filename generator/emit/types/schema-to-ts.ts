@@ -58,7 +58,13 @@ export class SchemaConverter {
     if (!isPlainObject(schema)) return UNKNOWN;
     const parts: TsType[] = [];
     if (typeof schema.$ref === "string") parts.push(this.refType(schema.$ref, site));
-    if (typeof schema.$dynamicRef === "string") this.options.degraded?.(site, `\`$dynamicRef: ${schema.$dynamicRef}\` has no TypeScript equivalent; its part of the type is \`unknown\``);
+    if (typeof schema.$dynamicRef === "string") {
+      // Its static binding: the `$dynamicAnchor` of that name in the same component (JSON Schema 2020-12 §8.2.3.2,
+      // when no outer scope rebinds it). A rebinding by a schema that uses the component is not followed: the type is wider.
+      const anchor = this.dynamicAnchor(site.component, schema.$dynamicRef);
+      if (anchor !== undefined) parts.push(this.convert(anchor, site));
+      else this.options.degraded?.(site, `\`$dynamicRef: ${schema.$dynamicRef}\` names no \`$dynamicAnchor\` of its component; its part of the type is \`unknown\``);
+    }
     const combinators: TsType[] = [];
     if (Array.isArray(schema.oneOf)) combinators.push(union(schema.oneOf.map((branch, i) => this.convert(branch, child(site, "oneOf", String(i))))));
     if (Array.isArray(schema.anyOf)) combinators.push(union(schema.anyOf.map((branch, i) => this.convert(branch, child(site, "anyOf", String(i))))));
@@ -161,6 +167,26 @@ export class SchemaConverter {
       index = union([value, ...patterns, ...declaredTypes]);
     }
     return object(properties, index);
+  }
+
+  /** The schema carrying `$dynamicAnchor: <name>` (from `#<name>`) inside component `component`, if any. */
+  private dynamicAnchor(component: string, ref: string): unknown {
+    const name = /^#([A-Za-z_][-A-Za-z0-9._]*)$/.exec(ref)?.[1];
+    const root = getAtPointer(this.options.document, ["components", "schemas", component]);
+    if (name === undefined || !isPlainObject(root)) return undefined;
+    const stack: unknown[] = [root];
+    for (let seen = 0; stack.length > 0 && seen < 10_000; seen++) {
+      const node = stack.pop();
+      if (Array.isArray(node)) stack.push(...node);
+      else if (isPlainObject(node)) {
+        if (node.$dynamicAnchor === name && node !== root) {
+          const { $dynamicAnchor: _anchor, ...rest } = node;
+          return rest;
+        }
+        for (const [key, value] of Object.entries(node)) if (!["examples", "example", "default", "const", "enum"].includes(key)) stack.push(value);
+      }
+    }
+    return undefined;
   }
 
   private refType(ref: string, site: Site): TsType {

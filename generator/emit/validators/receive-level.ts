@@ -25,8 +25,10 @@
  * (it is `true` at the receive level), the way to add a strict-only rule in
  * an `allOf` branch.
  *
- * A keyword the rule does not list fails generation: adding a keyword to
- * the schema subset means deciding its level here.
+ * A vendor keyword (`x-...`) the generator does not implement asserts
+ * nothing at either level and is kept. Any other keyword the rule does not
+ * list fails generation: adding a keyword to the schema subset means
+ * deciding its level here.
  */
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { EmitError } from "../../errors.js";
@@ -39,11 +41,11 @@ const SUBSCHEMA = new Set(["items", "additionalProperties", "contains", "unevalu
 const SUBSCHEMA_LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
 const SUBSCHEMA_MAP = new Set(["properties", "patternProperties"]);
 /** Shape keywords kept as they are. */
-const SHAPE = new Set(["type", "required", "$ref", "const", "discriminator"]);
+const SHAPE = new Set(["type", "required", "$ref", "$dynamicRef", "$dynamicAnchor", "const", "discriminator"]);
 /** Keywords that assert nothing (kept, so receive-level errors and docs read the same). */
 const ANNOTATIONS = new Set([
-  "$id", "$schema", "$anchor", "$comment", "$defs", "title", "description", "default", "deprecated", "readOnly", "writeOnly",
-  "examples", "example", "externalDocs", "xml", "contentEncoding", "contentMediaType",
+  "$id", "$schema", "$anchor", "$comment", "$defs", "$vocabulary", "title", "description", "default", "deprecated", "readOnly", "writeOnly",
+  "examples", "example", "externalDocs", "xml", "contentEncoding", "contentMediaType", "contentSchema",
   "x-known-values", "x-terminal", "x-item-schema", "x-transcript-rules",
 ]);
 
@@ -63,13 +65,19 @@ const COMPONENT_POINTER = "/components/schemas/";
 
 /** The receive level of every component (same names, so `$ref`s resolve unchanged). */
 export function receiveComponents(schemas: Readonly<Record<string, SchemaObject | boolean>>): Record<string, SchemaObject | boolean> {
+  const tags = discriminatorTags(schemas);
   const out: Record<string, SchemaObject | boolean> = {};
-  for (const name of Object.keys(schemas).sort()) out[name] = receiveSchema(schemas[name]!, `${COMPONENT_POINTER}${escape(name)}`);
+  for (const name of Object.keys(schemas).sort()) out[name] = receiveSchema(schemas[name]!, `${COMPONENT_POINTER}${escape(name)}`, tags);
   return out;
 }
 
-/** The receive level of one schema; `at` is its JSON pointer in the bundled document (for errors). */
-export function receiveSchema(schema: SchemaObject | boolean, at: string): SchemaObject | boolean {
+/**
+ * The receive level of one schema; `at` is its JSON pointer in the bundled
+ * document (for errors). `tags`: the document's discriminator property
+ * names, whose `enum` (a branch's list of tag values) is kept: it is the tag,
+ * not a closed list.
+ */
+export function receiveSchema(schema: SchemaObject | boolean, at: string, tags: ReadonlySet<string> = new Set(), isTag = false): SchemaObject | boolean {
   if (typeof schema === "boolean") return schema;
   if (schema[STRICT_ONLY] === true) return true;
   const node = schema as Record<string, unknown>;
@@ -80,32 +88,36 @@ export function receiveSchema(schema: SchemaObject | boolean, at: string): Schem
     const value = node[key];
     const here = `${at}/${escape(key)}`;
     if (key === RECEIVE_KEEPS || key === STRICT_ONLY) continue;
-    if (keeps.has(key)) out[key] = value;
+    if (keeps.has(key) || (isTag && key === "enum")) out[key] = value;
     else if (key === "if") {
       if (hasBothBranches) out[key] = value; // a selector, not an assertion
     } else if (key === "then" || key === "else") {
-      if (hasBothBranches) out[key] = receiveSchema(value as SchemaObject, here);
+      if (hasBothBranches) out[key] = receiveSchema(value as SchemaObject, here, tags);
     } else if (key === "additionalProperties" && value === false) {
       // Unknown fields never make a received message invalid.
     } else if (key === "oneOf" && !("discriminator" in node)) {
       // Without the discriminator, two branches that differed only by a
       // dropped rule could both match a valid message: anyOf keeps it valid.
-      const branches = (value as SchemaObject[]).map((b, i) => receiveSchema(b, `${here}/${i}`));
+      const branches = (value as SchemaObject[]).map((b, i) => receiveSchema(b, `${here}/${i}`, tags));
       if ("anyOf" in node) out["allOf"] = [...((out["allOf"] as unknown[]) ?? []), { anyOf: branches }];
       else out["anyOf"] = branches;
     } else if (SUBSCHEMA.has(key) && !STRICT.has(key)) {
-      out[key] = receiveSchema(value as SchemaObject, here);
+      out[key] = receiveSchema(value as SchemaObject, here, tags);
     } else if (SUBSCHEMA_LIST.has(key)) {
-      const derived = (value as SchemaObject[]).map((b, i) => receiveSchema(b, `${here}/${i}`));
+      const derived = (value as SchemaObject[]).map((b, i) => receiveSchema(b, `${here}/${i}`, tags));
       out[key] = key === "allOf" && Array.isArray(out[key]) ? [...(out[key] as unknown[]), ...derived] : derived;
     } else if (SUBSCHEMA_MAP.has(key)) {
       const map: Record<string, unknown> = {};
       for (const [prop, sub] of Object.entries(value as Record<string, SchemaObject | boolean>)) {
         if (sub === false) continue; // "must not be present" is a strict rule
-        map[prop] = receiveSchema(sub, `${here}/${escape(prop)}`);
+        map[prop] = receiveSchema(sub, `${here}/${escape(prop)}`, tags, key === "properties" && tags.has(prop));
       }
       out[key] = map;
     } else if (SHAPE.has(key) || ANNOTATIONS.has(key)) {
+      out[key] = value;
+    } else if (key.startsWith("x-") && !STRICT.has(key)) {
+      // A vendor keyword the generator does not implement is an annotation
+      // (the loader accepts it as one): it asserts nothing at either level.
       out[key] = value;
     } else if (STRICT.has(key)) {
       // dropped: a rule only the strict level checks
@@ -120,6 +132,21 @@ export function receiveSchema(schema: SchemaObject | boolean, at: string): Schem
     }
   }
   return out as SchemaObject;
+}
+
+/** Every `discriminator.propertyName` of the document. */
+function discriminatorTags(schemas: Readonly<Record<string, unknown>>): ReadonlySet<string> {
+  const tags = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v !== null && typeof v === "object") {
+      const d = (v as { discriminator?: { propertyName?: unknown } }).discriminator;
+      if (d !== null && typeof d === "object" && typeof d.propertyName === "string") tags.add(d.propertyName);
+      for (const [k, sub] of Object.entries(v)) if (k !== "examples" && k !== "default" && k !== "const" && k !== "enum") walk(sub);
+    }
+  };
+  walk(schemas);
+  return tags;
 }
 
 function readKeeps(node: Record<string, unknown>, at: string): ReadonlySet<string> {

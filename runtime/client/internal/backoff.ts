@@ -1,9 +1,9 @@
-/** Internal: bounded exponential back-off with jitter, an abortable sleep, and linked abort controllers. */
+/** Internal: bounded exponential back-off with jitter (requests and stream reconnects), an abortable sleep, and linked abort controllers. */
 
 export interface BackoffOptions {
-  /** First delay in ms (default 500). A stream's `retry:` field replaces it. */
+  /** First delay in ms (default 500 for request retries, 200 for stream reconnects). A stream's `retry:` field replaces it. */
   initialDelayMs?: number | undefined;
-  /** Upper bound of the client's own back-off in ms (default 10 000); a server's `retry:` or `Retry-After` is honoured above it. */
+  /** Upper bound of the client's own back-off in ms (default 10 000 for requests, 5 000 for reconnects); a server's `retry:` or `Retry-After` is honoured above it. */
   maxDelayMs?: number | undefined;
 }
 
@@ -19,6 +19,25 @@ export interface BackoffOptions {
 export function backoff(attempt: number, options: BackoffOptions | undefined, serverMs?: number, atLeastMs = 0): number {
   const exp = Math.min(options?.maxDelayMs ?? 1e4, (serverMs ?? options?.initialDelayMs ?? 500) * 2 ** (attempt - 1));
   return Math.max(exp / 2 + (Math.random() * exp) / 2, serverMs ?? 0, atLeastMs);
+}
+
+/** Stream reconnect defaults: a quick first retry, a short cap (a stream is waited on live). */
+export const RECONNECT_DEFAULTS = { initialDelayMs: 200, maxDelayMs: 5000 } as const;
+
+/** The most jitter added to a reconnect right after a connection that delivered events. */
+const RESUME_JITTER_MS = 25;
+
+/**
+ * Delay before a stream reconnect, after `empties` connections in a row that
+ * delivered no new event. 0 (the last connection made progress: a drop, not
+ * an outage) reconnects at once, with a little jitter; from then on the
+ * back-off grows over empty connections only. A `retry:` (`serverMs`) and a
+ * `Retry-After` (`atLeastMs`) are minimums either way.
+ */
+export function reconnectDelay(empties: number, options: BackoffOptions | undefined, serverMs?: number, atLeastMs = 0): number {
+  const o = { initialDelayMs: options?.initialDelayMs ?? RECONNECT_DEFAULTS.initialDelayMs, maxDelayMs: options?.maxDelayMs ?? RECONNECT_DEFAULTS.maxDelayMs };
+  if (empties > 0) return backoff(empties, o, serverMs, atLeastMs);
+  return Math.max(Math.random() * Math.min(RESUME_JITTER_MS, o.initialDelayMs), serverMs ?? 0, atLeastMs);
 }
 
 /**

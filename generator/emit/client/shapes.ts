@@ -1,0 +1,167 @@
+/**
+ * What the client emitter makes of one operation's parameters, request
+ * body and success answers (any OpenAPI 3.1 / 3.2 document):
+ * - path parameters: the method's leading arguments, in path order (but
+ *   those an `x-client-option` fills);
+ * - query, header and cookie parameters: one typed object argument
+ *   `{ query?, header?, cookie? }` after the body (required when one of them is);
+ * - the request body: a component `$ref` in JSON is validated before it is
+ *   sent; an inline JSON schema is typed inline; another media type is sent
+ *   as given (`FormData`, `URLSearchParams`, a string, a Blob, bytes);
+ * - the answer: JSON (component or inline type); `text/*` as a string;
+ *   another media type as a Blob; an item stream (client/item-stream.ts in
+ *   the runtime) for `text/event-stream` without `x-resume` and for
+ *   `application/jsonl` / `application/x-ndjson`, typed by `itemSchema`
+ *   (3.2) or `x-item-schema` (3.1). `application/json-seq` is left out (read
+ *   as text) with a warning.
+ */
+import type { OpenAPIObject, OperationObject, ParameterObject, PathItemObject } from "openapi3-ts/oas31";
+import { isPlainObject } from "../../load/json-pointer.js";
+import { deref, isJsonMediaType, isRef } from "../operations.js";
+import type { InlineTypes, PrintedType } from "./inline-types.js";
+import { printed } from "./inline-types.js";
+
+export interface ClientWarning {
+  readonly pointer: string;
+  readonly reason: string;
+}
+
+export interface ParamShape {
+  readonly wireName: string;
+  readonly in: "path" | "query" | "header" | "cookie";
+  readonly required: boolean;
+  readonly type: PrintedType;
+  readonly description: string;
+  readonly style: "form" | "csv" | "deep" | "pipe" | "space";
+  readonly clientOption: string | undefined;
+}
+
+/** The parameters of an operation: its path item's, overridden by its own of the same name and place (OpenAPI). */
+export function parametersOf(doc: OpenAPIObject, path: string, method: string, item: PathItemObject, op: OperationObject, types: InlineTypes): ParamShape[] {
+  const merged = new Map<string, { p: ParameterObject; at: string[] }>();
+  const add = (list: unknown[] | undefined, at: string[]): void =>
+    (list ?? []).forEach((raw, i) => {
+      const p = deref<ParameterObject>(doc, raw as ParameterObject);
+      const where = isRef(raw) ? (raw.$ref.slice(2).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))) : [...at, String(i)];
+      merged.set(`${p.in}\0${p.name}`, { p, at: where });
+    });
+  add(item.parameters, ["paths", path, "parameters"]);
+  add(op.parameters, ["paths", path, method, "parameters"]);
+  return [...merged.values()].map(({ p, at }) => {
+    const option = (p as unknown as Record<string, unknown>)["x-client-option"];
+    const explode = p.explode ?? (p.style === undefined || p.style === "form");
+    const style = p.style === "deepObject" ? "deep" : p.style === "pipeDelimited" ? "pipe" : p.style === "spaceDelimited" ? "space" : explode ? "form" : "csv";
+    const schema = p.schema ?? (isPlainObject(p.content) ? Object.values(p.content)[0]?.schema : undefined);
+    return {
+      wireName: p.name,
+      in: p.in as ParamShape["in"],
+      required: p.required === true || p.in === "path",
+      type: schema === undefined ? printed("string") : types.typeOf(schema, [...at, "schema"]),
+      description: p.description ?? "",
+      style,
+      clientOption: typeof option === "string" ? option : undefined,
+    };
+  });
+}
+
+export interface BodyShape {
+  readonly type: PrintedType;
+  readonly required: boolean;
+  /** The media type when it is not JSON (the body is sent as given). */
+  readonly media: string | undefined;
+}
+
+/** The body's type for a request media type that is not JSON. */
+function rawBodyType(media: string): PrintedType {
+  if (/^multipart\/form-data/i.test(media)) return printed("FormData");
+  if (/^application\/x-www-form-urlencoded/i.test(media)) return printed("URLSearchParams | string");
+  if (/^text\//i.test(media)) return printed("string");
+  return printed("Blob | ArrayBuffer | Uint8Array | string");
+}
+
+/** The request body (the first JSON media type, else the first one), or undefined without one. */
+export function bodyOf(doc: OpenAPIObject, path: string, method: string, op: OperationObject, types: InlineTypes): BodyShape | undefined {
+  if (op.requestBody === undefined) return undefined;
+  const body = deref<{ content?: Record<string, { schema?: unknown }>; required?: boolean }>(doc, op.requestBody as never);
+  const medias = Object.keys(body.content ?? {});
+  const media = medias.find(isJsonMediaType) ?? medias[0];
+  if (media === undefined) return undefined;
+  const schema = body.content![media]!.schema;
+  const at = isRef(op.requestBody) ? [] : ["paths", path, method, "requestBody", "content", media, "schema"];
+  const json = isJsonMediaType(media);
+  return {
+    type: json ? types.typeOf(schema ?? true, at) : rawBodyType(media),
+    required: body.required === true,
+    media: json ? undefined : media,
+  };
+}
+
+export type AnswerShape =
+  | { readonly kind: "json"; readonly type: PrintedType; readonly emptyOk: boolean }
+  | { readonly kind: "text" | "blob"; readonly type: PrintedType; readonly emptyOk: boolean }
+  | { readonly kind: "items"; readonly mode: "sse" | "sse-json" | "sse-data" | "jsonl"; readonly item: PrintedType }
+  | { readonly kind: "resumable" };
+
+const SSE = /^text\/event-stream/i;
+const JSONL = /^application\/(jsonl|x-ndjson|x-jsonlines|json-lines)/i;
+const JSON_SEQ = /^application\/json-seq/i;
+
+/** An SSE item: the 3.2 event object, or (without an item schema) `{ event, data, id }` with text data. */
+const PLAIN_SSE_ITEM = printed("{ event: string; data: string; id: string; retry?: number }");
+
+/** Whether an SSE item schema says its `data` is JSON (every `data` with `contentMediaType` JSON, looking through unions). */
+function sseDataIsJson(schema: unknown, doc: OpenAPIObject, depth = 0): boolean {
+  const resolved = deref<unknown>(doc, schema as never);
+  if (!isPlainObject(resolved) || depth > 8) return false;
+  const branches = [resolved.oneOf, resolved.anyOf].find(Array.isArray) as unknown[] | undefined;
+  if (branches) return branches.length > 0 && branches.every((branch) => sseDataIsJson(branch, doc, depth + 1));
+  const data = isPlainObject(resolved.properties) ? deref<unknown>(doc, resolved.properties.data as never) : undefined;
+  return isPlainObject(data) && typeof data.contentMediaType === "string" && isJsonMediaType(data.contentMediaType);
+}
+
+/** The operation's success answer, with the warnings about what is left out. */
+export function answerOf(doc: OpenAPIObject, path: string, method: string, op: OperationObject, types: InlineTypes, resumable: boolean, warnings: ClientWarning[]): AnswerShape {
+  const responses = (op.responses ?? {}) as Record<string, unknown>;
+  const success = Object.keys(responses).filter((status) => /^2(\d\d|XX)$/i.test(status)).sort();
+  // No 2xx documented (only `default`): its body is the answer.
+  const statuses = success.length > 0 ? success : Object.keys(responses).filter((status) => status === "default");
+  const jsonTypes: PrintedType[] = [];
+  let empty = statuses.length === 0;
+  let text: "text" | "blob" | undefined;
+  for (const status of statuses) {
+    const response = deref<{ content?: Record<string, Record<string, unknown>> }>(doc, responses[status] as never);
+    const content = response.content ?? {};
+    const medias = Object.keys(content);
+    if (medias.length === 0) empty = true;
+    for (const media of medias) {
+      const at = isRef(responses[status]) ? undefined : ["paths", path, method, "responses", status, "content", media];
+      const item = content[media]!["itemSchema"] ?? content[media]!["x-item-schema"];
+      if (SSE.test(media)) {
+        if (resumable) return { kind: "resumable" };
+        if (content[media]!["itemSchema"] !== undefined) {
+          const json = sseDataIsJson(item, doc);
+          return { kind: "items", mode: json ? "sse-json" : "sse", item: types.typeOf(item, [...(at ?? []), "itemSchema"], { decodeJsonContent: json }) };
+        }
+        if (item !== undefined) return { kind: "items", mode: "sse-data", item: types.typeOf(item, [...(at ?? []), "x-item-schema"]) };
+        return { kind: "items", mode: "sse", item: PLAIN_SSE_ITEM };
+      }
+      if (JSONL.test(media)) {
+        return { kind: "items", mode: "jsonl", item: item === undefined ? printed("unknown") : types.typeOf(item, [...(at ?? []), content[media]!["itemSchema"] !== undefined ? "itemSchema" : "x-item-schema"]) };
+      }
+      if (isJsonMediaType(media)) jsonTypes.push(types.typeOf(content[media]!.schema ?? true, [...(at ?? []), "schema"]));
+      else {
+        if (JSON_SEQ.test(media) && at !== undefined) {
+          warnings.push({ pointer: `/${at.map((s) => s.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`, reason: `\`${media}\` (JSON text sequences) is left out: the client returns the body as text` });
+        }
+        text ??= /^text\//i.test(media) || JSON_SEQ.test(media) ? "text" : "blob";
+      }
+    }
+  }
+  if (jsonTypes.length > 0) {
+    const union = [...new Set(jsonTypes.map((t) => t.printed))];
+    const type = union.includes("unknown") ? "unknown" : union.map((t) => (union.length > 1 && /[|&]/.test(t) ? `(${t})` : t)).join(" | ");
+    return { kind: "json", type: printed(empty && type !== "unknown" ? `${type} | undefined` : type), emptyOk: empty };
+  }
+  if (text !== undefined) return { kind: text, type: printed(text === "text" ? "string" : "Blob"), emptyOk: empty };
+  return { kind: "json", type: printed(empty ? "undefined" : "unknown"), emptyOk: empty };
+}
