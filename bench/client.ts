@@ -181,14 +181,14 @@ async function gzipSize(contents: string, external: Plugin[] = []): Promise<{ mi
 }
 
 export async function sizeRows(): Promise<BenchRow[]> {
-  const base = `export { MantyxClient } from "./generated/client.ts"; export { decodeEvents, decodeEventBatches } from "./runtime/events/index.ts";`;
+  const base = `export { MantyxClient } from "./generated/client.ts"; export { decodeEvents, decodeEventBatches } from "./generated/events.ts";`;
   const size = (extra = "") => gzipSize(base + extra, [externalValidators]);
   const client = await size();
   // The agent loop, the tool registry and structured output are standalone functions: bundled only when imported.
-  const withRun = await size(`export { runAgent } from "./runtime/client/index.ts";`);
-  const withTools = await size(`export { runAgent, ToolRegistry } from "./runtime/client/index.ts";`);
-  const withOutput = await size(`export { parseStructuredOutput } from "./runtime/client/index.ts";`);
-  const decoder = await gzipSize(`export { decodeEvents, decodeEventBatches } from "./runtime/events/index.ts";`, [externalValidators]);
+  const withRun = await size(`export { runAgent } from "./mantyx/index.ts";`);
+  const withTools = await size(`export { runAgent, ToolRegistry } from "./mantyx/index.ts";`);
+  const withOutput = await size(`export { parseStructuredOutput } from "./mantyx/index.ts";`);
+  const decoder = await gzipSize(`export { decodeEvents, decodeEventBatches } from "./generated/events.ts";`, [externalValidators]);
   const peer = await gzipSize(`export { default as createClient } from "openapi-fetch"; export { EventSourceParserStream } from "eventsource-parser/stream";`);
   const fetchOnly = await gzipSize(`export { default as createClient } from "openapi-fetch";`);
   const parserOnly = await gzipSize(`export { EventSourceParserStream } from "eventsource-parser/stream";`);

@@ -84,9 +84,8 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
     .option("--accept <file>", "the reviewed allow-list of breaking changes (pointer + direction + reason), e.g. schema/baseline/accepted-changes.json")
     .option("--debug", "print stack traces with errors")
     .action(async (oldPath: string, newPath: string, options: DiffCommandOptions) => {
-      // Loaded on use: `gen` does not pay for it.
-      const { runDiff } = await import("./diff/index.js");
-      exitCode = await runDiff(oldPath, newPath, options, io);
+      // Loaded only for `diff`, like `gen`'s modules for `gen`.
+      exitCode = await (await import("./diff/index.js")).runDiff(oldPath, newPath, options, io);
     });
   try {
     await program.parseAsync([...args], { from: "user" });

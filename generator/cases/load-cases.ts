@@ -21,6 +21,8 @@ export interface HandCase {
   readonly path?: string;
   /** Vendor keywords the verdict depends on (plain JSON Schema validators skip these knowingly). */
   readonly tags?: readonly string[];
+  /** The document and section whose wording the case encodes (for reviewers; not shipped in the fixtures). */
+  readonly source?: string;
   /** Which file it came from, e.g. `requests.yaml`. */
   readonly file: string;
 }
@@ -55,6 +57,7 @@ export function loadHandCases(casesDir: string): HandCase[] {
         ...(entry.rule !== undefined ? { rule: String(entry.rule) } : {}),
         ...(entry.path !== undefined ? { path: String(entry.path) } : {}),
         ...(entry.tags !== undefined ? { tags: (entry.tags as string[]).map(String) } : {}),
+        ...(entry.source !== undefined ? { source: String(entry.source) } : {}),
         file,
       });
     }

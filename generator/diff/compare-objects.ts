@@ -11,7 +11,7 @@
  * that is closed it is now refused.
  */
 import { child, isPlainObject, type CompareHints, type DiffContext, type KeywordRule, type ObjectNode, type SchemaNode } from "./context.js";
-import { stringList } from "./json-values.js";
+import { stringList, summarize } from "./json-values.js";
 
 function propertiesOf(node: ObjectNode): Readonly<Record<string, unknown>> {
   return isPlainObject(node.schema.properties) ? node.schema.properties : {};
@@ -69,10 +69,10 @@ export const objectRule: KeywordRule = {
         // Forbidden before, or now governed by a schema: compare with what governs the key now.
         context.compare(context, removed, newAdditional);
       } else if (context.side !== "request") {
-        context.report("property-removed", "removed", removed.pointer);
+        context.report("property-removed", "removed", removed.pointer, { old: summarize(removed.schema) });
         requiredCovered.add(name);
       } else {
-        context.report("property-removed", newOpenness === "closed" ? "narrow" : "info", removed.pointer);
+        context.report("property-removed", newOpenness === "closed" ? "narrow" : "info", removed.pointer, { old: summarize(removed.schema) });
       }
     }
 
@@ -83,13 +83,13 @@ export const objectRule: KeywordRule = {
       if (isFalse(context, added, "new") || oldOpenness === "schema") {
         context.compare(context, oldAdditional, added);
       } else if (oldOpenness === "closed") {
-        context.report("property-added", "widen", added.pointer);
+        context.report("property-added", "widen", added.pointer, { new: summarize(added.schema) });
       } else if (newlyRequired && context.side === "request") {
-        context.report("required-property-added", "narrow", added.pointer, { new: "required" });
+        context.report("required-property-added", "narrow", added.pointer, { new: summarize(added.schema) });
         requiredCovered.add(name);
       } else {
         // In what the client reads, a new field is new information, required or not.
-        context.report("property-added", "additive", added.pointer);
+        context.report("property-added", "additive", added.pointer, { new: summarize(added.schema) });
         if (newlyRequired) requiredCovered.add(name);
       }
     }

@@ -10,7 +10,8 @@ import { getAtPointer } from "../load/json-pointer.js";
 import { child, isPlainObject, parsePointer, refTarget, type DiffContext, type SchemaNode } from "./context.js";
 import { setDifference, stringList } from "./json-values.js";
 
-const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+/** The fixed methods of a Path Item (`query` is OpenAPI 3.2's); 3.2's `additionalOperations` holds any other. */
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query"] as const;
 
 /** The keys the event stream's item schema goes by: the 3.1 vendor form and OpenAPI 3.2's own. */
 const ITEM_SCHEMA_KEYS = ["x-item-schema", "itemSchema"] as const;
@@ -35,12 +36,13 @@ function operations(document: unknown): Map<string, Operation> {
   for (const [path, item] of Object.entries(paths)) {
     if (!isPlainObject(item)) continue;
     const pathItem = { value: item, pointer: child("", "paths", path) };
-    for (const method of METHODS) {
-      const operation = item[method];
+    const candidates: Array<[string, unknown, string]> = METHODS.map((method) => [method, item[method], child(pathItem.pointer, method)]);
+    for (const [method, operation] of entries(item.additionalOperations)) candidates.push([method, operation, child(pathItem.pointer, "additionalOperations", method)]);
+    for (const [method, operation, pointer] of candidates) {
       if (!isPlainObject(operation)) continue;
       const route = `${method.toUpperCase()} ${path.replace(/\{[^}]*\}/g, "{}")}`;
       const name = typeof operation.operationId === "string" ? operation.operationId : `${method.toUpperCase()} ${path}`;
-      found.set(route, { value: operation, pointer: child(pathItem.pointer, method), method, path, pathItem, route, name });
+      found.set(route, { value: operation, pointer, method, path, pathItem, route, name });
     }
   }
   return found;
@@ -126,7 +128,7 @@ function compareContent(
   context: DiffContext,
   old: Located,
   next: Located,
-  compareMedia: (context: DiffContext, old: Located, next: Located) => void,
+  compareMedia: (context: DiffContext, old: Located, next: Located, type: string) => void,
 ): void {
   const before = new Map(entries(old.value.content));
   const after = new Map(entries(next.value.content));
@@ -134,7 +136,7 @@ function compareContent(
     const counterpart = after.get(type);
     const oldMedia = { value: media, pointer: child(old.pointer, "content", type) };
     if (counterpart === undefined) context.report("media-type-removed", context.side === "request" ? "narrow" : "removed", oldMedia.pointer, { old: type });
-    else compareMedia(context, oldMedia, { value: counterpart, pointer: child(next.pointer, "content", type) });
+    else compareMedia(context, oldMedia, { value: counterpart, pointer: child(next.pointer, "content", type) }, type);
   }
   for (const type of after.keys()) {
     if (!before.has(type)) context.report("media-type-added", "additive", child(next.pointer, "content", type), { new: type });
@@ -181,7 +183,7 @@ function compareHeaders(context: DiffContext, old: Located, next: Located): void
   for (const [name, header] of before) {
     const counterpart = after.get(name);
     if (counterpart === undefined) {
-      context.report("header-removed", "removed", header.pointer);
+      context.report("header-removed", "removed", header.pointer, { old: name });
       continue;
     }
     const oldHeader = resolve(context.oldDocument, header);
@@ -190,7 +192,7 @@ function compareHeaders(context: DiffContext, old: Located, next: Located): void
     const headerContext = context.with({ via: `${context.via} header ${name}` });
     headerContext.compare(headerContext, valueSchema(oldHeader), valueSchema(newHeader));
   }
-  for (const [name, header] of after) if (!before.has(name)) context.report("header-added", "additive", header.pointer);
+  for (const [name, header] of after) if (!before.has(name)) context.report("header-added", "additive", header.pointer, { new: name });
 }
 
 function compareResponses(context: DiffContext, old: Operation, next: Operation): void {
@@ -208,8 +210,10 @@ function compareResponses(context: DiffContext, old: Operation, next: Operation)
     const oldResponse = resolve(context.oldDocument, { value: raw, pointer: oldPointer });
     const newResponse = resolve(context.newDocument, { value: counterpart, pointer: child(next.pointer, "responses", status) });
     compareHeaders(response, oldResponse, newResponse);
-    const stream = response.with({ via: `${next.name} event stream` });
-    compareContent(response, oldResponse, newResponse, (media, oldMedia, newMedia) => compareResponseMedia(media, stream, oldMedia, newMedia));
+    compareContent(response, oldResponse, newResponse, (media, oldMedia, newMedia, type) => {
+      const stream = response.with({ via: type === "text/event-stream" ? `${next.name} event stream` : `${next.name} ${type} items` });
+      compareResponseMedia(media, stream, oldMedia, newMedia);
+    });
   }
   for (const status of after.keys()) {
     if (!before.has(status)) context.with({ side: "response", via: `${next.name} response ${status}` }).report("response-added", "additive", child(next.pointer, "responses", status), { new: status });

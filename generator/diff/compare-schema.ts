@@ -2,8 +2,8 @@
  * The recursive schema comparison: follow `$ref`s, compare each group of
  * keywords with its rule, and every keyword no rule claims as opaque JSON
  * (a difference there is a change to review, never ignored; a vendor
- * `x-` keyword is an assertion, schema/CONVENTIONS.md, so adding one narrows
- * and dropping one widens).
+ * keyword the generated validators enforce is an assertion, so adding one
+ * narrows and dropping one widens: keyword-catalogue.ts).
  *
  * Booleans: `true` is `{}`, `false` accepts nothing (JSON Schema 2020-12
  * §4.3.2).

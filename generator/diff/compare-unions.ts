@@ -10,7 +10,7 @@
  * `if`/`else` that passes other tags through: the event stream) is
  * additive; of a closed one it widens.
  */
-import { child, isPlainObject, refTarget, type CompareHints, type DiffContext, type KeywordRule, type ObjectNode, type SchemaNode } from "./context.js";
+import { child, isPlainObject, refSiblingsAreAnnotations, refTarget, type CompareHints, type DiffContext, type KeywordRule, type ObjectNode, type SchemaNode } from "./context.js";
 import { matchBranches } from "./branch-matching.js";
 
 function branches(node: ObjectNode, keyword: string): SchemaNode[] | undefined {
@@ -116,7 +116,8 @@ export const alternativesRule: KeywordRule = {
 /** `allOf` branches, plus a `$ref` that the walk did not follow because assertions sit beside it. */
 function conjuncts(node: ObjectNode): SchemaNode[] {
   const list = branches(node, "allOf") ?? [];
-  if (typeof node.schema.$ref === "string") list.push({ schema: { $ref: node.schema.$ref }, pointer: child(node.pointer, "$ref") });
+  // A `$ref` alone has been followed already (context.ts `deref`); only one beside assertions is still here.
+  if (typeof node.schema.$ref === "string" && !refSiblingsAreAnnotations(node.schema)) list.push({ schema: { $ref: node.schema.$ref }, pointer: child(node.pointer, "$ref") });
   return list;
 }
 

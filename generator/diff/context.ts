@@ -122,7 +122,8 @@ export function child(pointer: string, ...segments: string[]): string {
  * Follow a `$ref` whose siblings are annotations only (3.1 allows a
  * `description` beside it) to its target, repeatedly. A `$ref` beside
  * assertions is left as it is: the composition rules compare it as
- * `allOf: [target, siblings]` (see compare-schema.ts).
+ * `allOf: [target, siblings]` (compare-unions.ts). A `$ref` that resolves
+ * to nothing is an error (the loader refuses such documents first).
  */
 export function deref(document: unknown, node: SchemaNode): SchemaNode {
   let current = node;
@@ -133,7 +134,7 @@ export function deref(document: unknown, node: SchemaNode): SchemaNode {
     if (segments === undefined || seen.has(current.schema.$ref)) break;
     seen.add(current.schema.$ref);
     const target = getAtPointer(document, segments);
-    if (target === undefined) break;
+    if (target === undefined) throw new Error(`diff: the $ref ${JSON.stringify(current.schema.$ref)} at ${current.pointer} resolves to nothing; load documents with loadSchema, which checks every $ref`);
     current = { schema: target, pointer: formatPointer(segments) };
   }
   return current;

@@ -5,6 +5,8 @@
  * added to the schema later is never silently ignored.
  */
 
+import { assertingKeywords } from "../keywords/index.js";
+
 /** Documentation only: a difference is not reported. */
 const IGNORED = new Set([
   "description",
@@ -48,14 +50,16 @@ export const LIMITS: Readonly<Record<string, "upper" | "lower">> = {
 };
 
 /**
- * Vendor keywords that annotate rather than assert. Every other `x-` keyword
- * in a schema is an assertion the generated validators enforce
- * (CONVENTIONS.md): added, it narrows; removed, it widens; changed, review.
+ * The vendor keywords the generated validators enforce: the generator's own
+ * registry (generator/keywords), so a keyword added there is classified here
+ * too. Such a keyword added narrows, removed widens, changed needs review. An
+ * `x-` keyword the registry does not enforce is opaque: any change to it is
+ * a change to review.
  */
-const VENDOR_ANNOTATIONS = new Set(["x-known-values", "x-terminal"]);
+const VENDOR_ASSERTIONS = new Set(assertingKeywords.flatMap((definition) => [definition.keyword].flat()));
 
 export function isVendorAssertion(keyword: string): boolean {
-  return keyword.startsWith("x-") && !VENDOR_ANNOTATIONS.has(keyword);
+  return VENDOR_ASSERTIONS.has(keyword);
 }
 
 /** Whether a keyword beside a `$ref` leaves the `$ref`'s target as the whole schema. */

@@ -8,6 +8,7 @@
  */
 import type { Ajv2020, KeywordDefinition } from "ajv/dist/2020.js";
 import { openApiAnnotations } from "./openapi-annotations.js";
+import { xEqualProperties } from "./x-equal-properties.js";
 import { xGreaterThan } from "./x-greater-than.js";
 import { xItemSchema } from "./x-item-schema.js";
 import { xKnownValues } from "./x-known-values.js";
@@ -15,6 +16,8 @@ import { xLastNonSystemRole } from "./x-last-non-system-role.js";
 import { xMaxBase64BytesTotal } from "./x-max-base64-bytes-total.js";
 import { xMaxJsonBytes } from "./x-max-json-bytes.js";
 import { xMaxUtf8Bytes } from "./x-max-utf8-bytes.js";
+import { xNotGreaterThan } from "./x-not-greater-than.js";
+import { xPropertyOnlyOnLastRole } from "./x-property-only-on-last-role.js";
 import { xReceive } from "./x-receive.js";
 import { xStrictOnly } from "./x-strict-only.js";
 import { xTerminal } from "./x-terminal.js";
@@ -26,7 +29,10 @@ export const assertingKeywords: readonly KeywordDefinition[] = [
   xMaxJsonBytes,
   xMaxBase64BytesTotal,
   xGreaterThan,
+  xNotGreaterThan,
+  xEqualProperties,
   xLastNonSystemRole,
+  xPropertyOnlyOnLastRole,
 ];
 
 /** Keywords that are accepted and ignored (annotations). */
@@ -47,6 +53,7 @@ export function registerVendorKeywords(ajv: Ajv2020): Ajv2020 {
 }
 
 export {
+  xEqualProperties,
   xGreaterThan,
   xItemSchema,
   xKnownValues,
@@ -54,6 +61,8 @@ export {
   xMaxBase64BytesTotal,
   xMaxJsonBytes,
   xMaxUtf8Bytes,
+  xNotGreaterThan,
+  xPropertyOnlyOnLastRole,
   xReceive,
   xStrictOnly,
   xTerminal,

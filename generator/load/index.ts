@@ -10,6 +10,7 @@
  *      tags agree with its mapping (disagreeing-lists)
  *   -> OAS 3.1 / 3.2 meta-schema    (not-openapi-31)
  *   -> component schemas are JSON Schema 2020-12, strict (invalid-json-schema)
+ *   -> x-pagination names real parameters and properties (invalid-json-schema)
  *
  * Every failure is a `SchemaLoadError` naming the file, line:column, JSON
  * pointer and the fix.
@@ -29,6 +30,7 @@ import { packageInfo } from "./package-info.js";
 import { SourceFile } from "./source-file.js";
 import { sourcePathOf, toPosix } from "./source-path.js";
 import { checkOpenApiVersion, validateOpenApiDocument } from "./validate-openapi.js";
+import { validatePagination } from "./validate-pagination.js";
 import { validateComponentSchemas } from "./validate-schemas.js";
 
 export interface LoadOptions {
@@ -64,6 +66,7 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
   // Neither check changes the document.
   validateOpenApiDocument(bundled, version);
   validateComponentSchemas(bundled);
+  validatePagination(bundled);
   return model;
 }
 

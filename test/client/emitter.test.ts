@@ -37,6 +37,8 @@ describe("client emitter", () => {
       "agent-run-event.receive.js",
       "run-create-request.all-errors.js",
       "run-create-request.js",
+      "run-feedback-request.all-errors.js",
+      "run-feedback-request.js",
       "session-create-request.all-errors.js",
       "session-create-request.js",
       "session-message-request.all-errors.js",

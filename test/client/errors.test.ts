@@ -33,7 +33,7 @@ async function failure(p: Promise<unknown>): Promise<MantyxApiError> {
 
 describe("error statuses", () => {
   it("400 invalid_model -> MantyxApiError with code and candidates", async () => {
-    const e = await failure(clientFor(server()).createRun({ prompt: "x", modelId: "bogus-9" }));
+    const e = await failure(clientFor(server()).createRun({ systemPrompt: "You are helpful.", prompt: "x", modelId: "bogus-9" }));
     expect(e).toBeInstanceOf(MantyxApiError);
     expect(e.name).toBe("MantyxApiError");
     expect(e).toMatchObject({ status: 400, code: "invalid_model", candidates: ["platform:demo", "provider:cm6def456"], operationId: "createRun" });
@@ -43,7 +43,7 @@ describe("error statuses", () => {
 
   it("400 invalid_request from the server (client validation off) -> MantyxApiError", async () => {
     const client = clientFor(server(), { validation: "off" });
-    const e = await failure(client.createRun({ prompt: "x", messages: [{ role: "user", content: "y" }] } as never));
+    const e = await failure(client.createRun({ systemPrompt: "You are helpful.", prompt: "x", messages: [{ role: "user", content: "y" }] } as never));
     expect(e).toMatchObject({ status: 400, code: "invalid_request" });
     expect(e.message).toContain("Provide either prompt or messages, not both.");
   });
@@ -61,7 +61,7 @@ describe("error statuses", () => {
   });
 
   it("403 insufficient_scope -> requiredScopes from the body and WWW-Authenticate", async () => {
-    const e = await failure(clientFor(server(), { apiKey: "mantyx_at_readonly" }).createRun({ prompt: "x" }));
+    const e = await failure(clientFor(server(), { apiKey: "mantyx_at_readonly" }).createRun({ systemPrompt: "You are helpful.", prompt: "x" }));
     expect(e).toMatchObject({ status: 403, code: "insufficient_scope", requiredScopes: ["runs:write"] });
     expect(e.message).toContain("runs:write");
   });
@@ -75,7 +75,7 @@ describe("error statuses", () => {
   it("429 is retried with back-off, honouring Retry-After, then succeeds", async () => {
     server().rateLimitNext(2, 0);
     const before = server().requests.length;
-    const created = await clientFor(server()).createRun({ prompt: "x" });
+    const created = await clientFor(server()).createRun({ systemPrompt: "You are helpful.", prompt: "x" });
     expect(created.runId).toMatch(/^run_/);
     expect(server().requests.length - before).toBe(3);
   });
@@ -223,7 +223,7 @@ describe("the credential never leaks", () => {
   }
 
   it("not in a 403 error (message, JSON, inspect)", async () => {
-    const e = await failure(clientFor(server(), { apiKey: secret }).createRun({ prompt: "x" }));
+    const e = await failure(clientFor(server(), { apiKey: secret }).createRun({ systemPrompt: "You are helpful.", prompt: "x" }));
     expect(e.status).toBe(403);
     expectNoSecret(e);
   });
@@ -237,7 +237,7 @@ describe("the credential never leaks", () => {
 
   it("not in an error whose server echoes it in the body (value and key), x-request-id and WWW-Authenticate", async () => {
     for (const credentialHeader of ["authorization", "x-api-key"] as const) {
-      const e = await failure(clientFor(echoServer(), { apiKey: secret, credentialHeader }).createRun({ prompt: "x" }));
+      const e = await failure(clientFor(echoServer(), { apiKey: secret, credentialHeader }).createRun({ systemPrompt: "You are helpful.", prompt: "x" }));
       expect(e.status).toBe(403);
       expect(e.requestId).toMatch(/^req_/);
       expect(e.requiredScopes).toContain("runs:write");
@@ -261,7 +261,7 @@ describe("the credential never leaks", () => {
   });
 
   it("not when the key was configured with surrounding whitespace (sent trimmed, so echoed trimmed)", async () => {
-    const e = await failure(clientFor(echoServer(), { apiKey: ` ${secret}\n` }).createRun({ prompt: "x" }));
+    const e = await failure(clientFor(echoServer(), { apiKey: ` ${secret}\n` }).createRun({ systemPrompt: "You are helpful.", prompt: "x" }));
     expect(e.status).toBe(403);
     expectNoSecret(e);
   });
@@ -278,9 +278,9 @@ describe("the credential never leaks", () => {
 
   it("not when the credential is passed as a header (client-level or per call) instead of apiKey", async () => {
     const asHeaders = [
-      clientFor(echoServer(), { apiKey: undefined, headers: { "X-Api-Key": secret } }).createRun({ prompt: "x" }),
-      clientFor(echoServer(), { apiKey: undefined }).createRun({ prompt: "x" }, { headers: { Authorization: `Bearer ${secret}` } }),
-      clientFor(echoServer(), { apiKey: "mantyx_other" }).createRun({ prompt: "x" }, { headers: { "x-api-key": secret } }),
+      clientFor(echoServer(), { apiKey: undefined, headers: { "X-Api-Key": secret } }).createRun({ systemPrompt: "You are helpful.", prompt: "x" }),
+      clientFor(echoServer(), { apiKey: undefined }).createRun({ systemPrompt: "You are helpful.", prompt: "x" }, { headers: { Authorization: `Bearer ${secret}` } }),
+      clientFor(echoServer(), { apiKey: "mantyx_other" }).createRun({ systemPrompt: "You are helpful.", prompt: "x" }, { headers: { "x-api-key": secret } }),
     ];
     for (const call of asHeaders) {
       const e = await failure(call);

@@ -64,7 +64,7 @@ const SEEDS = Array.from({ length: 8 }, (_, i) => i + 1);
 describe("fault suite, default settings", () => {
   it.each(SEEDS)("streamRun of a live run: every event exactly once, in order, ending with the terminal event (seed %i)", async (seed) => {
     const client = defaultClient(server());
-    const { runId } = await client.createRun({ prompt: "x", metadata: { scenario: "many", count: "12", stepMs: "4" } });
+    const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "many", count: "12", stepMs: "4" } });
     const faults = faultMix(seed, 4);
     server().faults.splice(0, server().faults.length, ...faults);
     const stream = client.streamRun(runId, { idleTimeoutMs: IDLE_MS });
@@ -91,7 +91,7 @@ describe("fault suite, default settings", () => {
     const seen: number[] = [];
     const before = server().requests.length;
     server().faults.splice(0, server().faults.length, ...faultMix(seed * 31, 5));
-    const terminal = await runAgent(client, { prompt: "x", metadata: { scenario: "tool-rounds", rounds: "3" } }, {
+    const terminal = await runAgent(client, { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "tool-rounds", rounds: "3" } }, {
       tools,
       idleTimeoutMs: IDLE_MS,
       onEvent: (e) => void seen.push(e.seq),
@@ -115,7 +115,7 @@ describe("fault suite, default settings", () => {
     const outcomes: unknown[] = [];
     const before = server().requests.length;
     server().faults.splice(0, server().faults.length, ...faultMix(seed * 131, 3));
-    const terminal = await runAgent(client, { prompt: "x", metadata: { scenario: "tool-rounds", rounds: "3", toolTimeoutMs: "40" } }, {
+    const terminal = await runAgent(client, { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "tool-rounds", rounds: "3", toolTimeoutMs: "40" } }, {
       tools,
       idleTimeoutMs: IDLE_MS,
       onToolResult: (_call, outcome, info) => outcomes.push([outcome.status, info.late]),

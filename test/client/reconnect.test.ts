@@ -23,7 +23,7 @@ function defaultClient(s: MockServer, options: Partial<ClientOptions> = {}): Man
 }
 
 async function finishedRun(count: number): Promise<{ runId: string; seqs: number[] }> {
-  const { runId } = await defaultClient(server()).createRun({ prompt: "x", metadata: { scenario: "many", count: String(count) } });
+  const { runId } = await defaultClient(server()).createRun({ systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "many", count: String(count) } });
   const run = await server().waitForRun(runId);
   return { runId, seqs: run.events.map((e) => e.seq) };
 }
@@ -92,7 +92,7 @@ describe("a slow tool behind a silent server", () => {
   it("a tool taking 15 idle timeouts (15 s at a 1 s idle timeout, scaled down) completes: the silent connections of a live run do not count toward maxReconnects", async () => {
     const infos: ReconnectInfo[] = [];
     const tools = new ToolRegistry().local({ name: "slow", handler: () => new Promise((r) => setTimeout(() => r("finally"), 1500)) });
-    const terminal = await runAgent(defaultClient(server()), { prompt: "x" }, { tools, idleTimeoutMs: 100, onReconnect: (i) => infos.push(i) });
+    const terminal = await runAgent(defaultClient(server()), { systemPrompt: "You are helpful.", prompt: "x" }, { tools, idleTimeoutMs: 100, onReconnect: (i) => infos.push(i) });
     expect(terminal).toMatchObject({ type: "result", data: { text: "Tool said: finally" } });
     const runId = [...server().runs.keys()].pop()!;
     expect(posts(runId)).toHaveLength(1);
@@ -106,7 +106,7 @@ describe("a slow tool behind a silent server", () => {
     expect(DEFAULT_IDLE_TIMEOUT_MS).toBe(60_000);
     const infos: ReconnectInfo[] = [];
     const tools = new ToolRegistry().local({ name: "slow", handler: () => new Promise((r) => setTimeout(() => r("finally"), 300)) });
-    const terminal = await runAgent(defaultClient(server()), { prompt: "x" }, { tools, onReconnect: (i) => infos.push(i) });
+    const terminal = await runAgent(defaultClient(server()), { systemPrompt: "You are helpful.", prompt: "x" }, { tools, onReconnect: (i) => infos.push(i) });
     expect(terminal).toMatchObject({ type: "result" });
     expect(infos).toEqual([]);
   });
@@ -125,7 +125,7 @@ describe("request timeout", () => {
     expect(DEFAULT_TIMEOUT_MS).toBe(60_000);
     server().stallNext(1);
     const e = await defaultClient(server(), { timeoutMs: 100 })
-      .createRun({ prompt: "x" })
+      .createRun({ systemPrompt: "You are helpful.", prompt: "x" })
       .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(MantyxConnectionError);
     expect((e as Error).message).toBe("createRun: no complete answer within 100 ms (the timeoutMs option)");
@@ -137,7 +137,7 @@ describe("request timeout", () => {
   it("a body that stalls half-way is covered too", async () => {
     server().stallNext(1, "body");
     const e = await defaultClient(server(), { timeoutMs: 100 })
-      .createRun({ prompt: "x" })
+      .createRun({ systemPrompt: "You are helpful.", prompt: "x" })
       .catch((x: unknown) => x);
     expect((e as Error).message).toMatch(/^createRun: no complete answer within 100 ms/);
   });

@@ -29,9 +29,13 @@ describe("operations", () => {
       "getSession",
       "getUserInfo",
       "listModels",
+      "listRuns",
+      "listSessionEvents",
+      "listSessions",
       "postToolResult",
       "sendSessionMessage",
       "streamRun",
+      "submitRunFeedback",
     ]);
     const client = clientFor(server()) as unknown as Record<string, unknown>;
     for (const name of names) expect(typeof client[name]).toBe("function");
@@ -43,7 +47,7 @@ describe("operations", () => {
     expect(models.defaultModelId).toBe("platform:demo");
     expect(last()).toMatchObject({ method: "GET", path: "/api/v1/workspaces/acme/models" });
 
-    const run = await client.createRun({ prompt: "hi" });
+    const run = await client.createRun({ systemPrompt: "You are helpful.", prompt: "hi" });
     expect(run.streamUrl).toBe(`/api/v1/workspaces/acme/agent-runs/${run.runId}/stream`);
     await server().waitForRun(run.runId);
     const snapshot = await client.getRun(run.runId);
@@ -87,7 +91,7 @@ describe("operations", () => {
 
   it("accepts the older vintage's statuses (202 for a run)", async () => {
     const client = clientFor(olderServer());
-    const run = await client.createRun({ prompt: "hi" });
+    const run = await client.createRun({ systemPrompt: "You are helpful.", prompt: "hi" });
     expect(olderServer().requests[olderServer().requests.length - 1]!.status).toBe(202);
     expect((await collect(client.streamRun(run.runId))).length).toBeGreaterThan(0);
   });
@@ -125,18 +129,18 @@ describe("request validation", () => {
       const e = (await clientFor(server()).createRun(body as RunCreateRequest).catch((x: unknown) => x)) as RequestValidationError;
       return { lines: e.message.split("\n").slice(1).map((l) => l.trim()), keywords: e.issues.map((i) => i.keyword) };
     };
-    const both = await lines({ prompt: "x", messages: [{ role: "user", content: "hi" }] });
+    const both = await lines({ systemPrompt: "s", prompt: "x", messages: [{ role: "user", content: "hi" }] });
     expect(both.lines).toEqual(["/messages: must not be present", "/prompt: must not be present"]);
     expect(both.keywords).toContain("oneOf");
     // A wrong value of the branch the caller chose: the other branch's objection to the property is left out.
-    expect((await lines({ prompt: 42 })).lines).toEqual(["/prompt: must be string", "(body): must have required property 'messages'"]);
-    expect((await lines({ messages: [{ role: "user", content: 5 }] })).lines).toEqual(["(body): must have required property 'prompt'", "/messages/0/content: must be string"]);
+    expect((await lines({ systemPrompt: "s", prompt: 42 })).lines).toEqual(["/prompt: must be string", "(body): must have required property 'messages'"]);
+    expect((await lines({ systemPrompt: "s", messages: [{ role: "user", content: 5 }] })).lines).toEqual(["(body): must have required property 'prompt'", "/messages/0/content: must be string"]);
   });
 
   it('validation "warn" sends the body anyway and reports the problems', async () => {
     const warnings: string[] = [];
     const client = clientFor(server(), { validation: "warn", onWarning: (m) => warnings.push(m) });
-    await client.createRun({ prompt: "x", modelId: "" } as RunCreateRequest).catch(() => undefined);
+    await client.createRun({ systemPrompt: "You are helpful.", prompt: "x", modelId: "" } as RunCreateRequest).catch(() => undefined);
     expect(last().path).toBe("/api/v1/workspaces/acme/agent-runs");
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain("/modelId");
@@ -144,7 +148,7 @@ describe("request validation", () => {
 
   it('validation "off" sends without checking', async () => {
     const warnings: string[] = [];
-    await clientFor(server(), { validation: "off", onWarning: (m) => warnings.push(m) }).createRun({ prompt: "x", modelId: "" } as RunCreateRequest);
+    await clientFor(server(), { validation: "off", onWarning: (m) => warnings.push(m) }).createRun({ systemPrompt: "You are helpful.", prompt: "x", modelId: "" } as RunCreateRequest);
     expect(warnings).toEqual([]);
   });
 
@@ -169,7 +173,7 @@ describe("request validation", () => {
 
   it("with validation off, a body too deep to encode is a TypeError naming the operation, nothing sent", async () => {
     const before = server().requests.length;
-    const e = await clientFor(server(), { validation: "off" }).createRun({ prompt: "x", metadata: deep(100_000) } as unknown as RunCreateRequest).catch((x: unknown) => x);
+    const e = await clientFor(server(), { validation: "off" }).createRun({ systemPrompt: "You are helpful.", prompt: "x", metadata: deep(100_000) } as unknown as RunCreateRequest).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(TypeError);
     expect(String(e)).toMatch(/^TypeError: createRun: the body cannot be encoded as JSON/);
     expect(server().requests.length).toBe(before);
@@ -224,7 +228,7 @@ describe("postToolResult outcomes", () => {
   async function pendingCall(): Promise<{ runId: string; toolUseId: string }> {
     const client = clientFor(server());
     const tools = [{ kind: "local" as const, name: "t" }];
-    const { runId } = await client.createRun({ prompt: "x", tools, metadata: { toolTimeoutMs: "60000" } });
+    const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "x", tools, metadata: { toolTimeoutMs: "60000" } });
     for await (const e of client.streamRun(runId)) {
       if ((e as { type: string }).type === "local_tool_call") return { runId, toolUseId: (e as { data: { toolUseId: string } }).data.toolUseId };
     }
@@ -250,7 +254,7 @@ describe("postToolResult outcomes", () => {
 
   it("409 run_terminal (a late result after the run timed out) is an outcome", async () => {
     const client = clientFor(server());
-    const { runId } = await client.createRun({ prompt: "x", tools: [{ kind: "local", name: "t" }], metadata: { toolTimeoutMs: "30" } });
+    const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "x", tools: [{ kind: "local", name: "t" }], metadata: { toolTimeoutMs: "30" } });
     const events = await collect(client.streamRun(runId));
     const call = events.find((e) => (e as { type: string }).type === "local_tool_call") as { data: { toolUseId: string } };
     expect((events[events.length - 1] as { type: string }).type).toBe("error");
@@ -260,14 +264,14 @@ describe("postToolResult outcomes", () => {
 
   it("older servers: 200 is accepted, also after the run ended", async () => {
     const client = clientFor(olderServer());
-    const { runId } = await client.createRun({ prompt: "x", metadata: { scenario: "text" } });
+    const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "text" } });
     await olderServer().waitForRun(runId);
     expect(await client.postToolResult(runId, { toolUseId: "tu_late", result: "x" })).toEqual({ status: "accepted", httpStatus: 200 });
   });
 
   it("200 with a body that is not JSON (text/plain OK) is accepted: the body of a tool-result answer is not read", async () => {
     const client = clientFor(plainServer());
-    const { runId } = await client.createRun({ prompt: "x", tools: [{ kind: "local", name: "t" }], metadata: { toolTimeoutMs: "60000" } });
+    const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "x", tools: [{ kind: "local", name: "t" }], metadata: { toolTimeoutMs: "60000" } });
     let toolUseId: string | undefined;
     for await (const e of client.streamRun(runId)) {
       if ((e as { type: string }).type === "local_tool_call") {
@@ -281,7 +285,7 @@ describe("postToolResult outcomes", () => {
 
   it("cancel and session delete answered 200 text/plain OK succeed (the documents say only \"2xx\")", async () => {
     const client = clientFor(plainServer());
-    const { runId } = await client.createRun({ prompt: "x", metadata: { scenario: "slow" } });
+    const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "slow" } });
     expect(await client.cancelRun(runId)).toBeUndefined();
     const { sessionId } = await client.createSession({ systemPrompt: "s" });
     expect(await client.deleteSession(sessionId)).toBeUndefined();

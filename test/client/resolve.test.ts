@@ -80,7 +80,7 @@ describe("mcpServerFrom", () => {
       expect(definition.tools.map((t) => t.name)).toEqual(["read_hosts", "fail"]);
 
       const tools = new ToolRegistry().mcpLocal(definition);
-      const terminal = await runAgent(clientFor(mantyx()), { prompt: "hosts", metadata: { args: JSON.stringify({ path: "/etc/hosts" }) } }, { tools });
+      const terminal = await runAgent(clientFor(mantyx()), { systemPrompt: "You are helpful.", prompt: "hosts", metadata: { args: JSON.stringify({ path: "/etc/hosts" }) } }, { tools });
       expect((terminal.data as { text: string }).text).toBe("Tool said: read /etc/hosts:\n127.0.0.1 localhost");
       const spec = [...mantyx().runs.values()].pop()!.spec as { tools: unknown[] };
       expect(spec.tools).toEqual([{ kind: "mcp_local", name: "hosts", serverInfo: client.getServerVersion(), tools: definition.tools }]);

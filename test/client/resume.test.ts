@@ -16,7 +16,7 @@ const server = useMockServer({ retryMs: 1 });
 /** A finished run of `count` deltas, and its full SSE transcript. */
 async function finishedRun(count = 6): Promise<{ runId: string; transcript: string; seqs: number[] }> {
   const client = clientFor(server());
-  const { runId } = await client.createRun({ prompt: "count", metadata: { scenario: "many", count: String(count) } });
+  const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "count", metadata: { scenario: "many", count: String(count) } });
   const run = await server().waitForRun(runId);
   return { runId, transcript: server().transcript(runId), seqs: run.events.map((e) => e.seq) };
 }
@@ -103,7 +103,7 @@ describe("streamRun resume", () => {
 
   it("malformed messages (onInvalid: deliver) are delivered once across a cut at every point, whether the server honours the resume point or replays everything", async () => {
     const client = clientFor(server());
-    const { runId } = await client.createRun({ prompt: "invalid", metadata: { scenario: "invalid" } });
+    const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "invalid", metadata: { scenario: "invalid" } });
     await server().waitForRun(runId);
     const shape = (items: unknown[]): unknown[] => items.map((i) => (i instanceof StreamDecodeError ? `${i.type}@${i.frame.id}` : (i as AgentRunEvent).seq));
     const expected = [1, "invalid-json@2", "invalid-event@3", 4, 5];
@@ -120,7 +120,7 @@ describe("streamRun resume", () => {
 
   it("malformed messages without their own id: line (several inheriting one id) survive a cut at every point when the server replays everything: each delivered once", async () => {
     const client = clientFor(server());
-    const { runId } = await client.createRun({ prompt: "x", metadata: { scenario: "invalid-no-id" } });
+    const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "invalid-no-id" } });
     await server().waitForRun(runId);
     const shape = (items: unknown[]): unknown[] => items.map((i) => (i instanceof StreamDecodeError ? `${i.type}:${i.frame.data.slice(0, 16)}` : (i as AgentRunEvent).seq));
     const expected = shape(await collect(client.streamRun(runId, { onInvalid: "deliver" })));
@@ -134,7 +134,7 @@ describe("streamRun resume", () => {
 
   it("resumes a live run that is still producing events", async () => {
     const client = clientFor(server());
-    const { runId } = await client.createRun({ prompt: "live", metadata: { scenario: "many", count: "8", stepMs: "15" } });
+    const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "live", metadata: { scenario: "many", count: "8", stepMs: "15" } });
     server().faults.push({ kind: "cut-events", after: 2 }, { kind: "cut-bytes", after: 30 }, { kind: "end-clean", after: 1 });
     const events = (await collect(client.streamRun(runId, { maxReconnects: 20 }))) as AgentRunEvent[];
     const run = await server().waitForRun(runId);
@@ -189,7 +189,7 @@ describe("streamRun resume", () => {
     const slow = await startMockServer({ retryMs });
     try {
       const client = clientFor(slow, { retryDelay: { initialDelayMs: 1, maxDelayMs: 1000 } });
-      const { runId } = await client.createRun({ prompt: "x", metadata: { scenario: "text" } });
+      const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "text" } });
       await slow.waitForRun(runId);
       slow.faults.push({ kind: "cut-events", after: 1 }, { kind: "cut-events", after: 0 });
       const delays: number[] = [];
@@ -295,7 +295,7 @@ describe("streamRun resume", () => {
 
     it("a run getRun reports with an unknown status: finished when its usage fields are set (one more resume, then the end); otherwise its quiet closes count toward maxReconnects", async () => {
       const client = clientFor(server());
-      const done = await client.createRun({ prompt: "x", metadata: { scenario: "text", snapshotStatus: "completed" } });
+      const done = await client.createRun({ systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "text", snapshotStatus: "completed" } });
       const run = await server().waitForRun(done.runId);
       const last = run.events[run.events.length - 1]!.seq;
       server().faults.push({ kind: "end-clean", after: 0 });
@@ -304,7 +304,7 @@ describe("streamRun resume", () => {
       expect(server().faults).toEqual([]);
 
       // A live run (an event every 50 ms: the mock ends a connection as the next event is due).
-      const live = await client.createRun({ prompt: "x", metadata: { scenario: "many", count: "100", stepMs: "50", snapshotStatus: "thinking" } });
+      const live = await client.createRun({ systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "many", count: "100", stepMs: "50", snapshotStatus: "thinking" } });
       server().faults.push(...Array.from({ length: 3 }, () => ({ kind: "end-clean", after: 0 }) as const));
       const error = await collect(client.streamRun(live.runId, { maxReconnects: 2 })).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(MantyxConnectionError);
@@ -314,7 +314,7 @@ describe("streamRun resume", () => {
 
     it("quiet clean closes while the run is live are backed off but do not count toward maxReconnects", async () => {
       const client = clientFor(server());
-      const { runId } = await client.createRun({ prompt: "live", metadata: { scenario: "many", count: "4", stepMs: "150" } });
+      const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "live", metadata: { scenario: "many", count: "4", stepMs: "150" } });
       server().faults.push(...Array.from({ length: 4 }, () => ({ kind: "end-clean", after: 0 }) as const));
       const attempts: number[] = [];
       const events = (await collect(client.streamRun(runId, { maxReconnects: 1, onReconnect: (i) => attempts.push(i.attempt) }))) as AgentRunEvent[];
@@ -345,7 +345,7 @@ describe("streamRun resume", () => {
 
     it("a resumed connection that ends cleanly with no event while the run is still live is a drop (getRun says running)", async () => {
       const client = clientFor(server());
-      const { runId } = await client.createRun({ prompt: "live", metadata: { scenario: "many", count: "6", stepMs: "20" } });
+      const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "live", metadata: { scenario: "many", count: "6", stepMs: "20" } });
       server().faults.push({ kind: "cut-events", after: 2 }, { kind: "end-clean", after: 0 });
       const first = server().streams.length;
       const events = (await collect(client.streamRun(runId, { maxReconnects: 20 }))) as AgentRunEvent[];

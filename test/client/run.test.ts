@@ -50,7 +50,7 @@ describe("runAgent", () => {
       },
     });
     const terminal = await runAgent(clientFor(server()), 
-      { prompt: "total?", metadata: { args: JSON.stringify({ amount: 21 }) } },
+      { systemPrompt: "You are helpful.", prompt: "total?", metadata: { args: JSON.stringify({ amount: 21 }) } },
       { tools, onEvent: (e) => void seen.push(String((e as { type: unknown }).type)) },
     );
     const runId = runIdOf();
@@ -67,7 +67,7 @@ describe("runAgent", () => {
 
   it("dispatches a local_tool_call without kind to the local registry", async () => {
     const tools = new ToolRegistry().local({ name: "ping", handler: () => "pong" });
-    const terminal = await runAgent(clientFor(server()), { prompt: "ping", metadata: { omitKind: "true" } }, { tools });
+    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "ping", metadata: { omitKind: "true" } }, { tools });
     const runId = runIdOf();
     expect(server().runs.get(runId)!.events.find((e) => e.type === "local_tool_call")).toMatchObject({ data: { name: "ping" } });
     expect("kind" in ((server().runs.get(runId)!.events.find((e) => e.type === "local_tool_call") as { data: object }).data)).toBe(false);
@@ -81,7 +81,7 @@ describe("runAgent", () => {
       .a2aLocal({ name: "it_agent", agentCard: OTHER_CARD, handler: (message, ctx) => (it_.push(ctx.call.name), "IT answer") })
       .a2aLocal({ name: "hr_agent", agentCard: HR_CARD, handler: (message, ctx) => (hr.push(`${ctx.call.name}: ${message}`), "PTO resets on Jan 1") });
     // The spec declares the HR peer under another tool name; the IT peer is appended from the registry.
-    const spec = { prompt: "PTO?", metadata: { message: "When does PTO reset?" }, tools: [{ kind: "a2a_local" as const, name: "hr_desk", agentCard: HR_CARD }] };
+    const spec = { systemPrompt: "You are helpful.", prompt: "PTO?", metadata: { message: "When does PTO reset?" }, tools: [{ kind: "a2a_local" as const, name: "hr_desk", agentCard: HR_CARD }] };
     const terminal = await runAgent(clientFor(server()), spec, { tools });
     expect(hr).toEqual(["hr_desk: When does PTO reset?"]);
     expect(it_).toEqual(["it_agent"]);
@@ -95,7 +95,7 @@ describe("runAgent", () => {
       agentCard: HR_CARD,
       handler: () => "by organization",
     });
-    const terminal = await runAgent(clientFor(server()), { prompt: "x" }, { tools });
+    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x" }, { tools });
     expect((terminal.data as { text: string }).text).toBe("Tool said: by organization");
   });
 
@@ -114,7 +114,7 @@ describe("runAgent", () => {
         },
       });
     const declared = tools.toolRefs().filter((t) => t.kind === "mcp_local" && t.name === "fs");
-    const terminal = await runAgent(clientFor(server()), { prompt: "hosts", tools: declared, metadata: { args: JSON.stringify({ path: "/etc/hosts" }) } }, { tools });
+    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "hosts", tools: declared, metadata: { args: JSON.stringify({ path: "/etc/hosts" }) } }, { tools });
     expect(received).toEqual([{ call: { name: "fs_read_file", arguments: { path: "/etc/hosts" } }, server: { name: "mcp-server-filesystem", version: "0.4.1" } }]);
     expect((terminal.data as { text: string }).text).toBe("Tool said: 127.0.0.1 localhost\n::1 localhost | other server ran other_tool");
   });
@@ -134,7 +134,7 @@ describe("runAgent", () => {
           return `${args.amount * 2} ${args.currency}`;
         },
       });
-      const terminal = await runAgent(clientFor(server()), { prompt: "x", metadata: { args: JSON.stringify({ amount: 21 }) } }, { tools });
+      const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { args: JSON.stringify({ amount: 21 }) } }, { tools });
       expect((terminal.data as { text: string }).text).toBe("Tool said: 42 USD");
       expect(got).toEqual([{ amount: 21, currency: "USD" }]);
       const [ref] = (server().runs.get(runIdOf())!.spec as { tools: Array<Record<string, unknown>> }).tools;
@@ -150,7 +150,7 @@ describe("runAgent", () => {
     it("posts the schema's own issues as the tool's error without calling the handler", async () => {
       let called = false;
       const tools = new ToolRegistry().local({ name: "total", parameters: Args, handler: () => ((called = true), "x") });
-      await runAgent(clientFor(server()), { prompt: "x", metadata: { args: JSON.stringify({ amount: -1 }) } }, { tools });
+      await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { args: JSON.stringify({ amount: -1 }) } }, { tools });
       expect(called).toBe(false);
       expect(posted(runIdOf())[0]!.error).toMatch(/^Invalid arguments for tool "total":\n- \/amount Too small/);
     });
@@ -171,7 +171,7 @@ describe("runAgent", () => {
       schema["~standard"].owner = schema;
       const got: unknown[] = [];
       const tools = new ToolRegistry().local({ name: "std", parameters: schema as never, handler: (args) => (got.push(args), "ok") });
-      await runAgent(clientFor(server()), { prompt: "x", metadata: { args: JSON.stringify({ a: 1 }) } }, { tools });
+      await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { args: JSON.stringify({ a: 1 }) } }, { tools });
       expect(got).toEqual([{ seen: "checked:", value: { a: 1 } }]);
     });
 
@@ -188,7 +188,7 @@ describe("runAgent", () => {
       parameters: { type: "object", properties: { amount: { type: "number", minimum: 0 } }, required: ["amount", "currency"], additionalProperties: false },
       handler: () => ((called = true), "x"),
     });
-    await runAgent(clientFor(server()), { prompt: "x", metadata: { args: JSON.stringify({ amount: -1, extra: true }) } }, { tools });
+    await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { args: JSON.stringify({ amount: -1, extra: true }) } }, { tools });
     expect(called).toBe(false);
     const [body] = posted(runIdOf());
     expect(body!.error).toContain('Invalid arguments for tool "compute_total"');
@@ -204,7 +204,7 @@ describe("runAgent", () => {
         throw new Error("é".repeat(6000)); // 12 000 bytes
       },
     });
-    const terminal = await runAgent(clientFor(server()), { prompt: "x" }, { tools });
+    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x" }, { tools });
     const [body] = posted(runIdOf());
     expect(body!.result).toBeUndefined();
     expect(new TextEncoder().encode(body!.error!).length).toBeLessThanOrEqual(MAX_ERROR_BYTES);
@@ -215,21 +215,21 @@ describe("runAgent", () => {
 
   it("JSON-encodes a handler result that is not a string", async () => {
     const tools = new ToolRegistry().local({ name: "structured", handler: async () => ({ id: "msg_1", n: [1, 2] }) });
-    await runAgent(clientFor(server()), { prompt: "x" }, { tools });
+    await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x" }, { tools });
     expect(posted(runIdOf())[0]!.result).toBe('{"id":"msg_1","n":[1,2]}');
   });
 
   it("posts files with the result when the handler returns withFiles(...)", async () => {
     const chart = { filename: "chart.png", mimeType: "image/png", data: "iVBORw0KGgo=" };
     const tools = new ToolRegistry().local({ name: "plot", handler: () => withFiles("chart attached", [chart]) });
-    await runAgent(clientFor(server()), { prompt: "x" }, { tools });
+    await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x" }, { tools });
     expect(posted(runIdOf())[0]).toEqual({ toolUseId: expect.any(String), result: "chart attached", files: [chart] });
   });
 
   it("posts an answer that fails the tool-result schema (21 files) as the tool's error, instead of failing the run", async () => {
     const file = { filename: "a.txt", mimeType: "text/plain", data: "YQ==" };
     const tools = new ToolRegistry().local({ name: "many_files", handler: () => withFiles("see files", Array.from({ length: 21 }, () => file)) });
-    const terminal = await runAgent(clientFor(server()), { prompt: "x" }, { tools });
+    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x" }, { tools });
     const bodies = posted(runIdOf());
     expect(bodies).toHaveLength(1);
     expect(bodies[0]).toEqual({ toolUseId: expect.any(String), error: expect.stringMatching(/^The tool's answer could not be sent: .*\/files/s) });
@@ -243,7 +243,7 @@ describe("runAgent", () => {
       name: "forever",
       handler: (_args, ctx) => new Promise<string>(() => ctx.signal!.addEventListener("abort", () => (aborted = true))),
     });
-    const terminal = await runAgent(clientFor(server()), { prompt: "x", metadata: { toolTimeoutMs: "100" } }, { tools, lateResultTimeoutMs: 50 });
+    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { toolTimeoutMs: "100" } }, { tools, lateResultTimeoutMs: 50 });
     expect(terminal).toMatchObject({ type: "error", data: { errorClass: "local_timeout" } });
     expect(aborted).toBe(true);
     expect(posted(runIdOf())).toEqual([]);
@@ -262,7 +262,7 @@ describe("runAgent", () => {
         return "too late, but real";
       },
     });
-    const terminal = await runAgent(clientFor(server()), { prompt: "x", metadata: { toolTimeoutMs: "50" } }, {
+    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { toolTimeoutMs: "50" } }, {
       tools,
       onEvent: (e) => void (isTerminalEvent(e) && terminalRead()),
       onToolResult: (call, outcome, info) => outcomes.push({ name: call.name, status: outcome.status, late: info.late }),
@@ -281,7 +281,7 @@ describe("runAgent", () => {
         throw new Error("disk full");
       },
     });
-    await runAgent(clientFor(server()), { prompt: "x", metadata: { toolTimeoutMs: "50" } }, { tools });
+    await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { toolTimeoutMs: "50" } }, { tools });
     expect(posted(runIdOf())).toEqual([{ toolUseId: expect.any(String), error: "disk full" }]);
   });
 
@@ -296,7 +296,7 @@ describe("runAgent", () => {
           setTimeout(() => controller.abort(new Error("caller stop")), 20);
         }),
     });
-    const error = await runAgent(clientFor(server()), { prompt: "x" }, { tools, signal: controller.signal }).catch((e: unknown) => e);
+    const error = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x" }, { tools, signal: controller.signal }).catch((e: unknown) => e);
     expect(String(error)).toMatch(/caller stop/);
     expect(aborted).toBe(true);
     await new Promise((r) => setTimeout(r, 30));
@@ -307,7 +307,7 @@ describe("runAgent", () => {
   it("runs a tool call delivered twice once, and posts once", async () => {
     let runs = 0;
     const tools = new ToolRegistry().local({ name: "once", handler: () => `run ${++runs}` });
-    const terminal = await runAgent(clientFor(server()), { prompt: "x", metadata: { repeatCall: "true" } }, { tools });
+    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { repeatCall: "true" } }, { tools });
     expect(runs).toBe(1);
     expect(posted(runIdOf())).toHaveLength(1);
     expect((terminal.data as { text: string }).text).toBe("Tool said: run 1");
@@ -316,7 +316,7 @@ describe("runAgent", () => {
   it("answers a call for an unregistered tool with an error instead of leaving the run waiting", async () => {
     const registered = new ToolRegistry().local({ name: "known", handler: () => "ok" });
     const declared = new ToolRegistry().local({ name: "unknown_tool", handler: () => "never" }).toolRefs();
-    const terminal = await runAgent(clientFor(server()), { prompt: "x", tools: declared }, { tools: registered });
+    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", tools: declared }, { tools: registered });
     expect(posted(runIdOf())[0]!.error).toMatch(/No local tool named "unknown_tool"/);
     expect(runOutcome(terminal)).toBe("succeeded");
   });
@@ -332,12 +332,12 @@ describe("runAgent", () => {
       return "done";
     };
     const tools = new ToolRegistry().local({ name: "a", handler: slow }).local({ name: "b", handler: slow });
-    await runAgent(clientFor(server()), { prompt: "x" }, { tools });
+    await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x" }, { tools });
     expect(most).toBe(2);
   });
 
   it("resolves with a failed terminal event when the run fails", async () => {
-    const terminal = await runAgent(clientFor(server()), { prompt: "x", metadata: { scenario: "truncated" } });
+    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "truncated" } });
     expect(terminal.type).toBe("error");
     expect(runOutcome(terminal)).toBe("failed");
   });
@@ -345,7 +345,7 @@ describe("runAgent", () => {
   it("cancels the run when the signal aborts, and rejects with the reason", async () => {
     const controller = new AbortController();
     const client = clientFor(server());
-    const promise = runAgent(client, { prompt: "x", metadata: { scenario: "slow" } }, { signal: controller.signal, onEvent: () => controller.abort(new Error("stop")) });
+    const promise = runAgent(client, { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "slow" } }, { signal: controller.signal, onEvent: () => controller.abort(new Error("stop")) });
     await expect(promise).rejects.toThrow("stop");
     const run = await server().waitForRun(runIdOf());
     expect(run.status).toBe("cancelled");
@@ -356,7 +356,7 @@ describe("runAgent", () => {
     ["a 200 that is not an event stream, twice", [{ kind: "non-sse" }, { kind: "non-sse" }], UnexpectedResponseError],
   ])("cancels the run (best effort) when the stream fails for good (%s), then rejects with the stream's error", async (_name, faults, type) => {
     server().faults.splice(0, server().faults.length, ...faults);
-    const error = await runAgent(clientFor(server()), { prompt: "x", metadata: { scenario: "slow" } }, { maxReconnects: 1 }).catch((e: unknown) => e);
+    const error = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "slow" } }, { maxReconnects: 1 }).catch((e: unknown) => e);
     server().faults.length = 0;
     expect(error).toBeInstanceOf(type);
     const runId = runIdOf();
@@ -367,7 +367,7 @@ describe("runAgent", () => {
   it("cancelOnFailure: false leaves the run alone when the stream fails", async () => {
     server().faults.splice(0, server().faults.length, { kind: "non-sse" });
     const client = clientFor(server());
-    const error = await runAgent(client, { prompt: "x", metadata: { scenario: "slow" } }, { cancelOnFailure: false, maxReconnects: 0 }).catch((e: unknown) => e);
+    const error = await runAgent(client, { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "slow" } }, { cancelOnFailure: false, maxReconnects: 0 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     const runId = runIdOf();
     expect(server().requests.some((r) => r.path.endsWith(`/agent-runs/${runId}/cancel`))).toBe(false);
@@ -376,7 +376,7 @@ describe("runAgent", () => {
 
   it("a run whose terminal event is malformed ends in an error, with no needless cancel", async () => {
     const client = clientFor(server());
-    const error = await runAgent(client, { prompt: "x", metadata: { scenario: "invalid-terminal" } }, { onInvalid: "deliver" }).catch((e: unknown) => e);
+    const error = await runAgent(client, { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "invalid-terminal" } }, { onInvalid: "deliver" }).catch((e: unknown) => e);
     expect(String(error)).toMatch(/ended without a terminal event/);
     const runId = runIdOf();
     expect(server().requests.some((r) => r.path.endsWith(`/agent-runs/${runId}/cancel`))).toBe(false);
@@ -385,7 +385,7 @@ describe("runAgent", () => {
   it("survives a dropped stream in the middle of a tool round trip", async () => {
     server().faults.push({ kind: "cut-events", after: 3 });
     const tools = new ToolRegistry().local({ name: "t", handler: () => "fine" });
-    const terminal = await runAgent(clientFor(server()), { prompt: "x" }, { tools });
+    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x" }, { tools });
     expect((terminal.data as { text: string }).text).toBe("Tool said: fine");
     expect(posted(runIdOf())).toHaveLength(1);
   });

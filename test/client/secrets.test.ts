@@ -57,7 +57,7 @@ function client(options: Partial<ClientOptions>, warnings: unknown[]): MantyxCli
 
 /** Every call of the client, each returning what it threw (or delivered, for a stream with onInvalid "deliver"). */
 const CALLS: Array<[string, (c: MantyxClient) => Promise<unknown[]>]> = [
-  ["createRun", async (c) => [await c.createRun({ prompt: "x" }).catch((e: unknown) => e)]],
+  ["createRun", async (c) => [await c.createRun({ systemPrompt: "You are helpful.", prompt: "x" }).catch((e: unknown) => e)]],
   ["getRun", async (c) => [await c.getRun("run_1").catch((e: unknown) => e)]],
   ["postToolResult", async (c) => [await c.postToolResult("run_1", { toolUseId: "tu_1", result: "r" }).then((o) => ("error" in o ? o.error : o), (e: unknown) => e)]],
   ["streamRun", async (c) => {

@@ -17,7 +17,7 @@ import { clientFor, collect, useMockServer } from "./helpers.js";
 const server = useMockServer();
 
 async function runOf(scenario: string, extra: Record<string, string> = {}): Promise<string> {
-  const { runId } = await clientFor(server()).createRun({ prompt: scenario, metadata: { scenario, ...extra } });
+  const { runId } = await clientFor(server()).createRun({ systemPrompt: "You are helpful.", prompt: scenario, metadata: { scenario, ...extra } });
   return runId;
 }
 

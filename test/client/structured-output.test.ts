@@ -10,7 +10,7 @@ const isReport = (v: unknown): v is { city: string; tempC: number } =>
   typeof v === "object" && v !== null && typeof (v as { city?: unknown }).city === "string" && typeof (v as { tempC?: unknown }).tempC === "number";
 
 async function terminalOf(metadata: Record<string, string>) {
-  return runAgent(clientFor(server()), { prompt: "weather", outputSchema: { name: "weather_report", schema: { type: "object" } }, metadata });
+  return runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "weather", outputSchema: { name: "weather_report", schema: { type: "object" } }, metadata });
 }
 
 function failure(f: () => unknown): OutputParseError {
@@ -61,7 +61,7 @@ describe("parseStructuredOutput", () => {
   });
 
   it('"run-failed" for an older result with subtype error_…', async () => {
-    const terminal = await runAgent(clientFor(server()), { prompt: "x", metadata: { scenario: "legacy-failure" } });
+    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "legacy-failure" } });
     const e = failure(() => parseStructuredOutput(terminal));
     expect(e.type).toBe("run-failed");
     expect(e.partialText).toBeUndefined();

@@ -22,7 +22,7 @@ describe("runAgent and the registry", () => {
   it("a handler sees the whole local_tool_call event (seq, type, data), not only its data", async () => {
     const seen: unknown[] = [];
     const tools = new ToolRegistry().local({ name: "env", handler: (_args, ctx) => (seen.push({ seq: ctx.event?.seq, type: ctx.event?.type, same: ctx.event?.data === ctx.call }), "ok") });
-    await runAgent(clientFor(server()), { prompt: "x" }, { tools });
+    await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x" }, { tools });
     const call = server().runs.get(lastRun())!.events.find((e) => e.type === "local_tool_call")!;
     expect(seen).toEqual([{ seq: call.seq, type: "local_tool_call", same: true }]);
   });
@@ -40,7 +40,7 @@ describe("runAgent and the registry", () => {
       { kind: "local" as const, name: "declared_elsewhere" },
       { kind: "mcp_local" as const, name: "fs", tools: [{ name: "fs_watch" }] },
     ];
-    const terminal = await runAgent(clientFor(server()), { prompt: "x", tools: declared }, { tools });
+    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", tools: declared }, { tools });
     expect(calls).toEqual([
       { name: "declared_elsewhere", kind: "local", run: true },
       { name: "fs_watch", kind: "mcp_local", run: true },
@@ -53,19 +53,19 @@ describe("runAgent and the registry", () => {
     const throwing = new ToolRegistry().fallback(() => {
       throw new Error("no such tool here");
     });
-    await runAgent(clientFor(server()), { prompt: "x", tools: [{ kind: "local", name: "ghost" }] }, { tools: throwing });
+    await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", tools: [{ kind: "local", name: "ghost" }] }, { tools: throwing });
     expect(posted(lastRun())).toEqual([{ toolUseId: expect.any(String), error: "no such tool here" }]);
     expect(() => new ToolRegistry().fallback(() => "a").fallback(() => "b")).toThrow(/already registered/);
   });
 
   it("onEvent is typed by onInvalid: StreamDecodeErrors only with \"deliver\"", async () => {
-    await runAgent(clientFor(server()), { prompt: "x" }, {
+    await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x" }, {
       onEvent: (item) => {
         expectTypeOf(item).toEqualTypeOf<AgentRunEvent>();
       },
     });
     const items: unknown[] = [];
-    await runAgent(clientFor(server()), { prompt: "x", metadata: { scenario: "invalid" } }, {
+    await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "invalid" } }, {
       onInvalid: "deliver",
       onEvent: (item) => {
         expectTypeOf(item).toEqualTypeOf<AgentRunEvent | StreamDecodeError>();
@@ -80,7 +80,7 @@ describe("answerToolCall on the plain streamRun path", () => {
   /** Streams a run with one local tool, answering its call with `handler`; the outcome and the POST body. */
   async function answerWith(handler: Parameters<typeof answerToolCall>[3], metadata: Record<string, string> = {}): Promise<{ outcome: ToolResultOutcome; bodies: ToolResultRequest[] }> {
     const client = clientFor(server());
-    const { runId } = await client.createRun({ prompt: "x", tools: [{ kind: "local", name: "t" }], metadata });
+    const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "x", tools: [{ kind: "local", name: "t" }], metadata });
     let outcome: Promise<ToolResultOutcome> | undefined;
     for await (const event of client.streamRun(runId)) {
       if (event.type === "local_tool_call") outcome = answerToolCall(client, runId, event as LocalToolCallEvent, handler);

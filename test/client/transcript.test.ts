@@ -28,7 +28,7 @@ describe("delivered runs obey the transcript rules", () => {
       parameters: { type: "object", properties: { amount: { type: "number" } } },
       handler: () => "42",
     });
-    await runAgent(client, { prompt: "total?", metadata: { args: JSON.stringify({ amount: 1 }) } }, {
+    await runAgent(client, { systemPrompt: "You are helpful.", prompt: "total?", metadata: { args: JSON.stringify({ amount: 1 }) } }, {
       tools,
       onEvent: (item) => {
         if (!(item instanceof StreamDecodeError)) events.push(item);
@@ -40,7 +40,7 @@ describe("delivered runs obey the transcript rules", () => {
 
   it("a run resumed after cuts mid-frame and at event boundaries", async () => {
     const client = clientFor(server());
-    const { runId } = await client.createRun({ prompt: "count", metadata: { scenario: "many", count: "8" } });
+    const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "count", metadata: { scenario: "many", count: "8" } });
     await server().waitForRun(runId);
     server().faults.splice(0, server().faults.length, { kind: "cut-bytes", after: 57 }, { kind: "cut-events", after: 2 }, { kind: "end-clean", after: 1 });
     const items = await collect(client.streamRun(runId, { maxReconnects: 10 }));

@@ -36,7 +36,7 @@ describe("README commands", () => {
       const apiKey = /API key:\s+(\S+)/.exec(banner)![1]!;
       const workspace = /workspace:\s+(\S+)/.exec(banner)![1]!;
       const client = new MantyxClient({ baseUrl: url, workspace, apiKey });
-      const { runId } = await client.createRun({ prompt: "Hello", metadata: { scenario: "text" } });
+      const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "Hello", metadata: { scenario: "text" } });
       const events: AgentRunEvent[] = [];
       for await (const event of client.streamRun(runId)) events.push(event);
       expect(runOutcome(events[events.length - 1]!)).toBe("succeeded");

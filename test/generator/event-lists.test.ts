@@ -1,10 +1,11 @@
 /**
- * Adding an event type is one edit: a variant component plus its line in
- * KnownAgentRunEvent's `oneOf` and `mapping`. The known-type lists of
- * AgentRunEvent (`if`) and UnknownAgentRunEvent (`not`) are derived from
- * the mapping (`x-enum-from-mapping`), so the new type's malformed events
- * are rejected, not taken for unknown ones. Lists written by hand that
- * disagree with the mapping fail `gen` with both lists named.
+ * The known-type lists of AgentRunEvent (`if`) and UnknownAgentRunEvent
+ * (`not`) must equal KnownAgentRunEvent's mapping keys. The real schema
+ * spells them out as plain enums (every tool reads those alike); lists that
+ * disagree with the mapping fail `gen` with both lists named, so forgetting
+ * them when adding an event type cannot pass. A schema read by this
+ * generator only may derive them instead (`x-enum-from-mapping`): then a
+ * type added to the union alone is known everywhere.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -16,6 +17,9 @@ import { REPO, writeTree } from "./support.js";
 
 const REAL = readFileSync(path.join(REPO, "schema/openapi.yaml"), "utf8");
 const DERIVED = 'x-enum-from-mapping: "#/components/schemas/KnownAgentRunEvent"';
+const SPELLED = 'enum: ["assistant_delta", "thinking_delta", "tool_result", "local_tool_call", "local_tool_result_in", "loop_detected", "tool_budget_exceeded", "supervisor", "task_plan", "assistant_message", "result", "error", "cancelled", "started", "tool_call", "user_message", "tool_files", "model_fallback"]';
+/** The real schema with both lists derived from the mapping instead of spelled out. */
+const DERIVING = REAL.replaceAll(SPELLED, DERIVED);
 
 const NEW_EVENT = `    ContextCompactedEvent:
       description: A test-only event type.
@@ -38,8 +42,8 @@ const NEW_EVENT = `    ContextCompactedEvent:
 function withNewEvent(schema: string): string {
   const edits: [string, string][] = [
     ["    KnownAgentRunEvent:\n", `${NEW_EVENT}    KnownAgentRunEvent:\n`],
-    ['        - $ref: "#/components/schemas/UserMessageEvent"\n      discriminator:', '        - $ref: "#/components/schemas/UserMessageEvent"\n        - $ref: "#/components/schemas/ContextCompactedEvent"\n      discriminator:'],
-    ['          user_message: "#/components/schemas/UserMessageEvent"\n', '          user_message: "#/components/schemas/UserMessageEvent"\n          context_compacted: "#/components/schemas/ContextCompactedEvent"\n'],
+    ['        - $ref: "#/components/schemas/ModelFallbackEvent"\n      discriminator:', '        - $ref: "#/components/schemas/ModelFallbackEvent"\n        - $ref: "#/components/schemas/ContextCompactedEvent"\n      discriminator:'],
+    ['          model_fallback: "#/components/schemas/ModelFallbackEvent"\n', '          model_fallback: "#/components/schemas/ModelFallbackEvent"\n          context_compacted: "#/components/schemas/ContextCompactedEvent"\n'],
   ];
   let text = schema;
   for (const [from, to] of edits) {
@@ -49,13 +53,15 @@ function withNewEvent(schema: string): string {
   return text;
 }
 
-describe("the known event types are derived from KnownAgentRunEvent's mapping", () => {
-  test("the real schema writes neither list by hand", () => {
-    expect(REAL.split(DERIVED)).toHaveLength(3);
+describe("the known event types agree with KnownAgentRunEvent's mapping", () => {
+  test("the real schema spells both lists out as plain enums (no vendor keyword other tools would skip)", () => {
+    expect(REAL.split(SPELLED)).toHaveLength(3);
+    expect(REAL).not.toContain(DERIVED);
+    expect(DERIVING.split(DERIVED)).toHaveLength(3);
   });
 
-  test("a type added to the union alone is known everywhere: its malformed event is rejected", async () => {
-    const dir = writeTree({ "openapi.yaml": withNewEvent(REAL) });
+  test("with x-enum-from-mapping, a type added to the union alone is known everywhere: its malformed event is rejected", async () => {
+    const dir = writeTree({ "openapi.yaml": withNewEvent(DERIVING) });
     const model = await loadSchema("openapi.yaml", { cwd: dir });
     const schemas = model.schemas as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(schemas.AgentRunEvent.if.properties.type.enum).toContain("context_compacted");
@@ -68,19 +74,17 @@ describe("the known event types are derived from KnownAgentRunEvent's mapping", 
     expect(validate({ seq: 1, type: "from_the_future", data: "anything" })).toBe(true);
   });
 
-  test("the derived document is the one the lists spelled out (generated/ unchanged)", async () => {
-    const spelled = REAL.replaceAll(DERIVED, `enum: ${JSON.stringify(["assistant_delta", "thinking_delta", "tool_result", "local_tool_call", "local_tool_result_in", "loop_detected", "tool_budget_exceeded", "supervisor", "task_plan", "assistant_message", "result", "error", "cancelled", "started", "tool_call", "user_message"])}`);
+  test("the derived document is the one with the lists spelled out", async () => {
     const [derived, byHand] = await Promise.all([
+      loadSchema("openapi.yaml", { cwd: writeTree({ "openapi.yaml": DERIVING }) }),
       loadSchema("openapi.yaml", { cwd: writeTree({ "openapi.yaml": REAL }) }),
-      loadSchema("openapi.yaml", { cwd: writeTree({ "openapi.yaml": spelled }) }),
     ]);
     expect(JSON.stringify(derived.document)).toBe(JSON.stringify(byHand.document));
     expect(derived.hash).toBe(byHand.hash);
   });
 
   test("hand-written lists that miss the new type fail gen, naming both lists and the fix", async () => {
-    const spelled = REAL.replaceAll(DERIVED, 'enum: ["assistant_delta", "thinking_delta", "tool_result", "local_tool_call", "local_tool_result_in", "loop_detected", "tool_budget_exceeded", "supervisor", "task_plan", "assistant_message", "result", "error", "cancelled", "started", "tool_call", "user_message"]');
-    const dir = writeTree({ "openapi.yaml": withNewEvent(spelled) });
+    const dir = writeTree({ "openapi.yaml": withNewEvent(REAL) });
     const error: unknown = await loadSchema("openapi.yaml", { cwd: dir }).catch((e: unknown) => e);
     if (!isSchemaLoadError(error)) throw new Error(`expected a SchemaLoadError, got ${String(error)}`);
     expect(error.code).toBe("disagreeing-lists");

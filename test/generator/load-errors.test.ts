@@ -7,6 +7,18 @@ import { formatError, isSchemaLoadError, type SchemaLoadError } from "../../gene
 import { loadSchema } from "../../generator/load/index.js";
 import { openApiYaml, writeTree } from "./support.js";
 
+/** A list route whose `x-pagination` (line 8 of the file) is `annotation`. */
+function paginated(annotation: string): string {
+  const lines = [
+    "openapi: 3.1.0", "info: { title: T, version: 1.0.0 }", "paths:", "  /runs:", "    get:", "      operationId: listRuns",
+    "      parameters: [{ name: cursor, in: query, schema: { type: string } }]",
+    `      x-pagination: ${annotation}`,
+    "      responses:", '        "200":', "          description: ok", "          content:", "            application/json:",
+    "              schema: { type: object, properties: { nextCursor: { type: [string, 'null'] }, runs: { type: array } } }",
+  ];
+  return lines.join("\n") + "\n";
+}
+
 async function loadError(files: Record<string, string>, entry = "schema.yaml"): Promise<SchemaLoadError> {
   const dir = writeTree(files);
   const error: unknown = await loadSchema(entry, { cwd: dir }).then(
@@ -182,6 +194,27 @@ const cases: [string, Case][] = [
     {
       files: { "schema.yaml": openApiYaml('    Name:\n      type: string\n      pattern: "([a-z]"') },
       want: { code: "invalid-json-schema", file: "schema.yaml", line: 10, pointer: "/components/schemas/Name/pattern", message: /not a valid regular expression/, fix: /regex/ },
+    },
+  ],
+  [
+    "x-pagination naming a query parameter the list operation does not declare",
+    {
+      files: { "schema.yaml": paginated("{ cursorParam: page, nextCursor: nextCursor, items: runs }") },
+      want: { code: "invalid-json-schema", file: "schema.yaml", line: 8, pointer: "/paths/~1runs/get/x-pagination/cursorParam", message: /cursorParam "page" is not a query parameter of GET \/runs/, fix: /x-pagination/ },
+    },
+  ],
+  [
+    "x-pagination naming an items property the 200 answer lacks",
+    {
+      files: { "schema.yaml": paginated("{ cursorParam: cursor, nextCursor: nextCursor, items: sessions }") },
+      want: { code: "invalid-json-schema", file: "schema.yaml", line: 8, pointer: "/paths/~1runs/get/x-pagination/items", message: /items "sessions" is not a property of the 200 application\/json answer of GET \/runs/, fix: /x-pagination/ },
+    },
+  ],
+  [
+    "x-pagination that is not the three names",
+    {
+      files: { "schema.yaml": paginated("{ cursorParam: cursor }") },
+      want: { code: "invalid-json-schema", file: "schema.yaml", line: 8, pointer: "/paths/~1runs/get/x-pagination", message: /three non-empty strings/, fix: /x-pagination/ },
     },
   ],
 ];

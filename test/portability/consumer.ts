@@ -31,6 +31,7 @@ export async function consume(baseUrl: string, workspace: string, apiKey: string
 
   const spec = {
     modelId: "platform:demo",
+    systemPrompt: "You are a cashier.",
     prompt: "What is 42 USD with tax?",
     tools: [{ kind: "local" as const, name: "compute_total", description: "Add tax.", parameters: { type: "object" } }],
   };

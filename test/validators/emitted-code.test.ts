@@ -13,6 +13,7 @@ import * as ajvEqualModule from "ajv/dist/runtime/equal.js";
 import * as ajvUcs2lengthModule from "ajv/dist/runtime/ucs2length.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { emitValidators } from "../../generator/emit/validators.js";
+import { receivedComponents } from "../../generator/emit/validators/received-components.js";
 import { portabilityProblems } from "../../generator/emit/validators/portability.js";
 import { deepEqual, ucs2length } from "../../runtime/validation/helpers.js";
 import { emitToTempDir, RUNTIME_URL, type EmittedValidators } from "./support/emitted.js";
@@ -20,8 +21,9 @@ import { loadSchemaFile, SCHEMA_PATH } from "./support/load-schema.js";
 
 const model = await loadSchemaFile(SCHEMA_PATH);
 /** The request bodies of the schema's operations: the components with an all-errors build. */
-const REQUEST_BODIES = ["RunCreateRequest", "SessionCreateRequest", "SessionMessageRequest", "ToolResultRequest"];
-const RECEIVED = ["AgentRunEvent", "ModelsResponse", "OpaqueObject", "RunCreateResponse", "RunSnapshot", "Session", "SessionCreateResponse", "UserInfo"];
+const REQUEST_BODIES = ["RunCreateRequest", "RunFeedbackRequest", "SessionCreateRequest", "SessionMessageRequest", "ToolResultRequest"];
+/** The components a client reads: the ones with a receive-level build. */
+const RECEIVED = receivedComponents(model.document);
 /** The CommonJS `exports.default`, whichever way the test runner interops. */
 function cjsDefault<T>(m: unknown): T {
   let f = m as { default?: unknown };

@@ -57,6 +57,18 @@ describe("vendor keywords at their boundaries", () => {
     expect(u.errors?.[0]?.message).toBe("must be at most 4 bytes as UTF-8 (is 5)");
   });
 
+  it("the comparison keywords' messages name both properties (and the item for attachments)", async () => {
+    const b = await emitted.get("Breakdown");
+    expect(b({ part: 6, total: 5 })).toBe(false);
+    expect(b.errors?.[0]?.message).toBe("must have part at most total (is 6, more than 5)");
+    const d = await emitted.get("Duplicate");
+    expect(d({ copy: "b", original: "a" })).toBe(false);
+    expect(d.errors?.[0]?.message).toBe("must have copy equal to original");
+    const l = await emitted.get("LastUserOnly");
+    expect(l([{ role: "user", attachments: [] }, { role: "user" }])).toBe(false);
+    expect(l.errors?.[0]?.message).toBe("must carry attachments only on the last item with role user (item 0 has it)");
+  });
+
   it("role messages name the expected and the actual role", async () => {
     const v = await emitted.get("Conversation");
     expect(v([{ role: "user" }, { role: "assistant" }])).toBe(false);

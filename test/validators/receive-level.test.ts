@@ -75,7 +75,7 @@ describe("the receive-level rule, keyword by keyword", () => {
 
 describe("which components get a receive-level build", () => {
   it("the 2xx JSON response bodies and the event stream's item schema", () => {
-    expect(receivedComponents(model.document)).toEqual(["AgentRunEvent", "ModelsResponse", "OpaqueObject", "RunCreateResponse", "RunSnapshot", "SessionCreateResponse", "Session", "UserInfo"].sort());
+    expect(receivedComponents(model.document)).toEqual(["AgentRunEvent", "ModelsResponse", "OpaqueObject", "RunCreateResponse", "RunFeedbackResponse", "RunListResponse", "RunSnapshot", "SessionCreateResponse", "SessionEventsResponse", "SessionListResponse", "Session", "UserInfo"].sort());
   });
 });
 

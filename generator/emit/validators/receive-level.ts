@@ -32,6 +32,7 @@
  */
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { EmitError } from "../../errors.js";
+import { assertingKeywords } from "../../keywords/index.js";
 
 export const RECEIVE_KEEPS = "x-receive";
 export const STRICT_ONLY = "x-strict-only";
@@ -57,7 +58,8 @@ export const STRICT_KEYWORDS: readonly string[] = [
   "enum", "pattern", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "minContains", "maxContains", "contains",
   "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minProperties", "maxProperties",
   "propertyNames", "dependentRequired", "dependentSchemas", "unevaluatedItems", "unevaluatedProperties", "format", "not",
-  "x-max-utf8-bytes", "x-max-json-bytes", "x-max-base64-bytes-total", "x-greater-than", "x-last-non-system-role",
+  // Every vendor keyword the generated validators enforce (generator/keywords/): byte limits, cross-field rules.
+  ...assertingKeywords.flatMap((def) => (Array.isArray(def.keyword) ? def.keyword : [def.keyword])),
 ];
 const STRICT = new Set(STRICT_KEYWORDS);
 

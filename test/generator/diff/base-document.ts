@@ -1,6 +1,7 @@
 /**
  * The small OpenAPI 3.1 document every doctored pair starts from: one
- * request body (`ThingRequest`, with a discriminated `Shape`), parameters,
+ * request body (`ThingRequest`, with a discriminated `Shape` and a field for
+ * each kind of keyword), parameters,
  * a response (`Thing`, also holding a `Shape` and a recursive `TreeNode`)
  * with a header, and an event stream whose item schema is an open union
  * (`Event`: if known type -> `KnownEvent` oneOf, else `UnknownEvent`), built
@@ -64,6 +65,13 @@ export function baseDocument(): Record<string, unknown> {
             notReserved: { type: "string", not: { enum: ["admin"] } },
             tags: { type: "array", maxItems: 5, items: { type: "string" } },
             shape: ref("Shape"),
+            meta: { type: "object", propertyNames: { maxLength: 10 }, additionalProperties: { type: "string" } },
+            pairs: { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }] },
+            files: { type: "array", items: { type: "object", properties: { data: { type: "string" } } }, "x-max-base64-bytes-total": { max: 1000, path: ["*", "data"] } },
+            messages: { type: "array", items: { type: "object" }, "x-last-non-system-role": "user" },
+            step: { type: "number", multipleOf: 0.5 },
+            low: { type: "integer" },
+            high: { type: "integer" },
           },
           additionalProperties: true,
         },

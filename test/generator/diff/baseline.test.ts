@@ -2,9 +2,9 @@
  * The committed baseline (schema/baseline/): the seed-edition schema against
  * itself is no change; `npm run diff:baseline`'s own arguments pass; and the
  * five client-side narrowings of the October 2026 edition, applied to the
- * baseline the way schema/openapi.yaml states them, come out breaks-clients
- * and are exactly what accepted-changes.json accepts, while its additions
- * come out additive.
+ * baseline the way schema/openapi.yaml states them, come out breaks-clients,
+ * its new task-plan step statuses breaks-readers, and these are exactly what
+ * accepted-changes.json accepts, while its additions come out additive.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -29,6 +29,11 @@ const OCTOBER_NARROWINGS: PatchOperation[] = [
   { op: "add", path: `${S}/AttachmentMimeType`, value: { anyOf: [{ type: "string", enum: ["audio/mpeg", "image/png", "application/pdf"] }, { type: "string", pattern: "^text/" }] } },
   { op: "replace", path: `${S}/InputFileAttachment/properties/mimeType`, value: { $ref: "#/components/schemas/AttachmentMimeType" } },
   { op: "replace", path: `${S}/InputFileUrlAttachment/properties/mimeType`, value: { $ref: "#/components/schemas/AttachmentMimeType" } },
+];
+
+/** The one October change a seed-edition reader meets: new task-plan step statuses (agent-runs-protocol.md §7), an additive list now. */
+const OCTOBER_STEP_STATUSES: PatchOperation[] = [
+  { op: "replace", path: `${S}/TaskPlanStep/properties/status`, value: { type: "string", "x-known-values": ["pending", "in_progress", "done", "blocked", "skipped"] } },
 ];
 
 function baseline(): Record<string, unknown> {
@@ -56,12 +61,15 @@ describe("the committed baseline", () => {
     for (const line of run.stderr.split("\n").filter(Boolean)) expect(line).toMatch(UNUSED_WARNING);
   });
 
-  test("the October narrowings of what a client sends are breaking for clients, each one accepted, and nothing else breaks", () => {
-    const rows = diffDocuments(baseline(), applyPatch(baseline(), OCTOBER_NARROWINGS))
+  test("the October narrowings of what a client sends break clients, its new step statuses break readers, each one accepted, and nothing else breaks", () => {
+    const rows = diffDocuments(baseline(), applyPatch(baseline(), [...OCTOBER_NARROWINGS, ...OCTOBER_STEP_STATUSES]))
       .filter((change) => change.direction === "breaks-clients" || change.direction === "breaks-readers")
       .map(({ pointer, direction, kind }) => ({ pointer, direction, kind }));
+    // An entry without a kind accepts any kind at its pointer.
+    const expected = accepted().map(({ pointer, direction, kind }) => ({ pointer, direction, kind: kind ?? rows.find((row) => row.pointer === pointer)?.kind }));
     const sortByPointer = <T extends { pointer: string }>(list: T[]): T[] => [...list].sort((a, b) => (a.pointer < b.pointer ? -1 : 1));
-    expect(sortByPointer(rows)).toEqual(sortByPointer(accepted().map(({ pointer, direction, kind }) => ({ pointer, direction, kind }))));
+    expect(sortByPointer(rows)).toEqual(sortByPointer(expected));
+    expect(rows.find((row) => row.pointer.includes("TaskPlanStep"))).toEqual({ pointer: `${S}/TaskPlanStep/properties/status/enum`, direction: "breaks-readers", kind: "enum-removed" });
   });
 
   test("October additions are additive: a new optional request field, a new known errorClass, a new event type", () => {

@@ -4,10 +4,11 @@
  * typed errors for unreadable documents and allow-lists. (The committed
  * baseline: baseline.test.ts.)
  */
+import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { cli, tempDir } from "../support.js";
+import { builtBin, cli, REPO, tempDir } from "../support.js";
 import { baseDocument } from "./base-document.js";
 import { applyPatch, type PatchOperation } from "./json-patch.js";
 
@@ -76,7 +77,7 @@ describe("mantyx-wire diff", () => {
       failing: 1,
       changes: [
         { direction: "breaks-clients", kind: "limit-narrowed", pointer: NAME_MAX, old: 100, new: 50, via: "createThing request body" },
-        { direction: "additive", kind: "property-added", pointer: "/components/schemas/Thing/properties/color", via: "createThing response 201" },
+        { direction: "additive", kind: "property-added", pointer: "/components/schemas/Thing/properties/color", new: { type: "string" }, via: "createThing response 201" },
       ],
       unusedAccepted: [],
     });
@@ -172,6 +173,50 @@ describe("mantyx-wire diff", () => {
     expect(run.stderr).toContain("error[dangling-ref]");
     const missing = await cli(["diff", "old.json", "missing.yaml"], dir);
     expect([missing.code, missing.stderr.split("\n")[0]]).toEqual([2, "error[io]: 1 problem in the schema"]);
+  });
+
+  test("the built bin (the published @mantyx/wire-gen command) runs diff: exit 0 for no change, 1 for a breaking one", () => {
+    const same = spawnSync(process.execPath, [builtBin(), "diff", "schema/baseline/2026-09.yaml", "schema/baseline/2026-09.yaml"], { cwd: REPO, encoding: "utf8" });
+    expect([same.status, same.stderr]).toEqual([0, ""]);
+    expect(same.stdout).toContain("no changes");
+    const { old, next } = pair(CLIENT_BREAK);
+    const breaking = spawnSync(process.execPath, [builtBin(), "diff", old, next, "--format", "json"], { cwd: REPO, encoding: "utf8" });
+    expect(breaking.status).toBe(1);
+    expect(JSON.parse(breaking.stdout).failing).toBe(1);
+  });
+
+  test("OpenAPI 3.2 documents: the query method, additionalOperations and a JSON-lines itemSchema are followed", async () => {
+    const doc = (item: string, extraOperation = ""): string =>
+      [
+        "openapi: 3.2.0",
+        "info: { title: T, version: '1' }",
+        "paths:",
+        "  /items:",
+        "    query:",
+        "      operationId: queryItems",
+        "      responses:",
+        "        '200':",
+        "          description: One item a line.",
+        "          content:",
+        "            application/jsonl:",
+        "              itemSchema: { $ref: '#/components/schemas/Item' }",
+        extraOperation,
+        "components:",
+        "  schemas:",
+        `    Item: ${item}`,
+        "",
+      ].join("\n");
+    const dir = tempDir();
+    writeFileSync(path.join(dir, "old.yaml"), doc("{ type: object, properties: { id: { type: string } } }"));
+    const purge = ["    additionalOperations:", "      PURGE:", "        operationId: purgeItems", "        responses: { '204': { description: Gone. } }"].join("\n");
+    writeFileSync(path.join(dir, "new.yaml"), doc("{ type: object, properties: {} }", purge));
+    const run = await cli(["diff", "old.yaml", "new.yaml", "--format", "json"], dir);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).changes).toEqual([
+      { direction: "breaks-readers", kind: "property-removed", pointer: "/components/schemas/Item/properties/id", old: { type: "string" }, via: "queryItems application/jsonl items" },
+      { direction: "additive", kind: "operation-added", pointer: "/paths/~1items/additionalOperations/PURGE", new: "PURGE /items", via: "purgeItems" },
+    ]);
   });
 
   test("a bad option value is a usage error, exit 2", async () => {

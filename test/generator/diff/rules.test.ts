@@ -7,6 +7,8 @@
 import { describe, expect, test } from "vitest";
 import type { Direction } from "../../../generator/diff/change.js";
 import { diffDocuments } from "../../../generator/diff/diff-documents.js";
+import { isVendorAssertion } from "../../../generator/diff/keyword-catalogue.js";
+import { assertingKeywords } from "../../../generator/keywords/index.js";
 import { baseDocument } from "./base-document.js";
 import { applyPatch, type PatchOperation } from "./json-patch.js";
 
@@ -150,9 +152,13 @@ const CASES: Record<string, Case> = {
     change: [add(`${S}/ThingRequest/if`, { properties: { kind: { const: "a" } }, required: ["kind"] }), add(`${S}/ThingRequest/then`, { required: ["count"] })],
     expect: [["breaks-clients", "condition-added", `${S}/ThingRequest/if`]],
   },
-  "a new vendor assertion on a request breaks clients": {
+  "an x- keyword the validators do not enforce, added to a request, is a change to review": {
     change: [add(`${R}/tags/x-future-rule`, { unique: true })],
-    expect: [["breaks-clients", "constraint-added", `${R}/tags/x-future-rule`]],
+    expect: [["breaks-clients", "keyword-added", `${R}/tags/x-future-rule`]],
+  },
+  "an x- keyword the validators do not enforce, added to a response, is a change to review": {
+    change: [add(`${T}/title/x-future-rule`, { unique: true })],
+    expect: [["breaks-readers", "keyword-added", `${T}/title/x-future-rule`]],
   },
   "an unknown JSON Schema keyword added is a change to review": {
     change: [add(`${S}/ThingRequest/unevaluatedProperties`, false)],
@@ -168,6 +174,98 @@ const CASES: Record<string, Case> = {
     given: [add(`${S}/Name`, { type: "string", minLength: 1 }), replace(`${R}/name`, { $ref: "#/components/schemas/Name", maxLength: 100 })],
     change: [replace(`${S}/Name/minLength`, 2)],
     expect: [["breaks-clients", "limit-narrowed", `${S}/Name/minLength`]],
+  },
+
+  "a narrowed items schema breaks clients": {
+    change: [add(`${R}/tags/items/maxLength`, 10)],
+    expect: [["breaks-clients", "limit-added", `${R}/tags/items/maxLength`]],
+  },
+  "a retyped tuple position breaks clients": {
+    change: [replace(`${R}/pairs/prefixItems/1/type`, "string")],
+    expect: [["breaks-clients", "type-changed", `${R}/pairs/prefixItems/1/type`]],
+  },
+  "a new contains breaks clients": {
+    change: [add(`${R}/tags/contains`, { const: "x" })],
+    expect: [["breaks-clients", "contains-added", `${R}/tags/contains`]],
+  },
+  "unique items required breaks clients": {
+    change: [add(`${R}/tags/uniqueItems`, true)],
+    expect: [["breaks-clients", "unique-items-added", `${R}/tags/uniqueItems`]],
+  },
+  "narrowed property names break clients": {
+    change: [replace(`${R}/meta/propertyNames/maxLength`, 5)],
+    expect: [["breaks-clients", "limit-narrowed", `${R}/meta/propertyNames/maxLength`]],
+  },
+  "a narrowed additionalProperties schema breaks clients": {
+    change: [add(`${R}/meta/additionalProperties/maxLength`, 10)],
+    expect: [["breaks-clients", "limit-added", `${R}/meta/additionalProperties/maxLength`]],
+  },
+  "a request property forbidden (false) breaks clients": {
+    change: [add(`${R}/legacy`, false)],
+    expect: [["breaks-clients", "schema-forbidden", `${R}/legacy`]],
+  },
+  "a forbidden request property dropped (now allowed) is additive": {
+    given: [add(`${R}/legacy`, false)],
+    change: [remove(`${R}/legacy`)],
+    expect: [["additive", "schema-allowed", `${S}/ThingRequest/additionalProperties`]],
+  },
+  "new patternProperties break clients": {
+    change: [add(`${R}/meta/patternProperties`, { "^x-": { type: "string", maxLength: 3 } })],
+    expect: [["breaks-clients", "pattern-property-added", `${R}/meta/patternProperties/^x-`]],
+  },
+  "a new dependentRequired breaks clients": {
+    change: [add(`${S}/ThingRequest/dependentRequired`, { low: ["high"] })],
+    expect: [["breaks-clients", "dependent-required-added", `${S}/ThingRequest/dependentRequired/low/0`]],
+  },
+  "a new dependentSchemas entry breaks clients": {
+    change: [add(`${S}/ThingRequest/dependentSchemas`, { low: { required: ["high"] } })],
+    expect: [["breaks-clients", "dependent-schema-added", `${S}/ThingRequest/dependentSchemas/low`]],
+  },
+  "a coarser multipleOf breaks clients": {
+    change: [replace(`${R}/step/multipleOf`, 1)],
+    expect: [["breaks-clients", "limit-narrowed", `${R}/step/multipleOf`]],
+  },
+  "a lower x-max-base64-bytes-total breaks clients": {
+    change: [replace(`${R}/files/x-max-base64-bytes-total/max`, 500)],
+    expect: [["breaks-clients", "limit-narrowed", `${R}/files/x-max-base64-bytes-total/max`]],
+  },
+  "x-max-base64-bytes-total over other strings is a change to review": {
+    change: [replace(`${R}/files/x-max-base64-bytes-total/path`, ["*", "name"])],
+    expect: [["breaks-clients", "limit-changed", `${R}/files/x-max-base64-bytes-total`]],
+  },
+  "a new x-max-json-bytes breaks clients": {
+    change: [add(`${R}/meta/x-max-json-bytes`, 4096)],
+    expect: [["breaks-clients", "limit-added", `${R}/meta/x-max-json-bytes`]],
+  },
+  "a new x-greater-than pair breaks clients": {
+    change: [add(`${S}/ThingRequest/x-greater-than`, [{ property: "high", than: "low" }])],
+    expect: [["breaks-clients", "constraint-added", `${S}/ThingRequest/x-greater-than/0`]],
+  },
+  "a dropped x-last-non-system-role is additive": {
+    change: [remove(`${R}/messages/x-last-non-system-role`)],
+    expect: [["additive", "constraint-removed", `${R}/messages/x-last-non-system-role`]],
+  },
+  "oneOf relaxed to anyOf is additive": {
+    change: [remove(`${R}/level/oneOf`), add(`${R}/level/anyOf`, [{ type: "string", enum: ["low", "high"] }, { type: "integer", minimum: 0 }])],
+    expect: [["additive", "one-of-became-any-of", `${R}/level/anyOf`]],
+  },
+  "a new oneOf on a request breaks clients": {
+    change: [add(`${R}/code/oneOf`, [{ minLength: 2 }, { maxLength: 0 }])],
+    expect: [["breaks-clients", "one-of-added", `${R}/code/oneOf`]],
+  },
+  "a new not on a request breaks clients": {
+    change: [add(`${R}/code/not`, { const: "root" })],
+    expect: [["breaks-clients", "not-added", `${R}/code/not`]],
+  },
+  "a changed if condition is a change to review": {
+    given: [add(`${S}/ThingRequest/if`, { required: ["low"] }), add(`${S}/ThingRequest/then`, { required: ["high"] })],
+    change: [replace(`${S}/ThingRequest/if`, { required: ["step"] })],
+    expect: [["breaks-clients", "condition-changed", `${S}/ThingRequest/if`]],
+  },
+  "a changed unknown keyword is a change to review": {
+    given: [add(`${S}/ThingRequest/unevaluatedProperties`, false)],
+    change: [replace(`${S}/ThingRequest/unevaluatedProperties`, { type: "string" })],
+    expect: [["breaks-clients", "keyword-changed", `${S}/ThingRequest/unevaluatedProperties`]],
   },
 
   // ── discriminated unions: matched by tag value; Shape is sent and read ──
@@ -187,6 +285,13 @@ const CASES: Record<string, Case> = {
     expect: [
       ["breaks-readers", "variant-added", `${S}/Shape/oneOf/2`],
       ["additive", "variant-added", `${S}/Shape/oneOf/2`],
+    ],
+  },
+  "a changed discriminator property is a change to review on both sides": {
+    change: [replace(`${S}/Shape/discriminator/propertyName`, "shape")],
+    expect: [
+      ["breaks-clients", "discriminator-changed", `${S}/Shape/discriminator/propertyName`],
+      ["breaks-readers", "discriminator-changed", `${S}/Shape/discriminator/propertyName`],
     ],
   },
   "variants reordered are no change": {
@@ -227,6 +332,18 @@ const CASES: Record<string, Case> = {
   "a header parameter matched case-insensitively is no change": {
     change: [replace(`${POST}/parameters/1/name`, "x-trace")],
     expect: [],
+  },
+  "a parameter made optional is additive": {
+    given: [replace(`${POST}/parameters/0/required`, true)],
+    change: [replace(`${POST}/parameters/0/required`, false)],
+    expect: [["additive", "parameter-became-optional", `${POST}/parameters/0/required`]],
+  },
+  "a new optional request body is additive, a dropped one info": {
+    change: [add(`${STREAM}/get/requestBody`, { content: { "application/json": { schema: { type: "object" } } } }), remove(`${POST}/requestBody`)],
+    expect: [
+      ["additive", "request-body-added", `${STREAM}/get/requestBody`],
+      ["info", "request-body-removed", `${POST}/requestBody`],
+    ],
   },
   "a request body made required breaks clients": {
     given: [replace(`${POST}/requestBody/required`, false)],
@@ -269,6 +386,10 @@ const CASES: Record<string, Case> = {
   },
 
   // ── what the client reads: losing a promise or widening breaks readers ──
+  "a dropped scope is additive": {
+    change: [replace(`${POST}/x-required-scopes`, [])],
+    expect: [["additive", "scope-removed", `${POST}/x-required-scopes`]],
+  },
   "a removed optional response field breaks readers": {
     change: [remove(`${T}/title`)],
     expect: [["breaks-readers", "property-removed", `${T}/title`]],
@@ -343,6 +464,11 @@ const CASES: Record<string, Case> = {
       ["additive", "header-added", `${POST}/responses/201/headers/X-Rate`],
     ],
   },
+  "a response header no longer required breaks readers": {
+    given: [add(`${POST}/responses/201/headers/Retry-After/required`, true)],
+    change: [replace(`${POST}/responses/201/headers/Retry-After/required`, false)],
+    expect: [["breaks-readers", "header-became-optional", `${POST}/responses/201/headers/Retry-After/required`]],
+  },
   "a widened response header schema breaks readers": {
     change: [remove(`${POST}/responses/201/headers/Retry-After/schema/minimum`)],
     expect: [["breaks-readers", "limit-removed", `${POST}/responses/201/headers/Retry-After/schema/minimum`]],
@@ -403,6 +529,15 @@ const CASES: Record<string, Case> = {
     change: [remove(ITEM_SCHEMA)],
     expect: [["breaks-readers", "item-schema-removed", ITEM_SCHEMA]],
   },
+  "a new item schema is additive": {
+    given: [remove(ITEM_SCHEMA)],
+    change: [add(ITEM_SCHEMA, ref("Event"))],
+    expect: [["additive", "item-schema-added", ITEM_SCHEMA]],
+  },
+  "an event variant that becomes terminal (x-terminal) is a change to review for readers": {
+    change: [add(`${S}/StartedEvent/x-terminal`, true)],
+    expect: [["breaks-readers", "keyword-added", `${S}/StartedEvent/x-terminal`]],
+  },
   "OpenAPI 3.2's itemSchema is followed like x-item-schema": {
     given: [remove(ITEM_SCHEMA), add(`${STREAM}/get/responses/200/content/text~1event-stream/itemSchema`, ref("Event"))],
     change: [remove(`${S}/DeltaData/properties/phase`)],
@@ -444,6 +579,35 @@ function rows(caseDefinition: Case): Row[] {
 describe("mantyx-wire diff: classification of doctored schema pairs", () => {
   test.each(Object.entries(CASES))("%s", (_name, caseDefinition) => {
     expect(rows(caseDefinition)).toEqual(caseDefinition.expect);
+  });
+
+  test("a $ref that resolves to nothing is an error naming it, never a silent pass (the CLI's loader refuses such documents first)", () => {
+    const dangling = applyPatch(baseDocument(), [replace(`${T}/tree`, { $ref: "#/components/schemas/Nowhere" })]);
+    expect(() => diffDocuments(baseDocument(), dangling)).toThrow('the $ref "#/components/schemas/Nowhere" at /components/schemas/Thing/properties/tree resolves to nothing');
+  });
+
+  test("a loop of bare $refs terminates", () => {
+    const loop = applyPatch(baseDocument(), [add(`${S}/LoopA`, ref("LoopB")), add(`${S}/LoopB`, ref("LoopA")), replace(`${T}/tree`, ref("LoopA"))]);
+    expect(diffDocuments(loop, loop)).toEqual([]);
+  });
+
+  // What the generated validators enforce (generator/keywords) narrows when added: a request breaks clients, a response only learns more.
+  const ASSERTING = assertingKeywords.flatMap((definition) => [definition.keyword].flat());
+  const SAMPLE_VALUE: Record<string, unknown> = { "x-greater-than": [{ property: "high", than: "low" }] };
+  test.each(ASSERTING)("the enforced vendor keyword %s, added, breaks clients in a request and is info in a response", (keyword) => {
+    const value = SAMPLE_VALUE[keyword] ?? 1;
+    const request = rows({ change: [add(`${S}/ThingRequest/${keyword}`, value)], expect: [] });
+    const response = rows({ change: [add(`${S}/Thing/${keyword}`, value)], expect: [] });
+    expect(request).toHaveLength(1);
+    expect(request[0]![0]).toBe("breaks-clients");
+    expect(response).toHaveLength(1);
+    expect(response[0]![0]).toBe("info");
+  });
+
+  test("the enforced vendor keywords are the generator's registry: annotations and unknown x- keywords are not", () => {
+    expect(ASSERTING.length).toBeGreaterThan(0);
+    for (const keyword of ASSERTING) expect(isVendorAssertion(keyword), keyword).toBe(true);
+    for (const keyword of ["x-known-values", "x-terminal", "x-future-rule"]) expect(isVendorAssertion(keyword), keyword).toBe(false);
   });
 
   test("the base document against itself is no change", () => {
