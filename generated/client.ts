@@ -40,7 +40,7 @@ import { validateSessionMessageRequestAllErrors } from "./validators/session-mes
 import { validateToolResultRequest } from "./validators/tool-result-request.js";
 import { validateToolResultRequestAllErrors } from "./validators/tool-result-request.all-errors.js";
 
-requireCodegenRevision(2, "mantyx-wire 0.2.0");
+requireCodegenRevision(3, "mantyx-wire 0.2.0");
 
 /** The package version the client identifies itself with. */
 export const CLIENT_VERSION = "0.2.0";

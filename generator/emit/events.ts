@@ -20,7 +20,7 @@ import { receiveFile, receiveName } from "./validators/names.js";
 const FILE = "events.ts";
 
 /** The codegen/v1 revision that reads EventStreamSpec.payload (runtime/codegen/v1.ts). */
-const PAYLOAD_REVISION = 3;
+export const PAYLOAD_REVISION = 3;
 
 const lowerFirst = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1);
 /** `AgentRunEvent` -> `AgentRunEvents` (the decoders' noun). */
