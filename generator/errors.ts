@@ -39,6 +39,8 @@ export type SchemaLoadErrorCode =
   | "invalid-json-schema"
   /** A YAML file uses more aliases than a schema needs (an alias bomb): refused before expanding them. */
   | "yaml-aliases"
+  /** Two different schemas of different files would be bundled under one component name. */
+  | "name-collision"
   /** A `$ref` chain that never reaches a schema (`A` -> `B` -> `A`), in one file or across files. */
   | "ref-cycle"
   /** A `$ref` names a file outside the schema root (the root file's folder, or `--root`). */
@@ -91,7 +93,9 @@ export type EmitErrorCode =
   /** The fixtures emitter found no folder of hand-written cases (`cases/` beside the schema). */
   | "missing-cases"
   /** A hand-written case file cannot be read, is not a list of cases, or breaks a rule (unique descriptions, a known component). */
-  | "invalid-cases";
+  | "invalid-cases"
+  /** `RunTranscript`'s `x-transcript-rules` is missing or malformed (generator/transcript/rules.ts). */
+  | "invalid-transcript-rules";
 
 export class EmitError extends GeneratorError {
   override readonly name = "EmitError";

@@ -17,6 +17,8 @@ import { diffOutput, isUpToDate, writeOutput } from "./write.js";
 export interface GenOptions {
   readonly schema: string;
   readonly out: string;
+  /** The folder `$ref`s may read files from (default: the schema's folder). */
+  readonly root?: string;
   readonly check?: boolean;
   readonly debug?: boolean;
   readonly runtime?: string;
@@ -32,7 +34,7 @@ export async function gen(options: GenOptions, io: CliEnv): Promise<number> {
   // Emitters name places by JSON pointer; the loader knows their file:line:col.
   const locate = (pointer: string) => (loaded === undefined ? undefined : locateInSchema(loaded, pointer));
   try {
-    loaded = await loadSchema(options.schema, { cwd: io.cwd });
+    loaded = await loadSchema(options.schema, { cwd: io.cwd, ...(options.root !== undefined && { root: options.root }) });
     const model = { ...loaded, runtime: options.runtime };
     const files = await generate(model, emitters);
     const ran = new Set(emitters.map((emitter) => emitter.name));

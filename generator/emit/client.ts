@@ -201,7 +201,12 @@ export function operationData(model: LoadedSchema): OperationData[] {
       scopes: (extensions["x-required-scopes"] as string[] | undefined) ?? [],
       idempotent,
       pathParams: pathParams.filter((p) => p.clientOption === undefined).map(toData),
-      bodyArg: bodyShape === undefined ? undefined : { type: bodyType !== undefined ? printed(`T.${typeName(bodyType)}`) : bodyShape.type, required: true },
+      // A validated body is always passed (its validator decides); another may be left out when the document says so
+      // (`requestBody.required` is false by default) and no required argument follows it.
+      bodyArg:
+        bodyShape === undefined
+          ? undefined
+          : { type: bodyType !== undefined ? printed(`T.${typeName(bodyType)}`) : bodyShape.type, required: bodyType !== undefined || bodyShape.required || params?.required === true },
       bodyType: bodyType === undefined ? undefined : typeName(bodyType),
       body: bodyType === undefined ? undefined : { validate: validatorName(bodyType), validateAll: allErrorsName(bodyType) },
       params,

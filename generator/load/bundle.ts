@@ -17,6 +17,7 @@ import { isDeepStrictEqual } from "node:util";
 import { SchemaLoadError } from "../errors.js";
 import { getAtPointer, isPlainObject, parseRefFragment, type Pointer } from "./json-pointer.js";
 import { findRefs, type RefSite } from "./refs.js";
+import type { SchemaRoot } from "./schema-root.js";
 import type { SourceFile } from "./source-file.js";
 
 interface Origin {
@@ -48,7 +49,8 @@ export class BundledDocument {
 
 export type ReadSource = (absolutePath: string) => Promise<SourceFile>;
 
-export async function bundle(root: SourceFile, readSource: ReadSource): Promise<BundledDocument> {
+/** `schemaRoot`: the folder `$ref`s may read files from (see schema-root.ts). */
+export async function bundle(root: SourceFile, readSource: ReadSource, schemaRoot?: SchemaRoot): Promise<BundledDocument> {
   // Nothing to bundle (the usual case): no copy, no second walk.
   if (!isPlainObject(root.data)) return new BundledDocument(root.data, root, []);
   const rootSites = findRefs(root.data);
@@ -96,7 +98,24 @@ export async function bundle(root: SourceFile, readSource: ReadSource): Promise<
           "Copy the referenced schema into the repository and point the $ref at the copy (a relative file path or #/components/schemas/...).",
         );
       }
-      const targetPath = filePart === "" ? file.absolutePath : path.resolve(path.dirname(file.absolutePath), decodeURI(filePart));
+      let decoded: string;
+      try {
+        decoded = decodeURI(filePart);
+      } catch {
+        throw new SchemaLoadError(
+          "dangling-ref",
+          [{ ...file.where([...siteInFile, "$ref"]), message: `$ref ${JSON.stringify(site.ref)} is not a valid URI reference (a stray "%").` }],
+          'Write the file path with "%25" for a literal "%", or rename the file.',
+        );
+      }
+      const targetPath = filePart === "" ? file.absolutePath : path.resolve(path.dirname(file.absolutePath), decoded);
+      if (schemaRoot && !(await schemaRoot.contains(targetPath))) {
+        throw new SchemaLoadError(
+          "ref-outside-root",
+          [{ ...file.where([...siteInFile, "$ref"]), message: `$ref ${JSON.stringify(site.ref)} names a file outside the schema root ${JSON.stringify(`${schemaRoot.shown}/`)}; it was not read.` }],
+          "Keep referenced schema files in the root schema's folder (or below it). To allow a wider folder on purpose, pass `--root <dir>` to mantyx-wire gen.",
+        );
+      }
       let target: SourceFile;
       try {
         target = await readCached(targetPath);
@@ -127,7 +146,7 @@ export async function bundle(root: SourceFile, readSource: ReadSource): Promise<
           const schemas = componentSchemas();
           if (Object.hasOwn(schemas, name) && !isDeepStrictEqual(schemas[name], targetValue)) {
             throw new SchemaLoadError(
-              "dangling-ref",
+              "name-collision",
               [{ ...file.where([...siteInFile, "$ref"]), message: `$ref ${JSON.stringify(site.ref)} would be bundled as components.schemas.${name}, but a different schema already has that name.` }],
               `Rename one of the two schemas named ${JSON.stringify(name)}; bundled component names must be unique.`,
             );
@@ -143,7 +162,7 @@ export async function bundle(root: SourceFile, readSource: ReadSource): Promise<
       }
       if (inlineStack.includes(key)) {
         throw new SchemaLoadError(
-          "dangling-ref",
+          "ref-cycle",
           [{ ...file.where([...siteInFile, "$ref"]), message: `$ref ${JSON.stringify(site.ref)} includes itself (a cycle through files).` }],
           "Move the recursive schema under components.schemas (or $defs) of its file, so it is bundled by name instead of inlined.",
         );

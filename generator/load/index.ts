@@ -5,6 +5,7 @@
  *   -> OpenAPI version check, 3.1 or 3.2 (not-openapi-31)
  *   -> bundle external $refs        (dangling-ref)
  *   -> every internal $ref resolves (dangling-ref)
+ *   -> no $ref cycle back to the same value (ref-cycle)
  *   -> discriminator mappings agree with their oneOf (bad-discriminator)
  *   -> x-enum-from-mapping expanded to plain enums; lists of a union's
  *      tags agree with its mapping (disagreeing-lists)
@@ -17,9 +18,11 @@
  */
 import path from "node:path";
 import type { OpenAPIObject, SchemaObject } from "openapi3-ts/oas31";
+import { SchemaLoadError } from "../errors.js";
 import type { LoadedSchema } from "../model.js";
 import { bundle, type BundledDocument } from "./bundle.js";
 import { canonicalJson, sha256Hex } from "./canonical-json.js";
+import { checkRefCycles } from "./check-cycles.js";
 import { checkDiscriminators } from "./check-discriminators.js";
 import { checkKnownLists } from "./check-known-lists.js";
 import { checkRefs } from "./check-refs.js";
@@ -27,6 +30,7 @@ import { resolveEnumsFromMapping } from "./enum-from-mapping.js";
 import type { SourceLocation } from "../errors.js";
 import { isPlainObject, parsePointer } from "./json-pointer.js";
 import { packageInfo } from "./package-info.js";
+import { SchemaRoot } from "./schema-root.js";
 import { SourceFile } from "./source-file.js";
 import { sourcePathOf, toPosix } from "./source-path.js";
 import { checkOpenApiVersion, validateOpenApiDocument } from "./validate-openapi.js";
@@ -36,16 +40,33 @@ import { validateComponentSchemas } from "./validate-schemas.js";
 export interface LoadOptions {
   /** Directory relative paths (and displayed paths) are taken from. Default: `process.cwd()`. */
   readonly cwd?: string;
+  /**
+   * The folder `$ref`s may read files from (relative to `cwd`). Default: the
+   * root schema file's folder. Files outside the default folder that a wider
+   * root admits are read, but errors never quote their lines.
+   */
+  readonly root?: string;
 }
 
 export async function loadSchema(schemaPath: string, options: LoadOptions = {}): Promise<LoadedSchema> {
   const cwd = options.cwd ?? process.cwd();
   const display = (absolute: string): string => toPosix(path.relative(cwd, absolute)) || path.basename(absolute);
   const absolutePath = path.resolve(cwd, schemaPath);
+  const folder = (absolute: string): Promise<SchemaRoot> => SchemaRoot.of(absolute, toPosix(path.relative(cwd, absolute)) || ".");
+  const schemaDir = await folder(path.dirname(absolutePath));
+  const schemaRoot = options.root === undefined ? schemaDir : await folder(path.resolve(cwd, options.root));
+  if (!(await schemaRoot.contains(absolutePath))) {
+    throw new SchemaLoadError(
+      "ref-outside-root",
+      [{ file: display(absolutePath), message: `the schema is outside the --root folder ${JSON.stringify(schemaRoot.shown)}.` }],
+      "Pass a --root that contains the schema file (or leave --root out: the schema's own folder is the default).",
+    );
+  }
   const root = await SourceFile.read(absolutePath, display(absolutePath));
   const version = checkOpenApiVersion(root);
-  const bundled = await bundle(root, (file) => SourceFile.read(file, display(file)));
+  const bundled = await bundle(root, async (file) => SourceFile.read(file, display(file), { quote: await schemaDir.contains(file) }), schemaRoot);
   checkRefs(bundled);
+  checkRefCycles(bundled);
   checkDiscriminators(bundled);
   resolveEnumsFromMapping(bundled);
   checkKnownLists(bundled);

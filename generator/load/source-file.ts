@@ -4,13 +4,33 @@
  * can name the place in the file the author edits.
  */
 import { readFile } from "node:fs/promises";
-import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from "yaml";
+import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Document, type Node } from "yaml";
 import { SchemaLoadError } from "../errors.js";
 import { formatPointer, type Pointer } from "./json-pointer.js";
 
 export interface Position {
   readonly line: number;
   readonly column: number;
+}
+
+/** Extensions of the files the generator reads as schemas. */
+export const SCHEMA_EXTENSIONS = [".yaml", ".yml", ".json"] as const;
+
+/**
+ * At most this many alias expansions per file (yaml's `maxAliasCount`, which
+ * weighs each expansion by the aliases inside what it copies). A schema
+ * needs few or none; a "billion laughs" file needs billions, and is refused
+ * after this many steps instead of filling memory.
+ */
+export const MAX_ALIAS_EXPANSIONS = 1000;
+
+export interface ReadOptions {
+  /**
+   * Whether errors may quote the file's lines (excerpts, YAML messages).
+   * False for a file the user did not write into the schema's folder (one
+   * reached through a wider \`--root\`): positions only, never its content.
+   */
+  readonly quote?: boolean;
 }
 
 export class SourceFile {
@@ -24,13 +44,23 @@ export class SourceFile {
     readonly data: unknown,
     /** The YAML syntax tree, for positions; parsed on first use for JSON files, null if it cannot be. */
     private yaml: YamlTree | null | undefined,
+    /** See `ReadOptions.quote`. */
+    readonly quotable: boolean,
   ) {}
 
   /**
    * Read and parse a schema file: JSON for `.json`, YAML otherwise. Throws
    * `SchemaLoadError` (`io`, `yaml-syntax`).
    */
-  static async read(absolutePath: string, displayPath: string): Promise<SourceFile> {
+  static async read(absolutePath: string, displayPath: string, options: ReadOptions = {}): Promise<SourceFile> {
+    if (!SCHEMA_EXTENSIONS.some((extension) => absolutePath.toLowerCase().endsWith(extension))) {
+      // Never read what is not a schema file (a $ref to /proc/self/environ, a key file): its content could end up in an error.
+      throw new SchemaLoadError(
+        "io",
+        [{ file: displayPath, message: `not a schema file: the generator reads only ${SCHEMA_EXTENSIONS.join(", ")} files` }],
+        "Name a YAML or JSON schema file (`--schema <path>`, and every $ref to another file).",
+      );
+    }
     let text: string;
     try {
       text = await readFile(absolutePath, "utf8");
@@ -43,23 +73,25 @@ export class SourceFile {
         { cause },
       );
     }
-    return SourceFile.parse(text, absolutePath, displayPath);
+    return SourceFile.parse(text, absolutePath, displayPath, options);
   }
 
-  static parse(text: string, absolutePath: string, displayPath: string): SourceFile {
+  static parse(text: string, absolutePath: string, displayPath: string, { quote = true }: ReadOptions = {}): SourceFile {
+    const excerpt = (position: Position | undefined): { excerpt?: string } => (quote && position ? { excerpt: excerptAt(text, position) } : {});
     if (absolutePath.toLowerCase().endsWith(".json")) {
       // JSON.parse is strict JSON (YAML would accept comments, single quotes)
       // and fast; YAML, a superset of JSON, gives positions if an error needs them.
       try {
-        return new SourceFile(absolutePath, displayPath, text, JSON.parse(text) as unknown, undefined);
+        return new SourceFile(absolutePath, displayPath, text, JSON.parse(text) as unknown, undefined, quote);
       } catch (cause) {
+        // V8's message quotes the text around the error ("...is not valid JSON"): never shown; the position is.
         const offset = /at position (\d+)/.exec((cause as Error).message)?.[1];
         const position = offset === undefined ? undefined : positionAt(text, Number(offset));
+        const what = position === undefined ? "" : ` at line ${position.line}, column ${position.column}`;
         throw new SchemaLoadError(
           "yaml-syntax",
-          [{ file: displayPath, ...position, excerpt: position && excerptAt(text, position), message: `invalid JSON: ${(cause as Error).message}` }],
+          [{ file: displayPath, ...position, ...excerpt(position), message: `invalid JSON${what}${text.trim() === "" ? " (the file is empty)" : ""}.` }],
           "Fix the JSON syntax at that position (a trailing comma or a missing quote is the usual cause).",
-          { cause },
         );
       }
     }
@@ -70,8 +102,9 @@ export class SourceFile {
         return {
           file: displayPath,
           ...position,
-          excerpt: excerptAt(text, position),
-          message: `invalid YAML (${error.code}): ${error.message}`,
+          ...excerpt(position),
+          // yaml's messages can quote a token of the file (a tag, a directive).
+          message: quote ? `invalid YAML (${error.code}): ${error.message}` : `invalid YAML (${error.code}).`,
           fix: yamlFix(error.code),
         };
       });
@@ -81,8 +114,19 @@ export class SourceFile {
         "Fix the YAML syntax at that position.",
       );
     }
-    const data: unknown = yaml.document.toJS({ maxAliasCount: 1000 });
-    return new SourceFile(absolutePath, displayPath, text, data, yaml);
+    let data: unknown;
+    try {
+      data = yaml.document.toJS({ maxAliasCount: MAX_ALIAS_EXPANSIONS });
+    } catch (cause) {
+      if (!(cause instanceof ReferenceError)) throw cause;
+      const position = firstAliasPosition(yaml);
+      throw new SchemaLoadError(
+        "yaml-aliases",
+        [{ file: displayPath, ...position, ...excerpt(position), message: `the file's YAML aliases (*name) expand to more than ${MAX_ALIAS_EXPANSIONS} copies: refused before expanding them (an alias bomb, or a schema that should use $ref).` }],
+        "Replace the anchors and aliases (&name / *name) with $ref to a named schema; a schema needs no nested aliases.",
+      );
+    }
+    return new SourceFile(absolutePath, displayPath, text, data, yaml, quote);
   }
 
   /**
@@ -129,7 +173,7 @@ export class SourceFile {
       file: this.displayPath,
       pointer: formatPointer(pointer),
       ...position,
-      ...(position && { excerpt: excerptAt(this.text, position) }),
+      ...(position && this.quotable && { excerpt: excerptAt(this.text, position) }),
     };
   }
 
@@ -150,6 +194,18 @@ function parseYaml(text: string): YamlTree {
       return { line, column: col };
     },
   };
+}
+
+/** Where the first alias of the document is (the place to start replacing them). */
+function firstAliasPosition(yaml: YamlTree): Position | undefined {
+  let offset: number | undefined;
+  visit(yaml.document, {
+    Alias(_key, node) {
+      offset = node.range?.[0];
+      return visit.BREAK;
+    },
+  });
+  return offset === undefined ? undefined : yaml.position(offset);
 }
 
 function deref(node: Node | null | undefined, document: Document): Node | null | undefined {

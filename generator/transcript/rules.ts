@@ -16,6 +16,7 @@
  *   call), `min` (answers per call, lifted when the run's terminal event
  *   matches one of `unlessTerminal`).
  */
+import { EmitError } from "../errors.js";
 import type { SchemaObject } from "openapi3-ts/oas31";
 
 export const TRANSCRIPT_COMPONENT = "RunTranscript";
@@ -76,9 +77,11 @@ export interface TranscriptRules {
   readonly terminalTypes: readonly string[];
 }
 
-export class TranscriptRulesError extends Error {
-  override readonly name = "TranscriptRulesError";
-  readonly code = "invalid-transcript-rules";
+export class TranscriptRulesError extends EmitError {
+
+  constructor(message: string, pointer = `/components/schemas/${TRANSCRIPT_COMPONENT}`) {
+    super("invalid-transcript-rules", "transcript", message, `Give #/components/schemas/${TRANSCRIPT_COMPONENT} an ${RULES_KEYWORD} list as schema/CONVENTIONS.md describes.`, pointer);
+  }
 }
 
 export function isTranscriptRulesError(e: unknown): e is TranscriptRulesError {
@@ -91,7 +94,7 @@ const AT = `#/components/schemas/${TRANSCRIPT_COMPONENT}/${RULES_KEYWORD}`;
 export function readTranscriptRules(schemas: Readonly<Record<string, SchemaObject>>): TranscriptRules {
   const component = schemas[TRANSCRIPT_COMPONENT] as Record<string, unknown> | undefined;
   if (component === undefined) {
-    throw new TranscriptRulesError(`No #/components/schemas/${TRANSCRIPT_COMPONENT}: add it with an ${RULES_KEYWORD} list (schema/CONVENTIONS.md).`);
+    throw new TranscriptRulesError(`No #/components/schemas/${TRANSCRIPT_COMPONENT}: add it with an ${RULES_KEYWORD} list (schema/CONVENTIONS.md).`, "/components/schemas");
   }
   const raw = component[RULES_KEYWORD];
   if (!Array.isArray(raw) || raw.length === 0) throw new TranscriptRulesError(`${AT} must be a non-empty array of rule objects.`);

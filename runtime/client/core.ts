@@ -32,7 +32,8 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
  * per-call options.
  */
 export interface Operation {
-  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Every method of an OpenAPI Path Item (`QUERY` is 3.2's). */
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS" | "TRACE" | "QUERY";
   /** Path template, `{name}` for each path parameter. */
   readonly path: string;
   /**
@@ -248,7 +249,8 @@ export class ClientCore {
       if (credential === undefined) continue;
       // Every form a credential is sent in is redacted from errors: as given, URL-encoded, and basic's base64.
       const parts = typeof credential == "string" ? [credential] : [credential.password, basicToken(credential)];
-      for (const part of parts) this.#secrets.push(...secretForms(part), ...secretForms(encodeURIComponent(part)));
+      // (A query string encodes a space as `+`, encodeURIComponent as `%20`: both forms.)
+      for (const part of parts) this.#secrets.push(...secretForms(part), ...secretForms(encodeURIComponent(part)), ...secretForms(new URLSearchParams({ k: part }).toString().slice(2)));
     }
     if (!options.baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function") throw new TypeError("MantyxClient: pass baseUrl (and fetch)");
     // A mistyped URL fails here, not as a "connection error" on every call.

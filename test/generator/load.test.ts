@@ -106,7 +106,7 @@ describe("loadSchema", () => {
     });
     const cycle: unknown = await loadSchema("cycle.yaml", { cwd: dir }).catch((e: unknown) => e);
     expect(isSchemaLoadError(cycle) && [cycle.code, cycle.problems[0].file, cycle.problems[0].message]).toEqual([
-      "dangling-ref",
+      "ref-cycle",
       "b.yaml",
       expect.stringContaining("includes itself"),
     ]);

@@ -75,6 +75,20 @@ describe("a mini schema declaring prototype-named properties", () => {
   });
 });
 
+describe("uniqueItems on strings that are prototype names", () => {
+  it("finds the duplicate, emitted and live alike", async () => {
+    const schemas = { Names: { type: "array", items: { type: "string" }, uniqueItems: true } } as LoadedSchema["schemas"];
+    const model: LoadedSchema = { document: { openapi: "3.1.0", info: { title: "t", version: "1" }, components: { schemas } }, schemas, sourcePath: "t.yaml", hash: "0", generatorVersion: "0.0.0" };
+    const validate = await (await emitToTempDir(model)).get("Names");
+    const live = liveValidators(model)("Names");
+    for (const [data, valid] of [[["__proto__", "__proto__"], false], [["constructor", "constructor"], false], [["constructor", "toString", "__proto__"], true]] as const) {
+      const fromEmitted = run(validate, JSON.parse(JSON.stringify(data)));
+      expect(fromEmitted.valid, JSON.stringify(data)).toBe(valid);
+      expect(run(live, JSON.parse(JSON.stringify(data)))).toEqual(fromEmitted);
+    }
+  });
+});
+
 describe("live ajv's equality (json-equal.ts)", () => {
   it("is the generated runtime's deepEqual, on JSON values with prototype-named keys", async () => {
     // The helper the generated validators import through the codegen contract.

@@ -1,6 +1,9 @@
 /**
  * The deep equality live ajv uses for `const`, `enum` and `uniqueItems`,
- * made the same as the generated validators' (`deepEqual` in ./runtime.ts).
+ * made the same as the generated validators' (`deepEqual` of
+ * runtime/validation/helpers.ts; the generator imports nothing from
+ * runtime/, so this is a copy, and test/validators/prototype-keys.test.ts
+ * checks the two agree).
  *
  * ajv's own (`ajv/dist/runtime/equal`, fast-deep-equal) calls `a.toString()`
  * when `a.toString` is not Object.prototype's, so data with an own key
@@ -10,7 +13,7 @@
  * `default` when they generate code, so replacing it before anything compiles
  * gives live ajv (tests, the fixtures emitter's judges) the generated code's
  * equality. The function keeps ajv's `code`, so standalone output is
- * unchanged: the generated modules still import ./runtime.js's `deepEqual`.
+ * unchanged: the generated modules still import the runtime's `deepEqual`.
  */
 import { createRequire } from "node:module";
 

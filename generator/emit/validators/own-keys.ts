@@ -17,9 +17,14 @@
  * so an unevaluated `constructor` passed as evaluated, and
  * `props0["__proto__"] = true` was swallowed by the prototype setter. Maps
  * without a prototype, and asking for `true` itself, make the lookup own-key.
+ *
+ * `uniqueItems` on strings indexes the items the same way
+ * (`indices0[item] = i`), so `["__proto__", "__proto__"]` passed as unique:
+ * its map gets no prototype either.
  */
 export function ownKeyEvaluation(code: string): string {
   return code
+    .replace(/\b(indices\d+)\s*=\s*\{\}\s*;/g, "$1 = Object.create(null);")
     .replace(/\b(props\d+)\s*=\s*\{\}\s*;/g, "$1 = Object.create(null);")
     .replace(/\b(props\d+)\s*=\s*\1\s*\|\|\s*\{\}\s*;/g, "$1 = $1 || Object.create(null);")
     .replace(/!(props\d+)\[(key\d+)\]/g, "$1[$2] !== true");

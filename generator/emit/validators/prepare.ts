@@ -17,6 +17,7 @@
  * verdicts (JSON Schema's `oneOf`), only without the switch on the tag.
  */
 import type { SchemaObject } from "openapi3-ts/oas31";
+import { EmitError } from "../../errors.js";
 import { annotationKeywords, assertingKeywords } from "../../keywords/index.js";
 
 const COMPONENT_REF = "#/components/schemas/";
@@ -24,9 +25,15 @@ const COMPONENT_REF = "#/components/schemas/";
 /** Keywords whose values are data, not subschemas: never walked. */
 const DATA_KEYWORDS = new Set(["examples", "example", "default", "const", "enum", "x-known-values"]);
 
-export class DiscriminatorMappingError extends Error {
-  override readonly name = "DiscriminatorMappingError";
-  readonly code = "discriminator-mapping";
+/**
+ * The loader refuses such a mapping first, with its place in the file
+ * (generator/load/check-discriminators.ts); this is for models built by hand.
+ */
+export class DiscriminatorMappingError extends EmitError {
+
+  constructor(message: string, pointer: string) {
+    super("unsupported-schema", "validators", message, "Make discriminator.mapping name, for each tag value, the oneOf branch whose tag const is that value.", pointer);
+  }
 }
 
 export function isDiscriminatorMappingError(e: unknown): e is DiscriminatorMappingError {
@@ -122,6 +129,7 @@ function checkMapping(
   const fail = (why: string): never => {
     throw new DiscriminatorMappingError(
       `${at}/discriminator: ${why}. Make discriminator.mapping name, for each tag value, the oneOf branch whose "properties/${propertyName}/const" is that value.`,
+      `${at.slice(1)}/discriminator`,
     );
   };
   const oneOf = node["oneOf"];

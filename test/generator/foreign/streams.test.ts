@@ -27,6 +27,8 @@ const seen: IncomingMessage[] = [];
 interface TickerClient {
   streamQuotes(market: string, params: { query: { symbols: string[] }; header?: { "X-Request-Id"?: string } }, options?: { signal?: AbortSignal }): AsyncIterable<{ event: string; data: Record<string, unknown> }>;
   getTrades(params?: { query?: { limit?: number } }): AsyncIterable<{ symbol: string; quantity: number }>;
+  searchQuotes(body: { prefix?: string }): Promise<unknown>;
+  headHealth(): Promise<undefined>;
 }
 let ApiClient: new (options: { baseUrl: string; credentials?: Record<string, unknown> }) => TickerClient;
 
@@ -38,7 +40,15 @@ beforeAll(async () => {
   ({ ApiClient } = (await import(path.join(out, "client.ts"))) as { ApiClient: typeof ApiClient });
   server = createServer((request, response) => {
     seen.push(request);
-    if (request.url!.startsWith("/markets/")) {
+    if (request.method === "QUERY" || request.method === "HEAD") {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk));
+      request.on("end", () => {
+        if (request.method === "HEAD") return void response.writeHead(204).end();
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(JSON.stringify([{ symbol: JSON.parse(body).prefix + "ME", price: 1 }]));
+      });
+    } else if (request.url!.startsWith("/markets/")) {
       response.writeHead(200, { "content-type": "text/event-stream" });
       response.write(': heartbeat\n\nevent: quote\ndata: {"symbol":"ACME","price":12.5}\n\n');
       // An event split across writes, and one told apart by `event` only.
@@ -85,6 +95,13 @@ describe("generated client for OpenAPI 3.2 itemSchema streams", () => {
     expect(request.url).toBe("/trades?limit=2");
     expect(request.headers.authorization).toBe(`Basic ${Buffer.from("ann:pä55", "utf8").toString("base64")}`);
     expect(request.headers["x-ticker-key"]).toBeUndefined();
+  });
+
+  test("OpenAPI 3.2's QUERY method (with a JSON body) and a HEAD operation without an operationId (headHealth)", async () => {
+    const client = new ApiClient({ baseUrl, credentials: { tickerKey: "key-123" } });
+    expect(await client.searchQuotes({ prefix: "AC" })).toEqual([{ symbol: "ACME", price: 1 }]);
+    expect(await client.headHealth()).toBeUndefined();
+    expect(seen.filter((r) => r.method === "QUERY" || r.method === "HEAD").map((r) => `${r.method} ${r.url} ${r.headers["x-ticker-key"] ?? "-"}`)).toEqual(["QUERY /quotes/search key-123", "HEAD /health -"]);
   });
 
   test("the output and code narrowing its items pass tsc --strict; a wrong use does not", () => {

@@ -1,0 +1,103 @@
+/**
+ * The runtime's query/header/cookie parameters and security schemes
+ * (Operation `params` and `security`, ClientCore's `schemes` and the
+ * `credentials` option), over real HTTP on 127.0.0.1: each query style,
+ * header and cookie parameters, the first security alternative the client
+ * can meet, and no credential in an error, as sent or encoded.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ClientCore, type ClientOptions, type Operation, type SecurityScheme } from "../../runtime/codegen/v1.js";
+import { isMantyxApiError } from "../../runtime/client/errors.js";
+
+let server: Server;
+let baseUrl = "";
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    const echo = JSON.stringify({ url: request.url, headers: request.headers });
+    // The error route echoes everything it got, credentials included, as a careless server would.
+    response.writeHead(request.url!.startsWith("/fail") ? 401 : 200, { "content-type": "application/json", "x-echo": encodeURIComponent(request.url!) });
+    response.end(echo);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const schemes: Record<string, SecurityScheme> = {
+  bearer: ["bearer"],
+  basic: ["basic"],
+  headerKey: ["apiKey", "header", "X-Key"],
+  queryKey: ["apiKey", "query", "api_key"],
+  cookieKey: ["apiKey", "cookie", "session"],
+};
+
+const operations = {
+  search: { method: "GET", path: "/items/{kind}", params: { query: { tags: "form", ids: "csv", filter: "deep", range: "pipe", words: "space", flat: "form" }, header: ["X-Trace"], cookie: ["pref"] } },
+  keyed: { method: "GET", path: "/keyed", security: [["bearer", "headerKey"], ["queryKey"], ["basic"]] },
+  cookie: { method: "GET", path: "/cookie", security: [["cookieKey"]] },
+  open: { method: "GET", path: "/open", security: [[]] },
+  fail: { method: "GET", path: "/fail", security: [["queryKey", "headerKey", "basic"]] },
+} as const satisfies Record<string, Operation>;
+
+type Echo = { url: string; headers: Record<string, string | undefined> };
+interface Methods {
+  search(kind: string, params: object): Promise<Echo>;
+  keyed(): Promise<Echo>;
+  cookie(): Promise<Echo>;
+  open(): Promise<Echo>;
+  fail(): Promise<Echo>;
+}
+class TestClient extends ClientCore {
+  constructor(options: ClientOptions) {
+    super(options, "test", {}, schemes);
+  }
+}
+TestClient.define(operations);
+const client = (credentials: ClientOptions["credentials"] = {}): Methods => new TestClient({ baseUrl, credentials, maxRetries: 0 }) as unknown as Methods;
+
+describe("parameters", () => {
+  test("each query style, a header and a cookie parameter; undefined ones are left out", async () => {
+    const echo = await client().search("a b", {
+      query: { tags: ["x", "y"], ids: [1, 2, 3], filter: { color: "red", size: 2 }, range: [1, 5], words: ["a", "b"], flat: { page: 2, empty: undefined }, missing: 1 },
+      header: { "X-Trace": "t-1" },
+      cookie: { pref: "dark mode" },
+    });
+    expect(decodeURIComponent(echo.url)).toBe("/items/a b?tags=x&tags=y&ids=1,2,3&filter[color]=red&filter[size]=2&range=1|5&words=a+b&page=2");
+    expect(echo.headers["x-trace"]).toBe("t-1");
+    expect(echo.headers.cookie).toBe("pref=dark%20mode");
+  });
+});
+
+describe("security schemes", () => {
+  test("the first alternative the client holds every credential of is sent, and only it", async () => {
+    const both = await client({ bearer: "tok", headerKey: "hk", queryKey: "qk" }).keyed();
+    expect(both.headers.authorization).toBe("Bearer tok");
+    expect(both.headers["x-key"]).toBe("hk");
+    expect(both.url).toBe("/keyed");
+    const query = await client({ bearer: "tok", queryKey: "q k&" }).keyed();
+    expect(query.url).toBe("/keyed?api_key=q+k%26");
+    expect(query.headers.authorization).toBeUndefined();
+    const basic = await client({ basic: { username: "ann", password: "pässword" } }).keyed();
+    expect(basic.headers.authorization).toBe(`Basic ${Buffer.from("ann:pässword").toString("base64")}`);
+    expect((await client({ cookieKey: "c=1" }).cookie()).headers.cookie).toBe("session=c%3D1");
+    expect((await client({ bearer: "tok" }).open()).headers.authorization).toBeUndefined();
+    // None met: nothing is sent (the server says 401 if it needs one).
+    expect((await client({ headerKey: "hk" }).keyed()).headers["x-key"]).toBeUndefined();
+  });
+
+  test("a credential never appears in the error: not as sent, URL-encoded, or as basic's base64", async () => {
+    const secrets = { queryKey: "sk/live+1&= x", headerKey: "hk-secret", basic: { username: "ann", password: "pw-secret" } };
+    const error = await client(secrets)
+      .fail()
+      .then(() => undefined, (e: unknown) => e);
+    expect(isMantyxApiError(error) && error.status).toBe(401);
+    const everything = JSON.stringify({ message: (error as Error).message, body: (error as { body: unknown }).body, stack: (error as Error).stack, error });
+    for (const secret of ["sk/live+1&= x", encodeURIComponent("sk/live+1&= x"), "sk%2Flive%2B1%26%3D+x", "hk-secret", "pw-secret", Buffer.from("ann:pw-secret").toString("base64")]) {
+      expect(everything).not.toContain(secret);
+    }
+    expect(everything).toContain("[redacted]");
+  });
+});
