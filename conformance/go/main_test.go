@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"sort"
@@ -26,6 +27,9 @@ func TestMain(m *testing.M) {
 	}
 	if err == nil {
 		known, err = KnownFailures("known_failures.txt")
+	}
+	if err == nil {
+		err = readSelectedTiers()
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -87,6 +91,50 @@ func TestSuiteBars(t *testing.T) {
 	}
 	if len(known) != 0 {
 		t.Errorf("known_failures.txt must be empty for this runner, has %d ids", len(known))
+	}
+	total := 0
+	for _, tier := range Tiers {
+		total += manifest.Tiers[tier]
+	}
+	if want := manifest.Counts["messages"] + manifest.Counts["sse"] + manifest.Counts["flows"] + manifest.Counts["transcripts"]; total != want || len(manifest.Tiers) != len(Tiers) {
+		t.Errorf("the manifest's per-tier counts %v do not add up to the %d cases", manifest.Tiers, want)
+	}
+}
+
+func TestTierSelection(t *testing.T) {
+	all, err := SelectedTiers("")
+	if err != nil || len(all) != 3 {
+		t.Errorf("no MANTYX_TIERS selects all three tiers: %v %v", all, err)
+	}
+	two, err := SelectedTiers(" receive, strict ")
+	if err != nil || !two["receive"] || !two["strict"] || two["behaviour"] {
+		t.Errorf("MANTYX_TIERS=receive,strict: %v %v", two, err)
+	}
+	if _, err := SelectedTiers("recieve"); err == nil || !strings.Contains(err.Error(), `"recieve"`) {
+		t.Errorf("an unknown tier name is an error naming it: %v", err)
+	}
+}
+
+func TestFrameShapes(t *testing.T) {
+	envelope := `{"data":{"text":"Hi"},"seq":7,"type":"assistant_delta"}`
+	cases := []struct {
+		data, eventLine, want, shape string
+	}{
+		{envelope, "assistant_delta", envelope, "envelope"},
+		{`{"seq":7,"type":"assistant_delta","text":"Hi"}`, "message", envelope, "flat"},
+		{`{"seq":7,"text":"Hi"}`, "assistant_delta", envelope, "flat"},
+		{`{"seq":7,"type":"assistant_delta","text":"Hi"}`, "update", envelope, "flat"},
+		// The SSE default event type names no MANTYX type: the event stays untyped.
+		{`{"seq":7,"text":"Hi"}`, "message", `{"data":{"text":"Hi"},"seq":7}`, "flat"},
+	}
+	for _, c := range cases {
+		var value any
+		_ = json.Unmarshal([]byte(c.data), &value)
+		event, shape := TypedEvent(value, c.eventLine)
+		got, _ := json.Marshal(event)
+		if string(got) != c.want || shape != c.shape {
+			t.Errorf("%s with event: %s -> %s (%s), want %s (%s)", c.data, c.eventLine, got, shape, c.want, c.shape)
+		}
 	}
 }
 

@@ -9,10 +9,12 @@ import (
 )
 
 // TestSSE decodes every SSE case with ./sse, whole, in the case's chunks and
-// one byte at a time; for MANTYX streams, each message's data is the typed
-// event and validates as an AgentRunEvent.
+// one byte at a time; for MANTYX streams, each message's data read by the
+// frame-shape rule (frames.go: nested or flattened, the type from the frame
+// else from the event: line) is the typed event, in the shape the case
+// records, and validates as an AgentRunEvent at the receive level.
 func TestSSE(t *testing.T) {
-	v, err := NewValidators(dir)
+	v, err := NewValidatorsOf(dir, SchemaDocument("receive"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,6 +27,9 @@ func TestSSE(t *testing.T) {
 		}
 		total += len(cases)
 		for _, c := range cases {
+			if !tiers.take(c.Tier, &counts) {
+				continue
+			}
 			counts.run()
 			expect(t, CaseID(file, c.Description), checkSSE(c, v))
 		}
@@ -70,8 +75,16 @@ func checkSSE(c SSECase, v *Validators) string {
 		if err := json.Unmarshal([]byte(c.Messages[i].Data), &fromData); err != nil {
 			return fmt.Sprintf("message %d: data is not JSON: %v", i, err)
 		}
+		typed, shape := TypedEvent(fromData, c.Messages[i].Event)
+		wantShape := "envelope"
+		if c.Shapes != nil {
+			wantShape = c.Shapes[i]
+		}
+		if shape != wantShape {
+			return fmt.Sprintf("message %d: a %s frame, the case says %s", i, shape, wantShape)
+		}
 		_ = json.Unmarshal(raw, &expected)
-		a, _ := json.Marshal(fromData)
+		a, _ := json.Marshal(typed)
 		b, _ := json.Marshal(expected)
 		if string(a) != string(b) {
 			return fmt.Sprintf("message %d: typed event %s, want %s", i, a, b)

@@ -58,11 +58,14 @@ func FixturesDir() string {
 
 // Manifest is fixtures/manifest.json (the fields the runner reads).
 type Manifest struct {
-	SuiteVersion    string                  `json:"suiteVersion"`
-	ProtocolVersion string                  `json:"protocolVersion"`
-	Counts          map[string]int          `json:"counts"`
-	Files           map[string]ManifestFile `json:"files"`
-	Coverage        struct {
+	SuiteVersion    string         `json:"suiteVersion"`
+	ProtocolVersion string         `json:"protocolVersion"`
+	Counts          map[string]int `json:"-"`
+	// Tiers is counts.tiers: cases per tier (behaviour, receive, strict).
+	Tiers    map[string]int             `json:"-"`
+	RawCount map[string]json.RawMessage `json:"counts"`
+	Files    map[string]ManifestFile    `json:"files"`
+	Coverage struct {
 		WithoutValid   []string `json:"componentsWithoutValidCases"`
 		WithoutInvalid []string `json:"componentsWithoutInvalidCases"`
 	} `json:"coverage"`
@@ -83,6 +86,21 @@ func ReadManifest(dir string) (*Manifest, error) {
 	var m Manifest
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, fmt.Errorf("manifest.json: %w", err)
+	}
+	// counts holds numbers, and the per-tier numbers under "tiers".
+	m.Counts = map[string]int{}
+	for k, v := range m.RawCount {
+		if k == "tiers" {
+			if err := json.Unmarshal(v, &m.Tiers); err != nil {
+				return nil, fmt.Errorf("manifest.json counts.tiers: %w", err)
+			}
+			continue
+		}
+		var n int
+		if err := json.Unmarshal(v, &n); err != nil {
+			return nil, fmt.Errorf("manifest.json counts.%s: %w", k, err)
+		}
+		m.Counts[k] = n
 	}
 	return &m, nil
 }
@@ -177,10 +195,17 @@ type Validators struct {
 	cache    map[string]*jsonschema.Schema
 }
 
-// NewValidators loads schema.json. Unknown keywords (OpenAPI's discriminator,
-// the x- vendor keywords) are ignored, as a plain JSON Schema validator does.
+// NewValidators loads schema.json (the strict level). Unknown keywords
+// (OpenAPI's discriminator, the x- vendor keywords) are ignored, as a plain
+// JSON Schema validator does.
 func NewValidators(dir string) (*Validators, error) {
-	doc, err := ReadInstance(dir, "schema.json")
+	return NewValidatorsOf(dir, "schema.json")
+}
+
+// NewValidatorsOf loads one of the suite's schema documents: schema.json
+// (strict) or schema.receive.json (receive level, SchemaDocument).
+func NewValidatorsOf(dir, file string) (*Validators, error) {
+	doc, err := ReadInstance(dir, file)
 	if err != nil {
 		return nil, err
 	}
@@ -217,6 +242,8 @@ func (v *Validators) Validate(pointer string, instance any) (bool, error) {
 // SSE case input.
 type SSECase struct {
 	Description string   `json:"description"`
+	Tier        string   `json:"tier"`
+	Shapes      []string `json:"shapes"`
 	Rule        string   `json:"rule"`
 	Input       SSEInput `json:"input"`
 	Chunks      []string `json:"chunks"`

@@ -103,9 +103,14 @@ func (r *TranscriptRules) selects(sel map[string]any, e any) bool {
 // Check returns the issues of a transcript ({ events: [...] }); none when every rule holds.
 func (r *TranscriptRules) Check(transcript any) []Issue {
 	obj, _ := transcript.(map[string]any)
-	events, ok := obj["events"].([]any)
+	raw, ok := obj["events"].([]any)
 	if !ok {
 		return []Issue{{"shape", -1, "a transcript is an object with an events array"}}
+	}
+	// Either frame shape (frames.go): the rules' pointers are into the envelope.
+	events := make([]any, len(raw))
+	for i, e := range raw {
+		events[i], _ = ToEnvelope(e)
 	}
 	var issues []Issue
 	for _, rule := range r.Rules {

@@ -12,6 +12,7 @@ func TestTranscripts(t *testing.T) {
 	var groups []struct {
 		Tests []struct {
 			Description string `json:"description"`
+			Tier        string `json:"tier"`
 			Data        any    `json:"data"`
 			Valid       bool   `json:"valid"`
 			Rule        string `json:"rule"`
@@ -23,6 +24,9 @@ func TestTranscripts(t *testing.T) {
 	var counts tally
 	for _, g := range groups {
 		for _, c := range g.Tests {
+			if !tiers.take(c.Tier, &counts) {
+				continue
+			}
 			counts.run()
 			issues := rules.Check(c.Data)
 			problem := ""
@@ -58,3 +62,6 @@ func hasRule(issues []Issue, rule string) bool {
 	}
 	return false
 }
+
+// TestTierSummary is the package's last test: it prints the per-tier counts of the run.
+func TestTierSummary(t *testing.T) { reportTiers(t) }

@@ -20,6 +20,11 @@ DEFAULT_DIR = HERE / ".." / ".." / "generated" / "fixtures"
 FIXTURES_DIR = Path(os.environ.get("MANTYX_FIXTURES_DIR") or DEFAULT_DIR).resolve()
 KNOWN_FAILURES_FILE = HERE / "known_failures.txt"
 
+# The suite's tiers: behaviour (what every SDK must do), receive (messages
+# every SDK must accept or reject at the receive level, judged against
+# schema.receive.json), strict (the strict level, schema.json).
+TIERS = ("behaviour", "receive", "strict")
+
 
 class SuiteError(Exception):
     """The suite is missing or does not match its manifest."""
@@ -53,6 +58,23 @@ def verify_manifest(m: dict[str, Any]) -> list[str]:
         if file.is_file() and rel != "manifest.json" and rel not in m["files"]:
             problems.append(f"{rel}: not in the manifest")
     return problems
+
+
+def selected_tiers(value: str | None = None) -> frozenset[str]:
+    """The tiers to run: ``MANTYX_TIERS`` (comma-separated), all three when unset; an unknown name is an error."""
+    value = os.environ.get("MANTYX_TIERS", "") if value is None else value
+    names = [t.strip() for t in value.split(",") if t.strip()]
+    if not names:
+        return frozenset(TIERS)
+    unknown = [t for t in names if t not in TIERS]
+    if unknown:
+        raise SuiteError(f"MANTYX_TIERS names {', '.join(map(repr, unknown))}; the tiers are {', '.join(TIERS)}")
+    return frozenset(names)
+
+
+def schema_document(tier: str) -> str:
+    """The schema file a message case of ``tier`` is judged against."""
+    return "schema.receive.json" if tier == "receive" else "schema.json"
 
 
 def files(prefix: str) -> list[str]:

@@ -13,7 +13,8 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
 import suite
-from conftest import record
+from conftest import record, take_tier
+from frames import typed_event
 from sse_decoder import decode
 from transcript_rules import TranscriptRules
 
@@ -40,6 +41,7 @@ def cases() -> list[Any]:
 
 @pytest.mark.parametrize("flow", cases())
 def test_flow(flow: dict[str, Any]) -> None:
+    take_tier(AREA, flow["tier"])
     record(AREA, "ran")
     streams: dict[str, str] = {}
     delivered: dict[str, list[Any]] = {}
@@ -59,7 +61,7 @@ def test_flow(flow: dict[str, Any]) -> None:
                 delivered.setdefault(step["runId"], [])
         elif step["kind"] == "receive":
             assert step["stream"] in streams, at
-            typed = [json.loads(m["data"]) for m in decode([step["sse"].encode("utf-8")])]
+            typed = [typed_event(json.loads(m["data"]), m["event"])[0] for m in decode([step["sse"].encode("utf-8")])]
             assert typed == step["events"], at
             seen = delivered[streams[step["stream"]]]
             for event in step["events"]:

@@ -2,7 +2,8 @@
 
 A plain validator knows no vendor keyword, so a case tagged with one
 (``x-max-json-bytes``, ...) is skipped and counted. Every other case must get
-its expected verdict.
+its expected verdict: a ``receive`` case against schema.receive.json (the
+receive level), a ``strict`` case against schema.json.
 """
 
 from __future__ import annotations
@@ -17,18 +18,23 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
 import suite
-from conftest import record
+from conftest import record, take_tier
 
 AREA = f"messages (jsonschema {version('jsonschema')})"
 
-SCHEMA = suite.load_json("schema.json")
-REGISTRY = Registry().with_resource(SCHEMA["$id"], Resource.from_contents(SCHEMA))
 KNOWN = suite.known_failures()
 
 
 @cache
-def validator(pointer: str) -> Draft202012Validator:
-    return Draft202012Validator({"$ref": SCHEMA["$id"] + pointer}, registry=REGISTRY)
+def document(name: str) -> tuple[str, Registry]:
+    schema = suite.load_json(name)
+    return schema["$id"], Registry().with_resource(schema["$id"], Resource.from_contents(schema))
+
+
+@cache
+def validator(tier: str, pointer: str) -> Draft202012Validator:
+    schema_id, registry = document(suite.schema_document(tier))
+    return Draft202012Validator({"$ref": schema_id + pointer}, registry=registry)
 
 
 def cases() -> list[Any]:
@@ -44,12 +50,13 @@ def cases() -> list[Any]:
 
 @pytest.mark.parametrize(("pointer", "test"), cases())
 def test_message(pointer: str, test: dict[str, Any]) -> None:
+    take_tier(AREA, test["tier"])
     vendor = [t for t in test.get("tags", []) if t.startswith("x-")]
     if vendor:
         record(AREA, "skipped", "vendor keyword " + "/".join(vendor))
         pytest.skip(f"depends on {', '.join(vendor)}, which a plain JSON Schema validator does not implement")
     record(AREA, "ran")
-    errors = list(validator(pointer).iter_errors(test["data"]))
+    errors = list(validator(test["tier"], pointer).iter_errors(test["data"]))
     if test["valid"]:
         assert errors == [], f"expected valid; {[e.message for e in errors][:3]}"
     else:

@@ -1,6 +1,9 @@
 """SSE cases through the reference decoder in sse_decoder.py: whole, in the
 case's chunks and one byte at a time. For MANTYX streams, each message's data
-is the typed event (JSON), and it validates as an AgentRunEvent."""
+read by the frame-shape rule (frames.py: nested envelope or flattened frame,
+the type from the frame else from the event: line) is the typed event, in
+the shape the case records, and it validates as an AgentRunEvent at the
+receive level."""
 
 from __future__ import annotations
 
@@ -12,12 +15,13 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
 import suite
-from conftest import record
+from conftest import record, take_tier
+from frames import typed_event
 from sse_decoder import decode
 
 AREA = "sse (sse_decoder.py)"
 KNOWN = suite.known_failures()
-SCHEMA = suite.load_json("schema.json")
+SCHEMA = suite.load_json("schema.receive.json")
 EVENT = Draft202012Validator({"$ref": SCHEMA["$id"] + "#/components/schemas/AgentRunEvent"}, registry=Registry().with_resource(SCHEMA["$id"], Resource.from_contents(SCHEMA)))
 
 
@@ -37,11 +41,14 @@ def test_at_least_40_cases() -> None:
 
 @pytest.mark.parametrize("case", cases())
 def test_sse(case: dict[str, Any]) -> None:
+    take_tier(AREA, case["tier"])
     record(AREA, "ran")
     for how, chunks in suite.chunkings(case):
         assert decode(chunks) == case["messages"], how
     if "events" in case:
-        typed = [json.loads(m["data"]) for m in case["messages"]]
+        decoded = [typed_event(json.loads(m["data"]), m["event"]) for m in case["messages"]]
+        typed = [event for event, _ in decoded]
         assert typed == case["events"]
+        assert [shape for _, shape in decoded] == case.get("shapes", ["envelope"] * len(typed))
         for event in typed:
             assert EVENT.is_valid(event), event

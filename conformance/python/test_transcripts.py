@@ -1,5 +1,6 @@
 """Transcript cases through transcript_rules.py, which interprets the
-x-transcript-rules of RunTranscript in schema.json."""
+x-transcript-rules of RunTranscript in schema.json. Events come in either
+frame shape (nested or flattened); the rules read both."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 import pytest
 
 import suite
-from conftest import record
+from conftest import record, take_tier
 from transcript_rules import TranscriptRules
 
 AREA = "transcripts (transcript_rules.py)"
@@ -28,6 +29,7 @@ def cases() -> list[Any]:
 
 @pytest.mark.parametrize("test", cases())
 def test_transcript(test: dict[str, Any]) -> None:
+    take_tier(AREA, test["tier"])
     record(AREA, "ran")
     issues = RULES.check(test["data"])
     assert (issues == []) == test["valid"], issues

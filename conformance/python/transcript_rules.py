@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from frames import to_envelope
+
 _MISSING = object()
 
 
@@ -63,7 +65,8 @@ class TranscriptRules:
         """Issues ``{rule, index, message}``; empty when every rule holds."""
         if not isinstance(transcript, dict) or not isinstance(transcript.get("events"), list):
             return [{"rule": "shape", "index": -1, "message": "a transcript is an object with an events array"}]
-        events = transcript["events"]
+        # Either frame shape: the rules' pointers are into the envelope.
+        events = [to_envelope(e)[0] for e in transcript["events"]]
         issues: list[dict[str, Any]] = []
         for rule in self.rules:
             getattr(self, "_" + rule["check"].replace("-", "_"))(rule, events, issues)

@@ -24,11 +24,11 @@ import { IDENTIFIER } from "./identifier.js";
 import { answerOf, bodyOf, parametersOf, type ParamShape } from "./client/shapes.js";
 import { InlineTypes, printed, type PrintedType } from "./client/inline-types.js";
 import { requirementsOf, securityModel } from "./client/security.js";
-import { isResumableStream, streamItemComponent } from "./event-streams.js";
+import { eventStreams, isResumableStream, streamItemComponent } from "./event-streams.js";
 import { methodNames } from "./operation-names.js";
 import { typeName } from "./types/names.js";
 import { propertyKey } from "./types/ts-type.js";
-import { streamSpecName, terminalTypeName } from "./events.js";
+import { PAYLOAD_REVISION, streamSpecName, terminalTypeName } from "./events.js";
 import { deref, operationsOf, requestBodyComponent } from "./operations.js";
 import { runtimeImport } from "./runtime-import.js";
 import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "./validators/names.js";
@@ -279,7 +279,9 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
   const clientName = typeof declaredName === "string" && IDENTIFIER.test(declaredName) ? declaredName : "ApiClient";
   const prefix = clientName.replace(/Client$/, "") || clientName;
   // Operations using the contract's revision-2 additions need a runtime that has them.
-  const revision = operations.some((op) => /\b(params|takesBody|security|items|answer|bodyMedia):/.test(op.entry)) ? 2 : 1;
+  const basic = operations.some((op) => /\b(params|takesBody|security|items|answer|bodyMedia):/.test(op.entry)) ? 2 : 1;
+  // A resumable stream whose spec reads flattened frames (generated/events.ts) needs revision 3.
+  const revision = eventStreams(model).some((s) => s.payload !== undefined) && operations.some((op) => /\bstream: \{ events:/.test(op.entry)) ? PAYLOAD_REVISION : basic;
   const streamItems = [...new Set(operations.map((o) => o.itemType).filter((t): t is string => t !== undefined))].sort();
   const render = createRenderer();
   const contents = render({

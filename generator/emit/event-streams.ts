@@ -22,6 +22,13 @@ export interface EventStream {
   readonly terminal: readonly string[];
   /** The components of those variants, sorted. */
   readonly terminalComponents: readonly string[];
+  /**
+   * The envelope member holding the payload: the one property every tagged
+   * variant requires besides the tag and `seq` (MANTYX: `data`); undefined
+   * when there is no such single member. Lets the runtime read flattened
+   * frames too (schema/CONVENTIONS.md, "Frame shapes").
+   */
+  readonly payload: string | undefined;
 }
 
 /** Whether the operation opts into the resumable event stream (`x-resume`). */
@@ -62,8 +69,35 @@ export function eventStreams(model: LoadedSchema): EventStream[] {
       operations: byComponent.get(component)!.sort(),
       terminal: entries.map(([tag]) => tag),
       terminalComponents: [...new Set(entries.map(([, name]) => name))].sort(),
+      payload: payloadMember(model, component),
     };
   });
+}
+
+/** The one member every tagged variant reachable from `name` requires besides its tag and `seq`, if there is exactly one. */
+function payloadMember(model: LoadedSchema, name: string): string | undefined {
+  let common: Set<string> | undefined;
+  const seen = new Set<string>();
+  const walk = (component: string, tag: string): void => {
+    if (seen.has(component)) return;
+    seen.add(component);
+    const schema = model.schemas[component] as SchemaObject | boolean | undefined;
+    if (typeof schema !== "object") return;
+    const own = (schema.discriminator?.propertyName as string | undefined) ?? tag;
+    if ((schema.properties?.[own] as { const?: unknown } | undefined)?.const !== undefined) {
+      const required = new Set((schema.required ?? []).filter((r) => r !== own && r !== "seq"));
+      common = common === undefined ? required : new Set([...common].filter((r) => required.has(r)));
+    }
+    for (const key of ["oneOf", "anyOf", "allOf"] as const) for (const b of (schema[key] ?? []) as unknown[]) visit(b, own);
+    for (const key of ["if", "then", "else"] as const) visit((schema as Record<string, unknown>)[key], own);
+  };
+  const visit = (branch: unknown, tag: string): void => {
+    const target = isRef(branch) ? componentName(branch) : undefined;
+    if (target !== undefined) walk(target, tag);
+  };
+  walk(name, "type");
+  const members = [...(common ?? [])];
+  return members.length === 1 ? members[0] : undefined;
 }
 
 /** Walks unions (`oneOf`/`anyOf`/`allOf`, `if`/`then`/`else`, `$ref`) from `name`, collecting `x-terminal` variants' tags. */

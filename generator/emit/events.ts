@@ -15,9 +15,12 @@ import { header } from "../header.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { eventStreams, type EventStream } from "./event-streams.js";
 import { runtimeImport } from "./runtime-import.js";
-import { validatorFile, validatorName } from "./validators/names.js";
+import { receiveFile, receiveName } from "./validators/names.js";
 
 const FILE = "events.ts";
+
+/** The codegen/v1 revision that reads EventStreamSpec.payload (runtime/codegen/v1.ts). */
+export const PAYLOAD_REVISION = 3;
 
 const lowerFirst = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1);
 /** `AgentRunEvent` -> `AgentRunEvents` (the decoders' noun). */
@@ -32,7 +35,7 @@ export function terminalTypeName(component: string): string {
 }
 
 function streamBlock(stream: EventStream, short: boolean): string {
-  const { component, terminal, terminalComponents, operations } = stream;
+  const { component, terminal, terminalComponents, operations, payload } = stream;
   const spec = streamSpecName(component);
   const terminalType = terminalTypeName(component);
   const decode = `decode${plural(component)}`;
@@ -40,9 +43,11 @@ function streamBlock(stream: EventStream, short: boolean): string {
   const lines = [
     `/**`,
     ` * The events of ${operations.map((o) => `\`${o}\``).join(", ")}: each message's data is a \`${component}\`,`,
-    ` * checked by \`${validatorName(component)}\`; ${terminal.length > 0 ? terminal.map((t) => `\`${t}\``).join(", ") : "no type"} ${terminal.length === 1 ? "ends" : "end"} the stream (\`x-terminal\`).`,
+    ` * checked at the receive level by \`${receiveName(component)}\` (strict checking is the`,
+    ` * \`strict\` option); ${terminal.length > 0 ? terminal.map((t) => `\`${t}\``).join(", ") : "no type"} ${terminal.length === 1 ? "ends" : "end"} the stream (\`x-terminal\`).`,
+    ...(payload !== undefined ? [` * Frames are read nested or flattened (payload member \`${payload}\`).`] : []),
     ` */`,
-    `export const ${spec}: EventStreamSpec<T.${component}> = { validate: ${validatorName(component)}, terminal: ${JSON.stringify(terminal)} };`,
+    `export const ${spec}: EventStreamSpec<T.${component}> = { validate: ${receiveName(component)}, terminal: ${JSON.stringify(terminal)}${payload !== undefined ? `, payload: ${JSON.stringify(payload)}` : ""} };`,
     ``,
     `/** The events after which the server sends nothing. */`,
     `export type ${terminalType} = ${terminalUnion};`,
@@ -75,7 +80,8 @@ function streamBlock(stream: EventStream, short: boolean): string {
 export function emitEvents(model: LoadedSchema): EmittedFile[] {
   const streams = eventStreams(model);
   if (streams.length === 0) return [];
-  const imports = streams.map((s) => `import { ${validatorName(s.component)} } from "./validators/${validatorFile(s.component)}.js";`);
+  const flat = streams.some((s) => s.payload !== undefined);
+  const imports = streams.map((s) => `import { ${receiveName(s.component)} } from "./validators/${receiveFile(s.component)}.js";`);
   const contents = [
     header(model, "//").trimEnd(),
     `/**`,
@@ -95,10 +101,13 @@ export function emitEvents(model: LoadedSchema): EmittedFile[] {
     `  type OnInvalid,`,
     `  type SseMessage,`,
     `  type SseSource,`,
+    ...(flat ? [`  requireCodegenRevision,`] : []),
     `} from ${JSON.stringify(runtimeImport(model, FILE))};`,
     `import type * as T from "./types.js";`,
     ...imports,
     ``,
+    // Reading flattened frames (EventStreamSpec.payload) is revision 2 of the contract: an older runtime would ignore it.
+    ...(flat ? [`requireCodegenRevision(${PAYLOAD_REVISION}, ${JSON.stringify(`mantyx-wire ${model.generatorVersion}`)});`, ``] : []),
     streams.map((s) => streamBlock(s, streams.length === 1)).join("\n\n"),
     ``,
   ].join("\n");

@@ -6,7 +6,8 @@
  *   fixtures/manifest.json          versions, counts, sha256 of every file, dropped/omitted cases
  *   fixtures/README.md              the format
  *   fixtures/case-format.json       a JSON Schema of the case files
- *   fixtures/schema.json            the component schemas as one JSON Schema 2020-12 document
+ *   fixtures/schema.json            the component schemas as one JSON Schema 2020-12 document (the strict level)
+ *   fixtures/schema.receive.json    the same at the receive level (what `receive` cases are judged against)
  *   fixtures/messages/<Name>.json   message cases, one file per component
  *   fixtures/sse/framing.json       SSE framing cases
  *   fixtures/sse/mantyx.json        MANTYX streams with typed events
@@ -29,11 +30,15 @@ import { SUITE_VERSION, caseFormatFor, caseFormatSchema, fixturesReadme } from "
 import type { Json } from "./fixtures/json.js";
 import { LiveAjv } from "./fixtures/live-ajv.js";
 import { buildMessageSuite, type MessageGroup } from "./fixtures/message-cases.js";
-import { checkSseCases, framingCases, mantyxCases } from "./fixtures/sse-cases.js";
+import { checkSseCases, flatFrameCases, framingCases, mantyxCases } from "./fixtures/sse-cases.js";
 import { buildTranscriptGroups } from "./fixtures/transcript-cases.js";
+import { reachableComponents, TIERS, type Tier } from "./fixtures/tiers.js";
+import { receiveComponents } from "./validators/receive-level.js";
+import { receivedComponents } from "./validators/received-components.js";
 
 export const FIXTURES_DIR = "fixtures";
 export const SCHEMA_ID = "https://mantyx.invalid/wire-types/fixtures/schema.json";
+export const RECEIVE_SCHEMA_ID = "https://mantyx.invalid/wire-types/fixtures/schema.receive.json";
 
 export type { FixturesOptions } from "./fixtures/cases-dir.js";
 
@@ -46,14 +51,18 @@ export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {})
   const protocolVersion = String((model.document.info as unknown as Record<string, unknown>)["x-protocol-version"] ?? "unknown");
 
   const files = new Map<string, { contents: string; cases: number }>();
+  const tiers: Record<Tier, number> = { behaviour: 0, receive: 0, strict: 0 };
   const put = (path: string, value: unknown, cases: number): void => {
     files.set(path, { contents: `${stringify(value)}\n`, cases });
   };
 
   put("schema.json", { $schema: "https://json-schema.org/draft/2020-12/schema", $id: SCHEMA_ID, components: { schemas } }, 0);
+  const receiveSchemas = receiveComponents(schemas) as typeof schemas;
+  put("schema.receive.json", { $schema: "https://json-schema.org/draft/2020-12/schema", $id: RECEIVE_SCHEMA_ID, components: { schemas: receiveSchemas } }, 0);
+  const received = reachableComponents(schemas, receivedComponents(model.document));
 
   const handCases = loadHandCases(casesDir);
-  const suite = buildMessageSuite(schemas, ajv, handCases);
+  const suite = buildMessageSuite(schemas, ajv, handCases, { ajv: new LiveAjv(receiveSchemas, { firstError: true }), received });
   let messageCases = 0;
   let tagged = 0;
   const withoutValid: string[] = [];
@@ -62,28 +71,34 @@ export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {})
     const tests = groups.flatMap((g: MessageGroup) => g.tests);
     messageCases += tests.length;
     tagged += tests.filter((t) => t.tags !== undefined).length;
+    for (const t of tests) tiers[t.tier]++;
     const name = path.slice("messages/".length, -".json".length);
     if (!tests.some((t) => t.valid)) withoutValid.push(name);
     if (!tests.some((t) => !t.valid)) withoutInvalid.push(name);
     put(path, groups, tests.length);
   }
 
-  const framing = framingCases();
-  const mantyx = mantyxCases();
+  // Decoding both frame shapes and running flows: what every SDK must do.
+  const behaviour = <T extends { description: string }>({ description, ...rest }: T): T & { tier: Tier } => ({ description, tier: "behaviour", ...rest }) as T & { tier: Tier };
+  const framing = framingCases().map(behaviour);
+  const mantyx = [...mantyxCases(), ...flatFrameCases()].map(behaviour);
   checkSseCases([...framing, ...mantyx]);
   put("sse/framing.json", framing, framing.length);
   put("sse/mantyx.json", mantyx, mantyx.length);
+  tiers.behaviour += framing.length + mantyx.length;
 
   const allFlows = flows();
   for (const flow of allFlows) {
     checkFlow(flow, model.document, ajv, rules);
-    put(flowFileName(flow), flow, 1);
+    put(flowFileName(flow), behaviour(flow), 1);
   }
+  tiers.behaviour += allFlows.length;
   if (new Set(allFlows.map(flowFileName)).size !== allFlows.length) throw new Error("Two flows share a file name; give them distinct descriptions.");
 
   const example = ((schemas["RunTranscript"] as { examples?: Array<{ events: Json[] }> }).examples ?? [])[0]?.events;
   const transcripts = buildTranscriptGroups(rules, ajv, example, allFlows);
   const transcriptCases = transcripts.reduce((n, g) => n + g.tests.length, 0);
+  tiers.strict += transcriptCases;
   put("transcripts.json", transcripts, transcriptCases);
 
   put("case-format.json", caseFormatSchema, 0);
@@ -107,6 +122,7 @@ export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {})
       sse: framing.length + mantyx.length,
       flows: allFlows.length,
       transcripts: transcriptCases,
+      tiers: Object.fromEntries(TIERS.map((t) => [t, tiers[t]])),
     },
     coverage: { componentsWithoutValidCases: withoutValid, componentsWithoutInvalidCases: withoutInvalid },
     files: Object.fromEntries(sorted.map((p) => [p, { cases: files.get(p)!.cases, sha256: sha256(files.get(p)!.contents) }])),

@@ -18,6 +18,8 @@ import { xMaxJsonBytes } from "./x-max-json-bytes.js";
 import { xMaxUtf8Bytes } from "./x-max-utf8-bytes.js";
 import { xNotGreaterThan } from "./x-not-greater-than.js";
 import { xPropertyOnlyOnLastRole } from "./x-property-only-on-last-role.js";
+import { xReceive } from "./x-receive.js";
+import { xStrictOnly } from "./x-strict-only.js";
 import { xTerminal } from "./x-terminal.js";
 import { xTranscriptRules } from "./x-transcript-rules.js";
 
@@ -39,6 +41,8 @@ export const annotationKeywords: readonly KeywordDefinition[] = [
   xItemSchema,
   xTranscriptRules,
   xTerminal,
+  xReceive,
+  xStrictOnly,
   ...openApiAnnotations,
 ];
 
@@ -59,6 +63,8 @@ export {
   xMaxUtf8Bytes,
   xNotGreaterThan,
   xPropertyOnlyOnLastRole,
+  xReceive,
+  xStrictOnly,
   xTerminal,
   xTranscriptRules,
 };

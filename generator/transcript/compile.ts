@@ -19,6 +19,7 @@ export function compileTranscriptModule(rules: TranscriptRules): string {
  *
  * Checks only what spans events. Each event's own shape is
  * \`validateAgentRunEvent\`'s job (generated/validators); run both.
+ * Events may be envelopes or flattened frames (both shapes are read).
  * Portable: no imports, no eval, no runtime APIs.
  */
 
@@ -58,8 +59,22 @@ export function validateRunTranscript(transcript: unknown): TranscriptResult {
     return { valid: false, issues: [{ rule: "shape", index: -1, message: "a transcript is an object with an events array" }] };
   }
   const issues: TranscriptIssue[] = [];
-${rules.rules.map((r) => `  ${fnName(r)}(events, issues);`).join("\n")}
+  const envelopes = events.map(toEnvelope);
+${rules.rules.map((r) => `  ${fnName(r)}(envelopes, issues);`).join("\n")}
   return { valid: issues.length === 0, issues };
+}
+
+/**
+ * Events come in either frame shape: the envelope \`{ seq, type, data }\`, or
+ * the flattened frame \`{ seq, type, ...payload }\` the official SDKs read. An
+ * object with its own \`data\` member is an envelope; any other object is
+ * flattened, its payload every member but \`seq\` and \`type\`
+ * (schema/CONVENTIONS.md, "Frame shapes").
+ */
+function toEnvelope(e: unknown): unknown {
+  if (e === null || typeof e !== "object" || Array.isArray(e) || Object.prototype.hasOwnProperty.call(e, "data")) return e;
+  const { seq, type, ...data } = e as Record<string, unknown>;
+  return { seq, type, data };
 }
 
 function typeOf(e: unknown): string | undefined {

@@ -5,6 +5,7 @@
  * generated/transcript.ts says the same on every case. The semantics here
  * are the reference the compiler and the Python and Go runners follow.
  */
+import { toEnvelope } from "./frame-shape.js";
 import { pointerSegments, type Selector, type TranscriptRule, type TranscriptRules } from "./rules.js";
 
 export interface TranscriptIssue {
@@ -22,7 +23,9 @@ export function checkTranscript(rules: TranscriptRules, transcript: unknown): Tr
   }
   const terminal = new Set(rules.terminalTypes);
   const issues: TranscriptIssue[] = [];
-  for (const rule of rules.rules) apply(rule, events, terminal, issues);
+  // Either frame shape (./frame-shape.ts): the rules' pointers are into the envelope.
+  const envelopes = events.map((e) => toEnvelope(e).event);
+  for (const rule of rules.rules) apply(rule, envelopes, terminal, issues);
   return issues;
 }
 

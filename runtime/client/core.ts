@@ -10,7 +10,7 @@
  * Uses only `fetch`, `Headers`, `AbortSignal`, `setTimeout`: runs in Node 20+,
  * browsers, Deno, Bun and edge workers.
  */
-import type { EventStreamSpec, ValidationMode } from "../events/index.js";
+import type { EventStreamSpec, StrictEventValidator, ValidationMode } from "../events/index.js";
 import { MantyxApiError, MantyxConnectionError, RequestValidationError, UnexpectedResponseError } from "./errors.js";
 import { backoff, sleep, type BackoffOptions } from "./internal/backoff.js";
 import { redactError, redactor, secretForms, type Redact } from "./internal/redact.js";
@@ -141,7 +141,18 @@ export interface ClientOptions {
    * on. `"off"`: no schema checks (event envelopes are still checked).
    */
   validation?: ValidationMode | undefined;
-  /** Receives warnings (`validation: "warn"`, `onInvalid: "skip-and-warn"`). Default `console.warn`. */
+  /**
+   * The levels are explicit (schema/CONVENTIONS.md, "Two validation levels"):
+   * request bodies are checked at the strict level with every error listed;
+   * received events at the receive level (the shape each type promises), so
+   * an additive value or a rule only a conformance check needs never stops a
+   * run. Strict checking of events is an opt-in: pass the strict validator,
+   * `validateAgentRunEvent` from `@mantyx/wire-types/validators/agent-run-event`
+   * (a program that does not import it does not bundle it). An event that
+   * fails only the strict level is delivered and reported once to `onWarning`.
+   */
+  strictEvents?: StrictEventValidator | undefined;
+  /** Receives warnings (`validation: "warn"`, `onInvalid: "skip-and-warn"`, `strictEvents`). Default `console.warn`. */
   onWarning?: ClientWarningHandler | undefined;
   /** Retries of a request after 429 (any operation) or 5xx/network failure (idempotent ones). Default 2. */
   maxRetries?: number | undefined;

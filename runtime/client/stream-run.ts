@@ -162,6 +162,13 @@ export function runEventStream(
   const delays = options.reconnectDelay ?? settings.reconnectDelay;
   const report = settings.onWarning ?? ((m: string) => console.warn(m));
   const warn = (message: string, detail: StreamDecodeError): void => report(hide(message), redacted(detail, hide));
+  // A strict-only event is reported once: not again when a reconnect replays
+  // it (decoding, and so the strict check, happens before replays are dropped).
+  const decodeWarn = (message: string, detail: StreamDecodeError): void => {
+    const seq = (detail.value as { seq?: unknown } | undefined)?.seq;
+    if (detail.type === "strict-only" && typeof seq === "number" && stream.lastSeq !== undefined && seq <= stream.lastSeq) return;
+    warn(message, detail);
+  };
   /** Reconnects since the last new event; connections in a row without one (the back-off's exponent); those of them that count toward `maxReconnects`. */
   let attempt = 0;
   let empties = 0;
@@ -227,7 +234,7 @@ export function runEventStream(
           answered = true;
           // Any bytes reset the idle timer, heartbeat comments included.
           const bytes = response.body!.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform: (chunk, out) => (touch(), out.enqueue(chunk)) }));
-          for await (const batch of decodeTypedEventBatches(bytes, events, { onInvalid: "deliver", validation: settings.validation, onWarning: warn, onRetry: (v) => (retryMs = v) })) {
+          for await (const batch of decodeTypedEventBatches(bytes, events, { onInvalid: "deliver", validation: settings.validation, strict: settings.strictEvents, onWarning: decodeWarn, onRetry: (v) => (retryMs = v) })) {
             for (let item of batch) {
               const last = stream.lastSeq;
               if (item instanceof StreamDecodeError) {

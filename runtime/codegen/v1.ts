@@ -18,9 +18,11 @@
  * Revisions: 1, the first; 2, operations with query/header/cookie
  * parameters, security schemes and credentials, bodies without validators,
  * text answers and item streams without resume (`ParamsSpec`,
- * `SecurityScheme`, `Credential`, `ItemStreamMode`).
+ * `SecurityScheme`, `Credential`, `ItemStreamMode`); 3, flattened frames
+ * (`EventStreamSpec.payload`: read when a spec names its payload member)
+ * and strict checking of events as an opt-in (`DecodeOptions.strict`).
  */
-export const CODEGEN_V1_REVISION = 2;
+export const CODEGEN_V1_REVISION = 3;
 
 /**
  * Throws at import time when the installed runtime's contract revision is

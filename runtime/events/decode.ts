@@ -3,10 +3,16 @@
  * neutral: which validator checks an event and which types end the stream
  * come from an EventStreamSpec, which generated code builds from the schema.
  *
- * Per message: `data` is JSON-parsed and checked with the spec's validator.
- * The type comes from the envelope's `type`, never from the SSE `event:`
- * line (middleware may strip it). A message that is not JSON, or not an
- * event, becomes a StreamDecodeError, handled per `onInvalid`.
+ * Per message: `data` is JSON-parsed and, when the spec names the payload
+ * member, read in either frame shape (./frame-shape.ts: the nested envelope,
+ * or the flattened `{ seq, type?, ...payload }` the official SDKs read; the
+ * type from the frame, else from the SSE `event:` line), then checked with
+ * the spec's validator: for generated specs the receive level, the shape
+ * each type promises (schema/CONVENTIONS.md, "Two validation levels"). A
+ * message that is not JSON, or not an event, becomes a StreamDecodeError,
+ * handled per `onInvalid`. Strict checking is an opt-in (`strict`): the
+ * program imports the strict validator and passes it, so a program that
+ * does not ask for it does not bundle it.
  *
  * The iterables run on the SSE decoder's own iterators (runtime/sse/iterate.ts)
  * with a handler that decodes the messages of each chunk in one loop.
@@ -17,7 +23,9 @@
  */
 import type { SseMessage } from "../sse/index.js";
 import { items, iterate, type SseParseOptions, type SseSource } from "../sse/iterate.js";
+import type { ValidationIssue } from "../validation/issue.js";
 import { StreamDecodeError } from "./errors.js";
+import { recordFrameShape, toEnvelope, type FrameShape } from "./frame-shape.js";
 import { isTerminalOf, type EventEnvelope, type EventStreamSpec } from "./spec.js";
 
 /**
@@ -30,8 +38,11 @@ import { isTerminalOf, type EventEnvelope, type EventStreamSpec } from "./spec.j
 export type OnInvalid = "throw" | "deliver" | "skip-and-warn";
 
 /**
- * Schema checking of each event (and, in the client, of request bodies).
- * - `"throw"` (default): an event that fails the schema is a StreamDecodeError.
+ * Schema checking of each event, with the spec's validator (the receive
+ * level for generated specs), and, in the client, of request bodies (the
+ * strict level).
+ * - `"throw"` (default): an event that fails it (a required field missing, a
+ *   wrong type, a tag its variant does not match) is a StreamDecodeError.
  * - `"warn"`: it is reported to `onWarning` and delivered anyway (typed as
  *   valid though it is not), provided it still has the envelope
  *   (`seq` integer, `type` string), which resuming and terminal detection need.
@@ -43,11 +54,29 @@ export type ValidationMode = "off" | "warn" | "throw";
 /** Reports what `"warn"` / `"skip-and-warn"` let through or dropped. Default: `console.warn(message, error)`. */
 export type WarningHandler = (message: string, detail: StreamDecodeError) => void;
 
+/**
+ * A validator of the strict level, e.g. `validateAgentRunEvent` from
+ * `@mantyx/wire-types/validators/agent-run-event`: whether `data` is valid,
+ * with the issues of the last call in `errors`.
+ */
+export interface StrictEventValidator {
+  (data: unknown): boolean;
+  errors?: readonly ValidationIssue[] | null | undefined;
+}
+
 export interface DecodeOptions {
   /** Default `"throw"`. */
   onInvalid?: OnInvalid | undefined;
-  /** Default `"throw"`. */
+  /** Default `"throw"`. Applies to the spec's validator (the receive level). */
   validation?: ValidationMode | undefined;
+  /**
+   * Strict checking of events, off by default: pass the strict validator
+   * (`validateAgentRunEvent`). An event that passes the spec's validator but
+   * not this one is still delivered, and reported once to `onWarning` (a
+   * StreamDecodeError of type `strict-only`). Not consulted with
+   * `validation: "off"`.
+   */
+  strict?: StrictEventValidator | undefined;
   /** Default: `console.warn(message, error)`. */
   onWarning?: WarningHandler | undefined;
 }
@@ -71,18 +100,29 @@ const warn = (options: DecodeOptions, what: string, error: StreamDecodeError): v
 
 /** One SSE message -> an event of `spec` or a StreamDecodeError (never throws). */
 export function decodeTypedEventMessage<E>(frame: SseMessage, spec: EventStreamSpec<E>, options: DecodeOptions = {}): DecodedItem<E> {
-  let value: any;
+  let parsed: unknown;
   try {
-    value = JSON.parse(frame.data);
+    parsed = JSON.parse(frame.data);
   } catch (cause) {
     return new StreamDecodeError("invalid-json", frame, [], cause);
   }
-  const { validation } = options;
+  const read: { envelope: unknown; shape: FrameShape } = spec.payload === undefined ? { envelope: parsed, shape: "envelope" } : toEnvelope(parsed, spec.payload, frame.event);
+  const value = read.envelope as any;
+  const deliver = (): E => {
+    recordFrameShape(value, read.shape);
+    return value;
+  };
+  const { validation, strict } = options;
   const { validate } = spec;
-  if (validation !== "off" && validate(value)) return value;
+  if (validation !== "off" && validate(value)) {
+    if (strict !== undefined && !strict(value)) {
+      warn(options, "event delivered (fails only the strict level)", new StreamDecodeError("strict-only", frame, strict.errors ?? [], undefined, value, false, read.shape));
+    }
+    return deliver();
+  }
   // What the stream itself relies on: `seq` to resume, `type` to detect the end.
   const envelope = typeof value?.type === "string" && Number.isInteger(value.seq) && value.seq >= 0;
-  if (validation === "off" && envelope) return value;
+  if (validation === "off" && envelope) return deliver();
   const error = new StreamDecodeError(
     "invalid-event",
     frame,
@@ -90,10 +130,11 @@ export function decodeTypedEventMessage<E>(frame: SseMessage, spec: EventStreamS
     undefined,
     value,
     isTerminalOf(spec, value),
+    read.shape,
   );
   if (validation !== "warn" || !envelope) return error;
   warn(options, 'event delivered (validation "warn")', error);
-  return value;
+  return deliver();
 }
 
 /** Decodes the messages of a chunk into `out`; true (end) after a terminal event. */

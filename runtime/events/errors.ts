@@ -4,9 +4,22 @@
  */
 import type { SseMessage } from "../sse/index.js";
 import type { ValidationIssue } from "../validation/issue.js";
+import type { FrameShape } from "./frame-shape.js";
 
-/** `invalid-json`: `data` is not JSON. `invalid-event`: JSON, but not a valid event of the stream. */
-export type StreamDecodeErrorType = "invalid-json" | "invalid-event";
+/**
+ * `invalid-json`: `data` is not JSON. `invalid-event`: JSON, but not a valid
+ * event of the stream (at the level its spec checks: the receive level for
+ * generated specs). `strict-only`: a valid event that breaks a rule of the
+ * strict validator the program opted into (`strict`); it is delivered, and
+ * this only goes to `onWarning`.
+ */
+export type StreamDecodeErrorType = "invalid-json" | "invalid-event" | "strict-only";
+
+const WHAT: Readonly<Record<StreamDecodeErrorType, string>> = {
+  "invalid-json": "is not JSON",
+  "invalid-event": "is not a valid event",
+  "strict-only": "is a valid event that breaks a strict-level rule",
+};
 
 export class StreamDecodeError extends Error {
   override readonly name = "StreamDecodeError";
@@ -15,14 +28,19 @@ export class StreamDecodeError extends Error {
   declare readonly frame: SseMessage;
   /** Schema problems (`invalid-event`); empty for `invalid-json`. */
   declare readonly issues: readonly ValidationIssue[];
-  /** The parsed JSON (`invalid-event`), for diagnostics; `undefined` for `invalid-json`. */
+  /** The event read from the frame (as the envelope, whatever shape it came in), for diagnostics; `undefined` for `invalid-json`. */
   declare readonly value: unknown;
   /** True when the malformed message still names a terminal type: the run is over, nothing follows it. */
   declare readonly terminal: boolean;
+  /** The frame shape `data` came in (`envelope` or `flat`); `undefined` for `invalid-json`. */
+  declare readonly shape: FrameShape | undefined;
 
-  constructor(type: StreamDecodeErrorType, frame: SseMessage, issues: readonly ValidationIssue[], cause?: unknown, value?: unknown, terminal = false) {
-    super(`SSE message${frame.id && " " + frame.id} is ${type === "invalid-json" ? "not JSON" : `not a valid event: ${describeIssues(issues)}`} (see onInvalid)`, { cause });
-    Object.assign(this, { type, frame, issues, value, terminal });
+  constructor(type: StreamDecodeErrorType, frame: SseMessage, issues: readonly ValidationIssue[], cause?: unknown, value?: unknown, terminal = false, shape?: FrameShape) {
+    super(
+      `SSE message${frame.id && " " + frame.id} ${WHAT[type]}${type === "invalid-json" ? "" : `: ${describeIssues(issues)}`} (${type === "strict-only" ? "delivered; strict checking is on" : "see onInvalid"})`,
+      { cause },
+    );
+    Object.assign(this, { type, frame, issues, value, terminal, shape });
   }
 }
 

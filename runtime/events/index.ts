@@ -12,8 +12,10 @@ export {
   type DecodeEventsOptions,
   type DecodeOptions,
   type OnInvalid,
+  type StrictEventValidator,
   type ValidationMode,
   type WarningHandler,
 } from "./decode.js";
 export { describeIssues, isStreamDecodeError, StreamDecodeError, type StreamDecodeErrorType } from "./errors.js";
+export { frameShapeOf, type FrameShape } from "./frame-shape.js";
 export { isTerminalOf, type EventEnvelope, type EventStreamSpec } from "./spec.js";

@@ -17,6 +17,13 @@ export interface EventStreamSpec<E = EventEnvelope> {
   readonly validate: Validator<E>;
   /** The types after which the server sends nothing more (the variants marked `x-terminal`). */
   readonly terminal: readonly string[];
+  /**
+   * The envelope member that holds an event's payload (MANTYX: `data`).
+   * When set, flattened frames are read too: `{ seq, type?, ...payload }`,
+   * the type from the frame else from the SSE `event:` line (./frame-shape.ts).
+   * When absent, every frame's data is taken as the envelope.
+   */
+  readonly payload?: string | undefined;
 }
 
 /** True for a value whose type tag is one of `spec`'s terminal types. */

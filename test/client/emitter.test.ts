@@ -32,9 +32,9 @@ describe("client emitter", () => {
       .filter((f) => f.includes("generated/validators/"))
       .map((f) => f.replace(/^.*generated\/validators\//, ""))
       .sort();
-    // The request bodies' two builds each, the event envelope's (streamRun), and their shared helpers.
+    // The request bodies' two builds each (strict level), and the event envelope's receive-level build (streamRun): never the strict event validator.
     expect(loaded).toEqual([
-      "agent-run-event.js",
+      "agent-run-event.receive.js",
       "run-create-request.all-errors.js",
       "run-create-request.js",
       "run-feedback-request.all-errors.js",

@@ -127,9 +127,28 @@ export class MockRun {
   }
 }
 
-/** The SSE frame of a log entry, exactly as the mock server writes it. */
-export function frameOf(entry: LogEntry): string {
-  const data = "raw" in entry ? entry.raw : JSON.stringify({ seq: entry.seq, type: entry.type, data: entry.data });
+/**
+ * How the mock writes each event's data (schema/CONVENTIONS.md, "Frame
+ * shapes"): the nested envelope the documents show, the flattened frame
+ * the official SDKs' mocks send (`{ seq, type, ...payload }`), or that
+ * frame without `type` (typed by the `event:` line only).
+ */
+export type FrameShape = "envelope" | "flat" | "flat-untyped";
+
+/**
+ * The SSE frame of a log entry, exactly as the mock server writes it. A
+ * payload that has no flattened form (not an object, or with its own `data`
+ * field, which would read as an envelope) is written as the envelope.
+ */
+export function frameOf(entry: LogEntry, shape: FrameShape = "envelope"): string {
+  const data = "raw" in entry ? entry.raw : JSON.stringify(frameData(entry, shape));
   const id = "raw" in entry && entry.noId === true ? "" : `id: ${entry.seq}\n`;
   return `${id}event: ${entry.type}\ndata: ${data}\n\n`;
+}
+
+function frameData(entry: { seq: number; type: string; data: unknown }, shape: FrameShape): unknown {
+  const payload = entry.data;
+  const flattenable = payload !== null && typeof payload === "object" && !Array.isArray(payload) && !Object.prototype.hasOwnProperty.call(payload, "data");
+  if (shape === "envelope" || !flattenable) return { seq: entry.seq, type: entry.type, data: payload };
+  return { seq: entry.seq, ...(shape === "flat" ? { type: entry.type } : {}), ...(payload as Record<string, unknown>) };
 }

@@ -193,6 +193,12 @@ export async function play(run: MockRun): Promise<void> {
         model: MODEL,
       });
       return;
+    case "lenient":
+      // Values only the strict level rejects: an unlisted reasoningEffort, a redirect review without its message.
+      run.emit("supervisor", { action: "redirect", reason: "Looping on one search.", llmCalls: 3 });
+      run.emit("assistant_delta", { text: "Done." });
+      run.emit("result", { ok: true, text: "Done.", tokens: TOKENS, turns: 1, model: { ...MODEL, reasoningEffort: "extreme" } });
+      return;
     case "structured":
       finishText(run, m["output"] ?? '{"city":"Paris","tempC":21}', 0);
       return;

@@ -8,7 +8,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { frameOf, MockRun, type LogEntry, type ToolAnswerBody } from "./run-state.js";
+import { frameOf, MockRun, type FrameShape, type LogEntry, type ToolAnswerBody } from "./run-state.js";
 import { play } from "./scenarios.js";
 
 /** What to do to the next stream connection (faults are consumed in order, one per connection). */
@@ -55,6 +55,12 @@ export interface MockServerOptions {
   plainTextAcks?: boolean;
   /** TCP port on 127.0.0.1. Default 0: any free port. */
   port?: number;
+  /**
+   * The shape of each event's data: `envelope` (default, as the documents
+   * show), `flat` (`{ seq, type, ...payload }`, as the official SDKs' mocks
+   * send it) or `flat-untyped` (no `type`: only the `event:` line names it).
+   */
+  frames?: FrameShape;
 }
 
 export interface RecordedRequest {
@@ -434,7 +440,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
           cursor--;
           return; // silent from now on; the connection stays open
         }
-        if (!write(frameOf(entry))) return;
+        if (!write(frameOf(entry, options.frames))) return;
         sent++;
         if (entry.type === "result" || entry.type === "error" || entry.type === "cancelled") {
           close();
@@ -485,7 +491,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     transcript(runId) {
       const run = runs.get(runId);
       if (run === undefined) throw new Error(`no run ${runId}`);
-      return (options.retryMs !== undefined ? `retry: ${options.retryMs}\n\n` : "") + run.events.map(frameOf).join("");
+      return (options.retryMs !== undefined ? `retry: ${options.retryMs}\n\n` : "") + run.events.map((e) => frameOf(e, options.frames)).join("");
     },
     waitForRun(runId) {
       const run = runs.get(runId);

@@ -13,6 +13,7 @@ import * as ajvEqualModule from "ajv/dist/runtime/equal.js";
 import * as ajvUcs2lengthModule from "ajv/dist/runtime/ucs2length.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { emitValidators } from "../../generator/emit/validators.js";
+import { receivedComponents } from "../../generator/emit/validators/received-components.js";
 import { portabilityProblems } from "../../generator/emit/validators/portability.js";
 import { deepEqual, ucs2length } from "../../runtime/validation/helpers.js";
 import { emitToTempDir, RUNTIME_URL, type EmittedValidators } from "./support/emitted.js";
@@ -21,6 +22,8 @@ import { loadSchemaFile, SCHEMA_PATH } from "./support/load-schema.js";
 const model = await loadSchemaFile(SCHEMA_PATH);
 /** The request bodies of the schema's operations: the components with an all-errors build. */
 const REQUEST_BODIES = ["RunCreateRequest", "RunFeedbackRequest", "SessionCreateRequest", "SessionMessageRequest", "ToolResultRequest"];
+/** The components a client reads: the ones with a receive-level build. */
+const RECEIVED = receivedComponents(model.document);
 /** The CommonJS `exports.default`, whichever way the test runner interops. */
 function cjsDefault<T>(m: unknown): T {
   let f = m as { default?: unknown };
@@ -51,7 +54,7 @@ describe("standalone code", () => {
     for (const file of jsFiles()) {
       const specifiers = [...file.contents.matchAll(/\bfrom\s*"([^"]+)"/g)].map((m) => m[1]);
       for (const s of specifiers) {
-        if (file.path === "validators/index.js") expect(s, file.path).toMatch(/^\.\/[a-z0-9-]+(?:\.all-errors)?\.js$/);
+        if (file.path === "validators/index.js") expect(s, file.path).toMatch(/^\.\/[a-z0-9-]+(?:\.all-errors|\.receive)?\.js$/);
         else expect(s, file.path).toBe(RUNTIME_URL);
       }
     }
@@ -79,9 +82,10 @@ describe("standalone code", () => {
 });
 
 describe("layout", () => {
-  it("one .js and one .d.ts per component and per all-errors build, plus index", () => {
+  it("one .js and one .d.ts per component, per all-errors build and per receive-level build, plus index", () => {
     const names = Object.keys(model.schemas);
-    expect(emitted.files).toHaveLength(2 * names.length + 2 * REQUEST_BODIES.length + 2);
+    expect(emitted.files).toHaveLength(2 * names.length + 2 * REQUEST_BODIES.length + 2 * RECEIVED.length + 2);
+    expect(emitted.files.map((f) => f.path)).toContain("validators/agent-run-event.receive.js");
     expect(emitted.files.map((f) => f.path)).toContain("validators/run-create-request.all-errors.js");
     expect(emitted.files.map((f) => f.path)).toContain("validators/run-create-request.d.ts");
     expect(emitted.files.map((f) => f.path)).toContain("validators/a2a-tool-ref.js");
@@ -89,7 +93,7 @@ describe("layout", () => {
 
   it("index.js re-exports every validator by name", async () => {
     const index = (await import(pathToFileURL(join(emitted.dir, "validators/index.js")).href)) as Record<string, unknown>;
-    const expected = [...Object.keys(model.schemas).map((n) => `validate${n}`), ...REQUEST_BODIES.map((n) => `validate${n}AllErrors`)];
+    const expected = [...Object.keys(model.schemas).map((n) => `validate${n}`), ...REQUEST_BODIES.map((n) => `validate${n}AllErrors`), ...RECEIVED.map((n) => `validate${n}Receive`)];
     expect(Object.keys(index).sort()).toEqual(expected.sort());
   });
 

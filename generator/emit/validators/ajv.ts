@@ -9,6 +9,7 @@ import { registerVendorKeywords } from "../../keywords/index.js";
 import { useJsonEqualInAjv } from "./json-equal.js";
 import { ownKeyEvaluation } from "./own-keys.js";
 import { prepareComponents } from "./prepare.js";
+import { receiveComponents } from "./receive-level.js";
 
 /** `$id` of the schema that holds `components.schemas`; never fetched. */
 export const DOCUMENT_ID = "https://mantyx.invalid/wire-types/openapi.json";
@@ -57,14 +58,16 @@ export function createValidatorAjv(options: Options = {}): Ajv2020 {
 /**
  * Adds the components as one schema, `{ $id, components: { schemas } }`, so
  * the document's own `$ref`s resolve unchanged. `prepare: false` adds them
- * as given (for baselines that strip keywords themselves).
+ * as given (for baselines that strip keywords themselves). `level:
+ * "receive"` adds their receive level (./receive-level.ts) instead.
  */
 export function addComponents(
   ajv: Ajv2020,
   schemas: Readonly<Record<string, SchemaObject>>,
-  { prepare = true }: { prepare?: boolean } = {},
+  { prepare = true, level = "strict" }: { prepare?: boolean; level?: "strict" | "receive" } = {},
 ): void {
-  const prepared = prepare ? prepareComponents(schemas) : schemas;
+  const leveled = level === "receive" ? (receiveComponents(schemas) as Record<string, SchemaObject>) : schemas;
+  const prepared = prepare ? prepareComponents(leveled) : leveled;
   ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas: prepared } });
 }
 

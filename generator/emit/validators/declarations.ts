@@ -1,6 +1,6 @@
 /** The `.d.ts` text beside each generated validator module. */
 import { typeName } from "../types/names.js";
-import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "./names.js";
+import { allErrorsFile, allErrorsName, receiveFile, receiveName, validatorFile, validatorName } from "./names.js";
 
 const FIRST_ERROR = `Stops at the first failing keyword. After the call, \`{fn}.errors\` is
  * \`null\` if \`data\` is valid, else the issues found (see ValidationIssue).`;
@@ -10,10 +10,25 @@ const ALL_ERRORS = `Collects every failing keyword (ajv \`allErrors\`): slower t
  * problem of a rejected request body. After the call, \`{fn}.errors\` is
  * \`null\` if \`data\` is valid, else all the issues found (see ValidationIssue).`;
 
-/** Declarations of component `name`'s validator module (`allErrors`: of its all-errors build). */
-export function componentDeclarations(name: string, { allErrors = false, runtime = "@mantyx/wire-types/codegen/v1" }: { allErrors?: boolean; runtime?: string } = {}): string {
-  const fn = allErrors ? allErrorsName(name) : validatorName(name);
+const STRICT_LEVEL = `vendor keywords (x-max-utf8-bytes, ...) included: the strict level.`;
+
+const RECEIVE_LEVEL = `at the receive level (schema/CONVENTIONS.md, "Two validation levels"):
+ * the shape the type promises (required fields and their types,
+ * discriminators), not the strict-only rules (closed lists, formats,
+ * limits, cross-field rules), so a message a newer server extends is accepted.
+ * What a client applies to what it reads; {strict} checks everything.`;
+
+/**
+ * Declarations of component `name`'s validator module (`allErrors`: of its
+ * all-errors build; `receive`: of its receive-level build).
+ */
+export function componentDeclarations(
+  name: string,
+  { allErrors = false, receive = false, runtime = "@mantyx/wire-types/codegen/v1" }: { allErrors?: boolean; receive?: boolean; runtime?: string } = {},
+): string {
+  const fn = allErrors ? allErrorsName(name) : receive ? receiveName(name) : validatorName(name);
   const behaviour = (allErrors ? ALL_ERRORS : FIRST_ERROR).replaceAll("{fn}", fn).replaceAll("{fast}", validatorName(name));
+  const level = receive ? RECEIVE_LEVEL.replace("{strict}", `\`${validatorName(name)}\``) : STRICT_LEVEL;
   const type = typeName(name);
   // The component name as a pointer, in a comment: `*/` in a name must not end it.
   const pointer = `#/components/schemas/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`.replace(/\*\//g, "*\\/");
@@ -22,7 +37,7 @@ import type { ValidationIssue } from ${JSON.stringify(runtime)};
 
 /**
  * Checks \`data\` against \`${pointer}\` of schema/openapi.yaml,
- * vendor keywords (x-max-utf8-bytes, ...) included. A type guard: \`true\`
+ * ${level} A type guard: \`true\`
  * narrows \`data\` to \`${type}\`.
  *
  * ${behaviour}
@@ -36,17 +51,19 @@ export declare namespace ${fn} {
 }
 
 /** Declarations of index.js: every validator by name, and the public types. */
-export function indexDeclarations(names: readonly string[], allErrors: readonly string[], runtime = "@mantyx/wire-types/codegen/v1"): string {
-  return `${exportLines(names, allErrors)}export type { ValidationIssue, Validator } from ${JSON.stringify(runtime)};\n`;
+export function indexDeclarations(names: readonly string[], allErrors: readonly string[], runtime = "@mantyx/wire-types/codegen/v1", receive: readonly string[] = []): string {
+  return `${exportLines(names, allErrors, receive)}export type { ValidationIssue, Validator } from ${JSON.stringify(runtime)};
+`;
 }
 
 /** index.js: explicit named re-exports (no \`export *\`), one line per validator. */
-export function indexModule(names: readonly string[], allErrors: readonly string[]): string {
-  return exportLines(names, allErrors);
+export function indexModule(names: readonly string[], allErrors: readonly string[], receive: readonly string[] = []): string {
+  return exportLines(names, allErrors, receive);
 }
 
-function exportLines(names: readonly string[], allErrors: readonly string[]): string {
+function exportLines(names: readonly string[], allErrors: readonly string[], receive: readonly string[]): string {
   const lines = names.map((n) => `export { ${validatorName(n)} } from "./${validatorFile(n)}.js";`);
   for (const n of allErrors) lines.push(`export { ${allErrorsName(n)} } from "./${allErrorsFile(n)}.js";`);
+  for (const n of receive) lines.push(`export { ${receiveName(n)} } from "./${receiveFile(n)}.js";`);
   return `${lines.join("\n")}\n`;
 }

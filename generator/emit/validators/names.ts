@@ -34,3 +34,13 @@ export function validatorFile(name: string): string {
 export function allErrorsFile(name: string): string {
   return `${validatorFile(name)}.all-errors`;
 }
+
+/** The named export of the receive-level build of component `name`'s validator (./receive-level.ts). */
+export function receiveName(name: string): string {
+  return `${validatorName(name)}Receive`;
+}
+
+/** The module (without `.js`) of that build. */
+export function receiveFile(name: string): string {
+  return `${validatorFile(name)}.receive`;
+}

@@ -17,7 +17,7 @@ const IMPORT_SPECIFIER = /\b(?:import|export)\b[^"';]*?\bfrom\s*["']([^"']+)["']
 /** Module specifiers a generated file may import: its own folder, the runtime contract, and `../types.js` for declarations. */
 export function isAllowedSpecifier(specifier: string, kind: "js" | "dts", runtime?: string): boolean {
   // What validatorFile (./names.ts) can produce: lower case, digits, `-` and `_`.
-  if (/^\.\/[a-z0-9_-]+(?:\.all-errors)?\.js$/.test(specifier) || specifier === runtime) return true;
+  if (/^\.\/[a-z0-9_-]+(?:\.all-errors|\.receive)?\.js$/.test(specifier) || specifier === runtime) return true;
   return kind === "dts" && specifier === "../types.js";
 }
 

@@ -1,0 +1,150 @@
+/**
+ * The two validation levels (schema/CONVENTIONS.md, "Two validation
+ * levels"): the receive level derived from the schema by the documented
+ * rule, the `x-receive` / `x-strict-only` keywords, and the generated
+ * receive-level validators a client applies to what it reads.
+ */
+import { describe, expect, it } from "vitest";
+import { isEmitError } from "../../generator/errors.js";
+import { receivedComponents } from "../../generator/emit/validators/received-components.js";
+import { receiveComponents, receiveSchema } from "../../generator/emit/validators/receive-level.js";
+import { validateAgentRunEvent } from "../../generated/validators/agent-run-event.js";
+import { validateAgentRunEventReceive } from "../../generated/validators/agent-run-event.receive.js";
+import { validateRunSnapshot } from "../../generated/validators/run-snapshot.js";
+import { validateRunSnapshotReceive } from "../../generated/validators/run-snapshot.receive.js";
+import { loadSchemaFile, SCHEMA_PATH } from "./support/load-schema.js";
+
+const model = await loadSchemaFile(SCHEMA_PATH);
+
+const result = (data: Record<string, unknown>) => ({ seq: 9, type: "result", data: { ok: true, text: "Hi", ...data } });
+
+describe("the receive-level rule, keyword by keyword", () => {
+  const cases: Array<[string, Record<string, unknown> | boolean, unknown]> = [
+    ["keeps type, required, properties, const, $ref", { type: "object", required: ["a"], properties: { a: { const: "x" }, b: { $ref: "#/components/schemas/B" } } }, { type: "object", required: ["a"], properties: { a: { const: "x" }, b: { $ref: "#/components/schemas/B" } } }],
+    ["drops pattern, lengths, numeric limits, format", { type: "string", pattern: "^a", minLength: 1, maxLength: 3, format: "uri" }, { type: "string" }],
+    ["drops enum on a field and limits inside items", { type: "array", minItems: 1, items: { type: "string", enum: ["a", "b"] } }, { type: "array", items: { type: "string" } }],
+    ["drops additionalProperties: false, keeps it as a schema", { type: "object", properties: { m: { type: "object", additionalProperties: false } }, additionalProperties: { type: "string", maxLength: 2 } }, { type: "object", properties: { m: { type: "object" } }, additionalProperties: { type: "string" } }],
+    ["a false property (must not be present) is strict-only", { type: "object", properties: { a: { type: "string" }, b: false } }, { type: "object", properties: { a: { type: "string" } } }],
+    ["oneOf without a discriminator becomes anyOf", { oneOf: [{ type: "string", maxLength: 2 }, { type: "string", minLength: 3 }] }, { anyOf: [{ type: "string" }, { type: "string" }] }],
+    ["oneOf beside anyOf goes into allOf", { anyOf: [{ required: ["a"] }], oneOf: [{ required: ["b"] }, { required: ["c"] }] }, { anyOf: [{ required: ["a"] }], allOf: [{ anyOf: [{ required: ["b"] }, { required: ["c"] }] }] }],
+    ["oneOf with a discriminator stays oneOf", { oneOf: [{ $ref: "#/x" }], discriminator: { propertyName: "type" } }, { oneOf: [{ $ref: "#/x" }], discriminator: { propertyName: "type" } }],
+    ["an if/then without else (a cross-field rule) is dropped", { type: "object", if: { properties: { a: { const: 1 } } }, then: { required: ["b"] } }, { type: "object" }],
+    ["an if/then/else (one of two shapes) is kept, its if as written", { if: { properties: { t: { enum: ["a"] } } }, then: { $ref: "#/A" }, else: { type: "object", minProperties: 1 } }, { if: { properties: { t: { enum: ["a"] } } }, then: { $ref: "#/A" }, else: { type: "object" } }],
+    ["drops not, propertyNames, dependent keywords and the vendor byte and cross-field keywords", { type: "object", not: { required: ["x"] }, propertyNames: { pattern: "^a" }, dependentRequired: { a: ["b"] }, "x-max-json-bytes": 10, "x-greater-than": [{ property: "a", than: "b" }] }, { type: "object" }],
+    ["x-receive keeps the listed keywords as written", { type: "integer", minimum: 0, maximum: 9, "x-receive": ["minimum"] }, { type: "integer", minimum: 0 }],
+    ["x-strict-only makes a subschema true", { type: "object", allOf: [{ "x-strict-only": true, required: ["turn"] }] }, { type: "object", allOf: [true] }],
+    ["keeps annotations", { type: "string", description: "d", examples: ["a"], "x-known-values": ["a"] }, { type: "string", description: "d", examples: ["a"], "x-known-values": ["a"] }],
+    ["keeps a vendor keyword the generator does not implement (an annotation, as the loader reads it)", { type: "object", "x-scalar-ignore": true }, { type: "object", "x-scalar-ignore": true }],
+    ["boolean schemas stay as they are", false, false],
+  ];
+  it.each(cases)("%s", (_name, given, want) => {
+    expect(receiveSchema(given as never, "/components/schemas/T")).toEqual(want);
+  });
+
+  it("a keyword the rule does not know is a typed error naming its pointer", () => {
+    let error: unknown;
+    try {
+      receiveSchema({ type: "object", properties: { a: { type: "string", unknownKeyword: {} } } } as never, "/components/schemas/T");
+    } catch (e) {
+      error = e;
+    }
+    expect(isEmitError(error)).toBe(true);
+    expect((error as { pointer: string }).pointer).toBe("/components/schemas/T/properties/a/unknownKeyword");
+    expect((error as Error).message).toMatch(/has no validation level/);
+  });
+
+  it("x-receive naming a keyword the schema lacks, or one that is kept anyway, is a typed error", () => {
+    expect(() => receiveSchema({ type: "integer", "x-receive": ["maximum"] } as never, "/components/schemas/T")).toThrow(/has no "maximum"/);
+    expect(() => receiveSchema({ type: "integer", "x-receive": ["type"] } as never, "/components/schemas/T")).toThrow(/not a keyword the receive level drops/);
+  });
+
+  it("keeps the enum of a discriminator's tag property (a branch listing its tag values), drops other enums", () => {
+    const schemas = {
+      Body: { oneOf: [{ $ref: "#/components/schemas/Moon" }], discriminator: { propertyName: "kind", mapping: { moon: "#/components/schemas/Moon", asteroid: "#/components/schemas/Moon" } } },
+      Moon: { type: "object", required: ["kind"], properties: { kind: { type: "string", enum: ["moon", "asteroid"] }, size: { type: "string", enum: ["s", "m"] } } },
+    };
+    expect(receiveComponents(schemas as never)["Moon"]).toEqual({ type: "object", required: ["kind"], properties: { kind: { type: "string", enum: ["moon", "asteroid"] }, size: { type: "string" } } });
+  });
+
+  it("the derived schema keeps every component and is deterministic", () => {
+    const a = receiveComponents(model.schemas);
+    expect(Object.keys(a)).toEqual(Object.keys(model.schemas).sort());
+    expect(JSON.stringify(receiveComponents(model.schemas))).toBe(JSON.stringify(a));
+  });
+});
+
+describe("which components get a receive-level build", () => {
+  it("the 2xx JSON response bodies and the event stream's item schema", () => {
+    expect(receivedComponents(model.document)).toEqual(["AgentRunEvent", "ModelsResponse", "OpaqueObject", "RunCreateResponse", "RunFeedbackResponse", "RunListResponse", "RunSnapshot", "SessionCreateResponse", "SessionEventsResponse", "SessionListResponse", "Session", "UserInfo"].sort());
+  });
+});
+
+describe("the generated receive-level event validator", () => {
+  it("delivers a terminal result whose model.reasoningEffort is a value the documents do not list (the strict level rejects it)", () => {
+    const event = result({ model: { id: "platform:demo", provider: "openai", vendorModelId: "gpt-6", reasoningEffort: "extreme" } });
+    expect(validateAgentRunEventReceive(event)).toBe(true);
+    expect(validateAgentRunEvent(event)).toBe(false);
+    expect(validateAgentRunEvent.errors?.[0]).toMatchObject({ keyword: "enum", instancePath: "/data/model/reasoningEffort" });
+  });
+
+  it("accepts what only a cross-field or byte rule forbids: a supervisor redirect without its message, a budget with callIndex <= maxCalls", () => {
+    const redirect = { seq: 3, type: "supervisor", data: { action: "redirect", reason: "r", llmCalls: 2 } };
+    const budget = { seq: 4, type: "tool_budget_exceeded", data: { tool: "recall", maxCalls: 4, callIndex: 2 } };
+    for (const event of [redirect, budget]) {
+      expect(validateAgentRunEventReceive(event)).toBe(true);
+      expect(validateAgentRunEvent(event)).toBe(false);
+    }
+  });
+
+  it("rejects what the type promises: a missing required field, a wrong type, a tag its variant does not match", () => {
+    const bad = [
+      { seq: 1, type: "assistant_delta", data: {} },
+      { seq: 1, type: "assistant_delta", data: { text: 5 } },
+      { seq: 1, type: "local_tool_call", data: { toolUseId: "t", name: "n", args: {}, kind: "mcp_local" } },
+      { seq: 1, type: "result", data: { text: "neither ok nor subtype" } },
+    ];
+    for (const event of bad) {
+      expect(validateAgentRunEventReceive(event), JSON.stringify(event)).toBe(false);
+      expect(validateAgentRunEventReceive.errors?.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("keeps seq an integer >= 0 (x-receive: [minimum] on EventSeq): the stream resumes by it", () => {
+    expect(validateAgentRunEventReceive({ seq: -1, type: "assistant_delta", data: { text: "a" } })).toBe(false);
+    expect(validateAgentRunEventReceive.errors?.[0]).toMatchObject({ keyword: "minimum", instancePath: "/seq" });
+    expect(validateAgentRunEventReceive({ seq: 1.5, type: "assistant_delta", data: { text: "a" } })).toBe(false);
+  });
+
+  it("an unknown event type is delivered at both levels", () => {
+    const event = { seq: 30, type: "memory_snapshot", data: { bytes: 1 } };
+    expect(validateAgentRunEventReceive(event)).toBe(true);
+    expect(validateAgentRunEvent(event)).toBe(true);
+  });
+
+  it("every example of every event variant passes both levels", () => {
+    const names = Object.keys(model.schemas).filter((n) => n.endsWith("Event") && n !== "UnknownAgentRunEvent");
+    let n = 0;
+    for (const name of names) {
+      for (const example of (model.schemas[name]!.examples as unknown[] | undefined) ?? []) {
+        expect(validateAgentRunEvent(example), `${name}`).toBe(true);
+        expect(validateAgentRunEventReceive(example), `${name}`).toBe(true);
+        n++;
+      }
+    }
+    expect(n).toBeGreaterThan(15);
+  });
+});
+
+describe("a receive-level response body validator", () => {
+  it("RunSnapshot: accepts negative turns and an unlisted reasoningEffort (strict rejects both), rejects a missing required field", () => {
+    const example = (model.schemas["RunSnapshot"]!.examples as Array<Record<string, unknown>>)[0]!;
+    expect(validateRunSnapshotReceive(example)).toBe(true);
+    expect(validateRunSnapshot(example)).toBe(true);
+    const lenient = { ...example, turns: -1, model: { ...(example["model"] as object), reasoningEffort: "max" } };
+    expect(validateRunSnapshotReceive(lenient)).toBe(true);
+    expect(validateRunSnapshot(lenient)).toBe(false);
+    const required = (model.schemas["RunSnapshot"]!.required as string[])[0]!;
+    const { [required]: _dropped, ...without } = example;
+    expect(validateRunSnapshotReceive(without)).toBe(false);
+  });
+});
