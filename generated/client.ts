@@ -55,9 +55,9 @@ export const operations = {
   getSession: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}", security: [["bearerAuth"],["apiKeyHeader"]] },
   getUserInfo: { method: "GET", path: "/api/oauth/userinfo", security: [["bearerAuth"],["apiKeyHeader"]] },
   listModels: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/models", security: [["bearerAuth"],["apiKeyHeader"]] },
-  listRuns: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs", params: { query: { "agentId": "form", "cursor": "form", "includeTotal": "form", "limit": "form", "metadata": "form", "modelId": "form", "status": "form" } }, security: [["bearerAuth"],["apiKeyHeader"]] },
-  listSessionEvents: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/events", params: { query: { "beforeSeq": "form", "full": "form", "lastMessages": "form" } }, security: [["bearerAuth"],["apiKeyHeader"]] },
-  listSessions: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions", params: { query: { "cursor": "form", "includeTotal": "form", "limit": "form", "metadata": "form", "offset": "form", "status": "form" } }, security: [["bearerAuth"],["apiKeyHeader"]] },
+  listRuns: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs", params: { query: { "agentId": "form", "cursor": "form", "includeTotal": "form", "limit": "form", "metadata": "form", "modelId": "form", "status": "form" } }, security: [["bearerAuth"],["apiKeyHeader"]], pages: {"cursorParam":"cursor","nextCursor":"nextCursor","items":"runs"} },
+  listSessionEvents: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/events", params: { query: { "beforeSeq": "form", "full": "form", "lastMessages": "form" } }, security: [["bearerAuth"],["apiKeyHeader"]], pages: {"cursorParam":"beforeSeq","nextCursor":"nextBeforeSeq","items":"events"} },
+  listSessions: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions", params: { query: { "cursor": "form", "includeTotal": "form", "limit": "form", "metadata": "form", "offset": "form", "status": "form" } }, security: [["bearerAuth"],["apiKeyHeader"]], pages: {"cursorParam":"cursor","nextCursor":"nextCursor","items":"sessions"} },
   postToolResult: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/tool-results", emptyOk: true, body: [validateToolResultRequest, validateToolResultRequestAllErrors], security: [["bearerAuth"],["apiKeyHeader"]], once: { key: "toolUseId", outcomes: { 404: "unknown_tool_use", 409: "run_terminal" } } },
   sendSessionMessage: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/messages", body: [validateSessionMessageRequest, validateSessionMessageRequestAllErrors], security: [["bearerAuth"],["apiKeyHeader"]] },
   streamRun: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/stream", stream: { events: agentRunEventStream, resumeQuery: "lastSeq", status: {"operation":"getRun","field":"status","live":["queued","running"],"done":["succeeded","failed","cancelled","canceled"],"doneWhenSet":["tokens","turns"]} } },
@@ -173,6 +173,13 @@ export interface MantyxClient {
   listRuns(params?: { query?: { agentId?: string; cursor?: string; includeTotal?: T.QueryFlag; limit?: number; metadata?: string[]; modelId?: string; status?: "queued" | "running" | "succeeded" | "failed" | "cancelled" | (string & {}) } }, options?: MantyxCallOptions): Promise<T.RunListResponse>;
 
   /**
+   * Every page of `listRuns`, one per iteration: each request sends the
+   * cursor the previous page named (`x-pagination`); stops when a page names
+   * none. Same arguments as `listRuns` (a cursor given starts there).
+   */
+  listRunsPages(params?: { query?: { agentId?: string; cursor?: string; includeTotal?: T.QueryFlag; limit?: number; metadata?: string[]; modelId?: string; status?: "queued" | "running" | "succeeded" | "failed" | "cancelled" | (string & {}) } }, options?: MantyxCallOptions): AsyncGenerator<T.RunListResponse, void>;
+
+  /**
    * Replay a session's conversation as event frames, a bounded page at a time.
    *
    * The stored conversation as flattened event frames (agent-runs-protocol.md
@@ -187,6 +194,13 @@ export interface MantyxClient {
   listSessionEvents(sessionId: string, params?: { query?: { beforeSeq?: number; full?: T.QueryFlag; lastMessages?: number } }, options?: MantyxCallOptions): Promise<T.SessionEventsResponse>;
 
   /**
+   * Every page of `listSessionEvents`, one per iteration: each request sends the
+   * cursor the previous page named (`x-pagination`); stops when a page names
+   * none. Same arguments as `listSessionEvents` (a cursor given starts there).
+   */
+  listSessionEventsPages(sessionId: string, params?: { query?: { beforeSeq?: number; full?: T.QueryFlag; lastMessages?: number } }, options?: MantyxCallOptions): AsyncGenerator<T.SessionEventsResponse, void>;
+
+  /**
    * List sessions, most recently used first, a page at a time.
    *
    * The workspace's sessions (agent-runs-protocol.md §6.1, October 2026
@@ -197,6 +211,13 @@ export interface MantyxClient {
    * `GET /api/v1/workspaces/{workspaceSlug}/agent-sessions` (OAuth scope `sessions:read`); answers 200, 400, 401, 403, 404, 429.
    */
   listSessions(params?: { query?: { cursor?: string; includeTotal?: T.QueryFlag; limit?: number; metadata?: string[]; offset?: number; status?: "active" | "ended" } }, options?: MantyxCallOptions): Promise<T.SessionListResponse>;
+
+  /**
+   * Every page of `listSessions`, one per iteration: each request sends the
+   * cursor the previous page named (`x-pagination`); stops when a page names
+   * none. Same arguments as `listSessions` (a cursor given starts there).
+   */
+  listSessionsPages(params?: { query?: { cursor?: string; includeTotal?: T.QueryFlag; limit?: number; metadata?: string[]; offset?: number; status?: "active" | "ended" } }, options?: MantyxCallOptions): AsyncGenerator<T.SessionListResponse, void>;
 
   /**
    * Answer a `local_tool_call`.

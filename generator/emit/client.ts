@@ -62,6 +62,8 @@ interface ParamGroup {
 
 export interface OperationData {
   id: string;
+  /** `x-pagination`: the client also gets `<id>Pages`, the pages as an async iteration. */
+  paged: boolean;
   kind: OperationKind;
   method: string;
   path: string;
@@ -180,6 +182,9 @@ export function operationData(model: LoadedSchema): OperationData[] {
     if (security.schemes.length > 0 && (op.security ?? doc.security) !== undefined && !resumable) {
       fields.push(`security: ${JSON.stringify(requirementsOf(doc, op, security))}`);
     }
+    const pagination = extensions["x-pagination"] as { cursorParam?: unknown; nextCursor?: unknown; items?: unknown } | undefined;
+    const paged = pagination !== undefined && typeof pagination.cursorParam === "string" && typeof pagination.nextCursor === "string" && typeof pagination.items === "string";
+    if (paged) fields.push(`pages: ${JSON.stringify({ cursorParam: pagination.cursorParam, nextCursor: pagination.nextCursor, items: pagination.items })}`);
     let outcomeNames = "never";
     if (kind === "once") {
       const outcomes = (extensions["x-outcomes"] ?? {}) as Record<string, string>;
@@ -193,6 +198,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
     const responseType = answer.kind === "items" ? answer.item : answer.kind === "resumable" ? printed("never") : answer.type;
     ops.push({
       id,
+      paged,
       kind,
       method: method.toUpperCase(),
       path,

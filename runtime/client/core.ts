@@ -16,6 +16,7 @@ import { backoff, sleep, type BackoffOptions } from "./internal/backoff.js";
 import { redactError, redactor, secretForms, type Redact } from "./internal/redact.js";
 import { bodyIssues, describeBodyIssues, type BodyCheck } from "./request-check.js";
 import { ITEM_STREAM_ACCEPT, itemStream, type ItemStreamMode } from "./item-stream.js";
+import { pagesOf, type PagesSpec } from "./pages.js";
 import { runEventStream, type StreamRunOptions } from "./stream-run.js";
 
 export type { RunEventStream, StreamRunOptions } from "./stream-run.js";
@@ -50,6 +51,8 @@ export interface Operation {
   readonly stream?: StreamSpec;
   /** At most one request per value of a body field, with outcomes for some answers (the schema's `x-once-per`, `x-outcomes`). */
   readonly once?: OnceSpec;
+  /** Cursor pagination (the schema's `x-pagination`): the client also gets `<operation>Pages`, an async iteration over the pages. */
+  readonly pages?: PagesSpec;
   /** The method takes a body without validators (an inline schema, or not JSON). */
   readonly takesBody?: boolean;
   /** The body's media type when it is not JSON: the body is sent as given (a string, Blob, FormData, ...). */
@@ -284,10 +287,27 @@ export class ClientCore {
   /** Installs one method per operation on this class's prototype (a generated client calls it once). */
   static define(operations: Readonly<Record<string, Operation>>): void {
     for (const id in operations) {
-      (this.prototype as unknown as Record<string, unknown>)[id] = function (this: ClientCore, ...args: unknown[]) {
-        return this.#call(id, operations[id]!, args);
+      const operation = operations[id]!;
+      const methods = this.prototype as unknown as Record<string, unknown>;
+      methods[id] = function (this: ClientCore, ...args: unknown[]) {
+        return this.#call(id, operation, args);
       };
+      const { pages } = operation;
+      if (pages) {
+        // Same arguments as the operation; the parameters object is the one before the options.
+        methods[`${id}Pages`] = function (this: ClientCore, ...args: unknown[]) {
+          const at = this.#paramsIndex(operation);
+          const call = methods[id] as (...a: unknown[]) => Promise<unknown>;
+          return pagesOf((params) => call.call(this, ...args.slice(0, at), params, ...args.slice(at + 1)), pages, args[at] as Record<string, unknown> | undefined);
+        };
+      }
     }
+  }
+
+  /** Where an operation's parameters object stands among its method's arguments. */
+  #paramsIndex({ path, body, takesBody }: Operation): number {
+    const pathArgs = (path.match(/\{[^}]+\}/g) ?? []).filter((p) => !(p.slice(1, -1) in this.#pathOptions)).length;
+    return pathArgs + (body || takesBody ? 1 : 0);
   }
 
   #call(id: string, operation: Operation, args: unknown[]): unknown {

@@ -1,0 +1,37 @@
+/**
+ * Cursor pagination as async iteration: the `<operation>Pages` method a
+ * generated client has for each operation its schema marks `x-pagination`.
+ * Each page is fetched with the cursor the previous one named; the
+ * iteration ends when a page names none (absent, null or empty), or names a
+ * cursor it already gave (a server bug must not loop forever).
+ */
+
+/** From the schema's `x-pagination`: the query parameter that takes the cursor, and the answer's fields. */
+export interface PagesSpec {
+  /** Query parameter the cursor is sent in (`cursor`, or `beforeSeq` for a replay that pages backwards). */
+  readonly cursorParam: string;
+  /** Field of a page that holds the next cursor (`nextCursor`, `nextBeforeSeq`). */
+  readonly nextCursor: string;
+  /** Field of a page that holds its items (documentation for callers; pages are yielded whole). */
+  readonly items: string;
+}
+
+type CallParams = { query?: Record<string, unknown> } & Record<string, unknown>;
+
+/**
+ * The pages of `fetchPage`, which sends one request with the given
+ * parameters; `params` are the caller's (a cursor among them is the first
+ * page's). Stops early when the consumer does (`break`).
+ */
+export async function* pagesOf<Page>(fetchPage: (params: CallParams) => Promise<Page>, spec: PagesSpec, params: CallParams | undefined): AsyncGenerator<Page, void> {
+  const seen = new Set<string>();
+  let query = { ...params?.query };
+  for (;;) {
+    const page = await fetchPage({ ...params, query });
+    yield page;
+    const next = (page as Record<string, unknown> | null | undefined)?.[spec.nextCursor];
+    if (next == null || next === "" || seen.has(String(next))) return;
+    seen.add(String(next));
+    query = { ...query, [spec.cursorParam]: next };
+  }
+}
