@@ -7,6 +7,7 @@
  * structured values to the other keywords.
  */
 import { _, str, type CodeKeywordDefinition, type KeywordCxt } from "ajv/dist/2020.js";
+import { propertyPairsMetaSchema } from "./internal/property-pairs.js";
 
 interface EqualPair {
   property: string;
@@ -17,16 +18,7 @@ export const xEqualProperties: CodeKeywordDefinition = {
   keyword: "x-equal-properties",
   type: "object",
   schemaType: "array",
-  metaSchema: {
-    type: "array",
-    minItems: 1,
-    items: {
-      type: "object",
-      required: ["property", "equals"],
-      properties: { property: { type: "string" }, equals: { type: "string" } },
-      additionalProperties: false,
-    },
-  },
+  metaSchema: propertyPairsMetaSchema("equals"),
   error: {
     message: ({ params }) => str`must have ${params.property} equal to ${params.equals}`,
     params: ({ params }) => _`{property: ${params.property}, equals: ${params.equals}}`,

@@ -5,6 +5,7 @@
  * Absent or non-numeric values are left to the other keywords.
  */
 import { _, str, type CodeKeywordDefinition, type KeywordCxt } from "ajv/dist/2020.js";
+import { propertyPairsMetaSchema } from "./internal/property-pairs.js";
 
 interface GreaterThan {
   property: string;
@@ -15,16 +16,7 @@ export const xGreaterThan: CodeKeywordDefinition = {
   keyword: "x-greater-than",
   type: "object",
   schemaType: "array",
-  metaSchema: {
-    type: "array",
-    minItems: 1,
-    items: {
-      type: "object",
-      required: ["property", "than"],
-      properties: { property: { type: "string" }, than: { type: "string" } },
-      additionalProperties: false,
-    },
-  },
+  metaSchema: propertyPairsMetaSchema("than"),
   error: {
     message: ({ params }) =>
       str`must have ${params.property} greater than ${params.than} (is ${params.actual}, not greater than ${params.limit})`,

@@ -6,6 +6,7 @@
  * values are left to the other keywords.
  */
 import { _, str, type CodeKeywordDefinition, type KeywordCxt } from "ajv/dist/2020.js";
+import { propertyPairsMetaSchema } from "./internal/property-pairs.js";
 
 interface NotGreaterThan {
   property: string;
@@ -16,16 +17,7 @@ export const xNotGreaterThan: CodeKeywordDefinition = {
   keyword: "x-not-greater-than",
   type: "object",
   schemaType: "array",
-  metaSchema: {
-    type: "array",
-    minItems: 1,
-    items: {
-      type: "object",
-      required: ["property", "than"],
-      properties: { property: { type: "string" }, than: { type: "string" } },
-      additionalProperties: false,
-    },
-  },
+  metaSchema: propertyPairsMetaSchema("than"),
   error: {
     message: ({ params }) =>
       str`must have ${params.property} at most ${params.than} (is ${params.actual}, more than ${params.limit})`,
