@@ -123,15 +123,20 @@ describe("a slow tool behind a silent server", () => {
 describe("request timeout", () => {
   it("a stalled request (no answer) fails with MantyxConnectionError after timeoutMs instead of hanging; per call it overrides the client's", async () => {
     expect(DEFAULT_TIMEOUT_MS).toBe(60_000);
-    server().stallNext(1);
-    const e = await defaultClient(server(), { timeoutMs: 100 })
-      .createRun({ systemPrompt: "You are helpful.", prompt: "x" })
-      .catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(MantyxConnectionError);
-    expect((e as Error).message).toBe("createRun: no complete answer within 100 ms (the timeoutMs option)");
-    server().stallNext(1);
-    const perCall = await defaultClient(server()).listModels({ timeoutMs: 80 }).catch((x: unknown) => x);
-    expect((perCall as Error).message).toBe("listModels: no complete answer within 80 ms (the timeoutMs option)");
+    // Every request stalls while this test runs: on a loaded machine a request the client gave up on
+    // may reach the server after the next one, so a count of one stall each would race.
+    server().stallNext(1_000);
+    try {
+      const e = await defaultClient(server(), { timeoutMs: 100 })
+        .createRun({ systemPrompt: "You are helpful.", prompt: "x" })
+        .catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(MantyxConnectionError);
+      expect((e as Error).message).toBe("createRun: no complete answer within 100 ms (the timeoutMs option)");
+      const perCall = await defaultClient(server()).listModels({ timeoutMs: 80 }).catch((x: unknown) => x);
+      expect((perCall as Error).message).toBe("listModels: no complete answer within 80 ms (the timeoutMs option)");
+    } finally {
+      server().stallNext(0);
+    }
   });
 
   it("a body that stalls half-way is covered too", async () => {
