@@ -192,6 +192,12 @@ export async function sizeRows(): Promise<BenchRow[]> {
   const peer = await gzipSize(`export { default as createClient } from "openapi-fetch"; export { EventSourceParserStream } from "eventsource-parser/stream";`);
   const fetchOnly = await gzipSize(`export { default as createClient } from "openapi-fetch";`);
   const parserOnly = await gzipSize(`export { EventSourceParserStream } from "eventsource-parser/stream";`);
+  // What a user really bundles (issue 13's bars): a program that creates a run and streams it, validators included.
+  const program = (options: string) =>
+    `import { MantyxClient } from "./generated/client.ts"; const c = new MantyxClient({ baseUrl: "https://x.invalid", workspace: "w", apiKey: "k"${options} }); const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" }); for await (const e of c.streamRun(runId)) console.log(e.type);`;
+  const realDefault = await gzipSize(program(""));
+  const realOff = await gzipSize(program(', validation: "off"'));
+  const allValidators = await gzipSize(`export * from "./generated/validators/index.js";`);
   const kb = (n: number) => n / 1000;
   const plus = (name: string, b: { min: number; gz: number }): BenchRow => ({
     group: "size",
@@ -201,6 +207,9 @@ export async function sizeRows(): Promise<BenchRow[]> {
     note: `on top of the client + decoder; ${kb(b.min - client.min).toFixed(1)} kB min`,
   });
   return [
+    { group: "size", name: "real bundle: createRun + streamRun, default validation", value: kb(realDefault.gz), unit: "kB gz", ratio: realDefault.gz / peer.gz, note: `${kb(realDefault.min).toFixed(1)} kB min; bar: <= 24 kB` },
+    { group: "size", name: "real bundle: the same with validation: \"off\"", value: kb(realOff.gz), unit: "kB gz", ratio: realOff.gz / peer.gz, note: `${kb(realOff.min).toFixed(1)} kB min; bar: <= 7 kB (the table still imports the body validators)` },
+    { group: "size", name: "every validator (validators/index.js)", value: kb(allValidators.gz), unit: "kB gz", note: `${kb(allValidators.min).toFixed(1)} kB min; bar: <= 50 kB` },
     { group: "size", name: "ours: client + decoder (validators external)", value: kb(client.gz), unit: "kB gz", ratio: client.gz / peer.gz, note: `${kb(client.min).toFixed(1)} kB min` },
     { group: "size", name: "  of which the decoder alone", value: kb(decoder.gz), unit: "kB gz", note: `${kb(decoder.min).toFixed(1)} kB min` },
     { group: "size", name: "  of which the client (increment over the decoder)", value: kb(client.gz - decoder.gz), unit: "kB gz", note: `${kb(client.min - decoder.min).toFixed(1)} kB min` },

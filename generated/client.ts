@@ -29,15 +29,10 @@ import {
 } from "../runtime/codegen/v1.js";
 import { agentRunEventStream, type TerminalAgentRunEvent } from "./events.js";
 import type * as T from "./types.js";
-import { validateRunCreateRequest } from "./validators/run-create-request.js";
 import { validateRunCreateRequestAllErrors } from "./validators/run-create-request.all-errors.js";
-import { validateRunFeedbackRequest } from "./validators/run-feedback-request.js";
 import { validateRunFeedbackRequestAllErrors } from "./validators/run-feedback-request.all-errors.js";
-import { validateSessionCreateRequest } from "./validators/session-create-request.js";
 import { validateSessionCreateRequestAllErrors } from "./validators/session-create-request.all-errors.js";
-import { validateSessionMessageRequest } from "./validators/session-message-request.js";
 import { validateSessionMessageRequestAllErrors } from "./validators/session-message-request.all-errors.js";
-import { validateToolResultRequest } from "./validators/tool-result-request.js";
 import { validateToolResultRequestAllErrors } from "./validators/tool-result-request.all-errors.js";
 
 requireCodegenRevision(3, "mantyx-wire 0.2.0");
@@ -48,8 +43,8 @@ export const CLIENT_VERSION = "0.2.0";
 /** Every operation, as data (the runtime's `Operation`). */
 export const operations = {
   cancelRun: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/cancel", idempotent: true, emptyOk: true, security: [["bearerAuth"],["apiKeyHeader"]] },
-  createRun: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs", body: [validateRunCreateRequest, validateRunCreateRequestAllErrors], security: [["bearerAuth"],["apiKeyHeader"]] },
-  createSession: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions", body: [validateSessionCreateRequest, validateSessionCreateRequestAllErrors], security: [["bearerAuth"],["apiKeyHeader"]] },
+  createRun: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs", body: validateRunCreateRequestAllErrors, security: [["bearerAuth"],["apiKeyHeader"]] },
+  createSession: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions", body: validateSessionCreateRequestAllErrors, security: [["bearerAuth"],["apiKeyHeader"]] },
   deleteSession: { method: "DELETE", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}", emptyOk: true, security: [["bearerAuth"],["apiKeyHeader"]] },
   getRun: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}", security: [["bearerAuth"],["apiKeyHeader"]] },
   getSession: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}", security: [["bearerAuth"],["apiKeyHeader"]] },
@@ -58,10 +53,10 @@ export const operations = {
   listRuns: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs", params: { query: { "agentId": "form", "cursor": "form", "includeTotal": "form", "limit": "form", "metadata": "form", "modelId": "form", "status": "form" } }, security: [["bearerAuth"],["apiKeyHeader"]], pages: {"cursorParam":"cursor","nextCursor":"nextCursor","items":"runs"} },
   listSessionEvents: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/events", params: { query: { "beforeSeq": "form", "full": "form", "lastMessages": "form" } }, security: [["bearerAuth"],["apiKeyHeader"]], pages: {"cursorParam":"beforeSeq","nextCursor":"nextBeforeSeq","items":"events"} },
   listSessions: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions", params: { query: { "cursor": "form", "includeTotal": "form", "limit": "form", "metadata": "form", "offset": "form", "status": "form" } }, security: [["bearerAuth"],["apiKeyHeader"]], pages: {"cursorParam":"cursor","nextCursor":"nextCursor","items":"sessions"} },
-  postToolResult: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/tool-results", emptyOk: true, body: [validateToolResultRequest, validateToolResultRequestAllErrors], security: [["bearerAuth"],["apiKeyHeader"]], once: { key: "toolUseId", outcomes: { 404: "unknown_tool_use", 409: "run_terminal" } } },
-  sendSessionMessage: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/messages", body: [validateSessionMessageRequest, validateSessionMessageRequestAllErrors], security: [["bearerAuth"],["apiKeyHeader"]] },
+  postToolResult: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/tool-results", emptyOk: true, body: validateToolResultRequestAllErrors, security: [["bearerAuth"],["apiKeyHeader"]], once: { key: "toolUseId", outcomes: { 404: "unknown_tool_use", 409: "run_terminal" } } },
+  sendSessionMessage: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/messages", body: validateSessionMessageRequestAllErrors, security: [["bearerAuth"],["apiKeyHeader"]] },
   streamRun: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/stream", stream: { events: agentRunEventStream, resumeQuery: "lastSeq", status: {"operation":"getRun","field":"status","live":["queued","running"],"done":["succeeded","failed","cancelled","canceled"],"doneWhenSet":["tokens","turns"]} } },
-  submitRunFeedback: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/feedback", body: [validateRunFeedbackRequest, validateRunFeedbackRequestAllErrors], security: [["bearerAuth"],["apiKeyHeader"]] },
+  submitRunFeedback: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/feedback", body: validateRunFeedbackRequestAllErrors, security: [["bearerAuth"],["apiKeyHeader"]] },
 } as const satisfies Record<string, Operation>;
 
 /** A credential per security scheme of the schema; each request sends those its operation requires. */

@@ -146,7 +146,8 @@ export function operationData(model: LoadedSchema): OperationData[] {
     const fields: string[] = [`method: ${JSON.stringify(method.toUpperCase())}`, `path: ${JSON.stringify(path)}`];
     if (extensions["x-idempotent"] === true) fields.push("idempotent: true");
     if ((answer.kind === "json" || answer.kind === "text" || answer.kind === "blob") && answer.emptyOk) fields.push("emptyOk: true");
-    if (bodyType !== undefined) fields.push(`body: [${validatorName(bodyType)}, ${allErrorsName(bodyType)}]`);
+    // One build per body, the all-errors one: a body is checked once per call, and a program bundles each validator it imports.
+    if (bodyType !== undefined) fields.push(`body: ${allErrorsName(bodyType)}`);
     else if (bodyShape !== undefined) fields.push("takesBody: true");
     if (bodyShape?.media !== undefined) fields.push(`bodyMedia: ${JSON.stringify(bodyShape.media)}`);
     let itemType: string | undefined;
@@ -269,7 +270,6 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
   const imports = new Map<string, string>();
   for (const op of operations) {
     if (op.bodyType === undefined) continue;
-    imports.set(validatorName(op.bodyType), `./validators/${validatorFile(op.bodyType)}.js`);
     imports.set(allErrorsName(op.bodyType), `./validators/${allErrorsFile(op.bodyType)}.js`);
   }
   const clientOptions = new Map<string, { param: string; description: string }>();

@@ -1,19 +1,18 @@
 /**
- * Request-body checking with the generated validators: the fast validator
- * (it stops at its first problem) decides; only when it fails does the
- * all-errors build of the same component (`validate<Name>AllErrors`) run,
- * so a RequestValidationError lists every problem. Its `issues` are kept as
- * ajv reports them (a failed `oneOf` lists each branch's issue, then the
- * union's own), without the `if` ones, which only echo the issue before them.
+ * Request-body checking with the generated all-errors build of the body's
+ * component (`validate<Name>AllErrors`): a body is checked once per call, so
+ * one build that lists every problem costs less, in bytes a program
+ * bundles, than a fast build beside it. Its `issues` are kept as ajv reports
+ * them (a failed `oneOf` lists each branch's issue, then the union's own),
+ * without the `if` ones, which only echo the issue before them.
  */
 import type { ValidationIssue, Validator } from "../validation/issue.js";
 
-/** A request body's validators: `[fast, allErrors]`. */
-export type BodyCheck = readonly [fast: Validator<unknown>, allErrors: Validator<unknown>];
+/** A request body's validator: the all-errors build of its component. */
+export type BodyCheck = Validator<unknown>;
 
 /** Falsy when the body is valid, else every problem. */
-export const bodyIssues = ([fast, all]: BodyCheck, body: unknown): ValidationIssue[] | false =>
-  !fast(body) && ((all(body) ? fast : all).errors ?? []).filter((i) => i.keyword != "if");
+export const bodyIssues = (all: BodyCheck, body: unknown): ValidationIssue[] | false => !all(body) && (all.errors ?? []).filter((i) => i.keyword != "if");
 
 /**
  * The error message's lines for `issues`, shorter than the list itself:
