@@ -7,6 +7,7 @@
 import path from "node:path";
 import type { CliEnv } from "./cli.js";
 import { EMITTERS, generate } from "./emit/index.js";
+import { DEFAULT_RUNTIME } from "./emit/runtime-import.js";
 import { formatDiagnostic } from "./diagnostics.js";
 import { collectDiagnostics } from "./emit/diagnostics.js";
 import { formatError, isEmitError, locateEmitError } from "./errors.js";
@@ -53,7 +54,7 @@ export async function gen(options: GenOptions, io: CliEnv): Promise<number> {
       ];
       io.stderr(
         `mantyx-wire gen --check: ${shownOut} is out of date with ${shownSchema}:\n${rows.join("\n")}\n` +
-          `Run \`mantyx-wire gen --schema ${shownSchema} --out ${shownOut.slice(0, -1)}\` (in the @mantyx/wire-types repository: \`npm run gen\`) to regenerate it, then commit the result.\n`,
+          `Run \`mantyx-wire gen --schema ${shownSchema} --out ${shownOut.slice(0, -1)}${options.runtime !== undefined && options.runtime !== DEFAULT_RUNTIME ? ` --runtime ${options.runtime}` : ""}\` (in the @mantyx/wire-types repository: \`npm run gen\`) to regenerate it, then commit the result.\n`,
       );
       return 1;
     }

@@ -145,7 +145,7 @@ describe("mantyx-wire gen from outside the repository", () => {
         const stale = await mantyxWire(["gen", "--check", "--schema", path.join(root, "specs/openapi.yaml"), "--out", "../out-root"], path.join(root, "elsewhere"));
         expect(stale.code).toBe(1);
         expect(stale.stderr).toContain("  stale    ../out-root/types.ts\n");
-        expect(stale.stderr).toContain("Run `mantyx-wire gen --schema ../specs/openapi.yaml --out ../out-root`");
+        expect(stale.stderr).toContain("Run `mantyx-wire gen --schema ../specs/openapi.yaml --out ../out-root --runtime ../runtime/codegen/v1.js`");
         expect(readFileSync(edited, "utf8")).toBe(`${fromRoot.get("types.ts")}// hand edit\n`);
       },
       SLOW,
