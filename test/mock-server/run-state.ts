@@ -30,6 +30,8 @@ export class MockRun {
     readonly id: string,
     readonly spec: Record<string, unknown>,
     readonly sessionId: string | undefined,
+    /** The server's edition (MockServerOptions.edition): which terminal success shape scripted runs send. */
+    readonly edition: "2026-10" | "2026-09" = "2026-09",
   ) {}
 
   /** Appends an event (seq assigned here) and wakes the streams. */

@@ -11,7 +11,10 @@
  * - `output`: the reply text of "structured";
  * - `stepMs`: pause between live events;
  * - `rounds`: number of tool round trips of "tool-rounds" (one call each, to
- *   the first client-resolved tool; default 3).
+ *   the first client-resolved tool; default 3);
+ * - `edition`: "2026-10" ends a successful run with `subtype: "success"`
+ *   (the October documents), "2026-09" with `ok: true` (the seed edition);
+ *   default: the server's `edition`.
  */
 import { CANCELLED, TIMED_OUT, type MockRun, type ToolAnswerBody } from "./run-state.js";
 
@@ -33,10 +36,15 @@ export function scenarioOf(run: MockRun): string {
   return meta(run)["scenario"] ?? (clientTools(run).length > 0 ? "tools" : "text");
 }
 
+/** The terminal success marker of the run's edition. */
+function success(run: MockRun): { ok: true } | { subtype: "success" } {
+  return (meta(run)["edition"] ?? run.edition) === "2026-10" ? { subtype: "success" } : { ok: true };
+}
+
 function finishText(run: MockRun, text: string, turn: number): void {
   for (const piece of text.match(/.{1,12}/gs) ?? [""]) run.emit("assistant_delta", { text: piece });
   run.emit("assistant_message", { text, turn, finishReason: "end_turn" });
-  run.emit("result", { ok: true, text, tokens: TOKENS, turns: turn + 1, model: MODEL });
+  run.emit("result", { ...success(run), text, tokens: TOKENS, turns: turn + 1, model: MODEL });
 }
 
 let toolCounter = 0;

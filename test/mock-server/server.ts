@@ -61,6 +61,13 @@ export interface MockServerOptions {
    * send it) or `flat-untyped` (no `type`: only the `event:` line names it).
    */
   frames?: FrameShape;
+  /**
+   * The edition whose terminal success the scripted runs send: `2026-10`
+   * (`result` with `subtype: "success"`, as the October documents show) or
+   * `2026-09` (default: `ok: true`, the seed edition). A run's
+   * `metadata.edition` overrides it.
+   */
+  edition?: "2026-10" | "2026-09";
 }
 
 export interface RecordedRequest {
@@ -140,7 +147,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   let counter = 0;
 
   const newRun = (spec: Record<string, unknown>, sessionId?: string): MockRun => {
-    const run = new MockRun(`run_${++counter}`, spec, sessionId);
+    const run = new MockRun(`run_${++counter}`, spec, sessionId, options.edition);
     runs.set(run.id, run);
     // Started on the next tick: the creating request is answered first, as a real server does.
     setImmediate(() => void play(run).catch((e: unknown) => run.emit("error", { error: String(e), code: "worker_error" })));
