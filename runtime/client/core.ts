@@ -304,18 +304,22 @@ export class ClientCore {
     }
   }
 
-  /** Where an operation's parameters object stands among its method's arguments. */
+  /** How many leading arguments a path takes: its parameters, but those filled from an option. */
+  #pathArgCount(path: string): number {
+    return (path.match(/\{[^}]+\}/g) ?? []).filter((p) => !(p.slice(1, -1) in this.#pathOptions)).length;
+  }
+
+  /** Where an operation's parameters object stands among its method's arguments (after the path arguments and the body). */
   #paramsIndex({ path, body, takesBody }: Operation): number {
-    const pathArgs = (path.match(/\{[^}]+\}/g) ?? []).filter((p) => !(p.slice(1, -1) in this.#pathOptions)).length;
-    return pathArgs + (body || takesBody ? 1 : 0);
+    return this.#pathArgCount(path) + (body || takesBody ? 1 : 0);
   }
 
   #call(id: string, operation: Operation, args: unknown[]): unknown {
     const { method, path, body: check, stream, items } = operation;
     const fromOption = this.#pathOptions;
     // Arguments: the path parameters not filled from an option, in path order; the body; the parameters object; the options.
-    const pathArgs = (path.match(/\{[^}]+\}/g) ?? []).filter((p) => !(p.slice(1, -1) in fromOption)).length;
-    const paramsIndex = pathArgs + (check || operation.takesBody ? 1 : 0);
+    const pathArgs = this.#pathArgCount(path);
+    const paramsIndex = this.#paramsIndex(operation);
     const optionsIndex = paramsIndex + (operation.params ? 1 : 0);
     const callOptions = args[optionsIndex] as (StreamRunOptions & Record<string, unknown>) | undefined;
     const settings = this.#o as ClientOptions & Record<string, unknown>;
