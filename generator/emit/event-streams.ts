@@ -61,9 +61,7 @@ export function eventStreams(model: LoadedSchema): EventStream[] {
     byComponent.set(component, [...(byComponent.get(component) ?? []), op.operationId]);
   }
   return [...byComponent.keys()].sort().map((component) => {
-    const found = new Map<string, string>();
-    collectTerminal(model, component, "type", found, new Set());
-    const entries = [...found].sort(([a], [b]) => (a < b ? -1 : 1));
+    const entries = terminalVariants(model.schemas, component);
     return {
       component,
       operations: byComponent.get(component)!.sort(),
@@ -74,50 +72,49 @@ export function eventStreams(model: LoadedSchema): EventStream[] {
   });
 }
 
+/**
+ * Calls `each` once for every component reachable from `name` through
+ * unions (`oneOf`/`anyOf`/`allOf`, `if`/`then`/`else`, each a `$ref`),
+ * `name` included, with the tag property that applies there (the nearest
+ * `discriminator.propertyName`, else `type`).
+ */
+function forEachVariant(schemas: LoadedSchema["schemas"], name: string, each: (schema: SchemaObject, component: string, tag: string) => void): void {
+  const seen = new Set<string>();
+  const walk = (component: string, inherited: string): void => {
+    if (seen.has(component)) return;
+    seen.add(component);
+    const schema = schemas[component] as SchemaObject | boolean | undefined;
+    if (typeof schema !== "object") return;
+    const tag = (schema.discriminator?.propertyName as string | undefined) ?? inherited;
+    each(schema, component, tag);
+    const branches = [...(["oneOf", "anyOf", "allOf"] as const).flatMap((key) => (schema[key] ?? []) as unknown[]), ...(["if", "then", "else"] as const).map((key) => (schema as Record<string, unknown>)[key])];
+    for (const branch of branches) {
+      const target = isRef(branch) ? componentName(branch) : undefined;
+      if (target !== undefined) walk(target, tag);
+    }
+  };
+  walk(name, "type");
+}
+
 /** The one member every tagged variant reachable from `name` requires besides its tag and `seq`, if there is exactly one. */
 function payloadMember(model: LoadedSchema, name: string): string | undefined {
   let common: Set<string> | undefined;
-  const seen = new Set<string>();
-  const walk = (component: string, tag: string): void => {
-    if (seen.has(component)) return;
-    seen.add(component);
-    const schema = model.schemas[component] as SchemaObject | boolean | undefined;
-    if (typeof schema !== "object") return;
-    const own = (schema.discriminator?.propertyName as string | undefined) ?? tag;
-    if ((schema.properties?.[own] as { const?: unknown } | undefined)?.const !== undefined) {
-      const required = new Set((schema.required ?? []).filter((r) => r !== own && r !== "seq"));
-      common = common === undefined ? required : new Set([...common].filter((r) => required.has(r)));
-    }
-    for (const key of ["oneOf", "anyOf", "allOf"] as const) for (const b of (schema[key] ?? []) as unknown[]) visit(b, own);
-    for (const key of ["if", "then", "else"] as const) visit((schema as Record<string, unknown>)[key], own);
-  };
-  const visit = (branch: unknown, tag: string): void => {
-    const target = isRef(branch) ? componentName(branch) : undefined;
-    if (target !== undefined) walk(target, tag);
-  };
-  walk(name, "type");
+  forEachVariant(model.schemas, name, (schema, _component, tag) => {
+    if ((schema.properties?.[tag] as { const?: unknown } | undefined)?.const === undefined) return;
+    const required = new Set((schema.required ?? []).filter((r) => r !== tag && r !== "seq"));
+    common = common === undefined ? required : new Set([...common].filter((r) => required.has(r)));
+  });
   const members = [...(common ?? [])];
   return members.length === 1 ? members[0] : undefined;
 }
 
-/** Walks unions (`oneOf`/`anyOf`/`allOf`, `if`/`then`/`else`, `$ref`) from `name`, collecting `x-terminal` variants' tags. */
-function collectTerminal(model: LoadedSchema, name: string, tagProperty: string, found: Map<string, string>, seen: Set<string>): void {
-  if (seen.has(name)) return;
-  seen.add(name);
-  const schema = model.schemas[name] as SchemaObject | boolean | undefined;
-  if (typeof schema !== "object") return;
-  const tag = (schema.discriminator?.propertyName as string | undefined) ?? tagProperty;
-  if ((schema as Record<string, unknown>)["x-terminal"] === true) {
+/** The tags of the `x-terminal: true` variants reachable from `name`, with their components, sorted by tag. */
+export function terminalVariants(schemas: LoadedSchema["schemas"], name: string): Array<[tag: string, component: string]> {
+  const found = new Map<string, string>();
+  forEachVariant(schemas, name, (schema, component, tag) => {
+    if ((schema as Record<string, unknown>)["x-terminal"] !== true) return;
     const value = (schema.properties?.[tag] as { const?: unknown } | undefined)?.const;
-    if (typeof value === "string") found.set(value, name);
-  }
-  for (const key of ["oneOf", "anyOf", "allOf"] as const) {
-    for (const branch of (schema[key] ?? []) as unknown[]) visit(branch);
-  }
-  for (const key of ["if", "then", "else"] as const) visit((schema as Record<string, unknown>)[key]);
-  function visit(branch: unknown): void {
-    if (!isRef(branch)) return;
-    const target = componentName(branch);
-    if (target !== undefined) collectTerminal(model, target, tag, found, seen);
-  }
+    if (typeof value === "string") found.set(value, component);
+  });
+  return [...found].sort(([a], [b]) => (a < b ? -1 : 1));
 }

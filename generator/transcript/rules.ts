@@ -16,6 +16,7 @@
  *   call), `min` (answers per call, lifted when the run's terminal event
  *   matches one of `unlessTerminal`).
  */
+import { terminalVariants } from "../emit/event-streams.js";
 import { EmitError } from "../errors.js";
 import type { SchemaObject } from "openapi3-ts/oas31";
 
@@ -108,19 +109,11 @@ export function readTranscriptRules(schemas: Readonly<Record<string, SchemaObjec
   return { rules, terminalTypes: terminalTypes(schemas) };
 }
 
-/** Types of the `KnownAgentRunEvent` variants marked `x-terminal: true`. */
+/** Types of the `KnownAgentRunEvent` variants marked `x-terminal: true`, sorted (the same walk the client's event stream reads them by). */
 export function terminalTypes(schemas: Readonly<Record<string, SchemaObject>>): string[] {
-  const union = schemas["KnownAgentRunEvent"] as { oneOf?: Array<{ $ref?: string }> } | undefined;
-  const out: string[] = [];
-  for (const branch of union?.oneOf ?? []) {
-    const name = branch.$ref?.split("/").pop();
-    const variant = name === undefined ? undefined : (schemas[name] as Record<string, unknown> | undefined);
-    if (variant?.["x-terminal"] !== true) continue;
-    const tag = (variant["properties"] as Record<string, { const?: unknown }> | undefined)?.["type"]?.const;
-    if (typeof tag === "string") out.push(tag);
-  }
+  const out = terminalVariants(schemas, "KnownAgentRunEvent").map(([tag]) => tag);
   if (out.length === 0) throw new TranscriptRulesError("No KnownAgentRunEvent variant carries x-terminal: true; the terminal selector would select nothing.");
-  return out.sort();
+  return out;
 }
 
 function readRule(value: unknown, at: string): TranscriptRule {
