@@ -3,7 +3,8 @@
  *   1 runtime/    protocol-neutral: imports only runtime/
  *   2 generated/  imports runtime/ only through runtime/codegen/v1.ts, and itself
  *   3 mantyx/     imports generated/, runtime/ and itself
- *   4 generator/  a build tool: imports no runtime, generated or helper code
+ *   4 generator/  a build tool: may use the runtime's code (one implementation
+ *                 of what it shares with generated code), never generated/ or mantyx/
  * Read from the source text of every module, so a stray import fails here.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -58,8 +59,8 @@ describe("layers", () => {
     expect(bad).toEqual([]);
   });
 
-  it("generator/ imports no runtime, generated or helper module", () => {
-    const bad = files("generator").flatMap((f) => importedFolders(f).filter((i) => ["runtime", "generated", "mantyx"].includes(i.folder)).map((i) => `${f}: ${i.specifier}`));
+  it("generator/ imports no generated or helper module (it writes generated/; the runtime it may use)", () => {
+    const bad = files("generator").flatMap((f) => importedFolders(f).filter((i) => ["generated", "mantyx"].includes(i.folder)).map((i) => `${f}: ${i.specifier}`));
     expect(bad).toEqual([]);
   });
 });

@@ -1,9 +1,7 @@
 /**
  * The deep equality live ajv uses for `const`, `enum` and `uniqueItems`,
- * made the same as the generated validators' (`deepEqual` of
- * runtime/validation/helpers.ts; the generator imports nothing from
- * runtime/, so this is a copy, and test/validators/prototype-keys.test.ts
- * checks the two agree).
+ * made the generated validators' own: `deepEqual` of
+ * runtime/validation/helpers.ts, the one implementation both sides call.
  *
  * ajv's own (`ajv/dist/runtime/equal`, fast-deep-equal) calls `a.toString()`
  * when `a.toString` is not Object.prototype's, so data with an own key
@@ -16,27 +14,15 @@
  * unchanged: the generated modules still import the runtime's `deepEqual`.
  */
 import { createRequire } from "node:module";
+import { deepEqual } from "../../../runtime/validation/helpers.js";
 
 interface EqualFunction {
   (a: unknown, b: unknown): boolean;
   code: string;
 }
 
-/** Structural equality of two JSON values: objects by own enumerable keys in any order, arrays by position; NaN equals NaN. */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return a !== a && b !== b;
-  const isArray = Array.isArray(a);
-  if (isArray !== Array.isArray(b)) return false;
-  if (isArray) {
-    const left = a as unknown[];
-    const right = b as unknown[];
-    return left.length === right.length && left.every((item, i) => jsonEqual(item, right[i]));
-  }
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => Object.hasOwn(b, key) && jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
-}
+/** Structural equality of two JSON values (the runtime's `deepEqual`), as a function of its own, to carry ajv's `code`. */
+export const jsonEqual = (a: unknown, b: unknown): boolean => deepEqual(a, b);
 
 /** The CommonJS exports object ajv's keywords `require`, not an ES-module view of it. */
 const ajvEqual = createRequire(import.meta.url)("ajv/dist/runtime/equal") as { default: EqualFunction };
