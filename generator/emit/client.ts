@@ -21,7 +21,7 @@ import { assetUrl } from "../assets.js";
 import { header } from "../header.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { IDENTIFIER } from "./identifier.js";
-import { answerOf, bodyOf, parametersOf, type ParamShape } from "./client/shapes.js";
+import { answerOf, bodyOf, clientOptionOf, parametersOf, type ParamShape } from "./client/shapes.js";
 import { InlineTypes, printed, type PrintedType } from "./client/inline-types.js";
 import { requirementsOf, securityModel } from "./client/security.js";
 import { eventStreams, isResumableStream, streamItemComponent } from "./event-streams.js";
@@ -275,10 +275,11 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
   const clientOptions = new Map<string, { param: string; description: string }>();
   for (const { item, op } of operationsOf(model.document)) {
     for (const p of [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref<ParameterObject>(model.document, p))) {
-      const option = (p as unknown as Record<string, unknown>)["x-client-option"];
-      if (typeof option === "string" && IDENTIFIER.test(option)) clientOptions.set(option, { param: p.name, description: p.description ?? "" });
+      const option = clientOptionOf(p);
+      if (option !== undefined) clientOptions.set(option, { param: p.name, description: p.description ?? "" });
     }
   }
+  const sortedOptions = [...clientOptions].sort(([a], [b]) => (a < b ? -1 : 1));
   const security = securityModel(model.document);
   const schemes = Object.fromEntries(security.schemes.map((scheme) => [scheme.name, scheme.kind === "apiKey" ? ["apiKey", scheme.in, scheme.parameter] : [scheme.kind]]));
   const declaredName = (model.document as unknown as Record<string, unknown>)["x-client-name"];
@@ -305,8 +306,8 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
     schemes: security.schemes.map((scheme) => ({ name: scheme.name, basic: scheme.kind === "basic", description: (/^.*?[.!?](?=\s|$)/.exec(scheme.description.replace(/\s+/g, " ").trim())?.[0] ?? scheme.description.replace(/\s+/g, " ").trim()) || `${scheme.kind}${scheme.kind === "apiKey" ? ` (${scheme.in} ${scheme.parameter})` : ""}` })),
     schemesTable: JSON.stringify(schemes),
     streamImports: [...streamItems.map(streamSpecName), ...streamItems.map((t) => `type ${terminalTypeName(t)}`)].join(", "),
-    clientOptions: [...clientOptions].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, o]) => ({ name, param: o.param, description: o.description })),
-    pathOptions: JSON.stringify(Object.fromEntries([...clientOptions].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, o]) => [o.param, name]))),
+    clientOptions: sortedOptions.map(([name, o]) => ({ name, param: o.param, description: o.description })),
+    pathOptions: JSON.stringify(Object.fromEntries(sortedOptions.map(([name, o]) => [o.param, name]))),
     validatorImports: [...imports].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, from]) => ({ name, from })),
   });
   return [{ path: "client.ts", contents: contents.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n") }];

@@ -20,6 +20,7 @@ import { isPlainObject } from "../../load/json-pointer.js";
 import { deref, isJsonMediaType, isRef } from "../operations.js";
 import type { InlineTypes, PrintedType } from "./inline-types.js";
 import { printed } from "./inline-types.js";
+import { IDENTIFIER } from "../identifier.js";
 
 export interface ClientWarning {
   readonly pointer: string;
@@ -36,6 +37,12 @@ export interface ParamShape {
   readonly clientOption: string | undefined;
 }
 
+/** The client option a parameter is filled from (`x-client-option`), when it names one that is an identifier. */
+export function clientOptionOf(p: ParameterObject): string | undefined {
+  const option = (p as unknown as Record<string, unknown>)["x-client-option"];
+  return typeof option === "string" && IDENTIFIER.test(option) ? option : undefined;
+}
+
 /** The parameters of an operation: its path item's, overridden by its own of the same name and place (OpenAPI). */
 export function parametersOf(doc: OpenAPIObject, path: string, method: string, item: PathItemObject, op: OperationObject, types: InlineTypes): ParamShape[] {
   const merged = new Map<string, { p: ParameterObject; at: string[] }>();
@@ -48,7 +55,6 @@ export function parametersOf(doc: OpenAPIObject, path: string, method: string, i
   add(item.parameters, ["paths", path, "parameters"]);
   add(op.parameters, ["paths", path, method, "parameters"]);
   return [...merged.values()].map(({ p, at }) => {
-    const option = (p as unknown as Record<string, unknown>)["x-client-option"];
     const explode = p.explode ?? (p.style === undefined || p.style === "form");
     const style = p.style === "deepObject" ? "deep" : p.style === "pipeDelimited" ? "pipe" : p.style === "spaceDelimited" ? "space" : explode ? "form" : "csv";
     const schema = p.schema ?? (isPlainObject(p.content) ? Object.values(p.content)[0]?.schema : undefined);
@@ -59,7 +65,7 @@ export function parametersOf(doc: OpenAPIObject, path: string, method: string, i
       type: schema === undefined ? printed("string") : types.typeOf(schema, [...at, "schema"]),
       description: p.description ?? "",
       style,
-      clientOption: typeof option === "string" ? option : undefined,
+      clientOption: clientOptionOf(p),
     };
   });
 }
