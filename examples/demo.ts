@@ -4,7 +4,7 @@
  */
 import { MantyxClient } from "../generated/client.js";
 import { runAgent, runOutcome, ToolRegistry } from "../index.js";
-import { startMockServer } from "../test/mock-server/index.js";
+import { startMockServer } from "../generator/mock/index.js";
 
 const server = await startMockServer();
 try {

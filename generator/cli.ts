@@ -3,6 +3,7 @@
  *
  *   mantyx-wire gen [--schema <path>] [--out <dir>] [--root <dir>] [--check] [--debug]
  *   mantyx-wire diff <old> <new> [--format table|json] [--fail-on clients|readers|any] [--accept <file>] [--debug]
+ *   mantyx-wire mock [--port <n>] [--older]
  *
  * Exit codes: 0 done (or up to date; diff: nothing breaks), 1 `--check`
  * found differences (diff: a breaking change), 2 the schema, the generator
@@ -33,6 +34,8 @@ export interface CliEnv {
   readonly cwd: string;
   /** The emitters `gen` runs. Default: all of them (generator/emit/index.ts). */
   readonly emitters?: readonly Emitter[];
+  /** Stops a running `mock` (besides SIGINT/SIGTERM). */
+  readonly stop?: AbortSignal;
 }
 
 const processEnv: CliEnv = {
@@ -42,6 +45,7 @@ const processEnv: CliEnv = {
 };
 
 import type { GenOptions } from "./gen.js";
+import type { MockCommandOptions } from "./mock/command.js";
 
 interface DiffCommandOptions {
   readonly format: "table" | "json";
@@ -87,6 +91,15 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
     .action(async (oldPath: string, newPath: string, options: DiffCommandOptions) => {
       // Loaded only for `diff`, like `gen`'s modules for `gen`.
       exitCode = await (await import("./diff/index.js")).runDiff(oldPath, newPath, options, io);
+    });
+  program
+    .command("mock")
+    .description("Serve the mock MANTYX server on 127.0.0.1 until Ctrl-C, for SDK test suites; the first line printed is its URL.")
+    .option("--port <n>", "TCP port on 127.0.0.1 (0: any free port)", "8787")
+    .option("--older", "answer with the older document's statuses (202 for runs, 200 for tool results)")
+    .action(async (options: MockCommandOptions) => {
+      // Loaded only for `mock`: node:http and the scripted runs.
+      exitCode = await (await import("./mock/command.js")).runMock(options, io, io.stop);
     });
   try {
     await program.parseAsync([...args], { from: "user" });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
 import type { MantyxClientOptions as ClientOptions } from "../../index.js";
-import { startMockServer, type MockServer, type MockServerOptions } from "../mock-server/index.js";
+import { startMockServer, type MockServer, type MockServerOptions } from "../../generator/mock/index.js";
 
 export function useMockServer(options: MockServerOptions = {}): () => MockServer {
   let server: MockServer | undefined;
