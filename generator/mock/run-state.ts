@@ -2,6 +2,7 @@
  * One mock run: its persisted event log (the source of truth a stream
  * replays from), the tool calls it waits for, and cancellation.
  */
+import { RunFaults, type FaultSpec, type StoredEntry } from "./faults/index.js";
 
 /**
  * A log entry: a protocol event, or a raw frame (`data` written verbatim) for
@@ -25,6 +26,11 @@ export class MockRun {
   private readonly listeners = new Set<() => void>();
   private readonly pending = new Map<string, (answer: ToolAnswerBody | typeof CANCELLED | typeof TIMED_OUT) => void>();
   readonly answered = new Set<string>();
+  /** Tool-result POSTs received, by toolUseId, whatever their outcome (the fault suites count them: one per call). */
+  readonly toolResultPosts = new Map<string, number>();
+  /** Stream connections opened so far (a connection's number, for `@` in fault specs, is this count at its start). */
+  connections = 0;
+  private readonly storedFaults: RunFaults;
 
   constructor(
     readonly id: string,
@@ -32,15 +38,24 @@ export class MockRun {
     readonly sessionId: string | undefined,
     /** The server's edition (MockServerOptions.edition): which terminal success shape scripted runs send. */
     readonly edition: "2026-10" | "2026-09" = "2026-09",
-  ) {}
+    /** The fault specs given for the whole run, from the most general (`--fault`) to the most specific (the create-run request). */
+    readonly faults: readonly FaultSpec[] = [],
+  ) {
+    this.storedFaults = new RunFaults(faults);
+  }
 
-  /** Appends an event (seq assigned here) and wakes the streams. */
+  /** Appends an event (seq assigned here; the run's stored-event faults applied) and wakes the streams. */
   emit(type: string, data: unknown): void {
     if (this.done) return;
-    this.seq++;
-    this.events.push({ seq: this.seq, type, data });
-    if (type === "result" || type === "error" || type === "cancelled") this.finish(type, data);
+    const terminal = type === "result" || type === "error" || type === "cancelled";
+    for (const entry of this.storedFaults.expand(type, data, terminal)) this.store(entry);
+    if (terminal) this.finish(type, data);
     this.wake();
+  }
+
+  private store(entry: StoredEntry): void {
+    this.seq++;
+    this.events.push({ seq: this.seq, ...entry });
   }
 
   /** Appends a frame whose `data:` line is `raw` (not necessarily JSON), with or without its `id:` line. */
@@ -97,6 +112,7 @@ export class MockRun {
 
   /** A posted tool result: "accepted", "unknown" (no pending call with that id), or "terminal". */
   deliver(body: ToolAnswerBody): "accepted" | "unknown" | "terminal" {
+    this.toolResultPosts.set(body.toolUseId, (this.toolResultPosts.get(body.toolUseId) ?? 0) + 1);
     if (this.done) return "terminal";
     const resolve = this.pending.get(body.toolUseId);
     if (resolve === undefined) return "unknown";

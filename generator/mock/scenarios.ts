@@ -69,8 +69,6 @@ async function tools(run: MockRun): Promise<void> {
       const data: Record<string, unknown> = { toolUseId, name: ref.name, args };
       if (m["omitKind"] !== "true") data["kind"] = "local";
       run.emit("local_tool_call", data);
-      // The same call delivered twice (a client must run it once).
-      if (m["repeatCall"] === "true") run.emit("local_tool_call", data);
       calls.push({ toolUseId, name: ref.name });
     } else if (ref.kind === "a2a_local") {
       run.emit("local_tool_call", { toolUseId, name: ref.name, args: { message: m["message"] ?? "When does PTO reset?" }, kind: "a2a_local", agentCard: ref.agentCard });

@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
 import type { AgentRunEvent, ToolResultRequest } from "../../generated/types.js";
 import { isTerminalEvent, runAgent, ToolRegistry } from "../../index.js";
-import type { MockServer, StreamFault } from "../../generator/mock/index.js";
+import type { MockServer } from "../../generator/mock/index.js";
 import { collect, useMockServer } from "./helpers.js";
 
 const server = useMockServer();
@@ -34,22 +34,22 @@ function random(seed: number): () => number {
   };
 }
 
-/** A mix of `count` faults for the next stream connections. */
-function faultMix(seed: number, count: number): StreamFault[] {
+/** A mix of `count` fault specs for the next stream connections. */
+function faultMix(seed: number, count: number): string[] {
   const next = random(seed);
   const int = (n: number): number => Math.floor(next() * n);
-  const kinds: Array<() => StreamFault> = [
-    () => ({ kind: "cut-bytes", after: 1 + int(300) }),
-    () => ({ kind: "cut-events", after: int(4) }),
-    () => ({ kind: "end-clean", after: int(4) }),
-    () => ({ kind: "stall", after: int(3) }),
-    () => ({ kind: "hang" }),
-    () => ({ kind: "status", status: 503 }),
-    () => ({ kind: "status", status: 429, retryAfterSeconds: 0 }),
-    () => ({ kind: "non-sse" }),
-    () => ({ kind: "wrong-type" }),
-    () => ({ kind: "ignore-resume" }), // a server without resume, or a proxy stripping Last-Event-ID and ?lastSeq=
-    () => ({ kind: "heartbeats", everyMs: 30, forMs: 100 }),
+  const kinds: Array<() => string> = [
+    () => `cut-bytes=${1 + int(300)}`,
+    () => `drop-after=${int(4)}`,
+    () => `end-clean=${int(4)}`,
+    () => `stall=${int(3)}`,
+    () => "stall=0",
+    () => "status=503",
+    () => "status=429,retry-after=0",
+    () => "wrong-type=json",
+    () => "wrong-type=html",
+    () => "ignore-resume", // a server without resume, or a proxy stripping Last-Event-ID and ?lastSeq=
+    () => "heartbeat=30,delay=100",
   ];
   return Array.from({ length: count }, () => kinds[int(kinds.length)]!());
 }
