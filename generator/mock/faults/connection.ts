@@ -48,6 +48,8 @@ export interface ServeStreamOptions<Entry extends { readonly seq: number; readon
   readonly headers: Record<string, string>;
   /** Answers with an error body instead of the stream (`status`): the server's own error answer. */
   readonly refuse: (status: number, body: object, headers: Record<string, string>) => void;
+  /** Called when the 200 stream answer's headers are sent. */
+  readonly onOpen?: (() => void) | undefined;
   /** Called once, when the connection is over (or stalled for good). */
   readonly onEnd?: ((end: ConnectionEnd, framesSent: number) => void) | undefined;
 }
@@ -90,6 +92,7 @@ export async function serveStream<Entry extends { readonly seq: number; readonly
 
   res.writeHead(200, { ...options.headers, ...faultsHeader, "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
   res.flushHeaders();
+  options.onOpen?.();
   const writer = new SocketWriter(res, plan);
   let wake: (() => void) | undefined;
   const nudge = (): void => {
