@@ -3,7 +3,7 @@
  *
  *   mantyx-wire gen [--schema <path>] [--out <dir>] [--root <dir>] [--check] [--debug]
  *   mantyx-wire diff <old> <new> [--format table|json] [--fail-on clients|readers|any] [--accept <file>] [--debug]
- *   mantyx-wire mock [--port <n>] [--older]
+ *   mantyx-wire mock [--port <n>] [--older] [--fault <spec>]...
  *
  * Exit codes: 0 done (or up to date; diff: nothing breaks), 1 `--check`
  * found differences (diff: a breaking change), 2 the schema, the generator
@@ -97,6 +97,7 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
     .description("Serve the mock MANTYX server on 127.0.0.1 until Ctrl-C, for SDK test suites; the first line printed is its URL.")
     .option("--port <n>", "TCP port on 127.0.0.1 (0: any free port)", "8787")
     .option("--older", "answer with the older document's statuses (202 for runs, 200 for tool results)")
+    .option("--fault <spec>", "faults for every run's stream connections, e.g. drop-after=3 or eol=crlf@*,chunk=3@* (repeatable; the README's fault table)", (value: string, previous: string[] | undefined) => [...(previous ?? []), value])
     .action(async (options: MockCommandOptions) => {
       // Loaded only for `mock`: node:http and the scripted runs.
       exitCode = await (await import("./mock/command.js")).runMock(options, io, io.stop);

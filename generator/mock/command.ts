@@ -5,11 +5,14 @@
  * port); a banner with the workspace, the credentials and a curl follows.
  */
 import type { CliEnv } from "../cli.js";
+import { isFaultSpecError } from "./faults/index.js";
 import { startMockServer } from "./server.js";
 
 export interface MockCommandOptions {
   readonly port: string;
   readonly older?: boolean;
+  /** `--fault <spec>`, repeatable: faults for every run (generator/mock/faults/spec.ts). */
+  readonly fault?: readonly string[];
 }
 
 /** Resolves to the exit code once the server has stopped (2 if it could not start). */
@@ -22,8 +25,12 @@ export async function runMock(options: MockCommandOptions, io: CliEnv, stop?: Ab
   const vintage = options.older === true ? "older" : "newer";
   let server;
   try {
-    server = await startMockServer({ port, vintage });
+    server = await startMockServer({ port, vintage, ...(options.fault === undefined ? {} : { faults: options.fault.join(",") }) });
   } catch (error) {
+    if (isFaultSpecError(error)) {
+      io.stderr(`mantyx-wire mock: ${error.message}\n  (the README's fault table lists every fault; items are name[=value][@connections], separated by commas)\n`);
+      return 2;
+    }
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     io.stderr(`mantyx-wire mock: cannot listen on 127.0.0.1:${port} (${code}); pass --port <another> (0: any free port)\n`);
     return 2;

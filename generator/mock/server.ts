@@ -238,7 +238,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const meta = (spec["metadata"] as Record<string, unknown> | undefined) ?? {};
     const script = typeof meta["scenario"] === "string" ? scripts.get(meta["scenario"]) : undefined;
     const runEdition = isEdition(meta["edition"]) ? meta["edition"] : edition;
-    const run = new MockRun(`run_${++counter}`, spec, sessionId, runEdition, [serverFaults, requestFaults]);
+    const run = new MockRun(`run_${++counter}`, spec, sessionId, runEdition, [serverFaults, script?.faults ?? NO_FAULTS, requestFaults]);
     if (script !== undefined) {
       run.script = { script, events: script.runs[Math.min(scriptRun, script.runs.length - 1)]! };
       run.frames = script.frames;
