@@ -121,6 +121,8 @@ export interface StreamConnection {
   end: ConnectionEnd | undefined;
   /** Frames written on it (replays included). */
   frames: number;
+  /** Socket writes of its body (with `chunk`, several per frame). */
+  writes: number;
 }
 
 export interface MockServer {
@@ -677,6 +679,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       faults: plan.text,
       end: undefined,
       frames: 0,
+      writes: 0,
     };
     streams.push(record);
     const frames = run.frames ?? options.frames;
@@ -692,9 +695,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         headers: { "x-request-id": `req_${++counter}` },
         refuse: (status, body, headers) => send(res, status, body, headers),
         onOpen: () => finishRecord(res, 200),
-        onEnd: (end, frames) => {
+        onEnd: (end, frames, writes) => {
           record.end = end;
           record.frames = frames;
+          record.writes = writes;
         },
       },
       resumePoint(req, url, plan),

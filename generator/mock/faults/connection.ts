@@ -51,7 +51,7 @@ export interface ServeStreamOptions<Entry extends { readonly seq: number; readon
   /** Called when the 200 stream answer's headers are sent. */
   readonly onOpen?: (() => void) | undefined;
   /** Called once, when the connection is over (or stalled for good). */
-  readonly onEnd?: ((end: ConnectionEnd, framesSent: number) => void) | undefined;
+  readonly onEnd?: ((end: ConnectionEnd, framesSent: number, socketWrites: number) => void) | undefined;
 }
 
 const LOGIN_PAGE = "<!doctype html><title>Sign in</title><form>…</form>";
@@ -70,10 +70,11 @@ export async function serveStream<Entry extends { readonly seq: number; readonly
   const { req, res, run, plan } = options;
   let ended = false;
   let sent = 0;
+  let writer: SocketWriter | undefined;
   const finish = (end: ConnectionEnd): void => {
     if (ended) return;
     ended = true;
-    options.onEnd?.(end, sent);
+    options.onEnd?.(end, sent, writer?.writes ?? 0);
   };
   const faultsHeader: Record<string, string> = plan.text === "" ? {} : { "x-mock-faults": plan.text };
 
@@ -93,7 +94,7 @@ export async function serveStream<Entry extends { readonly seq: number; readonly
   res.writeHead(200, { ...options.headers, ...faultsHeader, "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
   res.flushHeaders();
   options.onOpen?.();
-  const writer = new SocketWriter(res, plan);
+  writer = new SocketWriter(res, plan);
   let wake: (() => void) | undefined;
   const nudge = (): void => {
     const w = wake;

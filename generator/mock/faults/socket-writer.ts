@@ -13,6 +13,8 @@ export class SocketWriter {
   private written = 0;
   private tail: Promise<boolean> = Promise.resolve(true);
   private gone = false;
+  /** Socket writes made (a chunked frame is several). */
+  writes = 0;
   /** This side cut the connection (`reset`), as opposed to the client closing it. */
   wasReset = false;
 
@@ -86,6 +88,7 @@ export class SocketWriter {
       if (this.gone) return false;
       const piece = bytes.subarray(at, at + size);
       this.written += piece.length;
+      this.writes++;
       if (!this.res.write(piece)) await this.drained();
     }
     return !this.gone;
