@@ -78,11 +78,11 @@ export function loadScriptFile(path: string): Script {
   } catch (error) {
     throw new ScriptError(path, `cannot read the script (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
-  const doc = parseDocument(text, { prettyErrors: false });
+  const doc = parseDocument(text, { prettyErrors: true });
   const problem = doc.errors[0];
   if (problem !== undefined) {
     const pos = problem.linePos?.[0];
-    throw new ScriptError(path, `not valid ${extname(path) === ".json" ? "JSON" : "YAML"}: ${problem.message.split("\n")[0]}`, pos?.line, pos?.col);
+    throw new ScriptError(path, `not valid ${extname(path) === ".json" ? "JSON" : "YAML"}: ${problem.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "")}`, pos?.line, pos?.col);
   }
   return scriptOf(basename(path, extname(path)), doc.toJS(), path);
 }
