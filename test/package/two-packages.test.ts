@@ -126,11 +126,17 @@ console.log(JSON.stringify(seen));
     }, 120_000);
   }
 
-  it("a program using the generated client runs a tool round trip in plain Node against a local server", async () => {
+  /** Compiles PROGRAM into build/main.js (once). */
+  function buildProgram(): void {
+    if (existsSync(join(app, "build/main.js"))) return;
     writeFileSync(join(app, "src/main.ts"), PROGRAM);
     const config = join(app, "tsconfig.build.json");
     writeFileSync(config, JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, allowJs: true, outDir: "build", rootDir: "src", lib: ["ES2022", "DOM", "DOM.Iterable"], types: [] }, include: ["src"] }));
     execFileSync(process.execPath, [tsc, "-p", config], { cwd: app, encoding: "utf8" });
+  }
+
+  it("a program using the generated client runs a tool round trip in plain Node against a local server", async () => {
+    buildProgram();
     // Asynchronously: the mock server runs in this process and must answer meanwhile.
     const { stdout: out } = await promisify(execFile)(process.execPath, [join(app, "build/main.js")], {
       cwd: app,
@@ -144,7 +150,8 @@ console.log(JSON.stringify(seen));
   }, 120_000);
 
   it("the same program completes its run against `mantyx-wire mock --port 0 --workspace demo --api-key mantyx_test` started from the installed bin", async () => {
-    // Built by the test before (tsconfig.build.json); the mock is the installed package's own process.
+    buildProgram();
+    // The mock is the installed package's own process.
     const mock = spawn(bin, ["mock", "--port", "0", "--workspace", "demo", "--api-key", "mantyx_test"], { cwd: app, stdio: ["ignore", "pipe", "pipe"] });
     try {
       const url = await firstLine(mock);
