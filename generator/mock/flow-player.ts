@@ -54,7 +54,7 @@ export class ScriptError extends Error {
 
 /** The playable part of a flow value (`file` names it in errors). */
 export function scriptOf(name: string, flow: unknown, file: string): Script {
-  if (typeof flow !== "object" || flow === null || Array.isArray(flow)) throw new ScriptError(file, "a script is a JSON object with `runs` (the flow format of generated/fixtures/README.md)");
+  if (typeof flow !== "object" || flow === null || Array.isArray(flow)) throw new ScriptError(file, "a script is a JSON object with `runs` (the flow format of the fixture suite, fixtures/README.md)");
   const runs = (flow as { runs?: unknown }).runs;
   if (!Array.isArray(runs) || runs.length === 0) throw new ScriptError(file, "`runs` must be a non-empty array of { runId?, events: [{ type, data }] }");
   const checked = runs.map((run, i) => {
