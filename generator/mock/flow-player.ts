@@ -57,7 +57,7 @@ export class ScriptError extends Error {
 
 /** The playable part of a flow value (`file` names it in errors). */
 export function scriptOf(name: string, flow: unknown, file: string): Script {
-  if (typeof flow !== "object" || flow === null || Array.isArray(flow)) throw new ScriptError(file, "a script is a JSON object with `runs` (the flow format of generated/fixtures/README.md)");
+  if (typeof flow !== "object" || flow === null || Array.isArray(flow)) throw new ScriptError(file, "a script is a JSON object with `runs` (the flow format of the fixture suite, fixtures/README.md)");
   const runs = (flow as { runs?: unknown }).runs;
   if (!Array.isArray(runs) || runs.length === 0) throw new ScriptError(file, "`runs` must be a non-empty array of { runId?, events: [{ type, data }] }");
   const checked = runs.map((run, i) => {
@@ -95,11 +95,11 @@ export function loadScriptFile(path: string): Script {
   } catch (error) {
     throw new ScriptError(path, `cannot read the script (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
-  const doc = parseDocument(text, { prettyErrors: false });
+  const doc = parseDocument(text, { prettyErrors: true });
   const problem = doc.errors[0];
   if (problem !== undefined) {
     const pos = problem.linePos?.[0];
-    throw new ScriptError(path, `not valid ${extname(path) === ".json" ? "JSON" : "YAML"}: ${problem.message.split("\n")[0]}`, pos?.line, pos?.col);
+    throw new ScriptError(path, `not valid ${extname(path) === ".json" ? "JSON" : "YAML"}: ${problem.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "")}`, pos?.line, pos?.col);
   }
   return scriptOf(basename(path, extname(path)), doc.toJS(), path);
 }

@@ -46,13 +46,13 @@ export function routesOf(doc: OpenAPIObject): Route[] {
   const ajv = createValidatorAjv({ allErrors: true, code: { source: false, optimize: false } });
   addComponents(ajv, (doc.components?.schemas ?? {}) as never);
   const validators = new Map<string, ValidateFunction>(bodies.map((name) => [name, ajv.getSchema(componentRef(name))!]));
-  return entries.map(({ path, method, op, item }) => {
+  return entries.map(({ path, httpMethod, op, item }) => {
     const bodyComponent = requestBodyComponent(doc, op);
     const queryChecks = queryParameters(doc, item, op).map((p) => ({ name: p.name, array: isArraySchema(doc, p.schema), validate: ajv.compile(withDocumentRefs(p.schema ?? {})) }));
     const validate = bodyComponent === undefined ? undefined : validators.get(bodyComponent);
     return {
-      operationId: op.operationId ?? `${method} ${path}`,
-      method: method.toUpperCase(),
+      operationId: op.operationId ?? `${httpMethod} ${path}`,
+      method: httpMethod,
       template: path,
       scopes: scopesOf(op),
       ...(bodyComponent === undefined ? {} : { bodyComponent }),
@@ -60,7 +60,8 @@ export function routesOf(doc: OpenAPIObject): Route[] {
       match: matcher(path),
       check: (body) => {
         if (validate === undefined || validate(body)) return [];
-        return (validate.errors ?? []).map((e) => ({ path: e.instancePath, rule: e.keyword, message: e.message ?? e.keyword }));
+        // Without the `if` issues, which only echo the issue before them (as the client lists them: runtime/client/request-check.ts).
+        return (validate.errors ?? []).filter((e) => e.keyword !== "if").map((e) => ({ path: e.instancePath, rule: e.keyword, message: e.message ?? e.keyword }));
       },
       checkQuery: (query) =>
         queryChecks.flatMap(({ name, array, validate }) => {

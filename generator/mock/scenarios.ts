@@ -85,29 +85,32 @@ async function tools(run: MockRun): Promise<void> {
   run.emit("assistant_delta", { text: "Let me check." });
   const calls: Array<{ toolUseId: string; name: string }> = [];
   const refs = clientTools(run);
+  // Each call's name and arguments, decided once: the assistant message lists the calls the events then make.
+  const planned = refs.map((ref) => {
+    if (ref.kind === "a2a_local") return { ref, name: ref.name, args: { message: m["message"] ?? "When does PTO reset?" } as unknown };
+    if (ref.kind === "mcp_local") return { ref, name: ref.tools?.[0]?.name ?? "unknown", args: argsFor(ref.tools?.[0]?.inputSchema) };
+    return { ref, name: ref.name, args: argsFor(ref.parameters) };
+  });
   run.emit("assistant_message", {
     text: "Let me check.",
     turn: 0,
     finishReason: "tool_use",
-    toolCalls: refs.map((r, i) => ({ id: `call_${i}`, name: r.kind === "mcp_local" ? (r.tools?.[0]?.name ?? r.name) : r.name, input: {} })),
+    toolCalls: planned.map((p, i) => ({ id: `call_${i}`, name: p.name, input: p.args })),
   });
-  for (const ref of refs) {
+  for (const { ref, name, args } of planned) {
     const toolUseId = `tu_${++toolCounter}`;
     if (ref.kind === "local") {
-      const data: Record<string, unknown> = { toolUseId, name: ref.name, args: argsFor(ref.parameters) };
+      const data: Record<string, unknown> = { toolUseId, name, args };
       if (m["omitKind"] !== "true") data["kind"] = "local";
       run.emit("local_tool_call", data);
-      calls.push({ toolUseId, name: ref.name });
     } else if (ref.kind === "a2a_local") {
-      run.emit("local_tool_call", { toolUseId, name: ref.name, args: { message: m["message"] ?? "When does PTO reset?" }, kind: "a2a_local", agentCard: ref.agentCard });
-      calls.push({ toolUseId, name: ref.name });
+      run.emit("local_tool_call", { toolUseId, name, args, kind: "a2a_local", agentCard: ref.agentCard });
     } else {
-      const tool = ref.tools?.[0]?.name ?? "unknown";
-      const data: Record<string, unknown> = { toolUseId, name: tool, args: argsFor(ref.tools?.[0]?.inputSchema), kind: "mcp_local", mcpServer: ref.name, mcpToolName: tool };
+      const data: Record<string, unknown> = { toolUseId, name, args, kind: "mcp_local", mcpServer: ref.name, mcpToolName: name };
       if (ref.serverInfo !== undefined) data["mcpServerInfo"] = ref.serverInfo;
       run.emit("local_tool_call", data);
-      calls.push({ toolUseId, name: tool });
     }
+    calls.push({ toolUseId, name });
   }
   const answers = await Promise.all(calls.map((c) => run.awaitTool(c.toolUseId, timeoutMs)));
   if (answers.some((a) => a === CANCELLED)) return;

@@ -158,6 +158,15 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
+/** The request target as a URL: origin-form (`/path?q`, also `//x`, which `new URL(x, base)` would read as a host) or absolute-form. */
+function requestUrl(target: string): URL | undefined {
+  try {
+    return target.startsWith("/") ? new URL(`http://127.0.0.1${target}`) : new URL(target);
+  } catch {
+    return undefined;
+  }
+}
+
 const MODELS = {
   models: [
     { id: "platform:demo", label: "Demo", provider: "openai", vendorModelId: "gpt-5.4-mini", source: "platform_offering", contextWindowTokens: 400000, pricing: { inputPer1MUsd: 0.25, outputPer1MUsd: 2, cacheReadPer1MUsd: null } },
@@ -329,7 +338,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? "GET";
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const url = requestUrl(req.url ?? "/");
+    if (url === undefined) {
+      requests.push({ method, path: "", query: {}, headers: { ...req.headers }, body: undefined, bodyBytes: 0, status: 400 });
+      return refuse(req, res, 400, { error: "invalid_request", message: "The request target is not a path or an absolute URL." });
+    }
     const path = url.pathname;
     const record: RecordedRequest = { method, path, query: Object.fromEntries(url.searchParams), headers: { ...req.headers }, body: undefined, bodyBytes: 0, status: 0 };
     requests.push(record);

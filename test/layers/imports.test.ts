@@ -72,4 +72,10 @@ describe("layers", () => {
     // The mock is inside the walk (the check covers the shipped server).
     expect(files("generator").some((f) => f.startsWith(path.join("generator", "mock")))).toBe(true);
   });
+
+  it("generator/mock/ reads MANTYX artefacts (the bundled schema, the flow cases) as data through artefacts.ts alone", () => {
+    const mock = files(path.join("generator", "mock"));
+    const naming = mock.filter((f) => /generated\//.test(readFileSync(path.join(REPO, f), "utf8").replace(/^\s*(\*|\/\/).*$/gm, "")));
+    expect(naming).toEqual([path.join("generator", "mock", "artefacts.ts")]);
+  });
 });
