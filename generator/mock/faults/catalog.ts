@@ -3,7 +3,7 @@
  * whether it acts on one stream connection or on the run's event log, what
  * it does and what a correct client does about it. The parser reads names
  * and scopes from here (so an error lists what exists), and the README's
- * fault table shows the same rows (test/mock-faults/readme.test.ts keeps
+ * fault table shows the same rows (test/mock/fault-readme.test.ts keeps
  * them equal).
  */
 
