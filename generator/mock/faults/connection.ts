@@ -54,6 +54,9 @@ export interface ServeStreamOptions<Entry extends { readonly seq: number; readon
   readonly onEnd?: ((end: ConnectionEnd, framesSent: number, socketWrites: number) => void) | undefined;
 }
 
+/** Frames written in one socket write, at most (about). */
+const BATCH_BYTES = 32 * 1024;
+
 const LOGIN_PAGE = "<!doctype html><title>Sign in</title><form>…</form>";
 
 /** The first seq to send after: the resume hint the plan lets through (`Last-Event-ID` first, then `?lastSeq=`), else 0. */
@@ -147,9 +150,21 @@ export async function serveStream<Entry extends { readonly seq: number; readonly
   let cursor = run.events.findIndex((e) => e.seq > after);
   if (cursor < 0) cursor = run.events.length;
   cursor = Math.max(0, cursor - (plan.replay ?? 0));
+  // Frames go out in batches (one socket write for many frames: a long
+  // replay costs a few writes, not one per frame), except under `chunk`,
+  // whose pieces are per frame. Every stop writes the batch first.
+  const batchLimit = plan.chunkBytes === undefined ? BATCH_BYTES : 0;
+  let batch = "";
+  const flush = async (): Promise<boolean> => {
+    if (batch === "") return !writer!.closed;
+    const text = batch;
+    batch = "";
+    return writer!.text(text);
+  };
   for (;;) {
     if (writer.closed) return lost();
     if (cursor >= run.events.length) {
+      if (!(await flush())) return lost();
       if (run.done) {
         // Resumed after the terminal event: nothing more will come.
         await writer.end();
@@ -160,30 +175,38 @@ export async function serveStream<Entry extends { readonly seq: number; readonly
       continue;
     }
     if (plan.stall !== undefined && sent >= plan.stall) {
+      if (!(await flush())) return lost();
       // Silent from now on (heartbeats too); the connection stays open until the client gives up.
       stalled = true;
       return finish("stalled");
     }
     if (plan.dropAfter !== undefined && sent >= plan.dropAfter) {
+      if (!(await flush())) return lost();
       writer.reset();
       stop();
       return finish("dropped");
     }
     if (plan.endClean !== undefined && sent >= plan.endClean) {
+      if (!(await flush())) return lost();
       await writer.end();
       stop();
       return finish("ended-clean");
     }
     const entry = run.events[cursor++]!;
-    const cutting = plan.cutFrame !== undefined && sent >= plan.cutFrame.frames;
-    const ok = await writer.text(options.frame(entry), cutting ? { cutAt: plan.cutFrame!.cutAt } : {});
-    if (!ok) return lost();
+    if (plan.cutFrame !== undefined && sent >= plan.cutFrame.frames) {
+      if (!(await flush())) return lost();
+      await writer.text(options.frame(entry), { cutAt: plan.cutFrame.cutAt });
+      return lost();
+    }
+    batch += options.frame(entry);
     sent++;
     if (options.isTerminal(entry)) {
+      if (!(await flush())) return lost();
       // The server closes right after the terminal event (http-surface.md, "SSE facts").
       await writer.end();
       stop();
       return finish("terminal");
     }
+    if (batch.length >= batchLimit && !(await flush())) return lost();
   }
 }
