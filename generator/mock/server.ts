@@ -86,6 +86,8 @@ export interface MockServerOptions {
   maxBodyBytes?: number;
   /** How many requests and stream connections the records keep (the newest). Default 1000. */
   recordLimit?: number;
+  /** How many runs the server keeps; beyond it the oldest finished ones are forgotten (their routes answer 404). Default 10 000. */
+  runLimit?: number;
   /** Called once per answered request (`mantyx-wire mock --log json`). */
   onRequest?: (line: RequestLogLine) => void;
   /**
@@ -223,6 +225,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const edition: Edition = options.edition ?? (options.vintage === "older" ? "older" : "2026-10");
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024;
   const recordLimit = options.recordLimit ?? 1000;
+  const runLimit = options.runLimit ?? 10_000;
   const routes = mantyxRoutes();
   const scripts = new Map(suiteFlows());
   for (const script of options.scripts ?? []) scripts.set(script.name, script);
@@ -255,6 +258,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       run.frames = script.frames;
     }
     runs.set(run.id, run);
+    // Bounded like the records: the oldest finished runs go first (a live one is never dropped).
+    for (const [id, old] of runs) {
+      if (runs.size <= runLimit) break;
+      if (old.done) runs.delete(id);
+    }
     // Started on the next tick: the creating request is answered first, as a real server does.
     setImmediate(() => void play(run).catch((e: unknown) => run.emit("error", { error: String(e), code: "worker_error" })));
     return run;

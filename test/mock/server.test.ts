@@ -169,11 +169,19 @@ describe("hardening", () => {
     expect(run.events.filter((e) => e.type === "assistant_delta")).toHaveLength(10_000);
   });
 
-  it("keeps only the newest recordLimit requests", async () => {
-    const bounded = await startMockServer({ recordLimit: 5 });
+  it("keeps only the newest recordLimit requests, and at most runLimit runs (finished ones forgotten first)", async () => {
+    const bounded = await startMockServer({ recordLimit: 5, runLimit: 3 });
     try {
       for (let i = 0; i < 12; i++) await raw(bounded.url, "GET", base("/models"), auth(bounded.apiKey));
       expect(bounded.requests).toHaveLength(5);
+      const ids: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const created = await raw(bounded.url, "POST", base("/agent-runs"), auth(bounded.apiKey), JSON.stringify(SPEC));
+        ids.push((created.json as { runId: string }).runId);
+        await bounded.waitForRun(ids.at(-1)!);
+      }
+      expect([...bounded.runs.keys()]).toEqual(ids.slice(-3));
+      expect((await raw(bounded.url, "GET", base(`/agent-runs/${ids[0]}`), auth(bounded.apiKey))).status).toBe(404);
     } finally {
       await bounded.close();
     }
