@@ -10,6 +10,7 @@
  */
 export type LogEntry = { seq: number; type: string; data: unknown } | { seq: number; type: string; raw: string; noId?: boolean };
 
+import { isTerminalType } from "./artefacts.js";
 import { editionShapes, type Edition, type EditionShapes } from "./editions.js";
 import type { ScriptRun } from "./flow-player.js";
 
@@ -53,7 +54,7 @@ export class MockRun {
     if (this.done) return;
     this.seq++;
     this.events.push({ seq: this.seq, type, data });
-    if (type === "result" || type === "error" || type === "cancelled") this.finish(type, data);
+    if (isTerminalType(type)) this.finish(type, data);
     this.wake();
   }
 

@@ -22,7 +22,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { describeBodyIssues } from "../../runtime/client/request-check.js";
-import { mantyxDocument, mantyxFlows } from "./artefacts.js";
+import { isTerminalType, mantyxDocument, mantyxFlows } from "./artefacts.js";
 import { readJsonBody } from "./body.js";
 import { isEdition, type Edition } from "./editions.js";
 import { scriptOf, type Script } from "./flow-player.js";
@@ -756,7 +756,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         }
         if (!write(frameOf(entry, frames))) return;
         sent++;
-        if (entry.type === "result" || entry.type === "error" || entry.type === "cancelled") {
+        if (isTerminalType(entry.type)) {
           close();
           res.end(); // the server closes right after the terminal event
           return;
