@@ -9,6 +9,7 @@
  */
 export type LogEntry = { seq: number; type: string; data: unknown } | { seq: number; type: string; raw: string; noId?: boolean };
 
+import { isTerminalType } from "./artefacts.js";
 import { editionShapes, type Edition, type EditionShapes } from "./editions.js";
 import { RunFaults, type FaultSpec, type StoredEntry } from "./faults/index.js";
 import type { ScriptRun } from "./flow-player.js";
@@ -59,7 +60,7 @@ export class MockRun {
   /** Appends an event (seq assigned here; the run's stored-event faults applied) and wakes the streams. */
   emit(type: string, data: unknown): void {
     if (this.done) return;
-    const terminal = type === "result" || type === "error" || type === "cancelled";
+    const terminal = isTerminalType(type);
     for (const entry of this.storedFaults.expand(type, data, terminal)) this.store(entry);
     if (terminal) this.finish(type, data);
     this.wake();

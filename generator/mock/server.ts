@@ -23,7 +23,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { describeBodyIssues } from "../../runtime/client/request-check.js";
-import { mantyxDocument, mantyxFlows } from "./artefacts.js";
+import { isTerminalType, mantyxDocument, mantyxFlows } from "./artefacts.js";
 import { readJsonBody } from "./body.js";
 import { isEdition, type Edition } from "./editions.js";
 import { scriptOf, type Script } from "./flow-player.js";
@@ -711,7 +711,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         run,
         plan,
         frame: (entry) => frameOf(entry, frames),
-        isTerminal: (entry) => entry.type === "result" || entry.type === "error" || entry.type === "cancelled",
+        isTerminal: (entry) => isTerminalType(entry.type),
         retryMs: options.retryMs,
         headers: { "x-request-id": `req_${++counter}` },
         refuse: (status, body, headers) => send(res, status, body, headers),
