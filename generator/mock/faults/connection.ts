@@ -165,6 +165,8 @@ export async function serveStream<Entry extends { readonly seq: number; readonly
     if (writer.closed) return lost();
     if (cursor >= run.events.length) {
       if (!(await flush())) return lost();
+      // (The log may have grown while the batch was written.)
+      if (cursor < run.events.length) continue;
       if (run.done) {
         // Resumed after the terminal event: nothing more will come.
         await writer.end();
