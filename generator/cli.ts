@@ -4,7 +4,7 @@
  *   mantyx-wire gen [--schema <path>] [--out <dir>] [--root <dir>] [--check] [--debug]
  *   mantyx-wire diff <old> <new> [--format table|json] [--fail-on clients|readers|any] [--accept <file>] [--debug]
  *   mantyx-wire mock [--port <n>] [--workspace <slug>] [--api-key <key>] [--token <t=scopes>]… [--edition 2026-10|2026-09|older]
- *                    [--frames nested|flat] [--script <file>]… [--log json] [--max-body-bytes <n>] [--quiet]
+ *                    [--frames nested|flat] [--script <file>]… [--log json] [--max-body-bytes <n>] [--fault <spec>]… [--quiet]
  *
  * Exit codes: 0 done (or up to date; diff: nothing breaks), 1 `--check`
  * found differences (diff: a breaking change), 2 the schema, the generator
@@ -108,6 +108,7 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
     .option("--script <file>", "a script in the flow format (JSON or YAML), played by runs whose metadata.scenario is its file name without extension; repeatable", collect, [])
     .addOption(new Option("--log <format>", "print one line per answered request (the credential redacted)").choices(["json"]))
     .option("--max-body-bytes <n>", "the largest request body read; larger ones are answered 413", String(16 * 1024 * 1024))
+    .option("--fault <spec>", "faults for every run, e.g. drop-after=3 or eol=crlf@*,chunk=3@* (repeatable; the README's fault table)", collect, [])
     .option("--quiet", "print the URL only")
     .option("--older", "the same as --edition older")
     .action(async (options: MockCommandOptions) => {
