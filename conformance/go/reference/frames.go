@@ -1,4 +1,4 @@
-package conformance
+package reference
 
 // The two shapes a MANTYX event frame's data comes in, read into one event:
 // the nested envelope the documents show ({"seq", "type", "data": {...}}), and

@@ -1,4 +1,4 @@
-package conformance
+package reference
 
 import (
 	"encoding/json"
