@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from frames import to_envelope
+from .frames import to_envelope
 
 _MISSING = object()
 
