@@ -71,7 +71,7 @@ describe("the npm runner API, from the sources", () => {
     const dir = packagedFixturesDir();
     const source = folderSuiteSource(dir);
     const files: Record<string, Uint8Array> = {};
-    for (const path of source.list!()) files[path] = readFileSync(join(dir, path));
+    for (const path of await source.list!()) files[path] = readFileSync(join(dir, path));
     files["sse/framing.json"] = new TextEncoder().encode("[]\n");
     delete files["transcripts.json"];
     files["messages/Extra.json"] = new TextEncoder().encode("[]\n");
