@@ -63,6 +63,8 @@ export function tierLine(t: TierResult): string {
 }
 
 export async function runConformance(suite: LoadedSuite, adapters: ConformanceAdapters, options: RunConformanceOptions = {}): Promise<ConformanceReport> {
+  const missing = (["decodeSse", "decodeEvent", "validate"] as const).filter((name) => typeof adapters?.[name] !== "function");
+  if (missing.length > 0) throw new SuiteError(`the adapters lack ${missing.join(", ")}: pass an SSE decoder, an event decoder and a validator (checkTranscript is optional)`);
   const selected = new Set(parseTiers(options.tiers));
   const known = new Set(options.knownFailures ?? []);
   const results = new Map<Tier, TierResult>(TIERS.map((t) => [t, { tier: t, selected: selected.has(t), manifest: suite.manifest.counts.tiers[t] ?? 0, passed: 0, knownFailures: 0, failed: 0 }]));

@@ -99,5 +99,6 @@ describe("the npm runner API, from the sources", () => {
     expect(report.problems).toEqual([`known failure "messages/Nope.json::nothing" is no case of the suite (a typo, or a case the suite no longer has): remove it`]);
     expect(report.lines()[1]).toMatch(/^\[mantyx-conformance\] tier behaviour: not selected \(manifest \d+\)$/);
     await expect(runConformance(suite, ours, { tiers: ["recieve"] })).rejects.toThrow(/unknown tier "recieve"/);
+    await expect(runConformance(suite, { decodeSse: ours.decodeSse } as unknown as ConformanceAdapters)).rejects.toThrow("the adapters lack decodeEvent, validate");
   }, 120_000);
 });
