@@ -1,7 +1,7 @@
 /**
  * `mantyx-wire`: the command line.
  *
- *   mantyx-wire gen [--schema <path>] [--out <dir>] [--root <dir>] [--check] [--debug]
+ *   mantyx-wire gen [--schema <path>] [--out <dir>] [--root <dir>] [--fixtures-copy <dir>]... [--check] [--debug]
  *   mantyx-wire diff <old> <new> [--format table|json] [--fail-on clients|readers|any] [--accept <file>] [--debug]
  *   mantyx-wire mock [--port <n>] [--workspace <slug>] [--api-key <key>] [--token <t=scopes>]… [--edition 2026-10|2026-09|older]
  *                    [--frames nested|flat] [--script <file>]… [--log json] [--max-body-bytes <n>] [--fault <spec>]… [--quiet]
@@ -75,6 +75,7 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
     .option("--out <dir>", "the output folder; everything in it is owned by the generator", "generated")
     .option("--root <dir>", "the folder $refs may read schema files from (default: the schema's folder); a $ref outside it is refused")
     .option("--runtime <specifier>", "where generated code imports the runtime contract from: a package specifier, or a path relative to --out starting with ./ or ../", "@mantyx/wire-types/codegen/v1")
+    .option("--fixtures-copy <dir>", "also write the fixture suite (fixtures/ of --out) into <dir>, owned like --out and compared by --check; repeatable", (dir: string, dirs: string[] = []) => [...dirs, dir])
     .option("--check", "write nothing; exit 1 and list each stale, missing or extra file if the folder is out of date")
     .option("--debug", "print stack traces with errors")
     .action(async (options: GenOptions) => {

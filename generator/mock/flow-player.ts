@@ -21,6 +21,7 @@
 import { readFileSync } from "node:fs";
 import { basename, extname } from "node:path";
 import { parseDocument } from "yaml";
+import { isTerminalType } from "./artefacts.js";
 import { CANCELLED, TIMED_OUT, type MockRun } from "./run-state.js";
 import type { FrameShape } from "./run-state.js";
 import { isFaultSpecError, parseFaultSpec, type FaultSpec } from "./faults/index.js";
@@ -66,6 +67,9 @@ export function scriptOf(name: string, flow: unknown, file: string): Script {
     for (const [j, e] of events.entries()) {
       if (typeof e !== "object" || e === null || typeof (e as Event).type !== "string") throw new ScriptError(file, `runs[${i}].events[${j}] must be an object with a string \`type\``);
     }
+    // A run that never ends would hold its stream open forever.
+    const last = (events[events.length - 1] as Event).type;
+    if (!isTerminalType(last)) throw new ScriptError(file, `runs[${i}] must end with a terminal event (result, error or cancelled), not ${JSON.stringify(last)}`);
     return events as Event[];
   });
   const steps = (flow as { steps?: unknown }).steps;
