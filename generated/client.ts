@@ -35,7 +35,7 @@ import { validateSessionCreateRequestAllErrors } from "./validators/session-crea
 import { validateSessionMessageRequestAllErrors } from "./validators/session-message-request.all-errors.js";
 import { validateToolResultRequestAllErrors } from "./validators/tool-result-request.all-errors.js";
 
-requireCodegenRevision(3, "mantyx-wire 0.2.0");
+requireCodegenRevision(4, "mantyx-wire 0.2.0");
 
 /** The package version the client identifies itself with. */
 export const CLIENT_VERSION = "0.2.0";

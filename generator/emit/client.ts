@@ -32,6 +32,7 @@ import { PAYLOAD_REVISION, streamSpecName, terminalTypeName } from "./events.js"
 import { deref, operationsOf, requestBodyComponent } from "./operations.js";
 import { runtimeImport } from "./runtime-import.js";
 import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "./validators/names.js";
+import { SHARED_VALIDATORS_REVISION } from "./validators/runtime.js";
 
 const TEMPLATE = assetUrl(new URL("../../templates/client.ts.hbs", import.meta.url), "client.ts.hbs", import.meta.url);
 
@@ -288,7 +289,9 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
   // Operations using the contract's revision-2 additions need a runtime that has them.
   const basic = operations.some((op) => /\b(params|takesBody|security|items|answer|bodyMedia):/.test(op.entry)) ? 2 : 1;
   // A resumable stream whose spec reads flattened frames (generated/events.ts) needs revision 3.
-  const revision = eventStreams(model).some((s) => s.payload !== undefined) && operations.some((op) => /\bstream: \{ events:/.test(op.entry)) ? PAYLOAD_REVISION : basic;
+  const payloadOrBasic = eventStreams(model).some((s) => s.payload !== undefined) && operations.some((op) => /\bstream: \{ events:/.test(op.entry)) ? PAYLOAD_REVISION : basic;
+  // A client importing validators (bodies, or the events' through events.ts) needs their contract revision.
+  const revision = operations.some((op) => /\b(body: validate|stream: \{ events:)/.test(op.entry)) ? Math.max(payloadOrBasic, SHARED_VALIDATORS_REVISION) : payloadOrBasic;
   const streamItems = [...new Set(operations.map((o) => o.itemType).filter((t): t is string => t !== undefined))].sort();
   const render = createRenderer();
   const contents = render({

@@ -20,9 +20,12 @@
  * text answers and item streams without resume (`ParamsSpec`,
  * `SecurityScheme`, `Credential`, `ItemStreamMode`); 3, flattened frames
  * (`EventStreamSpec.payload`: read when a spec names its payload member)
- * and strict checking of events as an opt-in (`DecodeOptions.strict`).
+ * and strict checking of events as an opt-in (`DecodeOptions.strict`); 4,
+ * validators sharing their compiled functions (`publicValidator`: a
+ * generated validator module from before 4 does not import it, one from 4
+ * on fails to link against an older runtime, naming it).
  */
-export const CODEGEN_V1_REVISION = 3;
+export const CODEGEN_V1_REVISION = 4;
 
 /**
  * Throws at import time when the installed runtime's contract revision is
@@ -68,4 +71,5 @@ export {
 export type { SseMessage, SseSource } from "../sse/index.js";
 // What generated validators call and report.
 export { deepEqual, ucs2length } from "../validation/helpers.js";
+export { publicValidator, type CompiledCheck } from "../validation/public-validator.js";
 export type { ValidationIssue, Validator } from "../validation/issue.js";

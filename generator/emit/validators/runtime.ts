@@ -16,3 +16,10 @@ export const RUNTIME_EXPORTS: Readonly<Record<string, string>> = {
   "ajv/dist/runtime/equal.default": "deepEqual",
 };
 
+
+/**
+ * The codegen/v1 revision whose contract has `publicValidator`, which every
+ * public validator module imports (its level's shared function with
+ * `errors` of its own): what generated code importing validators needs.
+ */
+export const SHARED_VALIDATORS_REVISION = 4;
