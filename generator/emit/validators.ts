@@ -38,18 +38,16 @@
  * (`publicValidator` of the runtime contract), because its function also
  * runs inside the validators that reference it.
  */
-import type { Ajv2020 } from "ajv/dist/2020.js";
 import { EmitError } from "../errors.js";
 import { formatPointer } from "../load/json-pointer.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
-import { addComponents, compileComponent, createValidatorAjv, componentRef } from "./validators/ajv.js";
+import { componentRef } from "./validators/ajv.js";
 import { componentDeclarations, indexDeclarations, indexModule } from "./validators/declarations.js";
 import { header } from "../header.js";
 import { formatModuleSync } from "./validators/format.js";
 import { levelModuleSource } from "./validators/level-module.js";
 import { allErrorsFile, allErrorsName, receiveFile, receiveName, validatorFile, validatorName } from "./validators/names.js";
-import { receivedComponents } from "./validators/received-components.js";
-import { requestBodyComponents } from "./validators/request-bodies.js";
+import { levelAjv, levelComponents, type LevelName } from "./validators/levels.js";
 import { assertPortable } from "./validators/portability.js";
 import { runtimeImport } from "./runtime-import.js";
 
@@ -68,14 +66,14 @@ interface Level {
   readonly exportName: (name: string) => string;
   readonly file: (name: string) => string;
   readonly declarations: (name: string, runtime: string) => string;
-  readonly ajv: () => Ajv2020;
+  readonly level: LevelName;
 }
 
 /** The validator files: the public modules, their declarations, the three shared level modules and index. */
 export function emitValidators(model: LoadedSchema): EmittedFile[] {
-  const names = Object.keys(model.schemas).sort();
-  const bodies = requestBodyComponents(model.document);
-  const received = receivedComponents(model.document);
+  const names = levelComponents(model, "strict");
+  const bodies = levelComponents(model, "all-errors");
+  const received = levelComponents(model, "receive");
   checkFileNames(names, bodies, received);
 
   const levels: Level[] = [
@@ -85,7 +83,7 @@ export function emitValidators(model: LoadedSchema): EmittedFile[] {
       exportName: validatorName,
       file: validatorFile,
       declarations: (name, runtime) => componentDeclarations(name, { runtime }),
-      ajv: () => compileAll(createValidatorAjv(), model, names),
+      level: "strict",
     },
     {
       module: "internal/all-errors.js",
@@ -93,7 +91,7 @@ export function emitValidators(model: LoadedSchema): EmittedFile[] {
       exportName: allErrorsName,
       file: allErrorsFile,
       declarations: (name, runtime) => componentDeclarations(name, { allErrors: true, runtime }),
-      ajv: () => compileAll(createValidatorAjv({ allErrors: true }), model, bodies),
+      level: "all-errors",
     },
     {
       module: "internal/receive.js",
@@ -101,7 +99,7 @@ export function emitValidators(model: LoadedSchema): EmittedFile[] {
       exportName: receiveName,
       file: receiveFile,
       declarations: (name, runtime) => componentDeclarations(name, { receive: true, runtime }),
-      ajv: () => compileAll(createValidatorAjv(), model, received, "receive"),
+      level: "receive",
     },
   ];
 
@@ -111,7 +109,7 @@ export function emitValidators(model: LoadedSchema): EmittedFile[] {
   for (const level of levels) {
     if (level.components.length === 0) continue;
     const exports = new Map(level.components.map((name) => [level.exportName(name), componentRef(name)]));
-    const source = levelModuleSource(level.ajv(), exports, runtimeImport(model, `${DIR}/${level.module}`));
+    const source = levelModuleSource(levelAjv(model, level.level), exports, runtimeImport(model, `${DIR}/${level.module}`));
     files.push({ path: `${DIR}/${level.module}`, contents: `${top}// Not public: import the validators from ../index.js or ../<name>.js.\n${formatModuleSync(source)}` });
     for (const name of level.components) {
       const base = `${DIR}/${level.file(name)}`;
@@ -133,33 +131,6 @@ import { ${exportName} as compiled } from ${JSON.stringify(levelModule)};
 
 export const ${exportName} = /* @__PURE__ */ publicValidator(compiled);
 `;
-}
-
-/**
- * `ajv` with the components added and `names` compiled, in sorted order:
- * ajv numbers functions and constants in compile order, so a fixed order
- * makes the output byte-deterministic.
- */
-function compileAll(ajv: Ajv2020, model: LoadedSchema, names: readonly string[], level: "strict" | "receive" = "strict"): Ajv2020 {
-  addComponents(ajv, model.schemas, { level });
-  for (const name of names) {
-    try {
-      compileComponent(ajv, name);
-    } catch (e) {
-      if (e instanceof EmitError) throw e; // the receive-level rule's own error
-      // ajv (strict mode) refuses the schema, e.g. a `prefixItems` tuple without `minItems`, or a
-      // discriminated `oneOf` branch (a `false` one too) without the tag: a schema problem, not a bug.
-      // ajv's own path is relative to the component compiled, or to one it references.
-      throw new EmitError(
-        "unsupported-schema",
-        "validators",
-        `ajv cannot compile ${level === "receive" ? "the receive-level validator" : "a validator"} for #/components/schemas/${name} (or a schema it references): ${(e as Error).message}`,
-        "Change the schema so ajv compiles it in strict mode (the message says what it refused); schema/CONVENTIONS.md lists the supported keywords.",
-        `/components/schemas/${name}`,
-      );
-    }
-  }
-  return ajv;
 }
 
 /**
