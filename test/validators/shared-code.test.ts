@@ -14,6 +14,7 @@ import type { SchemaObject } from "openapi3-ts/oas31";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dropAnnotations } from "../../generator/emit/validators/annotations.js";
 import { dropStaticEvaluated, dropUnreadContext, type FunctionCode } from "../../generator/emit/validators/compact.js";
+import type { LoadedSchema } from "../../generator/model.js";
 import { emitToTempDir, liveValidators, run, type EmittedValidators } from "./support/emitted.js";
 import { loadSchemaFile, SCHEMA_PATH } from "./support/load-schema.js";
 
@@ -176,5 +177,34 @@ describe("code ajv writes for nothing", () => {
     for (const file of emitted.files.filter((f) => f.path.startsWith("validators/internal/"))) {
       expect(file.contents, file.path).not.toMatch(/\b(parentDataProperty|dynamicAnchors)\b/);
     }
+  });
+});
+
+describe("evaluated-property records, only where unevaluatedProperties or unevaluatedItems reads them", () => {
+  it("the MANTYX schema uses neither, so no emitted function keeps a record", () => {
+    for (const file of emitted.files.filter((f) => f.path.startsWith("validators/internal/"))) {
+      expect(file.contents, file.path).not.toMatch(/\.evaluated\b|\bprops\d+\b/);
+    }
+  });
+
+  it("a schema that uses unevaluatedProperties keeps them, and rejects what it must", async () => {
+    const schemas: Record<string, SchemaObject> = {
+      Base: { type: "object", properties: { a: { type: "string" } } },
+      Closed: { allOf: [{ $ref: "#/components/schemas/Base" }], properties: { b: { type: "integer" } }, unevaluatedProperties: false },
+    };
+    const small: LoadedSchema = {
+      document: { openapi: "3.1.0", info: { title: "t", version: "1" }, components: { schemas } },
+      schemas,
+      sourcePath: "t.yaml",
+      hash: "0",
+      generatorVersion: "0.0.0",
+    };
+    const out = await emitToTempDir(small);
+    const closed = await out.get("Closed");
+    const live = liveValidators(small)("Closed");
+    for (const data of [{ a: "x", b: 1 }, { a: "x", c: true }, { b: "no" }, {}]) expect(run(closed, data)).toEqual(run(live, data));
+    expect(closed({ a: "x", b: 1 })).toBe(true);
+    expect(closed({ a: "x", c: true })).toBe(false);
+    expect(closed.errors?.[0]).toMatchObject({ keyword: "unevaluatedProperties", params: { unevaluatedProperty: "c" } });
   });
 });

@@ -1366,108 +1366,77 @@ const validate42 = function validate422(data, { instancePath = "" } = {}) {
   validate422.errors = vErrors;
   return errors === 0;
 };
-const validate19 = /* @__PURE__ */ (() => {
-  function validate192(data, { instancePath = "" } = {}) {
-    let vErrors = null;
-    let errors = 0;
-    const evaluated0 = validate192.evaluated;
-    if (evaluated0.dynamicProps) {
-      evaluated0.props = void 0;
-    }
-    if (evaluated0.dynamicItems) {
-      evaluated0.items = void 0;
-    }
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      const tag0 = data.kind;
-      if (typeof tag0 == "string") {
-        if (tag0 === "mantyx") {
-          if (!validate20(data, { instancePath })) {
-            vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
-            errors = vErrors.length;
-          }
-          var props0 = true;
-        } else if (tag0 === "mantyx_plugin") {
-          if (!validate21(data, { instancePath })) {
-            vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-            errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else if (tag0 === "local") {
-          if (!validate24(data, { instancePath })) {
-            vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-            errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else if (tag0 === "a2a") {
-          if (!validate29(data, { instancePath })) {
-            vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-            errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else if (tag0 === "a2a_local") {
-          if (!validate33(data, { instancePath })) {
-            vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-            errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else if (tag0 === "mcp") {
-          if (!validate39(data, { instancePath })) {
-            vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-            errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else if (tag0 === "mcp_local") {
-          if (!validate42(data, { instancePath })) {
-            vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
-            errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else {
-          const err0 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "kind", tagValue: tag0 }, message: 'value of tag "kind" must be in oneOf' };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
+const validate19 = function validate192(data, { instancePath = "" } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    const tag0 = data.kind;
+    if (typeof tag0 == "string") {
+      if (tag0 === "mantyx") {
+        if (!validate20(data, { instancePath })) {
+          vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
+          errors = vErrors.length;
+        }
+      } else if (tag0 === "mantyx_plugin") {
+        if (!validate21(data, { instancePath })) {
+          vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+          errors = vErrors.length;
+        }
+      } else if (tag0 === "local") {
+        if (!validate24(data, { instancePath })) {
+          vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+          errors = vErrors.length;
+        }
+      } else if (tag0 === "a2a") {
+        if (!validate29(data, { instancePath })) {
+          vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+          errors = vErrors.length;
+        }
+      } else if (tag0 === "a2a_local") {
+        if (!validate33(data, { instancePath })) {
+          vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+          errors = vErrors.length;
+        }
+      } else if (tag0 === "mcp") {
+        if (!validate39(data, { instancePath })) {
+          vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+          errors = vErrors.length;
+        }
+      } else if (tag0 === "mcp_local") {
+        if (!validate42(data, { instancePath })) {
+          vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+          errors = vErrors.length;
         }
       } else {
-        const err1 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "kind", tagValue: tag0 }, message: 'tag "kind" must be string' };
+        const err0 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "kind", tagValue: tag0 }, message: 'value of tag "kind" must be in oneOf' };
         if (vErrors === null) {
-          vErrors = [err1];
+          vErrors = [err0];
         } else {
-          vErrors.push(err1);
+          vErrors.push(err0);
         }
         errors++;
       }
     } else {
-      const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      const err1 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "kind", tagValue: tag0 }, message: 'tag "kind" must be string' };
       if (vErrors === null) {
-        vErrors = [err2];
+        vErrors = [err1];
       } else {
-        vErrors.push(err2);
+        vErrors.push(err1);
       }
       errors++;
     }
-    validate192.errors = vErrors;
-    evaluated0.props = props0;
-    return errors === 0;
+  } else {
+    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
   }
-  validate192.evaluated = { "dynamicProps": true, "dynamicItems": false };
-  return validate192;
-})();
+  validate192.errors = vErrors;
+  return errors === 0;
+};
 const validate61 = function validate612(data, { instancePath = "" } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -1719,76 +1688,63 @@ const validate67 = function validate672(data, { instancePath = "" } = {}) {
   validate672.errors = vErrors;
   return errors === 0;
 };
-const validate66 = /* @__PURE__ */ (() => {
-  function validate662(data, { instancePath = "" } = {}) {
-    let vErrors = null;
-    let errors = 0;
-    const evaluated0 = validate662.evaluated;
-    if (evaluated0.dynamicProps) {
-      evaluated0.props = void 0;
+const validate66 = function validate662(data, { instancePath = "" } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  let passing0 = null;
+  const _errs1 = errors;
+  if (!validate67(data, { instancePath })) {
+    vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+    errors = vErrors.length;
+  }
+  var _valid0 = _errs1 === errors;
+  if (_valid0) {
+    valid0 = true;
+    passing0 = 0;
+  }
+  const _errs2 = errors;
+  if (false !== data) {
+    const err0 = { instancePath, schemaPath: "#/oneOf/1/const", keyword: "const", params: { allowedValue: false }, message: "must be equal to constant" };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
     }
-    if (evaluated0.dynamicItems) {
-      evaluated0.items = void 0;
-    }
-    const _errs0 = errors;
-    let valid0 = false;
-    let passing0 = null;
-    const _errs1 = errors;
-    if (!validate67(data, { instancePath })) {
-      vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs1 === errors;
+    errors++;
+  }
+  var _valid0 = _errs2 === errors;
+  if (_valid0 && valid0) {
+    valid0 = false;
+    passing0 = [passing0, 1];
+  } else {
     if (_valid0) {
       valid0 = true;
-      passing0 = 0;
-      var props0 = true;
+      passing0 = 1;
     }
-    const _errs2 = errors;
-    if (false !== data) {
-      const err0 = { instancePath, schemaPath: "#/oneOf/1/const", keyword: "const", params: { allowedValue: false }, message: "must be equal to constant" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    var _valid0 = _errs2 === errors;
-    if (_valid0 && valid0) {
-      valid0 = false;
-      passing0 = [passing0, 1];
-    } else {
-      if (_valid0) {
-        valid0 = true;
-        passing0 = 1;
-      }
-    }
-    if (!valid0) {
-      const err1 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    } else {
-      errors = _errs0;
-      if (vErrors !== null) {
-        if (_errs0) {
-          vErrors.length = _errs0;
-        } else {
-          vErrors = null;
-        }
-      }
-    }
-    validate662.errors = vErrors;
-    evaluated0.props = props0;
-    return errors === 0;
   }
-  validate662.evaluated = { "dynamicProps": true, "dynamicItems": false };
-  return validate662;
-})();
+  if (!valid0) {
+    const err1 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  } else {
+    errors = _errs0;
+    if (vErrors !== null) {
+      if (_errs0) {
+        vErrors.length = _errs0;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  validate662.errors = vErrors;
+  return errors === 0;
+};
 const validate71 = function validate712(data, { instancePath = "" } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -2098,76 +2054,63 @@ const validate75 = function validate752(data, { instancePath = "" } = {}) {
   validate752.errors = vErrors;
   return errors === 0;
 };
-const validate74 = /* @__PURE__ */ (() => {
-  function validate742(data, { instancePath = "" } = {}) {
-    let vErrors = null;
-    let errors = 0;
-    const evaluated0 = validate742.evaluated;
-    if (evaluated0.dynamicProps) {
-      evaluated0.props = void 0;
+const validate74 = function validate742(data, { instancePath = "" } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  let passing0 = null;
+  const _errs1 = errors;
+  if (typeof data !== "boolean") {
+    const err0 = { instancePath, schemaPath: "#/oneOf/0/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
     }
-    if (evaluated0.dynamicItems) {
-      evaluated0.items = void 0;
-    }
-    const _errs0 = errors;
-    let valid0 = false;
-    let passing0 = null;
-    const _errs1 = errors;
-    if (typeof data !== "boolean") {
-      const err0 = { instancePath, schemaPath: "#/oneOf/0/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    var _valid0 = _errs1 === errors;
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  if (_valid0) {
+    valid0 = true;
+    passing0 = 0;
+  }
+  const _errs3 = errors;
+  if (!validate75(data, { instancePath })) {
+    vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+    errors = vErrors.length;
+  }
+  var _valid0 = _errs3 === errors;
+  if (_valid0 && valid0) {
+    valid0 = false;
+    passing0 = [passing0, 1];
+  } else {
     if (_valid0) {
       valid0 = true;
-      passing0 = 0;
+      passing0 = 1;
     }
-    const _errs3 = errors;
-    if (!validate75(data, { instancePath })) {
-      vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs3 === errors;
-    if (_valid0 && valid0) {
-      valid0 = false;
-      passing0 = [passing0, 1];
-    } else {
-      if (_valid0) {
-        valid0 = true;
-        passing0 = 1;
-        var props0 = true;
-      }
-    }
-    if (!valid0) {
-      const err1 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    } else {
-      errors = _errs0;
-      if (vErrors !== null) {
-        if (_errs0) {
-          vErrors.length = _errs0;
-        } else {
-          vErrors = null;
-        }
-      }
-    }
-    validate742.errors = vErrors;
-    evaluated0.props = props0;
-    return errors === 0;
   }
-  validate742.evaluated = { "dynamicProps": true, "dynamicItems": false };
-  return validate742;
-})();
+  if (!valid0) {
+    const err1 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  } else {
+    errors = _errs0;
+    if (vErrors !== null) {
+      if (_errs0) {
+        vErrors.length = _errs0;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  validate742.errors = vErrors;
+  return errors === 0;
+};
 const validate82 = function validate822(data, { instancePath = "" } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -2252,105 +2195,92 @@ const validate82 = function validate822(data, { instancePath = "" } = {}) {
   validate822.errors = vErrors;
   return errors === 0;
 };
-const validate81 = /* @__PURE__ */ (() => {
-  function validate812(data, { instancePath = "" } = {}) {
-    let vErrors = null;
-    let errors = 0;
-    const evaluated0 = validate812.evaluated;
-    if (evaluated0.dynamicProps) {
-      evaluated0.props = void 0;
+const validate81 = function validate812(data, { instancePath = "" } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  let passing0 = null;
+  const _errs1 = errors;
+  if (typeof data !== "boolean") {
+    const err0 = { instancePath, schemaPath: "#/oneOf/0/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
     }
-    if (evaluated0.dynamicItems) {
-      evaluated0.items = void 0;
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  if (_valid0) {
+    valid0 = true;
+    passing0 = 0;
+  }
+  const _errs3 = errors;
+  if (typeof data !== "string") {
+    const err1 = { instancePath, schemaPath: "#/oneOf/1/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
     }
-    const _errs0 = errors;
-    let valid0 = false;
-    let passing0 = null;
-    const _errs1 = errors;
-    if (typeof data !== "boolean") {
-      const err0 = { instancePath, schemaPath: "#/oneOf/0/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
+    errors++;
+  }
+  if (!(data === "off" || data === "auto" || data === "required")) {
+    const err2 = { instancePath, schemaPath: "#/oneOf/1/enum", keyword: "enum", params: { allowedValues: schema41.oneOf[1].enum }, message: "must be equal to one of the allowed values" };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
     }
-    var _valid0 = _errs1 === errors;
+    errors++;
+  }
+  var _valid0 = _errs3 === errors;
+  if (_valid0 && valid0) {
+    valid0 = false;
+    passing0 = [passing0, 1];
+  } else {
     if (_valid0) {
       valid0 = true;
-      passing0 = 0;
+      passing0 = 1;
     }
-    const _errs3 = errors;
-    if (typeof data !== "string") {
-      const err1 = { instancePath, schemaPath: "#/oneOf/1/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
+    const _errs5 = errors;
+    if (!validate82(data, { instancePath })) {
+      vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+      errors = vErrors.length;
     }
-    if (!(data === "off" || data === "auto" || data === "required")) {
-      const err2 = { instancePath, schemaPath: "#/oneOf/1/enum", keyword: "enum", params: { allowedValues: schema41.oneOf[1].enum }, message: "must be equal to one of the allowed values" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    var _valid0 = _errs3 === errors;
+    var _valid0 = _errs5 === errors;
     if (_valid0 && valid0) {
       valid0 = false;
-      passing0 = [passing0, 1];
+      passing0 = [passing0, 2];
     } else {
       if (_valid0) {
         valid0 = true;
-        passing0 = 1;
-      }
-      const _errs5 = errors;
-      if (!validate82(data, { instancePath })) {
-        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs5 === errors;
-      if (_valid0 && valid0) {
-        valid0 = false;
-        passing0 = [passing0, 2];
-      } else {
-        if (_valid0) {
-          valid0 = true;
-          passing0 = 2;
-          var props0 = true;
-        }
+        passing0 = 2;
       }
     }
-    if (!valid0) {
-      const err3 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    } else {
-      errors = _errs0;
-      if (vErrors !== null) {
-        if (_errs0) {
-          vErrors.length = _errs0;
-        } else {
-          vErrors = null;
-        }
-      }
-    }
-    validate812.errors = vErrors;
-    evaluated0.props = props0;
-    return errors === 0;
   }
-  validate812.evaluated = { "dynamicProps": true, "dynamicItems": false };
-  return validate812;
-})();
+  if (!valid0) {
+    const err3 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  } else {
+    errors = _errs0;
+    if (vErrors !== null) {
+      if (_errs0) {
+        vErrors.length = _errs0;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  validate812.errors = vErrors;
+  return errors === 0;
+};
 const validate85 = function validate852(data, { instancePath = "" } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -2669,28 +2599,30 @@ const validate96 = function validate962(data, { instancePath = "" } = {}) {
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
-  const _errs3 = errors;
-  if (typeof data === "string") {
-    if (!pattern3.test(data)) {
-      const err2 = { instancePath, schemaPath: "#/anyOf/1/pattern", keyword: "pattern", params: { pattern: "^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$" }, message: 'must match pattern "^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$"' };
+  if (!valid0) {
+    const _errs3 = errors;
+    if (typeof data === "string") {
+      if (!pattern3.test(data)) {
+        const err2 = { instancePath, schemaPath: "#/anyOf/1/pattern", keyword: "pattern", params: { pattern: "^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$" }, message: 'must match pattern "^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$"' };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    } else {
+      const err3 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "string" }, message: "must be string" };
       if (vErrors === null) {
-        vErrors = [err2];
+        vErrors = [err3];
       } else {
-        vErrors.push(err2);
+        vErrors.push(err3);
       }
       errors++;
     }
-  } else {
-    const err3 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
+    var _valid0 = _errs3 === errors;
+    valid0 = valid0 || _valid0;
   }
-  var _valid0 = _errs3 === errors;
-  valid0 = valid0 || _valid0;
   if (!valid0) {
     const err4 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
     if (vErrors === null) {
@@ -2889,68 +2821,52 @@ const validate98 = function validate982(data, { instancePath = "" } = {}) {
   validate982.errors = vErrors;
   return errors === 0;
 };
-const validate94 = /* @__PURE__ */ (() => {
-  function validate942(data, { instancePath = "" } = {}) {
-    let vErrors = null;
-    let errors = 0;
-    const evaluated0 = validate942.evaluated;
-    if (evaluated0.dynamicProps) {
-      evaluated0.props = void 0;
-    }
-    if (evaluated0.dynamicItems) {
-      evaluated0.items = void 0;
-    }
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      const tag0 = data.type;
-      if (typeof tag0 == "string") {
-        if (tag0 === "input_file") {
-          if (!validate95(data, { instancePath })) {
-            vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
-            errors = vErrors.length;
-          }
-          var props0 = true;
-        } else if (tag0 === "input_file_url") {
-          if (!validate98(data, { instancePath })) {
-            vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
-            errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else {
-          const err0 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
+const validate94 = function validate942(data, { instancePath = "" } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    const tag0 = data.type;
+    if (typeof tag0 == "string") {
+      if (tag0 === "input_file") {
+        if (!validate95(data, { instancePath })) {
+          vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+          errors = vErrors.length;
+        }
+      } else if (tag0 === "input_file_url") {
+        if (!validate98(data, { instancePath })) {
+          vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+          errors = vErrors.length;
         }
       } else {
-        const err1 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' };
+        const err0 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' };
         if (vErrors === null) {
-          vErrors = [err1];
+          vErrors = [err0];
         } else {
-          vErrors.push(err1);
+          vErrors.push(err0);
         }
         errors++;
       }
     } else {
-      const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      const err1 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' };
       if (vErrors === null) {
-        vErrors = [err2];
+        vErrors = [err1];
       } else {
-        vErrors.push(err2);
+        vErrors.push(err1);
       }
       errors++;
     }
-    validate942.errors = vErrors;
-    evaluated0.props = props0;
-    return errors === 0;
+  } else {
+    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
   }
-  validate942.evaluated = { "dynamicProps": true, "dynamicItems": false };
-  return validate942;
-})();
+  validate942.errors = vErrors;
+  return errors === 0;
+};
 const validate93 = function validate932(data, { instancePath = "" } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -3240,74 +3156,58 @@ const validate91 = function validate912(data, { instancePath = "" } = {}) {
   validate912.errors = vErrors;
   return errors === 0;
 };
-const validate88 = /* @__PURE__ */ (() => {
-  function validate882(data, { instancePath = "" } = {}) {
-    let vErrors = null;
-    let errors = 0;
-    const evaluated0 = validate882.evaluated;
-    if (evaluated0.dynamicProps) {
-      evaluated0.props = void 0;
-    }
-    if (evaluated0.dynamicItems) {
-      evaluated0.items = void 0;
-    }
-    const _errs0 = errors;
-    let valid0 = false;
-    let passing0 = null;
-    const _errs1 = errors;
-    if (!validate89(data, { instancePath })) {
-      vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs1 === errors;
+const validate88 = function validate882(data, { instancePath = "" } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  let passing0 = null;
+  const _errs1 = errors;
+  if (!validate89(data, { instancePath })) {
+    vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+    errors = vErrors.length;
+  }
+  var _valid0 = _errs1 === errors;
+  if (_valid0) {
+    valid0 = true;
+    passing0 = 0;
+  }
+  const _errs2 = errors;
+  if (!validate91(data, { instancePath })) {
+    vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
+    errors = vErrors.length;
+  }
+  var _valid0 = _errs2 === errors;
+  if (_valid0 && valid0) {
+    valid0 = false;
+    passing0 = [passing0, 1];
+  } else {
     if (_valid0) {
       valid0 = true;
-      passing0 = 0;
-      var props0 = true;
+      passing0 = 1;
     }
-    const _errs2 = errors;
-    if (!validate91(data, { instancePath })) {
-      vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs2 === errors;
-    if (_valid0 && valid0) {
-      valid0 = false;
-      passing0 = [passing0, 1];
-    } else {
-      if (_valid0) {
-        valid0 = true;
-        passing0 = 1;
-        if (props0 !== true) {
-          props0 = true;
-        }
-      }
-    }
-    if (!valid0) {
-      const err0 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    } else {
-      errors = _errs0;
-      if (vErrors !== null) {
-        if (_errs0) {
-          vErrors.length = _errs0;
-        } else {
-          vErrors = null;
-        }
-      }
-    }
-    validate882.errors = vErrors;
-    evaluated0.props = props0;
-    return errors === 0;
   }
-  validate882.evaluated = { "dynamicProps": true, "dynamicItems": false };
-  return validate882;
-})();
+  if (!valid0) {
+    const err0 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  } else {
+    errors = _errs0;
+    if (vErrors !== null) {
+      if (_errs0) {
+        vErrors.length = _errs0;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  validate882.errors = vErrors;
+  return errors === 0;
+};
 const validate12 = function validate122(data, { instancePath = "" } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -3382,123 +3282,115 @@ const validate12 = function validate122(data, { instancePath = "" } = {}) {
     }
     var _valid1 = _errs8 === errors;
     valid3 = valid3 || _valid1;
-    if (_valid1) {
-      var props1 = /* @__PURE__ */ Object.create(null);
-      props1.systemPrompt = true;
-    }
-    const _errs9 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.messages === void 0 || !func0.call(data, "messages")) {
-        const err3 = { instancePath, schemaPath: "#/then/anyOf/1/required", keyword: "required", params: { missingProperty: "messages" }, message: "must have required property 'messages'" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
+    if (!valid3) {
+      const _errs9 = errors;
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        if (data.messages === void 0 || !func0.call(data, "messages")) {
+          const err3 = { instancePath, schemaPath: "#/then/anyOf/1/required", keyword: "required", params: { missingProperty: "messages" }, message: "must have required property 'messages'" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
         }
-        errors++;
-      }
-      if (data.messages !== void 0 && func0.call(data, "messages")) {
-        let data0 = data.messages;
-        if (Array.isArray(data0)) {
-          const _errs11 = errors;
-          const len0 = data0.length;
-          for (let i0 = 0; i0 < len0; i0++) {
-            let data1 = data0[i0];
-            const _errs12 = errors;
-            if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-              if (data1.role === void 0 || !func0.call(data1, "role")) {
-                const err4 = { instancePath: instancePath + "/messages/" + i0, schemaPath: "#/then/anyOf/1/properties/messages/contains/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'" };
-                if (vErrors === null) {
-                  vErrors = [err4];
-                } else {
-                  vErrors.push(err4);
-                }
-                errors++;
-              }
-              if (data1.content === void 0 || !func0.call(data1, "content")) {
-                const err5 = { instancePath: instancePath + "/messages/" + i0, schemaPath: "#/then/anyOf/1/properties/messages/contains/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'" };
-                if (vErrors === null) {
-                  vErrors = [err5];
-                } else {
-                  vErrors.push(err5);
-                }
-                errors++;
-              }
-              if (data1.role !== void 0 && func0.call(data1, "role")) {
-                if ("system" !== data1.role) {
-                  const err6 = { instancePath: instancePath + "/messages/" + i0 + "/role", schemaPath: "#/then/anyOf/1/properties/messages/contains/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant" };
+        if (data.messages !== void 0 && func0.call(data, "messages")) {
+          let data0 = data.messages;
+          if (Array.isArray(data0)) {
+            const _errs11 = errors;
+            const len0 = data0.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              let data1 = data0[i0];
+              const _errs12 = errors;
+              if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+                if (data1.role === void 0 || !func0.call(data1, "role")) {
+                  const err4 = { instancePath: instancePath + "/messages/" + i0, schemaPath: "#/then/anyOf/1/properties/messages/contains/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'" };
                   if (vErrors === null) {
-                    vErrors = [err6];
+                    vErrors = [err4];
                   } else {
-                    vErrors.push(err6);
+                    vErrors.push(err4);
                   }
                   errors++;
                 }
-              }
-              if (data1.content !== void 0 && func0.call(data1, "content")) {
-                let data3 = data1.content;
-                if (typeof data3 === "string") {
-                  if (func4(data3) < 1) {
-                    const err7 = { instancePath: instancePath + "/messages/" + i0 + "/content", schemaPath: "#/then/anyOf/1/properties/messages/contains/properties/content/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                if (data1.content === void 0 || !func0.call(data1, "content")) {
+                  const err5 = { instancePath: instancePath + "/messages/" + i0, schemaPath: "#/then/anyOf/1/properties/messages/contains/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'" };
+                  if (vErrors === null) {
+                    vErrors = [err5];
+                  } else {
+                    vErrors.push(err5);
+                  }
+                  errors++;
+                }
+                if (data1.role !== void 0 && func0.call(data1, "role")) {
+                  if ("system" !== data1.role) {
+                    const err6 = { instancePath: instancePath + "/messages/" + i0 + "/role", schemaPath: "#/then/anyOf/1/properties/messages/contains/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant" };
                     if (vErrors === null) {
-                      vErrors = [err7];
+                      vErrors = [err6];
                     } else {
-                      vErrors.push(err7);
+                      vErrors.push(err6);
                     }
                     errors++;
                   }
-                } else {
-                  const err8 = { instancePath: instancePath + "/messages/" + i0 + "/content", schemaPath: "#/then/anyOf/1/properties/messages/contains/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                  if (vErrors === null) {
-                    vErrors = [err8];
-                  } else {
-                    vErrors.push(err8);
-                  }
-                  errors++;
                 }
-              }
-            } else {
-              const err9 = { instancePath: instancePath + "/messages/" + i0, schemaPath: "#/then/anyOf/1/properties/messages/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-              if (vErrors === null) {
-                vErrors = [err9];
+                if (data1.content !== void 0 && func0.call(data1, "content")) {
+                  let data3 = data1.content;
+                  if (typeof data3 === "string") {
+                    if (func4(data3) < 1) {
+                      const err7 = { instancePath: instancePath + "/messages/" + i0 + "/content", schemaPath: "#/then/anyOf/1/properties/messages/contains/properties/content/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err7];
+                      } else {
+                        vErrors.push(err7);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err8 = { instancePath: instancePath + "/messages/" + i0 + "/content", schemaPath: "#/then/anyOf/1/properties/messages/contains/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err8];
+                    } else {
+                      vErrors.push(err8);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                vErrors.push(err9);
+                const err9 = { instancePath: instancePath + "/messages/" + i0, schemaPath: "#/then/anyOf/1/properties/messages/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err9];
+                } else {
+                  vErrors.push(err9);
+                }
+                errors++;
+              }
+              var valid5 = _errs12 === errors;
+              if (valid5) {
+                break;
+              }
+            }
+            if (!valid5) {
+              const err10 = { instancePath: instancePath + "/messages", schemaPath: "#/then/anyOf/1/properties/messages/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
               }
               errors++;
-            }
-            var valid5 = _errs12 === errors;
-            if (valid5) {
-              break;
-            }
-          }
-          if (!valid5) {
-            const err10 = { instancePath: instancePath + "/messages", schemaPath: "#/then/anyOf/1/properties/messages/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
-            if (vErrors === null) {
-              vErrors = [err10];
             } else {
-              vErrors.push(err10);
-            }
-            errors++;
-          } else {
-            errors = _errs11;
-            if (vErrors !== null) {
-              if (_errs11) {
-                vErrors.length = _errs11;
-              } else {
-                vErrors = null;
+              errors = _errs11;
+              if (vErrors !== null) {
+                if (_errs11) {
+                  vErrors.length = _errs11;
+                } else {
+                  vErrors = null;
+                }
               }
             }
           }
         }
       }
-    }
-    var _valid1 = _errs9 === errors;
-    valid3 = valid3 || _valid1;
-    if (_valid1) {
-      if (props1 !== true) {
-        props1 = props1 || /* @__PURE__ */ Object.create(null);
-        props1.messages = true;
-      }
+      var _valid1 = _errs9 === errors;
+      valid3 = valid3 || _valid1;
     }
     if (!valid3) {
       const err11 = { instancePath, schemaPath: "#/then/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
@@ -3638,30 +3530,22 @@ const validate108 = function validate1082(data, { instancePath = "" } = {}) {
   }
   var _valid0 = _errs5 === errors;
   valid2 = valid2 || _valid0;
-  if (_valid0) {
-    var props0 = /* @__PURE__ */ Object.create(null);
-    props0.prompt = true;
-  }
-  const _errs6 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    let missing1;
-    if ((data.messages === void 0 || !func0.call(data, "messages")) && (missing1 = "messages")) {
-      const err1 = {};
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
+  if (!valid2) {
+    const _errs6 = errors;
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing1;
+      if ((data.messages === void 0 || !func0.call(data, "messages")) && (missing1 = "messages")) {
+        const err1 = {};
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
       }
-      errors++;
     }
-  }
-  var _valid0 = _errs6 === errors;
-  valid2 = valid2 || _valid0;
-  if (_valid0) {
-    if (props0 !== true) {
-      props0 = props0 || /* @__PURE__ */ Object.create(null);
-      props0.messages = true;
-    }
+    var _valid0 = _errs6 === errors;
+    valid2 = valid2 || _valid0;
   }
   if (!valid2) {
     const err2 = {};

@@ -278,29 +278,19 @@ const validate27 = function validate272(data, { instancePath = "" } = {}) {
   validate272.errors = vErrors;
   return errors === 0;
 };
-const validate24 = /* @__PURE__ */ (() => {
-  function validate242(data, { instancePath = "" } = {}) {
-    let vErrors = null;
-    let errors = 0;
-    const evaluated0 = validate242.evaluated;
-    if (evaluated0.dynamicProps) {
-      evaluated0.props = void 0;
-    }
-    if (evaluated0.dynamicItems) {
-      evaluated0.items = void 0;
-    }
-    const _errs0 = errors;
-    let valid0 = false;
-    const _errs1 = errors;
-    if (!validate25(data, { instancePath })) {
-      vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs1 === errors;
-    valid0 = valid0 || _valid0;
-    if (_valid0) {
-      var props0 = true;
-    }
+const validate24 = function validate242(data, { instancePath = "" } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if (!validate25(data, { instancePath })) {
+    vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+    errors = vErrors.length;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if (!valid0) {
     const _errs2 = errors;
     if (!validate27(data, { instancePath })) {
       vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
@@ -308,38 +298,30 @@ const validate24 = /* @__PURE__ */ (() => {
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
-    if (_valid0) {
-      if (props0 !== true) {
-        props0 = true;
-      }
-    }
-    if (!valid0) {
-      const err0 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-      validate242.errors = vErrors;
-      return false;
-    } else {
-      errors = _errs0;
-      if (vErrors !== null) {
-        if (_errs0) {
-          vErrors.length = _errs0;
-        } else {
-          vErrors = null;
-        }
-      }
-    }
-    validate242.errors = vErrors;
-    evaluated0.props = props0;
-    return errors === 0;
   }
-  validate242.evaluated = { "dynamicProps": true, "dynamicItems": false };
-  return validate242;
-})();
+  if (!valid0) {
+    const err0 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+    validate242.errors = vErrors;
+    return false;
+  } else {
+    errors = _errs0;
+    if (vErrors !== null) {
+      if (_errs0) {
+        vErrors.length = _errs0;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  validate242.errors = vErrors;
+  return errors === 0;
+};
 const validate22 = function validate222(data, { instancePath = "" } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -1068,29 +1050,19 @@ const validate45 = function validate452(data, { instancePath = "" } = {}) {
   validate452.errors = vErrors;
   return errors === 0;
 };
-const validate32 = /* @__PURE__ */ (() => {
-  function validate322(data, { instancePath = "" } = {}) {
-    let vErrors = null;
-    let errors = 0;
-    const evaluated0 = validate322.evaluated;
-    if (evaluated0.dynamicProps) {
-      evaluated0.props = void 0;
-    }
-    if (evaluated0.dynamicItems) {
-      evaluated0.items = void 0;
-    }
-    const _errs0 = errors;
-    let valid0 = false;
-    const _errs1 = errors;
-    if (!validate33(data, { instancePath })) {
-      vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs1 === errors;
-    valid0 = valid0 || _valid0;
-    if (_valid0) {
-      var props0 = true;
-    }
+const validate32 = function validate322(data, { instancePath = "" } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if (!validate33(data, { instancePath })) {
+    vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+    errors = vErrors.length;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if (!valid0) {
     const _errs2 = errors;
     if (!validate37(data, { instancePath })) {
       vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
@@ -1098,50 +1070,39 @@ const validate32 = /* @__PURE__ */ (() => {
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
-    if (_valid0) {
-      if (props0 !== true) {
-        props0 = true;
-      }
-    }
-    const _errs3 = errors;
-    if (!validate45(data, { instancePath })) {
-      vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
-      errors = vErrors.length;
-    }
-    var _valid0 = _errs3 === errors;
-    valid0 = valid0 || _valid0;
-    if (_valid0) {
-      if (props0 !== true) {
-        props0 = true;
-      }
-    }
     if (!valid0) {
-      const err0 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
+      const _errs3 = errors;
+      if (!validate45(data, { instancePath })) {
+        vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+        errors = vErrors.length;
       }
-      errors++;
-      validate322.errors = vErrors;
-      return false;
+      var _valid0 = _errs3 === errors;
+      valid0 = valid0 || _valid0;
+    }
+  }
+  if (!valid0) {
+    const err0 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+    if (vErrors === null) {
+      vErrors = [err0];
     } else {
-      errors = _errs0;
-      if (vErrors !== null) {
-        if (_errs0) {
-          vErrors.length = _errs0;
-        } else {
-          vErrors = null;
-        }
+      vErrors.push(err0);
+    }
+    errors++;
+    validate322.errors = vErrors;
+    return false;
+  } else {
+    errors = _errs0;
+    if (vErrors !== null) {
+      if (_errs0) {
+        vErrors.length = _errs0;
+      } else {
+        vErrors = null;
       }
     }
-    validate322.errors = vErrors;
-    evaluated0.props = props0;
-    return errors === 0;
   }
-  validate322.evaluated = { "dynamicProps": true, "dynamicItems": false };
-  return validate322;
-})();
+  validate322.errors = vErrors;
+  return errors === 0;
+};
 const validate30 = function validate302(data, { instancePath = "" } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -2644,21 +2605,23 @@ const validate94 = function validate942(data, { instancePath = "" } = {}) {
   }
   var _valid0 = _errs2 === errors;
   valid0 = valid0 || _valid0;
-  const _errs3 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    let missing1;
-    if ((data.subtype === void 0 || !func0.call(data, "subtype")) && (missing1 = "subtype")) {
-      const err1 = { instancePath, schemaPath: "#/anyOf/1/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
+  if (!valid0) {
+    const _errs3 = errors;
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing1;
+      if ((data.subtype === void 0 || !func0.call(data, "subtype")) && (missing1 = "subtype")) {
+        const err1 = { instancePath, schemaPath: "#/anyOf/1/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
       }
-      errors++;
     }
+    var _valid0 = _errs3 === errors;
+    valid0 = valid0 || _valid0;
   }
-  var _valid0 = _errs3 === errors;
-  valid0 = valid0 || _valid0;
   if (!valid0) {
     const err2 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
     if (vErrors === null) {
@@ -3725,183 +3688,119 @@ const validate136 = function validate1362(data, { instancePath = "" } = {}) {
   validate1362.errors = vErrors;
   return errors === 0;
 };
-const validate13 = /* @__PURE__ */ (() => {
-  function validate132(data, { instancePath = "" } = {}) {
-    let vErrors = null;
-    let errors = 0;
-    const evaluated0 = validate132.evaluated;
-    if (evaluated0.dynamicProps) {
-      evaluated0.props = void 0;
-    }
-    if (evaluated0.dynamicItems) {
-      evaluated0.items = void 0;
-    }
-    if (errors === 0) {
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        const tag0 = data.type;
-        if (typeof tag0 == "string") {
-          if (tag0 === "assistant_delta") {
-            if (!validate14(data, { instancePath })) {
-              vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
-              errors = vErrors.length;
-            }
-            var props0 = true;
-          } else if (tag0 === "thinking_delta") {
-            if (!validate19(data, { instancePath })) {
-              vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
-              errors = vErrors.length;
-            }
-            if (props0 !== true) {
-              props0 = true;
-            }
-          } else if (tag0 === "tool_result") {
-            if (!validate22(data, { instancePath })) {
-              vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-              errors = vErrors.length;
-            }
-            if (props0 !== true) {
-              props0 = true;
-            }
-          } else if (tag0 === "local_tool_call") {
-            if (!validate30(data, { instancePath })) {
-              vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
-              errors = vErrors.length;
-            }
-            if (props0 !== true) {
-              props0 = true;
-            }
-          } else if (tag0 === "local_tool_result_in") {
-            if (!validate51(data, { instancePath })) {
-              vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
-              errors = vErrors.length;
-            }
-            if (props0 !== true) {
-              props0 = true;
-            }
-          } else if (tag0 === "loop_detected") {
-            if (!validate57(data, { instancePath })) {
-              vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-              errors = vErrors.length;
-            }
-            if (props0 !== true) {
-              props0 = true;
-            }
-          } else if (tag0 === "tool_budget_exceeded") {
-            if (!validate61(data, { instancePath })) {
-              vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
-              errors = vErrors.length;
-            }
-            if (props0 !== true) {
-              props0 = true;
-            }
-          } else if (tag0 === "supervisor") {
-            if (!validate65(data, { instancePath })) {
-              vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-              errors = vErrors.length;
-            }
-            if (props0 !== true) {
-              props0 = true;
-            }
-          } else if (tag0 === "task_plan") {
-            if (!validate71(data, { instancePath })) {
-              vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
-              errors = vErrors.length;
-            }
-            if (props0 !== true) {
-              props0 = true;
-            }
-          } else if (tag0 === "assistant_message") {
-            if (!validate82(data, { instancePath })) {
-              vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
-              errors = vErrors.length;
-            }
-            if (props0 !== true) {
-              props0 = true;
-            }
-          } else if (tag0 === "result") {
-            if (!validate92(data, { instancePath })) {
-              vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
-              errors = vErrors.length;
-            }
-            if (props0 !== true) {
-              props0 = true;
-            }
-          } else if (tag0 === "error") {
-            if (!validate102(data, { instancePath })) {
-              vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
-              errors = vErrors.length;
-            }
-            if (props0 !== true) {
-              props0 = true;
-            }
-          } else if (tag0 === "cancelled") {
-            if (!validate112(data, { instancePath })) {
-              vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
-              errors = vErrors.length;
-            }
-            if (props0 !== true) {
-              props0 = true;
-            }
-          } else if (tag0 === "started") {
-            if (!validate116(data, { instancePath })) {
-              vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
-              errors = vErrors.length;
-            }
-            if (props0 !== true) {
-              props0 = true;
-            }
-          } else if (tag0 === "tool_call") {
-            if (!validate120(data, { instancePath })) {
-              vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
-              errors = vErrors.length;
-            }
-            if (props0 !== true) {
-              props0 = true;
-            }
-          } else if (tag0 === "user_message") {
-            if (!validate125(data, { instancePath })) {
-              vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
-              errors = vErrors.length;
-            }
-            if (props0 !== true) {
-              props0 = true;
-            }
-          } else if (tag0 === "tool_files") {
-            if (!validate131(data, { instancePath })) {
-              vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
-              errors = vErrors.length;
-            }
-            if (props0 !== true) {
-              props0 = true;
-            }
-          } else if (tag0 === "model_fallback") {
-            if (!validate136(data, { instancePath })) {
-              vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
-              errors = vErrors.length;
-            }
-            if (props0 !== true) {
-              props0 = true;
-            }
-          } else {
-            validate132.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
-            return false;
+const validate13 = function validate132(data, { instancePath = "" } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      const tag0 = data.type;
+      if (typeof tag0 == "string") {
+        if (tag0 === "assistant_delta") {
+          if (!validate14(data, { instancePath })) {
+            vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
+            errors = vErrors.length;
+          }
+        } else if (tag0 === "thinking_delta") {
+          if (!validate19(data, { instancePath })) {
+            vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
+            errors = vErrors.length;
+          }
+        } else if (tag0 === "tool_result") {
+          if (!validate22(data, { instancePath })) {
+            vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+            errors = vErrors.length;
+          }
+        } else if (tag0 === "local_tool_call") {
+          if (!validate30(data, { instancePath })) {
+            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+            errors = vErrors.length;
+          }
+        } else if (tag0 === "local_tool_result_in") {
+          if (!validate51(data, { instancePath })) {
+            vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+            errors = vErrors.length;
+          }
+        } else if (tag0 === "loop_detected") {
+          if (!validate57(data, { instancePath })) {
+            vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+            errors = vErrors.length;
+          }
+        } else if (tag0 === "tool_budget_exceeded") {
+          if (!validate61(data, { instancePath })) {
+            vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+            errors = vErrors.length;
+          }
+        } else if (tag0 === "supervisor") {
+          if (!validate65(data, { instancePath })) {
+            vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+            errors = vErrors.length;
+          }
+        } else if (tag0 === "task_plan") {
+          if (!validate71(data, { instancePath })) {
+            vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+            errors = vErrors.length;
+          }
+        } else if (tag0 === "assistant_message") {
+          if (!validate82(data, { instancePath })) {
+            vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+            errors = vErrors.length;
+          }
+        } else if (tag0 === "result") {
+          if (!validate92(data, { instancePath })) {
+            vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+            errors = vErrors.length;
+          }
+        } else if (tag0 === "error") {
+          if (!validate102(data, { instancePath })) {
+            vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+            errors = vErrors.length;
+          }
+        } else if (tag0 === "cancelled") {
+          if (!validate112(data, { instancePath })) {
+            vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+            errors = vErrors.length;
+          }
+        } else if (tag0 === "started") {
+          if (!validate116(data, { instancePath })) {
+            vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
+            errors = vErrors.length;
+          }
+        } else if (tag0 === "tool_call") {
+          if (!validate120(data, { instancePath })) {
+            vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
+            errors = vErrors.length;
+          }
+        } else if (tag0 === "user_message") {
+          if (!validate125(data, { instancePath })) {
+            vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
+            errors = vErrors.length;
+          }
+        } else if (tag0 === "tool_files") {
+          if (!validate131(data, { instancePath })) {
+            vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+            errors = vErrors.length;
+          }
+        } else if (tag0 === "model_fallback") {
+          if (!validate136(data, { instancePath })) {
+            vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+            errors = vErrors.length;
           }
         } else {
-          validate132.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
+          validate132.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate132.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+        validate132.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
         return false;
       }
+    } else {
+      validate132.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      return false;
     }
-    validate132.errors = vErrors;
-    evaluated0.props = props0;
-    return errors === 0;
   }
-  validate132.evaluated = { "dynamicProps": true, "dynamicItems": false };
-  return validate132;
-})();
+  validate132.errors = vErrors;
+  return errors === 0;
+};
 const validate161 = function validate1612(data, { instancePath = "" } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -3943,115 +3842,90 @@ const validate161 = function validate1612(data, { instancePath = "" } = {}) {
   validate1612.errors = vErrors;
   return errors === 0;
 };
-const validate12 = /* @__PURE__ */ (() => {
-  function validate123(data, { instancePath = "" } = {}) {
-    let vErrors = null;
-    let errors = 0;
-    const evaluated0 = validate123.evaluated;
-    if (evaluated0.dynamicProps) {
-      evaluated0.props = void 0;
-    }
-    if (evaluated0.dynamicItems) {
-      evaluated0.items = void 0;
-    }
-    const _errs0 = errors;
-    let valid0 = true;
-    const _errs1 = errors;
-    if (errors === _errs1) {
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        let missing0;
-        if ((data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type")) {
-          const err0 = {};
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        } else {
-          if (data.type !== void 0 && func0.call(data, "type")) {
-            let data0 = data.type;
-            if (!(data0 === "assistant_delta" || data0 === "thinking_delta" || data0 === "tool_result" || data0 === "local_tool_call" || data0 === "local_tool_result_in" || data0 === "loop_detected" || data0 === "tool_budget_exceeded" || data0 === "supervisor" || data0 === "task_plan" || data0 === "assistant_message" || data0 === "result" || data0 === "error" || data0 === "cancelled" || data0 === "started" || data0 === "tool_call" || data0 === "user_message" || data0 === "tool_files" || data0 === "model_fallback")) {
-              const err1 = {};
-              if (vErrors === null) {
-                vErrors = [err1];
-              } else {
-                vErrors.push(err1);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err2 = {};
+const validate12 = function validate123(data, { instancePath = "" } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = true;
+  const _errs1 = errors;
+  if (errors === _errs1) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if ((data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type")) {
+        const err0 = {};
         if (vErrors === null) {
-          vErrors = [err2];
+          vErrors = [err0];
         } else {
-          vErrors.push(err2);
+          vErrors.push(err0);
         }
         errors++;
-      }
-    }
-    var _valid0 = _errs1 === errors;
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
       } else {
-        vErrors = null;
-      }
-    }
-    let ifClause0;
-    if (_valid0) {
-      const _errs4 = errors;
-      if (!validate13(data, { instancePath })) {
-        vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
-        errors = vErrors.length;
-      } else {
-        var props0 = validate13.evaluated.props;
-      }
-      var _valid0 = _errs4 === errors;
-      valid0 = _valid0;
-      if (valid0) {
-        if (props0 !== true) {
-          props0 = props0 || /* @__PURE__ */ Object.create(null);
-          props0.type = true;
+        if (data.type !== void 0 && func0.call(data, "type")) {
+          let data0 = data.type;
+          if (!(data0 === "assistant_delta" || data0 === "thinking_delta" || data0 === "tool_result" || data0 === "local_tool_call" || data0 === "local_tool_result_in" || data0 === "loop_detected" || data0 === "tool_budget_exceeded" || data0 === "supervisor" || data0 === "task_plan" || data0 === "assistant_message" || data0 === "result" || data0 === "error" || data0 === "cancelled" || data0 === "started" || data0 === "tool_call" || data0 === "user_message" || data0 === "tool_files" || data0 === "model_fallback")) {
+            const err1 = {};
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
         }
       }
-      ifClause0 = "then";
     } else {
-      const _errs5 = errors;
-      if (!validate161(data, { instancePath })) {
-        vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs5 === errors;
-      valid0 = _valid0;
-      if (valid0) {
-        if (props0 !== true) {
-          props0 = true;
-        }
-      }
-      ifClause0 = "else";
-    }
-    if (!valid0) {
-      const err3 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: ifClause0 }, message: 'must match "' + ifClause0 + '" schema' };
+      const err2 = {};
       if (vErrors === null) {
-        vErrors = [err3];
+        vErrors = [err2];
       } else {
-        vErrors.push(err3);
+        vErrors.push(err2);
       }
       errors++;
-      validate123.errors = vErrors;
-      return false;
     }
-    validate123.errors = vErrors;
-    evaluated0.props = props0;
-    return errors === 0;
   }
-  validate123.evaluated = { "dynamicProps": true, "dynamicItems": false };
-  return validate123;
-})();
+  var _valid0 = _errs1 === errors;
+  errors = _errs0;
+  if (vErrors !== null) {
+    if (_errs0) {
+      vErrors.length = _errs0;
+    } else {
+      vErrors = null;
+    }
+  }
+  let ifClause0;
+  if (_valid0) {
+    const _errs4 = errors;
+    if (!validate13(data, { instancePath })) {
+      vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
+      errors = vErrors.length;
+    }
+    var _valid0 = _errs4 === errors;
+    valid0 = _valid0;
+    ifClause0 = "then";
+  } else {
+    const _errs5 = errors;
+    if (!validate161(data, { instancePath })) {
+      vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
+      errors = vErrors.length;
+    }
+    var _valid0 = _errs5 === errors;
+    valid0 = _valid0;
+    ifClause0 = "else";
+  }
+  if (!valid0) {
+    const err3 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: ifClause0 }, message: 'must match "' + ifClause0 + '" schema' };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+    validate123.errors = vErrors;
+    return false;
+  }
+  validate123.errors = vErrors;
+  return errors === 0;
+};
 const validate166 = function validate1662(data, { instancePath = "" } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -4191,18 +4065,20 @@ const validate165 = function validate1652(data, { instancePath = "" } = {}) {
                       }
                       var _valid0 = _errs16 === errors;
                       valid1 = valid1 || _valid0;
-                      const _errs17 = errors;
-                      if (data6 !== null) {
-                        const err0 = { instancePath: instancePath + "/pricing", schemaPath: "#/properties/pricing/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                        if (vErrors === null) {
-                          vErrors = [err0];
-                        } else {
-                          vErrors.push(err0);
+                      if (!valid1) {
+                        const _errs17 = errors;
+                        if (data6 !== null) {
+                          const err0 = { instancePath: instancePath + "/pricing", schemaPath: "#/properties/pricing/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                          if (vErrors === null) {
+                            vErrors = [err0];
+                          } else {
+                            vErrors.push(err0);
+                          }
+                          errors++;
                         }
-                        errors++;
+                        var _valid0 = _errs17 === errors;
+                        valid1 = valid1 || _valid0;
                       }
-                      var _valid0 = _errs17 === errors;
-                      valid1 = valid1 || _valid0;
                       if (!valid1) {
                         const err1 = { instancePath: instancePath + "/pricing", schemaPath: "#/properties/pricing/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                         if (vErrors === null) {
@@ -4559,18 +4435,20 @@ const validate1722 = function validate1723(data, { instancePath = "" } = {}) {
                             }
                             var _valid0 = _errs22 === errors;
                             valid1 = valid1 || _valid0;
-                            const _errs23 = errors;
-                            if (data9 !== null) {
-                              const err0 = { instancePath: instancePath + "/tokens", schemaPath: "#/properties/tokens/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                              if (vErrors === null) {
-                                vErrors = [err0];
-                              } else {
-                                vErrors.push(err0);
+                            if (!valid1) {
+                              const _errs23 = errors;
+                              if (data9 !== null) {
+                                const err0 = { instancePath: instancePath + "/tokens", schemaPath: "#/properties/tokens/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                                if (vErrors === null) {
+                                  vErrors = [err0];
+                                } else {
+                                  vErrors.push(err0);
+                                }
+                                errors++;
                               }
-                              errors++;
+                              var _valid0 = _errs23 === errors;
+                              valid1 = valid1 || _valid0;
                             }
-                            var _valid0 = _errs23 === errors;
-                            valid1 = valid1 || _valid0;
                             if (!valid1) {
                               const err1 = { instancePath: instancePath + "/tokens", schemaPath: "#/properties/tokens/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                               if (vErrors === null) {
@@ -4644,18 +4522,20 @@ const validate1722 = function validate1723(data, { instancePath = "" } = {}) {
                                     }
                                     var _valid1 = _errs33 === errors;
                                     valid2 = valid2 || _valid1;
-                                    const _errs34 = errors;
-                                    if (data13 !== null) {
-                                      const err2 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                                      if (vErrors === null) {
-                                        vErrors = [err2];
-                                      } else {
-                                        vErrors.push(err2);
+                                    if (!valid2) {
+                                      const _errs34 = errors;
+                                      if (data13 !== null) {
+                                        const err2 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                                        if (vErrors === null) {
+                                          vErrors = [err2];
+                                        } else {
+                                          vErrors.push(err2);
+                                        }
+                                        errors++;
                                       }
-                                      errors++;
+                                      var _valid1 = _errs34 === errors;
+                                      valid2 = valid2 || _valid1;
                                     }
-                                    var _valid1 = _errs34 === errors;
-                                    valid2 = valid2 || _valid1;
                                     if (!valid2) {
                                       const err3 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                                       if (vErrors === null) {
@@ -4926,18 +4806,20 @@ const validate177 = function validate1772(data, { instancePath = "" } = {}) {
                     }
                     var _valid0 = _errs14 === errors;
                     valid1 = valid1 || _valid0;
-                    const _errs15 = errors;
-                    if (data5 !== null) {
-                      const err0 = { instancePath: instancePath + "/failureReason", schemaPath: "#/properties/failureReason/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                      if (vErrors === null) {
-                        vErrors = [err0];
-                      } else {
-                        vErrors.push(err0);
+                    if (!valid1) {
+                      const _errs15 = errors;
+                      if (data5 !== null) {
+                        const err0 = { instancePath: instancePath + "/failureReason", schemaPath: "#/properties/failureReason/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                        if (vErrors === null) {
+                          vErrors = [err0];
+                        } else {
+                          vErrors.push(err0);
+                        }
+                        errors++;
                       }
-                      errors++;
+                      var _valid0 = _errs15 === errors;
+                      valid1 = valid1 || _valid0;
                     }
-                    var _valid0 = _errs15 === errors;
-                    valid1 = valid1 || _valid0;
                     if (!valid1) {
                       const err1 = { instancePath: instancePath + "/failureReason", schemaPath: "#/properties/failureReason/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                       if (vErrors === null) {
@@ -4986,18 +4868,20 @@ const validate177 = function validate1772(data, { instancePath = "" } = {}) {
                         }
                         var _valid1 = _errs20 === errors;
                         valid2 = valid2 || _valid1;
-                        const _errs21 = errors;
-                        if (data7 !== null) {
-                          const err2 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                          if (vErrors === null) {
-                            vErrors = [err2];
-                          } else {
-                            vErrors.push(err2);
+                        if (!valid2) {
+                          const _errs21 = errors;
+                          if (data7 !== null) {
+                            const err2 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                            if (vErrors === null) {
+                              vErrors = [err2];
+                            } else {
+                              vErrors.push(err2);
+                            }
+                            errors++;
                           }
-                          errors++;
+                          var _valid1 = _errs21 === errors;
+                          valid2 = valid2 || _valid1;
                         }
-                        var _valid1 = _errs21 === errors;
-                        valid2 = valid2 || _valid1;
                         if (!valid2) {
                           const err3 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                           if (vErrors === null) {
@@ -5035,18 +4919,20 @@ const validate177 = function validate1772(data, { instancePath = "" } = {}) {
                           }
                           var _valid2 = _errs25 === errors;
                           valid3 = valid3 || _valid2;
-                          const _errs26 = errors;
-                          if (data8 !== null) {
-                            const err4 = { instancePath: instancePath + "/tokens", schemaPath: "#/properties/tokens/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                            if (vErrors === null) {
-                              vErrors = [err4];
-                            } else {
-                              vErrors.push(err4);
+                          if (!valid3) {
+                            const _errs26 = errors;
+                            if (data8 !== null) {
+                              const err4 = { instancePath: instancePath + "/tokens", schemaPath: "#/properties/tokens/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                              if (vErrors === null) {
+                                vErrors = [err4];
+                              } else {
+                                vErrors.push(err4);
+                              }
+                              errors++;
                             }
-                            errors++;
+                            var _valid2 = _errs26 === errors;
+                            valid3 = valid3 || _valid2;
                           }
-                          var _valid2 = _errs26 === errors;
-                          valid3 = valid3 || _valid2;
                           if (!valid3) {
                             const err5 = { instancePath: instancePath + "/tokens", schemaPath: "#/properties/tokens/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                             if (vErrors === null) {
@@ -5096,18 +4982,20 @@ const validate177 = function validate1772(data, { instancePath = "" } = {}) {
                               }
                               var _valid3 = _errs32 === errors;
                               valid4 = valid4 || _valid3;
-                              const _errs33 = errors;
-                              if (data10 !== null) {
-                                const err6 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                                if (vErrors === null) {
-                                  vErrors = [err6];
-                                } else {
-                                  vErrors.push(err6);
+                              if (!valid4) {
+                                const _errs33 = errors;
+                                if (data10 !== null) {
+                                  const err6 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                                  if (vErrors === null) {
+                                    vErrors = [err6];
+                                  } else {
+                                    vErrors.push(err6);
+                                  }
+                                  errors++;
                                 }
-                                errors++;
+                                var _valid3 = _errs33 === errors;
+                                valid4 = valid4 || _valid3;
                               }
-                              var _valid3 = _errs33 === errors;
-                              valid4 = valid4 || _valid3;
                               if (!valid4) {
                                 const err7 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                                 if (vErrors === null) {
@@ -5446,18 +5334,20 @@ const validate194 = function validate1942(data, { instancePath = "" } = {}) {
                   }
                   var _valid0 = _errs12 === errors;
                   valid1 = valid1 || _valid0;
-                  const _errs13 = errors;
-                  if (data4 !== null) {
-                    const err0 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                    if (vErrors === null) {
-                      vErrors = [err0];
-                    } else {
-                      vErrors.push(err0);
+                  if (!valid1) {
+                    const _errs13 = errors;
+                    if (data4 !== null) {
+                      const err0 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                      if (vErrors === null) {
+                        vErrors = [err0];
+                      } else {
+                        vErrors.push(err0);
+                      }
+                      errors++;
                     }
-                    errors++;
+                    var _valid0 = _errs13 === errors;
+                    valid1 = valid1 || _valid0;
                   }
-                  var _valid0 = _errs13 === errors;
-                  valid1 = valid1 || _valid0;
                   if (!valid1) {
                     const err1 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                     if (vErrors === null) {

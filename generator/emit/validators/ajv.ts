@@ -74,6 +74,29 @@ export function addComponents(
   const leveled = level === "receive" ? (receiveComponents(schemas) as Record<string, SchemaObject>) : schemas;
   const prepared = prepare ? prepareComponents(leveled) : leveled;
   ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas: prepared } });
+  if (!usesUnevaluated(prepared)) withoutEvaluatedTracking(ajv);
+}
+
+/**
+ * Ajv2020 forces its `unevaluated` option on: every compiled function keeps
+ * a record of the properties and items it evaluated, and every `allOf`,
+ * `oneOf` and `$ref` merges those records, for `unevaluatedProperties` and
+ * `unevaluatedItems` to read. Components that use neither make all of it
+ * dead code (a fifth of a validator, and of its compile time), so it is
+ * switched off for them; the option is the one ajv reads when it compiles.
+ */
+function withoutEvaluatedTracking(ajv: Ajv2020): void {
+  (ajv.opts as { unevaluated?: boolean }).unevaluated = false;
+}
+
+/** Whether any schema uses `unevaluatedProperties` or `unevaluatedItems` (at any depth, as a key). */
+function usesUnevaluated(schemas: Readonly<Record<string, SchemaObject>>): boolean {
+  const seen = (value: unknown): boolean => {
+    if (Array.isArray(value)) return value.some(seen);
+    if (value === null || typeof value !== "object") return false;
+    return Object.entries(value).some(([key, sub]) => key === "unevaluatedProperties" || key === "unevaluatedItems" || seen(sub));
+  };
+  return seen(schemas);
 }
 
 /** What ajv keeps per compiled schema (its `SchemaEnv`), as far as `compileComponent` reads it. */
