@@ -190,7 +190,7 @@ describe("evaluated-property records, only where unevaluatedProperties or uneval
   it("a schema that uses unevaluatedProperties keeps them, and rejects what it must", async () => {
     const schemas: Record<string, SchemaObject> = {
       Base: { type: "object", properties: { a: { type: "string" } } },
-      Closed: { allOf: [{ $ref: "#/components/schemas/Base" }], properties: { b: { type: "integer" } }, unevaluatedProperties: false },
+      Closed: { allOf: [{ $ref: "#/components/schemas/Base" }], properties: { b: { type: "integer" } }, unevaluatedProperties: false } as SchemaObject,
     };
     const small: LoadedSchema = {
       document: { openapi: "3.1.0", info: { title: "t", version: "1" }, components: { schemas } },
