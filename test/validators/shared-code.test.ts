@@ -208,3 +208,26 @@ describe("evaluated-property records, only where unevaluatedProperties or uneval
     expect(closed.errors?.[0]).toMatchObject({ keyword: "unevaluatedProperties", params: { unevaluatedProperty: "c" } });
   });
 });
+
+describe("the modules' printer (generator/emit/validators/format.ts)", () => {
+  it("adds only whitespace outside strings: ajv's code and the printed code minify to the same program", async () => {
+    const { transformSync } = await import("esbuild");
+    const { formatModuleSync } = await import("../../generator/emit/validators/format.js");
+    const standalone = (await import("ajv/dist/standalone/index.js")).default;
+    const { levelAjv } = await import("../../generator/emit/validators/levels.js");
+    const { componentRef } = await import("../../generator/emit/validators/ajv.js");
+    const ajv = levelAjv(model, "all-errors");
+    const code = standalone.default(ajv, { validateRunCreateRequest: componentRef("RunCreateRequest") }).replace(/^"use strict";/, "");
+    const printed = formatModuleSync(code);
+    expect(printed.split("\n").length).toBeGreaterThan(1000);
+    const minify = (c: string): string => transformSync(c, { minify: true, format: "esm", charset: "ascii" }).code;
+    expect(minify(printed)).toBe(minify(code));
+  });
+
+  it("writes non-ASCII characters as escapes, and leaves braces and semicolons in strings alone", async () => {
+    const { formatModuleSync } = await import("../../generator/emit/validators/format.js");
+    expect(formatModuleSync('const a = "caf\u00e9 {x;}";function f(d){if(d){return "}";}else {return \'{\';}}')).toBe(
+      'const a = "caf\\u00e9 {x;}";\nfunction f(d) {\n  if(d) {\n    return "}";\n  } else {\n    return \'{\';\n  }\n}\n',
+    );
+  });
+});

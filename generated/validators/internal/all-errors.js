@@ -2,26 +2,26 @@
 // Not public: import the validators from ../index.js or ../<name>.js.
 import { ucs2length as func4 } from "../../../runtime/codegen/v1.js";
 const func0 = /* @__PURE__ */ (() => Object.prototype.hasOwnProperty)();
-const schema15 = { "oneOf": [{ "type": "string", "enum": ["off", "low", "medium", "high"] }, { "type": "integer", "minimum": 0, "maximum": 100 }] };
+const schema15 = {"oneOf":[{"type":"string","enum":["off","low","medium","high"]},{"type":"integer","minimum":0,"maximum":100}]};
 const pattern0 = /* @__PURE__ */ new RegExp("^[a-zA-Z0-9_]{1,64}$", "u");
-const schema33 = { "type": "object", "required": ["schema"], "properties": { "name": { "type": "string", "pattern": "^[a-zA-Z0-9_-]{1,64}$" }, "schema": { "$ref": "#/components/schemas/JsonSchemaObject" }, "enforcement": { "type": "string", "enum": ["best_effort", "strict"] } }, "additionalProperties": true, "x-max-json-bytes": 32768 };
+const schema33 = {"type":"object","required":["schema"],"properties":{"name":{"type":"string","pattern":"^[a-zA-Z0-9_-]{1,64}$"},"schema":{"$ref":"#/components/schemas/JsonSchemaObject"},"enforcement":{"type":"string","enum":["best_effort","strict"]}},"additionalProperties":true,"x-max-json-bytes":32768};
 const pattern1 = /* @__PURE__ */ new RegExp("^[a-zA-Z0-9_-]{1,64}$", "u");
-const schema41 = { "oneOf": [{ "type": "boolean" }, { "type": "string", "enum": ["off", "auto", "required"] }, { "$ref": "#/components/schemas/PlanConfig" }] };
-const schema42 = { "type": "object", "properties": { "mode": { "type": "string", "enum": ["off", "auto", "required"] }, "planOnly": { "type": "boolean" }, "brief": { "type": "string" }, "steps": { "type": "array", "items": { "type": "string" } } }, "additionalProperties": true };
+const schema41 = {"oneOf":[{"type":"boolean"},{"type":"string","enum":["off","auto","required"]},{"$ref":"#/components/schemas/PlanConfig"}]};
+const schema42 = {"type":"object","properties":{"mode":{"type":"string","enum":["off","auto","required"]},"planOnly":{"type":"boolean"},"brief":{"type":"string"},"steps":{"type":"array","items":{"type":"string"}}},"additionalProperties":true};
 const pattern2 = /* @__PURE__ */ new RegExp("^[A-Za-z0-9._-]{1,64}$", "u");
-const schema48 = { "type": "object", "required": ["role", "content"], "properties": { "role": { "type": "string", "enum": ["user", "assistant", "system"] }, "content": { "type": "string", "maxLength": 2e5 }, "attachments": { "type": "array", "maxItems": 20, "items": { "$ref": "#/components/schemas/Attachment" } } }, "additionalProperties": true };
-const schema51 = { "anyOf": [{ "type": "string", "enum": ["audio/mp4", "audio/mpeg", "audio/wav", "audio/webm", "image/jpeg", "image/png", "image/webp", "image/gif", "application/pdf", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", "text/plain", "text/markdown", "text/x-markdown", "text/csv", "application/csv", "text/comma-separated-values", "text/tab-separated-values", "application/json", "application/xml", "text/xml", "text/html"] }, { "type": "string", "pattern": "^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$" }] };
+const schema48 = {"type":"object","required":["role","content"],"properties":{"role":{"type":"string","enum":["user","assistant","system"]},"content":{"type":"string","maxLength":200000},"attachments":{"type":"array","maxItems":20,"items":{"$ref":"#/components/schemas/Attachment"}}},"additionalProperties":true};
+const schema51 = {"anyOf":[{"type":"string","enum":["audio/mp4","audio/mpeg","audio/wav","audio/webm","image/jpeg","image/png","image/webp","image/gif","application/pdf","application/vnd.openxmlformats-officedocument.wordprocessingml.document","text/plain","text/markdown","text/x-markdown","text/csv","application/csv","text/comma-separated-values","text/tab-separated-values","application/json","application/xml","text/xml","text/html"]},{"type":"string","pattern":"^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$"}]};
 const pattern3 = /* @__PURE__ */ new RegExp("^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$", "u");
 const pattern4 = /* @__PURE__ */ new RegExp("^[A-Za-z0-9+/]*={0,2}$", "u");
 const pattern5 = /* @__PURE__ */ new RegExp("^https://", "u");
-const schema53 = { "type": "object", "required": ["verdict"], "properties": { "verdict": { "type": "string", "enum": ["UP", "DOWN"] }, "explanation": { "type": "string", "maxLength": 8e3 }, "contentSnapshot": { "type": "string" } }, "additionalProperties": true };
-const validate14 = function validate142(data, { instancePath = "" } = {}) {
+const schema53 = {"type":"object","required":["verdict"],"properties":{"verdict":{"type":"string","enum":["UP","DOWN"]},"explanation":{"type":"string","maxLength":8000},"contentSnapshot":{"type":"string"}},"additionalProperties":true};
+const validate14 = function validate14(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (typeof data === "string") {
-    if (func4(data) < 1) {
-      const err0 = { instancePath, schemaPath: "#/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-      if (vErrors === null) {
+  if(typeof data === "string") {
+    if(func4(data) < 1) {
+      const err0 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
@@ -29,36 +29,36 @@ const validate14 = function validate142(data, { instancePath = "" } = {}) {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-    if (vErrors === null) {
+    const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null) {
       vErrors = [err1];
     } else {
       vErrors.push(err1);
     }
     errors++;
   }
-  validate142.errors = vErrors;
+  validate14.errors = vErrors;
   return errors === 0;
 };
-const validate17 = function validate172(data, { instancePath = "" } = {}) {
+const validate17 = function validate17(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-    if (vErrors === null) {
+  if(typeof data !== "string") {
+    const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null) {
       vErrors = [err0];
     } else {
       vErrors.push(err0);
     }
     errors++;
   }
-  if (!(data === "off" || data === "low" || data === "medium" || data === "high")) {
-    const err1 = { instancePath, schemaPath: "#/oneOf/0/enum", keyword: "enum", params: { allowedValues: schema15.oneOf[0].enum }, message: "must be equal to one of the allowed values" };
-    if (vErrors === null) {
+  if(!((((data === "off") || (data === "low")) || (data === "medium")) || (data === "high"))) {
+    const err1 = {instancePath,schemaPath:"#/oneOf/0/enum",keyword:"enum",params:{allowedValues: schema15.oneOf[0].enum},message:"must be equal to one of the allowed values"};
+    if(vErrors === null) {
       vErrors = [err1];
     } else {
       vErrors.push(err1);
@@ -66,33 +66,33 @@ const validate17 = function validate172(data, { instancePath = "" } = {}) {
     errors++;
   }
   var _valid0 = _errs1 === errors;
-  if (_valid0) {
+  if(_valid0) {
     valid0 = true;
     passing0 = 0;
   }
   const _errs3 = errors;
-  if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)) && isFinite(data))) {
-    const err2 = { instancePath, schemaPath: "#/oneOf/1/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-    if (vErrors === null) {
+  if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) {
+    const err2 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+    if(vErrors === null) {
       vErrors = [err2];
     } else {
       vErrors.push(err2);
     }
     errors++;
   }
-  if (typeof data == "number" && isFinite(data)) {
-    if (data > 100 || isNaN(data)) {
-      const err3 = { instancePath, schemaPath: "#/oneOf/1/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
-      if (vErrors === null) {
+  if((typeof data == "number") && (isFinite(data))) {
+    if(data > 100 || isNaN(data)) {
+      const err3 = {instancePath,schemaPath:"#/oneOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+      if(vErrors === null) {
         vErrors = [err3];
       } else {
         vErrors.push(err3);
       }
       errors++;
     }
-    if (data < 0 || isNaN(data)) {
-      const err4 = { instancePath, schemaPath: "#/oneOf/1/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-      if (vErrors === null) {
+    if(data < 0 || isNaN(data)) {
+      const err4 = {instancePath,schemaPath:"#/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+      if(vErrors === null) {
         vErrors = [err4];
       } else {
         vErrors.push(err4);
@@ -101,18 +101,18 @@ const validate17 = function validate172(data, { instancePath = "" } = {}) {
     }
   }
   var _valid0 = _errs3 === errors;
-  if (_valid0 && valid0) {
+  if(_valid0 && valid0) {
     valid0 = false;
     passing0 = [passing0, 1];
   } else {
-    if (_valid0) {
+    if(_valid0) {
       valid0 = true;
       passing0 = 1;
     }
   }
-  if (!valid0) {
-    const err5 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-    if (vErrors === null) {
+  if(!valid0) {
+    const err5 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    if(vErrors === null) {
       vErrors = [err5];
     } else {
       vErrors.push(err5);
@@ -120,43 +120,43 @@ const validate17 = function validate172(data, { instancePath = "" } = {}) {
     errors++;
   } else {
     errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
+    if(vErrors !== null) {
+      if(_errs0) {
         vErrors.length = _errs0;
       } else {
         vErrors = null;
       }
     }
   }
-  validate172.errors = vErrors;
+  validate17.errors = vErrors;
   return errors === 0;
 };
-const validate20 = function validate202(data, { instancePath = "" } = {}) {
+const validate20 = function validate20(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.kind === void 0 || !func0.call(data, "kind")) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if((data.kind === undefined) || (!(func0.call(data, "kind")))) {
+      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
     }
-    if (data.id === void 0 || !func0.call(data, "id")) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
-      if (vErrors === null) {
+    if((data.id === undefined) || (!(func0.call(data, "id")))) {
+      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+      if(vErrors === null) {
         vErrors = [err1];
       } else {
         vErrors.push(err1);
       }
       errors++;
     }
-    if (data.kind !== void 0 && func0.call(data, "kind")) {
-      if ("mantyx" !== data.kind) {
-        const err2 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "mantyx" }, message: "must be equal to constant" };
-        if (vErrors === null) {
+    if(data.kind !== undefined && func0.call(data, "kind")) {
+      if("mantyx" !== data.kind) {
+        const err2 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "mantyx"},message:"must be equal to constant"};
+        if(vErrors === null) {
           vErrors = [err2];
         } else {
           vErrors.push(err2);
@@ -164,12 +164,12 @@ const validate20 = function validate202(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.id !== void 0 && func0.call(data, "id")) {
+    if(data.id !== undefined && func0.call(data, "id")) {
       let data1 = data.id;
-      if (typeof data1 === "string") {
-        if (func4(data1) < 1) {
-          const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
+      if(typeof data1 === "string") {
+        if(func4(data1) < 1) {
+          const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+          if(vErrors === null) {
             vErrors = [err3];
           } else {
             vErrors.push(err3);
@@ -177,8 +177,8 @@ const validate20 = function validate202(data, { instancePath = "" } = {}) {
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+        const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err4];
         } else {
           vErrors.push(err4);
@@ -187,24 +187,24 @@ const validate20 = function validate202(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err5];
     } else {
       vErrors.push(err5);
     }
     errors++;
   }
-  validate202.errors = vErrors;
+  validate20.errors = vErrors;
   return errors === 0;
 };
-const validate22 = function validate222(data, { instancePath = "" } = {}) {
+const validate22 = function validate22(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (typeof data === "string") {
-    if (!pattern0.test(data)) {
-      const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^[a-zA-Z0-9_]{1,64}$" }, message: 'must match pattern "^[a-zA-Z0-9_]{1,64}$"' };
-      if (vErrors === null) {
+  if(typeof data === "string") {
+    if(!pattern0.test(data)) {
+      const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-zA-Z0-9_]{1,64}$"},message:"must match pattern \""+"^[a-zA-Z0-9_]{1,64}$"+"\""};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
@@ -212,43 +212,43 @@ const validate22 = function validate222(data, { instancePath = "" } = {}) {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-    if (vErrors === null) {
+    const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null) {
       vErrors = [err1];
     } else {
       vErrors.push(err1);
     }
     errors++;
   }
-  validate222.errors = vErrors;
+  validate22.errors = vErrors;
   return errors === 0;
 };
-const validate21 = function validate212(data, { instancePath = "" } = {}) {
+const validate21 = function validate21(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.kind === void 0 || !func0.call(data, "kind")) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if((data.kind === undefined) || (!(func0.call(data, "kind")))) {
+      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
     }
-    if (data.name === void 0 || !func0.call(data, "name")) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
-      if (vErrors === null) {
+    if((data.name === undefined) || (!(func0.call(data, "name")))) {
+      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+      if(vErrors === null) {
         vErrors = [err1];
       } else {
         vErrors.push(err1);
       }
       errors++;
     }
-    if (data.kind !== void 0 && func0.call(data, "kind")) {
-      if ("mantyx_plugin" !== data.kind) {
-        const err2 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "mantyx_plugin" }, message: "must be equal to constant" };
-        if (vErrors === null) {
+    if(data.kind !== undefined && func0.call(data, "kind")) {
+      if("mantyx_plugin" !== data.kind) {
+        const err2 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "mantyx_plugin"},message:"must be equal to constant"};
+        if(vErrors === null) {
           vErrors = [err2];
         } else {
           vErrors.push(err2);
@@ -256,66 +256,66 @@ const validate21 = function validate212(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.name !== void 0 && func0.call(data, "name")) {
-      if (!validate22(data.name, { instancePath: instancePath + "/name" })) {
+    if(data.name !== undefined && func0.call(data, "name")) {
+      if(!(validate22(data.name, {instancePath:instancePath+"/name"}))) {
         vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
         errors = vErrors.length;
       }
     }
   } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err3];
     } else {
       vErrors.push(err3);
     }
     errors++;
   }
-  validate212.errors = vErrors;
+  validate21.errors = vErrors;
   return errors === 0;
 };
-const validate26 = function validate262(data, { instancePath = "" } = {}) {
+const validate26 = function validate26(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
   } else {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err0];
     } else {
       vErrors.push(err0);
     }
     errors++;
   }
-  validate262.errors = vErrors;
+  validate26.errors = vErrors;
   return errors === 0;
 };
-const validate24 = function validate242(data, { instancePath = "" } = {}) {
+const validate24 = function validate24(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.kind === void 0 || !func0.call(data, "kind")) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if((data.kind === undefined) || (!(func0.call(data, "kind")))) {
+      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
     }
-    if (data.name === void 0 || !func0.call(data, "name")) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
-      if (vErrors === null) {
+    if((data.name === undefined) || (!(func0.call(data, "name")))) {
+      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+      if(vErrors === null) {
         vErrors = [err1];
       } else {
         vErrors.push(err1);
       }
       errors++;
     }
-    if (data.kind !== void 0 && func0.call(data, "kind")) {
-      if ("local" !== data.kind) {
-        const err2 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "local" }, message: "must be equal to constant" };
-        if (vErrors === null) {
+    if(data.kind !== undefined && func0.call(data, "kind")) {
+      if("local" !== data.kind) {
+        const err2 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "local"},message:"must be equal to constant"};
+        if(vErrors === null) {
           vErrors = [err2];
         } else {
           vErrors.push(err2);
@@ -323,16 +323,16 @@ const validate24 = function validate242(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.name !== void 0 && func0.call(data, "name")) {
-      if (!validate22(data.name, { instancePath: instancePath + "/name" })) {
+    if(data.name !== undefined && func0.call(data, "name")) {
+      if(!(validate22(data.name, {instancePath:instancePath+"/name"}))) {
         vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
         errors = vErrors.length;
       }
     }
-    if (data.description !== void 0 && func0.call(data, "description")) {
-      if (typeof data.description !== "string") {
-        const err3 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.description !== undefined && func0.call(data, "description")) {
+      if(typeof data.description !== "string") {
+        const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err3];
         } else {
           vErrors.push(err3);
@@ -340,22 +340,22 @@ const validate24 = function validate242(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.parameters !== void 0 && func0.call(data, "parameters")) {
-      if (!validate26(data.parameters, { instancePath: instancePath + "/parameters" })) {
+    if(data.parameters !== undefined && func0.call(data, "parameters")) {
+      if(!(validate26(data.parameters, {instancePath:instancePath+"/parameters"}))) {
         vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
         errors = vErrors.length;
       }
     }
-    if (data.outputSchema !== void 0 && func0.call(data, "outputSchema")) {
-      if (!validate26(data.outputSchema, { instancePath: instancePath + "/outputSchema" })) {
+    if(data.outputSchema !== undefined && func0.call(data, "outputSchema")) {
+      if(!(validate26(data.outputSchema, {instancePath:instancePath+"/outputSchema"}))) {
         vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
         errors = vErrors.length;
       }
     }
-    if (data.longRunning !== void 0 && func0.call(data, "longRunning")) {
-      if (typeof data.longRunning !== "boolean") {
-        const err4 = { instancePath: instancePath + "/longRunning", schemaPath: "#/properties/longRunning/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
+    if(data.longRunning !== undefined && func0.call(data, "longRunning")) {
+      if(typeof data.longRunning !== "boolean") {
+        const err4 = {instancePath:instancePath+"/longRunning",schemaPath:"#/properties/longRunning/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null) {
           vErrors = [err4];
         } else {
           vErrors.push(err4);
@@ -363,10 +363,10 @@ const validate24 = function validate242(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.readOnly !== void 0 && func0.call(data, "readOnly")) {
-      if (typeof data.readOnly !== "boolean") {
-        const err5 = { instancePath: instancePath + "/readOnly", schemaPath: "#/properties/readOnly/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
+    if(data.readOnly !== undefined && func0.call(data, "readOnly")) {
+      if(typeof data.readOnly !== "boolean") {
+        const err5 = {instancePath:instancePath+"/readOnly",schemaPath:"#/properties/readOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null) {
           vErrors = [err5];
         } else {
           vErrors.push(err5);
@@ -374,10 +374,10 @@ const validate24 = function validate242(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.retain !== void 0 && func0.call(data, "retain")) {
-      if (typeof data.retain !== "boolean") {
-        const err6 = { instancePath: instancePath + "/retain", schemaPath: "#/properties/retain/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
+    if(data.retain !== undefined && func0.call(data, "retain")) {
+      if(typeof data.retain !== "boolean") {
+        const err6 = {instancePath:instancePath+"/retain",schemaPath:"#/properties/retain/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null) {
           vErrors = [err6];
         } else {
           vErrors.push(err6);
@@ -386,34 +386,34 @@ const validate24 = function validate242(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err7];
     } else {
       vErrors.push(err7);
     }
     errors++;
   }
-  validate242.errors = vErrors;
+  validate24.errors = vErrors;
   return errors === 0;
 };
-const validate31 = function validate312(data, { instancePath = "" } = {}) {
+const validate31 = function validate31(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    for (const key0 of Object.keys(data)) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    for(const key0 of Object.keys(data)) {
       let data0 = data[key0];
-      if (typeof data0 === "string") {
+      if(typeof data0 === "string") {
         let bytes0 = data0.length;
-        if (bytes0 * 3 > 8192) {
+        if(bytes0 * 3 > 8192) {
           bytes0 = 0;
-          for (let i0 = 0; i0 < data0.length; i0++) {
+          for(let i0=0; i0<data0.length; i0++) {
             const c0 = data0.charCodeAt(i0);
-            if (c0 < 128) {
+            if(c0 < 0x80) {
               bytes0 += 1;
-            } else if (c0 < 2048) {
+            } else if(c0 < 0x800) {
               bytes0 += 2;
-            } else if ((c0 & 64512) === 55296 && (data0.charCodeAt(i0 + 1) & 64512) === 56320) {
+            } else if((c0 & 0xfc00) === 0xd800 && (data0.charCodeAt(i0 + 1) & 0xfc00) === 0xdc00) {
               bytes0 += 4;
               i0++;
             } else {
@@ -421,9 +421,9 @@ const validate31 = function validate312(data, { instancePath = "" } = {}) {
             }
           }
         }
-        if (bytes0 > 8192) {
-          const err0 = { instancePath: instancePath + "/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/additionalProperties/x-max-utf8-bytes", keyword: "x-max-utf8-bytes", params: { limit: 8192, actual: bytes0 }, message: "must be at most 8192 bytes as UTF-8 (is " + bytes0 + ")" };
-          if (vErrors === null) {
+        if(bytes0 > 8192) {
+          const err0 = {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/x-max-utf8-bytes",keyword:"x-max-utf8-bytes",params:{limit: 8192, actual: bytes0},message:"must be at most 8192 bytes as UTF-8 (is "+bytes0+")"};
+          if(vErrors === null) {
             vErrors = [err0];
           } else {
             vErrors.push(err0);
@@ -431,8 +431,8 @@ const validate31 = function validate312(data, { instancePath = "" } = {}) {
           errors++;
         }
       } else {
-        const err1 = { instancePath: instancePath + "/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+        const err1 = {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err1];
         } else {
           vErrors.push(err1);
@@ -441,52 +441,52 @@ const validate31 = function validate312(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err2];
     } else {
       vErrors.push(err2);
     }
     errors++;
   }
-  validate312.errors = vErrors;
+  validate31.errors = vErrors;
   return errors === 0;
 };
-const validate29 = function validate292(data, { instancePath = "" } = {}) {
+const validate29 = function validate29(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.kind === void 0 || !func0.call(data, "kind")) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if((data.kind === undefined) || (!(func0.call(data, "kind")))) {
+      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
     }
-    if (data.name === void 0 || !func0.call(data, "name")) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
-      if (vErrors === null) {
+    if((data.name === undefined) || (!(func0.call(data, "name")))) {
+      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+      if(vErrors === null) {
         vErrors = [err1];
       } else {
         vErrors.push(err1);
       }
       errors++;
     }
-    if (data.agentCardUrl === void 0 || !func0.call(data, "agentCardUrl")) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agentCardUrl" }, message: "must have required property 'agentCardUrl'" };
-      if (vErrors === null) {
+    if((data.agentCardUrl === undefined) || (!(func0.call(data, "agentCardUrl")))) {
+      const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agentCardUrl"},message:"must have required property '"+"agentCardUrl"+"'"};
+      if(vErrors === null) {
         vErrors = [err2];
       } else {
         vErrors.push(err2);
       }
       errors++;
     }
-    if (data.kind !== void 0 && func0.call(data, "kind")) {
-      if ("a2a" !== data.kind) {
-        const err3 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "a2a" }, message: "must be equal to constant" };
-        if (vErrors === null) {
+    if(data.kind !== undefined && func0.call(data, "kind")) {
+      if("a2a" !== data.kind) {
+        const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "a2a"},message:"must be equal to constant"};
+        if(vErrors === null) {
           vErrors = [err3];
         } else {
           vErrors.push(err3);
@@ -494,18 +494,18 @@ const validate29 = function validate292(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.name !== void 0 && func0.call(data, "name")) {
-      if (!validate22(data.name, { instancePath: instancePath + "/name" })) {
+    if(data.name !== undefined && func0.call(data, "name")) {
+      if(!(validate22(data.name, {instancePath:instancePath+"/name"}))) {
         vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
         errors = vErrors.length;
       }
     }
-    if (data.agentCardUrl !== void 0 && func0.call(data, "agentCardUrl")) {
+    if(data.agentCardUrl !== undefined && func0.call(data, "agentCardUrl")) {
       let data2 = data.agentCardUrl;
-      if (typeof data2 === "string") {
-        if (func4(data2) < 1) {
-          const err4 = { instancePath: instancePath + "/agentCardUrl", schemaPath: "#/properties/agentCardUrl/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
+      if(typeof data2 === "string") {
+        if(func4(data2) < 1) {
+          const err4 = {instancePath:instancePath+"/agentCardUrl",schemaPath:"#/properties/agentCardUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+          if(vErrors === null) {
             vErrors = [err4];
           } else {
             vErrors.push(err4);
@@ -513,8 +513,8 @@ const validate29 = function validate292(data, { instancePath = "" } = {}) {
           errors++;
         }
       } else {
-        const err5 = { instancePath: instancePath + "/agentCardUrl", schemaPath: "#/properties/agentCardUrl/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+        const err5 = {instancePath:instancePath+"/agentCardUrl",schemaPath:"#/properties/agentCardUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err5];
         } else {
           vErrors.push(err5);
@@ -522,10 +522,10 @@ const validate29 = function validate292(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.description !== void 0 && func0.call(data, "description")) {
-      if (typeof data.description !== "string") {
-        const err6 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.description !== undefined && func0.call(data, "description")) {
+      if(typeof data.description !== "string") {
+        const err6 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err6];
         } else {
           vErrors.push(err6);
@@ -533,16 +533,16 @@ const validate29 = function validate292(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.headers !== void 0 && func0.call(data, "headers")) {
-      if (!validate31(data.headers, { instancePath: instancePath + "/headers" })) {
+    if(data.headers !== undefined && func0.call(data, "headers")) {
+      if(!(validate31(data.headers, {instancePath:instancePath+"/headers"}))) {
         vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
         errors = vErrors.length;
       }
     }
-    if (data.contextId !== void 0 && func0.call(data, "contextId")) {
-      if (typeof data.contextId !== "string") {
-        const err7 = { instancePath: instancePath + "/contextId", schemaPath: "#/properties/contextId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.contextId !== undefined && func0.call(data, "contextId")) {
+      if(typeof data.contextId !== "string") {
+        const err7 = {instancePath:instancePath+"/contextId",schemaPath:"#/properties/contextId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err7];
         } else {
           vErrors.push(err7);
@@ -551,25 +551,25 @@ const validate29 = function validate292(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err8];
     } else {
       vErrors.push(err8);
     }
     errors++;
   }
-  validate292.errors = vErrors;
+  validate29.errors = vErrors;
   return errors === 0;
 };
-const validate36 = function validate362(data, { instancePath = "" } = {}) {
+const validate36 = function validate36(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.id !== void 0 && func0.call(data, "id")) {
-      if (typeof data.id !== "string") {
-        const err0 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if(data.id !== undefined && func0.call(data, "id")) {
+      if(typeof data.id !== "string") {
+        const err0 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err0];
         } else {
           vErrors.push(err0);
@@ -577,10 +577,10 @@ const validate36 = function validate362(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.name !== void 0 && func0.call(data, "name")) {
-      if (typeof data.name !== "string") {
-        const err1 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.name !== undefined && func0.call(data, "name")) {
+      if(typeof data.name !== "string") {
+        const err1 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err1];
         } else {
           vErrors.push(err1);
@@ -588,10 +588,10 @@ const validate36 = function validate362(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.description !== void 0 && func0.call(data, "description")) {
-      if (typeof data.description !== "string") {
-        const err2 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.description !== undefined && func0.call(data, "description")) {
+      if(typeof data.description !== "string") {
+        const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err2];
         } else {
           vErrors.push(err2);
@@ -599,14 +599,14 @@ const validate36 = function validate362(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.tags !== void 0 && func0.call(data, "tags")) {
+    if(data.tags !== undefined && func0.call(data, "tags")) {
       let data3 = data.tags;
-      if (Array.isArray(data3)) {
+      if(Array.isArray(data3)) {
         const len0 = data3.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (typeof data3[i0] !== "string") {
-            const err3 = { instancePath: instancePath + "/tags/" + i0, schemaPath: "#/properties/tags/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
+        for(let i0=0; i0<len0; i0++) {
+          if(typeof data3[i0] !== "string") {
+            const err3 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null) {
               vErrors = [err3];
             } else {
               vErrors.push(err3);
@@ -615,8 +615,8 @@ const validate36 = function validate362(data, { instancePath = "" } = {}) {
           }
         }
       } else {
-        const err4 = { instancePath: instancePath + "/tags", schemaPath: "#/properties/tags/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
+        const err4 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null) {
           vErrors = [err4];
         } else {
           vErrors.push(err4);
@@ -624,14 +624,14 @@ const validate36 = function validate362(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.examples !== void 0 && func0.call(data, "examples")) {
+    if(data.examples !== undefined && func0.call(data, "examples")) {
       let data5 = data.examples;
-      if (Array.isArray(data5)) {
+      if(Array.isArray(data5)) {
         const len1 = data5.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          if (typeof data5[i1] !== "string") {
-            const err5 = { instancePath: instancePath + "/examples/" + i1, schemaPath: "#/properties/examples/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
+        for(let i1=0; i1<len1; i1++) {
+          if(typeof data5[i1] !== "string") {
+            const err5 = {instancePath:instancePath+"/examples/" + i1,schemaPath:"#/properties/examples/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null) {
               vErrors = [err5];
             } else {
               vErrors.push(err5);
@@ -640,8 +640,8 @@ const validate36 = function validate362(data, { instancePath = "" } = {}) {
           }
         }
       } else {
-        const err6 = { instancePath: instancePath + "/examples", schemaPath: "#/properties/examples/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
+        const err6 = {instancePath:instancePath+"/examples",schemaPath:"#/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null) {
           vErrors = [err6];
         } else {
           vErrors.push(err6);
@@ -650,34 +650,34 @@ const validate36 = function validate362(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err7];
     } else {
       vErrors.push(err7);
     }
     errors++;
   }
-  validate362.errors = vErrors;
+  validate36.errors = vErrors;
   return errors === 0;
 };
-const validate35 = function validate352(data, { instancePath = "" } = {}) {
+const validate35 = function validate35(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.name === void 0 || !func0.call(data, "name")) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if((data.name === undefined) || (!(func0.call(data, "name")))) {
+      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
     }
-    if (data.protocolVersion !== void 0 && func0.call(data, "protocolVersion")) {
-      if (typeof data.protocolVersion !== "string") {
-        const err1 = { instancePath: instancePath + "/protocolVersion", schemaPath: "#/properties/protocolVersion/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")) {
+      if(typeof data.protocolVersion !== "string") {
+        const err1 = {instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err1];
         } else {
           vErrors.push(err1);
@@ -685,10 +685,10 @@ const validate35 = function validate352(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.name !== void 0 && func0.call(data, "name")) {
-      if (typeof data.name !== "string") {
-        const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.name !== undefined && func0.call(data, "name")) {
+      if(typeof data.name !== "string") {
+        const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err2];
         } else {
           vErrors.push(err2);
@@ -696,10 +696,10 @@ const validate35 = function validate352(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.description !== void 0 && func0.call(data, "description")) {
-      if (typeof data.description !== "string") {
-        const err3 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.description !== undefined && func0.call(data, "description")) {
+      if(typeof data.description !== "string") {
+        const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err3];
         } else {
           vErrors.push(err3);
@@ -707,10 +707,10 @@ const validate35 = function validate352(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.url !== void 0 && func0.call(data, "url")) {
-      if (typeof data.url !== "string") {
-        const err4 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.url !== undefined && func0.call(data, "url")) {
+      if(typeof data.url !== "string") {
+        const err4 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err4];
         } else {
           vErrors.push(err4);
@@ -718,10 +718,10 @@ const validate35 = function validate352(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.version !== void 0 && func0.call(data, "version")) {
-      if (typeof data.version !== "string") {
-        const err5 = { instancePath: instancePath + "/version", schemaPath: "#/properties/version/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.version !== undefined && func0.call(data, "version")) {
+      if(typeof data.version !== "string") {
+        const err5 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err5];
         } else {
           vErrors.push(err5);
@@ -729,13 +729,13 @@ const validate35 = function validate352(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.provider !== void 0 && func0.call(data, "provider")) {
+    if(data.provider !== undefined && func0.call(data, "provider")) {
       let data5 = data.provider;
-      if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
-        if (data5.organization !== void 0 && func0.call(data5, "organization")) {
-          if (typeof data5.organization !== "string") {
-            const err6 = { instancePath: instancePath + "/provider/organization", schemaPath: "#/properties/provider/properties/organization/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
+      if(data5 && typeof data5 == "object" && !Array.isArray(data5)) {
+        if(data5.organization !== undefined && func0.call(data5, "organization")) {
+          if(typeof data5.organization !== "string") {
+            const err6 = {instancePath:instancePath+"/provider/organization",schemaPath:"#/properties/provider/properties/organization/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null) {
               vErrors = [err6];
             } else {
               vErrors.push(err6);
@@ -743,10 +743,10 @@ const validate35 = function validate352(data, { instancePath = "" } = {}) {
             errors++;
           }
         }
-        if (data5.url !== void 0 && func0.call(data5, "url")) {
-          if (typeof data5.url !== "string") {
-            const err7 = { instancePath: instancePath + "/provider/url", schemaPath: "#/properties/provider/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
+        if(data5.url !== undefined && func0.call(data5, "url")) {
+          if(typeof data5.url !== "string") {
+            const err7 = {instancePath:instancePath+"/provider/url",schemaPath:"#/properties/provider/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null) {
               vErrors = [err7];
             } else {
               vErrors.push(err7);
@@ -755,8 +755,8 @@ const validate35 = function validate352(data, { instancePath = "" } = {}) {
           }
         }
       } else {
-        const err8 = { instancePath: instancePath + "/provider", schemaPath: "#/properties/provider/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
+        const err8 = {instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null) {
           vErrors = [err8];
         } else {
           vErrors.push(err8);
@@ -764,10 +764,10 @@ const validate35 = function validate352(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.documentationUrl !== void 0 && func0.call(data, "documentationUrl")) {
-      if (typeof data.documentationUrl !== "string") {
-        const err9 = { instancePath: instancePath + "/documentationUrl", schemaPath: "#/properties/documentationUrl/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.documentationUrl !== undefined && func0.call(data, "documentationUrl")) {
+      if(typeof data.documentationUrl !== "string") {
+        const err9 = {instancePath:instancePath+"/documentationUrl",schemaPath:"#/properties/documentationUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err9];
         } else {
           vErrors.push(err9);
@@ -775,10 +775,10 @@ const validate35 = function validate352(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.iconUrl !== void 0 && func0.call(data, "iconUrl")) {
-      if (typeof data.iconUrl !== "string") {
-        const err10 = { instancePath: instancePath + "/iconUrl", schemaPath: "#/properties/iconUrl/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.iconUrl !== undefined && func0.call(data, "iconUrl")) {
+      if(typeof data.iconUrl !== "string") {
+        const err10 = {instancePath:instancePath+"/iconUrl",schemaPath:"#/properties/iconUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err10];
         } else {
           vErrors.push(err10);
@@ -786,12 +786,12 @@ const validate35 = function validate352(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.capabilities !== void 0 && func0.call(data, "capabilities")) {
+    if(data.capabilities !== undefined && func0.call(data, "capabilities")) {
       let data10 = data.capabilities;
-      if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+      if(data10 && typeof data10 == "object" && !Array.isArray(data10)) {
       } else {
-        const err11 = { instancePath: instancePath + "/capabilities", schemaPath: "#/properties/capabilities/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
+        const err11 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
+        if(vErrors === null) {
           vErrors = [err11];
         } else {
           vErrors.push(err11);
@@ -799,14 +799,14 @@ const validate35 = function validate352(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.defaultInputModes !== void 0 && func0.call(data, "defaultInputModes")) {
+    if(data.defaultInputModes !== undefined && func0.call(data, "defaultInputModes")) {
       let data11 = data.defaultInputModes;
-      if (Array.isArray(data11)) {
+      if(Array.isArray(data11)) {
         const len0 = data11.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (typeof data11[i0] !== "string") {
-            const err12 = { instancePath: instancePath + "/defaultInputModes/" + i0, schemaPath: "#/properties/defaultInputModes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
+        for(let i0=0; i0<len0; i0++) {
+          if(typeof data11[i0] !== "string") {
+            const err12 = {instancePath:instancePath+"/defaultInputModes/" + i0,schemaPath:"#/properties/defaultInputModes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null) {
               vErrors = [err12];
             } else {
               vErrors.push(err12);
@@ -815,8 +815,8 @@ const validate35 = function validate352(data, { instancePath = "" } = {}) {
           }
         }
       } else {
-        const err13 = { instancePath: instancePath + "/defaultInputModes", schemaPath: "#/properties/defaultInputModes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
+        const err13 = {instancePath:instancePath+"/defaultInputModes",schemaPath:"#/properties/defaultInputModes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null) {
           vErrors = [err13];
         } else {
           vErrors.push(err13);
@@ -824,14 +824,14 @@ const validate35 = function validate352(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.defaultOutputModes !== void 0 && func0.call(data, "defaultOutputModes")) {
+    if(data.defaultOutputModes !== undefined && func0.call(data, "defaultOutputModes")) {
       let data13 = data.defaultOutputModes;
-      if (Array.isArray(data13)) {
+      if(Array.isArray(data13)) {
         const len1 = data13.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          if (typeof data13[i1] !== "string") {
-            const err14 = { instancePath: instancePath + "/defaultOutputModes/" + i1, schemaPath: "#/properties/defaultOutputModes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
+        for(let i1=0; i1<len1; i1++) {
+          if(typeof data13[i1] !== "string") {
+            const err14 = {instancePath:instancePath+"/defaultOutputModes/" + i1,schemaPath:"#/properties/defaultOutputModes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null) {
               vErrors = [err14];
             } else {
               vErrors.push(err14);
@@ -840,8 +840,8 @@ const validate35 = function validate352(data, { instancePath = "" } = {}) {
           }
         }
       } else {
-        const err15 = { instancePath: instancePath + "/defaultOutputModes", schemaPath: "#/properties/defaultOutputModes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
+        const err15 = {instancePath:instancePath+"/defaultOutputModes",schemaPath:"#/properties/defaultOutputModes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null) {
           vErrors = [err15];
         } else {
           vErrors.push(err15);
@@ -849,19 +849,19 @@ const validate35 = function validate352(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.skills !== void 0 && func0.call(data, "skills")) {
+    if(data.skills !== undefined && func0.call(data, "skills")) {
       let data15 = data.skills;
-      if (Array.isArray(data15)) {
+      if(Array.isArray(data15)) {
         const len2 = data15.length;
-        for (let i2 = 0; i2 < len2; i2++) {
-          if (!validate36(data15[i2], { instancePath: instancePath + "/skills/" + i2 })) {
+        for(let i2=0; i2<len2; i2++) {
+          if(!(validate36(data15[i2], {instancePath:instancePath+"/skills/" + i2}))) {
             vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
             errors = vErrors.length;
           }
         }
       } else {
-        const err16 = { instancePath: instancePath + "/skills", schemaPath: "#/properties/skills/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
+        const err16 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null) {
           vErrors = [err16];
         } else {
           vErrors.push(err16);
@@ -870,52 +870,52 @@ const validate35 = function validate352(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err17];
     } else {
       vErrors.push(err17);
     }
     errors++;
   }
-  validate352.errors = vErrors;
+  validate35.errors = vErrors;
   return errors === 0;
 };
-const validate33 = function validate332(data, { instancePath = "" } = {}) {
+const validate33 = function validate33(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.kind === void 0 || !func0.call(data, "kind")) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if((data.kind === undefined) || (!(func0.call(data, "kind")))) {
+      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
     }
-    if (data.name === void 0 || !func0.call(data, "name")) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
-      if (vErrors === null) {
+    if((data.name === undefined) || (!(func0.call(data, "name")))) {
+      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+      if(vErrors === null) {
         vErrors = [err1];
       } else {
         vErrors.push(err1);
       }
       errors++;
     }
-    if (data.agentCard === void 0 || !func0.call(data, "agentCard")) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agentCard" }, message: "must have required property 'agentCard'" };
-      if (vErrors === null) {
+    if((data.agentCard === undefined) || (!(func0.call(data, "agentCard")))) {
+      const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agentCard"},message:"must have required property '"+"agentCard"+"'"};
+      if(vErrors === null) {
         vErrors = [err2];
       } else {
         vErrors.push(err2);
       }
       errors++;
     }
-    if (data.kind !== void 0 && func0.call(data, "kind")) {
-      if ("a2a_local" !== data.kind) {
-        const err3 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "a2a_local" }, message: "must be equal to constant" };
-        if (vErrors === null) {
+    if(data.kind !== undefined && func0.call(data, "kind")) {
+      if("a2a_local" !== data.kind) {
+        const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "a2a_local"},message:"must be equal to constant"};
+        if(vErrors === null) {
           vErrors = [err3];
         } else {
           vErrors.push(err3);
@@ -923,16 +923,16 @@ const validate33 = function validate332(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.name !== void 0 && func0.call(data, "name")) {
-      if (!validate22(data.name, { instancePath: instancePath + "/name" })) {
+    if(data.name !== undefined && func0.call(data, "name")) {
+      if(!(validate22(data.name, {instancePath:instancePath+"/name"}))) {
         vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
         errors = vErrors.length;
       }
     }
-    if (data.description !== void 0 && func0.call(data, "description")) {
-      if (typeof data.description !== "string") {
-        const err4 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.description !== undefined && func0.call(data, "description")) {
+      if(typeof data.description !== "string") {
+        const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err4];
         } else {
           vErrors.push(err4);
@@ -940,59 +940,59 @@ const validate33 = function validate332(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.agentCard !== void 0 && func0.call(data, "agentCard")) {
-      if (!validate35(data.agentCard, { instancePath: instancePath + "/agentCard" })) {
+    if(data.agentCard !== undefined && func0.call(data, "agentCard")) {
+      if(!(validate35(data.agentCard, {instancePath:instancePath+"/agentCard"}))) {
         vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
         errors = vErrors.length;
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err5];
     } else {
       vErrors.push(err5);
     }
     errors++;
   }
-  validate332.errors = vErrors;
+  validate33.errors = vErrors;
   return errors === 0;
 };
-const validate39 = function validate392(data, { instancePath = "" } = {}) {
+const validate39 = function validate39(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.kind === void 0 || !func0.call(data, "kind")) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if((data.kind === undefined) || (!(func0.call(data, "kind")))) {
+      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
     }
-    if (data.name === void 0 || !func0.call(data, "name")) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
-      if (vErrors === null) {
+    if((data.name === undefined) || (!(func0.call(data, "name")))) {
+      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+      if(vErrors === null) {
         vErrors = [err1];
       } else {
         vErrors.push(err1);
       }
       errors++;
     }
-    if (data.url === void 0 || !func0.call(data, "url")) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "url" }, message: "must have required property 'url'" };
-      if (vErrors === null) {
+    if((data.url === undefined) || (!(func0.call(data, "url")))) {
+      const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+      if(vErrors === null) {
         vErrors = [err2];
       } else {
         vErrors.push(err2);
       }
       errors++;
     }
-    if (data.kind !== void 0 && func0.call(data, "kind")) {
-      if ("mcp" !== data.kind) {
-        const err3 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "mcp" }, message: "must be equal to constant" };
-        if (vErrors === null) {
+    if(data.kind !== undefined && func0.call(data, "kind")) {
+      if("mcp" !== data.kind) {
+        const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "mcp"},message:"must be equal to constant"};
+        if(vErrors === null) {
           vErrors = [err3];
         } else {
           vErrors.push(err3);
@@ -1000,18 +1000,18 @@ const validate39 = function validate392(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.name !== void 0 && func0.call(data, "name")) {
-      if (!validate22(data.name, { instancePath: instancePath + "/name" })) {
+    if(data.name !== undefined && func0.call(data, "name")) {
+      if(!(validate22(data.name, {instancePath:instancePath+"/name"}))) {
         vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
         errors = vErrors.length;
       }
     }
-    if (data.url !== void 0 && func0.call(data, "url")) {
+    if(data.url !== undefined && func0.call(data, "url")) {
       let data2 = data.url;
-      if (typeof data2 === "string") {
-        if (func4(data2) < 1) {
-          const err4 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
+      if(typeof data2 === "string") {
+        if(func4(data2) < 1) {
+          const err4 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+          if(vErrors === null) {
             vErrors = [err4];
           } else {
             vErrors.push(err4);
@@ -1019,8 +1019,8 @@ const validate39 = function validate392(data, { instancePath = "" } = {}) {
           errors++;
         }
       } else {
-        const err5 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+        const err5 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err5];
         } else {
           vErrors.push(err5);
@@ -1028,20 +1028,20 @@ const validate39 = function validate392(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.headers !== void 0 && func0.call(data, "headers")) {
-      if (!validate31(data.headers, { instancePath: instancePath + "/headers" })) {
+    if(data.headers !== undefined && func0.call(data, "headers")) {
+      if(!(validate31(data.headers, {instancePath:instancePath+"/headers"}))) {
         vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
         errors = vErrors.length;
       }
     }
-    if (data.toolFilter !== void 0 && func0.call(data, "toolFilter")) {
+    if(data.toolFilter !== undefined && func0.call(data, "toolFilter")) {
       let data4 = data.toolFilter;
-      if (Array.isArray(data4)) {
+      if(Array.isArray(data4)) {
         const len0 = data4.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (typeof data4[i0] !== "string") {
-            const err6 = { instancePath: instancePath + "/toolFilter/" + i0, schemaPath: "#/properties/toolFilter/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
+        for(let i0=0; i0<len0; i0++) {
+          if(typeof data4[i0] !== "string") {
+            const err6 = {instancePath:instancePath+"/toolFilter/" + i0,schemaPath:"#/properties/toolFilter/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null) {
               vErrors = [err6];
             } else {
               vErrors.push(err6);
@@ -1050,8 +1050,8 @@ const validate39 = function validate392(data, { instancePath = "" } = {}) {
           }
         }
       } else {
-        const err7 = { instancePath: instancePath + "/toolFilter", schemaPath: "#/properties/toolFilter/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
+        const err7 = {instancePath:instancePath+"/toolFilter",schemaPath:"#/properties/toolFilter/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null) {
           vErrors = [err7];
         } else {
           vErrors.push(err7);
@@ -1060,25 +1060,25 @@ const validate39 = function validate392(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err8];
     } else {
       vErrors.push(err8);
     }
     errors++;
   }
-  validate392.errors = vErrors;
+  validate39.errors = vErrors;
   return errors === 0;
 };
-const validate44 = function validate442(data, { instancePath = "" } = {}) {
+const validate44 = function validate44(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.name !== void 0 && func0.call(data, "name")) {
-      if (typeof data.name !== "string") {
-        const err0 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if(data.name !== undefined && func0.call(data, "name")) {
+      if(typeof data.name !== "string") {
+        const err0 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err0];
         } else {
           vErrors.push(err0);
@@ -1086,10 +1086,10 @@ const validate44 = function validate442(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.version !== void 0 && func0.call(data, "version")) {
-      if (typeof data.version !== "string") {
-        const err1 = { instancePath: instancePath + "/version", schemaPath: "#/properties/version/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.version !== undefined && func0.call(data, "version")) {
+      if(typeof data.version !== "string") {
+        const err1 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err1];
         } else {
           vErrors.push(err1);
@@ -1097,10 +1097,10 @@ const validate44 = function validate442(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.title !== void 0 && func0.call(data, "title")) {
-      if (typeof data.title !== "string") {
-        const err2 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.title !== undefined && func0.call(data, "title")) {
+      if(typeof data.title !== "string") {
+        const err2 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err2];
         } else {
           vErrors.push(err2);
@@ -1109,25 +1109,25 @@ const validate44 = function validate442(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err3];
     } else {
       vErrors.push(err3);
     }
     errors++;
   }
-  validate442.errors = vErrors;
+  validate44.errors = vErrors;
   return errors === 0;
 };
-const validate50 = function validate502(data, { instancePath = "" } = {}) {
+const validate50 = function validate50(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.title !== void 0 && func0.call(data, "title")) {
-      if (typeof data.title !== "string") {
-        const err0 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if(data.title !== undefined && func0.call(data, "title")) {
+      if(typeof data.title !== "string") {
+        const err0 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err0];
         } else {
           vErrors.push(err0);
@@ -1135,10 +1135,10 @@ const validate50 = function validate502(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.readOnlyHint !== void 0 && func0.call(data, "readOnlyHint")) {
-      if (typeof data.readOnlyHint !== "boolean") {
-        const err1 = { instancePath: instancePath + "/readOnlyHint", schemaPath: "#/properties/readOnlyHint/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
+    if(data.readOnlyHint !== undefined && func0.call(data, "readOnlyHint")) {
+      if(typeof data.readOnlyHint !== "boolean") {
+        const err1 = {instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null) {
           vErrors = [err1];
         } else {
           vErrors.push(err1);
@@ -1146,10 +1146,10 @@ const validate50 = function validate502(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.destructiveHint !== void 0 && func0.call(data, "destructiveHint")) {
-      if (typeof data.destructiveHint !== "boolean") {
-        const err2 = { instancePath: instancePath + "/destructiveHint", schemaPath: "#/properties/destructiveHint/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
+    if(data.destructiveHint !== undefined && func0.call(data, "destructiveHint")) {
+      if(typeof data.destructiveHint !== "boolean") {
+        const err2 = {instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null) {
           vErrors = [err2];
         } else {
           vErrors.push(err2);
@@ -1157,10 +1157,10 @@ const validate50 = function validate502(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.idempotentHint !== void 0 && func0.call(data, "idempotentHint")) {
-      if (typeof data.idempotentHint !== "boolean") {
-        const err3 = { instancePath: instancePath + "/idempotentHint", schemaPath: "#/properties/idempotentHint/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
+    if(data.idempotentHint !== undefined && func0.call(data, "idempotentHint")) {
+      if(typeof data.idempotentHint !== "boolean") {
+        const err3 = {instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null) {
           vErrors = [err3];
         } else {
           vErrors.push(err3);
@@ -1168,10 +1168,10 @@ const validate50 = function validate502(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.openWorldHint !== void 0 && func0.call(data, "openWorldHint")) {
-      if (typeof data.openWorldHint !== "boolean") {
-        const err4 = { instancePath: instancePath + "/openWorldHint", schemaPath: "#/properties/openWorldHint/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
+    if(data.openWorldHint !== undefined && func0.call(data, "openWorldHint")) {
+      if(typeof data.openWorldHint !== "boolean") {
+        const err4 = {instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null) {
           vErrors = [err4];
         } else {
           vErrors.push(err4);
@@ -1180,40 +1180,40 @@ const validate50 = function validate502(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err5];
     } else {
       vErrors.push(err5);
     }
     errors++;
   }
-  validate502.errors = vErrors;
+  validate50.errors = vErrors;
   return errors === 0;
 };
-const validate46 = function validate462(data, { instancePath = "" } = {}) {
+const validate46 = function validate46(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.name === void 0 || !func0.call(data, "name")) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if((data.name === undefined) || (!(func0.call(data, "name")))) {
+      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
     }
-    if (data.name !== void 0 && func0.call(data, "name")) {
-      if (!validate22(data.name, { instancePath: instancePath + "/name" })) {
+    if(data.name !== undefined && func0.call(data, "name")) {
+      if(!(validate22(data.name, {instancePath:instancePath+"/name"}))) {
         vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
         errors = vErrors.length;
       }
     }
-    if (data.title !== void 0 && func0.call(data, "title")) {
-      if (typeof data.title !== "string") {
-        const err1 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.title !== undefined && func0.call(data, "title")) {
+      if(typeof data.title !== "string") {
+        const err1 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err1];
         } else {
           vErrors.push(err1);
@@ -1221,10 +1221,10 @@ const validate46 = function validate462(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.description !== void 0 && func0.call(data, "description")) {
-      if (typeof data.description !== "string") {
-        const err2 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.description !== undefined && func0.call(data, "description")) {
+      if(typeof data.description !== "string") {
+        const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err2];
         } else {
           vErrors.push(err2);
@@ -1232,71 +1232,71 @@ const validate46 = function validate462(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.inputSchema !== void 0 && func0.call(data, "inputSchema")) {
-      if (!validate26(data.inputSchema, { instancePath: instancePath + "/inputSchema" })) {
+    if(data.inputSchema !== undefined && func0.call(data, "inputSchema")) {
+      if(!(validate26(data.inputSchema, {instancePath:instancePath+"/inputSchema"}))) {
         vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
         errors = vErrors.length;
       }
     }
-    if (data.outputSchema !== void 0 && func0.call(data, "outputSchema")) {
-      if (!validate26(data.outputSchema, { instancePath: instancePath + "/outputSchema" })) {
+    if(data.outputSchema !== undefined && func0.call(data, "outputSchema")) {
+      if(!(validate26(data.outputSchema, {instancePath:instancePath+"/outputSchema"}))) {
         vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
         errors = vErrors.length;
       }
     }
-    if (data.annotations !== void 0 && func0.call(data, "annotations")) {
-      if (!validate50(data.annotations, { instancePath: instancePath + "/annotations" })) {
+    if(data.annotations !== undefined && func0.call(data, "annotations")) {
+      if(!(validate50(data.annotations, {instancePath:instancePath+"/annotations"}))) {
         vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
         errors = vErrors.length;
       }
     }
   } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err3];
     } else {
       vErrors.push(err3);
     }
     errors++;
   }
-  validate462.errors = vErrors;
+  validate46.errors = vErrors;
   return errors === 0;
 };
-const validate42 = function validate422(data, { instancePath = "" } = {}) {
+const validate42 = function validate42(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.kind === void 0 || !func0.call(data, "kind")) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if((data.kind === undefined) || (!(func0.call(data, "kind")))) {
+      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
     }
-    if (data.name === void 0 || !func0.call(data, "name")) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
-      if (vErrors === null) {
+    if((data.name === undefined) || (!(func0.call(data, "name")))) {
+      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+      if(vErrors === null) {
         vErrors = [err1];
       } else {
         vErrors.push(err1);
       }
       errors++;
     }
-    if (data.tools === void 0 || !func0.call(data, "tools")) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tools" }, message: "must have required property 'tools'" };
-      if (vErrors === null) {
+    if((data.tools === undefined) || (!(func0.call(data, "tools")))) {
+      const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tools"},message:"must have required property '"+"tools"+"'"};
+      if(vErrors === null) {
         vErrors = [err2];
       } else {
         vErrors.push(err2);
       }
       errors++;
     }
-    if (data.kind !== void 0 && func0.call(data, "kind")) {
-      if ("mcp_local" !== data.kind) {
-        const err3 = { instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "mcp_local" }, message: "must be equal to constant" };
-        if (vErrors === null) {
+    if(data.kind !== undefined && func0.call(data, "kind")) {
+      if("mcp_local" !== data.kind) {
+        const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "mcp_local"},message:"must be equal to constant"};
+        if(vErrors === null) {
           vErrors = [err3];
         } else {
           vErrors.push(err3);
@@ -1304,33 +1304,33 @@ const validate42 = function validate422(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.name !== void 0 && func0.call(data, "name")) {
-      if (!validate22(data.name, { instancePath: instancePath + "/name" })) {
+    if(data.name !== undefined && func0.call(data, "name")) {
+      if(!(validate22(data.name, {instancePath:instancePath+"/name"}))) {
         vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
         errors = vErrors.length;
       }
     }
-    if (data.serverInfo !== void 0 && func0.call(data, "serverInfo")) {
-      if (!validate44(data.serverInfo, { instancePath: instancePath + "/serverInfo" })) {
+    if(data.serverInfo !== undefined && func0.call(data, "serverInfo")) {
+      if(!(validate44(data.serverInfo, {instancePath:instancePath+"/serverInfo"}))) {
         vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
         errors = vErrors.length;
       }
     }
-    if (data.tools !== void 0 && func0.call(data, "tools")) {
+    if(data.tools !== undefined && func0.call(data, "tools")) {
       let data3 = data.tools;
-      if (Array.isArray(data3)) {
-        if (data3.length > 64) {
-          const err4 = { instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" };
-          if (vErrors === null) {
+      if(Array.isArray(data3)) {
+        if(data3.length > 64) {
+          const err4 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"};
+          if(vErrors === null) {
             vErrors = [err4];
           } else {
             vErrors.push(err4);
           }
           errors++;
         }
-        if (data3.length < 1) {
-          const err5 = { instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
-          if (vErrors === null) {
+        if(data3.length < 1) {
+          const err5 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+          if(vErrors === null) {
             vErrors = [err5];
           } else {
             vErrors.push(err5);
@@ -1338,15 +1338,15 @@ const validate42 = function validate422(data, { instancePath = "" } = {}) {
           errors++;
         }
         const len0 = data3.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate46(data3[i0], { instancePath: instancePath + "/tools/" + i0 })) {
+        for(let i0=0; i0<len0; i0++) {
+          if(!(validate46(data3[i0], {instancePath:instancePath+"/tools/" + i0}))) {
             vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
             errors = vErrors.length;
           }
         }
       } else {
-        const err6 = { instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
+        const err6 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null) {
           vErrors = [err6];
         } else {
           vErrors.push(err6);
@@ -1355,61 +1355,61 @@ const validate42 = function validate422(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err7];
     } else {
       vErrors.push(err7);
     }
     errors++;
   }
-  validate422.errors = vErrors;
+  validate42.errors = vErrors;
   return errors === 0;
 };
-const validate19 = function validate192(data, { instancePath = "" } = {}) {
+const validate19 = function validate19(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.kind;
-    if (typeof tag0 == "string") {
-      if (tag0 === "mantyx") {
-        if (!validate20(data, { instancePath })) {
+    if(typeof tag0 == "string") {
+      if(tag0 === "mantyx") {
+        if(!(validate20(data, {instancePath}))) {
           vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
           errors = vErrors.length;
         }
-      } else if (tag0 === "mantyx_plugin") {
-        if (!validate21(data, { instancePath })) {
+      } else if(tag0 === "mantyx_plugin") {
+        if(!(validate21(data, {instancePath}))) {
           vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
           errors = vErrors.length;
         }
-      } else if (tag0 === "local") {
-        if (!validate24(data, { instancePath })) {
+      } else if(tag0 === "local") {
+        if(!(validate24(data, {instancePath}))) {
           vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
           errors = vErrors.length;
         }
-      } else if (tag0 === "a2a") {
-        if (!validate29(data, { instancePath })) {
+      } else if(tag0 === "a2a") {
+        if(!(validate29(data, {instancePath}))) {
           vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
           errors = vErrors.length;
         }
-      } else if (tag0 === "a2a_local") {
-        if (!validate33(data, { instancePath })) {
+      } else if(tag0 === "a2a_local") {
+        if(!(validate33(data, {instancePath}))) {
           vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
           errors = vErrors.length;
         }
-      } else if (tag0 === "mcp") {
-        if (!validate39(data, { instancePath })) {
+      } else if(tag0 === "mcp") {
+        if(!(validate39(data, {instancePath}))) {
           vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
           errors = vErrors.length;
         }
-      } else if (tag0 === "mcp_local") {
-        if (!validate42(data, { instancePath })) {
+      } else if(tag0 === "mcp_local") {
+        if(!(validate42(data, {instancePath}))) {
           vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
           errors = vErrors.length;
         }
       } else {
-        const err0 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "kind", tagValue: tag0 }, message: 'value of tag "kind" must be in oneOf' };
-        if (vErrors === null) {
+        const err0 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "kind", tagValue: tag0},message:"value of tag \"kind\" must be in oneOf"};
+        if(vErrors === null) {
           vErrors = [err0];
         } else {
           vErrors.push(err0);
@@ -1417,8 +1417,8 @@ const validate19 = function validate192(data, { instancePath = "" } = {}) {
         errors++;
       }
     } else {
-      const err1 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "kind", tagValue: tag0 }, message: 'tag "kind" must be string' };
-      if (vErrors === null) {
+      const err1 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "kind", tagValue: tag0},message:"tag \"kind\" must be string"};
+      if(vErrors === null) {
         vErrors = [err1];
       } else {
         vErrors.push(err1);
@@ -1426,36 +1426,36 @@ const validate19 = function validate192(data, { instancePath = "" } = {}) {
       errors++;
     }
   } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err2];
     } else {
       vErrors.push(err2);
     }
     errors++;
   }
-  validate192.errors = vErrors;
+  validate19.errors = vErrors;
   return errors === 0;
 };
-const validate61 = function validate612(data, { instancePath = "" } = {}) {
+const validate61 = function validate61(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.maxToolTurns !== void 0 && func0.call(data, "maxToolTurns")) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if(data.maxToolTurns !== undefined && func0.call(data, "maxToolTurns")) {
       let data0 = data.maxToolTurns;
-      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-        const err0 = { instancePath: instancePath + "/maxToolTurns", schemaPath: "#/properties/maxToolTurns/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
+      if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) {
+        const err0 = {instancePath:instancePath+"/maxToolTurns",schemaPath:"#/properties/maxToolTurns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+        if(vErrors === null) {
           vErrors = [err0];
         } else {
           vErrors.push(err0);
         }
         errors++;
       }
-      if (typeof data0 == "number" && isFinite(data0)) {
-        if (data0 < 0 || isNaN(data0)) {
-          const err1 = { instancePath: instancePath + "/maxToolTurns", schemaPath: "#/properties/maxToolTurns/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-          if (vErrors === null) {
+      if((typeof data0 == "number") && (isFinite(data0))) {
+        if(data0 < 0 || isNaN(data0)) {
+          const err1 = {instancePath:instancePath+"/maxToolTurns",schemaPath:"#/properties/maxToolTurns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+          if(vErrors === null) {
             vErrors = [err1];
           } else {
             vErrors.push(err1);
@@ -1464,10 +1464,10 @@ const validate61 = function validate612(data, { instancePath = "" } = {}) {
         }
       }
     }
-    if (data.maxToolTurnsExceeded !== void 0 && func0.call(data, "maxToolTurnsExceeded")) {
-      if (typeof data.maxToolTurnsExceeded !== "string") {
-        const err2 = { instancePath: instancePath + "/maxToolTurnsExceeded", schemaPath: "#/properties/maxToolTurnsExceeded/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.maxToolTurnsExceeded !== undefined && func0.call(data, "maxToolTurnsExceeded")) {
+      if(typeof data.maxToolTurnsExceeded !== "string") {
+        const err2 = {instancePath:instancePath+"/maxToolTurnsExceeded",schemaPath:"#/properties/maxToolTurnsExceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err2];
         } else {
           vErrors.push(err2);
@@ -1476,37 +1476,37 @@ const validate61 = function validate612(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err3];
     } else {
       vErrors.push(err3);
     }
     errors++;
   }
-  validate612.errors = vErrors;
+  validate61.errors = vErrors;
   return errors === 0;
 };
-const validate63 = function validate632(data, { instancePath = "" } = {}) {
+const validate63 = function validate63(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   let json0 = "";
   let serialized0 = true;
   try {
     json0 = JSON.stringify(data);
-  } catch (e0) {
+  } catch(e0) {
     serialized0 = false;
   }
   let bytes0 = json0.length;
-  if (bytes0 * 3 > 32768) {
+  if(bytes0 * 3 > 32768) {
     bytes0 = 0;
-    for (let i0 = 0; i0 < json0.length; i0++) {
+    for(let i0=0; i0<json0.length; i0++) {
       const c0 = json0.charCodeAt(i0);
-      if (c0 < 128) {
+      if(c0 < 0x80) {
         bytes0 += 1;
-      } else if (c0 < 2048) {
+      } else if(c0 < 0x800) {
         bytes0 += 2;
-      } else if ((c0 & 64512) === 55296 && (json0.charCodeAt(i0 + 1) & 64512) === 56320) {
+      } else if((c0 & 0xfc00) === 0xd800 && (json0.charCodeAt(i0 + 1) & 0xfc00) === 0xdc00) {
         bytes0 += 4;
         i0++;
       } else {
@@ -1514,34 +1514,34 @@ const validate63 = function validate632(data, { instancePath = "" } = {}) {
       }
     }
   }
-  if (!serialized0) {
+  if(!serialized0) {
     bytes0 = -1;
   }
-  if (bytes0 > 32768 || bytes0 === -1) {
-    const err0 = { instancePath, schemaPath: "#/x-max-json-bytes", keyword: "x-max-json-bytes", params: { limit: 32768, actual: bytes0 }, message: "must be at most 32768 bytes as JSON " + (bytes0 === -1 ? "(cannot be serialized: nested too deeply, or not JSON data)" : "(is " + bytes0 + ")") };
-    if (vErrors === null) {
+  if(bytes0 > 32768 || bytes0 === -1) {
+    const err0 = {instancePath,schemaPath:"#/x-max-json-bytes",keyword:"x-max-json-bytes",params:{limit: 32768, actual: bytes0},message:"must be at most " + 32768 + " bytes as JSON " + (bytes0 === -1 ? "(cannot be serialized: nested too deeply, or not JSON data)" : "(is " + bytes0 + ")")};
+    if(vErrors === null) {
       vErrors = [err0];
     } else {
       vErrors.push(err0);
     }
     errors++;
   }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.schema === void 0 || !func0.call(data, "schema")) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "schema" }, message: "must have required property 'schema'" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if((data.schema === undefined) || (!(func0.call(data, "schema")))) {
+      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'"};
+      if(vErrors === null) {
         vErrors = [err1];
       } else {
         vErrors.push(err1);
       }
       errors++;
     }
-    if (data.name !== void 0 && func0.call(data, "name")) {
+    if(data.name !== undefined && func0.call(data, "name")) {
       let data0 = data.name;
-      if (typeof data0 === "string") {
-        if (!pattern1.test(data0)) {
-          const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-zA-Z0-9_-]{1,64}$" }, message: 'must match pattern "^[a-zA-Z0-9_-]{1,64}$"' };
-          if (vErrors === null) {
+      if(typeof data0 === "string") {
+        if(!pattern1.test(data0)) {
+          const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-zA-Z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-zA-Z0-9_-]{1,64}$"+"\""};
+          if(vErrors === null) {
             vErrors = [err2];
           } else {
             vErrors.push(err2);
@@ -1549,8 +1549,8 @@ const validate63 = function validate632(data, { instancePath = "" } = {}) {
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+        const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err3];
         } else {
           vErrors.push(err3);
@@ -1558,26 +1558,26 @@ const validate63 = function validate632(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.schema !== void 0 && func0.call(data, "schema")) {
-      if (!validate26(data.schema, { instancePath: instancePath + "/schema" })) {
+    if(data.schema !== undefined && func0.call(data, "schema")) {
+      if(!(validate26(data.schema, {instancePath:instancePath+"/schema"}))) {
         vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
         errors = vErrors.length;
       }
     }
-    if (data.enforcement !== void 0 && func0.call(data, "enforcement")) {
+    if(data.enforcement !== undefined && func0.call(data, "enforcement")) {
       let data2 = data.enforcement;
-      if (typeof data2 !== "string") {
-        const err4 = { instancePath: instancePath + "/enforcement", schemaPath: "#/properties/enforcement/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+      if(typeof data2 !== "string") {
+        const err4 = {instancePath:instancePath+"/enforcement",schemaPath:"#/properties/enforcement/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err4];
         } else {
           vErrors.push(err4);
         }
         errors++;
       }
-      if (!(data2 === "best_effort" || data2 === "strict")) {
-        const err5 = { instancePath: instancePath + "/enforcement", schemaPath: "#/properties/enforcement/enum", keyword: "enum", params: { allowedValues: schema33.properties.enforcement.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
+      if(!((data2 === "best_effort") || (data2 === "strict"))) {
+        const err5 = {instancePath:instancePath+"/enforcement",schemaPath:"#/properties/enforcement/enum",keyword:"enum",params:{allowedValues: schema33.properties.enforcement.enum},message:"must be equal to one of the allowed values"};
+        if(vErrors === null) {
           vErrors = [err5];
         } else {
           vErrors.push(err5);
@@ -1586,45 +1586,45 @@ const validate63 = function validate632(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err6];
     } else {
       vErrors.push(err6);
     }
     errors++;
   }
-  validate632.errors = vErrors;
+  validate63.errors = vErrors;
   return errors === 0;
 };
-const validate67 = function validate672(data, { instancePath = "" } = {}) {
+const validate67 = function validate67(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.consecutiveThreshold !== void 0 && func0.call(data, "consecutiveThreshold")) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if(data.consecutiveThreshold !== undefined && func0.call(data, "consecutiveThreshold")) {
       let data0 = data.consecutiveThreshold;
-      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-        const err0 = { instancePath: instancePath + "/consecutiveThreshold", schemaPath: "#/properties/consecutiveThreshold/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
+      if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) {
+        const err0 = {instancePath:instancePath+"/consecutiveThreshold",schemaPath:"#/properties/consecutiveThreshold/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+        if(vErrors === null) {
           vErrors = [err0];
         } else {
           vErrors.push(err0);
         }
         errors++;
       }
-      if (typeof data0 == "number" && isFinite(data0)) {
-        if (data0 > 100 || isNaN(data0)) {
-          const err1 = { instancePath: instancePath + "/consecutiveThreshold", schemaPath: "#/properties/consecutiveThreshold/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
-          if (vErrors === null) {
+      if((typeof data0 == "number") && (isFinite(data0))) {
+        if(data0 > 100 || isNaN(data0)) {
+          const err1 = {instancePath:instancePath+"/consecutiveThreshold",schemaPath:"#/properties/consecutiveThreshold/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+          if(vErrors === null) {
             vErrors = [err1];
           } else {
             vErrors.push(err1);
           }
           errors++;
         }
-        if (data0 < 2 || isNaN(data0)) {
-          const err2 = { instancePath: instancePath + "/consecutiveThreshold", schemaPath: "#/properties/consecutiveThreshold/minimum", keyword: "minimum", params: { comparison: ">=", limit: 2 }, message: "must be >= 2" };
-          if (vErrors === null) {
+        if(data0 < 2 || isNaN(data0)) {
+          const err2 = {instancePath:instancePath+"/consecutiveThreshold",schemaPath:"#/properties/consecutiveThreshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"};
+          if(vErrors === null) {
             vErrors = [err2];
           } else {
             vErrors.push(err2);
@@ -1633,30 +1633,30 @@ const validate67 = function validate672(data, { instancePath = "" } = {}) {
         }
       }
     }
-    if (data.hardCutoffThreshold !== void 0 && func0.call(data, "hardCutoffThreshold")) {
+    if(data.hardCutoffThreshold !== undefined && func0.call(data, "hardCutoffThreshold")) {
       let data1 = data.hardCutoffThreshold;
-      if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-        const err3 = { instancePath: instancePath + "/hardCutoffThreshold", schemaPath: "#/properties/hardCutoffThreshold/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
+      if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) {
+        const err3 = {instancePath:instancePath+"/hardCutoffThreshold",schemaPath:"#/properties/hardCutoffThreshold/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+        if(vErrors === null) {
           vErrors = [err3];
         } else {
           vErrors.push(err3);
         }
         errors++;
       }
-      if (typeof data1 == "number" && isFinite(data1)) {
-        if (data1 > 100 || isNaN(data1)) {
-          const err4 = { instancePath: instancePath + "/hardCutoffThreshold", schemaPath: "#/properties/hardCutoffThreshold/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
-          if (vErrors === null) {
+      if((typeof data1 == "number") && (isFinite(data1))) {
+        if(data1 > 100 || isNaN(data1)) {
+          const err4 = {instancePath:instancePath+"/hardCutoffThreshold",schemaPath:"#/properties/hardCutoffThreshold/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+          if(vErrors === null) {
             vErrors = [err4];
           } else {
             vErrors.push(err4);
           }
           errors++;
         }
-        if (data1 < 3 || isNaN(data1)) {
-          const err5 = { instancePath: instancePath + "/hardCutoffThreshold", schemaPath: "#/properties/hardCutoffThreshold/minimum", keyword: "minimum", params: { comparison: ">=", limit: 3 }, message: "must be >= 3" };
-          if (vErrors === null) {
+        if(data1 < 3 || isNaN(data1)) {
+          const err5 = {instancePath:instancePath+"/hardCutoffThreshold",schemaPath:"#/properties/hardCutoffThreshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 3},message:"must be >= 3"};
+          if(vErrors === null) {
             vErrors = [err5];
           } else {
             vErrors.push(err5);
@@ -1667,9 +1667,9 @@ const validate67 = function validate672(data, { instancePath = "" } = {}) {
     }
     const a0 = data["hardCutoffThreshold"];
     const b0 = data["consecutiveThreshold"];
-    if (typeof a0 == "number" && typeof b0 == "number" && !(a0 > b0)) {
-      const err6 = { instancePath, schemaPath: "#/x-greater-than", keyword: "x-greater-than", params: { property: "hardCutoffThreshold", than: "consecutiveThreshold", limit: b0, actual: a0 }, message: "must have hardCutoffThreshold greater than consecutiveThreshold (is " + a0 + ", not greater than " + b0 + ")" };
-      if (vErrors === null) {
+    if(typeof a0 == "number" && typeof b0 == "number" && !(a0 > b0)) {
+      const err6 = {instancePath,schemaPath:"#/x-greater-than",keyword:"x-greater-than",params:{property: "hardCutoffThreshold", than: "consecutiveThreshold", limit: b0, actual: a0},message:"must have hardCutoffThreshold greater than consecutiveThreshold (is "+a0+", not greater than "+b0+")"};
+      if(vErrors === null) {
         vErrors = [err6];
       } else {
         vErrors.push(err6);
@@ -1677,37 +1677,37 @@ const validate67 = function validate672(data, { instancePath = "" } = {}) {
       errors++;
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err7];
     } else {
       vErrors.push(err7);
     }
     errors++;
   }
-  validate672.errors = vErrors;
+  validate67.errors = vErrors;
   return errors === 0;
 };
-const validate66 = function validate662(data, { instancePath = "" } = {}) {
+const validate66 = function validate66(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if (!validate67(data, { instancePath })) {
+  if(!(validate67(data, {instancePath}))) {
     vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
-  if (_valid0) {
+  if(_valid0) {
     valid0 = true;
     passing0 = 0;
   }
   const _errs2 = errors;
-  if (false !== data) {
-    const err0 = { instancePath, schemaPath: "#/oneOf/1/const", keyword: "const", params: { allowedValue: false }, message: "must be equal to constant" };
-    if (vErrors === null) {
+  if(false !== data) {
+    const err0 = {instancePath,schemaPath:"#/oneOf/1/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
+    if(vErrors === null) {
       vErrors = [err0];
     } else {
       vErrors.push(err0);
@@ -1715,18 +1715,18 @@ const validate66 = function validate662(data, { instancePath = "" } = {}) {
     errors++;
   }
   var _valid0 = _errs2 === errors;
-  if (_valid0 && valid0) {
+  if(_valid0 && valid0) {
     valid0 = false;
     passing0 = [passing0, 1];
   } else {
-    if (_valid0) {
+    if(_valid0) {
       valid0 = true;
       passing0 = 1;
     }
   }
-  if (!valid0) {
-    const err1 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-    if (vErrors === null) {
+  if(!valid0) {
+    const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    if(vErrors === null) {
       vErrors = [err1];
     } else {
       vErrors.push(err1);
@@ -1734,54 +1734,54 @@ const validate66 = function validate662(data, { instancePath = "" } = {}) {
     errors++;
   } else {
     errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
+    if(vErrors !== null) {
+      if(_errs0) {
         vErrors.length = _errs0;
       } else {
         vErrors = null;
       }
     }
   }
-  validate662.errors = vErrors;
+  validate66.errors = vErrors;
   return errors === 0;
 };
-const validate71 = function validate712(data, { instancePath = "" } = {}) {
+const validate71 = function validate71(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.maxCalls === void 0 || !func0.call(data, "maxCalls")) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "maxCalls" }, message: "must have required property 'maxCalls'" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if((data.maxCalls === undefined) || (!(func0.call(data, "maxCalls")))) {
+      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "maxCalls"},message:"must have required property '"+"maxCalls"+"'"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
     }
-    if (data.maxCalls !== void 0 && func0.call(data, "maxCalls")) {
+    if(data.maxCalls !== undefined && func0.call(data, "maxCalls")) {
       let data0 = data.maxCalls;
-      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-        const err1 = { instancePath: instancePath + "/maxCalls", schemaPath: "#/properties/maxCalls/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
+      if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) {
+        const err1 = {instancePath:instancePath+"/maxCalls",schemaPath:"#/properties/maxCalls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+        if(vErrors === null) {
           vErrors = [err1];
         } else {
           vErrors.push(err1);
         }
         errors++;
       }
-      if (typeof data0 == "number" && isFinite(data0)) {
-        if (data0 > 1e3 || isNaN(data0)) {
-          const err2 = { instancePath: instancePath + "/maxCalls", schemaPath: "#/properties/maxCalls/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e3 }, message: "must be <= 1000" };
-          if (vErrors === null) {
+      if((typeof data0 == "number") && (isFinite(data0))) {
+        if(data0 > 1000 || isNaN(data0)) {
+          const err2 = {instancePath:instancePath+"/maxCalls",schemaPath:"#/properties/maxCalls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
+          if(vErrors === null) {
             vErrors = [err2];
           } else {
             vErrors.push(err2);
           }
           errors++;
         }
-        if (data0 < 0 || isNaN(data0)) {
-          const err3 = { instancePath: instancePath + "/maxCalls", schemaPath: "#/properties/maxCalls/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-          if (vErrors === null) {
+        if(data0 < 0 || isNaN(data0)) {
+          const err3 = {instancePath:instancePath+"/maxCalls",schemaPath:"#/properties/maxCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+          if(vErrors === null) {
             vErrors = [err3];
           } else {
             vErrors.push(err3);
@@ -1791,45 +1791,45 @@ const validate71 = function validate712(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err4];
     } else {
       vErrors.push(err4);
     }
     errors++;
   }
-  validate712.errors = vErrors;
+  validate71.errors = vErrors;
   return errors === 0;
 };
-const validate70 = function validate702(data, { instancePath = "" } = {}) {
+const validate70 = function validate70(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (Object.keys(data).length > 32) {
-      const err0 = { instancePath, schemaPath: "#/maxProperties", keyword: "maxProperties", params: { limit: 32 }, message: "must NOT have more than 32 properties" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if(Object.keys(data).length > 32) {
+      const err0 = {instancePath,schemaPath:"#/maxProperties",keyword:"maxProperties",params:{limit: 32},message:"must NOT have more than 32 properties"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
     }
-    for (const key0 of Object.keys(data)) {
+    for(const key0 of Object.keys(data)) {
       const _errs1 = errors;
-      if (typeof key0 === "string") {
-        if (func4(key0) > 120) {
-          const err1 = { instancePath, schemaPath: "#/propertyNames/maxLength", keyword: "maxLength", params: { limit: 120 }, message: "must NOT have more than 120 characters", propertyName: key0 };
-          if (vErrors === null) {
+      if(typeof key0 === "string") {
+        if(func4(key0) > 120) {
+          const err1 = {instancePath,schemaPath:"#/propertyNames/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters",propertyName:key0};
+          if(vErrors === null) {
             vErrors = [err1];
           } else {
             vErrors.push(err1);
           }
           errors++;
         }
-        if (func4(key0) < 1) {
-          const err2 = { instancePath, schemaPath: "#/propertyNames/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", propertyName: key0 };
-          if (vErrors === null) {
+        if(func4(key0) < 1) {
+          const err2 = {instancePath,schemaPath:"#/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",propertyName:key0};
+          if(vErrors === null) {
             vErrors = [err2];
           } else {
             vErrors.push(err2);
@@ -1838,9 +1838,9 @@ const validate70 = function validate702(data, { instancePath = "" } = {}) {
         }
       }
       var valid0 = _errs1 === errors;
-      if (!valid0) {
-        const err3 = { instancePath, schemaPath: "#/propertyNames", keyword: "propertyNames", params: { propertyName: key0 }, message: "property name must be valid" };
-        if (vErrors === null) {
+      if(!valid0) {
+        const err3 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+        if(vErrors === null) {
           vErrors = [err3];
         } else {
           vErrors.push(err3);
@@ -1848,52 +1848,52 @@ const validate70 = function validate702(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    for (const key1 of Object.keys(data)) {
-      if (!validate71(data[key1], { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") })) {
+    for(const key1 of Object.keys(data)) {
+      if(!(validate71(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")}))) {
         vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
         errors = vErrors.length;
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err4];
     } else {
       vErrors.push(err4);
     }
     errors++;
   }
-  validate702.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 };
-const validate77 = function validate772(data, { instancePath = "" } = {}) {
+const validate77 = function validate77(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.chars !== void 0 && func0.call(data, "chars")) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if(data.chars !== undefined && func0.call(data, "chars")) {
       let data0 = data.chars;
-      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-        const err0 = { instancePath: instancePath + "/chars", schemaPath: "#/properties/chars/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
+      if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) {
+        const err0 = {instancePath:instancePath+"/chars",schemaPath:"#/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+        if(vErrors === null) {
           vErrors = [err0];
         } else {
           vErrors.push(err0);
         }
         errors++;
       }
-      if (typeof data0 == "number" && isFinite(data0)) {
-        if (data0 > 5e4 || isNaN(data0)) {
-          const err1 = { instancePath: instancePath + "/chars", schemaPath: "#/properties/chars/maximum", keyword: "maximum", params: { comparison: "<=", limit: 5e4 }, message: "must be <= 50000" };
-          if (vErrors === null) {
+      if((typeof data0 == "number") && (isFinite(data0))) {
+        if(data0 > 50000 || isNaN(data0)) {
+          const err1 = {instancePath:instancePath+"/chars",schemaPath:"#/properties/chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50000},message:"must be <= 50000"};
+          if(vErrors === null) {
             vErrors = [err1];
           } else {
             vErrors.push(err1);
           }
           errors++;
         }
-        if (data0 < 1 || isNaN(data0)) {
-          const err2 = { instancePath: instancePath + "/chars", schemaPath: "#/properties/chars/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-          if (vErrors === null) {
+        if(data0 < 1 || isNaN(data0)) {
+          const err2 = {instancePath:instancePath+"/chars",schemaPath:"#/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+          if(vErrors === null) {
             vErrors = [err2];
           } else {
             vErrors.push(err2);
@@ -1902,30 +1902,30 @@ const validate77 = function validate772(data, { instancePath = "" } = {}) {
         }
       }
     }
-    if (data.ms !== void 0 && func0.call(data, "ms")) {
+    if(data.ms !== undefined && func0.call(data, "ms")) {
       let data1 = data.ms;
-      if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-        const err3 = { instancePath: instancePath + "/ms", schemaPath: "#/properties/ms/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
+      if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) {
+        const err3 = {instancePath:instancePath+"/ms",schemaPath:"#/properties/ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+        if(vErrors === null) {
           vErrors = [err3];
         } else {
           vErrors.push(err3);
         }
         errors++;
       }
-      if (typeof data1 == "number" && isFinite(data1)) {
-        if (data1 > 6e5 || isNaN(data1)) {
-          const err4 = { instancePath: instancePath + "/ms", schemaPath: "#/properties/ms/maximum", keyword: "maximum", params: { comparison: "<=", limit: 6e5 }, message: "must be <= 600000" };
-          if (vErrors === null) {
+      if((typeof data1 == "number") && (isFinite(data1))) {
+        if(data1 > 600000 || isNaN(data1)) {
+          const err4 = {instancePath:instancePath+"/ms",schemaPath:"#/properties/ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+          if(vErrors === null) {
             vErrors = [err4];
           } else {
             vErrors.push(err4);
           }
           errors++;
         }
-        if (data1 < 1 || isNaN(data1)) {
-          const err5 = { instancePath: instancePath + "/ms", schemaPath: "#/properties/ms/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-          if (vErrors === null) {
+        if(data1 < 1 || isNaN(data1)) {
+          const err5 = {instancePath:instancePath+"/ms",schemaPath:"#/properties/ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+          if(vErrors === null) {
             vErrors = [err5];
           } else {
             vErrors.push(err5);
@@ -1935,45 +1935,45 @@ const validate77 = function validate772(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err6];
     } else {
       vErrors.push(err6);
     }
     errors++;
   }
-  validate772.errors = vErrors;
+  validate77.errors = vErrors;
   return errors === 0;
 };
-const validate75 = function validate752(data, { instancePath = "" } = {}) {
+const validate75 = function validate75(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.interval !== void 0 && func0.call(data, "interval")) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if(data.interval !== undefined && func0.call(data, "interval")) {
       let data0 = data.interval;
-      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-        const err0 = { instancePath: instancePath + "/interval", schemaPath: "#/properties/interval/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
+      if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) {
+        const err0 = {instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+        if(vErrors === null) {
           vErrors = [err0];
         } else {
           vErrors.push(err0);
         }
         errors++;
       }
-      if (typeof data0 == "number" && isFinite(data0)) {
-        if (data0 > 100 || isNaN(data0)) {
-          const err1 = { instancePath: instancePath + "/interval", schemaPath: "#/properties/interval/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
-          if (vErrors === null) {
+      if((typeof data0 == "number") && (isFinite(data0))) {
+        if(data0 > 100 || isNaN(data0)) {
+          const err1 = {instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+          if(vErrors === null) {
             vErrors = [err1];
           } else {
             vErrors.push(err1);
           }
           errors++;
         }
-        if (data0 < 1 || isNaN(data0)) {
-          const err2 = { instancePath: instancePath + "/interval", schemaPath: "#/properties/interval/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-          if (vErrors === null) {
+        if(data0 < 1 || isNaN(data0)) {
+          const err2 = {instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+          if(vErrors === null) {
             vErrors = [err2];
           } else {
             vErrors.push(err2);
@@ -1982,31 +1982,31 @@ const validate75 = function validate752(data, { instancePath = "" } = {}) {
         }
       }
     }
-    if (data.modelId !== void 0 && func0.call(data, "modelId")) {
-      if (!validate14(data.modelId, { instancePath: instancePath + "/modelId" })) {
+    if(data.modelId !== undefined && func0.call(data, "modelId")) {
+      if(!(validate14(data.modelId, {instancePath:instancePath+"/modelId"}))) {
         vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
         errors = vErrors.length;
       }
     }
-    if (data.reasoningTrigger !== void 0 && func0.call(data, "reasoningTrigger")) {
+    if(data.reasoningTrigger !== undefined && func0.call(data, "reasoningTrigger")) {
       let data2 = data.reasoningTrigger;
       const _errs6 = errors;
       let valid1 = false;
       let passing0 = null;
       const _errs7 = errors;
-      if (!validate77(data2, { instancePath: instancePath + "/reasoningTrigger" })) {
+      if(!(validate77(data2, {instancePath:instancePath+"/reasoningTrigger"}))) {
         vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs7 === errors;
-      if (_valid0) {
+      if(_valid0) {
         valid1 = true;
         passing0 = 0;
       }
       const _errs8 = errors;
-      if (false !== data2) {
-        const err3 = { instancePath: instancePath + "/reasoningTrigger", schemaPath: "#/properties/reasoningTrigger/oneOf/1/const", keyword: "const", params: { allowedValue: false }, message: "must be equal to constant" };
-        if (vErrors === null) {
+      if(false !== data2) {
+        const err3 = {instancePath:instancePath+"/reasoningTrigger",schemaPath:"#/properties/reasoningTrigger/oneOf/1/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
+        if(vErrors === null) {
           vErrors = [err3];
         } else {
           vErrors.push(err3);
@@ -2014,18 +2014,18 @@ const validate75 = function validate752(data, { instancePath = "" } = {}) {
         errors++;
       }
       var _valid0 = _errs8 === errors;
-      if (_valid0 && valid1) {
+      if(_valid0 && valid1) {
         valid1 = false;
         passing0 = [passing0, 1];
       } else {
-        if (_valid0) {
+        if(_valid0) {
           valid1 = true;
           passing0 = 1;
         }
       }
-      if (!valid1) {
-        const err4 = { instancePath: instancePath + "/reasoningTrigger", schemaPath: "#/properties/reasoningTrigger/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-        if (vErrors === null) {
+      if(!valid1) {
+        const err4 = {instancePath:instancePath+"/reasoningTrigger",schemaPath:"#/properties/reasoningTrigger/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+        if(vErrors === null) {
           vErrors = [err4];
         } else {
           vErrors.push(err4);
@@ -2033,8 +2033,8 @@ const validate75 = function validate752(data, { instancePath = "" } = {}) {
         errors++;
       } else {
         errors = _errs6;
-        if (vErrors !== null) {
-          if (_errs6) {
+        if(vErrors !== null) {
+          if(_errs6) {
             vErrors.length = _errs6;
           } else {
             vErrors = null;
@@ -2043,27 +2043,27 @@ const validate75 = function validate752(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err5];
     } else {
       vErrors.push(err5);
     }
     errors++;
   }
-  validate752.errors = vErrors;
+  validate75.errors = vErrors;
   return errors === 0;
 };
-const validate74 = function validate742(data, { instancePath = "" } = {}) {
+const validate74 = function validate74(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if (typeof data !== "boolean") {
-    const err0 = { instancePath, schemaPath: "#/oneOf/0/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-    if (vErrors === null) {
+  if(typeof data !== "boolean") {
+    const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+    if(vErrors === null) {
       vErrors = [err0];
     } else {
       vErrors.push(err0);
@@ -2071,28 +2071,28 @@ const validate74 = function validate742(data, { instancePath = "" } = {}) {
     errors++;
   }
   var _valid0 = _errs1 === errors;
-  if (_valid0) {
+  if(_valid0) {
     valid0 = true;
     passing0 = 0;
   }
   const _errs3 = errors;
-  if (!validate75(data, { instancePath })) {
+  if(!(validate75(data, {instancePath}))) {
     vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs3 === errors;
-  if (_valid0 && valid0) {
+  if(_valid0 && valid0) {
     valid0 = false;
     passing0 = [passing0, 1];
   } else {
-    if (_valid0) {
+    if(_valid0) {
       valid0 = true;
       passing0 = 1;
     }
   }
-  if (!valid0) {
-    const err1 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-    if (vErrors === null) {
+  if(!valid0) {
+    const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    if(vErrors === null) {
       vErrors = [err1];
     } else {
       vErrors.push(err1);
@@ -2100,35 +2100,35 @@ const validate74 = function validate742(data, { instancePath = "" } = {}) {
     errors++;
   } else {
     errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
+    if(vErrors !== null) {
+      if(_errs0) {
         vErrors.length = _errs0;
       } else {
         vErrors = null;
       }
     }
   }
-  validate742.errors = vErrors;
+  validate74.errors = vErrors;
   return errors === 0;
 };
-const validate82 = function validate822(data, { instancePath = "" } = {}) {
+const validate82 = function validate82(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.mode !== void 0 && func0.call(data, "mode")) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if(data.mode !== undefined && func0.call(data, "mode")) {
       let data0 = data.mode;
-      if (typeof data0 !== "string") {
-        const err0 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+      if(typeof data0 !== "string") {
+        const err0 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err0];
         } else {
           vErrors.push(err0);
         }
         errors++;
       }
-      if (!(data0 === "off" || data0 === "auto" || data0 === "required")) {
-        const err1 = { instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema42.properties.mode.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
+      if(!(((data0 === "off") || (data0 === "auto")) || (data0 === "required"))) {
+        const err1 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema42.properties.mode.enum},message:"must be equal to one of the allowed values"};
+        if(vErrors === null) {
           vErrors = [err1];
         } else {
           vErrors.push(err1);
@@ -2136,10 +2136,10 @@ const validate82 = function validate822(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.planOnly !== void 0 && func0.call(data, "planOnly")) {
-      if (typeof data.planOnly !== "boolean") {
-        const err2 = { instancePath: instancePath + "/planOnly", schemaPath: "#/properties/planOnly/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
+    if(data.planOnly !== undefined && func0.call(data, "planOnly")) {
+      if(typeof data.planOnly !== "boolean") {
+        const err2 = {instancePath:instancePath+"/planOnly",schemaPath:"#/properties/planOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+        if(vErrors === null) {
           vErrors = [err2];
         } else {
           vErrors.push(err2);
@@ -2147,10 +2147,10 @@ const validate82 = function validate822(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.brief !== void 0 && func0.call(data, "brief")) {
-      if (typeof data.brief !== "string") {
-        const err3 = { instancePath: instancePath + "/brief", schemaPath: "#/properties/brief/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.brief !== undefined && func0.call(data, "brief")) {
+      if(typeof data.brief !== "string") {
+        const err3 = {instancePath:instancePath+"/brief",schemaPath:"#/properties/brief/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err3];
         } else {
           vErrors.push(err3);
@@ -2158,14 +2158,14 @@ const validate82 = function validate822(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.steps !== void 0 && func0.call(data, "steps")) {
+    if(data.steps !== undefined && func0.call(data, "steps")) {
       let data3 = data.steps;
-      if (Array.isArray(data3)) {
+      if(Array.isArray(data3)) {
         const len0 = data3.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (typeof data3[i0] !== "string") {
-            const err4 = { instancePath: instancePath + "/steps/" + i0, schemaPath: "#/properties/steps/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
+        for(let i0=0; i0<len0; i0++) {
+          if(typeof data3[i0] !== "string") {
+            const err4 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+            if(vErrors === null) {
               vErrors = [err4];
             } else {
               vErrors.push(err4);
@@ -2174,8 +2174,8 @@ const validate82 = function validate822(data, { instancePath = "" } = {}) {
           }
         }
       } else {
-        const err5 = { instancePath: instancePath + "/steps", schemaPath: "#/properties/steps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
+        const err5 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null) {
           vErrors = [err5];
         } else {
           vErrors.push(err5);
@@ -2184,27 +2184,27 @@ const validate82 = function validate822(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err6];
     } else {
       vErrors.push(err6);
     }
     errors++;
   }
-  validate822.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 };
-const validate81 = function validate812(data, { instancePath = "" } = {}) {
+const validate81 = function validate81(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if (typeof data !== "boolean") {
-    const err0 = { instancePath, schemaPath: "#/oneOf/0/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-    if (vErrors === null) {
+  if(typeof data !== "boolean") {
+    const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+    if(vErrors === null) {
       vErrors = [err0];
     } else {
       vErrors.push(err0);
@@ -2212,23 +2212,23 @@ const validate81 = function validate812(data, { instancePath = "" } = {}) {
     errors++;
   }
   var _valid0 = _errs1 === errors;
-  if (_valid0) {
+  if(_valid0) {
     valid0 = true;
     passing0 = 0;
   }
   const _errs3 = errors;
-  if (typeof data !== "string") {
-    const err1 = { instancePath, schemaPath: "#/oneOf/1/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-    if (vErrors === null) {
+  if(typeof data !== "string") {
+    const err1 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null) {
       vErrors = [err1];
     } else {
       vErrors.push(err1);
     }
     errors++;
   }
-  if (!(data === "off" || data === "auto" || data === "required")) {
-    const err2 = { instancePath, schemaPath: "#/oneOf/1/enum", keyword: "enum", params: { allowedValues: schema41.oneOf[1].enum }, message: "must be equal to one of the allowed values" };
-    if (vErrors === null) {
+  if(!(((data === "off") || (data === "auto")) || (data === "required"))) {
+    const err2 = {instancePath,schemaPath:"#/oneOf/1/enum",keyword:"enum",params:{allowedValues: schema41.oneOf[1].enum},message:"must be equal to one of the allowed values"};
+    if(vErrors === null) {
       vErrors = [err2];
     } else {
       vErrors.push(err2);
@@ -2236,33 +2236,33 @@ const validate81 = function validate812(data, { instancePath = "" } = {}) {
     errors++;
   }
   var _valid0 = _errs3 === errors;
-  if (_valid0 && valid0) {
+  if(_valid0 && valid0) {
     valid0 = false;
     passing0 = [passing0, 1];
   } else {
-    if (_valid0) {
+    if(_valid0) {
       valid0 = true;
       passing0 = 1;
     }
     const _errs5 = errors;
-    if (!validate82(data, { instancePath })) {
+    if(!(validate82(data, {instancePath}))) {
       vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs5 === errors;
-    if (_valid0 && valid0) {
+    if(_valid0 && valid0) {
       valid0 = false;
       passing0 = [passing0, 2];
     } else {
-      if (_valid0) {
+      if(_valid0) {
         valid0 = true;
         passing0 = 2;
       }
     }
   }
-  if (!valid0) {
-    const err3 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-    if (vErrors === null) {
+  if(!valid0) {
+    const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    if(vErrors === null) {
       vErrors = [err3];
     } else {
       vErrors.push(err3);
@@ -2270,37 +2270,37 @@ const validate81 = function validate812(data, { instancePath = "" } = {}) {
     errors++;
   } else {
     errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
+    if(vErrors !== null) {
+      if(_errs0) {
         vErrors.length = _errs0;
       } else {
         vErrors = null;
       }
     }
   }
-  validate812.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 };
-const validate85 = function validate852(data, { instancePath = "" } = {}) {
+const validate85 = function validate85(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   let json0 = "";
   let serialized0 = true;
   try {
     json0 = JSON.stringify(data);
-  } catch (e0) {
+  } catch(e0) {
     serialized0 = false;
   }
   let bytes0 = json0.length;
-  if (bytes0 * 3 > 4096) {
+  if(bytes0 * 3 > 4096) {
     bytes0 = 0;
-    for (let i0 = 0; i0 < json0.length; i0++) {
+    for(let i0=0; i0<json0.length; i0++) {
       const c0 = json0.charCodeAt(i0);
-      if (c0 < 128) {
+      if(c0 < 0x80) {
         bytes0 += 1;
-      } else if (c0 < 2048) {
+      } else if(c0 < 0x800) {
         bytes0 += 2;
-      } else if ((c0 & 64512) === 55296 && (json0.charCodeAt(i0 + 1) & 64512) === 56320) {
+      } else if((c0 & 0xfc00) === 0xd800 && (json0.charCodeAt(i0 + 1) & 0xfc00) === 0xdc00) {
         bytes0 += 4;
         i0++;
       } else {
@@ -2308,34 +2308,34 @@ const validate85 = function validate852(data, { instancePath = "" } = {}) {
       }
     }
   }
-  if (!serialized0) {
+  if(!serialized0) {
     bytes0 = -1;
   }
-  if (bytes0 > 4096 || bytes0 === -1) {
-    const err0 = { instancePath, schemaPath: "#/x-max-json-bytes", keyword: "x-max-json-bytes", params: { limit: 4096, actual: bytes0 }, message: "must be at most 4096 bytes as JSON " + (bytes0 === -1 ? "(cannot be serialized: nested too deeply, or not JSON data)" : "(is " + bytes0 + ")") };
-    if (vErrors === null) {
+  if(bytes0 > 4096 || bytes0 === -1) {
+    const err0 = {instancePath,schemaPath:"#/x-max-json-bytes",keyword:"x-max-json-bytes",params:{limit: 4096, actual: bytes0},message:"must be at most " + 4096 + " bytes as JSON " + (bytes0 === -1 ? "(cannot be serialized: nested too deeply, or not JSON data)" : "(is " + bytes0 + ")")};
+    if(vErrors === null) {
       vErrors = [err0];
     } else {
       vErrors.push(err0);
     }
     errors++;
   }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (Object.keys(data).length > 16) {
-      const err1 = { instancePath, schemaPath: "#/maxProperties", keyword: "maxProperties", params: { limit: 16 }, message: "must NOT have more than 16 properties" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if(Object.keys(data).length > 16) {
+      const err1 = {instancePath,schemaPath:"#/maxProperties",keyword:"maxProperties",params:{limit: 16},message:"must NOT have more than 16 properties"};
+      if(vErrors === null) {
         vErrors = [err1];
       } else {
         vErrors.push(err1);
       }
       errors++;
     }
-    for (const key0 of Object.keys(data)) {
+    for(const key0 of Object.keys(data)) {
       const _errs1 = errors;
-      if (typeof key0 === "string") {
-        if (!pattern2.test(key0)) {
-          const err2 = { instancePath, schemaPath: "#/propertyNames/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9._-]{1,64}$" }, message: 'must match pattern "^[A-Za-z0-9._-]{1,64}$"', propertyName: key0 };
-          if (vErrors === null) {
+      if(typeof key0 === "string") {
+        if(!pattern2.test(key0)) {
+          const err2 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\"",propertyName:key0};
+          if(vErrors === null) {
             vErrors = [err2];
           } else {
             vErrors.push(err2);
@@ -2344,9 +2344,9 @@ const validate85 = function validate852(data, { instancePath = "" } = {}) {
         }
       }
       var valid0 = _errs1 === errors;
-      if (!valid0) {
-        const err3 = { instancePath, schemaPath: "#/propertyNames", keyword: "propertyNames", params: { propertyName: key0 }, message: "property name must be valid" };
-        if (vErrors === null) {
+      if(!valid0) {
+        const err3 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+        if(vErrors === null) {
           vErrors = [err3];
         } else {
           vErrors.push(err3);
@@ -2354,12 +2354,12 @@ const validate85 = function validate852(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    for (const key1 of Object.keys(data)) {
+    for(const key1 of Object.keys(data)) {
       let data0 = data[key1];
-      if (typeof data0 === "string") {
-        if (func4(data0) > 256) {
-          const err4 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/additionalProperties/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" };
-          if (vErrors === null) {
+      if(typeof data0 === "string") {
+        if(func4(data0) > 256) {
+          const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+          if(vErrors === null) {
             vErrors = [err4];
           } else {
             vErrors.push(err4);
@@ -2367,8 +2367,8 @@ const validate85 = function validate852(data, { instancePath = "" } = {}) {
           errors++;
         }
       } else {
-        const err5 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+        const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err5];
         } else {
           vErrors.push(err5);
@@ -2377,25 +2377,25 @@ const validate85 = function validate852(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err6];
     } else {
       vErrors.push(err6);
     }
     errors++;
   }
-  validate852.errors = vErrors;
+  validate85.errors = vErrors;
   return errors === 0;
 };
-const validate13 = function validate132(data, { instancePath = "" } = {}) {
+const validate13 = function validate13(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.name !== void 0 && func0.call(data, "name")) {
-      if (typeof data.name !== "string") {
-        const err0 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if(data.name !== undefined && func0.call(data, "name")) {
+      if(typeof data.name !== "string") {
+        const err0 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err0];
         } else {
           vErrors.push(err0);
@@ -2403,12 +2403,12 @@ const validate13 = function validate132(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.agentId !== void 0 && func0.call(data, "agentId")) {
+    if(data.agentId !== undefined && func0.call(data, "agentId")) {
       let data1 = data.agentId;
-      if (typeof data1 === "string") {
-        if (func4(data1) < 1) {
-          const err1 = { instancePath: instancePath + "/agentId", schemaPath: "#/properties/agentId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
+      if(typeof data1 === "string") {
+        if(func4(data1) < 1) {
+          const err1 = {instancePath:instancePath+"/agentId",schemaPath:"#/properties/agentId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+          if(vErrors === null) {
             vErrors = [err1];
           } else {
             vErrors.push(err1);
@@ -2416,8 +2416,8 @@ const validate13 = function validate132(data, { instancePath = "" } = {}) {
           errors++;
         }
       } else {
-        const err2 = { instancePath: instancePath + "/agentId", schemaPath: "#/properties/agentId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+        const err2 = {instancePath:instancePath+"/agentId",schemaPath:"#/properties/agentId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err2];
         } else {
           vErrors.push(err2);
@@ -2425,10 +2425,10 @@ const validate13 = function validate132(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.systemPrompt !== void 0 && func0.call(data, "systemPrompt")) {
-      if (typeof data.systemPrompt !== "string") {
-        const err3 = { instancePath: instancePath + "/systemPrompt", schemaPath: "#/properties/systemPrompt/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")) {
+      if(typeof data.systemPrompt !== "string") {
+        const err3 = {instancePath:instancePath+"/systemPrompt",schemaPath:"#/properties/systemPrompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err3];
         } else {
           vErrors.push(err3);
@@ -2436,37 +2436,37 @@ const validate13 = function validate132(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.modelId !== void 0 && func0.call(data, "modelId")) {
-      if (!validate14(data.modelId, { instancePath: instancePath + "/modelId" })) {
+    if(data.modelId !== undefined && func0.call(data, "modelId")) {
+      if(!(validate14(data.modelId, {instancePath:instancePath+"/modelId"}))) {
         vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
         errors = vErrors.length;
       }
     }
-    if (data.fallbackModelId !== void 0 && func0.call(data, "fallbackModelId")) {
-      if (!validate14(data.fallbackModelId, { instancePath: instancePath + "/fallbackModelId" })) {
+    if(data.fallbackModelId !== undefined && func0.call(data, "fallbackModelId")) {
+      if(!(validate14(data.fallbackModelId, {instancePath:instancePath+"/fallbackModelId"}))) {
         vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
         errors = vErrors.length;
       }
     }
-    if (data.reasoningLevel !== void 0 && func0.call(data, "reasoningLevel")) {
-      if (!validate17(data.reasoningLevel, { instancePath: instancePath + "/reasoningLevel" })) {
+    if(data.reasoningLevel !== undefined && func0.call(data, "reasoningLevel")) {
+      if(!(validate17(data.reasoningLevel, {instancePath:instancePath+"/reasoningLevel"}))) {
         vErrors = vErrors === null ? validate17.errors : vErrors.concat(validate17.errors);
         errors = vErrors.length;
       }
     }
-    if (data.tools !== void 0 && func0.call(data, "tools")) {
+    if(data.tools !== undefined && func0.call(data, "tools")) {
       let data6 = data.tools;
-      if (Array.isArray(data6)) {
+      if(Array.isArray(data6)) {
         const len0 = data6.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate19(data6[i0], { instancePath: instancePath + "/tools/" + i0 })) {
+        for(let i0=0; i0<len0; i0++) {
+          if(!(validate19(data6[i0], {instancePath:instancePath+"/tools/" + i0}))) {
             vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
             errors = vErrors.length;
           }
         }
       } else {
-        const err4 = { instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
+        const err4 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null) {
           vErrors = [err4];
         } else {
           vErrors.push(err4);
@@ -2474,77 +2474,77 @@ const validate13 = function validate132(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.budgets !== void 0 && func0.call(data, "budgets")) {
-      if (!validate61(data.budgets, { instancePath: instancePath + "/budgets" })) {
+    if(data.budgets !== undefined && func0.call(data, "budgets")) {
+      if(!(validate61(data.budgets, {instancePath:instancePath+"/budgets"}))) {
         vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
-    if (data.outputSchema !== void 0 && func0.call(data, "outputSchema")) {
-      if (!validate63(data.outputSchema, { instancePath: instancePath + "/outputSchema" })) {
+    if(data.outputSchema !== undefined && func0.call(data, "outputSchema")) {
+      if(!(validate63(data.outputSchema, {instancePath:instancePath+"/outputSchema"}))) {
         vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
         errors = vErrors.length;
       }
     }
-    if (data.loopDetection !== void 0 && func0.call(data, "loopDetection")) {
-      if (!validate66(data.loopDetection, { instancePath: instancePath + "/loopDetection" })) {
+    if(data.loopDetection !== undefined && func0.call(data, "loopDetection")) {
+      if(!(validate66(data.loopDetection, {instancePath:instancePath+"/loopDetection"}))) {
         vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
         errors = vErrors.length;
       }
     }
-    if (data.toolBudgets !== void 0 && func0.call(data, "toolBudgets")) {
-      if (!validate70(data.toolBudgets, { instancePath: instancePath + "/toolBudgets" })) {
+    if(data.toolBudgets !== undefined && func0.call(data, "toolBudgets")) {
+      if(!(validate70(data.toolBudgets, {instancePath:instancePath+"/toolBudgets"}))) {
         vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
         errors = vErrors.length;
       }
     }
-    if (data.supervisor !== void 0 && func0.call(data, "supervisor")) {
-      if (!validate74(data.supervisor, { instancePath: instancePath + "/supervisor" })) {
+    if(data.supervisor !== undefined && func0.call(data, "supervisor")) {
+      if(!(validate74(data.supervisor, {instancePath:instancePath+"/supervisor"}))) {
         vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
         errors = vErrors.length;
       }
     }
-    if (data.plan !== void 0 && func0.call(data, "plan")) {
-      if (!validate81(data.plan, { instancePath: instancePath + "/plan" })) {
+    if(data.plan !== undefined && func0.call(data, "plan")) {
+      if(!(validate81(data.plan, {instancePath:instancePath+"/plan"}))) {
         vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
         errors = vErrors.length;
       }
     }
-    if (data.metadata !== void 0 && func0.call(data, "metadata")) {
-      if (!validate85(data.metadata, { instancePath: instancePath + "/metadata" })) {
+    if(data.metadata !== undefined && func0.call(data, "metadata")) {
+      if(!(validate85(data.metadata, {instancePath:instancePath+"/metadata"}))) {
         vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
         errors = vErrors.length;
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err5];
     } else {
       vErrors.push(err5);
     }
     errors++;
   }
-  validate132.errors = vErrors;
+  validate13.errors = vErrors;
   return errors === 0;
 };
-const validate89 = function validate892(data, { instancePath = "" } = {}) {
+const validate89 = function validate89(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.prompt === void 0 || !func0.call(data, "prompt")) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "prompt" }, message: "must have required property 'prompt'" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if((data.prompt === undefined) || (!(func0.call(data, "prompt")))) {
+      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
     }
-    if (data.prompt !== void 0 && func0.call(data, "prompt")) {
-      if (typeof data.prompt !== "string") {
-        const err1 = { instancePath: instancePath + "/prompt", schemaPath: "#/properties/prompt/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.prompt !== undefined && func0.call(data, "prompt")) {
+      if(typeof data.prompt !== "string") {
+        const err1 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err1];
         } else {
           vErrors.push(err1);
@@ -2552,9 +2552,9 @@ const validate89 = function validate892(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.messages !== void 0 && func0.call(data, "messages")) {
-      const err2 = { instancePath: instancePath + "/messages", schemaPath: "#/properties/messages/false schema", keyword: "false schema", params: {}, message: "boolean schema is false" };
-      if (vErrors === null) {
+    if(data.messages !== undefined && func0.call(data, "messages")) {
+      const err2 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+      if(vErrors === null) {
         vErrors = [err2];
       } else {
         vErrors.push(err2);
@@ -2562,35 +2562,35 @@ const validate89 = function validate892(data, { instancePath = "" } = {}) {
       errors++;
     }
   } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err3];
     } else {
       vErrors.push(err3);
     }
     errors++;
   }
-  validate892.errors = vErrors;
+  validate89.errors = vErrors;
   return errors === 0;
 };
-const validate96 = function validate962(data, { instancePath = "" } = {}) {
+const validate96 = function validate96(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-    if (vErrors === null) {
+  if(typeof data !== "string") {
+    const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null) {
       vErrors = [err0];
     } else {
       vErrors.push(err0);
     }
     errors++;
   }
-  if (!(data === "audio/mp4" || data === "audio/mpeg" || data === "audio/wav" || data === "audio/webm" || data === "image/jpeg" || data === "image/png" || data === "image/webp" || data === "image/gif" || data === "application/pdf" || data === "application/vnd.openxmlformats-officedocument.wordprocessingml.document" || data === "text/plain" || data === "text/markdown" || data === "text/x-markdown" || data === "text/csv" || data === "application/csv" || data === "text/comma-separated-values" || data === "text/tab-separated-values" || data === "application/json" || data === "application/xml" || data === "text/xml" || data === "text/html")) {
-    const err1 = { instancePath, schemaPath: "#/anyOf/0/enum", keyword: "enum", params: { allowedValues: schema51.anyOf[0].enum }, message: "must be equal to one of the allowed values" };
-    if (vErrors === null) {
+  if(!(((((((((((((((((((((data === "audio/mp4") || (data === "audio/mpeg")) || (data === "audio/wav")) || (data === "audio/webm")) || (data === "image/jpeg")) || (data === "image/png")) || (data === "image/webp")) || (data === "image/gif")) || (data === "application/pdf")) || (data === "application/vnd.openxmlformats-officedocument.wordprocessingml.document")) || (data === "text/plain")) || (data === "text/markdown")) || (data === "text/x-markdown")) || (data === "text/csv")) || (data === "application/csv")) || (data === "text/comma-separated-values")) || (data === "text/tab-separated-values")) || (data === "application/json")) || (data === "application/xml")) || (data === "text/xml")) || (data === "text/html"))) {
+    const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema51.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+    if(vErrors === null) {
       vErrors = [err1];
     } else {
       vErrors.push(err1);
@@ -2599,12 +2599,12 @@ const validate96 = function validate962(data, { instancePath = "" } = {}) {
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
-  if (!valid0) {
+  if(!valid0) {
     const _errs3 = errors;
-    if (typeof data === "string") {
-      if (!pattern3.test(data)) {
-        const err2 = { instancePath, schemaPath: "#/anyOf/1/pattern", keyword: "pattern", params: { pattern: "^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$" }, message: 'must match pattern "^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$"' };
-        if (vErrors === null) {
+    if(typeof data === "string") {
+      if(!pattern3.test(data)) {
+        const err2 = {instancePath,schemaPath:"#/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$"},message:"must match pattern \""+"^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$"+"\""};
+        if(vErrors === null) {
           vErrors = [err2];
         } else {
           vErrors.push(err2);
@@ -2612,8 +2612,8 @@ const validate96 = function validate962(data, { instancePath = "" } = {}) {
         errors++;
       }
     } else {
-      const err3 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-      if (vErrors === null) {
+      const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+      if(vErrors === null) {
         vErrors = [err3];
       } else {
         vErrors.push(err3);
@@ -2623,9 +2623,9 @@ const validate96 = function validate962(data, { instancePath = "" } = {}) {
     var _valid0 = _errs3 === errors;
     valid0 = valid0 || _valid0;
   }
-  if (!valid0) {
-    const err4 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-    if (vErrors === null) {
+  if(!valid0) {
+    const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    if(vErrors === null) {
       vErrors = [err4];
     } else {
       vErrors.push(err4);
@@ -2633,52 +2633,52 @@ const validate96 = function validate962(data, { instancePath = "" } = {}) {
     errors++;
   } else {
     errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
+    if(vErrors !== null) {
+      if(_errs0) {
         vErrors.length = _errs0;
       } else {
         vErrors = null;
       }
     }
   }
-  validate962.errors = vErrors;
+  validate96.errors = vErrors;
   return errors === 0;
 };
-const validate95 = function validate952(data, { instancePath = "" } = {}) {
+const validate95 = function validate95(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.type === void 0 || !func0.call(data, "type")) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if((data.type === undefined) || (!(func0.call(data, "type")))) {
+      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
     }
-    if (data.mimeType === void 0 || !func0.call(data, "mimeType")) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "mimeType" }, message: "must have required property 'mimeType'" };
-      if (vErrors === null) {
+    if((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) {
+      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'"};
+      if(vErrors === null) {
         vErrors = [err1];
       } else {
         vErrors.push(err1);
       }
       errors++;
     }
-    if (data.data === void 0 || !func0.call(data, "data")) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
-      if (vErrors === null) {
+    if((data.data === undefined) || (!(func0.call(data, "data")))) {
+      const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+      if(vErrors === null) {
         vErrors = [err2];
       } else {
         vErrors.push(err2);
       }
       errors++;
     }
-    if (data.type !== void 0 && func0.call(data, "type")) {
-      if ("input_file" !== data.type) {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "input_file" }, message: "must be equal to constant" };
-        if (vErrors === null) {
+    if(data.type !== undefined && func0.call(data, "type")) {
+      if("input_file" !== data.type) {
+        const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "input_file"},message:"must be equal to constant"};
+        if(vErrors === null) {
           vErrors = [err3];
         } else {
           vErrors.push(err3);
@@ -2686,16 +2686,16 @@ const validate95 = function validate952(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.mimeType !== void 0 && func0.call(data, "mimeType")) {
-      if (!validate96(data.mimeType, { instancePath: instancePath + "/mimeType" })) {
+    if(data.mimeType !== undefined && func0.call(data, "mimeType")) {
+      if(!(validate96(data.mimeType, {instancePath:instancePath+"/mimeType"}))) {
         vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
         errors = vErrors.length;
       }
     }
-    if (data.filename !== void 0 && func0.call(data, "filename")) {
-      if (typeof data.filename !== "string") {
-        const err4 = { instancePath: instancePath + "/filename", schemaPath: "#/properties/filename/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.filename !== undefined && func0.call(data, "filename")) {
+      if(typeof data.filename !== "string") {
+        const err4 = {instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err4];
         } else {
           vErrors.push(err4);
@@ -2703,12 +2703,12 @@ const validate95 = function validate952(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.data !== void 0 && func0.call(data, "data")) {
+    if(data.data !== undefined && func0.call(data, "data")) {
       let data3 = data.data;
-      if (typeof data3 === "string") {
-        if (!pattern4.test(data3)) {
-          const err5 = { instancePath: instancePath + "/data", schemaPath: "#/properties/data/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9+/]*={0,2}$" }, message: 'must match pattern "^[A-Za-z0-9+/]*={0,2}$"' };
-          if (vErrors === null) {
+      if(typeof data3 === "string") {
+        if(!pattern4.test(data3)) {
+          const err5 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9+/]*={0,2}$"},message:"must match pattern \""+"^[A-Za-z0-9+/]*={0,2}$"+"\""};
+          if(vErrors === null) {
             vErrors = [err5];
           } else {
             vErrors.push(err5);
@@ -2716,8 +2716,8 @@ const validate95 = function validate952(data, { instancePath = "" } = {}) {
           errors++;
         }
       } else {
-        const err6 = { instancePath: instancePath + "/data", schemaPath: "#/properties/data/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+        const err6 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err6];
         } else {
           vErrors.push(err6);
@@ -2726,43 +2726,43 @@ const validate95 = function validate952(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err7];
     } else {
       vErrors.push(err7);
     }
     errors++;
   }
-  validate952.errors = vErrors;
+  validate95.errors = vErrors;
   return errors === 0;
 };
-const validate98 = function validate982(data, { instancePath = "" } = {}) {
+const validate98 = function validate98(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.type === void 0 || !func0.call(data, "type")) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if((data.type === undefined) || (!(func0.call(data, "type")))) {
+      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
     }
-    if (data.url === void 0 || !func0.call(data, "url")) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "url" }, message: "must have required property 'url'" };
-      if (vErrors === null) {
+    if((data.url === undefined) || (!(func0.call(data, "url")))) {
+      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+      if(vErrors === null) {
         vErrors = [err1];
       } else {
         vErrors.push(err1);
       }
       errors++;
     }
-    if (data.type !== void 0 && func0.call(data, "type")) {
-      if ("input_file_url" !== data.type) {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "input_file_url" }, message: "must be equal to constant" };
-        if (vErrors === null) {
+    if(data.type !== undefined && func0.call(data, "type")) {
+      if("input_file_url" !== data.type) {
+        const err2 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "input_file_url"},message:"must be equal to constant"};
+        if(vErrors === null) {
           vErrors = [err2];
         } else {
           vErrors.push(err2);
@@ -2770,12 +2770,12 @@ const validate98 = function validate982(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.url !== void 0 && func0.call(data, "url")) {
+    if(data.url !== undefined && func0.call(data, "url")) {
       let data1 = data.url;
-      if (typeof data1 === "string") {
-        if (!pattern5.test(data1)) {
-          const err3 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/pattern", keyword: "pattern", params: { pattern: "^https://" }, message: 'must match pattern "^https://"' };
-          if (vErrors === null) {
+      if(typeof data1 === "string") {
+        if(!pattern5.test(data1)) {
+          const err3 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\""};
+          if(vErrors === null) {
             vErrors = [err3];
           } else {
             vErrors.push(err3);
@@ -2783,8 +2783,8 @@ const validate98 = function validate982(data, { instancePath = "" } = {}) {
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+        const err4 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err4];
         } else {
           vErrors.push(err4);
@@ -2792,16 +2792,16 @@ const validate98 = function validate982(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.mimeType !== void 0 && func0.call(data, "mimeType")) {
-      if (!validate96(data.mimeType, { instancePath: instancePath + "/mimeType" })) {
+    if(data.mimeType !== undefined && func0.call(data, "mimeType")) {
+      if(!(validate96(data.mimeType, {instancePath:instancePath+"/mimeType"}))) {
         vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
         errors = vErrors.length;
       }
     }
-    if (data.filename !== void 0 && func0.call(data, "filename")) {
-      if (typeof data.filename !== "string") {
-        const err5 = { instancePath: instancePath + "/filename", schemaPath: "#/properties/filename/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.filename !== undefined && func0.call(data, "filename")) {
+      if(typeof data.filename !== "string") {
+        const err5 = {instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err5];
         } else {
           vErrors.push(err5);
@@ -2810,36 +2810,36 @@ const validate98 = function validate982(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err6];
     } else {
       vErrors.push(err6);
     }
     errors++;
   }
-  validate982.errors = vErrors;
+  validate98.errors = vErrors;
   return errors === 0;
 };
-const validate94 = function validate942(data, { instancePath = "" } = {}) {
+const validate94 = function validate94(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.type;
-    if (typeof tag0 == "string") {
-      if (tag0 === "input_file") {
-        if (!validate95(data, { instancePath })) {
+    if(typeof tag0 == "string") {
+      if(tag0 === "input_file") {
+        if(!(validate95(data, {instancePath}))) {
           vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
           errors = vErrors.length;
         }
-      } else if (tag0 === "input_file_url") {
-        if (!validate98(data, { instancePath })) {
+      } else if(tag0 === "input_file_url") {
+        if(!(validate98(data, {instancePath}))) {
           vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
           errors = vErrors.length;
         }
       } else {
-        const err0 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' };
-        if (vErrors === null) {
+        const err0 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"};
+        if(vErrors === null) {
           vErrors = [err0];
         } else {
           vErrors.push(err0);
@@ -2847,8 +2847,8 @@ const validate94 = function validate942(data, { instancePath = "" } = {}) {
         errors++;
       }
     } else {
-      const err1 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' };
-      if (vErrors === null) {
+      const err1 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"};
+      if(vErrors === null) {
         vErrors = [err1];
       } else {
         vErrors.push(err1);
@@ -2856,53 +2856,53 @@ const validate94 = function validate942(data, { instancePath = "" } = {}) {
       errors++;
     }
   } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err2];
     } else {
       vErrors.push(err2);
     }
     errors++;
   }
-  validate942.errors = vErrors;
+  validate94.errors = vErrors;
   return errors === 0;
 };
-const validate93 = function validate932(data, { instancePath = "" } = {}) {
+const validate93 = function validate93(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.role === void 0 || !func0.call(data, "role")) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if((data.role === undefined) || (!(func0.call(data, "role")))) {
+      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
     }
-    if (data.content === void 0 || !func0.call(data, "content")) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'" };
-      if (vErrors === null) {
+    if((data.content === undefined) || (!(func0.call(data, "content")))) {
+      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
+      if(vErrors === null) {
         vErrors = [err1];
       } else {
         vErrors.push(err1);
       }
       errors++;
     }
-    if (data.role !== void 0 && func0.call(data, "role")) {
+    if(data.role !== undefined && func0.call(data, "role")) {
       let data0 = data.role;
-      if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+      if(typeof data0 !== "string") {
+        const err2 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err2];
         } else {
           vErrors.push(err2);
         }
         errors++;
       }
-      if (!(data0 === "user" || data0 === "assistant" || data0 === "system")) {
-        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/enum", keyword: "enum", params: { allowedValues: schema48.properties.role.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
+      if(!(((data0 === "user") || (data0 === "assistant")) || (data0 === "system"))) {
+        const err3 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema48.properties.role.enum},message:"must be equal to one of the allowed values"};
+        if(vErrors === null) {
           vErrors = [err3];
         } else {
           vErrors.push(err3);
@@ -2910,12 +2910,12 @@ const validate93 = function validate932(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.content !== void 0 && func0.call(data, "content")) {
+    if(data.content !== undefined && func0.call(data, "content")) {
       let data1 = data.content;
-      if (typeof data1 === "string") {
-        if (func4(data1) > 2e5) {
-          const err4 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/maxLength", keyword: "maxLength", params: { limit: 2e5 }, message: "must NOT have more than 200000 characters" };
-          if (vErrors === null) {
+      if(typeof data1 === "string") {
+        if(func4(data1) > 200000) {
+          const err4 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/maxLength",keyword:"maxLength",params:{limit: 200000},message:"must NOT have more than 200000 characters"};
+          if(vErrors === null) {
             vErrors = [err4];
           } else {
             vErrors.push(err4);
@@ -2923,8 +2923,8 @@ const validate93 = function validate932(data, { instancePath = "" } = {}) {
           errors++;
         }
       } else {
-        const err5 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+        const err5 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err5];
         } else {
           vErrors.push(err5);
@@ -2932,12 +2932,12 @@ const validate93 = function validate932(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.attachments !== void 0 && func0.call(data, "attachments")) {
+    if(data.attachments !== undefined && func0.call(data, "attachments")) {
       let data2 = data.attachments;
-      if (Array.isArray(data2)) {
-        if (data2.length > 20) {
-          const err6 = { instancePath: instancePath + "/attachments", schemaPath: "#/properties/attachments/maxItems", keyword: "maxItems", params: { limit: 20 }, message: "must NOT have more than 20 items" };
-          if (vErrors === null) {
+      if(Array.isArray(data2)) {
+        if(data2.length > 20) {
+          const err6 = {instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+          if(vErrors === null) {
             vErrors = [err6];
           } else {
             vErrors.push(err6);
@@ -2945,15 +2945,15 @@ const validate93 = function validate932(data, { instancePath = "" } = {}) {
           errors++;
         }
         const len0 = data2.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate94(data2[i0], { instancePath: instancePath + "/attachments/" + i0 })) {
+        for(let i0=0; i0<len0; i0++) {
+          if(!(validate94(data2[i0], {instancePath:instancePath+"/attachments/" + i0}))) {
             vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
             errors = vErrors.length;
           }
         }
       } else {
-        const err7 = { instancePath: instancePath + "/attachments", schemaPath: "#/properties/attachments/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
+        const err7 = {instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null) {
           vErrors = [err7];
         } else {
           vErrors.push(err7);
@@ -2962,33 +2962,33 @@ const validate93 = function validate932(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err8];
     } else {
       vErrors.push(err8);
     }
     errors++;
   }
-  validate932.errors = vErrors;
+  validate93.errors = vErrors;
   return errors === 0;
 };
-const validate92 = function validate922(data, { instancePath = "" } = {}) {
+const validate92 = function validate92(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (Array.isArray(data)) {
-    if (data.length > 200) {
-      const err0 = { instancePath, schemaPath: "#/maxItems", keyword: "maxItems", params: { limit: 200 }, message: "must NOT have more than 200 items" };
-      if (vErrors === null) {
+  if(Array.isArray(data)) {
+    if(data.length > 200) {
+      const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
     }
-    if (data.length < 1) {
-      const err1 = { instancePath, schemaPath: "#/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
-      if (vErrors === null) {
+    if(data.length < 1) {
+      const err1 = {instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+      if(vErrors === null) {
         vErrors = [err1];
       } else {
         vErrors.push(err1);
@@ -2996,25 +2996,25 @@ const validate92 = function validate922(data, { instancePath = "" } = {}) {
       errors++;
     }
     const len0 = data.length;
-    for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate93(data[i0], { instancePath: instancePath + "/" + i0 })) {
+    for(let i0=0; i0<len0; i0++) {
+      if(!(validate93(data[i0], {instancePath:instancePath+"/" + i0}))) {
         vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
         errors = vErrors.length;
       }
     }
     let total0 = 0;
     const items0 = Array.isArray(data) ? data : data !== null && typeof data == "object" ? Object.values(data) : [];
-    for (const item0 of items0) {
-      if (item0 !== null && typeof item0 == "object" && !Array.isArray(item0)) {
+    for(const item0 of items0) {
+      if(item0 !== null && typeof item0 == "object" && !Array.isArray(item0)) {
         const value0 = item0["attachments"];
         const items1 = Array.isArray(value0) ? value0 : value0 !== null && typeof value0 == "object" ? Object.values(value0) : [];
-        for (const item1 of items1) {
-          if (item1 !== null && typeof item1 == "object" && !Array.isArray(item1)) {
+        for(const item1 of items1) {
+          if(item1 !== null && typeof item1 == "object" && !Array.isArray(item1)) {
             const value1 = item1["data"];
-            if (typeof value1 == "string") {
+            if(typeof value1 == "string") {
               const n0 = value1.length;
               total0 += Math.floor(n0 * 3 / 4);
-              if (n0 % 4 === 0 && n0 > 0 && value1.charCodeAt(n0 - 1) === 61) {
+              if(n0 % 4 === 0 && n0 > 0 && value1.charCodeAt(n0 - 1) === 61) {
                 total0 += value1.charCodeAt(n0 - 2) === 61 ? -2 : -1;
               }
             }
@@ -3022,9 +3022,9 @@ const validate92 = function validate922(data, { instancePath = "" } = {}) {
         }
       }
     }
-    if (total0 > 5242880) {
-      const err2 = { instancePath, schemaPath: "#/x-max-base64-bytes-total", keyword: "x-max-base64-bytes-total", params: { limit: 5242880, actual: total0, path: "*/attachments/*/data" }, message: "must have at most 5242880 base64-decoded bytes in total at */attachments/*/data (is " + total0 + ")" };
-      if (vErrors === null) {
+    if(total0 > 5242880) {
+      const err2 = {instancePath,schemaPath:"#/x-max-base64-bytes-total",keyword:"x-max-base64-bytes-total",params:{limit: 5242880, actual: total0, path: "*/attachments/*/data"},message:"must have at most 5242880 base64-decoded bytes in total at */attachments/*/data (is "+total0+")"};
+      if(vErrors === null) {
         vErrors = [err2];
       } else {
         vErrors.push(err2);
@@ -3032,17 +3032,17 @@ const validate92 = function validate922(data, { instancePath = "" } = {}) {
       errors++;
     }
     let role0;
-    for (let i1 = data.length - 1; i1 >= 0; i1--) {
+    for(let i1 = data.length - 1; i1 >= 0; i1--) {
       const item2 = data[i1];
-      const itemRole0 = item2 !== null && typeof item2 == "object" ? item2.role : void 0;
-      if (itemRole0 !== "system") {
+      const itemRole0 = item2 !== null && typeof item2 == "object" ? item2.role : undefined;
+      if(itemRole0 !== "system") {
         role0 = itemRole0;
         break;
       }
     }
-    if (role0 !== "user") {
-      const err3 = { instancePath, schemaPath: "#/x-last-non-system-role", keyword: "x-last-non-system-role", params: { role: "user", actual: role0 }, message: 'must have role "user" on the last non-system item (is ' + (role0 === void 0 ? "none" : JSON.stringify(role0)) + ")" };
-      if (vErrors === null) {
+    if(role0 !== "user") {
+      const err3 = {instancePath,schemaPath:"#/x-last-non-system-role",keyword:"x-last-non-system-role",params:{role: "user", actual: role0},message:"must have role \"user\" on the last non-system item (is " + (role0 === undefined ? "none" : JSON.stringify(role0)) + ")"};
+      if(vErrors === null) {
         vErrors = [err3];
       } else {
         vErrors.push(err3);
@@ -3051,22 +3051,22 @@ const validate92 = function validate922(data, { instancePath = "" } = {}) {
     }
     let seenLast0 = false;
     let bad0 = -1;
-    for (let i2 = data.length - 1; i2 >= 0; i2--) {
+    for(let i2 = data.length - 1; i2 >= 0; i2--) {
       const item3 = data[i2];
-      if (item3 !== null && typeof item3 == "object") {
+      if(item3 !== null && typeof item3 == "object") {
         const isLast0 = !seenLast0 && item3.role === "user";
-        if (item3["attachments"] !== void 0 && !isLast0) {
+        if(item3["attachments"] !== undefined && !isLast0) {
           bad0 = i2;
           break;
         }
-        if (isLast0) {
+        if(isLast0) {
           seenLast0 = true;
         }
       }
     }
-    if (bad0 !== -1) {
-      const err4 = { instancePath, schemaPath: "#/x-property-only-on-last-role", keyword: "x-property-only-on-last-role", params: { property: "attachments", role: "user", index: bad0 }, message: "must carry attachments only on the last item with role user (item " + bad0 + " has it)" };
-      if (vErrors === null) {
+    if(bad0 !== -1) {
+      const err4 = {instancePath,schemaPath:"#/x-property-only-on-last-role",keyword:"x-property-only-on-last-role",params:{property: "attachments", role: "user", index: bad0},message:"must carry " + "attachments" + " only on the last item with role " + "user" + " (item " + bad0 + " has it)"};
+      if(vErrors === null) {
         vErrors = [err4];
       } else {
         vErrors.push(err4);
@@ -3074,28 +3074,28 @@ const validate92 = function validate922(data, { instancePath = "" } = {}) {
       errors++;
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-    if (vErrors === null) {
+    const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
+    if(vErrors === null) {
       vErrors = [err5];
     } else {
       vErrors.push(err5);
     }
     errors++;
   }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
     let total1 = 0;
     const items2 = Array.isArray(data) ? data : data !== null && typeof data == "object" ? Object.values(data) : [];
-    for (const item4 of items2) {
-      if (item4 !== null && typeof item4 == "object" && !Array.isArray(item4)) {
+    for(const item4 of items2) {
+      if(item4 !== null && typeof item4 == "object" && !Array.isArray(item4)) {
         const value2 = item4["attachments"];
         const items3 = Array.isArray(value2) ? value2 : value2 !== null && typeof value2 == "object" ? Object.values(value2) : [];
-        for (const item5 of items3) {
-          if (item5 !== null && typeof item5 == "object" && !Array.isArray(item5)) {
+        for(const item5 of items3) {
+          if(item5 !== null && typeof item5 == "object" && !Array.isArray(item5)) {
             const value3 = item5["data"];
-            if (typeof value3 == "string") {
+            if(typeof value3 == "string") {
               const n1 = value3.length;
               total1 += Math.floor(n1 * 3 / 4);
-              if (n1 % 4 === 0 && n1 > 0 && value3.charCodeAt(n1 - 1) === 61) {
+              if(n1 % 4 === 0 && n1 > 0 && value3.charCodeAt(n1 - 1) === 61) {
                 total1 += value3.charCodeAt(n1 - 2) === 61 ? -2 : -1;
               }
             }
@@ -3103,9 +3103,9 @@ const validate92 = function validate922(data, { instancePath = "" } = {}) {
         }
       }
     }
-    if (total1 > 5242880) {
-      const err6 = { instancePath, schemaPath: "#/x-max-base64-bytes-total", keyword: "x-max-base64-bytes-total", params: { limit: 5242880, actual: total1, path: "*/attachments/*/data" }, message: "must have at most 5242880 base64-decoded bytes in total at */attachments/*/data (is " + total1 + ")" };
-      if (vErrors === null) {
+    if(total1 > 5242880) {
+      const err6 = {instancePath,schemaPath:"#/x-max-base64-bytes-total",keyword:"x-max-base64-bytes-total",params:{limit: 5242880, actual: total1, path: "*/attachments/*/data"},message:"must have at most 5242880 base64-decoded bytes in total at */attachments/*/data (is "+total1+")"};
+      if(vErrors === null) {
         vErrors = [err6];
       } else {
         vErrors.push(err6);
@@ -3113,31 +3113,31 @@ const validate92 = function validate922(data, { instancePath = "" } = {}) {
       errors++;
     }
   }
-  validate922.errors = vErrors;
+  validate92.errors = vErrors;
   return errors === 0;
 };
-const validate91 = function validate912(data, { instancePath = "" } = {}) {
+const validate91 = function validate91(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.messages === void 0 || !func0.call(data, "messages")) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "messages" }, message: "must have required property 'messages'" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if((data.messages === undefined) || (!(func0.call(data, "messages")))) {
+      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messages"},message:"must have required property '"+"messages"+"'"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
     }
-    if (data.messages !== void 0 && func0.call(data, "messages")) {
-      if (!validate92(data.messages, { instancePath: instancePath + "/messages" })) {
+    if(data.messages !== undefined && func0.call(data, "messages")) {
+      if(!(validate92(data.messages, {instancePath:instancePath+"/messages"}))) {
         vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
         errors = vErrors.length;
       }
     }
-    if (data.prompt !== void 0 && func0.call(data, "prompt")) {
-      const err1 = { instancePath: instancePath + "/prompt", schemaPath: "#/properties/prompt/false schema", keyword: "false schema", params: {}, message: "boolean schema is false" };
-      if (vErrors === null) {
+    if(data.prompt !== undefined && func0.call(data, "prompt")) {
+      const err1 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
+      if(vErrors === null) {
         vErrors = [err1];
       } else {
         vErrors.push(err1);
@@ -3145,51 +3145,51 @@ const validate91 = function validate912(data, { instancePath = "" } = {}) {
       errors++;
     }
   } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err2];
     } else {
       vErrors.push(err2);
     }
     errors++;
   }
-  validate912.errors = vErrors;
+  validate91.errors = vErrors;
   return errors === 0;
 };
-const validate88 = function validate882(data, { instancePath = "" } = {}) {
+const validate88 = function validate88(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if (!validate89(data, { instancePath })) {
+  if(!(validate89(data, {instancePath}))) {
     vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
-  if (_valid0) {
+  if(_valid0) {
     valid0 = true;
     passing0 = 0;
   }
   const _errs2 = errors;
-  if (!validate91(data, { instancePath })) {
+  if(!(validate91(data, {instancePath}))) {
     vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs2 === errors;
-  if (_valid0 && valid0) {
+  if(_valid0 && valid0) {
     valid0 = false;
     passing0 = [passing0, 1];
   } else {
-    if (_valid0) {
+    if(_valid0) {
       valid0 = true;
       passing0 = 1;
     }
   }
-  if (!valid0) {
-    const err0 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-    if (vErrors === null) {
+  if(!valid0) {
+    const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    if(vErrors === null) {
       vErrors = [err0];
     } else {
       vErrors.push(err0);
@@ -3197,25 +3197,25 @@ const validate88 = function validate882(data, { instancePath = "" } = {}) {
     errors++;
   } else {
     errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
+    if(vErrors !== null) {
+      if(_errs0) {
         vErrors.length = _errs0;
       } else {
         vErrors = null;
       }
     }
   }
-  validate882.errors = vErrors;
+  validate88.errors = vErrors;
   return errors === 0;
 };
-const validate12 = function validate122(data, { instancePath = "" } = {}) {
+const validate12 = function validate12(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (!validate13(data, { instancePath })) {
+  if(!(validate13(data, {instancePath}))) {
     vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
     errors = vErrors.length;
   }
-  if (!validate88(data, { instancePath })) {
+  if(!(validate88(data, {instancePath}))) {
     vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
     errors = vErrors.length;
   }
@@ -3224,11 +3224,11 @@ const validate12 = function validate122(data, { instancePath = "" } = {}) {
   const _errs3 = errors;
   const _errs4 = errors;
   const _errs5 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
     let missing0;
-    if ((data.agentId === void 0 || !func0.call(data, "agentId")) && (missing0 = "agentId")) {
+    if(((data.agentId === undefined) || (!(func0.call(data, "agentId")))) && (missing0 = "agentId")) {
       const err0 = {};
-      if (vErrors === null) {
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
@@ -3237,9 +3237,9 @@ const validate12 = function validate122(data, { instancePath = "" } = {}) {
     }
   }
   var valid2 = _errs5 === errors;
-  if (valid2) {
+  if(valid2) {
     const err1 = {};
-    if (vErrors === null) {
+    if(vErrors === null) {
       vErrors = [err1];
     } else {
       vErrors.push(err1);
@@ -3247,8 +3247,8 @@ const validate12 = function validate122(data, { instancePath = "" } = {}) {
     errors++;
   } else {
     errors = _errs4;
-    if (vErrors !== null) {
-      if (_errs4) {
+    if(vErrors !== null) {
+      if(_errs4) {
         vErrors.length = _errs4;
       } else {
         vErrors = null;
@@ -3257,22 +3257,22 @@ const validate12 = function validate122(data, { instancePath = "" } = {}) {
   }
   var _valid0 = _errs3 === errors;
   errors = _errs2;
-  if (vErrors !== null) {
-    if (_errs2) {
+  if(vErrors !== null) {
+    if(_errs2) {
       vErrors.length = _errs2;
     } else {
       vErrors = null;
     }
   }
-  if (_valid0) {
+  if(_valid0) {
     const _errs6 = errors;
     const _errs7 = errors;
     let valid3 = false;
     const _errs8 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.systemPrompt === void 0 || !func0.call(data, "systemPrompt")) {
-        const err2 = { instancePath, schemaPath: "#/then/anyOf/0/required", keyword: "required", params: { missingProperty: "systemPrompt" }, message: "must have required property 'systemPrompt'" };
-        if (vErrors === null) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      if((data.systemPrompt === undefined) || (!(func0.call(data, "systemPrompt")))) {
+        const err2 = {instancePath,schemaPath:"#/then/anyOf/0/required",keyword:"required",params:{missingProperty: "systemPrompt"},message:"must have required property '"+"systemPrompt"+"'"};
+        if(vErrors === null) {
           vErrors = [err2];
         } else {
           vErrors.push(err2);
@@ -3282,49 +3282,49 @@ const validate12 = function validate122(data, { instancePath = "" } = {}) {
     }
     var _valid1 = _errs8 === errors;
     valid3 = valid3 || _valid1;
-    if (!valid3) {
+    if(!valid3) {
       const _errs9 = errors;
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        if (data.messages === void 0 || !func0.call(data, "messages")) {
-          const err3 = { instancePath, schemaPath: "#/then/anyOf/1/required", keyword: "required", params: { missingProperty: "messages" }, message: "must have required property 'messages'" };
-          if (vErrors === null) {
+      if(data && typeof data == "object" && !Array.isArray(data)) {
+        if((data.messages === undefined) || (!(func0.call(data, "messages")))) {
+          const err3 = {instancePath,schemaPath:"#/then/anyOf/1/required",keyword:"required",params:{missingProperty: "messages"},message:"must have required property '"+"messages"+"'"};
+          if(vErrors === null) {
             vErrors = [err3];
           } else {
             vErrors.push(err3);
           }
           errors++;
         }
-        if (data.messages !== void 0 && func0.call(data, "messages")) {
+        if(data.messages !== undefined && func0.call(data, "messages")) {
           let data0 = data.messages;
-          if (Array.isArray(data0)) {
+          if(Array.isArray(data0)) {
             const _errs11 = errors;
             const len0 = data0.length;
-            for (let i0 = 0; i0 < len0; i0++) {
+            for(let i0=0; i0<len0; i0++) {
               let data1 = data0[i0];
               const _errs12 = errors;
-              if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-                if (data1.role === void 0 || !func0.call(data1, "role")) {
-                  const err4 = { instancePath: instancePath + "/messages/" + i0, schemaPath: "#/then/anyOf/1/properties/messages/contains/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'" };
-                  if (vErrors === null) {
+              if(data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+                if((data1.role === undefined) || (!(func0.call(data1, "role")))) {
+                  const err4 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/then/anyOf/1/properties/messages/contains/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
+                  if(vErrors === null) {
                     vErrors = [err4];
                   } else {
                     vErrors.push(err4);
                   }
                   errors++;
                 }
-                if (data1.content === void 0 || !func0.call(data1, "content")) {
-                  const err5 = { instancePath: instancePath + "/messages/" + i0, schemaPath: "#/then/anyOf/1/properties/messages/contains/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'" };
-                  if (vErrors === null) {
+                if((data1.content === undefined) || (!(func0.call(data1, "content")))) {
+                  const err5 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/then/anyOf/1/properties/messages/contains/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
+                  if(vErrors === null) {
                     vErrors = [err5];
                   } else {
                     vErrors.push(err5);
                   }
                   errors++;
                 }
-                if (data1.role !== void 0 && func0.call(data1, "role")) {
-                  if ("system" !== data1.role) {
-                    const err6 = { instancePath: instancePath + "/messages/" + i0 + "/role", schemaPath: "#/then/anyOf/1/properties/messages/contains/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant" };
-                    if (vErrors === null) {
+                if(data1.role !== undefined && func0.call(data1, "role")) {
+                  if("system" !== data1.role) {
+                    const err6 = {instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/then/anyOf/1/properties/messages/contains/properties/role/const",keyword:"const",params:{allowedValue: "system"},message:"must be equal to constant"};
+                    if(vErrors === null) {
                       vErrors = [err6];
                     } else {
                       vErrors.push(err6);
@@ -3332,12 +3332,12 @@ const validate12 = function validate122(data, { instancePath = "" } = {}) {
                     errors++;
                   }
                 }
-                if (data1.content !== void 0 && func0.call(data1, "content")) {
+                if(data1.content !== undefined && func0.call(data1, "content")) {
                   let data3 = data1.content;
-                  if (typeof data3 === "string") {
-                    if (func4(data3) < 1) {
-                      const err7 = { instancePath: instancePath + "/messages/" + i0 + "/content", schemaPath: "#/then/anyOf/1/properties/messages/contains/properties/content/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                      if (vErrors === null) {
+                  if(typeof data3 === "string") {
+                    if(func4(data3) < 1) {
+                      const err7 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/then/anyOf/1/properties/messages/contains/properties/content/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+                      if(vErrors === null) {
                         vErrors = [err7];
                       } else {
                         vErrors.push(err7);
@@ -3345,8 +3345,8 @@ const validate12 = function validate122(data, { instancePath = "" } = {}) {
                       errors++;
                     }
                   } else {
-                    const err8 = { instancePath: instancePath + "/messages/" + i0 + "/content", schemaPath: "#/then/anyOf/1/properties/messages/contains/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
+                    const err8 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/then/anyOf/1/properties/messages/contains/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                    if(vErrors === null) {
                       vErrors = [err8];
                     } else {
                       vErrors.push(err8);
@@ -3355,8 +3355,8 @@ const validate12 = function validate122(data, { instancePath = "" } = {}) {
                   }
                 }
               } else {
-                const err9 = { instancePath: instancePath + "/messages/" + i0, schemaPath: "#/then/anyOf/1/properties/messages/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                if (vErrors === null) {
+                const err9 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/then/anyOf/1/properties/messages/contains/type",keyword:"type",params:{type: "object"},message:"must be object"};
+                if(vErrors === null) {
                   vErrors = [err9];
                 } else {
                   vErrors.push(err9);
@@ -3364,13 +3364,13 @@ const validate12 = function validate122(data, { instancePath = "" } = {}) {
                 errors++;
               }
               var valid5 = _errs12 === errors;
-              if (valid5) {
+              if(valid5) {
                 break;
               }
             }
-            if (!valid5) {
-              const err10 = { instancePath: instancePath + "/messages", schemaPath: "#/then/anyOf/1/properties/messages/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
-              if (vErrors === null) {
+            if(!valid5) {
+              const err10 = {instancePath:instancePath+"/messages",schemaPath:"#/then/anyOf/1/properties/messages/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)"};
+              if(vErrors === null) {
                 vErrors = [err10];
               } else {
                 vErrors.push(err10);
@@ -3378,8 +3378,8 @@ const validate12 = function validate122(data, { instancePath = "" } = {}) {
               errors++;
             } else {
               errors = _errs11;
-              if (vErrors !== null) {
-                if (_errs11) {
+              if(vErrors !== null) {
+                if(_errs11) {
                   vErrors.length = _errs11;
                 } else {
                   vErrors = null;
@@ -3392,9 +3392,9 @@ const validate12 = function validate122(data, { instancePath = "" } = {}) {
       var _valid1 = _errs9 === errors;
       valid3 = valid3 || _valid1;
     }
-    if (!valid3) {
-      const err11 = { instancePath, schemaPath: "#/then/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-      if (vErrors === null) {
+    if(!valid3) {
+      const err11 = {instancePath,schemaPath:"#/then/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+      if(vErrors === null) {
         vErrors = [err11];
       } else {
         vErrors.push(err11);
@@ -3402,8 +3402,8 @@ const validate12 = function validate122(data, { instancePath = "" } = {}) {
       errors++;
     } else {
       errors = _errs7;
-      if (vErrors !== null) {
-        if (_errs7) {
+      if(vErrors !== null) {
+        if(_errs7) {
           vErrors.length = _errs7;
         } else {
           vErrors = null;
@@ -3413,45 +3413,45 @@ const validate12 = function validate122(data, { instancePath = "" } = {}) {
     var _valid0 = _errs6 === errors;
     valid1 = _valid0;
   }
-  if (!valid1) {
-    const err12 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema' };
-    if (vErrors === null) {
+  if(!valid1) {
+    const err12 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+    if(vErrors === null) {
       vErrors = [err12];
     } else {
       vErrors.push(err12);
     }
     errors++;
   }
-  validate122.errors = vErrors;
+  validate12.errors = vErrors;
   return errors === 0;
 };
-const validate107 = function validate1072(data, { instancePath = "" } = {}) {
+const validate107 = function validate107(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.verdict === void 0 || !func0.call(data, "verdict")) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "verdict" }, message: "must have required property 'verdict'" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if((data.verdict === undefined) || (!(func0.call(data, "verdict")))) {
+      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
     }
-    if (data.verdict !== void 0 && func0.call(data, "verdict")) {
+    if(data.verdict !== undefined && func0.call(data, "verdict")) {
       let data0 = data.verdict;
-      if (typeof data0 !== "string") {
-        const err1 = { instancePath: instancePath + "/verdict", schemaPath: "#/properties/verdict/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+      if(typeof data0 !== "string") {
+        const err1 = {instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err1];
         } else {
           vErrors.push(err1);
         }
         errors++;
       }
-      if (!(data0 === "UP" || data0 === "DOWN")) {
-        const err2 = { instancePath: instancePath + "/verdict", schemaPath: "#/properties/verdict/enum", keyword: "enum", params: { allowedValues: schema53.properties.verdict.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
+      if(!((data0 === "UP") || (data0 === "DOWN"))) {
+        const err2 = {instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema53.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+        if(vErrors === null) {
           vErrors = [err2];
         } else {
           vErrors.push(err2);
@@ -3459,12 +3459,12 @@ const validate107 = function validate1072(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.explanation !== void 0 && func0.call(data, "explanation")) {
+    if(data.explanation !== undefined && func0.call(data, "explanation")) {
       let data1 = data.explanation;
-      if (typeof data1 === "string") {
-        if (func4(data1) > 8e3) {
-          const err3 = { instancePath: instancePath + "/explanation", schemaPath: "#/properties/explanation/maxLength", keyword: "maxLength", params: { limit: 8e3 }, message: "must NOT have more than 8000 characters" };
-          if (vErrors === null) {
+      if(typeof data1 === "string") {
+        if(func4(data1) > 8000) {
+          const err3 = {instancePath:instancePath+"/explanation",schemaPath:"#/properties/explanation/maxLength",keyword:"maxLength",params:{limit: 8000},message:"must NOT have more than 8000 characters"};
+          if(vErrors === null) {
             vErrors = [err3];
           } else {
             vErrors.push(err3);
@@ -3472,8 +3472,8 @@ const validate107 = function validate1072(data, { instancePath = "" } = {}) {
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/explanation", schemaPath: "#/properties/explanation/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+        const err4 = {instancePath:instancePath+"/explanation",schemaPath:"#/properties/explanation/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err4];
         } else {
           vErrors.push(err4);
@@ -3481,10 +3481,10 @@ const validate107 = function validate1072(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.contentSnapshot !== void 0 && func0.call(data, "contentSnapshot")) {
-      if (typeof data.contentSnapshot !== "string") {
-        const err5 = { instancePath: instancePath + "/contentSnapshot", schemaPath: "#/properties/contentSnapshot/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+    if(data.contentSnapshot !== undefined && func0.call(data, "contentSnapshot")) {
+      if(typeof data.contentSnapshot !== "string") {
+        const err5 = {instancePath:instancePath+"/contentSnapshot",schemaPath:"#/properties/contentSnapshot/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err5];
         } else {
           vErrors.push(err5);
@@ -3493,21 +3493,21 @@ const validate107 = function validate1072(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err6];
     } else {
       vErrors.push(err6);
     }
     errors++;
   }
-  validate1072.errors = vErrors;
+  validate107.errors = vErrors;
   return errors === 0;
 };
-const validate108 = function validate1082(data, { instancePath = "" } = {}) {
+const validate108 = function validate108(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (!validate13(data, { instancePath })) {
+  if(!(validate13(data, {instancePath}))) {
     vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
     errors = vErrors.length;
   }
@@ -3516,11 +3516,11 @@ const validate108 = function validate1082(data, { instancePath = "" } = {}) {
   const _errs4 = errors;
   let valid2 = false;
   const _errs5 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
     let missing0;
-    if ((data.prompt === void 0 || !func0.call(data, "prompt")) && (missing0 = "prompt")) {
+    if(((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt")) {
       const err0 = {};
-      if (vErrors === null) {
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
@@ -3530,13 +3530,13 @@ const validate108 = function validate1082(data, { instancePath = "" } = {}) {
   }
   var _valid0 = _errs5 === errors;
   valid2 = valid2 || _valid0;
-  if (!valid2) {
+  if(!valid2) {
     const _errs6 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
-      if ((data.messages === void 0 || !func0.call(data, "messages")) && (missing1 = "messages")) {
+      if(((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing1 = "messages")) {
         const err1 = {};
-        if (vErrors === null) {
+        if(vErrors === null) {
           vErrors = [err1];
         } else {
           vErrors.push(err1);
@@ -3547,9 +3547,9 @@ const validate108 = function validate1082(data, { instancePath = "" } = {}) {
     var _valid0 = _errs6 === errors;
     valid2 = valid2 || _valid0;
   }
-  if (!valid2) {
+  if(!valid2) {
     const err2 = {};
-    if (vErrors === null) {
+    if(vErrors === null) {
       vErrors = [err2];
     } else {
       vErrors.push(err2);
@@ -3557,8 +3557,8 @@ const validate108 = function validate1082(data, { instancePath = "" } = {}) {
     errors++;
   } else {
     errors = _errs4;
-    if (vErrors !== null) {
-      if (_errs4) {
+    if(vErrors !== null) {
+      if(_errs4) {
         vErrors.length = _errs4;
       } else {
         vErrors = null;
@@ -3566,9 +3566,9 @@ const validate108 = function validate1082(data, { instancePath = "" } = {}) {
     }
   }
   var valid1 = _errs3 === errors;
-  if (valid1) {
-    const err3 = { instancePath, schemaPath: "#/allOf/1/not", keyword: "not", params: {}, message: "must NOT be valid" };
-    if (vErrors === null) {
+  if(valid1) {
+    const err3 = {instancePath,schemaPath:"#/allOf/1/not",keyword:"not",params:{},message:"must NOT be valid"};
+    if(vErrors === null) {
       vErrors = [err3];
     } else {
       vErrors.push(err3);
@@ -3576,34 +3576,34 @@ const validate108 = function validate1082(data, { instancePath = "" } = {}) {
     errors++;
   } else {
     errors = _errs2;
-    if (vErrors !== null) {
-      if (_errs2) {
+    if(vErrors !== null) {
+      if(_errs2) {
         vErrors.length = _errs2;
       } else {
         vErrors = null;
       }
     }
   }
-  validate1082.errors = vErrors;
+  validate108.errors = vErrors;
   return errors === 0;
 };
-const validate110 = function validate1102(data, { instancePath = "" } = {}) {
+const validate110 = function validate110(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.tools !== void 0 && func0.call(data, "tools")) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if(data.tools !== undefined && func0.call(data, "tools")) {
       let data0 = data.tools;
-      if (Array.isArray(data0)) {
+      if(Array.isArray(data0)) {
         const len0 = data0.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate19(data0[i0], { instancePath: instancePath + "/tools/" + i0 })) {
+        for(let i0=0; i0<len0; i0++) {
+          if(!(validate19(data0[i0], {instancePath:instancePath+"/tools/" + i0}))) {
             vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
             errors = vErrors.length;
           }
         }
       } else {
-        const err0 = { instancePath: instancePath + "/tools", schemaPath: "#/allOf/0/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
+        const err0 = {instancePath:instancePath+"/tools",schemaPath:"#/allOf/0/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null) {
           vErrors = [err0];
         } else {
           vErrors.push(err0);
@@ -3611,101 +3611,101 @@ const validate110 = function validate1102(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.reasoningLevel !== void 0 && func0.call(data, "reasoningLevel")) {
-      if (!validate17(data.reasoningLevel, { instancePath: instancePath + "/reasoningLevel" })) {
+    if(data.reasoningLevel !== undefined && func0.call(data, "reasoningLevel")) {
+      if(!(validate17(data.reasoningLevel, {instancePath:instancePath+"/reasoningLevel"}))) {
         vErrors = vErrors === null ? validate17.errors : vErrors.concat(validate17.errors);
         errors = vErrors.length;
       }
     }
-    if (data.outputSchema !== void 0 && func0.call(data, "outputSchema")) {
-      if (!validate63(data.outputSchema, { instancePath: instancePath + "/outputSchema" })) {
+    if(data.outputSchema !== undefined && func0.call(data, "outputSchema")) {
+      if(!(validate63(data.outputSchema, {instancePath:instancePath+"/outputSchema"}))) {
         vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
         errors = vErrors.length;
       }
     }
-    if (data.loopDetection !== void 0 && func0.call(data, "loopDetection")) {
-      if (!validate66(data.loopDetection, { instancePath: instancePath + "/loopDetection" })) {
+    if(data.loopDetection !== undefined && func0.call(data, "loopDetection")) {
+      if(!(validate66(data.loopDetection, {instancePath:instancePath+"/loopDetection"}))) {
         vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
         errors = vErrors.length;
       }
     }
-    if (data.toolBudgets !== void 0 && func0.call(data, "toolBudgets")) {
-      if (!validate70(data.toolBudgets, { instancePath: instancePath + "/toolBudgets" })) {
+    if(data.toolBudgets !== undefined && func0.call(data, "toolBudgets")) {
+      if(!(validate70(data.toolBudgets, {instancePath:instancePath+"/toolBudgets"}))) {
         vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
         errors = vErrors.length;
       }
     }
-    if (data.supervisor !== void 0 && func0.call(data, "supervisor")) {
-      if (!validate74(data.supervisor, { instancePath: instancePath + "/supervisor" })) {
+    if(data.supervisor !== undefined && func0.call(data, "supervisor")) {
+      if(!(validate74(data.supervisor, {instancePath:instancePath+"/supervisor"}))) {
         vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
         errors = vErrors.length;
       }
     }
-    if (data.plan !== void 0 && func0.call(data, "plan")) {
-      if (!validate81(data.plan, { instancePath: instancePath + "/plan" })) {
+    if(data.plan !== undefined && func0.call(data, "plan")) {
+      if(!(validate81(data.plan, {instancePath:instancePath+"/plan"}))) {
         vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
         errors = vErrors.length;
       }
     }
-    if (data.metadata !== void 0 && func0.call(data, "metadata")) {
-      if (!validate85(data.metadata, { instancePath: instancePath + "/metadata" })) {
+    if(data.metadata !== undefined && func0.call(data, "metadata")) {
+      if(!(validate85(data.metadata, {instancePath:instancePath+"/metadata"}))) {
         vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
         errors = vErrors.length;
       }
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/allOf/0/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err1 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err1];
     } else {
       vErrors.push(err1);
     }
     errors++;
   }
-  if (!validate88(data, { instancePath })) {
+  if(!(validate88(data, {instancePath}))) {
     vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
     errors = vErrors.length;
   }
-  validate1102.errors = vErrors;
+  validate110.errors = vErrors;
   return errors === 0;
 };
-const validate121 = function validate1212(data, { instancePath = "" } = {}) {
+const validate121 = function validate121(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.filename === void 0 || !func0.call(data, "filename")) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "filename" }, message: "must have required property 'filename'" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if((data.filename === undefined) || (!(func0.call(data, "filename")))) {
+      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "filename"},message:"must have required property '"+"filename"+"'"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
     }
-    if (data.mimeType === void 0 || !func0.call(data, "mimeType")) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "mimeType" }, message: "must have required property 'mimeType'" };
-      if (vErrors === null) {
+    if((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) {
+      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'"};
+      if(vErrors === null) {
         vErrors = [err1];
       } else {
         vErrors.push(err1);
       }
       errors++;
     }
-    if (data.data === void 0 || !func0.call(data, "data")) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
-      if (vErrors === null) {
+    if((data.data === undefined) || (!(func0.call(data, "data")))) {
+      const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+      if(vErrors === null) {
         vErrors = [err2];
       } else {
         vErrors.push(err2);
       }
       errors++;
     }
-    if (data.filename !== void 0 && func0.call(data, "filename")) {
+    if(data.filename !== undefined && func0.call(data, "filename")) {
       let data0 = data.filename;
-      if (typeof data0 === "string") {
-        if (func4(data0) < 1) {
-          const err3 = { instancePath: instancePath + "/filename", schemaPath: "#/properties/filename/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
+      if(typeof data0 === "string") {
+        if(func4(data0) < 1) {
+          const err3 = {instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+          if(vErrors === null) {
             vErrors = [err3];
           } else {
             vErrors.push(err3);
@@ -3713,8 +3713,8 @@ const validate121 = function validate1212(data, { instancePath = "" } = {}) {
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/filename", schemaPath: "#/properties/filename/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+        const err4 = {instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err4];
         } else {
           vErrors.push(err4);
@@ -3722,18 +3722,18 @@ const validate121 = function validate1212(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.mimeType !== void 0 && func0.call(data, "mimeType")) {
-      if (!validate96(data.mimeType, { instancePath: instancePath + "/mimeType" })) {
+    if(data.mimeType !== undefined && func0.call(data, "mimeType")) {
+      if(!(validate96(data.mimeType, {instancePath:instancePath+"/mimeType"}))) {
         vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
         errors = vErrors.length;
       }
     }
-    if (data.data !== void 0 && func0.call(data, "data")) {
+    if(data.data !== undefined && func0.call(data, "data")) {
       let data2 = data.data;
-      if (typeof data2 === "string") {
-        if (!pattern4.test(data2)) {
-          const err5 = { instancePath: instancePath + "/data", schemaPath: "#/properties/data/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9+/]*={0,2}$" }, message: 'must match pattern "^[A-Za-z0-9+/]*={0,2}$"' };
-          if (vErrors === null) {
+      if(typeof data2 === "string") {
+        if(!pattern4.test(data2)) {
+          const err5 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9+/]*={0,2}$"},message:"must match pattern \""+"^[A-Za-z0-9+/]*={0,2}$"+"\""};
+          if(vErrors === null) {
             vErrors = [err5];
           } else {
             vErrors.push(err5);
@@ -3741,8 +3741,8 @@ const validate121 = function validate1212(data, { instancePath = "" } = {}) {
           errors++;
         }
       } else {
-        const err6 = { instancePath: instancePath + "/data", schemaPath: "#/properties/data/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+        const err6 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err6];
         } else {
           vErrors.push(err6);
@@ -3751,28 +3751,28 @@ const validate121 = function validate1212(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err7];
     } else {
       vErrors.push(err7);
     }
     errors++;
   }
-  validate1212.errors = vErrors;
+  validate121.errors = vErrors;
   return errors === 0;
 };
-const validate120 = function validate1202(data, { instancePath = "" } = {}) {
+const validate120 = function validate120(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs2 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.result === void 0 || !func0.call(data, "result")) {
-      const err0 = { instancePath, schemaPath: "#/oneOf/0/required", keyword: "required", params: { missingProperty: "result" }, message: "must have required property 'result'" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if((data.result === undefined) || (!(func0.call(data, "result")))) {
+      const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
@@ -3781,15 +3781,15 @@ const validate120 = function validate1202(data, { instancePath = "" } = {}) {
     }
   }
   var _valid0 = _errs2 === errors;
-  if (_valid0) {
+  if(_valid0) {
     valid0 = true;
     passing0 = 0;
   }
   const _errs3 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.error === void 0 || !func0.call(data, "error")) {
-      const err1 = { instancePath, schemaPath: "#/oneOf/1/required", keyword: "required", params: { missingProperty: "error" }, message: "must have required property 'error'" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if((data.error === undefined) || (!(func0.call(data, "error")))) {
+      const err1 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
+      if(vErrors === null) {
         vErrors = [err1];
       } else {
         vErrors.push(err1);
@@ -3798,18 +3798,18 @@ const validate120 = function validate1202(data, { instancePath = "" } = {}) {
     }
   }
   var _valid0 = _errs3 === errors;
-  if (_valid0 && valid0) {
+  if(_valid0 && valid0) {
     valid0 = false;
     passing0 = [passing0, 1];
   } else {
-    if (_valid0) {
+    if(_valid0) {
       valid0 = true;
       passing0 = 1;
     }
   }
-  if (!valid0) {
-    const err2 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-    if (vErrors === null) {
+  if(!valid0) {
+    const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    if(vErrors === null) {
       vErrors = [err2];
     } else {
       vErrors.push(err2);
@@ -3817,30 +3817,30 @@ const validate120 = function validate1202(data, { instancePath = "" } = {}) {
     errors++;
   } else {
     errors = _errs1;
-    if (vErrors !== null) {
-      if (_errs1) {
+    if(vErrors !== null) {
+      if(_errs1) {
         vErrors.length = _errs1;
       } else {
         vErrors = null;
       }
     }
   }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.toolUseId === void 0 || !func0.call(data, "toolUseId")) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "toolUseId" }, message: "must have required property 'toolUseId'" };
-      if (vErrors === null) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
+    if((data.toolUseId === undefined) || (!(func0.call(data, "toolUseId")))) {
+      const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "toolUseId"},message:"must have required property '"+"toolUseId"+"'"};
+      if(vErrors === null) {
         vErrors = [err3];
       } else {
         vErrors.push(err3);
       }
       errors++;
     }
-    if (data.toolUseId !== void 0 && func0.call(data, "toolUseId")) {
+    if(data.toolUseId !== undefined && func0.call(data, "toolUseId")) {
       let data0 = data.toolUseId;
-      if (typeof data0 === "string") {
-        if (func4(data0) < 1) {
-          const err4 = { instancePath: instancePath + "/toolUseId", schemaPath: "#/properties/toolUseId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-          if (vErrors === null) {
+      if(typeof data0 === "string") {
+        if(func4(data0) < 1) {
+          const err4 = {instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+          if(vErrors === null) {
             vErrors = [err4];
           } else {
             vErrors.push(err4);
@@ -3848,8 +3848,8 @@ const validate120 = function validate1202(data, { instancePath = "" } = {}) {
           errors++;
         }
       } else {
-        const err5 = { instancePath: instancePath + "/toolUseId", schemaPath: "#/properties/toolUseId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+        const err5 = {instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err5];
         } else {
           vErrors.push(err5);
@@ -3857,19 +3857,19 @@ const validate120 = function validate1202(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.result !== void 0 && func0.call(data, "result")) {
+    if(data.result !== undefined && func0.call(data, "result")) {
       let data1 = data.result;
-      if (typeof data1 === "string") {
+      if(typeof data1 === "string") {
         let bytes0 = data1.length;
-        if (bytes0 * 3 > 2097152) {
+        if(bytes0 * 3 > 2097152) {
           bytes0 = 0;
-          for (let i0 = 0; i0 < data1.length; i0++) {
+          for(let i0=0; i0<data1.length; i0++) {
             const c0 = data1.charCodeAt(i0);
-            if (c0 < 128) {
+            if(c0 < 0x80) {
               bytes0 += 1;
-            } else if (c0 < 2048) {
+            } else if(c0 < 0x800) {
               bytes0 += 2;
-            } else if ((c0 & 64512) === 55296 && (data1.charCodeAt(i0 + 1) & 64512) === 56320) {
+            } else if((c0 & 0xfc00) === 0xd800 && (data1.charCodeAt(i0 + 1) & 0xfc00) === 0xdc00) {
               bytes0 += 4;
               i0++;
             } else {
@@ -3877,9 +3877,9 @@ const validate120 = function validate1202(data, { instancePath = "" } = {}) {
             }
           }
         }
-        if (bytes0 > 2097152) {
-          const err6 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/x-max-utf8-bytes", keyword: "x-max-utf8-bytes", params: { limit: 2097152, actual: bytes0 }, message: "must be at most 2097152 bytes as UTF-8 (is " + bytes0 + ")" };
-          if (vErrors === null) {
+        if(bytes0 > 2097152) {
+          const err6 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/x-max-utf8-bytes",keyword:"x-max-utf8-bytes",params:{limit: 2097152, actual: bytes0},message:"must be at most 2097152 bytes as UTF-8 (is "+bytes0+")"};
+          if(vErrors === null) {
             vErrors = [err6];
           } else {
             vErrors.push(err6);
@@ -3887,8 +3887,8 @@ const validate120 = function validate1202(data, { instancePath = "" } = {}) {
           errors++;
         }
       } else {
-        const err7 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+        const err7 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err7];
         } else {
           vErrors.push(err7);
@@ -3896,19 +3896,19 @@ const validate120 = function validate1202(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.error !== void 0 && func0.call(data, "error")) {
+    if(data.error !== undefined && func0.call(data, "error")) {
       let data2 = data.error;
-      if (typeof data2 === "string") {
+      if(typeof data2 === "string") {
         let bytes1 = data2.length;
-        if (bytes1 * 3 > 8192) {
+        if(bytes1 * 3 > 8192) {
           bytes1 = 0;
-          for (let i1 = 0; i1 < data2.length; i1++) {
+          for(let i1=0; i1<data2.length; i1++) {
             const c1 = data2.charCodeAt(i1);
-            if (c1 < 128) {
+            if(c1 < 0x80) {
               bytes1 += 1;
-            } else if (c1 < 2048) {
+            } else if(c1 < 0x800) {
               bytes1 += 2;
-            } else if ((c1 & 64512) === 55296 && (data2.charCodeAt(i1 + 1) & 64512) === 56320) {
+            } else if((c1 & 0xfc00) === 0xd800 && (data2.charCodeAt(i1 + 1) & 0xfc00) === 0xdc00) {
               bytes1 += 4;
               i1++;
             } else {
@@ -3916,9 +3916,9 @@ const validate120 = function validate1202(data, { instancePath = "" } = {}) {
             }
           }
         }
-        if (bytes1 > 8192) {
-          const err8 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/x-max-utf8-bytes", keyword: "x-max-utf8-bytes", params: { limit: 8192, actual: bytes1 }, message: "must be at most 8192 bytes as UTF-8 (is " + bytes1 + ")" };
-          if (vErrors === null) {
+        if(bytes1 > 8192) {
+          const err8 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/x-max-utf8-bytes",keyword:"x-max-utf8-bytes",params:{limit: 8192, actual: bytes1},message:"must be at most 8192 bytes as UTF-8 (is "+bytes1+")"};
+          if(vErrors === null) {
             vErrors = [err8];
           } else {
             vErrors.push(err8);
@@ -3926,8 +3926,8 @@ const validate120 = function validate1202(data, { instancePath = "" } = {}) {
           errors++;
         }
       } else {
-        const err9 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+        const err9 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err9];
         } else {
           vErrors.push(err9);
@@ -3935,12 +3935,12 @@ const validate120 = function validate1202(data, { instancePath = "" } = {}) {
         errors++;
       }
     }
-    if (data.files !== void 0 && func0.call(data, "files")) {
+    if(data.files !== undefined && func0.call(data, "files")) {
       let data3 = data.files;
-      if (Array.isArray(data3)) {
-        if (data3.length > 20) {
-          const err10 = { instancePath: instancePath + "/files", schemaPath: "#/properties/files/maxItems", keyword: "maxItems", params: { limit: 20 }, message: "must NOT have more than 20 items" };
-          if (vErrors === null) {
+      if(Array.isArray(data3)) {
+        if(data3.length > 20) {
+          const err10 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
+          if(vErrors === null) {
             vErrors = [err10];
           } else {
             vErrors.push(err10);
@@ -3948,29 +3948,29 @@ const validate120 = function validate1202(data, { instancePath = "" } = {}) {
           errors++;
         }
         const len0 = data3.length;
-        for (let i2 = 0; i2 < len0; i2++) {
-          if (!validate121(data3[i2], { instancePath: instancePath + "/files/" + i2 })) {
+        for(let i2=0; i2<len0; i2++) {
+          if(!(validate121(data3[i2], {instancePath:instancePath+"/files/" + i2}))) {
             vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
             errors = vErrors.length;
           }
         }
         let total0 = 0;
         const items0 = Array.isArray(data3) ? data3 : data3 !== null && typeof data3 == "object" ? Object.values(data3) : [];
-        for (const item0 of items0) {
-          if (item0 !== null && typeof item0 == "object" && !Array.isArray(item0)) {
+        for(const item0 of items0) {
+          if(item0 !== null && typeof item0 == "object" && !Array.isArray(item0)) {
             const value0 = item0["data"];
-            if (typeof value0 == "string") {
+            if(typeof value0 == "string") {
               const n0 = value0.length;
               total0 += Math.floor(n0 * 3 / 4);
-              if (n0 % 4 === 0 && n0 > 0 && value0.charCodeAt(n0 - 1) === 61) {
+              if(n0 % 4 === 0 && n0 > 0 && value0.charCodeAt(n0 - 1) === 61) {
                 total0 += value0.charCodeAt(n0 - 2) === 61 ? -2 : -1;
               }
             }
           }
         }
-        if (total0 > 5242880) {
-          const err11 = { instancePath: instancePath + "/files", schemaPath: "#/properties/files/x-max-base64-bytes-total", keyword: "x-max-base64-bytes-total", params: { limit: 5242880, actual: total0, path: "*/data" }, message: "must have at most 5242880 base64-decoded bytes in total at */data (is " + total0 + ")" };
-          if (vErrors === null) {
+        if(total0 > 5242880) {
+          const err11 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/x-max-base64-bytes-total",keyword:"x-max-base64-bytes-total",params:{limit: 5242880, actual: total0, path: "*/data"},message:"must have at most 5242880 base64-decoded bytes in total at */data (is "+total0+")"};
+          if(vErrors === null) {
             vErrors = [err11];
           } else {
             vErrors.push(err11);
@@ -3978,32 +3978,32 @@ const validate120 = function validate1202(data, { instancePath = "" } = {}) {
           errors++;
         }
       } else {
-        const err12 = { instancePath: instancePath + "/files", schemaPath: "#/properties/files/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
+        const err12 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"};
+        if(vErrors === null) {
           vErrors = [err12];
         } else {
           vErrors.push(err12);
         }
         errors++;
       }
-      if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
+      if(data3 && typeof data3 == "object" && !Array.isArray(data3)) {
         let total1 = 0;
         const items1 = Array.isArray(data3) ? data3 : data3 !== null && typeof data3 == "object" ? Object.values(data3) : [];
-        for (const item1 of items1) {
-          if (item1 !== null && typeof item1 == "object" && !Array.isArray(item1)) {
+        for(const item1 of items1) {
+          if(item1 !== null && typeof item1 == "object" && !Array.isArray(item1)) {
             const value1 = item1["data"];
-            if (typeof value1 == "string") {
+            if(typeof value1 == "string") {
               const n1 = value1.length;
               total1 += Math.floor(n1 * 3 / 4);
-              if (n1 % 4 === 0 && n1 > 0 && value1.charCodeAt(n1 - 1) === 61) {
+              if(n1 % 4 === 0 && n1 > 0 && value1.charCodeAt(n1 - 1) === 61) {
                 total1 += value1.charCodeAt(n1 - 2) === 61 ? -2 : -1;
               }
             }
           }
         }
-        if (total1 > 5242880) {
-          const err13 = { instancePath: instancePath + "/files", schemaPath: "#/properties/files/x-max-base64-bytes-total", keyword: "x-max-base64-bytes-total", params: { limit: 5242880, actual: total1, path: "*/data" }, message: "must have at most 5242880 base64-decoded bytes in total at */data (is " + total1 + ")" };
-          if (vErrors === null) {
+        if(total1 > 5242880) {
+          const err13 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/x-max-base64-bytes-total",keyword:"x-max-base64-bytes-total",params:{limit: 5242880, actual: total1, path: "*/data"},message:"must have at most 5242880 base64-decoded bytes in total at */data (is "+total1+")"};
+          if(vErrors === null) {
             vErrors = [err13];
           } else {
             vErrors.push(err13);
@@ -4013,21 +4013,15 @@ const validate120 = function validate1202(data, { instancePath = "" } = {}) {
       }
     }
   } else {
-    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
+    const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+    if(vErrors === null) {
       vErrors = [err14];
     } else {
       vErrors.push(err14);
     }
     errors++;
   }
-  validate1202.errors = vErrors;
+  validate120.errors = vErrors;
   return errors === 0;
 };
-export {
-  validate12 as validateRunCreateRequestAllErrors,
-  validate107 as validateRunFeedbackRequestAllErrors,
-  validate108 as validateSessionCreateRequestAllErrors,
-  validate110 as validateSessionMessageRequestAllErrors,
-  validate120 as validateToolResultRequestAllErrors
-};
+export { validate12 as validateRunCreateRequestAllErrors, validate107 as validateRunFeedbackRequestAllErrors, validate108 as validateSessionCreateRequestAllErrors, validate110 as validateSessionMessageRequestAllErrors, validate120 as validateToolResultRequestAllErrors };

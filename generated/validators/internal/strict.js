@@ -3,134 +3,134 @@
 import { ucs2length as func4 } from "../../../runtime/codegen/v1.js";
 const func0 = /* @__PURE__ */ (() => Object.prototype.hasOwnProperty)();
 const pattern0 = /* @__PURE__ */ new RegExp("^[a-zA-Z0-9_]{1,64}$", "u");
-const schema44 = { "type": "object", "required": ["action", "reason", "llmCalls"], "properties": { "action": { "type": "string", "enum": ["on_track", "redirect", "finalize"] }, "reason": { "type": "string" }, "redirect": { "type": "string" }, "llmCalls": { "type": "integer", "minimum": 0 }, "phase": { "type": "string", "enum": ["turn_boundary", "reasoning"] }, "model": { "$ref": "#/components/schemas/ResolvedModel" } }, "if": { "properties": { "action": { "const": "redirect" } }, "required": ["action"] }, "then": { "properties": { "redirect": { "type": "string" } }, "required": ["redirect"] }, "dependentSchemas": { "redirect": { "properties": { "action": { "const": "redirect" } } } }, "additionalProperties": true };
-const schema45 = { "type": "object", "required": ["id", "provider", "vendorModelId"], "properties": { "id": { "type": "string" }, "provider": { "type": "string", "pattern": "^[^A-Z]*$" }, "vendorModelId": { "type": "string" }, "reasoningEffort": { "type": "string", "enum": ["off", "low", "medium", "high"] } }, "additionalProperties": true };
+const schema44 = {"type":"object","required":["action","reason","llmCalls"],"properties":{"action":{"type":"string","enum":["on_track","redirect","finalize"]},"reason":{"type":"string"},"redirect":{"type":"string"},"llmCalls":{"type":"integer","minimum":0},"phase":{"type":"string","enum":["turn_boundary","reasoning"]},"model":{"$ref":"#/components/schemas/ResolvedModel"}},"if":{"properties":{"action":{"const":"redirect"}},"required":["action"]},"then":{"properties":{"redirect":{"type":"string"}},"required":["redirect"]},"dependentSchemas":{"redirect":{"properties":{"action":{"const":"redirect"}}}},"additionalProperties":true};
+const schema45 = {"type":"object","required":["id","provider","vendorModelId"],"properties":{"id":{"type":"string"},"provider":{"type":"string","pattern":"^[^A-Z]*$"},"vendorModelId":{"type":"string"},"reasoningEffort":{"type":"string","enum":["off","low","medium","high"]}},"additionalProperties":true};
 const pattern1 = /* @__PURE__ */ new RegExp("^[^A-Z]*$", "u");
-const schema53 = { "type": ["string", "null"], "pattern": "^[^A-Z]*$" };
+const schema53 = {"type":["string","null"],"pattern":"^[^A-Z]*$"};
 const pattern3 = /* @__PURE__ */ new RegExp("^error_", "u");
-const schema78 = { "oneOf": [{ "type": "string", "enum": ["off", "low", "medium", "high"] }, { "type": "integer", "minimum": 0, "maximum": 100 }] };
-const schema89 = { "type": "object", "required": ["schema"], "properties": { "name": { "type": "string", "pattern": "^[a-zA-Z0-9_-]{1,64}$" }, "schema": { "$ref": "#/components/schemas/JsonSchemaObject" }, "enforcement": { "type": "string", "enum": ["best_effort", "strict"] } }, "additionalProperties": true, "x-max-json-bytes": 32768 };
+const schema78 = {"oneOf":[{"type":"string","enum":["off","low","medium","high"]},{"type":"integer","minimum":0,"maximum":100}]};
+const schema89 = {"type":"object","required":["schema"],"properties":{"name":{"type":"string","pattern":"^[a-zA-Z0-9_-]{1,64}$"},"schema":{"$ref":"#/components/schemas/JsonSchemaObject"},"enforcement":{"type":"string","enum":["best_effort","strict"]}},"additionalProperties":true,"x-max-json-bytes":32768};
 const pattern5 = /* @__PURE__ */ new RegExp("^[a-zA-Z0-9_-]{1,64}$", "u");
-const schema97 = { "oneOf": [{ "type": "boolean" }, { "type": "string", "enum": ["off", "auto", "required"] }, { "$ref": "#/components/schemas/PlanConfig" }] };
-const schema98 = { "type": "object", "properties": { "mode": { "type": "string", "enum": ["off", "auto", "required"] }, "planOnly": { "type": "boolean" }, "brief": { "type": "string" }, "steps": { "type": "array", "items": { "type": "string" } } }, "additionalProperties": true };
+const schema97 = {"oneOf":[{"type":"boolean"},{"type":"string","enum":["off","auto","required"]},{"$ref":"#/components/schemas/PlanConfig"}]};
+const schema98 = {"type":"object","properties":{"mode":{"type":"string","enum":["off","auto","required"]},"planOnly":{"type":"boolean"},"brief":{"type":"string"},"steps":{"type":"array","items":{"type":"string"}}},"additionalProperties":true};
 const pattern6 = /* @__PURE__ */ new RegExp("^[A-Za-z0-9._-]{1,64}$", "u");
-const schema102 = { "anyOf": [{ "type": "string", "enum": ["audio/mp4", "audio/mpeg", "audio/wav", "audio/webm", "image/jpeg", "image/png", "image/webp", "image/gif", "application/pdf", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", "text/plain", "text/markdown", "text/x-markdown", "text/csv", "application/csv", "text/comma-separated-values", "text/tab-separated-values", "application/json", "application/xml", "text/xml", "text/html"] }, { "type": "string", "pattern": "^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$" }] };
+const schema102 = {"anyOf":[{"type":"string","enum":["audio/mp4","audio/mpeg","audio/wav","audio/webm","image/jpeg","image/png","image/webp","image/gif","application/pdf","application/vnd.openxmlformats-officedocument.wordprocessingml.document","text/plain","text/markdown","text/x-markdown","text/csv","application/csv","text/comma-separated-values","text/tab-separated-values","application/json","application/xml","text/xml","text/html"]},{"type":"string","pattern":"^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$"}]};
 const pattern7 = /* @__PURE__ */ new RegExp("^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$", "u");
 const pattern8 = /* @__PURE__ */ new RegExp("^[A-Za-z0-9+/]*={0,2}$", "u");
 const pattern9 = /* @__PURE__ */ new RegExp("^https://", "u");
-const schema106 = { "type": "object", "required": ["role", "content"], "properties": { "role": { "type": "string", "enum": ["user", "assistant", "system"] }, "content": { "type": "string", "maxLength": 2e5 }, "attachments": { "type": "array", "maxItems": 20, "items": { "$ref": "#/components/schemas/Attachment" } } }, "additionalProperties": true };
-const schema109 = { "type": "object", "required": ["id"], "properties": { "id": { "type": "string" }, "label": { "type": "string" }, "provider": { "type": "string" }, "vendorModelId": { "type": "string" }, "source": { "type": "string" }, "contextWindowTokens": { "type": ["integer", "null"], "minimum": 0 }, "pricing": { "oneOf": [{ "$ref": "#/components/schemas/ModelPricing" }, { "type": "null" }] } }, "additionalProperties": true };
-const schema110 = { "type": "object", "properties": { "inputPer1MUsd": { "type": "number", "minimum": 0 }, "outputPer1MUsd": { "type": "number", "minimum": 0 }, "cacheReadPer1MUsd": { "type": ["number", "null"], "minimum": 0 } }, "additionalProperties": true };
-const schema111 = { "type": "object", "required": ["models"], "properties": { "models": { "type": "array", "items": { "$ref": "#/components/schemas/Model" } }, "defaultModelId": { "type": ["string", "null"] } }, "additionalProperties": true };
-const schema113 = { "type": "string", "enum": ["1", "0", "true", "false"] };
-const schema117 = { "type": "object", "required": ["verdict"], "properties": { "verdict": { "type": "string", "enum": ["UP", "DOWN"] }, "explanation": { "type": "string", "maxLength": 8e3 }, "contentSnapshot": { "type": "string" } }, "additionalProperties": true };
-const schema119 = { "type": "object", "required": ["id", "status"], "properties": { "id": { "type": "string", "minLength": 1 }, "sessionId": { "type": ["string", "null"] }, "status": { "type": "string" }, "specName": { "type": ["string", "null"] }, "agentId": { "type": ["string", "null"] }, "modelId": { "type": ["string", "null"] }, "inputPreview": { "type": ["string", "null"] }, "outputPreview": { "type": ["string", "null"] }, "error": { "type": ["string", "null"] }, "tokens": { "oneOf": [{ "$ref": "#/components/schemas/Tokens" }, { "type": "null" }] }, "turns": { "type": ["integer", "null"], "minimum": 0 }, "durationMs": { "type": ["integer", "null"], "minimum": 0 }, "toolCallCount": { "type": ["integer", "null"], "minimum": 0 }, "metadata": { "oneOf": [{ "$ref": "#/components/schemas/Metadata" }, { "type": "null" }] }, "createdAt": { "type": "string" }, "completedAt": { "type": ["string", "null"] } }, "additionalProperties": true };
-const schema120 = { "type": "object", "required": ["runs"], "properties": { "total": { "type": ["integer", "null"], "minimum": 0 }, "limit": { "type": "integer", "minimum": 1 }, "nextCursor": { "type": ["string", "null"] }, "runs": { "type": "array", "items": { "$ref": "#/components/schemas/RunListItem" } } }, "additionalProperties": true };
-const schema121 = { "type": "object", "required": ["status", "tokens", "turns", "model"], "properties": { "runId": { "type": "string" }, "id": { "type": "string" }, "status": { "type": "string" }, "finalText": { "type": ["string", "null"] }, "error": { "type": ["string", "null"] }, "failureReason": { "oneOf": [{ "$ref": "#/components/schemas/FailureReason" }, { "type": "null" }] }, "spec": { "$ref": "#/components/schemas/OpaqueObject" }, "metadata": { "oneOf": [{ "$ref": "#/components/schemas/Metadata" }, { "type": "null" }] }, "tokens": { "oneOf": [{ "$ref": "#/components/schemas/Tokens" }, { "type": "null" }] }, "turns": { "type": ["integer", "null"], "minimum": 0 }, "model": { "oneOf": [{ "$ref": "#/components/schemas/ResolvedModel" }, { "type": "null" }] } }, "additionalProperties": true };
-const schema123 = { "type": "object", "required": ["status"], "properties": { "sessionId": { "type": "string" }, "id": { "type": "string" }, "status": { "type": "string", "enum": ["active", "ended"] } }, "additionalProperties": true };
-const schema126 = { "type": "object", "required": ["events"], "properties": { "sessionId": { "type": "string" }, "total": { "type": "integer", "minimum": 0 }, "events": { "type": "array", "items": { "$ref": "#/components/schemas/SessionReplayFrame" } }, "nextBeforeSeq": { "type": ["integer", "null"], "minimum": 0 }, "truncated": { "type": "boolean" } }, "additionalProperties": true };
-const schema128 = { "type": "object", "required": ["sessions"], "properties": { "total": { "type": ["integer", "null"], "minimum": 0 }, "limit": { "type": "integer", "minimum": 1 }, "offset": { "type": "integer", "minimum": 0 }, "nextCursor": { "type": ["string", "null"] }, "sessions": { "type": "array", "items": { "$ref": "#/components/schemas/SessionSummary" } } }, "additionalProperties": true };
-const schema129 = { "type": "object", "required": ["sessionId"], "properties": { "sessionId": { "type": "string", "minLength": 1 }, "creationDate": { "type": "string" }, "lastInteractionDate": { "type": ["string", "null"] }, "summary": { "type": ["string", "null"] }, "metadata": { "oneOf": [{ "$ref": "#/components/schemas/Metadata" }, { "type": "null" }] }, "status": { "type": "string", "enum": ["active", "ended"] } }, "additionalProperties": true };
-const validate12 = function validate122(data, { instancePath = "" } = {}) {
+const schema106 = {"type":"object","required":["role","content"],"properties":{"role":{"type":"string","enum":["user","assistant","system"]},"content":{"type":"string","maxLength":200000},"attachments":{"type":"array","maxItems":20,"items":{"$ref":"#/components/schemas/Attachment"}}},"additionalProperties":true};
+const schema109 = {"type":"object","required":["id"],"properties":{"id":{"type":"string"},"label":{"type":"string"},"provider":{"type":"string"},"vendorModelId":{"type":"string"},"source":{"type":"string"},"contextWindowTokens":{"type":["integer","null"],"minimum":0},"pricing":{"oneOf":[{"$ref":"#/components/schemas/ModelPricing"},{"type":"null"}]}},"additionalProperties":true};
+const schema110 = {"type":"object","properties":{"inputPer1MUsd":{"type":"number","minimum":0},"outputPer1MUsd":{"type":"number","minimum":0},"cacheReadPer1MUsd":{"type":["number","null"],"minimum":0}},"additionalProperties":true};
+const schema111 = {"type":"object","required":["models"],"properties":{"models":{"type":"array","items":{"$ref":"#/components/schemas/Model"}},"defaultModelId":{"type":["string","null"]}},"additionalProperties":true};
+const schema113 = {"type":"string","enum":["1","0","true","false"]};
+const schema117 = {"type":"object","required":["verdict"],"properties":{"verdict":{"type":"string","enum":["UP","DOWN"]},"explanation":{"type":"string","maxLength":8000},"contentSnapshot":{"type":"string"}},"additionalProperties":true};
+const schema119 = {"type":"object","required":["id","status"],"properties":{"id":{"type":"string","minLength":1},"sessionId":{"type":["string","null"]},"status":{"type":"string"},"specName":{"type":["string","null"]},"agentId":{"type":["string","null"]},"modelId":{"type":["string","null"]},"inputPreview":{"type":["string","null"]},"outputPreview":{"type":["string","null"]},"error":{"type":["string","null"]},"tokens":{"oneOf":[{"$ref":"#/components/schemas/Tokens"},{"type":"null"}]},"turns":{"type":["integer","null"],"minimum":0},"durationMs":{"type":["integer","null"],"minimum":0},"toolCallCount":{"type":["integer","null"],"minimum":0},"metadata":{"oneOf":[{"$ref":"#/components/schemas/Metadata"},{"type":"null"}]},"createdAt":{"type":"string"},"completedAt":{"type":["string","null"]}},"additionalProperties":true};
+const schema120 = {"type":"object","required":["runs"],"properties":{"total":{"type":["integer","null"],"minimum":0},"limit":{"type":"integer","minimum":1},"nextCursor":{"type":["string","null"]},"runs":{"type":"array","items":{"$ref":"#/components/schemas/RunListItem"}}},"additionalProperties":true};
+const schema121 = {"type":"object","required":["status","tokens","turns","model"],"properties":{"runId":{"type":"string"},"id":{"type":"string"},"status":{"type":"string"},"finalText":{"type":["string","null"]},"error":{"type":["string","null"]},"failureReason":{"oneOf":[{"$ref":"#/components/schemas/FailureReason"},{"type":"null"}]},"spec":{"$ref":"#/components/schemas/OpaqueObject"},"metadata":{"oneOf":[{"$ref":"#/components/schemas/Metadata"},{"type":"null"}]},"tokens":{"oneOf":[{"$ref":"#/components/schemas/Tokens"},{"type":"null"}]},"turns":{"type":["integer","null"],"minimum":0},"model":{"oneOf":[{"$ref":"#/components/schemas/ResolvedModel"},{"type":"null"}]}},"additionalProperties":true};
+const schema123 = {"type":"object","required":["status"],"properties":{"sessionId":{"type":"string"},"id":{"type":"string"},"status":{"type":"string","enum":["active","ended"]}},"additionalProperties":true};
+const schema126 = {"type":"object","required":["events"],"properties":{"sessionId":{"type":"string"},"total":{"type":"integer","minimum":0},"events":{"type":"array","items":{"$ref":"#/components/schemas/SessionReplayFrame"}},"nextBeforeSeq":{"type":["integer","null"],"minimum":0},"truncated":{"type":"boolean"}},"additionalProperties":true};
+const schema128 = {"type":"object","required":["sessions"],"properties":{"total":{"type":["integer","null"],"minimum":0},"limit":{"type":"integer","minimum":1},"offset":{"type":"integer","minimum":0},"nextCursor":{"type":["string","null"]},"sessions":{"type":"array","items":{"$ref":"#/components/schemas/SessionSummary"}}},"additionalProperties":true};
+const schema129 = {"type":"object","required":["sessionId"],"properties":{"sessionId":{"type":"string","minLength":1},"creationDate":{"type":"string"},"lastInteractionDate":{"type":["string","null"]},"summary":{"type":["string","null"]},"metadata":{"oneOf":[{"$ref":"#/components/schemas/Metadata"},{"type":"null"}]},"status":{"type":"string","enum":["active","ended"]}},"additionalProperties":true};
+const validate12 = function validate12(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.message === void 0 || !func0.call(data, "message")) && (missing0 = "message")) {
-        validate122.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message")) {
+        validate12.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.message !== void 0 && func0.call(data, "message")) {
-          if (typeof data.message !== "string") {
-            validate122.errors = [{ instancePath: instancePath + "/message", schemaPath: "#/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+        if(data.message !== undefined && func0.call(data, "message")) {
+          if(typeof data.message !== "string") {
+            validate12.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
         }
       }
     } else {
-      validate122.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate12.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate122.errors = vErrors;
+  validate12.errors = vErrors;
   return errors === 0;
 };
-const validate14 = function validate142(data, { instancePath = "" } = {}) {
+const validate14 = function validate14(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (typeof data === "string") {
-      if (!pattern0.test(data)) {
-        validate142.errors = [{ instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^[a-zA-Z0-9_]{1,64}$" }, message: 'must match pattern "^[a-zA-Z0-9_]{1,64}$"' }];
+  if(errors === 0) {
+    if(typeof data === "string") {
+      if(!pattern0.test(data)) {
+        validate14.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-zA-Z0-9_]{1,64}$"},message:"must match pattern \""+"^[a-zA-Z0-9_]{1,64}$"+"\""}];
         return false;
       }
     } else {
-      validate142.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+      validate14.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
       return false;
     }
   }
-  validate142.errors = vErrors;
+  validate14.errors = vErrors;
   return errors === 0;
 };
-const validate17 = function validate172(data, { instancePath = "" } = {}) {
+const validate17 = function validate17(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.id !== void 0 && func0.call(data, "id")) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      if(data.id !== undefined && func0.call(data, "id")) {
         const _errs2 = errors;
-        if (typeof data.id !== "string") {
-          validate172.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+        if(typeof data.id !== "string") {
+          validate17.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
           return false;
         }
         var valid0 = _errs2 === errors;
       } else {
         var valid0 = true;
       }
-      if (valid0) {
-        if (data.name !== void 0 && func0.call(data, "name")) {
+      if(valid0) {
+        if(data.name !== undefined && func0.call(data, "name")) {
           const _errs4 = errors;
-          if (typeof data.name !== "string") {
-            validate172.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.name !== "string") {
+            validate17.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs4 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.description !== void 0 && func0.call(data, "description")) {
+        if(valid0) {
+          if(data.description !== undefined && func0.call(data, "description")) {
             const _errs6 = errors;
-            if (typeof data.description !== "string") {
-              validate172.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.description !== "string") {
+              validate17.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs6 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.tags !== void 0 && func0.call(data, "tags")) {
+          if(valid0) {
+            if(data.tags !== undefined && func0.call(data, "tags")) {
               let data3 = data.tags;
               const _errs8 = errors;
-              if (errors === _errs8) {
-                if (Array.isArray(data3)) {
+              if(errors === _errs8) {
+                if(Array.isArray(data3)) {
                   var valid1 = true;
                   const len0 = data3.length;
-                  for (let i0 = 0; i0 < len0; i0++) {
+                  for(let i0=0; i0<len0; i0++) {
                     const _errs10 = errors;
-                    if (typeof data3[i0] !== "string") {
-                      validate172.errors = [{ instancePath: instancePath + "/tags/" + i0, schemaPath: "#/properties/tags/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    if(typeof data3[i0] !== "string") {
+                      validate17.errors = [{instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                       return false;
                     }
                     var valid1 = _errs10 === errors;
-                    if (!valid1) {
+                    if(!valid1) {
                       break;
                     }
                   }
                 } else {
-                  validate172.errors = [{ instancePath: instancePath + "/tags", schemaPath: "#/properties/tags/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate17.errors = [{instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                   return false;
                 }
               }
@@ -138,27 +138,27 @@ const validate17 = function validate172(data, { instancePath = "" } = {}) {
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.examples !== void 0 && func0.call(data, "examples")) {
+            if(valid0) {
+              if(data.examples !== undefined && func0.call(data, "examples")) {
                 let data5 = data.examples;
                 const _errs12 = errors;
-                if (errors === _errs12) {
-                  if (Array.isArray(data5)) {
+                if(errors === _errs12) {
+                  if(Array.isArray(data5)) {
                     var valid2 = true;
                     const len1 = data5.length;
-                    for (let i1 = 0; i1 < len1; i1++) {
+                    for(let i1=0; i1<len1; i1++) {
                       const _errs14 = errors;
-                      if (typeof data5[i1] !== "string") {
-                        validate172.errors = [{ instancePath: instancePath + "/examples/" + i1, schemaPath: "#/properties/examples/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      if(typeof data5[i1] !== "string") {
+                        validate17.errors = [{instancePath:instancePath+"/examples/" + i1,schemaPath:"#/properties/examples/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                         return false;
                       }
                       var valid2 = _errs14 === errors;
-                      if (!valid2) {
+                      if(!valid2) {
                         break;
                       }
                     }
                   } else {
-                    validate172.errors = [{ instancePath: instancePath + "/examples", schemaPath: "#/properties/examples/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                    validate17.errors = [{instancePath:instancePath+"/examples",schemaPath:"#/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                     return false;
                   }
                 }
@@ -171,98 +171,98 @@ const validate17 = function validate172(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate172.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate17.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate172.errors = vErrors;
+  validate17.errors = vErrors;
   return errors === 0;
 };
-const validate16 = function validate162(data, { instancePath = "" } = {}) {
+const validate16 = function validate16(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.name === void 0 || !func0.call(data, "name")) && (missing0 = "name")) {
-        validate162.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) {
+        validate16.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.protocolVersion !== void 0 && func0.call(data, "protocolVersion")) {
+        if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")) {
           const _errs2 = errors;
-          if (typeof data.protocolVersion !== "string") {
-            validate162.errors = [{ instancePath: instancePath + "/protocolVersion", schemaPath: "#/properties/protocolVersion/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.protocolVersion !== "string") {
+            validate16.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.name !== void 0 && func0.call(data, "name")) {
+        if(valid0) {
+          if(data.name !== undefined && func0.call(data, "name")) {
             const _errs4 = errors;
-            if (typeof data.name !== "string") {
-              validate162.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.name !== "string") {
+              validate16.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs4 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.description !== void 0 && func0.call(data, "description")) {
+          if(valid0) {
+            if(data.description !== undefined && func0.call(data, "description")) {
               const _errs6 = errors;
-              if (typeof data.description !== "string") {
-                validate162.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data.description !== "string") {
+                validate16.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid0 = _errs6 === errors;
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.url !== void 0 && func0.call(data, "url")) {
+            if(valid0) {
+              if(data.url !== undefined && func0.call(data, "url")) {
                 const _errs8 = errors;
-                if (typeof data.url !== "string") {
-                  validate162.errors = [{ instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                if(typeof data.url !== "string") {
+                  validate16.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
               } else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.version !== void 0 && func0.call(data, "version")) {
+              if(valid0) {
+                if(data.version !== undefined && func0.call(data, "version")) {
                   const _errs10 = errors;
-                  if (typeof data.version !== "string") {
-                    validate162.errors = [{ instancePath: instancePath + "/version", schemaPath: "#/properties/version/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  if(typeof data.version !== "string") {
+                    validate16.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                     return false;
                   }
                   var valid0 = _errs10 === errors;
                 } else {
                   var valid0 = true;
                 }
-                if (valid0) {
-                  if (data.provider !== void 0 && func0.call(data, "provider")) {
+                if(valid0) {
+                  if(data.provider !== undefined && func0.call(data, "provider")) {
                     let data5 = data.provider;
                     const _errs12 = errors;
-                    if (errors === _errs12) {
-                      if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
-                        if (data5.organization !== void 0 && func0.call(data5, "organization")) {
+                    if(errors === _errs12) {
+                      if(data5 && typeof data5 == "object" && !Array.isArray(data5)) {
+                        if(data5.organization !== undefined && func0.call(data5, "organization")) {
                           const _errs15 = errors;
-                          if (typeof data5.organization !== "string") {
-                            validate162.errors = [{ instancePath: instancePath + "/provider/organization", schemaPath: "#/properties/provider/properties/organization/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          if(typeof data5.organization !== "string") {
+                            validate16.errors = [{instancePath:instancePath+"/provider/organization",schemaPath:"#/properties/provider/properties/organization/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                             return false;
                           }
                           var valid1 = _errs15 === errors;
                         } else {
                           var valid1 = true;
                         }
-                        if (valid1) {
-                          if (data5.url !== void 0 && func0.call(data5, "url")) {
+                        if(valid1) {
+                          if(data5.url !== undefined && func0.call(data5, "url")) {
                             const _errs17 = errors;
-                            if (typeof data5.url !== "string") {
-                              validate162.errors = [{ instancePath: instancePath + "/provider/url", schemaPath: "#/properties/provider/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                            if(typeof data5.url !== "string") {
+                              validate16.errors = [{instancePath:instancePath+"/provider/url",schemaPath:"#/properties/provider/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                               return false;
                             }
                             var valid1 = _errs17 === errors;
@@ -271,7 +271,7 @@ const validate16 = function validate162(data, { instancePath = "" } = {}) {
                           }
                         }
                       } else {
-                        validate162.errors = [{ instancePath: instancePath + "/provider", schemaPath: "#/properties/provider/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                        validate16.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/type",keyword:"type",params:{type: "object"},message:"must be object"}];
                         return false;
                       }
                     }
@@ -279,36 +279,36 @@ const validate16 = function validate162(data, { instancePath = "" } = {}) {
                   } else {
                     var valid0 = true;
                   }
-                  if (valid0) {
-                    if (data.documentationUrl !== void 0 && func0.call(data, "documentationUrl")) {
+                  if(valid0) {
+                    if(data.documentationUrl !== undefined && func0.call(data, "documentationUrl")) {
                       const _errs19 = errors;
-                      if (typeof data.documentationUrl !== "string") {
-                        validate162.errors = [{ instancePath: instancePath + "/documentationUrl", schemaPath: "#/properties/documentationUrl/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      if(typeof data.documentationUrl !== "string") {
+                        validate16.errors = [{instancePath:instancePath+"/documentationUrl",schemaPath:"#/properties/documentationUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                         return false;
                       }
                       var valid0 = _errs19 === errors;
                     } else {
                       var valid0 = true;
                     }
-                    if (valid0) {
-                      if (data.iconUrl !== void 0 && func0.call(data, "iconUrl")) {
+                    if(valid0) {
+                      if(data.iconUrl !== undefined && func0.call(data, "iconUrl")) {
                         const _errs21 = errors;
-                        if (typeof data.iconUrl !== "string") {
-                          validate162.errors = [{ instancePath: instancePath + "/iconUrl", schemaPath: "#/properties/iconUrl/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        if(typeof data.iconUrl !== "string") {
+                          validate16.errors = [{instancePath:instancePath+"/iconUrl",schemaPath:"#/properties/iconUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                           return false;
                         }
                         var valid0 = _errs21 === errors;
                       } else {
                         var valid0 = true;
                       }
-                      if (valid0) {
-                        if (data.capabilities !== void 0 && func0.call(data, "capabilities")) {
+                      if(valid0) {
+                        if(data.capabilities !== undefined && func0.call(data, "capabilities")) {
                           let data10 = data.capabilities;
                           const _errs23 = errors;
-                          if (errors === _errs23) {
-                            if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+                          if(errors === _errs23) {
+                            if(data10 && typeof data10 == "object" && !Array.isArray(data10)) {
                             } else {
-                              validate162.errors = [{ instancePath: instancePath + "/capabilities", schemaPath: "#/properties/capabilities/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                              validate16.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
                               return false;
                             }
                           }
@@ -316,27 +316,27 @@ const validate16 = function validate162(data, { instancePath = "" } = {}) {
                         } else {
                           var valid0 = true;
                         }
-                        if (valid0) {
-                          if (data.defaultInputModes !== void 0 && func0.call(data, "defaultInputModes")) {
+                        if(valid0) {
+                          if(data.defaultInputModes !== undefined && func0.call(data, "defaultInputModes")) {
                             let data11 = data.defaultInputModes;
                             const _errs26 = errors;
-                            if (errors === _errs26) {
-                              if (Array.isArray(data11)) {
+                            if(errors === _errs26) {
+                              if(Array.isArray(data11)) {
                                 var valid2 = true;
                                 const len0 = data11.length;
-                                for (let i0 = 0; i0 < len0; i0++) {
+                                for(let i0=0; i0<len0; i0++) {
                                   const _errs28 = errors;
-                                  if (typeof data11[i0] !== "string") {
-                                    validate162.errors = [{ instancePath: instancePath + "/defaultInputModes/" + i0, schemaPath: "#/properties/defaultInputModes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                  if(typeof data11[i0] !== "string") {
+                                    validate16.errors = [{instancePath:instancePath+"/defaultInputModes/" + i0,schemaPath:"#/properties/defaultInputModes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                                     return false;
                                   }
                                   var valid2 = _errs28 === errors;
-                                  if (!valid2) {
+                                  if(!valid2) {
                                     break;
                                   }
                                 }
                               } else {
-                                validate162.errors = [{ instancePath: instancePath + "/defaultInputModes", schemaPath: "#/properties/defaultInputModes/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                validate16.errors = [{instancePath:instancePath+"/defaultInputModes",schemaPath:"#/properties/defaultInputModes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                                 return false;
                               }
                             }
@@ -344,27 +344,27 @@ const validate16 = function validate162(data, { instancePath = "" } = {}) {
                           } else {
                             var valid0 = true;
                           }
-                          if (valid0) {
-                            if (data.defaultOutputModes !== void 0 && func0.call(data, "defaultOutputModes")) {
+                          if(valid0) {
+                            if(data.defaultOutputModes !== undefined && func0.call(data, "defaultOutputModes")) {
                               let data13 = data.defaultOutputModes;
                               const _errs30 = errors;
-                              if (errors === _errs30) {
-                                if (Array.isArray(data13)) {
+                              if(errors === _errs30) {
+                                if(Array.isArray(data13)) {
                                   var valid3 = true;
                                   const len1 = data13.length;
-                                  for (let i1 = 0; i1 < len1; i1++) {
+                                  for(let i1=0; i1<len1; i1++) {
                                     const _errs32 = errors;
-                                    if (typeof data13[i1] !== "string") {
-                                      validate162.errors = [{ instancePath: instancePath + "/defaultOutputModes/" + i1, schemaPath: "#/properties/defaultOutputModes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                    if(typeof data13[i1] !== "string") {
+                                      validate16.errors = [{instancePath:instancePath+"/defaultOutputModes/" + i1,schemaPath:"#/properties/defaultOutputModes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                                       return false;
                                     }
                                     var valid3 = _errs32 === errors;
-                                    if (!valid3) {
+                                    if(!valid3) {
                                       break;
                                     }
                                   }
                                 } else {
-                                  validate162.errors = [{ instancePath: instancePath + "/defaultOutputModes", schemaPath: "#/properties/defaultOutputModes/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                  validate16.errors = [{instancePath:instancePath+"/defaultOutputModes",schemaPath:"#/properties/defaultOutputModes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                                   return false;
                                 }
                               }
@@ -372,27 +372,27 @@ const validate16 = function validate162(data, { instancePath = "" } = {}) {
                             } else {
                               var valid0 = true;
                             }
-                            if (valid0) {
-                              if (data.skills !== void 0 && func0.call(data, "skills")) {
+                            if(valid0) {
+                              if(data.skills !== undefined && func0.call(data, "skills")) {
                                 let data15 = data.skills;
                                 const _errs34 = errors;
-                                if (errors === _errs34) {
-                                  if (Array.isArray(data15)) {
+                                if(errors === _errs34) {
+                                  if(Array.isArray(data15)) {
                                     var valid4 = true;
                                     const len2 = data15.length;
-                                    for (let i2 = 0; i2 < len2; i2++) {
+                                    for(let i2=0; i2<len2; i2++) {
                                       const _errs36 = errors;
-                                      if (!validate17(data15[i2], { instancePath: instancePath + "/skills/" + i2 })) {
+                                      if(!(validate17(data15[i2], {instancePath:instancePath+"/skills/" + i2}))) {
                                         vErrors = vErrors === null ? validate17.errors : vErrors.concat(validate17.errors);
                                         errors = vErrors.length;
                                       }
                                       var valid4 = _errs36 === errors;
-                                      if (!valid4) {
+                                      if(!valid4) {
                                         break;
                                       }
                                     }
                                   } else {
-                                    validate162.errors = [{ instancePath: instancePath + "/skills", schemaPath: "#/properties/skills/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                    validate16.errors = [{instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                                     return false;
                                   }
                                 }
@@ -413,37 +413,37 @@ const validate16 = function validate162(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate162.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate16.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate162.errors = vErrors;
+  validate16.errors = vErrors;
   return errors === 0;
 };
-const validate13 = function validate132(data, { instancePath = "" } = {}) {
+const validate13 = function validate13(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.kind === void 0 || !func0.call(data, "kind")) && (missing0 = "kind") || (data.name === void 0 || !func0.call(data, "name")) && (missing0 = "name") || (data.agentCard === void 0 || !func0.call(data, "agentCard")) && (missing0 = "agentCard")) {
-        validate132.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.agentCard === undefined) || (!(func0.call(data, "agentCard")))) && (missing0 = "agentCard"))) {
+        validate13.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.kind !== void 0 && func0.call(data, "kind")) {
+        if(data.kind !== undefined && func0.call(data, "kind")) {
           const _errs2 = errors;
-          if ("a2a_local" !== data.kind) {
-            validate132.errors = [{ instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "a2a_local" }, message: "must be equal to constant" }];
+          if("a2a_local" !== data.kind) {
+            validate13.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "a2a_local"},message:"must be equal to constant"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.name !== void 0 && func0.call(data, "name")) {
+        if(valid0) {
+          if(data.name !== undefined && func0.call(data, "name")) {
             const _errs3 = errors;
-            if (!validate14(data.name, { instancePath: instancePath + "/name" })) {
+            if(!(validate14(data.name, {instancePath:instancePath+"/name"}))) {
               vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
               errors = vErrors.length;
             }
@@ -451,21 +451,21 @@ const validate13 = function validate132(data, { instancePath = "" } = {}) {
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.description !== void 0 && func0.call(data, "description")) {
+          if(valid0) {
+            if(data.description !== undefined && func0.call(data, "description")) {
               const _errs4 = errors;
-              if (typeof data.description !== "string") {
-                validate132.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data.description !== "string") {
+                validate13.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid0 = _errs4 === errors;
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.agentCard !== void 0 && func0.call(data, "agentCard")) {
+            if(valid0) {
+              if(data.agentCard !== undefined && func0.call(data, "agentCard")) {
                 const _errs6 = errors;
-                if (!validate16(data.agentCard, { instancePath: instancePath + "/agentCard" })) {
+                if(!(validate16(data.agentCard, {instancePath:instancePath+"/agentCard"}))) {
                   vErrors = vErrors === null ? validate16.errors : vErrors.concat(validate16.errors);
                   errors = vErrors.length;
                 }
@@ -478,33 +478,33 @@ const validate13 = function validate132(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate132.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate13.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate132.errors = vErrors;
+  validate13.errors = vErrors;
   return errors === 0;
 };
-const validate22 = function validate222(data, { instancePath = "" } = {}) {
+const validate22 = function validate22(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      for (const key0 of Object.keys(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      for(const key0 of Object.keys(data)) {
         let data0 = data[key0];
         const _errs2 = errors;
-        if (errors === _errs2) {
-          if (typeof data0 === "string") {
+        if(errors === _errs2) {
+          if(typeof data0 === "string") {
             let bytes0 = data0.length;
-            if (bytes0 * 3 > 8192) {
+            if(bytes0 * 3 > 8192) {
               bytes0 = 0;
-              for (let i0 = 0; i0 < data0.length; i0++) {
+              for(let i0=0; i0<data0.length; i0++) {
                 const c0 = data0.charCodeAt(i0);
-                if (c0 < 128) {
+                if(c0 < 0x80) {
                   bytes0 += 1;
-                } else if (c0 < 2048) {
+                } else if(c0 < 0x800) {
                   bytes0 += 2;
-                } else if ((c0 & 64512) === 55296 && (data0.charCodeAt(i0 + 1) & 64512) === 56320) {
+                } else if((c0 & 0xfc00) === 0xd800 && (data0.charCodeAt(i0 + 1) & 0xfc00) === 0xdc00) {
                   bytes0 += 4;
                   i0++;
                 } else {
@@ -512,52 +512,52 @@ const validate22 = function validate222(data, { instancePath = "" } = {}) {
                 }
               }
             }
-            if (bytes0 > 8192) {
-              validate222.errors = [{ instancePath: instancePath + "/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/additionalProperties/x-max-utf8-bytes", keyword: "x-max-utf8-bytes", params: { limit: 8192, actual: bytes0 }, message: "must be at most 8192 bytes as UTF-8 (is " + bytes0 + ")" }];
+            if(bytes0 > 8192) {
+              validate22.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/x-max-utf8-bytes",keyword:"x-max-utf8-bytes",params:{limit: 8192, actual: bytes0},message:"must be at most 8192 bytes as UTF-8 (is "+bytes0+")"}];
               return false;
             }
           } else {
-            validate222.errors = [{ instancePath: instancePath + "/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate22.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
         }
         var valid0 = _errs2 === errors;
-        if (!valid0) {
+        if(!valid0) {
           break;
         }
       }
     } else {
-      validate222.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate22.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate222.errors = vErrors;
+  validate22.errors = vErrors;
   return errors === 0;
 };
-const validate20 = function validate202(data, { instancePath = "" } = {}) {
+const validate20 = function validate20(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.kind === void 0 || !func0.call(data, "kind")) && (missing0 = "kind") || (data.name === void 0 || !func0.call(data, "name")) && (missing0 = "name") || (data.agentCardUrl === void 0 || !func0.call(data, "agentCardUrl")) && (missing0 = "agentCardUrl")) {
-        validate202.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.agentCardUrl === undefined) || (!(func0.call(data, "agentCardUrl")))) && (missing0 = "agentCardUrl"))) {
+        validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.kind !== void 0 && func0.call(data, "kind")) {
+        if(data.kind !== undefined && func0.call(data, "kind")) {
           const _errs2 = errors;
-          if ("a2a" !== data.kind) {
-            validate202.errors = [{ instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "a2a" }, message: "must be equal to constant" }];
+          if("a2a" !== data.kind) {
+            validate20.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "a2a"},message:"must be equal to constant"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.name !== void 0 && func0.call(data, "name")) {
+        if(valid0) {
+          if(data.name !== undefined && func0.call(data, "name")) {
             const _errs3 = errors;
-            if (!validate14(data.name, { instancePath: instancePath + "/name" })) {
+            if(!(validate14(data.name, {instancePath:instancePath+"/name"}))) {
               vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
               errors = vErrors.length;
             }
@@ -565,18 +565,18 @@ const validate20 = function validate202(data, { instancePath = "" } = {}) {
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.agentCardUrl !== void 0 && func0.call(data, "agentCardUrl")) {
+          if(valid0) {
+            if(data.agentCardUrl !== undefined && func0.call(data, "agentCardUrl")) {
               let data2 = data.agentCardUrl;
               const _errs4 = errors;
-              if (errors === _errs4) {
-                if (typeof data2 === "string") {
-                  if (func4(data2) < 1) {
-                    validate202.errors = [{ instancePath: instancePath + "/agentCardUrl", schemaPath: "#/properties/agentCardUrl/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+              if(errors === _errs4) {
+                if(typeof data2 === "string") {
+                  if(func4(data2) < 1) {
+                    validate20.errors = [{instancePath:instancePath+"/agentCardUrl",schemaPath:"#/properties/agentCardUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
                     return false;
                   }
                 } else {
-                  validate202.errors = [{ instancePath: instancePath + "/agentCardUrl", schemaPath: "#/properties/agentCardUrl/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate20.errors = [{instancePath:instancePath+"/agentCardUrl",schemaPath:"#/properties/agentCardUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                   return false;
                 }
               }
@@ -584,21 +584,21 @@ const validate20 = function validate202(data, { instancePath = "" } = {}) {
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.description !== void 0 && func0.call(data, "description")) {
+            if(valid0) {
+              if(data.description !== undefined && func0.call(data, "description")) {
                 const _errs6 = errors;
-                if (typeof data.description !== "string") {
-                  validate202.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                if(typeof data.description !== "string") {
+                  validate20.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
               } else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.headers !== void 0 && func0.call(data, "headers")) {
+              if(valid0) {
+                if(data.headers !== undefined && func0.call(data, "headers")) {
                   const _errs8 = errors;
-                  if (!validate22(data.headers, { instancePath: instancePath + "/headers" })) {
+                  if(!(validate22(data.headers, {instancePath:instancePath+"/headers"}))) {
                     vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
                     errors = vErrors.length;
                   }
@@ -606,11 +606,11 @@ const validate20 = function validate202(data, { instancePath = "" } = {}) {
                 } else {
                   var valid0 = true;
                 }
-                if (valid0) {
-                  if (data.contextId !== void 0 && func0.call(data, "contextId")) {
+                if(valid0) {
+                  if(data.contextId !== undefined && func0.call(data, "contextId")) {
                     const _errs9 = errors;
-                    if (typeof data.contextId !== "string") {
-                      validate202.errors = [{ instancePath: instancePath + "/contextId", schemaPath: "#/properties/contextId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    if(typeof data.contextId !== "string") {
+                      validate20.errors = [{instancePath:instancePath+"/contextId",schemaPath:"#/properties/contextId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                       return false;
                     }
                     var valid0 = _errs9 === errors;
@@ -624,69 +624,69 @@ const validate20 = function validate202(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate202.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate202.errors = vErrors;
+  validate20.errors = vErrors;
   return errors === 0;
 };
-const validate27 = function validate272(data, { instancePath = "" } = {}) {
+const validate27 = function validate27(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)) && isFinite(data))) {
-    validate272.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+  if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) {
+    validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
     return false;
   }
-  if (errors === 0) {
-    if (typeof data == "number" && isFinite(data)) {
-      if (data < 0 || isNaN(data)) {
-        validate272.errors = [{ instancePath, schemaPath: "#/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+  if(errors === 0) {
+    if((typeof data == "number") && (isFinite(data))) {
+      if(data < 0 || isNaN(data)) {
+        validate27.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
         return false;
       }
     }
   }
-  validate272.errors = vErrors;
+  validate27.errors = vErrors;
   return errors === 0;
 };
-const validate29 = function validate292(data, { instancePath = "" } = {}) {
+const validate29 = function validate29(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.text === void 0 || !func0.call(data, "text")) && (missing0 = "text")) {
-        validate292.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) {
+        validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.text !== void 0 && func0.call(data, "text")) {
-          if (typeof data.text !== "string") {
-            validate292.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+        if(data.text !== undefined && func0.call(data, "text")) {
+          if(typeof data.text !== "string") {
+            validate29.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
         }
       }
     } else {
-      validate292.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate292.errors = vErrors;
+  validate29.errors = vErrors;
   return errors === 0;
 };
-const validate26 = function validate262(data, { instancePath = "" } = {}) {
+const validate26 = function validate26(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.seq === void 0 || !func0.call(data, "seq")) && (missing0 = "seq") || (data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type") || (data.data === void 0 || !func0.call(data, "data")) && (missing0 = "data")) {
-        validate262.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.seq === undefined) || (!(func0.call(data, "seq")))) && (missing0 = "seq")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))) {
+        validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.seq !== void 0 && func0.call(data, "seq")) {
+        if(data.seq !== undefined && func0.call(data, "seq")) {
           const _errs2 = errors;
-          if (!validate27(data.seq, { instancePath: instancePath + "/seq" })) {
+          if(!(validate27(data.seq, {instancePath:instancePath+"/seq"}))) {
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
@@ -694,21 +694,21 @@ const validate26 = function validate262(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.type !== void 0 && func0.call(data, "type")) {
+        if(valid0) {
+          if(data.type !== undefined && func0.call(data, "type")) {
             const _errs3 = errors;
-            if ("assistant_delta" !== data.type) {
-              validate262.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "assistant_delta" }, message: "must be equal to constant" }];
+            if("assistant_delta" !== data.type) {
+              validate26.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "assistant_delta"},message:"must be equal to constant"}];
               return false;
             }
             var valid0 = _errs3 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.data !== void 0 && func0.call(data, "data")) {
+          if(valid0) {
+            if(data.data !== undefined && func0.call(data, "data")) {
               const _errs4 = errors;
-              if (!validate29(data.data, { instancePath: instancePath + "/data" })) {
+              if(!(validate29(data.data, {instancePath:instancePath+"/data"}))) {
                 vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
                 errors = vErrors.length;
               }
@@ -720,26 +720,26 @@ const validate26 = function validate262(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate262.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate262.errors = vErrors;
+  validate26.errors = vErrors;
   return errors === 0;
 };
-const validate31 = function validate312(data, { instancePath = "" } = {}) {
+const validate31 = function validate31(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.seq === void 0 || !func0.call(data, "seq")) && (missing0 = "seq") || (data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type") || (data.data === void 0 || !func0.call(data, "data")) && (missing0 = "data")) {
-        validate312.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.seq === undefined) || (!(func0.call(data, "seq")))) && (missing0 = "seq")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))) {
+        validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.seq !== void 0 && func0.call(data, "seq")) {
+        if(data.seq !== undefined && func0.call(data, "seq")) {
           const _errs2 = errors;
-          if (!validate27(data.seq, { instancePath: instancePath + "/seq" })) {
+          if(!(validate27(data.seq, {instancePath:instancePath+"/seq"}))) {
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
@@ -747,21 +747,21 @@ const validate31 = function validate312(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.type !== void 0 && func0.call(data, "type")) {
+        if(valid0) {
+          if(data.type !== undefined && func0.call(data, "type")) {
             const _errs3 = errors;
-            if ("thinking_delta" !== data.type) {
-              validate312.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "thinking_delta" }, message: "must be equal to constant" }];
+            if("thinking_delta" !== data.type) {
+              validate31.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "thinking_delta"},message:"must be equal to constant"}];
               return false;
             }
             var valid0 = _errs3 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.data !== void 0 && func0.call(data, "data")) {
+          if(valid0) {
+            if(data.data !== undefined && func0.call(data, "data")) {
               const _errs4 = errors;
-              if (!validate29(data.data, { instancePath: instancePath + "/data" })) {
+              if(!(validate29(data.data, {instancePath:instancePath+"/data"}))) {
                 vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
                 errors = vErrors.length;
               }
@@ -773,49 +773,49 @@ const validate31 = function validate312(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate312.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate31.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate312.errors = vErrors;
+  validate31.errors = vErrors;
   return errors === 0;
 };
-const validate37 = function validate372(data, { instancePath = "" } = {}) {
+const validate37 = function validate37(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.toolUseId === void 0 || !func0.call(data, "toolUseId")) && (missing0 = "toolUseId") || (data.name === void 0 || !func0.call(data, "name")) && (missing0 = "name") || (data.result === void 0 || !func0.call(data, "result")) && (missing0 = "result")) {
-        validate372.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.toolUseId === undefined) || (!(func0.call(data, "toolUseId")))) && (missing0 = "toolUseId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))) {
+        validate37.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.toolUseId !== void 0 && func0.call(data, "toolUseId")) {
+        if(data.toolUseId !== undefined && func0.call(data, "toolUseId")) {
           const _errs2 = errors;
-          if (typeof data.toolUseId !== "string") {
-            validate372.errors = [{ instancePath: instancePath + "/toolUseId", schemaPath: "#/properties/toolUseId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.toolUseId !== "string") {
+            validate37.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.name !== void 0 && func0.call(data, "name")) {
+        if(valid0) {
+          if(data.name !== undefined && func0.call(data, "name")) {
             const _errs4 = errors;
-            if (typeof data.name !== "string") {
-              validate372.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.name !== "string") {
+              validate37.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs4 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.result !== void 0 && func0.call(data, "result")) {
+          if(valid0) {
+            if(data.result !== undefined && func0.call(data, "result")) {
               const _errs6 = errors;
-              if (typeof data.result !== "string") {
-                validate372.errors = [{ instancePath: instancePath + "/result", schemaPath: "#/properties/result/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data.result !== "string") {
+                validate37.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid0 = _errs6 === errors;
@@ -826,60 +826,60 @@ const validate37 = function validate372(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate372.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate372.errors = vErrors;
+  validate37.errors = vErrors;
   return errors === 0;
 };
-const validate39 = function validate392(data, { instancePath = "" } = {}) {
+const validate39 = function validate39(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.toolUseId === void 0 || !func0.call(data, "toolUseId")) && (missing0 = "toolUseId") || (data.name === void 0 || !func0.call(data, "name")) && (missing0 = "name") || (data.ok === void 0 || !func0.call(data, "ok")) && (missing0 = "ok")) {
-        validate392.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.toolUseId === undefined) || (!(func0.call(data, "toolUseId")))) && (missing0 = "toolUseId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.ok === undefined) || (!(func0.call(data, "ok")))) && (missing0 = "ok"))) {
+        validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.toolUseId !== void 0 && func0.call(data, "toolUseId")) {
+        if(data.toolUseId !== undefined && func0.call(data, "toolUseId")) {
           const _errs2 = errors;
-          if (typeof data.toolUseId !== "string") {
-            validate392.errors = [{ instancePath: instancePath + "/toolUseId", schemaPath: "#/properties/toolUseId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.toolUseId !== "string") {
+            validate39.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.name !== void 0 && func0.call(data, "name")) {
+        if(valid0) {
+          if(data.name !== undefined && func0.call(data, "name")) {
             const _errs4 = errors;
-            if (typeof data.name !== "string") {
-              validate392.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.name !== "string") {
+              validate39.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs4 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.ok !== void 0 && func0.call(data, "ok")) {
+          if(valid0) {
+            if(data.ok !== undefined && func0.call(data, "ok")) {
               const _errs6 = errors;
-              if (typeof data.ok !== "boolean") {
-                validate392.errors = [{ instancePath: instancePath + "/ok", schemaPath: "#/properties/ok/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+              if(typeof data.ok !== "boolean") {
+                validate39.errors = [{instancePath:instancePath+"/ok",schemaPath:"#/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
                 return false;
               }
               var valid0 = _errs6 === errors;
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.summary !== void 0 && func0.call(data, "summary")) {
+            if(valid0) {
+              if(data.summary !== undefined && func0.call(data, "summary")) {
                 const _errs8 = errors;
-                if (typeof data.summary !== "string") {
-                  validate392.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                if(typeof data.summary !== "string") {
+                  validate39.errors = [{instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
@@ -891,70 +891,70 @@ const validate39 = function validate392(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate392.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate392.errors = vErrors;
+  validate39.errors = vErrors;
   return errors === 0;
 };
-const validate36 = function validate362(data, { instancePath = "" } = {}) {
+const validate36 = function validate36(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!validate37(data, { instancePath })) {
+  if(!(validate37(data, {instancePath}))) {
     vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
-  if (!valid0) {
+  if(!valid0) {
     const _errs2 = errors;
-    if (!validate39(data, { instancePath })) {
+    if(!(validate39(data, {instancePath}))) {
       vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
   }
-  if (!valid0) {
-    const err0 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-    if (vErrors === null) {
+  if(!valid0) {
+    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    if(vErrors === null) {
       vErrors = [err0];
     } else {
       vErrors.push(err0);
     }
     errors++;
-    validate362.errors = vErrors;
+    validate36.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
+    if(vErrors !== null) {
+      if(_errs0) {
         vErrors.length = _errs0;
       } else {
         vErrors = null;
       }
     }
   }
-  validate362.errors = vErrors;
+  validate36.errors = vErrors;
   return errors === 0;
 };
-const validate34 = function validate342(data, { instancePath = "" } = {}) {
+const validate34 = function validate34(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.seq === void 0 || !func0.call(data, "seq")) && (missing0 = "seq") || (data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type") || (data.data === void 0 || !func0.call(data, "data")) && (missing0 = "data")) {
-        validate342.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.seq === undefined) || (!(func0.call(data, "seq")))) && (missing0 = "seq")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))) {
+        validate34.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.seq !== void 0 && func0.call(data, "seq")) {
+        if(data.seq !== undefined && func0.call(data, "seq")) {
           const _errs2 = errors;
-          if (!validate27(data.seq, { instancePath: instancePath + "/seq" })) {
+          if(!(validate27(data.seq, {instancePath:instancePath+"/seq"}))) {
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
@@ -962,21 +962,21 @@ const validate34 = function validate342(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.type !== void 0 && func0.call(data, "type")) {
+        if(valid0) {
+          if(data.type !== undefined && func0.call(data, "type")) {
             const _errs3 = errors;
-            if ("tool_result" !== data.type) {
-              validate342.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "tool_result" }, message: "must be equal to constant" }];
+            if("tool_result" !== data.type) {
+              validate34.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "tool_result"},message:"must be equal to constant"}];
               return false;
             }
             var valid0 = _errs3 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.data !== void 0 && func0.call(data, "data")) {
+          if(valid0) {
+            if(data.data !== undefined && func0.call(data, "data")) {
               const _errs4 = errors;
-              if (!validate36(data.data, { instancePath: instancePath + "/data" })) {
+              if(!(validate36(data.data, {instancePath:instancePath+"/data"}))) {
                 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
                 errors = vErrors.length;
               }
@@ -988,47 +988,47 @@ const validate34 = function validate342(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate342.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate342.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 };
-const validate46 = function validate462(data, { instancePath = "" } = {}) {
+const validate46 = function validate46(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
     } else {
-      validate462.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate46.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate462.errors = vErrors;
+  validate46.errors = vErrors;
   return errors === 0;
 };
-const validate45 = function validate452(data, { instancePath = "" } = {}) {
+const validate45 = function validate45(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.toolUseId === void 0 || !func0.call(data, "toolUseId")) && (missing0 = "toolUseId") || (data.name === void 0 || !func0.call(data, "name")) && (missing0 = "name") || (data.args === void 0 || !func0.call(data, "args")) && (missing0 = "args")) {
-        validate452.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.toolUseId === undefined) || (!(func0.call(data, "toolUseId")))) && (missing0 = "toolUseId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.args === undefined) || (!(func0.call(data, "args")))) && (missing0 = "args"))) {
+        validate45.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.toolUseId !== void 0 && func0.call(data, "toolUseId")) {
+        if(data.toolUseId !== undefined && func0.call(data, "toolUseId")) {
           let data0 = data.toolUseId;
           const _errs2 = errors;
-          if (errors === _errs2) {
-            if (typeof data0 === "string") {
-              if (func4(data0) < 1) {
-                validate452.errors = [{ instancePath: instancePath + "/toolUseId", schemaPath: "#/properties/toolUseId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+          if(errors === _errs2) {
+            if(typeof data0 === "string") {
+              if(func4(data0) < 1) {
+                validate45.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
                 return false;
               }
             } else {
-              validate452.errors = [{ instancePath: instancePath + "/toolUseId", schemaPath: "#/properties/toolUseId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate45.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
           }
@@ -1036,21 +1036,21 @@ const validate45 = function validate452(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.name !== void 0 && func0.call(data, "name")) {
+        if(valid0) {
+          if(data.name !== undefined && func0.call(data, "name")) {
             const _errs4 = errors;
-            if (typeof data.name !== "string") {
-              validate452.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.name !== "string") {
+              validate45.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs4 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.args !== void 0 && func0.call(data, "args")) {
+          if(valid0) {
+            if(data.args !== undefined && func0.call(data, "args")) {
               const _errs6 = errors;
-              if (!validate46(data.args, { instancePath: instancePath + "/args" })) {
+              if(!(validate46(data.args, {instancePath:instancePath+"/args"}))) {
                 vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
                 errors = vErrors.length;
               }
@@ -1058,11 +1058,11 @@ const validate45 = function validate452(data, { instancePath = "" } = {}) {
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.kind !== void 0 && func0.call(data, "kind")) {
+            if(valid0) {
+              if(data.kind !== undefined && func0.call(data, "kind")) {
                 const _errs7 = errors;
-                if ("local" !== data.kind) {
-                  validate452.errors = [{ instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "local" }, message: "must be equal to constant" }];
+                if("local" !== data.kind) {
+                  validate45.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "local"},message:"must be equal to constant"}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -1074,34 +1074,34 @@ const validate45 = function validate452(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate452.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate45.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate452.errors = vErrors;
+  validate45.errors = vErrors;
   return errors === 0;
 };
-const validate49 = function validate492(data, { instancePath = "" } = {}) {
+const validate49 = function validate49(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.toolUseId === void 0 || !func0.call(data, "toolUseId")) && (missing0 = "toolUseId") || (data.name === void 0 || !func0.call(data, "name")) && (missing0 = "name") || (data.args === void 0 || !func0.call(data, "args")) && (missing0 = "args") || (data.kind === void 0 || !func0.call(data, "kind")) && (missing0 = "kind") || (data.agentCard === void 0 || !func0.call(data, "agentCard")) && (missing0 = "agentCard")) {
-        validate492.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((((data.toolUseId === undefined) || (!(func0.call(data, "toolUseId")))) && (missing0 = "toolUseId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.args === undefined) || (!(func0.call(data, "args")))) && (missing0 = "args"))) || (((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind"))) || (((data.agentCard === undefined) || (!(func0.call(data, "agentCard")))) && (missing0 = "agentCard"))) {
+        validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.toolUseId !== void 0 && func0.call(data, "toolUseId")) {
+        if(data.toolUseId !== undefined && func0.call(data, "toolUseId")) {
           let data0 = data.toolUseId;
           const _errs2 = errors;
-          if (errors === _errs2) {
-            if (typeof data0 === "string") {
-              if (func4(data0) < 1) {
-                validate492.errors = [{ instancePath: instancePath + "/toolUseId", schemaPath: "#/properties/toolUseId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+          if(errors === _errs2) {
+            if(typeof data0 === "string") {
+              if(func4(data0) < 1) {
+                validate49.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
                 return false;
               }
             } else {
-              validate492.errors = [{ instancePath: instancePath + "/toolUseId", schemaPath: "#/properties/toolUseId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate49.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
           }
@@ -1109,21 +1109,21 @@ const validate49 = function validate492(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.name !== void 0 && func0.call(data, "name")) {
+        if(valid0) {
+          if(data.name !== undefined && func0.call(data, "name")) {
             const _errs4 = errors;
-            if (typeof data.name !== "string") {
-              validate492.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.name !== "string") {
+              validate49.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs4 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.args !== void 0 && func0.call(data, "args")) {
+          if(valid0) {
+            if(data.args !== undefined && func0.call(data, "args")) {
               const _errs6 = errors;
-              if (!validate12(data.args, { instancePath: instancePath + "/args" })) {
+              if(!(validate12(data.args, {instancePath:instancePath+"/args"}))) {
                 vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
                 errors = vErrors.length;
               }
@@ -1131,21 +1131,21 @@ const validate49 = function validate492(data, { instancePath = "" } = {}) {
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.kind !== void 0 && func0.call(data, "kind")) {
+            if(valid0) {
+              if(data.kind !== undefined && func0.call(data, "kind")) {
                 const _errs7 = errors;
-                if ("a2a_local" !== data.kind) {
-                  validate492.errors = [{ instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "a2a_local" }, message: "must be equal to constant" }];
+                if("a2a_local" !== data.kind) {
+                  validate49.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "a2a_local"},message:"must be equal to constant"}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
               } else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.agentCard !== void 0 && func0.call(data, "agentCard")) {
+              if(valid0) {
+                if(data.agentCard !== undefined && func0.call(data, "agentCard")) {
                   const _errs8 = errors;
-                  if (!validate16(data.agentCard, { instancePath: instancePath + "/agentCard" })) {
+                  if(!(validate16(data.agentCard, {instancePath:instancePath+"/agentCard"}))) {
                     vErrors = vErrors === null ? validate16.errors : vErrors.concat(validate16.errors);
                     errors = vErrors.length;
                   }
@@ -1159,44 +1159,44 @@ const validate49 = function validate492(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate492.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate492.errors = vErrors;
+  validate49.errors = vErrors;
   return errors === 0;
 };
-const validate55 = function validate552(data, { instancePath = "" } = {}) {
+const validate55 = function validate55(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.name !== void 0 && func0.call(data, "name")) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      if(data.name !== undefined && func0.call(data, "name")) {
         const _errs2 = errors;
-        if (typeof data.name !== "string") {
-          validate552.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+        if(typeof data.name !== "string") {
+          validate55.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
           return false;
         }
         var valid0 = _errs2 === errors;
       } else {
         var valid0 = true;
       }
-      if (valid0) {
-        if (data.version !== void 0 && func0.call(data, "version")) {
+      if(valid0) {
+        if(data.version !== undefined && func0.call(data, "version")) {
           const _errs4 = errors;
-          if (typeof data.version !== "string") {
-            validate552.errors = [{ instancePath: instancePath + "/version", schemaPath: "#/properties/version/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.version !== "string") {
+            validate55.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs4 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.title !== void 0 && func0.call(data, "title")) {
+        if(valid0) {
+          if(data.title !== undefined && func0.call(data, "title")) {
             const _errs6 = errors;
-            if (typeof data.title !== "string") {
-              validate552.errors = [{ instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.title !== "string") {
+              validate55.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs6 === errors;
@@ -1206,34 +1206,34 @@ const validate55 = function validate552(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate552.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate552.errors = vErrors;
+  validate55.errors = vErrors;
   return errors === 0;
 };
-const validate53 = function validate532(data, { instancePath = "" } = {}) {
+const validate53 = function validate53(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.toolUseId === void 0 || !func0.call(data, "toolUseId")) && (missing0 = "toolUseId") || (data.name === void 0 || !func0.call(data, "name")) && (missing0 = "name") || (data.args === void 0 || !func0.call(data, "args")) && (missing0 = "args") || (data.kind === void 0 || !func0.call(data, "kind")) && (missing0 = "kind") || (data.mcpServer === void 0 || !func0.call(data, "mcpServer")) && (missing0 = "mcpServer") || (data.mcpToolName === void 0 || !func0.call(data, "mcpToolName")) && (missing0 = "mcpToolName")) {
-        validate532.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((((((((data.toolUseId === undefined) || (!(func0.call(data, "toolUseId")))) && (missing0 = "toolUseId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.args === undefined) || (!(func0.call(data, "args")))) && (missing0 = "args"))) || (((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind"))) || (((data.mcpServer === undefined) || (!(func0.call(data, "mcpServer")))) && (missing0 = "mcpServer"))) || (((data.mcpToolName === undefined) || (!(func0.call(data, "mcpToolName")))) && (missing0 = "mcpToolName"))) {
+        validate53.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.toolUseId !== void 0 && func0.call(data, "toolUseId")) {
+        if(data.toolUseId !== undefined && func0.call(data, "toolUseId")) {
           let data0 = data.toolUseId;
           const _errs2 = errors;
-          if (errors === _errs2) {
-            if (typeof data0 === "string") {
-              if (func4(data0) < 1) {
-                validate532.errors = [{ instancePath: instancePath + "/toolUseId", schemaPath: "#/properties/toolUseId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+          if(errors === _errs2) {
+            if(typeof data0 === "string") {
+              if(func4(data0) < 1) {
+                validate53.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
                 return false;
               }
             } else {
-              validate532.errors = [{ instancePath: instancePath + "/toolUseId", schemaPath: "#/properties/toolUseId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate53.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
           }
@@ -1241,21 +1241,21 @@ const validate53 = function validate532(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.name !== void 0 && func0.call(data, "name")) {
+        if(valid0) {
+          if(data.name !== undefined && func0.call(data, "name")) {
             const _errs4 = errors;
-            if (typeof data.name !== "string") {
-              validate532.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.name !== "string") {
+              validate53.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs4 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.args !== void 0 && func0.call(data, "args")) {
+          if(valid0) {
+            if(data.args !== undefined && func0.call(data, "args")) {
               const _errs6 = errors;
-              if (!validate46(data.args, { instancePath: instancePath + "/args" })) {
+              if(!(validate46(data.args, {instancePath:instancePath+"/args"}))) {
                 vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
                 errors = vErrors.length;
               }
@@ -1263,43 +1263,43 @@ const validate53 = function validate532(data, { instancePath = "" } = {}) {
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.kind !== void 0 && func0.call(data, "kind")) {
+            if(valid0) {
+              if(data.kind !== undefined && func0.call(data, "kind")) {
                 const _errs7 = errors;
-                if ("mcp_local" !== data.kind) {
-                  validate532.errors = [{ instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "mcp_local" }, message: "must be equal to constant" }];
+                if("mcp_local" !== data.kind) {
+                  validate53.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "mcp_local"},message:"must be equal to constant"}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
               } else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.mcpServer !== void 0 && func0.call(data, "mcpServer")) {
+              if(valid0) {
+                if(data.mcpServer !== undefined && func0.call(data, "mcpServer")) {
                   const _errs8 = errors;
-                  if (typeof data.mcpServer !== "string") {
-                    validate532.errors = [{ instancePath: instancePath + "/mcpServer", schemaPath: "#/properties/mcpServer/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  if(typeof data.mcpServer !== "string") {
+                    validate53.errors = [{instancePath:instancePath+"/mcpServer",schemaPath:"#/properties/mcpServer/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
                 } else {
                   var valid0 = true;
                 }
-                if (valid0) {
-                  if (data.mcpToolName !== void 0 && func0.call(data, "mcpToolName")) {
+                if(valid0) {
+                  if(data.mcpToolName !== undefined && func0.call(data, "mcpToolName")) {
                     const _errs10 = errors;
-                    if (typeof data.mcpToolName !== "string") {
-                      validate532.errors = [{ instancePath: instancePath + "/mcpToolName", schemaPath: "#/properties/mcpToolName/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    if(typeof data.mcpToolName !== "string") {
+                      validate53.errors = [{instancePath:instancePath+"/mcpToolName",schemaPath:"#/properties/mcpToolName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                       return false;
                     }
                     var valid0 = _errs10 === errors;
                   } else {
                     var valid0 = true;
                   }
-                  if (valid0) {
-                    if (data.mcpServerInfo !== void 0 && func0.call(data, "mcpServerInfo")) {
+                  if(valid0) {
+                    if(data.mcpServerInfo !== undefined && func0.call(data, "mcpServerInfo")) {
                       const _errs12 = errors;
-                      if (!validate55(data.mcpServerInfo, { instancePath: instancePath + "/mcpServerInfo" })) {
+                      if(!(validate55(data.mcpServerInfo, {instancePath:instancePath+"/mcpServerInfo"}))) {
                         vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
                         errors = vErrors.length;
                       }
@@ -1307,11 +1307,11 @@ const validate53 = function validate532(data, { instancePath = "" } = {}) {
                     } else {
                       var valid0 = true;
                     }
-                    if (valid0) {
+                    if(valid0) {
                       const a0 = data["mcpToolName"];
                       const b0 = data["name"];
-                      if (a0 !== void 0 && b0 !== void 0 && (a0 === null || typeof a0 != "object") && (b0 === null || typeof b0 != "object") && a0 !== b0) {
-                        validate532.errors = [{ instancePath, schemaPath: "#/x-equal-properties", keyword: "x-equal-properties", params: { property: "mcpToolName", equals: "name" }, message: "must have mcpToolName equal to name" }];
+                      if(a0 !== undefined && b0 !== undefined && (a0 === null || typeof a0 != "object") && (b0 === null || typeof b0 != "object") && a0 !== b0) {
+                        validate53.errors = [{instancePath,schemaPath:"#/x-equal-properties",keyword:"x-equal-properties",params:{property: "mcpToolName", equals: "name"},message:"must have mcpToolName equal to name"}];
                         return false;
                       }
                     }
@@ -1323,95 +1323,95 @@ const validate53 = function validate532(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate532.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate532.errors = vErrors;
+  validate53.errors = vErrors;
   return errors === 0;
 };
-const validate44 = function validate442(data, { instancePath = "" } = {}) {
+const validate44 = function validate44(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if (!validate45(data, { instancePath })) {
+  if(!(validate45(data, {instancePath}))) {
     vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
-  if (_valid0) {
+  if(_valid0) {
     valid0 = true;
     passing0 = 0;
   }
   const _errs2 = errors;
-  if (!validate49(data, { instancePath })) {
+  if(!(validate49(data, {instancePath}))) {
     vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs2 === errors;
-  if (_valid0 && valid0) {
+  if(_valid0 && valid0) {
     valid0 = false;
     passing0 = [passing0, 1];
   } else {
-    if (_valid0) {
+    if(_valid0) {
       valid0 = true;
       passing0 = 1;
     }
     const _errs3 = errors;
-    if (!validate53(data, { instancePath })) {
+    if(!(validate53(data, {instancePath}))) {
       vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs3 === errors;
-    if (_valid0 && valid0) {
+    if(_valid0 && valid0) {
       valid0 = false;
       passing0 = [passing0, 2];
     } else {
-      if (_valid0) {
+      if(_valid0) {
         valid0 = true;
         passing0 = 2;
       }
     }
   }
-  if (!valid0) {
-    const err0 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-    if (vErrors === null) {
+  if(!valid0) {
+    const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    if(vErrors === null) {
       vErrors = [err0];
     } else {
       vErrors.push(err0);
     }
     errors++;
-    validate442.errors = vErrors;
+    validate44.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
+    if(vErrors !== null) {
+      if(_errs0) {
         vErrors.length = _errs0;
       } else {
         vErrors = null;
       }
     }
   }
-  validate442.errors = vErrors;
+  validate44.errors = vErrors;
   return errors === 0;
 };
-const validate42 = function validate422(data, { instancePath = "" } = {}) {
+const validate42 = function validate42(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.seq === void 0 || !func0.call(data, "seq")) && (missing0 = "seq") || (data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type") || (data.data === void 0 || !func0.call(data, "data")) && (missing0 = "data")) {
-        validate422.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.seq === undefined) || (!(func0.call(data, "seq")))) && (missing0 = "seq")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))) {
+        validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.seq !== void 0 && func0.call(data, "seq")) {
+        if(data.seq !== undefined && func0.call(data, "seq")) {
           const _errs2 = errors;
-          if (!validate27(data.seq, { instancePath: instancePath + "/seq" })) {
+          if(!(validate27(data.seq, {instancePath:instancePath+"/seq"}))) {
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
@@ -1419,21 +1419,21 @@ const validate42 = function validate422(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.type !== void 0 && func0.call(data, "type")) {
+        if(valid0) {
+          if(data.type !== undefined && func0.call(data, "type")) {
             const _errs3 = errors;
-            if ("local_tool_call" !== data.type) {
-              validate422.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "local_tool_call" }, message: "must be equal to constant" }];
+            if("local_tool_call" !== data.type) {
+              validate42.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "local_tool_call"},message:"must be equal to constant"}];
               return false;
             }
             var valid0 = _errs3 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.data !== void 0 && func0.call(data, "data")) {
+          if(valid0) {
+            if(data.data !== undefined && func0.call(data, "data")) {
               const _errs4 = errors;
-              if (!validate44(data.data, { instancePath: instancePath + "/data" })) {
+              if(!(validate44(data.data, {instancePath:instancePath+"/data"}))) {
                 vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
                 errors = vErrors.length;
               }
@@ -1445,56 +1445,56 @@ const validate42 = function validate422(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate422.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate422.errors = vErrors;
+  validate42.errors = vErrors;
   return errors === 0;
 };
-const validate62 = function validate622(data, { instancePath = "" } = {}) {
+const validate62 = function validate62(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.filename === void 0 || !func0.call(data, "filename")) && (missing0 = "filename") || (data.mimeType === void 0 || !func0.call(data, "mimeType")) && (missing0 = "mimeType") || (data.sizeBytes === void 0 || !func0.call(data, "sizeBytes")) && (missing0 = "sizeBytes")) {
-        validate622.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.filename === undefined) || (!(func0.call(data, "filename")))) && (missing0 = "filename")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.sizeBytes === undefined) || (!(func0.call(data, "sizeBytes")))) && (missing0 = "sizeBytes"))) {
+        validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.filename !== void 0 && func0.call(data, "filename")) {
+        if(data.filename !== undefined && func0.call(data, "filename")) {
           const _errs2 = errors;
-          if (typeof data.filename !== "string") {
-            validate622.errors = [{ instancePath: instancePath + "/filename", schemaPath: "#/properties/filename/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.filename !== "string") {
+            validate62.errors = [{instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.mimeType !== void 0 && func0.call(data, "mimeType")) {
+        if(valid0) {
+          if(data.mimeType !== undefined && func0.call(data, "mimeType")) {
             const _errs4 = errors;
-            if (typeof data.mimeType !== "string") {
-              validate622.errors = [{ instancePath: instancePath + "/mimeType", schemaPath: "#/properties/mimeType/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.mimeType !== "string") {
+              validate62.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs4 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.sizeBytes !== void 0 && func0.call(data, "sizeBytes")) {
+          if(valid0) {
+            if(data.sizeBytes !== undefined && func0.call(data, "sizeBytes")) {
               let data2 = data.sizeBytes;
               const _errs6 = errors;
-              if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-                validate622.errors = [{ instancePath: instancePath + "/sizeBytes", schemaPath: "#/properties/sizeBytes/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+              if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) {
+                validate62.errors = [{instancePath:instancePath+"/sizeBytes",schemaPath:"#/properties/sizeBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
                 return false;
               }
-              if (errors === _errs6) {
-                if (typeof data2 == "number" && isFinite(data2)) {
-                  if (data2 < 0 || isNaN(data2)) {
-                    validate622.errors = [{ instancePath: instancePath + "/sizeBytes", schemaPath: "#/properties/sizeBytes/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+              if(errors === _errs6) {
+                if((typeof data2 == "number") && (isFinite(data2))) {
+                  if(data2 < 0 || isNaN(data2)) {
+                    validate62.errors = [{instancePath:instancePath+"/sizeBytes",schemaPath:"#/properties/sizeBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                     return false;
                   }
                 }
@@ -1503,22 +1503,22 @@ const validate62 = function validate622(data, { instancePath = "" } = {}) {
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.storageKey !== void 0 && func0.call(data, "storageKey")) {
+            if(valid0) {
+              if(data.storageKey !== undefined && func0.call(data, "storageKey")) {
                 const _errs8 = errors;
-                if (typeof data.storageKey !== "string") {
-                  validate622.errors = [{ instancePath: instancePath + "/storageKey", schemaPath: "#/properties/storageKey/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                if(typeof data.storageKey !== "string") {
+                  validate62.errors = [{instancePath:instancePath+"/storageKey",schemaPath:"#/properties/storageKey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
               } else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.url !== void 0 && func0.call(data, "url")) {
+              if(valid0) {
+                if(data.url !== undefined && func0.call(data, "url")) {
                   const _errs10 = errors;
-                  if (typeof data.url !== "string") {
-                    validate622.errors = [{ instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  if(typeof data.url !== "string") {
+                    validate62.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                     return false;
                   }
                   var valid0 = _errs10 === errors;
@@ -1531,87 +1531,87 @@ const validate62 = function validate622(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate622.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate622.errors = vErrors;
+  validate62.errors = vErrors;
   return errors === 0;
 };
-const validate61 = function validate612(data, { instancePath = "" } = {}) {
+const validate61 = function validate61(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.toolUseId === void 0 || !func0.call(data, "toolUseId")) && (missing0 = "toolUseId")) {
-        validate612.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.toolUseId === undefined) || (!(func0.call(data, "toolUseId")))) && (missing0 = "toolUseId")) {
+        validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.toolUseId !== void 0 && func0.call(data, "toolUseId")) {
+        if(data.toolUseId !== undefined && func0.call(data, "toolUseId")) {
           const _errs2 = errors;
-          if (typeof data.toolUseId !== "string") {
-            validate612.errors = [{ instancePath: instancePath + "/toolUseId", schemaPath: "#/properties/toolUseId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.toolUseId !== "string") {
+            validate61.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.output !== void 0 && func0.call(data, "output")) {
+        if(valid0) {
+          if(data.output !== undefined && func0.call(data, "output")) {
             const _errs4 = errors;
-            if (typeof data.output !== "string") {
-              validate612.errors = [{ instancePath: instancePath + "/output", schemaPath: "#/properties/output/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.output !== "string") {
+              validate61.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs4 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.result !== void 0 && func0.call(data, "result")) {
+          if(valid0) {
+            if(data.result !== undefined && func0.call(data, "result")) {
               const _errs6 = errors;
-              if (typeof data.result !== "string") {
-                validate612.errors = [{ instancePath: instancePath + "/result", schemaPath: "#/properties/result/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data.result !== "string") {
+                validate61.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid0 = _errs6 === errors;
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.error !== void 0 && func0.call(data, "error")) {
+            if(valid0) {
+              if(data.error !== undefined && func0.call(data, "error")) {
                 const _errs8 = errors;
-                if (typeof data.error !== "string") {
-                  validate612.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                if(typeof data.error !== "string") {
+                  validate61.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
               } else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.files !== void 0 && func0.call(data, "files")) {
+              if(valid0) {
+                if(data.files !== undefined && func0.call(data, "files")) {
                   let data4 = data.files;
                   const _errs10 = errors;
-                  if (errors === _errs10) {
-                    if (Array.isArray(data4)) {
+                  if(errors === _errs10) {
+                    if(Array.isArray(data4)) {
                       var valid1 = true;
                       const len0 = data4.length;
-                      for (let i0 = 0; i0 < len0; i0++) {
+                      for(let i0=0; i0<len0; i0++) {
                         const _errs12 = errors;
-                        if (!validate62(data4[i0], { instancePath: instancePath + "/files/" + i0 })) {
+                        if(!(validate62(data4[i0], {instancePath:instancePath+"/files/" + i0}))) {
                           vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
                           errors = vErrors.length;
                         }
                         var valid1 = _errs12 === errors;
-                        if (!valid1) {
+                        if(!valid1) {
                           break;
                         }
                       }
                     } else {
-                      validate612.errors = [{ instancePath: instancePath + "/files", schemaPath: "#/properties/files/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                      validate61.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                       return false;
                     }
                   }
@@ -1625,26 +1625,26 @@ const validate61 = function validate612(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate612.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate612.errors = vErrors;
+  validate61.errors = vErrors;
   return errors === 0;
 };
-const validate59 = function validate592(data, { instancePath = "" } = {}) {
+const validate59 = function validate59(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.seq === void 0 || !func0.call(data, "seq")) && (missing0 = "seq") || (data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type") || (data.data === void 0 || !func0.call(data, "data")) && (missing0 = "data")) {
-        validate592.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.seq === undefined) || (!(func0.call(data, "seq")))) && (missing0 = "seq")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))) {
+        validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.seq !== void 0 && func0.call(data, "seq")) {
+        if(data.seq !== undefined && func0.call(data, "seq")) {
           const _errs2 = errors;
-          if (!validate27(data.seq, { instancePath: instancePath + "/seq" })) {
+          if(!(validate27(data.seq, {instancePath:instancePath+"/seq"}))) {
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
@@ -1652,21 +1652,21 @@ const validate59 = function validate592(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.type !== void 0 && func0.call(data, "type")) {
+        if(valid0) {
+          if(data.type !== undefined && func0.call(data, "type")) {
             const _errs3 = errors;
-            if ("local_tool_result_in" !== data.type) {
-              validate592.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "local_tool_result_in" }, message: "must be equal to constant" }];
+            if("local_tool_result_in" !== data.type) {
+              validate59.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "local_tool_result_in"},message:"must be equal to constant"}];
               return false;
             }
             var valid0 = _errs3 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.data !== void 0 && func0.call(data, "data")) {
+          if(valid0) {
+            if(data.data !== undefined && func0.call(data, "data")) {
               const _errs4 = errors;
-              if (!validate61(data.data, { instancePath: instancePath + "/data" })) {
+              if(!(validate61(data.data, {instancePath:instancePath+"/data"}))) {
                 vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
                 errors = vErrors.length;
               }
@@ -1678,34 +1678,34 @@ const validate59 = function validate592(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate592.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate592.errors = vErrors;
+  validate59.errors = vErrors;
   return errors === 0;
 };
-const validate67 = function validate672(data, { instancePath = "" } = {}) {
+const validate67 = function validate67(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.consecutiveCount === void 0 || !func0.call(data, "consecutiveCount")) && (missing0 = "consecutiveCount") || (data.hardCutoff === void 0 || !func0.call(data, "hardCutoff")) && (missing0 = "hardCutoff") || (data.tools === void 0 || !func0.call(data, "tools")) && (missing0 = "tools")) {
-        validate672.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.consecutiveCount === undefined) || (!(func0.call(data, "consecutiveCount")))) && (missing0 = "consecutiveCount")) || (((data.hardCutoff === undefined) || (!(func0.call(data, "hardCutoff")))) && (missing0 = "hardCutoff"))) || (((data.tools === undefined) || (!(func0.call(data, "tools")))) && (missing0 = "tools"))) {
+        validate67.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.consecutiveCount !== void 0 && func0.call(data, "consecutiveCount")) {
+        if(data.consecutiveCount !== undefined && func0.call(data, "consecutiveCount")) {
           let data0 = data.consecutiveCount;
           const _errs2 = errors;
-          if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-            validate672.errors = [{ instancePath: instancePath + "/consecutiveCount", schemaPath: "#/properties/consecutiveCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+          if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) {
+            validate67.errors = [{instancePath:instancePath+"/consecutiveCount",schemaPath:"#/properties/consecutiveCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
             return false;
           }
-          if (errors === _errs2) {
-            if (typeof data0 == "number" && isFinite(data0)) {
-              if (data0 < 2 || isNaN(data0)) {
-                validate672.errors = [{ instancePath: instancePath + "/consecutiveCount", schemaPath: "#/properties/consecutiveCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 2 }, message: "must be >= 2" }];
+          if(errors === _errs2) {
+            if((typeof data0 == "number") && (isFinite(data0))) {
+              if(data0 < 2 || isNaN(data0)) {
+                validate67.errors = [{instancePath:instancePath+"/consecutiveCount",schemaPath:"#/properties/consecutiveCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
                 return false;
               }
             }
@@ -1714,38 +1714,38 @@ const validate67 = function validate672(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.hardCutoff !== void 0 && func0.call(data, "hardCutoff")) {
+        if(valid0) {
+          if(data.hardCutoff !== undefined && func0.call(data, "hardCutoff")) {
             const _errs4 = errors;
-            if (typeof data.hardCutoff !== "boolean") {
-              validate672.errors = [{ instancePath: instancePath + "/hardCutoff", schemaPath: "#/properties/hardCutoff/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+            if(typeof data.hardCutoff !== "boolean") {
+              validate67.errors = [{instancePath:instancePath+"/hardCutoff",schemaPath:"#/properties/hardCutoff/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
               return false;
             }
             var valid0 = _errs4 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.tools !== void 0 && func0.call(data, "tools")) {
+          if(valid0) {
+            if(data.tools !== undefined && func0.call(data, "tools")) {
               let data2 = data.tools;
               const _errs6 = errors;
-              if (errors === _errs6) {
-                if (Array.isArray(data2)) {
+              if(errors === _errs6) {
+                if(Array.isArray(data2)) {
                   var valid1 = true;
                   const len0 = data2.length;
-                  for (let i0 = 0; i0 < len0; i0++) {
+                  for(let i0=0; i0<len0; i0++) {
                     const _errs8 = errors;
-                    if (typeof data2[i0] !== "string") {
-                      validate672.errors = [{ instancePath: instancePath + "/tools/" + i0, schemaPath: "#/properties/tools/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    if(typeof data2[i0] !== "string") {
+                      validate67.errors = [{instancePath:instancePath+"/tools/" + i0,schemaPath:"#/properties/tools/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                       return false;
                     }
                     var valid1 = _errs8 === errors;
-                    if (!valid1) {
+                    if(!valid1) {
                       break;
                     }
                   }
                 } else {
-                  validate672.errors = [{ instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate67.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                   return false;
                 }
               }
@@ -1757,26 +1757,26 @@ const validate67 = function validate672(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate672.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate672.errors = vErrors;
+  validate67.errors = vErrors;
   return errors === 0;
 };
-const validate65 = function validate652(data, { instancePath = "" } = {}) {
+const validate65 = function validate65(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.seq === void 0 || !func0.call(data, "seq")) && (missing0 = "seq") || (data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type") || (data.data === void 0 || !func0.call(data, "data")) && (missing0 = "data")) {
-        validate652.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.seq === undefined) || (!(func0.call(data, "seq")))) && (missing0 = "seq")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))) {
+        validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.seq !== void 0 && func0.call(data, "seq")) {
+        if(data.seq !== undefined && func0.call(data, "seq")) {
           const _errs2 = errors;
-          if (!validate27(data.seq, { instancePath: instancePath + "/seq" })) {
+          if(!(validate27(data.seq, {instancePath:instancePath+"/seq"}))) {
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
@@ -1784,21 +1784,21 @@ const validate65 = function validate652(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.type !== void 0 && func0.call(data, "type")) {
+        if(valid0) {
+          if(data.type !== undefined && func0.call(data, "type")) {
             const _errs3 = errors;
-            if ("loop_detected" !== data.type) {
-              validate652.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "loop_detected" }, message: "must be equal to constant" }];
+            if("loop_detected" !== data.type) {
+              validate65.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "loop_detected"},message:"must be equal to constant"}];
               return false;
             }
             var valid0 = _errs3 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.data !== void 0 && func0.call(data, "data")) {
+          if(valid0) {
+            if(data.data !== undefined && func0.call(data, "data")) {
               const _errs4 = errors;
-              if (!validate67(data.data, { instancePath: instancePath + "/data" })) {
+              if(!(validate67(data.data, {instancePath:instancePath+"/data"}))) {
                 vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
                 errors = vErrors.length;
               }
@@ -1810,45 +1810,45 @@ const validate65 = function validate652(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate652.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate652.errors = vErrors;
+  validate65.errors = vErrors;
   return errors === 0;
 };
-const validate71 = function validate712(data, { instancePath = "" } = {}) {
+const validate71 = function validate71(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.tool === void 0 || !func0.call(data, "tool")) && (missing0 = "tool") || (data.maxCalls === void 0 || !func0.call(data, "maxCalls")) && (missing0 = "maxCalls") || (data.callIndex === void 0 || !func0.call(data, "callIndex")) && (missing0 = "callIndex")) {
-        validate712.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.tool === undefined) || (!(func0.call(data, "tool")))) && (missing0 = "tool")) || (((data.maxCalls === undefined) || (!(func0.call(data, "maxCalls")))) && (missing0 = "maxCalls"))) || (((data.callIndex === undefined) || (!(func0.call(data, "callIndex")))) && (missing0 = "callIndex"))) {
+        validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.tool !== void 0 && func0.call(data, "tool")) {
+        if(data.tool !== undefined && func0.call(data, "tool")) {
           const _errs2 = errors;
-          if (typeof data.tool !== "string") {
-            validate712.errors = [{ instancePath: instancePath + "/tool", schemaPath: "#/properties/tool/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.tool !== "string") {
+            validate71.errors = [{instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.maxCalls !== void 0 && func0.call(data, "maxCalls")) {
+        if(valid0) {
+          if(data.maxCalls !== undefined && func0.call(data, "maxCalls")) {
             let data1 = data.maxCalls;
             const _errs4 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-              validate712.errors = [{ instancePath: instancePath + "/maxCalls", schemaPath: "#/properties/maxCalls/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+            if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) {
+              validate71.errors = [{instancePath:instancePath+"/maxCalls",schemaPath:"#/properties/maxCalls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
               return false;
             }
-            if (errors === _errs4) {
-              if (typeof data1 == "number" && isFinite(data1)) {
-                if (data1 < 0 || isNaN(data1)) {
-                  validate712.errors = [{ instancePath: instancePath + "/maxCalls", schemaPath: "#/properties/maxCalls/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+            if(errors === _errs4) {
+              if((typeof data1 == "number") && (isFinite(data1))) {
+                if(data1 < 0 || isNaN(data1)) {
+                  validate71.errors = [{instancePath:instancePath+"/maxCalls",schemaPath:"#/properties/maxCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                   return false;
                 }
               }
@@ -1857,18 +1857,18 @@ const validate71 = function validate712(data, { instancePath = "" } = {}) {
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.callIndex !== void 0 && func0.call(data, "callIndex")) {
+          if(valid0) {
+            if(data.callIndex !== undefined && func0.call(data, "callIndex")) {
               let data2 = data.callIndex;
               const _errs6 = errors;
-              if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-                validate712.errors = [{ instancePath: instancePath + "/callIndex", schemaPath: "#/properties/callIndex/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+              if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) {
+                validate71.errors = [{instancePath:instancePath+"/callIndex",schemaPath:"#/properties/callIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
                 return false;
               }
-              if (errors === _errs6) {
-                if (typeof data2 == "number" && isFinite(data2)) {
-                  if (data2 < 1 || isNaN(data2)) {
-                    validate712.errors = [{ instancePath: instancePath + "/callIndex", schemaPath: "#/properties/callIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
+              if(errors === _errs6) {
+                if((typeof data2 == "number") && (isFinite(data2))) {
+                  if(data2 < 1 || isNaN(data2)) {
+                    validate71.errors = [{instancePath:instancePath+"/callIndex",schemaPath:"#/properties/callIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
                     return false;
                   }
                 }
@@ -1877,11 +1877,11 @@ const validate71 = function validate712(data, { instancePath = "" } = {}) {
             } else {
               var valid0 = true;
             }
-            if (valid0) {
+            if(valid0) {
               const a0 = data["callIndex"];
               const b0 = data["maxCalls"];
-              if (typeof a0 == "number" && typeof b0 == "number" && !(a0 > b0)) {
-                validate712.errors = [{ instancePath, schemaPath: "#/x-greater-than", keyword: "x-greater-than", params: { property: "callIndex", than: "maxCalls", limit: b0, actual: a0 }, message: "must have callIndex greater than maxCalls (is " + a0 + ", not greater than " + b0 + ")" }];
+              if(typeof a0 == "number" && typeof b0 == "number" && !(a0 > b0)) {
+                validate71.errors = [{instancePath,schemaPath:"#/x-greater-than",keyword:"x-greater-than",params:{property: "callIndex", than: "maxCalls", limit: b0, actual: a0},message:"must have callIndex greater than maxCalls (is "+a0+", not greater than "+b0+")"}];
                 return false;
               }
             }
@@ -1889,26 +1889,26 @@ const validate71 = function validate712(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate712.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate712.errors = vErrors;
+  validate71.errors = vErrors;
   return errors === 0;
 };
-const validate69 = function validate692(data, { instancePath = "" } = {}) {
+const validate69 = function validate69(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.seq === void 0 || !func0.call(data, "seq")) && (missing0 = "seq") || (data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type") || (data.data === void 0 || !func0.call(data, "data")) && (missing0 = "data")) {
-        validate692.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.seq === undefined) || (!(func0.call(data, "seq")))) && (missing0 = "seq")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))) {
+        validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.seq !== void 0 && func0.call(data, "seq")) {
+        if(data.seq !== undefined && func0.call(data, "seq")) {
           const _errs2 = errors;
-          if (!validate27(data.seq, { instancePath: instancePath + "/seq" })) {
+          if(!(validate27(data.seq, {instancePath:instancePath+"/seq"}))) {
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
@@ -1916,21 +1916,21 @@ const validate69 = function validate692(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.type !== void 0 && func0.call(data, "type")) {
+        if(valid0) {
+          if(data.type !== undefined && func0.call(data, "type")) {
             const _errs3 = errors;
-            if ("tool_budget_exceeded" !== data.type) {
-              validate692.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "tool_budget_exceeded" }, message: "must be equal to constant" }];
+            if("tool_budget_exceeded" !== data.type) {
+              validate69.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "tool_budget_exceeded"},message:"must be equal to constant"}];
               return false;
             }
             var valid0 = _errs3 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.data !== void 0 && func0.call(data, "data")) {
+          if(valid0) {
+            if(data.data !== undefined && func0.call(data, "data")) {
               const _errs4 = errors;
-              if (!validate71(data.data, { instancePath: instancePath + "/data" })) {
+              if(!(validate71(data.data, {instancePath:instancePath+"/data"}))) {
                 vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
                 errors = vErrors.length;
               }
@@ -1942,45 +1942,45 @@ const validate69 = function validate692(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate692.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate692.errors = vErrors;
+  validate69.errors = vErrors;
   return errors === 0;
 };
-const validate76 = function validate762(data, { instancePath = "" } = {}) {
+const validate76 = function validate76(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.id === void 0 || !func0.call(data, "id")) && (missing0 = "id") || (data.provider === void 0 || !func0.call(data, "provider")) && (missing0 = "provider") || (data.vendorModelId === void 0 || !func0.call(data, "vendorModelId")) && (missing0 = "vendorModelId")) {
-        validate762.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.provider === undefined) || (!(func0.call(data, "provider")))) && (missing0 = "provider"))) || (((data.vendorModelId === undefined) || (!(func0.call(data, "vendorModelId")))) && (missing0 = "vendorModelId"))) {
+        validate76.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.id !== void 0 && func0.call(data, "id")) {
+        if(data.id !== undefined && func0.call(data, "id")) {
           const _errs2 = errors;
-          if (typeof data.id !== "string") {
-            validate762.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.id !== "string") {
+            validate76.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.provider !== void 0 && func0.call(data, "provider")) {
+        if(valid0) {
+          if(data.provider !== undefined && func0.call(data, "provider")) {
             let data1 = data.provider;
             const _errs4 = errors;
-            if (errors === _errs4) {
-              if (typeof data1 === "string") {
-                if (!pattern1.test(data1)) {
-                  validate762.errors = [{ instancePath: instancePath + "/provider", schemaPath: "#/properties/provider/pattern", keyword: "pattern", params: { pattern: "^[^A-Z]*$" }, message: 'must match pattern "^[^A-Z]*$"' }];
+            if(errors === _errs4) {
+              if(typeof data1 === "string") {
+                if(!pattern1.test(data1)) {
+                  validate76.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/pattern",keyword:"pattern",params:{pattern: "^[^A-Z]*$"},message:"must match pattern \""+"^[^A-Z]*$"+"\""}];
                   return false;
                 }
               } else {
-                validate762.errors = [{ instancePath: instancePath + "/provider", schemaPath: "#/properties/provider/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate76.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
             }
@@ -1988,27 +1988,27 @@ const validate76 = function validate762(data, { instancePath = "" } = {}) {
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.vendorModelId !== void 0 && func0.call(data, "vendorModelId")) {
+          if(valid0) {
+            if(data.vendorModelId !== undefined && func0.call(data, "vendorModelId")) {
               const _errs6 = errors;
-              if (typeof data.vendorModelId !== "string") {
-                validate762.errors = [{ instancePath: instancePath + "/vendorModelId", schemaPath: "#/properties/vendorModelId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data.vendorModelId !== "string") {
+                validate76.errors = [{instancePath:instancePath+"/vendorModelId",schemaPath:"#/properties/vendorModelId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid0 = _errs6 === errors;
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.reasoningEffort !== void 0 && func0.call(data, "reasoningEffort")) {
+            if(valid0) {
+              if(data.reasoningEffort !== undefined && func0.call(data, "reasoningEffort")) {
                 let data3 = data.reasoningEffort;
                 const _errs8 = errors;
-                if (typeof data3 !== "string") {
-                  validate762.errors = [{ instancePath: instancePath + "/reasoningEffort", schemaPath: "#/properties/reasoningEffort/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                if(typeof data3 !== "string") {
+                  validate76.errors = [{instancePath:instancePath+"/reasoningEffort",schemaPath:"#/properties/reasoningEffort/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                   return false;
                 }
-                if (!(data3 === "off" || data3 === "low" || data3 === "medium" || data3 === "high")) {
-                  validate762.errors = [{ instancePath: instancePath + "/reasoningEffort", schemaPath: "#/properties/reasoningEffort/enum", keyword: "enum", params: { allowedValues: schema45.properties.reasoningEffort.enum }, message: "must be equal to one of the allowed values" }];
+                if(!((((data3 === "off") || (data3 === "low")) || (data3 === "medium")) || (data3 === "high"))) {
+                  validate76.errors = [{instancePath:instancePath+"/reasoningEffort",schemaPath:"#/properties/reasoningEffort/enum",keyword:"enum",params:{allowedValues: schema45.properties.reasoningEffort.enum},message:"must be equal to one of the allowed values"}];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
@@ -2020,34 +2020,34 @@ const validate76 = function validate762(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate762.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate762.errors = vErrors;
+  validate76.errors = vErrors;
   return errors === 0;
 };
-const validate75 = function validate752(data, { instancePath = "" } = {}) {
+const validate75 = function validate75(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
   let valid0 = true;
   const _errs2 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
     let missing0;
-    if ((data.action === void 0 || !func0.call(data, "action")) && (missing0 = "action")) {
+    if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")) {
       const err0 = {};
-      if (vErrors === null) {
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
     } else {
-      if (data.action !== void 0 && func0.call(data, "action")) {
-        if ("redirect" !== data.action) {
+      if(data.action !== undefined && func0.call(data, "action")) {
+        if("redirect" !== data.action) {
           const err1 = {};
-          if (vErrors === null) {
+          if(vErrors === null) {
             vErrors = [err1];
           } else {
             vErrors.push(err1);
@@ -2059,24 +2059,24 @@ const validate75 = function validate752(data, { instancePath = "" } = {}) {
   }
   var _valid0 = _errs2 === errors;
   errors = _errs1;
-  if (vErrors !== null) {
-    if (_errs1) {
+  if(vErrors !== null) {
+    if(_errs1) {
       vErrors.length = _errs1;
     } else {
       vErrors = null;
     }
   }
-  if (_valid0) {
+  if(_valid0) {
     const _errs4 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
-      if ((data.redirect === void 0 || !func0.call(data, "redirect")) && (missing1 = "redirect")) {
-        validate752.errors = [{ instancePath, schemaPath: "#/then/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+      if(((data.redirect === undefined) || (!(func0.call(data, "redirect")))) && (missing1 = "redirect")) {
+        validate75.errors = [{instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
         return false;
       } else {
-        if (data.redirect !== void 0 && func0.call(data, "redirect")) {
-          if (typeof data.redirect !== "string") {
-            validate752.errors = [{ instancePath: instancePath + "/redirect", schemaPath: "#/then/properties/redirect/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+        if(data.redirect !== undefined && func0.call(data, "redirect")) {
+          if(typeof data.redirect !== "string") {
+            validate75.errors = [{instancePath:instancePath+"/redirect",schemaPath:"#/then/properties/redirect/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
         }
@@ -2085,73 +2085,73 @@ const validate75 = function validate752(data, { instancePath = "" } = {}) {
     var _valid0 = _errs4 === errors;
     valid0 = _valid0;
   }
-  if (!valid0) {
-    const err2 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema' };
-    if (vErrors === null) {
+  if(!valid0) {
+    const err2 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+    if(vErrors === null) {
       vErrors = [err2];
     } else {
       vErrors.push(err2);
     }
     errors++;
-    validate752.errors = vErrors;
+    validate75.errors = vErrors;
     return false;
   }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing2;
-      if ((data.action === void 0 || !func0.call(data, "action")) && (missing2 = "action") || (data.reason === void 0 || !func0.call(data, "reason")) && (missing2 = "reason") || (data.llmCalls === void 0 || !func0.call(data, "llmCalls")) && (missing2 = "llmCalls")) {
-        validate752.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
+      if(((((data.action === undefined) || (!(func0.call(data, "action")))) && (missing2 = "action")) || (((data.reason === undefined) || (!(func0.call(data, "reason")))) && (missing2 = "reason"))) || (((data.llmCalls === undefined) || (!(func0.call(data, "llmCalls")))) && (missing2 = "llmCalls"))) {
+        validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
         return false;
       } else {
-        if (data.action !== void 0 && func0.call(data, "action")) {
+        if(data.action !== undefined && func0.call(data, "action")) {
           let data2 = data.action;
           const _errs8 = errors;
-          if (typeof data2 !== "string") {
-            validate752.errors = [{ instancePath: instancePath + "/action", schemaPath: "#/properties/action/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data2 !== "string") {
+            validate75.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
-          if (!(data2 === "on_track" || data2 === "redirect" || data2 === "finalize")) {
-            validate752.errors = [{ instancePath: instancePath + "/action", schemaPath: "#/properties/action/enum", keyword: "enum", params: { allowedValues: schema44.properties.action.enum }, message: "must be equal to one of the allowed values" }];
+          if(!(((data2 === "on_track") || (data2 === "redirect")) || (data2 === "finalize"))) {
+            validate75.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema44.properties.action.enum},message:"must be equal to one of the allowed values"}];
             return false;
           }
           var valid3 = _errs8 === errors;
         } else {
           var valid3 = true;
         }
-        if (valid3) {
-          if (data.reason !== void 0 && func0.call(data, "reason")) {
+        if(valid3) {
+          if(data.reason !== undefined && func0.call(data, "reason")) {
             const _errs10 = errors;
-            if (typeof data.reason !== "string") {
-              validate752.errors = [{ instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.reason !== "string") {
+              validate75.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid3 = _errs10 === errors;
           } else {
             var valid3 = true;
           }
-          if (valid3) {
-            if (data.redirect !== void 0 && func0.call(data, "redirect")) {
+          if(valid3) {
+            if(data.redirect !== undefined && func0.call(data, "redirect")) {
               const _errs12 = errors;
-              if (typeof data.redirect !== "string") {
-                validate752.errors = [{ instancePath: instancePath + "/redirect", schemaPath: "#/properties/redirect/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data.redirect !== "string") {
+                validate75.errors = [{instancePath:instancePath+"/redirect",schemaPath:"#/properties/redirect/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid3 = _errs12 === errors;
             } else {
               var valid3 = true;
             }
-            if (valid3) {
-              if (data.llmCalls !== void 0 && func0.call(data, "llmCalls")) {
+            if(valid3) {
+              if(data.llmCalls !== undefined && func0.call(data, "llmCalls")) {
                 let data5 = data.llmCalls;
                 const _errs14 = errors;
-                if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
-                  validate752.errors = [{ instancePath: instancePath + "/llmCalls", schemaPath: "#/properties/llmCalls/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) {
+                  validate75.errors = [{instancePath:instancePath+"/llmCalls",schemaPath:"#/properties/llmCalls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
                   return false;
                 }
-                if (errors === _errs14) {
-                  if (typeof data5 == "number" && isFinite(data5)) {
-                    if (data5 < 0 || isNaN(data5)) {
-                      validate752.errors = [{ instancePath: instancePath + "/llmCalls", schemaPath: "#/properties/llmCalls/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                if(errors === _errs14) {
+                  if((typeof data5 == "number") && (isFinite(data5))) {
+                    if(data5 < 0 || isNaN(data5)) {
+                      validate75.errors = [{instancePath:instancePath+"/llmCalls",schemaPath:"#/properties/llmCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                       return false;
                     }
                   }
@@ -2160,26 +2160,26 @@ const validate75 = function validate752(data, { instancePath = "" } = {}) {
               } else {
                 var valid3 = true;
               }
-              if (valid3) {
-                if (data.phase !== void 0 && func0.call(data, "phase")) {
+              if(valid3) {
+                if(data.phase !== undefined && func0.call(data, "phase")) {
                   let data6 = data.phase;
                   const _errs16 = errors;
-                  if (typeof data6 !== "string") {
-                    validate752.errors = [{ instancePath: instancePath + "/phase", schemaPath: "#/properties/phase/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  if(typeof data6 !== "string") {
+                    validate75.errors = [{instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                     return false;
                   }
-                  if (!(data6 === "turn_boundary" || data6 === "reasoning")) {
-                    validate752.errors = [{ instancePath: instancePath + "/phase", schemaPath: "#/properties/phase/enum", keyword: "enum", params: { allowedValues: schema44.properties.phase.enum }, message: "must be equal to one of the allowed values" }];
+                  if(!((data6 === "turn_boundary") || (data6 === "reasoning"))) {
+                    validate75.errors = [{instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/enum",keyword:"enum",params:{allowedValues: schema44.properties.phase.enum},message:"must be equal to one of the allowed values"}];
                     return false;
                   }
                   var valid3 = _errs16 === errors;
                 } else {
                   var valid3 = true;
                 }
-                if (valid3) {
-                  if (data.model !== void 0 && func0.call(data, "model")) {
+                if(valid3) {
+                  if(data.model !== undefined && func0.call(data, "model")) {
                     const _errs18 = errors;
-                    if (!validate76(data.model, { instancePath: instancePath + "/model" })) {
+                    if(!(validate76(data.model, {instancePath:instancePath+"/model"}))) {
                       vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
                       errors = vErrors.length;
                     }
@@ -2187,12 +2187,12 @@ const validate75 = function validate752(data, { instancePath = "" } = {}) {
                   } else {
                     var valid3 = true;
                   }
-                  if (valid3) {
-                    if (data.redirect !== void 0 && func0.call(data, "redirect")) {
-                      if (data && typeof data == "object" && !Array.isArray(data)) {
-                        if (data.action !== void 0 && func0.call(data, "action")) {
-                          if ("redirect" !== data.action) {
-                            validate752.errors = [{ instancePath: instancePath + "/action", schemaPath: "#/dependentSchemas/redirect/properties/action/const", keyword: "const", params: { allowedValue: "redirect" }, message: "must be equal to constant" }];
+                  if(valid3) {
+                    if(data.redirect !== undefined && func0.call(data, "redirect")) {
+                      if(data && typeof data == "object" && !Array.isArray(data)) {
+                        if(data.action !== undefined && func0.call(data, "action")) {
+                          if("redirect" !== data.action) {
+                            validate75.errors = [{instancePath:instancePath+"/action",schemaPath:"#/dependentSchemas/redirect/properties/action/const",keyword:"const",params:{allowedValue: "redirect"},message:"must be equal to constant"}];
                             return false;
                           }
                         }
@@ -2206,26 +2206,26 @@ const validate75 = function validate752(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate752.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate75.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate752.errors = vErrors;
+  validate75.errors = vErrors;
   return errors === 0;
 };
-const validate73 = function validate732(data, { instancePath = "" } = {}) {
+const validate73 = function validate73(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.seq === void 0 || !func0.call(data, "seq")) && (missing0 = "seq") || (data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type") || (data.data === void 0 || !func0.call(data, "data")) && (missing0 = "data")) {
-        validate732.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.seq === undefined) || (!(func0.call(data, "seq")))) && (missing0 = "seq")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))) {
+        validate73.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.seq !== void 0 && func0.call(data, "seq")) {
+        if(data.seq !== undefined && func0.call(data, "seq")) {
           const _errs2 = errors;
-          if (!validate27(data.seq, { instancePath: instancePath + "/seq" })) {
+          if(!(validate27(data.seq, {instancePath:instancePath+"/seq"}))) {
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
@@ -2233,21 +2233,21 @@ const validate73 = function validate732(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.type !== void 0 && func0.call(data, "type")) {
+        if(valid0) {
+          if(data.type !== undefined && func0.call(data, "type")) {
             const _errs3 = errors;
-            if ("supervisor" !== data.type) {
-              validate732.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "supervisor" }, message: "must be equal to constant" }];
+            if("supervisor" !== data.type) {
+              validate73.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "supervisor"},message:"must be equal to constant"}];
               return false;
             }
             var valid0 = _errs3 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.data !== void 0 && func0.call(data, "data")) {
+          if(valid0) {
+            if(data.data !== undefined && func0.call(data, "data")) {
               const _errs4 = errors;
-              if (!validate75(data.data, { instancePath: instancePath + "/data" })) {
+              if(!(validate75(data.data, {instancePath:instancePath+"/data"}))) {
                 vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
                 errors = vErrors.length;
               }
@@ -2259,33 +2259,33 @@ const validate73 = function validate732(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate732.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate732.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 };
-const validate82 = function validate822(data, { instancePath = "" } = {}) {
+const validate82 = function validate82(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.kind !== void 0 && func0.call(data, "kind")) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      if(data.kind !== undefined && func0.call(data, "kind")) {
         const _errs2 = errors;
-        if (typeof data.kind !== "string") {
-          validate822.errors = [{ instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+        if(typeof data.kind !== "string") {
+          validate82.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
           return false;
         }
         var valid0 = _errs2 === errors;
       } else {
         var valid0 = true;
       }
-      if (valid0) {
-        if (data.stepId !== void 0 && func0.call(data, "stepId")) {
+      if(valid0) {
+        if(data.stepId !== undefined && func0.call(data, "stepId")) {
           const _errs4 = errors;
-          if (typeof data.stepId !== "string") {
-            validate822.errors = [{ instancePath: instancePath + "/stepId", schemaPath: "#/properties/stepId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.stepId !== "string") {
+            validate82.errors = [{instancePath:instancePath+"/stepId",schemaPath:"#/properties/stepId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs4 === errors;
@@ -2294,49 +2294,49 @@ const validate82 = function validate822(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate822.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate82.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate822.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 };
-const validate84 = function validate842(data, { instancePath = "" } = {}) {
+const validate84 = function validate84(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.title === void 0 || !func0.call(data, "title")) && (missing0 = "title") || (data.status === void 0 || !func0.call(data, "status")) && (missing0 = "status")) {
-        validate842.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))) {
+        validate84.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.id !== void 0 && func0.call(data, "id")) {
+        if(data.id !== undefined && func0.call(data, "id")) {
           const _errs2 = errors;
-          if (typeof data.id !== "string") {
-            validate842.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.id !== "string") {
+            validate84.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.title !== void 0 && func0.call(data, "title")) {
+        if(valid0) {
+          if(data.title !== undefined && func0.call(data, "title")) {
             const _errs4 = errors;
-            if (typeof data.title !== "string") {
-              validate842.errors = [{ instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.title !== "string") {
+              validate84.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs4 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.status !== void 0 && func0.call(data, "status")) {
+          if(valid0) {
+            if(data.status !== undefined && func0.call(data, "status")) {
               const _errs6 = errors;
-              if (typeof data.status !== "string") {
-                validate842.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data.status !== "string") {
+                validate84.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid0 = _errs6 === errors;
@@ -2347,34 +2347,34 @@ const validate84 = function validate842(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate842.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate84.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate842.errors = vErrors;
+  validate84.errors = vErrors;
   return errors === 0;
 };
-const validate86 = function validate862(data, { instancePath = "" } = {}) {
+const validate86 = function validate86(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.steps === void 0 || !func0.call(data, "steps")) && (missing0 = "steps")) {
-        validate862.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.steps === undefined) || (!(func0.call(data, "steps")))) && (missing0 = "steps")) {
+        validate86.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.v !== void 0 && func0.call(data, "v")) {
+        if(data.v !== undefined && func0.call(data, "v")) {
           let data0 = data.v;
           const _errs2 = errors;
-          if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-            validate862.errors = [{ instancePath: instancePath + "/v", schemaPath: "#/properties/v/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+          if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) {
+            validate86.errors = [{instancePath:instancePath+"/v",schemaPath:"#/properties/v/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
             return false;
           }
-          if (errors === _errs2) {
-            if (typeof data0 == "number" && isFinite(data0)) {
-              if (data0 < 1 || isNaN(data0)) {
-                validate862.errors = [{ instancePath: instancePath + "/v", schemaPath: "#/properties/v/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
+          if(errors === _errs2) {
+            if((typeof data0 == "number") && (isFinite(data0))) {
+              if(data0 < 1 || isNaN(data0)) {
+                validate86.errors = [{instancePath:instancePath+"/v",schemaPath:"#/properties/v/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
                 return false;
               }
             }
@@ -2383,29 +2383,29 @@ const validate86 = function validate862(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.planId !== void 0 && func0.call(data, "planId")) {
+        if(valid0) {
+          if(data.planId !== undefined && func0.call(data, "planId")) {
             const _errs4 = errors;
-            if (typeof data.planId !== "string") {
-              validate862.errors = [{ instancePath: instancePath + "/planId", schemaPath: "#/properties/planId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.planId !== "string") {
+              validate86.errors = [{instancePath:instancePath+"/planId",schemaPath:"#/properties/planId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs4 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.revision !== void 0 && func0.call(data, "revision")) {
+          if(valid0) {
+            if(data.revision !== undefined && func0.call(data, "revision")) {
               let data2 = data.revision;
               const _errs6 = errors;
-              if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-                validate862.errors = [{ instancePath: instancePath + "/revision", schemaPath: "#/properties/revision/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+              if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) {
+                validate86.errors = [{instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
                 return false;
               }
-              if (errors === _errs6) {
-                if (typeof data2 == "number" && isFinite(data2)) {
-                  if (data2 < 0 || isNaN(data2)) {
-                    validate862.errors = [{ instancePath: instancePath + "/revision", schemaPath: "#/properties/revision/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+              if(errors === _errs6) {
+                if((typeof data2 == "number") && (isFinite(data2))) {
+                  if(data2 < 0 || isNaN(data2)) {
+                    validate86.errors = [{instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                     return false;
                   }
                 }
@@ -2414,49 +2414,49 @@ const validate86 = function validate862(data, { instancePath = "" } = {}) {
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.mode !== void 0 && func0.call(data, "mode")) {
+            if(valid0) {
+              if(data.mode !== undefined && func0.call(data, "mode")) {
                 const _errs8 = errors;
-                if (typeof data.mode !== "string") {
-                  validate862.errors = [{ instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                if(typeof data.mode !== "string") {
+                  validate86.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
               } else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.brief !== void 0 && func0.call(data, "brief")) {
+              if(valid0) {
+                if(data.brief !== undefined && func0.call(data, "brief")) {
                   const _errs10 = errors;
-                  if (typeof data.brief !== "string") {
-                    validate862.errors = [{ instancePath: instancePath + "/brief", schemaPath: "#/properties/brief/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  if(typeof data.brief !== "string") {
+                    validate86.errors = [{instancePath:instancePath+"/brief",schemaPath:"#/properties/brief/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                     return false;
                   }
                   var valid0 = _errs10 === errors;
                 } else {
                   var valid0 = true;
                 }
-                if (valid0) {
-                  if (data.steps !== void 0 && func0.call(data, "steps")) {
+                if(valid0) {
+                  if(data.steps !== undefined && func0.call(data, "steps")) {
                     let data5 = data.steps;
                     const _errs12 = errors;
-                    if (errors === _errs12) {
-                      if (Array.isArray(data5)) {
+                    if(errors === _errs12) {
+                      if(Array.isArray(data5)) {
                         var valid1 = true;
                         const len0 = data5.length;
-                        for (let i0 = 0; i0 < len0; i0++) {
+                        for(let i0=0; i0<len0; i0++) {
                           const _errs14 = errors;
-                          if (!validate84(data5[i0], { instancePath: instancePath + "/steps/" + i0 })) {
+                          if(!(validate84(data5[i0], {instancePath:instancePath+"/steps/" + i0}))) {
                             vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
                             errors = vErrors.length;
                           }
                           var valid1 = _errs14 === errors;
-                          if (!valid1) {
+                          if(!valid1) {
                             break;
                           }
                         }
                       } else {
-                        validate862.errors = [{ instancePath: instancePath + "/steps", schemaPath: "#/properties/steps/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                        validate86.errors = [{instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                         return false;
                       }
                     }
@@ -2471,34 +2471,34 @@ const validate86 = function validate862(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate862.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate86.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate862.errors = vErrors;
+  validate86.errors = vErrors;
   return errors === 0;
 };
-const validate81 = function validate812(data, { instancePath = "" } = {}) {
+const validate81 = function validate81(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.steps === void 0 || !func0.call(data, "steps")) && (missing0 = "steps")) {
-        validate812.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.steps === undefined) || (!(func0.call(data, "steps")))) && (missing0 = "steps")) {
+        validate81.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.v !== void 0 && func0.call(data, "v")) {
+        if(data.v !== undefined && func0.call(data, "v")) {
           let data0 = data.v;
           const _errs2 = errors;
-          if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-            validate812.errors = [{ instancePath: instancePath + "/v", schemaPath: "#/properties/v/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+          if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) {
+            validate81.errors = [{instancePath:instancePath+"/v",schemaPath:"#/properties/v/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
             return false;
           }
-          if (errors === _errs2) {
-            if (typeof data0 == "number" && isFinite(data0)) {
-              if (data0 < 1 || isNaN(data0)) {
-                validate812.errors = [{ instancePath: instancePath + "/v", schemaPath: "#/properties/v/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
+          if(errors === _errs2) {
+            if((typeof data0 == "number") && (isFinite(data0))) {
+              if(data0 < 1 || isNaN(data0)) {
+                validate81.errors = [{instancePath:instancePath+"/v",schemaPath:"#/properties/v/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
                 return false;
               }
             }
@@ -2507,29 +2507,29 @@ const validate81 = function validate812(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.planId !== void 0 && func0.call(data, "planId")) {
+        if(valid0) {
+          if(data.planId !== undefined && func0.call(data, "planId")) {
             const _errs4 = errors;
-            if (typeof data.planId !== "string") {
-              validate812.errors = [{ instancePath: instancePath + "/planId", schemaPath: "#/properties/planId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.planId !== "string") {
+              validate81.errors = [{instancePath:instancePath+"/planId",schemaPath:"#/properties/planId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs4 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.revision !== void 0 && func0.call(data, "revision")) {
+          if(valid0) {
+            if(data.revision !== undefined && func0.call(data, "revision")) {
               let data2 = data.revision;
               const _errs6 = errors;
-              if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-                validate812.errors = [{ instancePath: instancePath + "/revision", schemaPath: "#/properties/revision/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+              if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) {
+                validate81.errors = [{instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
                 return false;
               }
-              if (errors === _errs6) {
-                if (typeof data2 == "number" && isFinite(data2)) {
-                  if (data2 < 0 || isNaN(data2)) {
-                    validate812.errors = [{ instancePath: instancePath + "/revision", schemaPath: "#/properties/revision/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+              if(errors === _errs6) {
+                if((typeof data2 == "number") && (isFinite(data2))) {
+                  if(data2 < 0 || isNaN(data2)) {
+                    validate81.errors = [{instancePath:instancePath+"/revision",schemaPath:"#/properties/revision/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                     return false;
                   }
                 }
@@ -2538,32 +2538,32 @@ const validate81 = function validate812(data, { instancePath = "" } = {}) {
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.mode !== void 0 && func0.call(data, "mode")) {
+            if(valid0) {
+              if(data.mode !== undefined && func0.call(data, "mode")) {
                 const _errs8 = errors;
-                if (typeof data.mode !== "string") {
-                  validate812.errors = [{ instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                if(typeof data.mode !== "string") {
+                  validate81.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
               } else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.source !== void 0 && func0.call(data, "source")) {
+              if(valid0) {
+                if(data.source !== undefined && func0.call(data, "source")) {
                   const _errs10 = errors;
-                  if (typeof data.source !== "string") {
-                    validate812.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/properties/source/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  if(typeof data.source !== "string") {
+                    validate81.errors = [{instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                     return false;
                   }
                   var valid0 = _errs10 === errors;
                 } else {
                   var valid0 = true;
                 }
-                if (valid0) {
-                  if (data.transition !== void 0 && func0.call(data, "transition")) {
+                if(valid0) {
+                  if(data.transition !== undefined && func0.call(data, "transition")) {
                     const _errs12 = errors;
-                    if (!validate82(data.transition, { instancePath: instancePath + "/transition" })) {
+                    if(!(validate82(data.transition, {instancePath:instancePath+"/transition"}))) {
                       vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
                       errors = vErrors.length;
                     }
@@ -2571,18 +2571,18 @@ const validate81 = function validate812(data, { instancePath = "" } = {}) {
                   } else {
                     var valid0 = true;
                   }
-                  if (valid0) {
-                    if (data.transitionIndex !== void 0 && func0.call(data, "transitionIndex")) {
+                  if(valid0) {
+                    if(data.transitionIndex !== undefined && func0.call(data, "transitionIndex")) {
                       let data6 = data.transitionIndex;
                       const _errs13 = errors;
-                      if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)) && isFinite(data6))) {
-                        validate812.errors = [{ instancePath: instancePath + "/transitionIndex", schemaPath: "#/properties/transitionIndex/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                      if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) {
+                        validate81.errors = [{instancePath:instancePath+"/transitionIndex",schemaPath:"#/properties/transitionIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
                         return false;
                       }
-                      if (errors === _errs13) {
-                        if (typeof data6 == "number" && isFinite(data6)) {
-                          if (data6 < 0 || isNaN(data6)) {
-                            validate812.errors = [{ instancePath: instancePath + "/transitionIndex", schemaPath: "#/properties/transitionIndex/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                      if(errors === _errs13) {
+                        if((typeof data6 == "number") && (isFinite(data6))) {
+                          if(data6 < 0 || isNaN(data6)) {
+                            validate81.errors = [{instancePath:instancePath+"/transitionIndex",schemaPath:"#/properties/transitionIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                             return false;
                           }
                         }
@@ -2591,18 +2591,18 @@ const validate81 = function validate812(data, { instancePath = "" } = {}) {
                     } else {
                       var valid0 = true;
                     }
-                    if (valid0) {
-                      if (data.transitionCount !== void 0 && func0.call(data, "transitionCount")) {
+                    if(valid0) {
+                      if(data.transitionCount !== undefined && func0.call(data, "transitionCount")) {
                         let data7 = data.transitionCount;
                         const _errs15 = errors;
-                        if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7))) {
-                          validate812.errors = [{ instancePath: instancePath + "/transitionCount", schemaPath: "#/properties/transitionCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                        if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) {
+                          validate81.errors = [{instancePath:instancePath+"/transitionCount",schemaPath:"#/properties/transitionCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
                           return false;
                         }
-                        if (errors === _errs15) {
-                          if (typeof data7 == "number" && isFinite(data7)) {
-                            if (data7 < 1 || isNaN(data7)) {
-                              validate812.errors = [{ instancePath: instancePath + "/transitionCount", schemaPath: "#/properties/transitionCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
+                        if(errors === _errs15) {
+                          if((typeof data7 == "number") && (isFinite(data7))) {
+                            if(data7 < 1 || isNaN(data7)) {
+                              validate81.errors = [{instancePath:instancePath+"/transitionCount",schemaPath:"#/properties/transitionCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
                               return false;
                             }
                           }
@@ -2611,38 +2611,38 @@ const validate81 = function validate812(data, { instancePath = "" } = {}) {
                       } else {
                         var valid0 = true;
                       }
-                      if (valid0) {
-                        if (data.brief !== void 0 && func0.call(data, "brief")) {
+                      if(valid0) {
+                        if(data.brief !== undefined && func0.call(data, "brief")) {
                           const _errs17 = errors;
-                          if (typeof data.brief !== "string") {
-                            validate812.errors = [{ instancePath: instancePath + "/brief", schemaPath: "#/properties/brief/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          if(typeof data.brief !== "string") {
+                            validate81.errors = [{instancePath:instancePath+"/brief",schemaPath:"#/properties/brief/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                             return false;
                           }
                           var valid0 = _errs17 === errors;
                         } else {
                           var valid0 = true;
                         }
-                        if (valid0) {
-                          if (data.steps !== void 0 && func0.call(data, "steps")) {
+                        if(valid0) {
+                          if(data.steps !== undefined && func0.call(data, "steps")) {
                             let data9 = data.steps;
                             const _errs19 = errors;
-                            if (errors === _errs19) {
-                              if (Array.isArray(data9)) {
+                            if(errors === _errs19) {
+                              if(Array.isArray(data9)) {
                                 var valid1 = true;
                                 const len0 = data9.length;
-                                for (let i0 = 0; i0 < len0; i0++) {
+                                for(let i0=0; i0<len0; i0++) {
                                   const _errs21 = errors;
-                                  if (!validate84(data9[i0], { instancePath: instancePath + "/steps/" + i0 })) {
+                                  if(!(validate84(data9[i0], {instancePath:instancePath+"/steps/" + i0}))) {
                                     vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
                                     errors = vErrors.length;
                                   }
                                   var valid1 = _errs21 === errors;
-                                  if (!valid1) {
+                                  if(!valid1) {
                                     break;
                                   }
                                 }
                               } else {
-                                validate812.errors = [{ instancePath: instancePath + "/steps", schemaPath: "#/properties/steps/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                                validate81.errors = [{instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                                 return false;
                               }
                             }
@@ -2650,10 +2650,10 @@ const validate81 = function validate812(data, { instancePath = "" } = {}) {
                           } else {
                             var valid0 = true;
                           }
-                          if (valid0) {
-                            if (data.plan !== void 0 && func0.call(data, "plan")) {
+                          if(valid0) {
+                            if(data.plan !== undefined && func0.call(data, "plan")) {
                               const _errs22 = errors;
-                              if (!validate86(data.plan, { instancePath: instancePath + "/plan" })) {
+                              if(!(validate86(data.plan, {instancePath:instancePath+"/plan"}))) {
                                 vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
                                 errors = vErrors.length;
                               }
@@ -2673,26 +2673,26 @@ const validate81 = function validate812(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate812.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate81.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate812.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 };
-const validate79 = function validate792(data, { instancePath = "" } = {}) {
+const validate79 = function validate79(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.seq === void 0 || !func0.call(data, "seq")) && (missing0 = "seq") || (data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type") || (data.data === void 0 || !func0.call(data, "data")) && (missing0 = "data")) {
-        validate792.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.seq === undefined) || (!(func0.call(data, "seq")))) && (missing0 = "seq")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))) {
+        validate79.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.seq !== void 0 && func0.call(data, "seq")) {
+        if(data.seq !== undefined && func0.call(data, "seq")) {
           const _errs2 = errors;
-          if (!validate27(data.seq, { instancePath: instancePath + "/seq" })) {
+          if(!(validate27(data.seq, {instancePath:instancePath+"/seq"}))) {
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
@@ -2700,21 +2700,21 @@ const validate79 = function validate792(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.type !== void 0 && func0.call(data, "type")) {
+        if(valid0) {
+          if(data.type !== undefined && func0.call(data, "type")) {
             const _errs3 = errors;
-            if ("task_plan" !== data.type) {
-              validate792.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "task_plan" }, message: "must be equal to constant" }];
+            if("task_plan" !== data.type) {
+              validate79.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "task_plan"},message:"must be equal to constant"}];
               return false;
             }
             var valid0 = _errs3 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.data !== void 0 && func0.call(data, "data")) {
+          if(valid0) {
+            if(data.data !== undefined && func0.call(data, "data")) {
               const _errs4 = errors;
-              if (!validate81(data.data, { instancePath: instancePath + "/data" })) {
+              if(!(validate81(data.data, {instancePath:instancePath+"/data"}))) {
                 vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
                 errors = vErrors.length;
               }
@@ -2726,66 +2726,66 @@ const validate79 = function validate792(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate792.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate792.errors = vErrors;
+  validate79.errors = vErrors;
   return errors === 0;
 };
-const validate93 = function validate932(data, { instancePath = "" } = {}) {
+const validate93 = function validate93(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (typeof data !== "string" && data !== null) {
-    validate932.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: schema53.type }, message: "must be string,null" }];
+  if((typeof data !== "string") && (data !== null)) {
+    validate93.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema53.type},message:"must be string,null"}];
     return false;
   }
-  if (errors === 0) {
-    if (typeof data === "string") {
-      if (!pattern1.test(data)) {
-        validate932.errors = [{ instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^[^A-Z]*$" }, message: 'must match pattern "^[^A-Z]*$"' }];
+  if(errors === 0) {
+    if(typeof data === "string") {
+      if(!pattern1.test(data)) {
+        validate93.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[^A-Z]*$"},message:"must match pattern \""+"^[^A-Z]*$"+"\""}];
         return false;
       }
     }
   }
-  validate932.errors = vErrors;
+  validate93.errors = vErrors;
   return errors === 0;
 };
-const validate95 = function validate952(data, { instancePath = "" } = {}) {
+const validate95 = function validate95(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.id === void 0 || !func0.call(data, "id")) && (missing0 = "id") || (data.name === void 0 || !func0.call(data, "name")) && (missing0 = "name")) {
-        validate952.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) {
+        validate95.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.id !== void 0 && func0.call(data, "id")) {
+        if(data.id !== undefined && func0.call(data, "id")) {
           const _errs2 = errors;
-          if (typeof data.id !== "string") {
-            validate952.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.id !== "string") {
+            validate95.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.name !== void 0 && func0.call(data, "name")) {
+        if(valid0) {
+          if(data.name !== undefined && func0.call(data, "name")) {
             const _errs4 = errors;
-            if (typeof data.name !== "string") {
-              validate952.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.name !== "string") {
+              validate95.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs4 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.input !== void 0 && func0.call(data, "input")) {
+          if(valid0) {
+            if(data.input !== undefined && func0.call(data, "input")) {
               const _errs6 = errors;
-              if (!validate46(data.input, { instancePath: instancePath + "/input" })) {
+              if(!(validate46(data.input, {instancePath:instancePath+"/input"}))) {
                 vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
                 errors = vErrors.length;
               }
@@ -2797,45 +2797,45 @@ const validate95 = function validate952(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate952.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate95.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate952.errors = vErrors;
+  validate95.errors = vErrors;
   return errors === 0;
 };
-const validate92 = function validate922(data, { instancePath = "" } = {}) {
+const validate92 = function validate92(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.text === void 0 || !func0.call(data, "text")) && (missing0 = "text")) {
-        validate922.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) {
+        validate92.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.text !== void 0 && func0.call(data, "text")) {
+        if(data.text !== undefined && func0.call(data, "text")) {
           const _errs2 = errors;
-          if (typeof data.text !== "string") {
-            validate922.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.text !== "string") {
+            validate92.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.turn !== void 0 && func0.call(data, "turn")) {
+        if(valid0) {
+          if(data.turn !== undefined && func0.call(data, "turn")) {
             let data1 = data.turn;
             const _errs4 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-              validate922.errors = [{ instancePath: instancePath + "/turn", schemaPath: "#/properties/turn/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+            if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) {
+              validate92.errors = [{instancePath:instancePath+"/turn",schemaPath:"#/properties/turn/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
               return false;
             }
-            if (errors === _errs4) {
-              if (typeof data1 == "number" && isFinite(data1)) {
-                if (data1 < 0 || isNaN(data1)) {
-                  validate922.errors = [{ instancePath: instancePath + "/turn", schemaPath: "#/properties/turn/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+            if(errors === _errs4) {
+              if((typeof data1 == "number") && (isFinite(data1))) {
+                if(data1 < 0 || isNaN(data1)) {
+                  validate92.errors = [{instancePath:instancePath+"/turn",schemaPath:"#/properties/turn/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                   return false;
                 }
               }
@@ -2844,10 +2844,10 @@ const validate92 = function validate922(data, { instancePath = "" } = {}) {
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.finishReason !== void 0 && func0.call(data, "finishReason")) {
+          if(valid0) {
+            if(data.finishReason !== undefined && func0.call(data, "finishReason")) {
               const _errs6 = errors;
-              if (!validate93(data.finishReason, { instancePath: instancePath + "/finishReason" })) {
+              if(!(validate93(data.finishReason, {instancePath:instancePath+"/finishReason"}))) {
                 vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
                 errors = vErrors.length;
               }
@@ -2855,27 +2855,27 @@ const validate92 = function validate922(data, { instancePath = "" } = {}) {
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.toolCalls !== void 0 && func0.call(data, "toolCalls")) {
+            if(valid0) {
+              if(data.toolCalls !== undefined && func0.call(data, "toolCalls")) {
                 let data3 = data.toolCalls;
                 const _errs7 = errors;
-                if (errors === _errs7) {
-                  if (Array.isArray(data3)) {
+                if(errors === _errs7) {
+                  if(Array.isArray(data3)) {
                     var valid1 = true;
                     const len0 = data3.length;
-                    for (let i0 = 0; i0 < len0; i0++) {
+                    for(let i0=0; i0<len0; i0++) {
                       const _errs9 = errors;
-                      if (!validate95(data3[i0], { instancePath: instancePath + "/toolCalls/" + i0 })) {
+                      if(!(validate95(data3[i0], {instancePath:instancePath+"/toolCalls/" + i0}))) {
                         vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
                         errors = vErrors.length;
                       }
                       var valid1 = _errs9 === errors;
-                      if (!valid1) {
+                      if(!valid1) {
                         break;
                       }
                     }
                   } else {
-                    validate922.errors = [{ instancePath: instancePath + "/toolCalls", schemaPath: "#/properties/toolCalls/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                    validate92.errors = [{instancePath:instancePath+"/toolCalls",schemaPath:"#/properties/toolCalls/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                     return false;
                   }
                 }
@@ -2883,10 +2883,10 @@ const validate92 = function validate922(data, { instancePath = "" } = {}) {
               } else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.model !== void 0 && func0.call(data, "model")) {
+              if(valid0) {
+                if(data.model !== undefined && func0.call(data, "model")) {
                   const _errs10 = errors;
-                  if (!validate76(data.model, { instancePath: instancePath + "/model" })) {
+                  if(!(validate76(data.model, {instancePath:instancePath+"/model"}))) {
                     vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
                     errors = vErrors.length;
                   }
@@ -2900,26 +2900,26 @@ const validate92 = function validate922(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate922.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate92.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate922.errors = vErrors;
+  validate92.errors = vErrors;
   return errors === 0;
 };
-const validate90 = function validate902(data, { instancePath = "" } = {}) {
+const validate90 = function validate90(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.seq === void 0 || !func0.call(data, "seq")) && (missing0 = "seq") || (data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type") || (data.data === void 0 || !func0.call(data, "data")) && (missing0 = "data")) {
-        validate902.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.seq === undefined) || (!(func0.call(data, "seq")))) && (missing0 = "seq")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))) {
+        validate90.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.seq !== void 0 && func0.call(data, "seq")) {
+        if(data.seq !== undefined && func0.call(data, "seq")) {
           const _errs2 = errors;
-          if (!validate27(data.seq, { instancePath: instancePath + "/seq" })) {
+          if(!(validate27(data.seq, {instancePath:instancePath+"/seq"}))) {
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
@@ -2927,21 +2927,21 @@ const validate90 = function validate902(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.type !== void 0 && func0.call(data, "type")) {
+        if(valid0) {
+          if(data.type !== undefined && func0.call(data, "type")) {
             const _errs3 = errors;
-            if ("assistant_message" !== data.type) {
-              validate902.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "assistant_message" }, message: "must be equal to constant" }];
+            if("assistant_message" !== data.type) {
+              validate90.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "assistant_message"},message:"must be equal to constant"}];
               return false;
             }
             var valid0 = _errs3 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.data !== void 0 && func0.call(data, "data")) {
+          if(valid0) {
+            if(data.data !== undefined && func0.call(data, "data")) {
               const _errs4 = errors;
-              if (!validate92(data.data, { instancePath: instancePath + "/data" })) {
+              if(!(validate92(data.data, {instancePath:instancePath+"/data"}))) {
                 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
                 errors = vErrors.length;
               }
@@ -2953,60 +2953,60 @@ const validate90 = function validate902(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate902.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate90.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate902.errors = vErrors;
+  validate90.errors = vErrors;
   return errors === 0;
 };
-const validate104 = function validate1042(data, { instancePath = "" } = {}) {
+const validate104 = function validate104(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.schemaRequested === void 0 || !func0.call(data, "schemaRequested")) && (missing0 = "schemaRequested") || (data.schemaEnforced === void 0 || !func0.call(data, "schemaEnforced")) && (missing0 = "schemaEnforced") || (data.enforcementMechanism === void 0 || !func0.call(data, "enforcementMechanism")) && (missing0 = "enforcementMechanism") || (data.unconstrainedFallbackOccurred === void 0 || !func0.call(data, "unconstrainedFallbackOccurred")) && (missing0 = "unconstrainedFallbackOccurred")) {
-        validate1042.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((((((data.schemaRequested === undefined) || (!(func0.call(data, "schemaRequested")))) && (missing0 = "schemaRequested")) || (((data.schemaEnforced === undefined) || (!(func0.call(data, "schemaEnforced")))) && (missing0 = "schemaEnforced"))) || (((data.enforcementMechanism === undefined) || (!(func0.call(data, "enforcementMechanism")))) && (missing0 = "enforcementMechanism"))) || (((data.unconstrainedFallbackOccurred === undefined) || (!(func0.call(data, "unconstrainedFallbackOccurred")))) && (missing0 = "unconstrainedFallbackOccurred"))) {
+        validate104.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.schemaRequested !== void 0 && func0.call(data, "schemaRequested")) {
+        if(data.schemaRequested !== undefined && func0.call(data, "schemaRequested")) {
           const _errs2 = errors;
-          if (typeof data.schemaRequested !== "boolean") {
-            validate1042.errors = [{ instancePath: instancePath + "/schemaRequested", schemaPath: "#/properties/schemaRequested/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+          if(typeof data.schemaRequested !== "boolean") {
+            validate104.errors = [{instancePath:instancePath+"/schemaRequested",schemaPath:"#/properties/schemaRequested/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.schemaEnforced !== void 0 && func0.call(data, "schemaEnforced")) {
+        if(valid0) {
+          if(data.schemaEnforced !== undefined && func0.call(data, "schemaEnforced")) {
             const _errs4 = errors;
-            if (typeof data.schemaEnforced !== "boolean") {
-              validate1042.errors = [{ instancePath: instancePath + "/schemaEnforced", schemaPath: "#/properties/schemaEnforced/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+            if(typeof data.schemaEnforced !== "boolean") {
+              validate104.errors = [{instancePath:instancePath+"/schemaEnforced",schemaPath:"#/properties/schemaEnforced/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
               return false;
             }
             var valid0 = _errs4 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.enforcementMechanism !== void 0 && func0.call(data, "enforcementMechanism")) {
+          if(valid0) {
+            if(data.enforcementMechanism !== undefined && func0.call(data, "enforcementMechanism")) {
               const _errs6 = errors;
-              if (typeof data.enforcementMechanism !== "string") {
-                validate1042.errors = [{ instancePath: instancePath + "/enforcementMechanism", schemaPath: "#/properties/enforcementMechanism/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data.enforcementMechanism !== "string") {
+                validate104.errors = [{instancePath:instancePath+"/enforcementMechanism",schemaPath:"#/properties/enforcementMechanism/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid0 = _errs6 === errors;
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.unconstrainedFallbackOccurred !== void 0 && func0.call(data, "unconstrainedFallbackOccurred")) {
+            if(valid0) {
+              if(data.unconstrainedFallbackOccurred !== undefined && func0.call(data, "unconstrainedFallbackOccurred")) {
                 const _errs8 = errors;
-                if (typeof data.unconstrainedFallbackOccurred !== "boolean") {
-                  validate1042.errors = [{ instancePath: instancePath + "/unconstrainedFallbackOccurred", schemaPath: "#/properties/unconstrainedFallbackOccurred/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                if(typeof data.unconstrainedFallbackOccurred !== "boolean") {
+                  validate104.errors = [{instancePath:instancePath+"/unconstrainedFallbackOccurred",schemaPath:"#/properties/unconstrainedFallbackOccurred/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
@@ -3018,34 +3018,34 @@ const validate104 = function validate1042(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1042.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate104.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1042.errors = vErrors;
+  validate104.errors = vErrors;
   return errors === 0;
 };
-const validate106 = function validate1062(data, { instancePath = "" } = {}) {
+const validate106 = function validate106(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.inputTokens === void 0 || !func0.call(data, "inputTokens")) && (missing0 = "inputTokens") || (data.cachedTokens === void 0 || !func0.call(data, "cachedTokens")) && (missing0 = "cachedTokens") || (data.reasoningTokens === void 0 || !func0.call(data, "reasoningTokens")) && (missing0 = "reasoningTokens") || (data.outputTokens === void 0 || !func0.call(data, "outputTokens")) && (missing0 = "outputTokens")) {
-        validate1062.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((((((data.inputTokens === undefined) || (!(func0.call(data, "inputTokens")))) && (missing0 = "inputTokens")) || (((data.cachedTokens === undefined) || (!(func0.call(data, "cachedTokens")))) && (missing0 = "cachedTokens"))) || (((data.reasoningTokens === undefined) || (!(func0.call(data, "reasoningTokens")))) && (missing0 = "reasoningTokens"))) || (((data.outputTokens === undefined) || (!(func0.call(data, "outputTokens")))) && (missing0 = "outputTokens"))) {
+        validate106.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.inputTokens !== void 0 && func0.call(data, "inputTokens")) {
+        if(data.inputTokens !== undefined && func0.call(data, "inputTokens")) {
           let data0 = data.inputTokens;
           const _errs2 = errors;
-          if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-            validate1062.errors = [{ instancePath: instancePath + "/inputTokens", schemaPath: "#/properties/inputTokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+          if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) {
+            validate106.errors = [{instancePath:instancePath+"/inputTokens",schemaPath:"#/properties/inputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
             return false;
           }
-          if (errors === _errs2) {
-            if (typeof data0 == "number" && isFinite(data0)) {
-              if (data0 < 0 || isNaN(data0)) {
-                validate1062.errors = [{ instancePath: instancePath + "/inputTokens", schemaPath: "#/properties/inputTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+          if(errors === _errs2) {
+            if((typeof data0 == "number") && (isFinite(data0))) {
+              if(data0 < 0 || isNaN(data0)) {
+                validate106.errors = [{instancePath:instancePath+"/inputTokens",schemaPath:"#/properties/inputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                 return false;
               }
             }
@@ -3054,18 +3054,18 @@ const validate106 = function validate1062(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.cachedTokens !== void 0 && func0.call(data, "cachedTokens")) {
+        if(valid0) {
+          if(data.cachedTokens !== undefined && func0.call(data, "cachedTokens")) {
             let data1 = data.cachedTokens;
             const _errs4 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-              validate1062.errors = [{ instancePath: instancePath + "/cachedTokens", schemaPath: "#/properties/cachedTokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+            if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) {
+              validate106.errors = [{instancePath:instancePath+"/cachedTokens",schemaPath:"#/properties/cachedTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
               return false;
             }
-            if (errors === _errs4) {
-              if (typeof data1 == "number" && isFinite(data1)) {
-                if (data1 < 0 || isNaN(data1)) {
-                  validate1062.errors = [{ instancePath: instancePath + "/cachedTokens", schemaPath: "#/properties/cachedTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+            if(errors === _errs4) {
+              if((typeof data1 == "number") && (isFinite(data1))) {
+                if(data1 < 0 || isNaN(data1)) {
+                  validate106.errors = [{instancePath:instancePath+"/cachedTokens",schemaPath:"#/properties/cachedTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                   return false;
                 }
               }
@@ -3074,18 +3074,18 @@ const validate106 = function validate1062(data, { instancePath = "" } = {}) {
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.reasoningTokens !== void 0 && func0.call(data, "reasoningTokens")) {
+          if(valid0) {
+            if(data.reasoningTokens !== undefined && func0.call(data, "reasoningTokens")) {
               let data2 = data.reasoningTokens;
               const _errs6 = errors;
-              if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-                validate1062.errors = [{ instancePath: instancePath + "/reasoningTokens", schemaPath: "#/properties/reasoningTokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+              if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) {
+                validate106.errors = [{instancePath:instancePath+"/reasoningTokens",schemaPath:"#/properties/reasoningTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
                 return false;
               }
-              if (errors === _errs6) {
-                if (typeof data2 == "number" && isFinite(data2)) {
-                  if (data2 < 0 || isNaN(data2)) {
-                    validate1062.errors = [{ instancePath: instancePath + "/reasoningTokens", schemaPath: "#/properties/reasoningTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+              if(errors === _errs6) {
+                if((typeof data2 == "number") && (isFinite(data2))) {
+                  if(data2 < 0 || isNaN(data2)) {
+                    validate106.errors = [{instancePath:instancePath+"/reasoningTokens",schemaPath:"#/properties/reasoningTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                     return false;
                   }
                 }
@@ -3094,18 +3094,18 @@ const validate106 = function validate1062(data, { instancePath = "" } = {}) {
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.outputTokens !== void 0 && func0.call(data, "outputTokens")) {
+            if(valid0) {
+              if(data.outputTokens !== undefined && func0.call(data, "outputTokens")) {
                 let data3 = data.outputTokens;
                 const _errs8 = errors;
-                if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-                  validate1062.errors = [{ instancePath: instancePath + "/outputTokens", schemaPath: "#/properties/outputTokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) {
+                  validate106.errors = [{instancePath:instancePath+"/outputTokens",schemaPath:"#/properties/outputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
                   return false;
                 }
-                if (errors === _errs8) {
-                  if (typeof data3 == "number" && isFinite(data3)) {
-                    if (data3 < 0 || isNaN(data3)) {
-                      validate1062.errors = [{ instancePath: instancePath + "/outputTokens", schemaPath: "#/properties/outputTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                if(errors === _errs8) {
+                  if((typeof data3 == "number") && (isFinite(data3))) {
+                    if(data3 < 0 || isNaN(data3)) {
+                      validate106.errors = [{instancePath:instancePath+"/outputTokens",schemaPath:"#/properties/outputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                       return false;
                     }
                   }
@@ -3114,17 +3114,17 @@ const validate106 = function validate1062(data, { instancePath = "" } = {}) {
               } else {
                 var valid0 = true;
               }
-              if (valid0) {
+              if(valid0) {
                 const a0 = data["cachedTokens"];
                 const b0 = data["inputTokens"];
-                if (typeof a0 == "number" && typeof b0 == "number" && a0 > b0) {
-                  validate1062.errors = [{ instancePath, schemaPath: "#/x-not-greater-than", keyword: "x-not-greater-than", params: { property: "cachedTokens", than: "inputTokens", limit: b0, actual: a0 }, message: "must have cachedTokens at most inputTokens (is " + a0 + ", more than " + b0 + ")" }];
+                if(typeof a0 == "number" && typeof b0 == "number" && a0 > b0) {
+                  validate106.errors = [{instancePath,schemaPath:"#/x-not-greater-than",keyword:"x-not-greater-than",params:{property: "cachedTokens", than: "inputTokens", limit: b0, actual: a0},message:"must have cachedTokens at most inputTokens (is "+a0+", more than "+b0+")"}];
                   return false;
                 } else {
                   const a1 = data["reasoningTokens"];
                   const b1 = data["outputTokens"];
-                  if (typeof a1 == "number" && typeof b1 == "number" && a1 > b1) {
-                    validate1062.errors = [{ instancePath, schemaPath: "#/x-not-greater-than", keyword: "x-not-greater-than", params: { property: "reasoningTokens", than: "outputTokens", limit: b1, actual: a1 }, message: "must have reasoningTokens at most outputTokens (is " + a1 + ", more than " + b1 + ")" }];
+                  if(typeof a1 == "number" && typeof b1 == "number" && a1 > b1) {
+                    validate106.errors = [{instancePath,schemaPath:"#/x-not-greater-than",keyword:"x-not-greater-than",params:{property: "reasoningTokens", than: "outputTokens", limit: b1, actual: a1},message:"must have reasoningTokens at most outputTokens (is "+a1+", more than "+b1+")"}];
                     return false;
                   }
                 }
@@ -3134,24 +3134,24 @@ const validate106 = function validate1062(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1062.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate106.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1062.errors = vErrors;
+  validate106.errors = vErrors;
   return errors === 0;
 };
-const validate102 = function validate1022(data, { instancePath = "" } = {}) {
+const validate102 = function validate102(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
   let valid0 = false;
   const _errs2 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
     let missing0;
-    if ((data.ok === void 0 || !func0.call(data, "ok")) && (missing0 = "ok")) {
-      const err0 = { instancePath, schemaPath: "#/anyOf/0/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" };
-      if (vErrors === null) {
+    if(((data.ok === undefined) || (!(func0.call(data, "ok")))) && (missing0 = "ok")) {
+      const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
@@ -3161,13 +3161,13 @@ const validate102 = function validate1022(data, { instancePath = "" } = {}) {
   }
   var _valid0 = _errs2 === errors;
   valid0 = valid0 || _valid0;
-  if (!valid0) {
+  if(!valid0) {
     const _errs3 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
-      if ((data.subtype === void 0 || !func0.call(data, "subtype")) && (missing1 = "subtype")) {
-        const err1 = { instancePath, schemaPath: "#/anyOf/1/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" };
-        if (vErrors === null) {
+      if(((data.subtype === undefined) || (!(func0.call(data, "subtype")))) && (missing1 = "subtype")) {
+        const err1 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
+        if(vErrors === null) {
           vErrors = [err1];
         } else {
           vErrors.push(err1);
@@ -3178,20 +3178,20 @@ const validate102 = function validate1022(data, { instancePath = "" } = {}) {
     var _valid0 = _errs3 === errors;
     valid0 = valid0 || _valid0;
   }
-  if (!valid0) {
-    const err2 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-    if (vErrors === null) {
+  if(!valid0) {
+    const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    if(vErrors === null) {
       vErrors = [err2];
     } else {
       vErrors.push(err2);
     }
     errors++;
-    validate1022.errors = vErrors;
+    validate102.errors = vErrors;
     return false;
   } else {
     errors = _errs1;
-    if (vErrors !== null) {
-      if (_errs1) {
+    if(vErrors !== null) {
+      if(_errs1) {
         vErrors.length = _errs1;
       } else {
         vErrors = null;
@@ -3200,25 +3200,25 @@ const validate102 = function validate1022(data, { instancePath = "" } = {}) {
     const _errs4 = errors;
     let valid1 = true;
     const _errs5 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing2;
-      if ((data.subtype === void 0 || !func0.call(data, "subtype")) && (missing2 = "subtype")) {
+      if(((data.subtype === undefined) || (!(func0.call(data, "subtype")))) && (missing2 = "subtype")) {
         const err3 = {};
-        if (vErrors === null) {
+        if(vErrors === null) {
           vErrors = [err3];
         } else {
           vErrors.push(err3);
         }
         errors++;
       } else {
-        if (data.subtype !== void 0 && func0.call(data, "subtype")) {
+        if(data.subtype !== undefined && func0.call(data, "subtype")) {
           let data0 = data.subtype;
           const _errs6 = errors;
-          if (errors === _errs6) {
-            if (typeof data0 === "string") {
-              if (!pattern3.test(data0)) {
+          if(errors === _errs6) {
+            if(typeof data0 === "string") {
+              if(!pattern3.test(data0)) {
                 const err4 = {};
-                if (vErrors === null) {
+                if(vErrors === null) {
                   vErrors = [err4];
                 } else {
                   vErrors.push(err4);
@@ -3227,7 +3227,7 @@ const validate102 = function validate1022(data, { instancePath = "" } = {}) {
               }
             } else {
               const err5 = {};
-              if (vErrors === null) {
+              if(vErrors === null) {
                 vErrors = [err5];
               } else {
                 vErrors.push(err5);
@@ -3240,86 +3240,86 @@ const validate102 = function validate1022(data, { instancePath = "" } = {}) {
     }
     var _valid1 = _errs5 === errors;
     errors = _errs4;
-    if (vErrors !== null) {
-      if (_errs4) {
+    if(vErrors !== null) {
+      if(_errs4) {
         vErrors.length = _errs4;
       } else {
         vErrors = null;
       }
     }
-    if (_valid1) {
+    if(_valid1) {
       const _errs8 = errors;
-      if (data && typeof data == "object" && !Array.isArray(data)) {
+      if(data && typeof data == "object" && !Array.isArray(data)) {
         let missing3;
-        if ((data.error === void 0 || !func0.call(data, "error")) && (missing3 = "error")) {
-          validate1022.errors = [{ instancePath, schemaPath: "#/then/required", keyword: "required", params: { missingProperty: missing3 }, message: "must have required property '" + missing3 + "'" }];
+        if(((data.error === undefined) || (!(func0.call(data, "error")))) && (missing3 = "error")) {
+          validate102.errors = [{instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
           return false;
         }
       }
       var _valid1 = _errs8 === errors;
       valid1 = _valid1;
     }
-    if (!valid1) {
-      const err6 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema' };
-      if (vErrors === null) {
+    if(!valid1) {
+      const err6 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+      if(vErrors === null) {
         vErrors = [err6];
       } else {
         vErrors.push(err6);
       }
       errors++;
-      validate1022.errors = vErrors;
+      validate102.errors = vErrors;
       return false;
     }
   }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.ok !== void 0 && func0.call(data, "ok")) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      if(data.ok !== undefined && func0.call(data, "ok")) {
         const _errs10 = errors;
-        if (typeof data.ok !== "boolean") {
-          validate1022.errors = [{ instancePath: instancePath + "/ok", schemaPath: "#/properties/ok/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+        if(typeof data.ok !== "boolean") {
+          validate102.errors = [{instancePath:instancePath+"/ok",schemaPath:"#/properties/ok/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
           return false;
         }
         var valid3 = _errs10 === errors;
       } else {
         var valid3 = true;
       }
-      if (valid3) {
-        if (data.subtype !== void 0 && func0.call(data, "subtype")) {
+      if(valid3) {
+        if(data.subtype !== undefined && func0.call(data, "subtype")) {
           const _errs12 = errors;
-          if (typeof data.subtype !== "string") {
-            validate1022.errors = [{ instancePath: instancePath + "/subtype", schemaPath: "#/properties/subtype/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.subtype !== "string") {
+            validate102.errors = [{instancePath:instancePath+"/subtype",schemaPath:"#/properties/subtype/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid3 = _errs12 === errors;
         } else {
           var valid3 = true;
         }
-        if (valid3) {
-          if (data.text !== void 0 && func0.call(data, "text")) {
+        if(valid3) {
+          if(data.text !== undefined && func0.call(data, "text")) {
             const _errs14 = errors;
-            if (typeof data.text !== "string") {
-              validate1022.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.text !== "string") {
+              validate102.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid3 = _errs14 === errors;
           } else {
             var valid3 = true;
           }
-          if (valid3) {
-            if (data.error !== void 0 && func0.call(data, "error")) {
+          if(valid3) {
+            if(data.error !== undefined && func0.call(data, "error")) {
               const _errs16 = errors;
-              if (typeof data.error !== "string") {
-                validate1022.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data.error !== "string") {
+                validate102.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid3 = _errs16 === errors;
             } else {
               var valid3 = true;
             }
-            if (valid3) {
-              if (data.plan !== void 0 && func0.call(data, "plan")) {
+            if(valid3) {
+              if(data.plan !== undefined && func0.call(data, "plan")) {
                 const _errs18 = errors;
-                if (!validate81(data.plan, { instancePath: instancePath + "/plan" })) {
+                if(!(validate81(data.plan, {instancePath:instancePath+"/plan"}))) {
                   vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
                   errors = vErrors.length;
                 }
@@ -3327,10 +3327,10 @@ const validate102 = function validate1022(data, { instancePath = "" } = {}) {
               } else {
                 var valid3 = true;
               }
-              if (valid3) {
-                if (data.structuredOutput !== void 0 && func0.call(data, "structuredOutput")) {
+              if(valid3) {
+                if(data.structuredOutput !== undefined && func0.call(data, "structuredOutput")) {
                   const _errs19 = errors;
-                  if (!validate104(data.structuredOutput, { instancePath: instancePath + "/structuredOutput" })) {
+                  if(!(validate104(data.structuredOutput, {instancePath:instancePath+"/structuredOutput"}))) {
                     vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
                     errors = vErrors.length;
                   }
@@ -3338,10 +3338,10 @@ const validate102 = function validate1022(data, { instancePath = "" } = {}) {
                 } else {
                   var valid3 = true;
                 }
-                if (valid3) {
-                  if (data.tokens !== void 0 && func0.call(data, "tokens")) {
+                if(valid3) {
+                  if(data.tokens !== undefined && func0.call(data, "tokens")) {
                     const _errs20 = errors;
-                    if (!validate106(data.tokens, { instancePath: instancePath + "/tokens" })) {
+                    if(!(validate106(data.tokens, {instancePath:instancePath+"/tokens"}))) {
                       vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
                       errors = vErrors.length;
                     }
@@ -3349,18 +3349,18 @@ const validate102 = function validate1022(data, { instancePath = "" } = {}) {
                   } else {
                     var valid3 = true;
                   }
-                  if (valid3) {
-                    if (data.turns !== void 0 && func0.call(data, "turns")) {
+                  if(valid3) {
+                    if(data.turns !== undefined && func0.call(data, "turns")) {
                       let data8 = data.turns;
                       const _errs21 = errors;
-                      if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8))) {
-                        validate1022.errors = [{ instancePath: instancePath + "/turns", schemaPath: "#/properties/turns/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                      if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) {
+                        validate102.errors = [{instancePath:instancePath+"/turns",schemaPath:"#/properties/turns/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
                         return false;
                       }
-                      if (errors === _errs21) {
-                        if (typeof data8 == "number" && isFinite(data8)) {
-                          if (data8 < 0 || isNaN(data8)) {
-                            validate1022.errors = [{ instancePath: instancePath + "/turns", schemaPath: "#/properties/turns/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                      if(errors === _errs21) {
+                        if((typeof data8 == "number") && (isFinite(data8))) {
+                          if(data8 < 0 || isNaN(data8)) {
+                            validate102.errors = [{instancePath:instancePath+"/turns",schemaPath:"#/properties/turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                             return false;
                           }
                         }
@@ -3369,10 +3369,10 @@ const validate102 = function validate1022(data, { instancePath = "" } = {}) {
                     } else {
                       var valid3 = true;
                     }
-                    if (valid3) {
-                      if (data.model !== void 0 && func0.call(data, "model")) {
+                    if(valid3) {
+                      if(data.model !== undefined && func0.call(data, "model")) {
                         const _errs23 = errors;
-                        if (!validate76(data.model, { instancePath: instancePath + "/model" })) {
+                        if(!(validate76(data.model, {instancePath:instancePath+"/model"}))) {
                           vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
                           errors = vErrors.length;
                         }
@@ -3380,33 +3380,27 @@ const validate102 = function validate1022(data, { instancePath = "" } = {}) {
                       } else {
                         var valid3 = true;
                       }
-                      if (valid3) {
+                      if(valid3) {
                         let missing4;
-                        if (data.tokens !== void 0 && func0.call(data, "tokens") && ((data.turns === void 0 || !func0.call(data, "turns")) && (missing4 = "turns") || (data.model === void 0 || !func0.call(data, "model")) && (missing4 = "model"))) {
-                          validate1022.errors = [{ instancePath, schemaPath: "#/dependentRequired", keyword: "dependentRequired", params: {
-                            property: "tokens",
-                            missingProperty: missing4,
-                            depsCount: 2,
-                            deps: "turns, model"
-                          }, message: "must have properties turns, model when property tokens is present" }];
+                        if(data.tokens !== undefined && func0.call(data, "tokens") && ((((data.turns === undefined) || (!(func0.call(data, "turns")))) && (missing4 = "turns")) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing4 = "model")))) {
+                          validate102.errors = [{instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "tokens",
+                          missingProperty: missing4,
+                          depsCount: 2,
+                          deps: "turns, model"},message:"must have properties turns, model when property tokens is present"}];
                           return false;
                         } else {
-                          if (data.turns !== void 0 && func0.call(data, "turns") && ((data.tokens === void 0 || !func0.call(data, "tokens")) && (missing4 = "tokens") || (data.model === void 0 || !func0.call(data, "model")) && (missing4 = "model"))) {
-                            validate1022.errors = [{ instancePath, schemaPath: "#/dependentRequired", keyword: "dependentRequired", params: {
-                              property: "turns",
-                              missingProperty: missing4,
-                              depsCount: 2,
-                              deps: "tokens, model"
-                            }, message: "must have properties tokens, model when property turns is present" }];
+                          if(data.turns !== undefined && func0.call(data, "turns") && ((((data.tokens === undefined) || (!(func0.call(data, "tokens")))) && (missing4 = "tokens")) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing4 = "model")))) {
+                            validate102.errors = [{instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "turns",
+                            missingProperty: missing4,
+                            depsCount: 2,
+                            deps: "tokens, model"},message:"must have properties tokens, model when property turns is present"}];
                             return false;
                           } else {
-                            if (data.model !== void 0 && func0.call(data, "model") && ((data.tokens === void 0 || !func0.call(data, "tokens")) && (missing4 = "tokens") || (data.turns === void 0 || !func0.call(data, "turns")) && (missing4 = "turns"))) {
-                              validate1022.errors = [{ instancePath, schemaPath: "#/dependentRequired", keyword: "dependentRequired", params: {
-                                property: "model",
-                                missingProperty: missing4,
-                                depsCount: 2,
-                                deps: "tokens, turns"
-                              }, message: "must have properties tokens, turns when property model is present" }];
+                            if(data.model !== undefined && func0.call(data, "model") && ((((data.tokens === undefined) || (!(func0.call(data, "tokens")))) && (missing4 = "tokens")) || (((data.turns === undefined) || (!(func0.call(data, "turns")))) && (missing4 = "turns")))) {
+                              validate102.errors = [{instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "model",
+                              missingProperty: missing4,
+                              depsCount: 2,
+                              deps: "tokens, turns"},message:"must have properties tokens, turns when property model is present"}];
                               return false;
                             }
                           }
@@ -3421,26 +3415,26 @@ const validate102 = function validate1022(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1022.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1022.errors = vErrors;
+  validate102.errors = vErrors;
   return errors === 0;
 };
-const validate100 = function validate1002(data, { instancePath = "" } = {}) {
+const validate100 = function validate100(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.seq === void 0 || !func0.call(data, "seq")) && (missing0 = "seq") || (data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type") || (data.data === void 0 || !func0.call(data, "data")) && (missing0 = "data")) {
-        validate1002.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.seq === undefined) || (!(func0.call(data, "seq")))) && (missing0 = "seq")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))) {
+        validate100.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.seq !== void 0 && func0.call(data, "seq")) {
+        if(data.seq !== undefined && func0.call(data, "seq")) {
           const _errs2 = errors;
-          if (!validate27(data.seq, { instancePath: instancePath + "/seq" })) {
+          if(!(validate27(data.seq, {instancePath:instancePath+"/seq"}))) {
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
@@ -3448,21 +3442,21 @@ const validate100 = function validate1002(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.type !== void 0 && func0.call(data, "type")) {
+        if(valid0) {
+          if(data.type !== undefined && func0.call(data, "type")) {
             const _errs3 = errors;
-            if ("result" !== data.type) {
-              validate1002.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "result" }, message: "must be equal to constant" }];
+            if("result" !== data.type) {
+              validate100.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "result"},message:"must be equal to constant"}];
               return false;
             }
             var valid0 = _errs3 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.data !== void 0 && func0.call(data, "data")) {
+          if(valid0) {
+            if(data.data !== undefined && func0.call(data, "data")) {
               const _errs4 = errors;
-              if (!validate102(data.data, { instancePath: instancePath + "/data" })) {
+              if(!(validate102(data.data, {instancePath:instancePath+"/data"}))) {
                 vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
                 errors = vErrors.length;
               }
@@ -3474,24 +3468,24 @@ const validate100 = function validate1002(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1002.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1002.errors = vErrors;
+  validate100.errors = vErrors;
   return errors === 0;
 };
-const validate113 = function validate1132(data, { instancePath = "" } = {}) {
+const validate113 = function validate113(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (typeof data !== "string") {
-    validate1132.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+  if(typeof data !== "string") {
+    validate113.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
     return false;
   }
-  validate1132.errors = vErrors;
+  validate113.errors = vErrors;
   return errors === 0;
 };
-const validate112 = function validate1122(data, { instancePath = "" } = {}) {
+const validate112 = function validate112(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
@@ -3499,11 +3493,11 @@ const validate112 = function validate1122(data, { instancePath = "" } = {}) {
   const _errs2 = errors;
   const _errs3 = errors;
   const _errs4 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
     let missing0;
-    if ((data.errorClass === void 0 || !func0.call(data, "errorClass")) && (missing0 = "errorClass")) {
+    if(((data.errorClass === undefined) || (!(func0.call(data, "errorClass")))) && (missing0 = "errorClass")) {
       const err0 = {};
-      if (vErrors === null) {
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
@@ -3512,9 +3506,9 @@ const validate112 = function validate1122(data, { instancePath = "" } = {}) {
     }
   }
   var valid1 = _errs4 === errors;
-  if (valid1) {
+  if(valid1) {
     const err1 = {};
-    if (vErrors === null) {
+    if(vErrors === null) {
       vErrors = [err1];
     } else {
       vErrors.push(err1);
@@ -3522,8 +3516,8 @@ const validate112 = function validate1122(data, { instancePath = "" } = {}) {
     errors++;
   } else {
     errors = _errs3;
-    if (vErrors !== null) {
-      if (_errs3) {
+    if(vErrors !== null) {
+      if(_errs3) {
         vErrors.length = _errs3;
       } else {
         vErrors = null;
@@ -3532,21 +3526,21 @@ const validate112 = function validate1122(data, { instancePath = "" } = {}) {
   }
   var _valid0 = _errs2 === errors;
   errors = _errs1;
-  if (vErrors !== null) {
-    if (_errs1) {
+  if(vErrors !== null) {
+    if(_errs1) {
       vErrors.length = _errs1;
     } else {
       vErrors = null;
     }
   }
-  if (_valid0) {
+  if(_valid0) {
     const _errs5 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.code !== void 0 && func0.call(data, "code")) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      if(data.code !== undefined && func0.call(data, "code")) {
         let data0 = data.code;
-        if (typeof data0 === "string") {
-          if (!pattern1.test(data0)) {
-            validate1122.errors = [{ instancePath: instancePath + "/code", schemaPath: "#/then/properties/code/pattern", keyword: "pattern", params: { pattern: "^[^A-Z]*$" }, message: 'must match pattern "^[^A-Z]*$"' }];
+        if(typeof data0 === "string") {
+          if(!pattern1.test(data0)) {
+            validate112.errors = [{instancePath:instancePath+"/code",schemaPath:"#/then/properties/code/pattern",keyword:"pattern",params:{pattern: "^[^A-Z]*$"},message:"must match pattern \""+"^[^A-Z]*$"+"\""}];
             return false;
           }
         }
@@ -3555,49 +3549,49 @@ const validate112 = function validate1122(data, { instancePath = "" } = {}) {
     var _valid0 = _errs5 === errors;
     valid0 = _valid0;
   }
-  if (!valid0) {
-    const err2 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema' };
-    if (vErrors === null) {
+  if(!valid0) {
+    const err2 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+    if(vErrors === null) {
       vErrors = [err2];
     } else {
       vErrors.push(err2);
     }
     errors++;
-    validate1122.errors = vErrors;
+    validate112.errors = vErrors;
     return false;
   }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
-      if ((data.error === void 0 || !func0.call(data, "error")) && (missing1 = "error") || (data.code === void 0 || !func0.call(data, "code")) && (missing1 = "code")) {
-        validate1122.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+      if((((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error")) || (((data.code === undefined) || (!(func0.call(data, "code")))) && (missing1 = "code"))) {
+        validate112.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
         return false;
       } else {
-        if (data.error !== void 0 && func0.call(data, "error")) {
+        if(data.error !== undefined && func0.call(data, "error")) {
           const _errs8 = errors;
-          if (typeof data.error !== "string") {
-            validate1122.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.error !== "string") {
+            validate112.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid3 = _errs8 === errors;
         } else {
           var valid3 = true;
         }
-        if (valid3) {
-          if (data.code !== void 0 && func0.call(data, "code")) {
+        if(valid3) {
+          if(data.code !== undefined && func0.call(data, "code")) {
             const _errs10 = errors;
-            if (typeof data.code !== "string") {
-              validate1122.errors = [{ instancePath: instancePath + "/code", schemaPath: "#/properties/code/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.code !== "string") {
+              validate112.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid3 = _errs10 === errors;
           } else {
             var valid3 = true;
           }
-          if (valid3) {
-            if (data.errorClass !== void 0 && func0.call(data, "errorClass")) {
+          if(valid3) {
+            if(data.errorClass !== undefined && func0.call(data, "errorClass")) {
               const _errs12 = errors;
-              if (!validate113(data.errorClass, { instancePath: instancePath + "/errorClass" })) {
+              if(!(validate113(data.errorClass, {instancePath:instancePath+"/errorClass"}))) {
                 vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
                 errors = vErrors.length;
               }
@@ -3605,10 +3599,10 @@ const validate112 = function validate1122(data, { instancePath = "" } = {}) {
             } else {
               var valid3 = true;
             }
-            if (valid3) {
-              if (data.finishReason !== void 0 && func0.call(data, "finishReason")) {
+            if(valid3) {
+              if(data.finishReason !== undefined && func0.call(data, "finishReason")) {
                 const _errs13 = errors;
-                if (!validate93(data.finishReason, { instancePath: instancePath + "/finishReason" })) {
+                if(!(validate93(data.finishReason, {instancePath:instancePath+"/finishReason"}))) {
                   vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
                   errors = vErrors.length;
                 }
@@ -3616,55 +3610,55 @@ const validate112 = function validate1122(data, { instancePath = "" } = {}) {
               } else {
                 var valid3 = true;
               }
-              if (valid3) {
-                if (data.partialText !== void 0 && func0.call(data, "partialText")) {
+              if(valid3) {
+                if(data.partialText !== undefined && func0.call(data, "partialText")) {
                   const _errs14 = errors;
-                  if (typeof data.partialText !== "string") {
-                    validate1122.errors = [{ instancePath: instancePath + "/partialText", schemaPath: "#/properties/partialText/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  if(typeof data.partialText !== "string") {
+                    validate112.errors = [{instancePath:instancePath+"/partialText",schemaPath:"#/properties/partialText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                     return false;
                   }
                   var valid3 = _errs14 === errors;
                 } else {
                   var valid3 = true;
                 }
-                if (valid3) {
-                  if (data.retryable !== void 0 && func0.call(data, "retryable")) {
+                if(valid3) {
+                  if(data.retryable !== undefined && func0.call(data, "retryable")) {
                     const _errs16 = errors;
-                    if (typeof data.retryable !== "boolean") {
-                      validate1122.errors = [{ instancePath: instancePath + "/retryable", schemaPath: "#/properties/retryable/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                    if(typeof data.retryable !== "boolean") {
+                      validate112.errors = [{instancePath:instancePath+"/retryable",schemaPath:"#/properties/retryable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
                       return false;
                     }
                     var valid3 = _errs16 === errors;
                   } else {
                     var valid3 = true;
                   }
-                  if (valid3) {
-                    if (data.apiStatus !== void 0 && func0.call(data, "apiStatus")) {
+                  if(valid3) {
+                    if(data.apiStatus !== undefined && func0.call(data, "apiStatus")) {
                       let data7 = data.apiStatus;
                       const _errs18 = errors;
-                      if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7))) {
-                        validate1122.errors = [{ instancePath: instancePath + "/apiStatus", schemaPath: "#/properties/apiStatus/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                      if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) {
+                        validate112.errors = [{instancePath:instancePath+"/apiStatus",schemaPath:"#/properties/apiStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
                         return false;
                       }
                       var valid3 = _errs18 === errors;
                     } else {
                       var valid3 = true;
                     }
-                    if (valid3) {
-                      if (data.apiCode !== void 0 && func0.call(data, "apiCode")) {
+                    if(valid3) {
+                      if(data.apiCode !== undefined && func0.call(data, "apiCode")) {
                         const _errs20 = errors;
-                        if (typeof data.apiCode !== "string") {
-                          validate1122.errors = [{ instancePath: instancePath + "/apiCode", schemaPath: "#/properties/apiCode/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        if(typeof data.apiCode !== "string") {
+                          validate112.errors = [{instancePath:instancePath+"/apiCode",schemaPath:"#/properties/apiCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                           return false;
                         }
                         var valid3 = _errs20 === errors;
                       } else {
                         var valid3 = true;
                       }
-                      if (valid3) {
-                        if (data.structuredOutput !== void 0 && func0.call(data, "structuredOutput")) {
+                      if(valid3) {
+                        if(data.structuredOutput !== undefined && func0.call(data, "structuredOutput")) {
                           const _errs22 = errors;
-                          if (!validate104(data.structuredOutput, { instancePath: instancePath + "/structuredOutput" })) {
+                          if(!(validate104(data.structuredOutput, {instancePath:instancePath+"/structuredOutput"}))) {
                             vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
                             errors = vErrors.length;
                           }
@@ -3672,10 +3666,10 @@ const validate112 = function validate1122(data, { instancePath = "" } = {}) {
                         } else {
                           var valid3 = true;
                         }
-                        if (valid3) {
-                          if (data.tokens !== void 0 && func0.call(data, "tokens")) {
+                        if(valid3) {
+                          if(data.tokens !== undefined && func0.call(data, "tokens")) {
                             const _errs23 = errors;
-                            if (!validate106(data.tokens, { instancePath: instancePath + "/tokens" })) {
+                            if(!(validate106(data.tokens, {instancePath:instancePath+"/tokens"}))) {
                               vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
                               errors = vErrors.length;
                             }
@@ -3683,18 +3677,18 @@ const validate112 = function validate1122(data, { instancePath = "" } = {}) {
                           } else {
                             var valid3 = true;
                           }
-                          if (valid3) {
-                            if (data.turns !== void 0 && func0.call(data, "turns")) {
+                          if(valid3) {
+                            if(data.turns !== undefined && func0.call(data, "turns")) {
                               let data11 = data.turns;
                               const _errs24 = errors;
-                              if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
-                                validate1122.errors = [{ instancePath: instancePath + "/turns", schemaPath: "#/properties/turns/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                              if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))) {
+                                validate112.errors = [{instancePath:instancePath+"/turns",schemaPath:"#/properties/turns/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
                                 return false;
                               }
-                              if (errors === _errs24) {
-                                if (typeof data11 == "number" && isFinite(data11)) {
-                                  if (data11 < 0 || isNaN(data11)) {
-                                    validate1122.errors = [{ instancePath: instancePath + "/turns", schemaPath: "#/properties/turns/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                              if(errors === _errs24) {
+                                if((typeof data11 == "number") && (isFinite(data11))) {
+                                  if(data11 < 0 || isNaN(data11)) {
+                                    validate112.errors = [{instancePath:instancePath+"/turns",schemaPath:"#/properties/turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                                     return false;
                                   }
                                 }
@@ -3703,10 +3697,10 @@ const validate112 = function validate1122(data, { instancePath = "" } = {}) {
                             } else {
                               var valid3 = true;
                             }
-                            if (valid3) {
-                              if (data.model !== void 0 && func0.call(data, "model")) {
+                            if(valid3) {
+                              if(data.model !== undefined && func0.call(data, "model")) {
                                 const _errs26 = errors;
-                                if (!validate76(data.model, { instancePath: instancePath + "/model" })) {
+                                if(!(validate76(data.model, {instancePath:instancePath+"/model"}))) {
                                   vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
                                   errors = vErrors.length;
                                 }
@@ -3714,39 +3708,33 @@ const validate112 = function validate1122(data, { instancePath = "" } = {}) {
                               } else {
                                 var valid3 = true;
                               }
-                              if (valid3) {
+                              if(valid3) {
                                 let missing2;
-                                if (data.tokens !== void 0 && func0.call(data, "tokens") && ((data.turns === void 0 || !func0.call(data, "turns")) && (missing2 = "turns") || (data.model === void 0 || !func0.call(data, "model")) && (missing2 = "model"))) {
-                                  validate1122.errors = [{ instancePath, schemaPath: "#/dependentRequired", keyword: "dependentRequired", params: {
-                                    property: "tokens",
-                                    missingProperty: missing2,
-                                    depsCount: 2,
-                                    deps: "turns, model"
-                                  }, message: "must have properties turns, model when property tokens is present" }];
+                                if(data.tokens !== undefined && func0.call(data, "tokens") && ((((data.turns === undefined) || (!(func0.call(data, "turns")))) && (missing2 = "turns")) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing2 = "model")))) {
+                                  validate112.errors = [{instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "tokens",
+                                  missingProperty: missing2,
+                                  depsCount: 2,
+                                  deps: "turns, model"},message:"must have properties turns, model when property tokens is present"}];
                                   return false;
                                 } else {
-                                  if (data.turns !== void 0 && func0.call(data, "turns") && ((data.tokens === void 0 || !func0.call(data, "tokens")) && (missing2 = "tokens") || (data.model === void 0 || !func0.call(data, "model")) && (missing2 = "model"))) {
-                                    validate1122.errors = [{ instancePath, schemaPath: "#/dependentRequired", keyword: "dependentRequired", params: {
-                                      property: "turns",
-                                      missingProperty: missing2,
-                                      depsCount: 2,
-                                      deps: "tokens, model"
-                                    }, message: "must have properties tokens, model when property turns is present" }];
+                                  if(data.turns !== undefined && func0.call(data, "turns") && ((((data.tokens === undefined) || (!(func0.call(data, "tokens")))) && (missing2 = "tokens")) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing2 = "model")))) {
+                                    validate112.errors = [{instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "turns",
+                                    missingProperty: missing2,
+                                    depsCount: 2,
+                                    deps: "tokens, model"},message:"must have properties tokens, model when property turns is present"}];
                                     return false;
                                   } else {
-                                    if (data.model !== void 0 && func0.call(data, "model") && ((data.tokens === void 0 || !func0.call(data, "tokens")) && (missing2 = "tokens") || (data.turns === void 0 || !func0.call(data, "turns")) && (missing2 = "turns"))) {
-                                      validate1122.errors = [{ instancePath, schemaPath: "#/dependentRequired", keyword: "dependentRequired", params: {
-                                        property: "model",
-                                        missingProperty: missing2,
-                                        depsCount: 2,
-                                        deps: "tokens, turns"
-                                      }, message: "must have properties tokens, turns when property model is present" }];
+                                    if(data.model !== undefined && func0.call(data, "model") && ((((data.tokens === undefined) || (!(func0.call(data, "tokens")))) && (missing2 = "tokens")) || (((data.turns === undefined) || (!(func0.call(data, "turns")))) && (missing2 = "turns")))) {
+                                      validate112.errors = [{instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "model",
+                                      missingProperty: missing2,
+                                      depsCount: 2,
+                                      deps: "tokens, turns"},message:"must have properties tokens, turns when property model is present"}];
                                       return false;
                                     } else {
                                       const a0 = data["code"];
                                       const b0 = data["errorClass"];
-                                      if (a0 !== void 0 && b0 !== void 0 && (a0 === null || typeof a0 != "object") && (b0 === null || typeof b0 != "object") && a0 !== b0) {
-                                        validate1122.errors = [{ instancePath, schemaPath: "#/x-equal-properties", keyword: "x-equal-properties", params: { property: "code", equals: "errorClass" }, message: "must have code equal to errorClass" }];
+                                      if(a0 !== undefined && b0 !== undefined && (a0 === null || typeof a0 != "object") && (b0 === null || typeof b0 != "object") && a0 !== b0) {
+                                        validate112.errors = [{instancePath,schemaPath:"#/x-equal-properties",keyword:"x-equal-properties",params:{property: "code", equals: "errorClass"},message:"must have code equal to errorClass"}];
                                         return false;
                                       }
                                     }
@@ -3766,26 +3754,26 @@ const validate112 = function validate1122(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1122.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate112.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1122.errors = vErrors;
+  validate112.errors = vErrors;
   return errors === 0;
 };
-const validate110 = function validate1102(data, { instancePath = "" } = {}) {
+const validate110 = function validate110(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.seq === void 0 || !func0.call(data, "seq")) && (missing0 = "seq") || (data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type") || (data.data === void 0 || !func0.call(data, "data")) && (missing0 = "data")) {
-        validate1102.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.seq === undefined) || (!(func0.call(data, "seq")))) && (missing0 = "seq")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))) {
+        validate110.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.seq !== void 0 && func0.call(data, "seq")) {
+        if(data.seq !== undefined && func0.call(data, "seq")) {
           const _errs2 = errors;
-          if (!validate27(data.seq, { instancePath: instancePath + "/seq" })) {
+          if(!(validate27(data.seq, {instancePath:instancePath+"/seq"}))) {
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
@@ -3793,21 +3781,21 @@ const validate110 = function validate1102(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.type !== void 0 && func0.call(data, "type")) {
+        if(valid0) {
+          if(data.type !== undefined && func0.call(data, "type")) {
             const _errs3 = errors;
-            if ("error" !== data.type) {
-              validate1102.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "error" }, message: "must be equal to constant" }];
+            if("error" !== data.type) {
+              validate110.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"}];
               return false;
             }
             var valid0 = _errs3 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.data !== void 0 && func0.call(data, "data")) {
+          if(valid0) {
+            if(data.data !== undefined && func0.call(data, "data")) {
               const _errs4 = errors;
-              if (!validate112(data.data, { instancePath: instancePath + "/data" })) {
+              if(!(validate112(data.data, {instancePath:instancePath+"/data"}))) {
                 vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
                 errors = vErrors.length;
               }
@@ -3819,45 +3807,45 @@ const validate110 = function validate1102(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1102.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate110.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1102.errors = vErrors;
+  validate110.errors = vErrors;
   return errors === 0;
 };
-const validate1222 = function validate1223(data, { instancePath = "" } = {}) {
+const validate122 = function validate122(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.reason !== void 0 && func0.call(data, "reason")) {
-        if (typeof data.reason !== "string") {
-          validate1223.errors = [{ instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      if(data.reason !== undefined && func0.call(data, "reason")) {
+        if(typeof data.reason !== "string") {
+          validate122.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
           return false;
         }
       }
     } else {
-      validate1223.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate122.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1223.errors = vErrors;
+  validate122.errors = vErrors;
   return errors === 0;
 };
-const validate120 = function validate1202(data, { instancePath = "" } = {}) {
+const validate120 = function validate120(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.seq === void 0 || !func0.call(data, "seq")) && (missing0 = "seq") || (data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type") || (data.data === void 0 || !func0.call(data, "data")) && (missing0 = "data")) {
-        validate1202.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.seq === undefined) || (!(func0.call(data, "seq")))) && (missing0 = "seq")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))) {
+        validate120.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.seq !== void 0 && func0.call(data, "seq")) {
+        if(data.seq !== undefined && func0.call(data, "seq")) {
           const _errs2 = errors;
-          if (!validate27(data.seq, { instancePath: instancePath + "/seq" })) {
+          if(!(validate27(data.seq, {instancePath:instancePath+"/seq"}))) {
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
@@ -3865,22 +3853,22 @@ const validate120 = function validate1202(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.type !== void 0 && func0.call(data, "type")) {
+        if(valid0) {
+          if(data.type !== undefined && func0.call(data, "type")) {
             const _errs3 = errors;
-            if ("cancelled" !== data.type) {
-              validate1202.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "cancelled" }, message: "must be equal to constant" }];
+            if("cancelled" !== data.type) {
+              validate120.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "cancelled"},message:"must be equal to constant"}];
               return false;
             }
             var valid0 = _errs3 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.data !== void 0 && func0.call(data, "data")) {
+          if(valid0) {
+            if(data.data !== undefined && func0.call(data, "data")) {
               const _errs4 = errors;
-              if (!validate1222(data.data, { instancePath: instancePath + "/data" })) {
-                vErrors = vErrors === null ? validate1222.errors : vErrors.concat(validate1222.errors);
+              if(!(validate122(data.data, {instancePath:instancePath+"/data"}))) {
+                vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs4 === errors;
@@ -3891,27 +3879,27 @@ const validate120 = function validate1202(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1202.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate120.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1202.errors = vErrors;
+  validate120.errors = vErrors;
   return errors === 0;
 };
 const validate126 = validate46;
-const validate124 = function validate1242(data, { instancePath = "" } = {}) {
+const validate124 = function validate124(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.seq === void 0 || !func0.call(data, "seq")) && (missing0 = "seq") || (data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type") || (data.data === void 0 || !func0.call(data, "data")) && (missing0 = "data")) {
-        validate1242.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.seq === undefined) || (!(func0.call(data, "seq")))) && (missing0 = "seq")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))) {
+        validate124.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.seq !== void 0 && func0.call(data, "seq")) {
+        if(data.seq !== undefined && func0.call(data, "seq")) {
           const _errs2 = errors;
-          if (!validate27(data.seq, { instancePath: instancePath + "/seq" })) {
+          if(!(validate27(data.seq, {instancePath:instancePath+"/seq"}))) {
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
@@ -3919,21 +3907,21 @@ const validate124 = function validate1242(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.type !== void 0 && func0.call(data, "type")) {
+        if(valid0) {
+          if(data.type !== undefined && func0.call(data, "type")) {
             const _errs3 = errors;
-            if ("started" !== data.type) {
-              validate1242.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "started" }, message: "must be equal to constant" }];
+            if("started" !== data.type) {
+              validate124.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "started"},message:"must be equal to constant"}];
               return false;
             }
             var valid0 = _errs3 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.data !== void 0 && func0.call(data, "data")) {
+          if(valid0) {
+            if(data.data !== undefined && func0.call(data, "data")) {
               const _errs4 = errors;
-              if (!validate126(data.data, { instancePath: instancePath + "/data" })) {
+              if(!(validate126(data.data, {instancePath:instancePath+"/data"}))) {
                 vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
                 errors = vErrors.length;
               }
@@ -3945,48 +3933,48 @@ const validate124 = function validate1242(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1242.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate124.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1242.errors = vErrors;
+  validate124.errors = vErrors;
   return errors === 0;
 };
-const validate130 = function validate1302(data, { instancePath = "" } = {}) {
+const validate130 = function validate130(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.toolUseId === void 0 || !func0.call(data, "toolUseId")) && (missing0 = "toolUseId") || (data.name === void 0 || !func0.call(data, "name")) && (missing0 = "name")) {
-        validate1302.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((((data.toolUseId === undefined) || (!(func0.call(data, "toolUseId")))) && (missing0 = "toolUseId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) {
+        validate130.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.toolUseId !== void 0 && func0.call(data, "toolUseId")) {
+        if(data.toolUseId !== undefined && func0.call(data, "toolUseId")) {
           const _errs2 = errors;
-          if (typeof data.toolUseId !== "string") {
-            validate1302.errors = [{ instancePath: instancePath + "/toolUseId", schemaPath: "#/properties/toolUseId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.toolUseId !== "string") {
+            validate130.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.name !== void 0 && func0.call(data, "name")) {
+        if(valid0) {
+          if(data.name !== undefined && func0.call(data, "name")) {
             const _errs4 = errors;
-            if (typeof data.name !== "string") {
-              validate1302.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.name !== "string") {
+              validate130.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs4 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.input !== void 0 && func0.call(data, "input")) {
+          if(valid0) {
+            if(data.input !== undefined && func0.call(data, "input")) {
               const _errs6 = errors;
-              if (!validate46(data.input, { instancePath: instancePath + "/input" })) {
+              if(!(validate46(data.input, {instancePath:instancePath+"/input"}))) {
                 vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
                 errors = vErrors.length;
               }
@@ -3998,26 +3986,26 @@ const validate130 = function validate1302(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1302.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate130.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1302.errors = vErrors;
+  validate130.errors = vErrors;
   return errors === 0;
 };
-const validate128 = function validate1282(data, { instancePath = "" } = {}) {
+const validate128 = function validate128(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.seq === void 0 || !func0.call(data, "seq")) && (missing0 = "seq") || (data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type") || (data.data === void 0 || !func0.call(data, "data")) && (missing0 = "data")) {
-        validate1282.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.seq === undefined) || (!(func0.call(data, "seq")))) && (missing0 = "seq")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))) {
+        validate128.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.seq !== void 0 && func0.call(data, "seq")) {
+        if(data.seq !== undefined && func0.call(data, "seq")) {
           const _errs2 = errors;
-          if (!validate27(data.seq, { instancePath: instancePath + "/seq" })) {
+          if(!(validate27(data.seq, {instancePath:instancePath+"/seq"}))) {
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
@@ -4025,21 +4013,21 @@ const validate128 = function validate1282(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.type !== void 0 && func0.call(data, "type")) {
+        if(valid0) {
+          if(data.type !== undefined && func0.call(data, "type")) {
             const _errs3 = errors;
-            if ("tool_call" !== data.type) {
-              validate1282.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "tool_call" }, message: "must be equal to constant" }];
+            if("tool_call" !== data.type) {
+              validate128.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "tool_call"},message:"must be equal to constant"}];
               return false;
             }
             var valid0 = _errs3 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.data !== void 0 && func0.call(data, "data")) {
+          if(valid0) {
+            if(data.data !== undefined && func0.call(data, "data")) {
               const _errs4 = errors;
-              if (!validate130(data.data, { instancePath: instancePath + "/data" })) {
+              if(!(validate130(data.data, {instancePath:instancePath+"/data"}))) {
                 vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
                 errors = vErrors.length;
               }
@@ -4051,73 +4039,73 @@ const validate128 = function validate1282(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1282.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate128.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1282.errors = vErrors;
+  validate128.errors = vErrors;
   return errors === 0;
 };
-const validate136 = function validate1362(data, { instancePath = "" } = {}) {
+const validate136 = function validate136(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.type !== void 0 && func0.call(data, "type")) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      if(data.type !== undefined && func0.call(data, "type")) {
         const _errs2 = errors;
-        if (typeof data.type !== "string") {
-          validate1362.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+        if(typeof data.type !== "string") {
+          validate136.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
           return false;
         }
         var valid0 = _errs2 === errors;
       } else {
         var valid0 = true;
       }
-      if (valid0) {
-        if (data.mimeType !== void 0 && func0.call(data, "mimeType")) {
+      if(valid0) {
+        if(data.mimeType !== undefined && func0.call(data, "mimeType")) {
           const _errs4 = errors;
-          if (typeof data.mimeType !== "string") {
-            validate1362.errors = [{ instancePath: instancePath + "/mimeType", schemaPath: "#/properties/mimeType/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.mimeType !== "string") {
+            validate136.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs4 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.filename !== void 0 && func0.call(data, "filename")) {
+        if(valid0) {
+          if(data.filename !== undefined && func0.call(data, "filename")) {
             const _errs6 = errors;
-            if (typeof data.filename !== "string") {
-              validate1362.errors = [{ instancePath: instancePath + "/filename", schemaPath: "#/properties/filename/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.filename !== "string") {
+              validate136.errors = [{instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs6 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.url !== void 0 && func0.call(data, "url")) {
+          if(valid0) {
+            if(data.url !== undefined && func0.call(data, "url")) {
               const _errs8 = errors;
-              if (typeof data.url !== "string") {
-                validate1362.errors = [{ instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data.url !== "string") {
+                validate136.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid0 = _errs8 === errors;
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.size !== void 0 && func0.call(data, "size")) {
+            if(valid0) {
+              if(data.size !== undefined && func0.call(data, "size")) {
                 let data4 = data.size;
                 const _errs10 = errors;
-                if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-                  validate1362.errors = [{ instancePath: instancePath + "/size", schemaPath: "#/properties/size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) {
+                  validate136.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
                   return false;
                 }
-                if (errors === _errs10) {
-                  if (typeof data4 == "number" && isFinite(data4)) {
-                    if (data4 < 0 || isNaN(data4)) {
-                      validate1362.errors = [{ instancePath: instancePath + "/size", schemaPath: "#/properties/size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                if(errors === _errs10) {
+                  if((typeof data4 == "number") && (isFinite(data4))) {
+                    if(data4 < 0 || isNaN(data4)) {
+                      validate136.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                       return false;
                     }
                   }
@@ -4131,60 +4119,60 @@ const validate136 = function validate1362(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1362.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate136.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1362.errors = vErrors;
+  validate136.errors = vErrors;
   return errors === 0;
 };
-const validate135 = function validate1352(data, { instancePath = "" } = {}) {
+const validate135 = function validate135(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.text !== void 0 && func0.call(data, "text")) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      if(data.text !== undefined && func0.call(data, "text")) {
         const _errs2 = errors;
-        if (typeof data.text !== "string") {
-          validate1352.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+        if(typeof data.text !== "string") {
+          validate135.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
           return false;
         }
         var valid0 = _errs2 === errors;
       } else {
         var valid0 = true;
       }
-      if (valid0) {
-        if (data.content !== void 0 && func0.call(data, "content")) {
+      if(valid0) {
+        if(data.content !== undefined && func0.call(data, "content")) {
           const _errs4 = errors;
-          if (typeof data.content !== "string") {
-            validate1352.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.content !== "string") {
+            validate135.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs4 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.attachments !== void 0 && func0.call(data, "attachments")) {
+        if(valid0) {
+          if(data.attachments !== undefined && func0.call(data, "attachments")) {
             let data2 = data.attachments;
             const _errs6 = errors;
-            if (errors === _errs6) {
-              if (Array.isArray(data2)) {
+            if(errors === _errs6) {
+              if(Array.isArray(data2)) {
                 var valid1 = true;
                 const len0 = data2.length;
-                for (let i0 = 0; i0 < len0; i0++) {
+                for(let i0=0; i0<len0; i0++) {
                   const _errs8 = errors;
-                  if (!validate136(data2[i0], { instancePath: instancePath + "/attachments/" + i0 })) {
+                  if(!(validate136(data2[i0], {instancePath:instancePath+"/attachments/" + i0}))) {
                     vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
                     errors = vErrors.length;
                   }
                   var valid1 = _errs8 === errors;
-                  if (!valid1) {
+                  if(!valid1) {
                     break;
                   }
                 }
               } else {
-                validate1352.errors = [{ instancePath: instancePath + "/attachments", schemaPath: "#/properties/attachments/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate135.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                 return false;
               }
             }
@@ -4195,26 +4183,26 @@ const validate135 = function validate1352(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1352.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate135.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1352.errors = vErrors;
+  validate135.errors = vErrors;
   return errors === 0;
 };
-const validate133 = function validate1332(data, { instancePath = "" } = {}) {
+const validate133 = function validate133(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.seq === void 0 || !func0.call(data, "seq")) && (missing0 = "seq") || (data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type") || (data.data === void 0 || !func0.call(data, "data")) && (missing0 = "data")) {
-        validate1332.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.seq === undefined) || (!(func0.call(data, "seq")))) && (missing0 = "seq")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))) {
+        validate133.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.seq !== void 0 && func0.call(data, "seq")) {
+        if(data.seq !== undefined && func0.call(data, "seq")) {
           const _errs2 = errors;
-          if (!validate27(data.seq, { instancePath: instancePath + "/seq" })) {
+          if(!(validate27(data.seq, {instancePath:instancePath+"/seq"}))) {
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
@@ -4222,21 +4210,21 @@ const validate133 = function validate1332(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.type !== void 0 && func0.call(data, "type")) {
+        if(valid0) {
+          if(data.type !== undefined && func0.call(data, "type")) {
             const _errs3 = errors;
-            if ("user_message" !== data.type) {
-              validate1332.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "user_message" }, message: "must be equal to constant" }];
+            if("user_message" !== data.type) {
+              validate133.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "user_message"},message:"must be equal to constant"}];
               return false;
             }
             var valid0 = _errs3 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.data !== void 0 && func0.call(data, "data")) {
+          if(valid0) {
+            if(data.data !== undefined && func0.call(data, "data")) {
               const _errs4 = errors;
-              if (!validate135(data.data, { instancePath: instancePath + "/data" })) {
+              if(!(validate135(data.data, {instancePath:instancePath+"/data"}))) {
                 vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
                 errors = vErrors.length;
               }
@@ -4248,54 +4236,54 @@ const validate133 = function validate1332(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1332.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate133.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1332.errors = vErrors;
+  validate133.errors = vErrors;
   return errors === 0;
 };
-const validate141 = function validate1412(data, { instancePath = "" } = {}) {
+const validate141 = function validate141(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.name === void 0 || !func0.call(data, "name")) && (missing0 = "name") || (data.files === void 0 || !func0.call(data, "files")) && (missing0 = "files")) {
-        validate1412.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.files === undefined) || (!(func0.call(data, "files")))) && (missing0 = "files"))) {
+        validate141.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.name !== void 0 && func0.call(data, "name")) {
+        if(data.name !== undefined && func0.call(data, "name")) {
           const _errs2 = errors;
-          if (typeof data.name !== "string") {
-            validate1412.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.name !== "string") {
+            validate141.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.files !== void 0 && func0.call(data, "files")) {
+        if(valid0) {
+          if(data.files !== undefined && func0.call(data, "files")) {
             let data1 = data.files;
             const _errs4 = errors;
-            if (errors === _errs4) {
-              if (Array.isArray(data1)) {
+            if(errors === _errs4) {
+              if(Array.isArray(data1)) {
                 var valid1 = true;
                 const len0 = data1.length;
-                for (let i0 = 0; i0 < len0; i0++) {
+                for(let i0=0; i0<len0; i0++) {
                   const _errs6 = errors;
-                  if (!validate62(data1[i0], { instancePath: instancePath + "/files/" + i0 })) {
+                  if(!(validate62(data1[i0], {instancePath:instancePath+"/files/" + i0}))) {
                     vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
                     errors = vErrors.length;
                   }
                   var valid1 = _errs6 === errors;
-                  if (!valid1) {
+                  if(!valid1) {
                     break;
                   }
                 }
               } else {
-                validate1412.errors = [{ instancePath: instancePath + "/files", schemaPath: "#/properties/files/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate141.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                 return false;
               }
             }
@@ -4306,26 +4294,26 @@ const validate141 = function validate1412(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1412.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate141.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1412.errors = vErrors;
+  validate141.errors = vErrors;
   return errors === 0;
 };
-const validate139 = function validate1392(data, { instancePath = "" } = {}) {
+const validate139 = function validate139(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.seq === void 0 || !func0.call(data, "seq")) && (missing0 = "seq") || (data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type") || (data.data === void 0 || !func0.call(data, "data")) && (missing0 = "data")) {
-        validate1392.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.seq === undefined) || (!(func0.call(data, "seq")))) && (missing0 = "seq")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))) {
+        validate139.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.seq !== void 0 && func0.call(data, "seq")) {
+        if(data.seq !== undefined && func0.call(data, "seq")) {
           const _errs2 = errors;
-          if (!validate27(data.seq, { instancePath: instancePath + "/seq" })) {
+          if(!(validate27(data.seq, {instancePath:instancePath+"/seq"}))) {
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
@@ -4333,21 +4321,21 @@ const validate139 = function validate1392(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.type !== void 0 && func0.call(data, "type")) {
+        if(valid0) {
+          if(data.type !== undefined && func0.call(data, "type")) {
             const _errs3 = errors;
-            if ("tool_files" !== data.type) {
-              validate1392.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "tool_files" }, message: "must be equal to constant" }];
+            if("tool_files" !== data.type) {
+              validate139.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "tool_files"},message:"must be equal to constant"}];
               return false;
             }
             var valid0 = _errs3 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.data !== void 0 && func0.call(data, "data")) {
+          if(valid0) {
+            if(data.data !== undefined && func0.call(data, "data")) {
               const _errs4 = errors;
-              if (!validate141(data.data, { instancePath: instancePath + "/data" })) {
+              if(!(validate141(data.data, {instancePath:instancePath+"/data"}))) {
                 vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
                 errors = vErrors.length;
               }
@@ -4359,26 +4347,26 @@ const validate139 = function validate1392(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1392.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate139.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1392.errors = vErrors;
+  validate139.errors = vErrors;
   return errors === 0;
 };
-const validate146 = function validate1462(data, { instancePath = "" } = {}) {
+const validate146 = function validate146(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.errorClass === void 0 || !func0.call(data, "errorClass")) && (missing0 = "errorClass") || (data.model === void 0 || !func0.call(data, "model")) && (missing0 = "model") || (data.primaryModelId === void 0 || !func0.call(data, "primaryModelId")) && (missing0 = "primaryModelId") || (data.fallbackModelId === void 0 || !func0.call(data, "fallbackModelId")) && (missing0 = "fallbackModelId")) {
-        validate1462.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((((((data.errorClass === undefined) || (!(func0.call(data, "errorClass")))) && (missing0 = "errorClass")) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing0 = "model"))) || (((data.primaryModelId === undefined) || (!(func0.call(data, "primaryModelId")))) && (missing0 = "primaryModelId"))) || (((data.fallbackModelId === undefined) || (!(func0.call(data, "fallbackModelId")))) && (missing0 = "fallbackModelId"))) {
+        validate146.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.errorClass !== void 0 && func0.call(data, "errorClass")) {
+        if(data.errorClass !== undefined && func0.call(data, "errorClass")) {
           const _errs2 = errors;
-          if (!validate113(data.errorClass, { instancePath: instancePath + "/errorClass" })) {
+          if(!(validate113(data.errorClass, {instancePath:instancePath+"/errorClass"}))) {
             vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
             errors = vErrors.length;
           }
@@ -4386,10 +4374,10 @@ const validate146 = function validate1462(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.model !== void 0 && func0.call(data, "model")) {
+        if(valid0) {
+          if(data.model !== undefined && func0.call(data, "model")) {
             const _errs3 = errors;
-            if (!validate76(data.model, { instancePath: instancePath + "/model" })) {
+            if(!(validate76(data.model, {instancePath:instancePath+"/model"}))) {
               vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
               errors = vErrors.length;
             }
@@ -4397,22 +4385,22 @@ const validate146 = function validate1462(data, { instancePath = "" } = {}) {
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.primaryModelId !== void 0 && func0.call(data, "primaryModelId")) {
+          if(valid0) {
+            if(data.primaryModelId !== undefined && func0.call(data, "primaryModelId")) {
               const _errs4 = errors;
-              if (typeof data.primaryModelId !== "string") {
-                validate1462.errors = [{ instancePath: instancePath + "/primaryModelId", schemaPath: "#/properties/primaryModelId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data.primaryModelId !== "string") {
+                validate146.errors = [{instancePath:instancePath+"/primaryModelId",schemaPath:"#/properties/primaryModelId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid0 = _errs4 === errors;
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.fallbackModelId !== void 0 && func0.call(data, "fallbackModelId")) {
+            if(valid0) {
+              if(data.fallbackModelId !== undefined && func0.call(data, "fallbackModelId")) {
                 const _errs6 = errors;
-                if (typeof data.fallbackModelId !== "string") {
-                  validate1462.errors = [{ instancePath: instancePath + "/fallbackModelId", schemaPath: "#/properties/fallbackModelId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                if(typeof data.fallbackModelId !== "string") {
+                  validate146.errors = [{instancePath:instancePath+"/fallbackModelId",schemaPath:"#/properties/fallbackModelId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -4424,26 +4412,26 @@ const validate146 = function validate1462(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1462.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate146.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1462.errors = vErrors;
+  validate146.errors = vErrors;
   return errors === 0;
 };
-const validate144 = function validate1442(data, { instancePath = "" } = {}) {
+const validate144 = function validate144(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.seq === void 0 || !func0.call(data, "seq")) && (missing0 = "seq") || (data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type") || (data.data === void 0 || !func0.call(data, "data")) && (missing0 = "data")) {
-        validate1442.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.seq === undefined) || (!(func0.call(data, "seq")))) && (missing0 = "seq")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))) {
+        validate144.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.seq !== void 0 && func0.call(data, "seq")) {
+        if(data.seq !== undefined && func0.call(data, "seq")) {
           const _errs2 = errors;
-          if (!validate27(data.seq, { instancePath: instancePath + "/seq" })) {
+          if(!(validate27(data.seq, {instancePath:instancePath+"/seq"}))) {
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
@@ -4451,21 +4439,21 @@ const validate144 = function validate1442(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.type !== void 0 && func0.call(data, "type")) {
+        if(valid0) {
+          if(data.type !== undefined && func0.call(data, "type")) {
             const _errs3 = errors;
-            if ("model_fallback" !== data.type) {
-              validate1442.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "model_fallback" }, message: "must be equal to constant" }];
+            if("model_fallback" !== data.type) {
+              validate144.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "model_fallback"},message:"must be equal to constant"}];
               return false;
             }
             var valid0 = _errs3 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.data !== void 0 && func0.call(data, "data")) {
+          if(valid0) {
+            if(data.data !== undefined && func0.call(data, "data")) {
               const _errs4 = errors;
-              if (!validate146(data.data, { instancePath: instancePath + "/data" })) {
+              if(!(validate146(data.data, {instancePath:instancePath+"/data"}))) {
                 vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
                 errors = vErrors.length;
               }
@@ -4477,139 +4465,139 @@ const validate144 = function validate1442(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1442.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate144.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1442.errors = vErrors;
+  validate144.errors = vErrors;
   return errors === 0;
 };
-const validate25 = function validate252(data, { instancePath = "" } = {}) {
+const validate25 = function validate25(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       const tag0 = data.type;
-      if (typeof tag0 == "string") {
-        if (tag0 === "assistant_delta") {
-          if (!validate26(data, { instancePath })) {
+      if(typeof tag0 == "string") {
+        if(tag0 === "assistant_delta") {
+          if(!(validate26(data, {instancePath}))) {
             vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "thinking_delta") {
-          if (!validate31(data, { instancePath })) {
+        } else if(tag0 === "thinking_delta") {
+          if(!(validate31(data, {instancePath}))) {
             vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "tool_result") {
-          if (!validate34(data, { instancePath })) {
+        } else if(tag0 === "tool_result") {
+          if(!(validate34(data, {instancePath}))) {
             vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "local_tool_call") {
-          if (!validate42(data, { instancePath })) {
+        } else if(tag0 === "local_tool_call") {
+          if(!(validate42(data, {instancePath}))) {
             vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "local_tool_result_in") {
-          if (!validate59(data, { instancePath })) {
+        } else if(tag0 === "local_tool_result_in") {
+          if(!(validate59(data, {instancePath}))) {
             vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "loop_detected") {
-          if (!validate65(data, { instancePath })) {
+        } else if(tag0 === "loop_detected") {
+          if(!(validate65(data, {instancePath}))) {
             vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "tool_budget_exceeded") {
-          if (!validate69(data, { instancePath })) {
+        } else if(tag0 === "tool_budget_exceeded") {
+          if(!(validate69(data, {instancePath}))) {
             vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "supervisor") {
-          if (!validate73(data, { instancePath })) {
+        } else if(tag0 === "supervisor") {
+          if(!(validate73(data, {instancePath}))) {
             vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "task_plan") {
-          if (!validate79(data, { instancePath })) {
+        } else if(tag0 === "task_plan") {
+          if(!(validate79(data, {instancePath}))) {
             vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "assistant_message") {
-          if (!validate90(data, { instancePath })) {
+        } else if(tag0 === "assistant_message") {
+          if(!(validate90(data, {instancePath}))) {
             vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "result") {
-          if (!validate100(data, { instancePath })) {
+        } else if(tag0 === "result") {
+          if(!(validate100(data, {instancePath}))) {
             vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "error") {
-          if (!validate110(data, { instancePath })) {
+        } else if(tag0 === "error") {
+          if(!(validate110(data, {instancePath}))) {
             vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "cancelled") {
-          if (!validate120(data, { instancePath })) {
+        } else if(tag0 === "cancelled") {
+          if(!(validate120(data, {instancePath}))) {
             vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "started") {
-          if (!validate124(data, { instancePath })) {
+        } else if(tag0 === "started") {
+          if(!(validate124(data, {instancePath}))) {
             vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "tool_call") {
-          if (!validate128(data, { instancePath })) {
+        } else if(tag0 === "tool_call") {
+          if(!(validate128(data, {instancePath}))) {
             vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "user_message") {
-          if (!validate133(data, { instancePath })) {
+        } else if(tag0 === "user_message") {
+          if(!(validate133(data, {instancePath}))) {
             vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "tool_files") {
-          if (!validate139(data, { instancePath })) {
+        } else if(tag0 === "tool_files") {
+          if(!(validate139(data, {instancePath}))) {
             vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "model_fallback") {
-          if (!validate144(data, { instancePath })) {
+        } else if(tag0 === "model_fallback") {
+          if(!(validate144(data, {instancePath}))) {
             vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
             errors = vErrors.length;
           }
         } else {
-          validate252.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
+          validate25.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}];
           return false;
         }
       } else {
-        validate252.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
+        validate25.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
         return false;
       }
     } else {
-      validate252.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate252.errors = vErrors;
+  validate25.errors = vErrors;
   return errors === 0;
 };
-const validate169 = function validate1692(data, { instancePath = "" } = {}) {
+const validate169 = function validate169(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.seq === void 0 || !func0.call(data, "seq")) && (missing0 = "seq") || (data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type") || (data.data === void 0 || !func0.call(data, "data")) && (missing0 = "data")) {
-        validate1692.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.seq === undefined) || (!(func0.call(data, "seq")))) && (missing0 = "seq")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))) {
+        validate169.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.seq !== void 0 && func0.call(data, "seq")) {
+        if(data.seq !== undefined && func0.call(data, "seq")) {
           const _errs2 = errors;
-          if (!validate27(data.seq, { instancePath: instancePath + "/seq" })) {
+          if(!(validate27(data.seq, {instancePath:instancePath+"/seq"}))) {
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
@@ -4617,19 +4605,19 @@ const validate169 = function validate1692(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.type !== void 0 && func0.call(data, "type")) {
+        if(valid0) {
+          if(data.type !== undefined && func0.call(data, "type")) {
             let data1 = data.type;
             const _errs3 = errors;
-            if (typeof data1 !== "string") {
-              validate1692.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data1 !== "string") {
+              validate169.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             const _errs5 = errors;
             const _errs6 = errors;
-            if (!(data1 === "assistant_delta" || data1 === "thinking_delta" || data1 === "tool_result" || data1 === "local_tool_call" || data1 === "local_tool_result_in" || data1 === "loop_detected" || data1 === "tool_budget_exceeded" || data1 === "supervisor" || data1 === "task_plan" || data1 === "assistant_message" || data1 === "result" || data1 === "error" || data1 === "cancelled" || data1 === "started" || data1 === "tool_call" || data1 === "user_message" || data1 === "tool_files" || data1 === "model_fallback")) {
+            if(!((((((((((((((((((data1 === "assistant_delta") || (data1 === "thinking_delta")) || (data1 === "tool_result")) || (data1 === "local_tool_call")) || (data1 === "local_tool_result_in")) || (data1 === "loop_detected")) || (data1 === "tool_budget_exceeded")) || (data1 === "supervisor")) || (data1 === "task_plan")) || (data1 === "assistant_message")) || (data1 === "result")) || (data1 === "error")) || (data1 === "cancelled")) || (data1 === "started")) || (data1 === "tool_call")) || (data1 === "user_message")) || (data1 === "tool_files")) || (data1 === "model_fallback"))) {
               const err0 = {};
-              if (vErrors === null) {
+              if(vErrors === null) {
                 vErrors = [err0];
               } else {
                 vErrors.push(err0);
@@ -4637,13 +4625,13 @@ const validate169 = function validate1692(data, { instancePath = "" } = {}) {
               errors++;
             }
             var valid1 = _errs6 === errors;
-            if (valid1) {
-              validate1692.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/not", keyword: "not", params: {}, message: "must NOT be valid" }];
+            if(valid1) {
+              validate169.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
               return false;
             } else {
               errors = _errs5;
-              if (vErrors !== null) {
-                if (_errs5) {
+              if(vErrors !== null) {
+                if(_errs5) {
                   vErrors.length = _errs5;
                 } else {
                   vErrors = null;
@@ -4657,36 +4645,36 @@ const validate169 = function validate1692(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1692.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate169.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1692.errors = vErrors;
+  validate169.errors = vErrors;
   return errors === 0;
 };
-const validate24 = function validate242(data, { instancePath = "" } = {}) {
+const validate24 = function validate24(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = true;
   const _errs1 = errors;
-  if (errors === _errs1) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === _errs1) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type")) {
+      if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) {
         const err0 = {};
-        if (vErrors === null) {
+        if(vErrors === null) {
           vErrors = [err0];
         } else {
           vErrors.push(err0);
         }
         errors++;
       } else {
-        if (data.type !== void 0 && func0.call(data, "type")) {
+        if(data.type !== undefined && func0.call(data, "type")) {
           let data0 = data.type;
-          if (!(data0 === "assistant_delta" || data0 === "thinking_delta" || data0 === "tool_result" || data0 === "local_tool_call" || data0 === "local_tool_result_in" || data0 === "loop_detected" || data0 === "tool_budget_exceeded" || data0 === "supervisor" || data0 === "task_plan" || data0 === "assistant_message" || data0 === "result" || data0 === "error" || data0 === "cancelled" || data0 === "started" || data0 === "tool_call" || data0 === "user_message" || data0 === "tool_files" || data0 === "model_fallback")) {
+          if(!((((((((((((((((((data0 === "assistant_delta") || (data0 === "thinking_delta")) || (data0 === "tool_result")) || (data0 === "local_tool_call")) || (data0 === "local_tool_result_in")) || (data0 === "loop_detected")) || (data0 === "tool_budget_exceeded")) || (data0 === "supervisor")) || (data0 === "task_plan")) || (data0 === "assistant_message")) || (data0 === "result")) || (data0 === "error")) || (data0 === "cancelled")) || (data0 === "started")) || (data0 === "tool_call")) || (data0 === "user_message")) || (data0 === "tool_files")) || (data0 === "model_fallback"))) {
             const err1 = {};
-            if (vErrors === null) {
+            if(vErrors === null) {
               vErrors = [err1];
             } else {
               vErrors.push(err1);
@@ -4697,7 +4685,7 @@ const validate24 = function validate242(data, { instancePath = "" } = {}) {
       }
     } else {
       const err2 = {};
-      if (vErrors === null) {
+      if(vErrors === null) {
         vErrors = [err2];
       } else {
         vErrors.push(err2);
@@ -4707,17 +4695,17 @@ const validate24 = function validate242(data, { instancePath = "" } = {}) {
   }
   var _valid0 = _errs1 === errors;
   errors = _errs0;
-  if (vErrors !== null) {
-    if (_errs0) {
+  if(vErrors !== null) {
+    if(_errs0) {
       vErrors.length = _errs0;
     } else {
       vErrors = null;
     }
   }
   let ifClause0;
-  if (_valid0) {
+  if(_valid0) {
     const _errs4 = errors;
-    if (!validate25(data, { instancePath })) {
+    if(!(validate25(data, {instancePath}))) {
       vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
       errors = vErrors.length;
     }
@@ -4726,7 +4714,7 @@ const validate24 = function validate242(data, { instancePath = "" } = {}) {
     ifClause0 = "then";
   } else {
     const _errs5 = errors;
-    if (!validate169(data, { instancePath })) {
+    if(!(validate169(data, {instancePath}))) {
       vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
       errors = vErrors.length;
     }
@@ -4734,56 +4722,56 @@ const validate24 = function validate242(data, { instancePath = "" } = {}) {
     valid0 = _valid0;
     ifClause0 = "else";
   }
-  if (!valid0) {
-    const err3 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: ifClause0 }, message: 'must match "' + ifClause0 + '" schema' };
-    if (vErrors === null) {
+  if(!valid0) {
+    const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+    if(vErrors === null) {
       vErrors = [err3];
     } else {
       vErrors.push(err3);
     }
     errors++;
-    validate242.errors = vErrors;
+    validate24.errors = vErrors;
     return false;
   }
-  validate242.errors = vErrors;
+  validate24.errors = vErrors;
   return errors === 0;
 };
-const validate173 = function validate1732(data, { instancePath = "" } = {}) {
+const validate173 = function validate173(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (typeof data === "string") {
-      if (func4(data) < 1) {
-        validate1732.errors = [{ instancePath, schemaPath: "#/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+  if(errors === 0) {
+    if(typeof data === "string") {
+      if(func4(data) < 1) {
+        validate173.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
         return false;
       }
     } else {
-      validate1732.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+      validate173.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
       return false;
     }
   }
-  validate1732.errors = vErrors;
+  validate173.errors = vErrors;
   return errors === 0;
 };
-const validate176 = function validate1762(data, { instancePath = "" } = {}) {
+const validate176 = function validate176(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-    if (vErrors === null) {
+  if(typeof data !== "string") {
+    const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null) {
       vErrors = [err0];
     } else {
       vErrors.push(err0);
     }
     errors++;
   }
-  if (!(data === "off" || data === "low" || data === "medium" || data === "high")) {
-    const err1 = { instancePath, schemaPath: "#/oneOf/0/enum", keyword: "enum", params: { allowedValues: schema78.oneOf[0].enum }, message: "must be equal to one of the allowed values" };
-    if (vErrors === null) {
+  if(!((((data === "off") || (data === "low")) || (data === "medium")) || (data === "high"))) {
+    const err1 = {instancePath,schemaPath:"#/oneOf/0/enum",keyword:"enum",params:{allowedValues: schema78.oneOf[0].enum},message:"must be equal to one of the allowed values"};
+    if(vErrors === null) {
       vErrors = [err1];
     } else {
       vErrors.push(err1);
@@ -4791,34 +4779,34 @@ const validate176 = function validate1762(data, { instancePath = "" } = {}) {
     errors++;
   }
   var _valid0 = _errs1 === errors;
-  if (_valid0) {
+  if(_valid0) {
     valid0 = true;
     passing0 = 0;
   }
   const _errs3 = errors;
-  if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)) && isFinite(data))) {
-    const err2 = { instancePath, schemaPath: "#/oneOf/1/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-    if (vErrors === null) {
+  if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) {
+    const err2 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+    if(vErrors === null) {
       vErrors = [err2];
     } else {
       vErrors.push(err2);
     }
     errors++;
   }
-  if (errors === _errs3) {
-    if (typeof data == "number" && isFinite(data)) {
-      if (data > 100 || isNaN(data)) {
-        const err3 = { instancePath, schemaPath: "#/oneOf/1/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
-        if (vErrors === null) {
+  if(errors === _errs3) {
+    if((typeof data == "number") && (isFinite(data))) {
+      if(data > 100 || isNaN(data)) {
+        const err3 = {instancePath,schemaPath:"#/oneOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
+        if(vErrors === null) {
           vErrors = [err3];
         } else {
           vErrors.push(err3);
         }
         errors++;
       } else {
-        if (data < 0 || isNaN(data)) {
-          const err4 = { instancePath, schemaPath: "#/oneOf/1/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-          if (vErrors === null) {
+        if(data < 0 || isNaN(data)) {
+          const err4 = {instancePath,schemaPath:"#/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+          if(vErrors === null) {
             vErrors = [err4];
           } else {
             vErrors.push(err4);
@@ -4829,70 +4817,70 @@ const validate176 = function validate1762(data, { instancePath = "" } = {}) {
     }
   }
   var _valid0 = _errs3 === errors;
-  if (_valid0 && valid0) {
+  if(_valid0 && valid0) {
     valid0 = false;
     passing0 = [passing0, 1];
   } else {
-    if (_valid0) {
+    if(_valid0) {
       valid0 = true;
       passing0 = 1;
     }
   }
-  if (!valid0) {
-    const err5 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-    if (vErrors === null) {
+  if(!valid0) {
+    const err5 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    if(vErrors === null) {
       vErrors = [err5];
     } else {
       vErrors.push(err5);
     }
     errors++;
-    validate1762.errors = vErrors;
+    validate176.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
+    if(vErrors !== null) {
+      if(_errs0) {
         vErrors.length = _errs0;
       } else {
         vErrors = null;
       }
     }
   }
-  validate1762.errors = vErrors;
+  validate176.errors = vErrors;
   return errors === 0;
 };
-const validate179 = function validate1792(data, { instancePath = "" } = {}) {
+const validate179 = function validate179(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.kind === void 0 || !func0.call(data, "kind")) && (missing0 = "kind") || (data.id === void 0 || !func0.call(data, "id")) && (missing0 = "id")) {
-        validate1792.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind")) || (((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id"))) {
+        validate179.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.kind !== void 0 && func0.call(data, "kind")) {
+        if(data.kind !== undefined && func0.call(data, "kind")) {
           const _errs2 = errors;
-          if ("mantyx" !== data.kind) {
-            validate1792.errors = [{ instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "mantyx" }, message: "must be equal to constant" }];
+          if("mantyx" !== data.kind) {
+            validate179.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "mantyx"},message:"must be equal to constant"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.id !== void 0 && func0.call(data, "id")) {
+        if(valid0) {
+          if(data.id !== undefined && func0.call(data, "id")) {
             let data1 = data.id;
             const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data1 === "string") {
-                if (func4(data1) < 1) {
-                  validate1792.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+            if(errors === _errs3) {
+              if(typeof data1 === "string") {
+                if(func4(data1) < 1) {
+                  validate179.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
                   return false;
                 }
               } else {
-                validate1792.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate179.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
             }
@@ -4903,37 +4891,37 @@ const validate179 = function validate1792(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1792.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate179.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1792.errors = vErrors;
+  validate179.errors = vErrors;
   return errors === 0;
 };
-const validate180 = function validate1802(data, { instancePath = "" } = {}) {
+const validate180 = function validate180(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.kind === void 0 || !func0.call(data, "kind")) && (missing0 = "kind") || (data.name === void 0 || !func0.call(data, "name")) && (missing0 = "name")) {
-        validate1802.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) {
+        validate180.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.kind !== void 0 && func0.call(data, "kind")) {
+        if(data.kind !== undefined && func0.call(data, "kind")) {
           const _errs2 = errors;
-          if ("mantyx_plugin" !== data.kind) {
-            validate1802.errors = [{ instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "mantyx_plugin" }, message: "must be equal to constant" }];
+          if("mantyx_plugin" !== data.kind) {
+            validate180.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "mantyx_plugin"},message:"must be equal to constant"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.name !== void 0 && func0.call(data, "name")) {
+        if(valid0) {
+          if(data.name !== undefined && func0.call(data, "name")) {
             const _errs3 = errors;
-            if (!validate14(data.name, { instancePath: instancePath + "/name" })) {
+            if(!(validate14(data.name, {instancePath:instancePath+"/name"}))) {
               vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
               errors = vErrors.length;
             }
@@ -4944,38 +4932,38 @@ const validate180 = function validate1802(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1802.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate180.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1802.errors = vErrors;
+  validate180.errors = vErrors;
   return errors === 0;
 };
 const validate184 = validate46;
-const validate182 = function validate1822(data, { instancePath = "" } = {}) {
+const validate182 = function validate182(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.kind === void 0 || !func0.call(data, "kind")) && (missing0 = "kind") || (data.name === void 0 || !func0.call(data, "name")) && (missing0 = "name")) {
-        validate1822.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) {
+        validate182.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.kind !== void 0 && func0.call(data, "kind")) {
+        if(data.kind !== undefined && func0.call(data, "kind")) {
           const _errs2 = errors;
-          if ("local" !== data.kind) {
-            validate1822.errors = [{ instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "local" }, message: "must be equal to constant" }];
+          if("local" !== data.kind) {
+            validate182.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "local"},message:"must be equal to constant"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.name !== void 0 && func0.call(data, "name")) {
+        if(valid0) {
+          if(data.name !== undefined && func0.call(data, "name")) {
             const _errs3 = errors;
-            if (!validate14(data.name, { instancePath: instancePath + "/name" })) {
+            if(!(validate14(data.name, {instancePath:instancePath+"/name"}))) {
               vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
               errors = vErrors.length;
             }
@@ -4983,21 +4971,21 @@ const validate182 = function validate1822(data, { instancePath = "" } = {}) {
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.description !== void 0 && func0.call(data, "description")) {
+          if(valid0) {
+            if(data.description !== undefined && func0.call(data, "description")) {
               const _errs4 = errors;
-              if (typeof data.description !== "string") {
-                validate1822.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data.description !== "string") {
+                validate182.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid0 = _errs4 === errors;
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.parameters !== void 0 && func0.call(data, "parameters")) {
+            if(valid0) {
+              if(data.parameters !== undefined && func0.call(data, "parameters")) {
                 const _errs6 = errors;
-                if (!validate184(data.parameters, { instancePath: instancePath + "/parameters" })) {
+                if(!(validate184(data.parameters, {instancePath:instancePath+"/parameters"}))) {
                   vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
                   errors = vErrors.length;
                 }
@@ -5005,10 +4993,10 @@ const validate182 = function validate1822(data, { instancePath = "" } = {}) {
               } else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.outputSchema !== void 0 && func0.call(data, "outputSchema")) {
+              if(valid0) {
+                if(data.outputSchema !== undefined && func0.call(data, "outputSchema")) {
                   const _errs7 = errors;
-                  if (!validate184(data.outputSchema, { instancePath: instancePath + "/outputSchema" })) {
+                  if(!(validate184(data.outputSchema, {instancePath:instancePath+"/outputSchema"}))) {
                     vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
                     errors = vErrors.length;
                   }
@@ -5016,33 +5004,33 @@ const validate182 = function validate1822(data, { instancePath = "" } = {}) {
                 } else {
                   var valid0 = true;
                 }
-                if (valid0) {
-                  if (data.longRunning !== void 0 && func0.call(data, "longRunning")) {
+                if(valid0) {
+                  if(data.longRunning !== undefined && func0.call(data, "longRunning")) {
                     const _errs8 = errors;
-                    if (typeof data.longRunning !== "boolean") {
-                      validate1822.errors = [{ instancePath: instancePath + "/longRunning", schemaPath: "#/properties/longRunning/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                    if(typeof data.longRunning !== "boolean") {
+                      validate182.errors = [{instancePath:instancePath+"/longRunning",schemaPath:"#/properties/longRunning/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
                       return false;
                     }
                     var valid0 = _errs8 === errors;
                   } else {
                     var valid0 = true;
                   }
-                  if (valid0) {
-                    if (data.readOnly !== void 0 && func0.call(data, "readOnly")) {
+                  if(valid0) {
+                    if(data.readOnly !== undefined && func0.call(data, "readOnly")) {
                       const _errs10 = errors;
-                      if (typeof data.readOnly !== "boolean") {
-                        validate1822.errors = [{ instancePath: instancePath + "/readOnly", schemaPath: "#/properties/readOnly/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                      if(typeof data.readOnly !== "boolean") {
+                        validate182.errors = [{instancePath:instancePath+"/readOnly",schemaPath:"#/properties/readOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
                         return false;
                       }
                       var valid0 = _errs10 === errors;
                     } else {
                       var valid0 = true;
                     }
-                    if (valid0) {
-                      if (data.retain !== void 0 && func0.call(data, "retain")) {
+                    if(valid0) {
+                      if(data.retain !== undefined && func0.call(data, "retain")) {
                         const _errs12 = errors;
-                        if (typeof data.retain !== "boolean") {
-                          validate1822.errors = [{ instancePath: instancePath + "/retain", schemaPath: "#/properties/retain/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                        if(typeof data.retain !== "boolean") {
+                          validate182.errors = [{instancePath:instancePath+"/retain",schemaPath:"#/properties/retain/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
                           return false;
                         }
                         var valid0 = _errs12 === errors;
@@ -5058,37 +5046,37 @@ const validate182 = function validate1822(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1822.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate182.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1822.errors = vErrors;
+  validate182.errors = vErrors;
   return errors === 0;
 };
-const validate187 = function validate1872(data, { instancePath = "" } = {}) {
+const validate187 = function validate187(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.kind === void 0 || !func0.call(data, "kind")) && (missing0 = "kind") || (data.name === void 0 || !func0.call(data, "name")) && (missing0 = "name") || (data.url === void 0 || !func0.call(data, "url")) && (missing0 = "url")) {
-        validate1872.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))) {
+        validate187.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.kind !== void 0 && func0.call(data, "kind")) {
+        if(data.kind !== undefined && func0.call(data, "kind")) {
           const _errs2 = errors;
-          if ("mcp" !== data.kind) {
-            validate1872.errors = [{ instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "mcp" }, message: "must be equal to constant" }];
+          if("mcp" !== data.kind) {
+            validate187.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "mcp"},message:"must be equal to constant"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.name !== void 0 && func0.call(data, "name")) {
+        if(valid0) {
+          if(data.name !== undefined && func0.call(data, "name")) {
             const _errs3 = errors;
-            if (!validate14(data.name, { instancePath: instancePath + "/name" })) {
+            if(!(validate14(data.name, {instancePath:instancePath+"/name"}))) {
               vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
               errors = vErrors.length;
             }
@@ -5096,18 +5084,18 @@ const validate187 = function validate1872(data, { instancePath = "" } = {}) {
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.url !== void 0 && func0.call(data, "url")) {
+          if(valid0) {
+            if(data.url !== undefined && func0.call(data, "url")) {
               let data2 = data.url;
               const _errs4 = errors;
-              if (errors === _errs4) {
-                if (typeof data2 === "string") {
-                  if (func4(data2) < 1) {
-                    validate1872.errors = [{ instancePath: instancePath + "/url", schemaPath: "#/properties/url/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+              if(errors === _errs4) {
+                if(typeof data2 === "string") {
+                  if(func4(data2) < 1) {
+                    validate187.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
                     return false;
                   }
                 } else {
-                  validate1872.errors = [{ instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate187.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                   return false;
                 }
               }
@@ -5115,10 +5103,10 @@ const validate187 = function validate1872(data, { instancePath = "" } = {}) {
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.headers !== void 0 && func0.call(data, "headers")) {
+            if(valid0) {
+              if(data.headers !== undefined && func0.call(data, "headers")) {
                 const _errs6 = errors;
-                if (!validate22(data.headers, { instancePath: instancePath + "/headers" })) {
+                if(!(validate22(data.headers, {instancePath:instancePath+"/headers"}))) {
                   vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
                   errors = vErrors.length;
                 }
@@ -5126,27 +5114,27 @@ const validate187 = function validate1872(data, { instancePath = "" } = {}) {
               } else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.toolFilter !== void 0 && func0.call(data, "toolFilter")) {
+              if(valid0) {
+                if(data.toolFilter !== undefined && func0.call(data, "toolFilter")) {
                   let data4 = data.toolFilter;
                   const _errs7 = errors;
-                  if (errors === _errs7) {
-                    if (Array.isArray(data4)) {
+                  if(errors === _errs7) {
+                    if(Array.isArray(data4)) {
                       var valid1 = true;
                       const len0 = data4.length;
-                      for (let i0 = 0; i0 < len0; i0++) {
+                      for(let i0=0; i0<len0; i0++) {
                         const _errs9 = errors;
-                        if (typeof data4[i0] !== "string") {
-                          validate1872.errors = [{ instancePath: instancePath + "/toolFilter/" + i0, schemaPath: "#/properties/toolFilter/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        if(typeof data4[i0] !== "string") {
+                          validate187.errors = [{instancePath:instancePath+"/toolFilter/" + i0,schemaPath:"#/properties/toolFilter/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                           return false;
                         }
                         var valid1 = _errs9 === errors;
-                        if (!valid1) {
+                        if(!valid1) {
                           break;
                         }
                       }
                     } else {
-                      validate1872.errors = [{ instancePath: instancePath + "/toolFilter", schemaPath: "#/properties/toolFilter/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                      validate187.errors = [{instancePath:instancePath+"/toolFilter",schemaPath:"#/properties/toolFilter/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                       return false;
                     }
                   }
@@ -5160,66 +5148,66 @@ const validate187 = function validate1872(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1872.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate187.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1872.errors = vErrors;
+  validate187.errors = vErrors;
   return errors === 0;
 };
-const validate197 = function validate1972(data, { instancePath = "" } = {}) {
+const validate197 = function validate197(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.title !== void 0 && func0.call(data, "title")) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      if(data.title !== undefined && func0.call(data, "title")) {
         const _errs2 = errors;
-        if (typeof data.title !== "string") {
-          validate1972.errors = [{ instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+        if(typeof data.title !== "string") {
+          validate197.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
           return false;
         }
         var valid0 = _errs2 === errors;
       } else {
         var valid0 = true;
       }
-      if (valid0) {
-        if (data.readOnlyHint !== void 0 && func0.call(data, "readOnlyHint")) {
+      if(valid0) {
+        if(data.readOnlyHint !== undefined && func0.call(data, "readOnlyHint")) {
           const _errs4 = errors;
-          if (typeof data.readOnlyHint !== "boolean") {
-            validate1972.errors = [{ instancePath: instancePath + "/readOnlyHint", schemaPath: "#/properties/readOnlyHint/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+          if(typeof data.readOnlyHint !== "boolean") {
+            validate197.errors = [{instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
             return false;
           }
           var valid0 = _errs4 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.destructiveHint !== void 0 && func0.call(data, "destructiveHint")) {
+        if(valid0) {
+          if(data.destructiveHint !== undefined && func0.call(data, "destructiveHint")) {
             const _errs6 = errors;
-            if (typeof data.destructiveHint !== "boolean") {
-              validate1972.errors = [{ instancePath: instancePath + "/destructiveHint", schemaPath: "#/properties/destructiveHint/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+            if(typeof data.destructiveHint !== "boolean") {
+              validate197.errors = [{instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
               return false;
             }
             var valid0 = _errs6 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.idempotentHint !== void 0 && func0.call(data, "idempotentHint")) {
+          if(valid0) {
+            if(data.idempotentHint !== undefined && func0.call(data, "idempotentHint")) {
               const _errs8 = errors;
-              if (typeof data.idempotentHint !== "boolean") {
-                validate1972.errors = [{ instancePath: instancePath + "/idempotentHint", schemaPath: "#/properties/idempotentHint/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+              if(typeof data.idempotentHint !== "boolean") {
+                validate197.errors = [{instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
                 return false;
               }
               var valid0 = _errs8 === errors;
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.openWorldHint !== void 0 && func0.call(data, "openWorldHint")) {
+            if(valid0) {
+              if(data.openWorldHint !== undefined && func0.call(data, "openWorldHint")) {
                 const _errs10 = errors;
-                if (typeof data.openWorldHint !== "boolean") {
-                  validate1972.errors = [{ instancePath: instancePath + "/openWorldHint", schemaPath: "#/properties/openWorldHint/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                if(typeof data.openWorldHint !== "boolean") {
+                  validate197.errors = [{instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
                   return false;
                 }
                 var valid0 = _errs10 === errors;
@@ -5231,26 +5219,26 @@ const validate197 = function validate1972(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1972.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate197.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1972.errors = vErrors;
+  validate197.errors = vErrors;
   return errors === 0;
 };
-const validate193 = function validate1932(data, { instancePath = "" } = {}) {
+const validate193 = function validate193(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.name === void 0 || !func0.call(data, "name")) && (missing0 = "name")) {
-        validate1932.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) {
+        validate193.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.name !== void 0 && func0.call(data, "name")) {
+        if(data.name !== undefined && func0.call(data, "name")) {
           const _errs2 = errors;
-          if (!validate14(data.name, { instancePath: instancePath + "/name" })) {
+          if(!(validate14(data.name, {instancePath:instancePath+"/name"}))) {
             vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
             errors = vErrors.length;
           }
@@ -5258,32 +5246,32 @@ const validate193 = function validate1932(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.title !== void 0 && func0.call(data, "title")) {
+        if(valid0) {
+          if(data.title !== undefined && func0.call(data, "title")) {
             const _errs3 = errors;
-            if (typeof data.title !== "string") {
-              validate1932.errors = [{ instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.title !== "string") {
+              validate193.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs3 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.description !== void 0 && func0.call(data, "description")) {
+          if(valid0) {
+            if(data.description !== undefined && func0.call(data, "description")) {
               const _errs5 = errors;
-              if (typeof data.description !== "string") {
-                validate1932.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data.description !== "string") {
+                validate193.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid0 = _errs5 === errors;
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.inputSchema !== void 0 && func0.call(data, "inputSchema")) {
+            if(valid0) {
+              if(data.inputSchema !== undefined && func0.call(data, "inputSchema")) {
                 const _errs7 = errors;
-                if (!validate184(data.inputSchema, { instancePath: instancePath + "/inputSchema" })) {
+                if(!(validate184(data.inputSchema, {instancePath:instancePath+"/inputSchema"}))) {
                   vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
                   errors = vErrors.length;
                 }
@@ -5291,10 +5279,10 @@ const validate193 = function validate1932(data, { instancePath = "" } = {}) {
               } else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.outputSchema !== void 0 && func0.call(data, "outputSchema")) {
+              if(valid0) {
+                if(data.outputSchema !== undefined && func0.call(data, "outputSchema")) {
                   const _errs8 = errors;
-                  if (!validate184(data.outputSchema, { instancePath: instancePath + "/outputSchema" })) {
+                  if(!(validate184(data.outputSchema, {instancePath:instancePath+"/outputSchema"}))) {
                     vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
                     errors = vErrors.length;
                   }
@@ -5302,10 +5290,10 @@ const validate193 = function validate1932(data, { instancePath = "" } = {}) {
                 } else {
                   var valid0 = true;
                 }
-                if (valid0) {
-                  if (data.annotations !== void 0 && func0.call(data, "annotations")) {
+                if(valid0) {
+                  if(data.annotations !== undefined && func0.call(data, "annotations")) {
                     const _errs9 = errors;
-                    if (!validate197(data.annotations, { instancePath: instancePath + "/annotations" })) {
+                    if(!(validate197(data.annotations, {instancePath:instancePath+"/annotations"}))) {
                       vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
                       errors = vErrors.length;
                     }
@@ -5320,37 +5308,37 @@ const validate193 = function validate1932(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1932.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate193.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1932.errors = vErrors;
+  validate193.errors = vErrors;
   return errors === 0;
 };
-const validate190 = function validate1902(data, { instancePath = "" } = {}) {
+const validate190 = function validate190(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.kind === void 0 || !func0.call(data, "kind")) && (missing0 = "kind") || (data.name === void 0 || !func0.call(data, "name")) && (missing0 = "name") || (data.tools === void 0 || !func0.call(data, "tools")) && (missing0 = "tools")) {
-        validate1902.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.tools === undefined) || (!(func0.call(data, "tools")))) && (missing0 = "tools"))) {
+        validate190.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.kind !== void 0 && func0.call(data, "kind")) {
+        if(data.kind !== undefined && func0.call(data, "kind")) {
           const _errs2 = errors;
-          if ("mcp_local" !== data.kind) {
-            validate1902.errors = [{ instancePath: instancePath + "/kind", schemaPath: "#/properties/kind/const", keyword: "const", params: { allowedValue: "mcp_local" }, message: "must be equal to constant" }];
+          if("mcp_local" !== data.kind) {
+            validate190.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "mcp_local"},message:"must be equal to constant"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.name !== void 0 && func0.call(data, "name")) {
+        if(valid0) {
+          if(data.name !== undefined && func0.call(data, "name")) {
             const _errs3 = errors;
-            if (!validate14(data.name, { instancePath: instancePath + "/name" })) {
+            if(!(validate14(data.name, {instancePath:instancePath+"/name"}))) {
               vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
               errors = vErrors.length;
             }
@@ -5358,10 +5346,10 @@ const validate190 = function validate1902(data, { instancePath = "" } = {}) {
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.serverInfo !== void 0 && func0.call(data, "serverInfo")) {
+          if(valid0) {
+            if(data.serverInfo !== undefined && func0.call(data, "serverInfo")) {
               const _errs4 = errors;
-              if (!validate55(data.serverInfo, { instancePath: instancePath + "/serverInfo" })) {
+              if(!(validate55(data.serverInfo, {instancePath:instancePath+"/serverInfo"}))) {
                 vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
                 errors = vErrors.length;
               }
@@ -5369,37 +5357,37 @@ const validate190 = function validate1902(data, { instancePath = "" } = {}) {
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.tools !== void 0 && func0.call(data, "tools")) {
+            if(valid0) {
+              if(data.tools !== undefined && func0.call(data, "tools")) {
                 let data3 = data.tools;
                 const _errs5 = errors;
-                if (errors === _errs5) {
-                  if (Array.isArray(data3)) {
-                    if (data3.length > 64) {
-                      validate1902.errors = [{ instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/maxItems", keyword: "maxItems", params: { limit: 64 }, message: "must NOT have more than 64 items" }];
+                if(errors === _errs5) {
+                  if(Array.isArray(data3)) {
+                    if(data3.length > 64) {
+                      validate190.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"}];
                       return false;
                     } else {
-                      if (data3.length < 1) {
-                        validate1902.errors = [{ instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" }];
+                      if(data3.length < 1) {
+                        validate190.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
                         return false;
                       } else {
                         var valid1 = true;
                         const len0 = data3.length;
-                        for (let i0 = 0; i0 < len0; i0++) {
+                        for(let i0=0; i0<len0; i0++) {
                           const _errs7 = errors;
-                          if (!validate193(data3[i0], { instancePath: instancePath + "/tools/" + i0 })) {
+                          if(!(validate193(data3[i0], {instancePath:instancePath+"/tools/" + i0}))) {
                             vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
                             errors = vErrors.length;
                           }
                           var valid1 = _errs7 === errors;
-                          if (!valid1) {
+                          if(!valid1) {
                             break;
                           }
                         }
                       }
                     }
                   } else {
-                    validate1902.errors = [{ instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                    validate190.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                     return false;
                   }
                 }
@@ -5412,87 +5400,87 @@ const validate190 = function validate1902(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1902.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate190.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1902.errors = vErrors;
+  validate190.errors = vErrors;
   return errors === 0;
 };
-const validate178 = function validate1782(data, { instancePath = "" } = {}) {
+const validate178 = function validate178(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       const tag0 = data.kind;
-      if (typeof tag0 == "string") {
-        if (tag0 === "mantyx") {
-          if (!validate179(data, { instancePath })) {
+      if(typeof tag0 == "string") {
+        if(tag0 === "mantyx") {
+          if(!(validate179(data, {instancePath}))) {
             vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "mantyx_plugin") {
-          if (!validate180(data, { instancePath })) {
+        } else if(tag0 === "mantyx_plugin") {
+          if(!(validate180(data, {instancePath}))) {
             vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "local") {
-          if (!validate182(data, { instancePath })) {
+        } else if(tag0 === "local") {
+          if(!(validate182(data, {instancePath}))) {
             vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "a2a") {
-          if (!validate20(data, { instancePath })) {
+        } else if(tag0 === "a2a") {
+          if(!(validate20(data, {instancePath}))) {
             vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "a2a_local") {
-          if (!validate13(data, { instancePath })) {
+        } else if(tag0 === "a2a_local") {
+          if(!(validate13(data, {instancePath}))) {
             vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "mcp") {
-          if (!validate187(data, { instancePath })) {
+        } else if(tag0 === "mcp") {
+          if(!(validate187(data, {instancePath}))) {
             vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "mcp_local") {
-          if (!validate190(data, { instancePath })) {
+        } else if(tag0 === "mcp_local") {
+          if(!(validate190(data, {instancePath}))) {
             vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
             errors = vErrors.length;
           }
         } else {
-          validate1782.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "kind", tagValue: tag0 }, message: 'value of tag "kind" must be in oneOf' }];
+          validate178.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "kind", tagValue: tag0},message:"value of tag \"kind\" must be in oneOf"}];
           return false;
         }
       } else {
-        validate1782.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "kind", tagValue: tag0 }, message: 'tag "kind" must be string' }];
+        validate178.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "kind", tagValue: tag0},message:"tag \"kind\" must be string"}];
         return false;
       }
     } else {
-      validate1782.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate178.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1782.errors = vErrors;
+  validate178.errors = vErrors;
   return errors === 0;
 };
-const validate208 = function validate2082(data, { instancePath = "" } = {}) {
+const validate208 = function validate208(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.maxToolTurns !== void 0 && func0.call(data, "maxToolTurns")) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      if(data.maxToolTurns !== undefined && func0.call(data, "maxToolTurns")) {
         let data0 = data.maxToolTurns;
         const _errs2 = errors;
-        if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-          validate2082.errors = [{ instancePath: instancePath + "/maxToolTurns", schemaPath: "#/properties/maxToolTurns/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+        if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) {
+          validate208.errors = [{instancePath:instancePath+"/maxToolTurns",schemaPath:"#/properties/maxToolTurns/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
           return false;
         }
-        if (errors === _errs2) {
-          if (typeof data0 == "number" && isFinite(data0)) {
-            if (data0 < 0 || isNaN(data0)) {
-              validate2082.errors = [{ instancePath: instancePath + "/maxToolTurns", schemaPath: "#/properties/maxToolTurns/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+        if(errors === _errs2) {
+          if((typeof data0 == "number") && (isFinite(data0))) {
+            if(data0 < 0 || isNaN(data0)) {
+              validate208.errors = [{instancePath:instancePath+"/maxToolTurns",schemaPath:"#/properties/maxToolTurns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
               return false;
             }
           }
@@ -5501,11 +5489,11 @@ const validate208 = function validate2082(data, { instancePath = "" } = {}) {
       } else {
         var valid0 = true;
       }
-      if (valid0) {
-        if (data.maxToolTurnsExceeded !== void 0 && func0.call(data, "maxToolTurnsExceeded")) {
+      if(valid0) {
+        if(data.maxToolTurnsExceeded !== undefined && func0.call(data, "maxToolTurnsExceeded")) {
           const _errs4 = errors;
-          if (typeof data.maxToolTurnsExceeded !== "string") {
-            validate2082.errors = [{ instancePath: instancePath + "/maxToolTurnsExceeded", schemaPath: "#/properties/maxToolTurnsExceeded/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.maxToolTurnsExceeded !== "string") {
+            validate208.errors = [{instancePath:instancePath+"/maxToolTurnsExceeded",schemaPath:"#/properties/maxToolTurnsExceeded/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs4 === errors;
@@ -5514,33 +5502,33 @@ const validate208 = function validate2082(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2082.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate208.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2082.errors = vErrors;
+  validate208.errors = vErrors;
   return errors === 0;
 };
-const validate210 = function validate2102(data, { instancePath = "" } = {}) {
+const validate210 = function validate210(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   let json0 = "";
   let serialized0 = true;
   try {
     json0 = JSON.stringify(data);
-  } catch (e0) {
+  } catch(e0) {
     serialized0 = false;
   }
   let bytes0 = json0.length;
-  if (bytes0 * 3 > 32768) {
+  if(bytes0 * 3 > 32768) {
     bytes0 = 0;
-    for (let i0 = 0; i0 < json0.length; i0++) {
+    for(let i0=0; i0<json0.length; i0++) {
       const c0 = json0.charCodeAt(i0);
-      if (c0 < 128) {
+      if(c0 < 0x80) {
         bytes0 += 1;
-      } else if (c0 < 2048) {
+      } else if(c0 < 0x800) {
         bytes0 += 2;
-      } else if ((c0 & 64512) === 55296 && (json0.charCodeAt(i0 + 1) & 64512) === 56320) {
+      } else if((c0 & 0xfc00) === 0xd800 && (json0.charCodeAt(i0 + 1) & 0xfc00) === 0xdc00) {
         bytes0 += 4;
         i0++;
       } else {
@@ -5548,31 +5536,31 @@ const validate210 = function validate2102(data, { instancePath = "" } = {}) {
       }
     }
   }
-  if (!serialized0) {
+  if(!serialized0) {
     bytes0 = -1;
   }
-  if (bytes0 > 32768 || bytes0 === -1) {
-    validate2102.errors = [{ instancePath, schemaPath: "#/x-max-json-bytes", keyword: "x-max-json-bytes", params: { limit: 32768, actual: bytes0 }, message: "must be at most 32768 bytes as JSON " + (bytes0 === -1 ? "(cannot be serialized: nested too deeply, or not JSON data)" : "(is " + bytes0 + ")") }];
+  if(bytes0 > 32768 || bytes0 === -1) {
+    validate210.errors = [{instancePath,schemaPath:"#/x-max-json-bytes",keyword:"x-max-json-bytes",params:{limit: 32768, actual: bytes0},message:"must be at most " + 32768 + " bytes as JSON " + (bytes0 === -1 ? "(cannot be serialized: nested too deeply, or not JSON data)" : "(is " + bytes0 + ")")}];
     return false;
   }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.schema === void 0 || !func0.call(data, "schema")) && (missing0 = "schema")) {
-        validate2102.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.schema === undefined) || (!(func0.call(data, "schema")))) && (missing0 = "schema")) {
+        validate210.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.name !== void 0 && func0.call(data, "name")) {
+        if(data.name !== undefined && func0.call(data, "name")) {
           let data0 = data.name;
           const _errs2 = errors;
-          if (errors === _errs2) {
-            if (typeof data0 === "string") {
-              if (!pattern5.test(data0)) {
-                validate2102.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-zA-Z0-9_-]{1,64}$" }, message: 'must match pattern "^[a-zA-Z0-9_-]{1,64}$"' }];
+          if(errors === _errs2) {
+            if(typeof data0 === "string") {
+              if(!pattern5.test(data0)) {
+                validate210.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-zA-Z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-zA-Z0-9_-]{1,64}$"+"\""}];
                 return false;
               }
             } else {
-              validate2102.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate210.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
           }
@@ -5580,10 +5568,10 @@ const validate210 = function validate2102(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.schema !== void 0 && func0.call(data, "schema")) {
+        if(valid0) {
+          if(data.schema !== undefined && func0.call(data, "schema")) {
             const _errs4 = errors;
-            if (!validate184(data.schema, { instancePath: instancePath + "/schema" })) {
+            if(!(validate184(data.schema, {instancePath:instancePath+"/schema"}))) {
               vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
               errors = vErrors.length;
             }
@@ -5591,16 +5579,16 @@ const validate210 = function validate2102(data, { instancePath = "" } = {}) {
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.enforcement !== void 0 && func0.call(data, "enforcement")) {
+          if(valid0) {
+            if(data.enforcement !== undefined && func0.call(data, "enforcement")) {
               let data2 = data.enforcement;
               const _errs5 = errors;
-              if (typeof data2 !== "string") {
-                validate2102.errors = [{ instancePath: instancePath + "/enforcement", schemaPath: "#/properties/enforcement/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data2 !== "string") {
+                validate210.errors = [{instancePath:instancePath+"/enforcement",schemaPath:"#/properties/enforcement/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
-              if (!(data2 === "best_effort" || data2 === "strict")) {
-                validate2102.errors = [{ instancePath: instancePath + "/enforcement", schemaPath: "#/properties/enforcement/enum", keyword: "enum", params: { allowedValues: schema89.properties.enforcement.enum }, message: "must be equal to one of the allowed values" }];
+              if(!((data2 === "best_effort") || (data2 === "strict"))) {
+                validate210.errors = [{instancePath:instancePath+"/enforcement",schemaPath:"#/properties/enforcement/enum",keyword:"enum",params:{allowedValues: schema89.properties.enforcement.enum},message:"must be equal to one of the allowed values"}];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -5611,33 +5599,33 @@ const validate210 = function validate2102(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2102.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate210.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2102.errors = vErrors;
+  validate210.errors = vErrors;
   return errors === 0;
 };
-const validate214 = function validate2142(data, { instancePath = "" } = {}) {
+const validate214 = function validate214(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.consecutiveThreshold !== void 0 && func0.call(data, "consecutiveThreshold")) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      if(data.consecutiveThreshold !== undefined && func0.call(data, "consecutiveThreshold")) {
         let data0 = data.consecutiveThreshold;
         const _errs2 = errors;
-        if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-          validate2142.errors = [{ instancePath: instancePath + "/consecutiveThreshold", schemaPath: "#/properties/consecutiveThreshold/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+        if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) {
+          validate214.errors = [{instancePath:instancePath+"/consecutiveThreshold",schemaPath:"#/properties/consecutiveThreshold/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
           return false;
         }
-        if (errors === _errs2) {
-          if (typeof data0 == "number" && isFinite(data0)) {
-            if (data0 > 100 || isNaN(data0)) {
-              validate2142.errors = [{ instancePath: instancePath + "/consecutiveThreshold", schemaPath: "#/properties/consecutiveThreshold/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" }];
+        if(errors === _errs2) {
+          if((typeof data0 == "number") && (isFinite(data0))) {
+            if(data0 > 100 || isNaN(data0)) {
+              validate214.errors = [{instancePath:instancePath+"/consecutiveThreshold",schemaPath:"#/properties/consecutiveThreshold/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
               return false;
             } else {
-              if (data0 < 2 || isNaN(data0)) {
-                validate2142.errors = [{ instancePath: instancePath + "/consecutiveThreshold", schemaPath: "#/properties/consecutiveThreshold/minimum", keyword: "minimum", params: { comparison: ">=", limit: 2 }, message: "must be >= 2" }];
+              if(data0 < 2 || isNaN(data0)) {
+                validate214.errors = [{instancePath:instancePath+"/consecutiveThreshold",schemaPath:"#/properties/consecutiveThreshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"}];
                 return false;
               }
             }
@@ -5647,22 +5635,22 @@ const validate214 = function validate2142(data, { instancePath = "" } = {}) {
       } else {
         var valid0 = true;
       }
-      if (valid0) {
-        if (data.hardCutoffThreshold !== void 0 && func0.call(data, "hardCutoffThreshold")) {
+      if(valid0) {
+        if(data.hardCutoffThreshold !== undefined && func0.call(data, "hardCutoffThreshold")) {
           let data1 = data.hardCutoffThreshold;
           const _errs4 = errors;
-          if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-            validate2142.errors = [{ instancePath: instancePath + "/hardCutoffThreshold", schemaPath: "#/properties/hardCutoffThreshold/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+          if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) {
+            validate214.errors = [{instancePath:instancePath+"/hardCutoffThreshold",schemaPath:"#/properties/hardCutoffThreshold/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
             return false;
           }
-          if (errors === _errs4) {
-            if (typeof data1 == "number" && isFinite(data1)) {
-              if (data1 > 100 || isNaN(data1)) {
-                validate2142.errors = [{ instancePath: instancePath + "/hardCutoffThreshold", schemaPath: "#/properties/hardCutoffThreshold/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" }];
+          if(errors === _errs4) {
+            if((typeof data1 == "number") && (isFinite(data1))) {
+              if(data1 > 100 || isNaN(data1)) {
+                validate214.errors = [{instancePath:instancePath+"/hardCutoffThreshold",schemaPath:"#/properties/hardCutoffThreshold/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
                 return false;
               } else {
-                if (data1 < 3 || isNaN(data1)) {
-                  validate2142.errors = [{ instancePath: instancePath + "/hardCutoffThreshold", schemaPath: "#/properties/hardCutoffThreshold/minimum", keyword: "minimum", params: { comparison: ">=", limit: 3 }, message: "must be >= 3" }];
+                if(data1 < 3 || isNaN(data1)) {
+                  validate214.errors = [{instancePath:instancePath+"/hardCutoffThreshold",schemaPath:"#/properties/hardCutoffThreshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 3},message:"must be >= 3"}];
                   return false;
                 }
               }
@@ -5672,43 +5660,43 @@ const validate214 = function validate2142(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
+        if(valid0) {
           const a0 = data["hardCutoffThreshold"];
           const b0 = data["consecutiveThreshold"];
-          if (typeof a0 == "number" && typeof b0 == "number" && !(a0 > b0)) {
-            validate2142.errors = [{ instancePath, schemaPath: "#/x-greater-than", keyword: "x-greater-than", params: { property: "hardCutoffThreshold", than: "consecutiveThreshold", limit: b0, actual: a0 }, message: "must have hardCutoffThreshold greater than consecutiveThreshold (is " + a0 + ", not greater than " + b0 + ")" }];
+          if(typeof a0 == "number" && typeof b0 == "number" && !(a0 > b0)) {
+            validate214.errors = [{instancePath,schemaPath:"#/x-greater-than",keyword:"x-greater-than",params:{property: "hardCutoffThreshold", than: "consecutiveThreshold", limit: b0, actual: a0},message:"must have hardCutoffThreshold greater than consecutiveThreshold (is "+a0+", not greater than "+b0+")"}];
             return false;
           }
         }
       }
     } else {
-      validate2142.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate214.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2142.errors = vErrors;
+  validate214.errors = vErrors;
   return errors === 0;
 };
-const validate213 = function validate2132(data, { instancePath = "" } = {}) {
+const validate213 = function validate213(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if (!validate214(data, { instancePath })) {
+  if(!(validate214(data, {instancePath}))) {
     vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
-  if (_valid0) {
+  if(_valid0) {
     valid0 = true;
     passing0 = 0;
   }
   const _errs2 = errors;
-  if (false !== data) {
-    const err0 = { instancePath, schemaPath: "#/oneOf/1/const", keyword: "const", params: { allowedValue: false }, message: "must be equal to constant" };
-    if (vErrors === null) {
+  if(false !== data) {
+    const err0 = {instancePath,schemaPath:"#/oneOf/1/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
+    if(vErrors === null) {
       vErrors = [err0];
     } else {
       vErrors.push(err0);
@@ -5716,63 +5704,63 @@ const validate213 = function validate2132(data, { instancePath = "" } = {}) {
     errors++;
   }
   var _valid0 = _errs2 === errors;
-  if (_valid0 && valid0) {
+  if(_valid0 && valid0) {
     valid0 = false;
     passing0 = [passing0, 1];
   } else {
-    if (_valid0) {
+    if(_valid0) {
       valid0 = true;
       passing0 = 1;
     }
   }
-  if (!valid0) {
-    const err1 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-    if (vErrors === null) {
+  if(!valid0) {
+    const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    if(vErrors === null) {
       vErrors = [err1];
     } else {
       vErrors.push(err1);
     }
     errors++;
-    validate2132.errors = vErrors;
+    validate213.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
+    if(vErrors !== null) {
+      if(_errs0) {
         vErrors.length = _errs0;
       } else {
         vErrors = null;
       }
     }
   }
-  validate2132.errors = vErrors;
+  validate213.errors = vErrors;
   return errors === 0;
 };
-const validate218 = function validate2182(data, { instancePath = "" } = {}) {
+const validate218 = function validate218(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.maxCalls === void 0 || !func0.call(data, "maxCalls")) && (missing0 = "maxCalls")) {
-        validate2182.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.maxCalls === undefined) || (!(func0.call(data, "maxCalls")))) && (missing0 = "maxCalls")) {
+        validate218.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.maxCalls !== void 0 && func0.call(data, "maxCalls")) {
+        if(data.maxCalls !== undefined && func0.call(data, "maxCalls")) {
           let data0 = data.maxCalls;
           const _errs2 = errors;
-          if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-            validate2182.errors = [{ instancePath: instancePath + "/maxCalls", schemaPath: "#/properties/maxCalls/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+          if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) {
+            validate218.errors = [{instancePath:instancePath+"/maxCalls",schemaPath:"#/properties/maxCalls/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
             return false;
           }
-          if (errors === _errs2) {
-            if (typeof data0 == "number" && isFinite(data0)) {
-              if (data0 > 1e3 || isNaN(data0)) {
-                validate2182.errors = [{ instancePath: instancePath + "/maxCalls", schemaPath: "#/properties/maxCalls/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1e3 }, message: "must be <= 1000" }];
+          if(errors === _errs2) {
+            if((typeof data0 == "number") && (isFinite(data0))) {
+              if(data0 > 1000 || isNaN(data0)) {
+                validate218.errors = [{instancePath:instancePath+"/maxCalls",schemaPath:"#/properties/maxCalls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
                 return false;
               } else {
-                if (data0 < 0 || isNaN(data0)) {
-                  validate2182.errors = [{ instancePath: instancePath + "/maxCalls", schemaPath: "#/properties/maxCalls/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                if(data0 < 0 || isNaN(data0)) {
+                  validate218.errors = [{instancePath:instancePath+"/maxCalls",schemaPath:"#/properties/maxCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                   return false;
                 }
               }
@@ -5781,37 +5769,37 @@ const validate218 = function validate2182(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2182.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate218.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2182.errors = vErrors;
+  validate218.errors = vErrors;
   return errors === 0;
 };
-const validate217 = function validate2172(data, { instancePath = "" } = {}) {
+const validate217 = function validate217(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (Object.keys(data).length > 32) {
-        validate2172.errors = [{ instancePath, schemaPath: "#/maxProperties", keyword: "maxProperties", params: { limit: 32 }, message: "must NOT have more than 32 properties" }];
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      if(Object.keys(data).length > 32) {
+        validate217.errors = [{instancePath,schemaPath:"#/maxProperties",keyword:"maxProperties",params:{limit: 32},message:"must NOT have more than 32 properties"}];
         return false;
       } else {
-        for (const key0 of Object.keys(data)) {
+        for(const key0 of Object.keys(data)) {
           const _errs1 = errors;
-          if (typeof key0 === "string") {
-            if (func4(key0) > 120) {
-              const err0 = { instancePath, schemaPath: "#/propertyNames/maxLength", keyword: "maxLength", params: { limit: 120 }, message: "must NOT have more than 120 characters", propertyName: key0 };
-              if (vErrors === null) {
+          if(typeof key0 === "string") {
+            if(func4(key0) > 120) {
+              const err0 = {instancePath,schemaPath:"#/propertyNames/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters",propertyName:key0};
+              if(vErrors === null) {
                 vErrors = [err0];
               } else {
                 vErrors.push(err0);
               }
               errors++;
             } else {
-              if (func4(key0) < 1) {
-                const err1 = { instancePath, schemaPath: "#/propertyNames/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", propertyName: key0 };
-                if (vErrors === null) {
+              if(func4(key0) < 1) {
+                const err1 = {instancePath,schemaPath:"#/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",propertyName:key0};
+                if(vErrors === null) {
                   vErrors = [err1];
                 } else {
                   vErrors.push(err1);
@@ -5821,61 +5809,61 @@ const validate217 = function validate2172(data, { instancePath = "" } = {}) {
             }
           }
           var valid0 = _errs1 === errors;
-          if (!valid0) {
-            const err2 = { instancePath, schemaPath: "#/propertyNames", keyword: "propertyNames", params: { propertyName: key0 }, message: "property name must be valid" };
-            if (vErrors === null) {
+          if(!valid0) {
+            const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+            if(vErrors === null) {
               vErrors = [err2];
             } else {
               vErrors.push(err2);
             }
             errors++;
-            validate2172.errors = vErrors;
+            validate217.errors = vErrors;
             return false;
             break;
           }
         }
-        if (valid0) {
-          for (const key1 of Object.keys(data)) {
+        if(valid0) {
+          for(const key1 of Object.keys(data)) {
             const _errs3 = errors;
-            if (!validate218(data[key1], { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") })) {
+            if(!(validate218(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")}))) {
               vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
               errors = vErrors.length;
             }
             var valid1 = _errs3 === errors;
-            if (!valid1) {
+            if(!valid1) {
               break;
             }
           }
         }
       }
     } else {
-      validate2172.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate217.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2172.errors = vErrors;
+  validate217.errors = vErrors;
   return errors === 0;
 };
-const validate224 = function validate2242(data, { instancePath = "" } = {}) {
+const validate224 = function validate224(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.chars !== void 0 && func0.call(data, "chars")) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      if(data.chars !== undefined && func0.call(data, "chars")) {
         let data0 = data.chars;
         const _errs2 = errors;
-        if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-          validate2242.errors = [{ instancePath: instancePath + "/chars", schemaPath: "#/properties/chars/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+        if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) {
+          validate224.errors = [{instancePath:instancePath+"/chars",schemaPath:"#/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
           return false;
         }
-        if (errors === _errs2) {
-          if (typeof data0 == "number" && isFinite(data0)) {
-            if (data0 > 5e4 || isNaN(data0)) {
-              validate2242.errors = [{ instancePath: instancePath + "/chars", schemaPath: "#/properties/chars/maximum", keyword: "maximum", params: { comparison: "<=", limit: 5e4 }, message: "must be <= 50000" }];
+        if(errors === _errs2) {
+          if((typeof data0 == "number") && (isFinite(data0))) {
+            if(data0 > 50000 || isNaN(data0)) {
+              validate224.errors = [{instancePath:instancePath+"/chars",schemaPath:"#/properties/chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50000},message:"must be <= 50000"}];
               return false;
             } else {
-              if (data0 < 1 || isNaN(data0)) {
-                validate2242.errors = [{ instancePath: instancePath + "/chars", schemaPath: "#/properties/chars/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
+              if(data0 < 1 || isNaN(data0)) {
+                validate224.errors = [{instancePath:instancePath+"/chars",schemaPath:"#/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
                 return false;
               }
             }
@@ -5885,22 +5873,22 @@ const validate224 = function validate2242(data, { instancePath = "" } = {}) {
       } else {
         var valid0 = true;
       }
-      if (valid0) {
-        if (data.ms !== void 0 && func0.call(data, "ms")) {
+      if(valid0) {
+        if(data.ms !== undefined && func0.call(data, "ms")) {
           let data1 = data.ms;
           const _errs4 = errors;
-          if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-            validate2242.errors = [{ instancePath: instancePath + "/ms", schemaPath: "#/properties/ms/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+          if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) {
+            validate224.errors = [{instancePath:instancePath+"/ms",schemaPath:"#/properties/ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
             return false;
           }
-          if (errors === _errs4) {
-            if (typeof data1 == "number" && isFinite(data1)) {
-              if (data1 > 6e5 || isNaN(data1)) {
-                validate2242.errors = [{ instancePath: instancePath + "/ms", schemaPath: "#/properties/ms/maximum", keyword: "maximum", params: { comparison: "<=", limit: 6e5 }, message: "must be <= 600000" }];
+          if(errors === _errs4) {
+            if((typeof data1 == "number") && (isFinite(data1))) {
+              if(data1 > 600000 || isNaN(data1)) {
+                validate224.errors = [{instancePath:instancePath+"/ms",schemaPath:"#/properties/ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
                 return false;
               } else {
-                if (data1 < 1 || isNaN(data1)) {
-                  validate2242.errors = [{ instancePath: instancePath + "/ms", schemaPath: "#/properties/ms/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
+                if(data1 < 1 || isNaN(data1)) {
+                  validate224.errors = [{instancePath:instancePath+"/ms",schemaPath:"#/properties/ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
                   return false;
                 }
               }
@@ -5912,33 +5900,33 @@ const validate224 = function validate2242(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2242.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate224.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2242.errors = vErrors;
+  validate224.errors = vErrors;
   return errors === 0;
 };
-const validate2222 = function validate2223(data, { instancePath = "" } = {}) {
+const validate222 = function validate222(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.interval !== void 0 && func0.call(data, "interval")) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      if(data.interval !== undefined && func0.call(data, "interval")) {
         let data0 = data.interval;
         const _errs2 = errors;
-        if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-          validate2223.errors = [{ instancePath: instancePath + "/interval", schemaPath: "#/properties/interval/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+        if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) {
+          validate222.errors = [{instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
           return false;
         }
-        if (errors === _errs2) {
-          if (typeof data0 == "number" && isFinite(data0)) {
-            if (data0 > 100 || isNaN(data0)) {
-              validate2223.errors = [{ instancePath: instancePath + "/interval", schemaPath: "#/properties/interval/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" }];
+        if(errors === _errs2) {
+          if((typeof data0 == "number") && (isFinite(data0))) {
+            if(data0 > 100 || isNaN(data0)) {
+              validate222.errors = [{instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
               return false;
             } else {
-              if (data0 < 1 || isNaN(data0)) {
-                validate2223.errors = [{ instancePath: instancePath + "/interval", schemaPath: "#/properties/interval/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
+              if(data0 < 1 || isNaN(data0)) {
+                validate222.errors = [{instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
                 return false;
               }
             }
@@ -5948,10 +5936,10 @@ const validate2222 = function validate2223(data, { instancePath = "" } = {}) {
       } else {
         var valid0 = true;
       }
-      if (valid0) {
-        if (data.modelId !== void 0 && func0.call(data, "modelId")) {
+      if(valid0) {
+        if(data.modelId !== undefined && func0.call(data, "modelId")) {
           const _errs4 = errors;
-          if (!validate173(data.modelId, { instancePath: instancePath + "/modelId" })) {
+          if(!(validate173(data.modelId, {instancePath:instancePath+"/modelId"}))) {
             vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
             errors = vErrors.length;
           }
@@ -5959,27 +5947,27 @@ const validate2222 = function validate2223(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.reasoningTrigger !== void 0 && func0.call(data, "reasoningTrigger")) {
+        if(valid0) {
+          if(data.reasoningTrigger !== undefined && func0.call(data, "reasoningTrigger")) {
             let data2 = data.reasoningTrigger;
             const _errs5 = errors;
             const _errs6 = errors;
             let valid1 = false;
             let passing0 = null;
             const _errs7 = errors;
-            if (!validate224(data2, { instancePath: instancePath + "/reasoningTrigger" })) {
+            if(!(validate224(data2, {instancePath:instancePath+"/reasoningTrigger"}))) {
               vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
               errors = vErrors.length;
             }
             var _valid0 = _errs7 === errors;
-            if (_valid0) {
+            if(_valid0) {
               valid1 = true;
               passing0 = 0;
             }
             const _errs8 = errors;
-            if (false !== data2) {
-              const err0 = { instancePath: instancePath + "/reasoningTrigger", schemaPath: "#/properties/reasoningTrigger/oneOf/1/const", keyword: "const", params: { allowedValue: false }, message: "must be equal to constant" };
-              if (vErrors === null) {
+            if(false !== data2) {
+              const err0 = {instancePath:instancePath+"/reasoningTrigger",schemaPath:"#/properties/reasoningTrigger/oneOf/1/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
+              if(vErrors === null) {
                 vErrors = [err0];
               } else {
                 vErrors.push(err0);
@@ -5987,29 +5975,29 @@ const validate2222 = function validate2223(data, { instancePath = "" } = {}) {
               errors++;
             }
             var _valid0 = _errs8 === errors;
-            if (_valid0 && valid1) {
+            if(_valid0 && valid1) {
               valid1 = false;
               passing0 = [passing0, 1];
             } else {
-              if (_valid0) {
+              if(_valid0) {
                 valid1 = true;
                 passing0 = 1;
               }
             }
-            if (!valid1) {
-              const err1 = { instancePath: instancePath + "/reasoningTrigger", schemaPath: "#/properties/reasoningTrigger/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-              if (vErrors === null) {
+            if(!valid1) {
+              const err1 = {instancePath:instancePath+"/reasoningTrigger",schemaPath:"#/properties/reasoningTrigger/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+              if(vErrors === null) {
                 vErrors = [err1];
               } else {
                 vErrors.push(err1);
               }
               errors++;
-              validate2223.errors = vErrors;
+              validate222.errors = vErrors;
               return false;
             } else {
               errors = _errs6;
-              if (vErrors !== null) {
-                if (_errs6) {
+              if(vErrors !== null) {
+                if(_errs6) {
                   vErrors.length = _errs6;
                 } else {
                   vErrors = null;
@@ -6023,23 +6011,23 @@ const validate2222 = function validate2223(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2223.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate222.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2223.errors = vErrors;
+  validate222.errors = vErrors;
   return errors === 0;
 };
-const validate221 = function validate2212(data, { instancePath = "" } = {}) {
+const validate221 = function validate221(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if (typeof data !== "boolean") {
-    const err0 = { instancePath, schemaPath: "#/oneOf/0/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-    if (vErrors === null) {
+  if(typeof data !== "boolean") {
+    const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+    if(vErrors === null) {
       vErrors = [err0];
     } else {
       vErrors.push(err0);
@@ -6047,111 +6035,111 @@ const validate221 = function validate2212(data, { instancePath = "" } = {}) {
     errors++;
   }
   var _valid0 = _errs1 === errors;
-  if (_valid0) {
+  if(_valid0) {
     valid0 = true;
     passing0 = 0;
   }
   const _errs3 = errors;
-  if (!validate2222(data, { instancePath })) {
-    vErrors = vErrors === null ? validate2222.errors : vErrors.concat(validate2222.errors);
+  if(!(validate222(data, {instancePath}))) {
+    vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs3 === errors;
-  if (_valid0 && valid0) {
+  if(_valid0 && valid0) {
     valid0 = false;
     passing0 = [passing0, 1];
   } else {
-    if (_valid0) {
+    if(_valid0) {
       valid0 = true;
       passing0 = 1;
     }
   }
-  if (!valid0) {
-    const err1 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-    if (vErrors === null) {
+  if(!valid0) {
+    const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    if(vErrors === null) {
       vErrors = [err1];
     } else {
       vErrors.push(err1);
     }
     errors++;
-    validate2212.errors = vErrors;
+    validate221.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
+    if(vErrors !== null) {
+      if(_errs0) {
         vErrors.length = _errs0;
       } else {
         vErrors = null;
       }
     }
   }
-  validate2212.errors = vErrors;
+  validate221.errors = vErrors;
   return errors === 0;
 };
-const validate229 = function validate2292(data, { instancePath = "" } = {}) {
+const validate229 = function validate229(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.mode !== void 0 && func0.call(data, "mode")) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      if(data.mode !== undefined && func0.call(data, "mode")) {
         let data0 = data.mode;
         const _errs2 = errors;
-        if (typeof data0 !== "string") {
-          validate2292.errors = [{ instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+        if(typeof data0 !== "string") {
+          validate229.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
           return false;
         }
-        if (!(data0 === "off" || data0 === "auto" || data0 === "required")) {
-          validate2292.errors = [{ instancePath: instancePath + "/mode", schemaPath: "#/properties/mode/enum", keyword: "enum", params: { allowedValues: schema98.properties.mode.enum }, message: "must be equal to one of the allowed values" }];
+        if(!(((data0 === "off") || (data0 === "auto")) || (data0 === "required"))) {
+          validate229.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema98.properties.mode.enum},message:"must be equal to one of the allowed values"}];
           return false;
         }
         var valid0 = _errs2 === errors;
       } else {
         var valid0 = true;
       }
-      if (valid0) {
-        if (data.planOnly !== void 0 && func0.call(data, "planOnly")) {
+      if(valid0) {
+        if(data.planOnly !== undefined && func0.call(data, "planOnly")) {
           const _errs4 = errors;
-          if (typeof data.planOnly !== "boolean") {
-            validate2292.errors = [{ instancePath: instancePath + "/planOnly", schemaPath: "#/properties/planOnly/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+          if(typeof data.planOnly !== "boolean") {
+            validate229.errors = [{instancePath:instancePath+"/planOnly",schemaPath:"#/properties/planOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
             return false;
           }
           var valid0 = _errs4 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.brief !== void 0 && func0.call(data, "brief")) {
+        if(valid0) {
+          if(data.brief !== undefined && func0.call(data, "brief")) {
             const _errs6 = errors;
-            if (typeof data.brief !== "string") {
-              validate2292.errors = [{ instancePath: instancePath + "/brief", schemaPath: "#/properties/brief/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.brief !== "string") {
+              validate229.errors = [{instancePath:instancePath+"/brief",schemaPath:"#/properties/brief/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs6 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.steps !== void 0 && func0.call(data, "steps")) {
+          if(valid0) {
+            if(data.steps !== undefined && func0.call(data, "steps")) {
               let data3 = data.steps;
               const _errs8 = errors;
-              if (errors === _errs8) {
-                if (Array.isArray(data3)) {
+              if(errors === _errs8) {
+                if(Array.isArray(data3)) {
                   var valid1 = true;
                   const len0 = data3.length;
-                  for (let i0 = 0; i0 < len0; i0++) {
+                  for(let i0=0; i0<len0; i0++) {
                     const _errs10 = errors;
-                    if (typeof data3[i0] !== "string") {
-                      validate2292.errors = [{ instancePath: instancePath + "/steps/" + i0, schemaPath: "#/properties/steps/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    if(typeof data3[i0] !== "string") {
+                      validate229.errors = [{instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                       return false;
                     }
                     var valid1 = _errs10 === errors;
-                    if (!valid1) {
+                    if(!valid1) {
                       break;
                     }
                   }
                 } else {
-                  validate2292.errors = [{ instancePath: instancePath + "/steps", schemaPath: "#/properties/steps/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate229.errors = [{instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                   return false;
                 }
               }
@@ -6163,23 +6151,23 @@ const validate229 = function validate2292(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2292.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate229.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2292.errors = vErrors;
+  validate229.errors = vErrors;
   return errors === 0;
 };
-const validate228 = function validate2282(data, { instancePath = "" } = {}) {
+const validate228 = function validate228(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if (typeof data !== "boolean") {
-    const err0 = { instancePath, schemaPath: "#/oneOf/0/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-    if (vErrors === null) {
+  if(typeof data !== "boolean") {
+    const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+    if(vErrors === null) {
       vErrors = [err0];
     } else {
       vErrors.push(err0);
@@ -6187,23 +6175,23 @@ const validate228 = function validate2282(data, { instancePath = "" } = {}) {
     errors++;
   }
   var _valid0 = _errs1 === errors;
-  if (_valid0) {
+  if(_valid0) {
     valid0 = true;
     passing0 = 0;
   }
   const _errs3 = errors;
-  if (typeof data !== "string") {
-    const err1 = { instancePath, schemaPath: "#/oneOf/1/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-    if (vErrors === null) {
+  if(typeof data !== "string") {
+    const err1 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null) {
       vErrors = [err1];
     } else {
       vErrors.push(err1);
     }
     errors++;
   }
-  if (!(data === "off" || data === "auto" || data === "required")) {
-    const err2 = { instancePath, schemaPath: "#/oneOf/1/enum", keyword: "enum", params: { allowedValues: schema97.oneOf[1].enum }, message: "must be equal to one of the allowed values" };
-    if (vErrors === null) {
+  if(!(((data === "off") || (data === "auto")) || (data === "required"))) {
+    const err2 = {instancePath,schemaPath:"#/oneOf/1/enum",keyword:"enum",params:{allowedValues: schema97.oneOf[1].enum},message:"must be equal to one of the allowed values"};
+    if(vErrors === null) {
       vErrors = [err2];
     } else {
       vErrors.push(err2);
@@ -6211,73 +6199,73 @@ const validate228 = function validate2282(data, { instancePath = "" } = {}) {
     errors++;
   }
   var _valid0 = _errs3 === errors;
-  if (_valid0 && valid0) {
+  if(_valid0 && valid0) {
     valid0 = false;
     passing0 = [passing0, 1];
   } else {
-    if (_valid0) {
+    if(_valid0) {
       valid0 = true;
       passing0 = 1;
     }
     const _errs5 = errors;
-    if (!validate229(data, { instancePath })) {
+    if(!(validate229(data, {instancePath}))) {
       vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs5 === errors;
-    if (_valid0 && valid0) {
+    if(_valid0 && valid0) {
       valid0 = false;
       passing0 = [passing0, 2];
     } else {
-      if (_valid0) {
+      if(_valid0) {
         valid0 = true;
         passing0 = 2;
       }
     }
   }
-  if (!valid0) {
-    const err3 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-    if (vErrors === null) {
+  if(!valid0) {
+    const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    if(vErrors === null) {
       vErrors = [err3];
     } else {
       vErrors.push(err3);
     }
     errors++;
-    validate2282.errors = vErrors;
+    validate228.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
+    if(vErrors !== null) {
+      if(_errs0) {
         vErrors.length = _errs0;
       } else {
         vErrors = null;
       }
     }
   }
-  validate2282.errors = vErrors;
+  validate228.errors = vErrors;
   return errors === 0;
 };
-const validate232 = function validate2322(data, { instancePath = "" } = {}) {
+const validate232 = function validate232(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   let json0 = "";
   let serialized0 = true;
   try {
     json0 = JSON.stringify(data);
-  } catch (e0) {
+  } catch(e0) {
     serialized0 = false;
   }
   let bytes0 = json0.length;
-  if (bytes0 * 3 > 4096) {
+  if(bytes0 * 3 > 4096) {
     bytes0 = 0;
-    for (let i0 = 0; i0 < json0.length; i0++) {
+    for(let i0=0; i0<json0.length; i0++) {
       const c0 = json0.charCodeAt(i0);
-      if (c0 < 128) {
+      if(c0 < 0x80) {
         bytes0 += 1;
-      } else if (c0 < 2048) {
+      } else if(c0 < 0x800) {
         bytes0 += 2;
-      } else if ((c0 & 64512) === 55296 && (json0.charCodeAt(i0 + 1) & 64512) === 56320) {
+      } else if((c0 & 0xfc00) === 0xd800 && (json0.charCodeAt(i0 + 1) & 0xfc00) === 0xdc00) {
         bytes0 += 4;
         i0++;
       } else {
@@ -6285,25 +6273,25 @@ const validate232 = function validate2322(data, { instancePath = "" } = {}) {
       }
     }
   }
-  if (!serialized0) {
+  if(!serialized0) {
     bytes0 = -1;
   }
-  if (bytes0 > 4096 || bytes0 === -1) {
-    validate2322.errors = [{ instancePath, schemaPath: "#/x-max-json-bytes", keyword: "x-max-json-bytes", params: { limit: 4096, actual: bytes0 }, message: "must be at most 4096 bytes as JSON " + (bytes0 === -1 ? "(cannot be serialized: nested too deeply, or not JSON data)" : "(is " + bytes0 + ")") }];
+  if(bytes0 > 4096 || bytes0 === -1) {
+    validate232.errors = [{instancePath,schemaPath:"#/x-max-json-bytes",keyword:"x-max-json-bytes",params:{limit: 4096, actual: bytes0},message:"must be at most " + 4096 + " bytes as JSON " + (bytes0 === -1 ? "(cannot be serialized: nested too deeply, or not JSON data)" : "(is " + bytes0 + ")")}];
     return false;
   }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (Object.keys(data).length > 16) {
-        validate2322.errors = [{ instancePath, schemaPath: "#/maxProperties", keyword: "maxProperties", params: { limit: 16 }, message: "must NOT have more than 16 properties" }];
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      if(Object.keys(data).length > 16) {
+        validate232.errors = [{instancePath,schemaPath:"#/maxProperties",keyword:"maxProperties",params:{limit: 16},message:"must NOT have more than 16 properties"}];
         return false;
       } else {
-        for (const key0 of Object.keys(data)) {
+        for(const key0 of Object.keys(data)) {
           const _errs1 = errors;
-          if (typeof key0 === "string") {
-            if (!pattern6.test(key0)) {
-              const err0 = { instancePath, schemaPath: "#/propertyNames/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9._-]{1,64}$" }, message: 'must match pattern "^[A-Za-z0-9._-]{1,64}$"', propertyName: key0 };
-              if (vErrors === null) {
+          if(typeof key0 === "string") {
+            if(!pattern6.test(key0)) {
+              const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\"",propertyName:key0};
+              if(vErrors === null) {
                 vErrors = [err0];
               } else {
                 vErrors.push(err0);
@@ -6312,76 +6300,76 @@ const validate232 = function validate2322(data, { instancePath = "" } = {}) {
             }
           }
           var valid0 = _errs1 === errors;
-          if (!valid0) {
-            const err1 = { instancePath, schemaPath: "#/propertyNames", keyword: "propertyNames", params: { propertyName: key0 }, message: "property name must be valid" };
-            if (vErrors === null) {
+          if(!valid0) {
+            const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+            if(vErrors === null) {
               vErrors = [err1];
             } else {
               vErrors.push(err1);
             }
             errors++;
-            validate2322.errors = vErrors;
+            validate232.errors = vErrors;
             return false;
             break;
           }
         }
-        if (valid0) {
-          for (const key1 of Object.keys(data)) {
+        if(valid0) {
+          for(const key1 of Object.keys(data)) {
             let data0 = data[key1];
             const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (func4(data0) > 256) {
-                  validate2322.errors = [{ instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/additionalProperties/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" }];
+            if(errors === _errs3) {
+              if(typeof data0 === "string") {
+                if(func4(data0) > 256) {
+                  validate232.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"}];
                   return false;
                 }
               } else {
-                validate2322.errors = [{ instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate232.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
             }
             var valid1 = _errs3 === errors;
-            if (!valid1) {
+            if(!valid1) {
               break;
             }
           }
         }
       }
     } else {
-      validate2322.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate232.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2322.errors = vErrors;
+  validate232.errors = vErrors;
   return errors === 0;
 };
-const validate1722 = function validate1723(data, { instancePath = "" } = {}) {
+const validate172 = function validate172(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.name !== void 0 && func0.call(data, "name")) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      if(data.name !== undefined && func0.call(data, "name")) {
         const _errs2 = errors;
-        if (typeof data.name !== "string") {
-          validate1723.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+        if(typeof data.name !== "string") {
+          validate172.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
           return false;
         }
         var valid0 = _errs2 === errors;
       } else {
         var valid0 = true;
       }
-      if (valid0) {
-        if (data.agentId !== void 0 && func0.call(data, "agentId")) {
+      if(valid0) {
+        if(data.agentId !== undefined && func0.call(data, "agentId")) {
           let data1 = data.agentId;
           const _errs4 = errors;
-          if (errors === _errs4) {
-            if (typeof data1 === "string") {
-              if (func4(data1) < 1) {
-                validate1723.errors = [{ instancePath: instancePath + "/agentId", schemaPath: "#/properties/agentId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+          if(errors === _errs4) {
+            if(typeof data1 === "string") {
+              if(func4(data1) < 1) {
+                validate172.errors = [{instancePath:instancePath+"/agentId",schemaPath:"#/properties/agentId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
                 return false;
               }
             } else {
-              validate1723.errors = [{ instancePath: instancePath + "/agentId", schemaPath: "#/properties/agentId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate172.errors = [{instancePath:instancePath+"/agentId",schemaPath:"#/properties/agentId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
           }
@@ -6389,21 +6377,21 @@ const validate1722 = function validate1723(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.systemPrompt !== void 0 && func0.call(data, "systemPrompt")) {
+        if(valid0) {
+          if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")) {
             const _errs6 = errors;
-            if (typeof data.systemPrompt !== "string") {
-              validate1723.errors = [{ instancePath: instancePath + "/systemPrompt", schemaPath: "#/properties/systemPrompt/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.systemPrompt !== "string") {
+              validate172.errors = [{instancePath:instancePath+"/systemPrompt",schemaPath:"#/properties/systemPrompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs6 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.modelId !== void 0 && func0.call(data, "modelId")) {
+          if(valid0) {
+            if(data.modelId !== undefined && func0.call(data, "modelId")) {
               const _errs8 = errors;
-              if (!validate173(data.modelId, { instancePath: instancePath + "/modelId" })) {
+              if(!(validate173(data.modelId, {instancePath:instancePath+"/modelId"}))) {
                 vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
                 errors = vErrors.length;
               }
@@ -6411,10 +6399,10 @@ const validate1722 = function validate1723(data, { instancePath = "" } = {}) {
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.fallbackModelId !== void 0 && func0.call(data, "fallbackModelId")) {
+            if(valid0) {
+              if(data.fallbackModelId !== undefined && func0.call(data, "fallbackModelId")) {
                 const _errs9 = errors;
-                if (!validate173(data.fallbackModelId, { instancePath: instancePath + "/fallbackModelId" })) {
+                if(!(validate173(data.fallbackModelId, {instancePath:instancePath+"/fallbackModelId"}))) {
                   vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
                   errors = vErrors.length;
                 }
@@ -6422,10 +6410,10 @@ const validate1722 = function validate1723(data, { instancePath = "" } = {}) {
               } else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.reasoningLevel !== void 0 && func0.call(data, "reasoningLevel")) {
+              if(valid0) {
+                if(data.reasoningLevel !== undefined && func0.call(data, "reasoningLevel")) {
                   const _errs10 = errors;
-                  if (!validate176(data.reasoningLevel, { instancePath: instancePath + "/reasoningLevel" })) {
+                  if(!(validate176(data.reasoningLevel, {instancePath:instancePath+"/reasoningLevel"}))) {
                     vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
                     errors = vErrors.length;
                   }
@@ -6433,27 +6421,27 @@ const validate1722 = function validate1723(data, { instancePath = "" } = {}) {
                 } else {
                   var valid0 = true;
                 }
-                if (valid0) {
-                  if (data.tools !== void 0 && func0.call(data, "tools")) {
+                if(valid0) {
+                  if(data.tools !== undefined && func0.call(data, "tools")) {
                     let data6 = data.tools;
                     const _errs11 = errors;
-                    if (errors === _errs11) {
-                      if (Array.isArray(data6)) {
+                    if(errors === _errs11) {
+                      if(Array.isArray(data6)) {
                         var valid1 = true;
                         const len0 = data6.length;
-                        for (let i0 = 0; i0 < len0; i0++) {
+                        for(let i0=0; i0<len0; i0++) {
                           const _errs13 = errors;
-                          if (!validate178(data6[i0], { instancePath: instancePath + "/tools/" + i0 })) {
+                          if(!(validate178(data6[i0], {instancePath:instancePath+"/tools/" + i0}))) {
                             vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
                             errors = vErrors.length;
                           }
                           var valid1 = _errs13 === errors;
-                          if (!valid1) {
+                          if(!valid1) {
                             break;
                           }
                         }
                       } else {
-                        validate1723.errors = [{ instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                        validate172.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                         return false;
                       }
                     }
@@ -6461,10 +6449,10 @@ const validate1722 = function validate1723(data, { instancePath = "" } = {}) {
                   } else {
                     var valid0 = true;
                   }
-                  if (valid0) {
-                    if (data.budgets !== void 0 && func0.call(data, "budgets")) {
+                  if(valid0) {
+                    if(data.budgets !== undefined && func0.call(data, "budgets")) {
                       const _errs14 = errors;
-                      if (!validate208(data.budgets, { instancePath: instancePath + "/budgets" })) {
+                      if(!(validate208(data.budgets, {instancePath:instancePath+"/budgets"}))) {
                         vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
                         errors = vErrors.length;
                       }
@@ -6472,10 +6460,10 @@ const validate1722 = function validate1723(data, { instancePath = "" } = {}) {
                     } else {
                       var valid0 = true;
                     }
-                    if (valid0) {
-                      if (data.outputSchema !== void 0 && func0.call(data, "outputSchema")) {
+                    if(valid0) {
+                      if(data.outputSchema !== undefined && func0.call(data, "outputSchema")) {
                         const _errs15 = errors;
-                        if (!validate210(data.outputSchema, { instancePath: instancePath + "/outputSchema" })) {
+                        if(!(validate210(data.outputSchema, {instancePath:instancePath+"/outputSchema"}))) {
                           vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
                           errors = vErrors.length;
                         }
@@ -6483,10 +6471,10 @@ const validate1722 = function validate1723(data, { instancePath = "" } = {}) {
                       } else {
                         var valid0 = true;
                       }
-                      if (valid0) {
-                        if (data.loopDetection !== void 0 && func0.call(data, "loopDetection")) {
+                      if(valid0) {
+                        if(data.loopDetection !== undefined && func0.call(data, "loopDetection")) {
                           const _errs16 = errors;
-                          if (!validate213(data.loopDetection, { instancePath: instancePath + "/loopDetection" })) {
+                          if(!(validate213(data.loopDetection, {instancePath:instancePath+"/loopDetection"}))) {
                             vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
                             errors = vErrors.length;
                           }
@@ -6494,10 +6482,10 @@ const validate1722 = function validate1723(data, { instancePath = "" } = {}) {
                         } else {
                           var valid0 = true;
                         }
-                        if (valid0) {
-                          if (data.toolBudgets !== void 0 && func0.call(data, "toolBudgets")) {
+                        if(valid0) {
+                          if(data.toolBudgets !== undefined && func0.call(data, "toolBudgets")) {
                             const _errs17 = errors;
-                            if (!validate217(data.toolBudgets, { instancePath: instancePath + "/toolBudgets" })) {
+                            if(!(validate217(data.toolBudgets, {instancePath:instancePath+"/toolBudgets"}))) {
                               vErrors = vErrors === null ? validate217.errors : vErrors.concat(validate217.errors);
                               errors = vErrors.length;
                             }
@@ -6505,10 +6493,10 @@ const validate1722 = function validate1723(data, { instancePath = "" } = {}) {
                           } else {
                             var valid0 = true;
                           }
-                          if (valid0) {
-                            if (data.supervisor !== void 0 && func0.call(data, "supervisor")) {
+                          if(valid0) {
+                            if(data.supervisor !== undefined && func0.call(data, "supervisor")) {
                               const _errs18 = errors;
-                              if (!validate221(data.supervisor, { instancePath: instancePath + "/supervisor" })) {
+                              if(!(validate221(data.supervisor, {instancePath:instancePath+"/supervisor"}))) {
                                 vErrors = vErrors === null ? validate221.errors : vErrors.concat(validate221.errors);
                                 errors = vErrors.length;
                               }
@@ -6516,10 +6504,10 @@ const validate1722 = function validate1723(data, { instancePath = "" } = {}) {
                             } else {
                               var valid0 = true;
                             }
-                            if (valid0) {
-                              if (data.plan !== void 0 && func0.call(data, "plan")) {
+                            if(valid0) {
+                              if(data.plan !== undefined && func0.call(data, "plan")) {
                                 const _errs19 = errors;
-                                if (!validate228(data.plan, { instancePath: instancePath + "/plan" })) {
+                                if(!(validate228(data.plan, {instancePath:instancePath+"/plan"}))) {
                                   vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
                                   errors = vErrors.length;
                                 }
@@ -6527,10 +6515,10 @@ const validate1722 = function validate1723(data, { instancePath = "" } = {}) {
                               } else {
                                 var valid0 = true;
                               }
-                              if (valid0) {
-                                if (data.metadata !== void 0 && func0.call(data, "metadata")) {
+                              if(valid0) {
+                                if(data.metadata !== undefined && func0.call(data, "metadata")) {
                                   const _errs20 = errors;
-                                  if (!validate232(data.metadata, { instancePath: instancePath + "/metadata" })) {
+                                  if(!(validate232(data.metadata, {instancePath:instancePath+"/metadata"}))) {
                                     vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
                                     errors = vErrors.length;
                                   }
@@ -6552,31 +6540,31 @@ const validate1722 = function validate1723(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate1723.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate172.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate1723.errors = vErrors;
+  validate172.errors = vErrors;
   return errors === 0;
 };
-const validate236 = function validate2362(data, { instancePath = "" } = {}) {
+const validate236 = function validate236(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-    if (vErrors === null) {
+  if(typeof data !== "string") {
+    const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+    if(vErrors === null) {
       vErrors = [err0];
     } else {
       vErrors.push(err0);
     }
     errors++;
   }
-  if (!(data === "audio/mp4" || data === "audio/mpeg" || data === "audio/wav" || data === "audio/webm" || data === "image/jpeg" || data === "image/png" || data === "image/webp" || data === "image/gif" || data === "application/pdf" || data === "application/vnd.openxmlformats-officedocument.wordprocessingml.document" || data === "text/plain" || data === "text/markdown" || data === "text/x-markdown" || data === "text/csv" || data === "application/csv" || data === "text/comma-separated-values" || data === "text/tab-separated-values" || data === "application/json" || data === "application/xml" || data === "text/xml" || data === "text/html")) {
-    const err1 = { instancePath, schemaPath: "#/anyOf/0/enum", keyword: "enum", params: { allowedValues: schema102.anyOf[0].enum }, message: "must be equal to one of the allowed values" };
-    if (vErrors === null) {
+  if(!(((((((((((((((((((((data === "audio/mp4") || (data === "audio/mpeg")) || (data === "audio/wav")) || (data === "audio/webm")) || (data === "image/jpeg")) || (data === "image/png")) || (data === "image/webp")) || (data === "image/gif")) || (data === "application/pdf")) || (data === "application/vnd.openxmlformats-officedocument.wordprocessingml.document")) || (data === "text/plain")) || (data === "text/markdown")) || (data === "text/x-markdown")) || (data === "text/csv")) || (data === "application/csv")) || (data === "text/comma-separated-values")) || (data === "text/tab-separated-values")) || (data === "application/json")) || (data === "application/xml")) || (data === "text/xml")) || (data === "text/html"))) {
+    const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema102.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+    if(vErrors === null) {
       vErrors = [err1];
     } else {
       vErrors.push(err1);
@@ -6585,13 +6573,13 @@ const validate236 = function validate2362(data, { instancePath = "" } = {}) {
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
-  if (!valid0) {
+  if(!valid0) {
     const _errs3 = errors;
-    if (errors === _errs3) {
-      if (typeof data === "string") {
-        if (!pattern7.test(data)) {
-          const err2 = { instancePath, schemaPath: "#/anyOf/1/pattern", keyword: "pattern", params: { pattern: "^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$" }, message: 'must match pattern "^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$"' };
-          if (vErrors === null) {
+    if(errors === _errs3) {
+      if(typeof data === "string") {
+        if(!pattern7.test(data)) {
+          const err2 = {instancePath,schemaPath:"#/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$"},message:"must match pattern \""+"^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$"+"\""};
+          if(vErrors === null) {
             vErrors = [err2];
           } else {
             vErrors.push(err2);
@@ -6599,8 +6587,8 @@ const validate236 = function validate2362(data, { instancePath = "" } = {}) {
           errors++;
         }
       } else {
-        const err3 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
+        const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+        if(vErrors === null) {
           vErrors = [err3];
         } else {
           vErrors.push(err3);
@@ -6611,53 +6599,53 @@ const validate236 = function validate2362(data, { instancePath = "" } = {}) {
     var _valid0 = _errs3 === errors;
     valid0 = valid0 || _valid0;
   }
-  if (!valid0) {
-    const err4 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-    if (vErrors === null) {
+  if(!valid0) {
+    const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+    if(vErrors === null) {
       vErrors = [err4];
     } else {
       vErrors.push(err4);
     }
     errors++;
-    validate2362.errors = vErrors;
+    validate236.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
+    if(vErrors !== null) {
+      if(_errs0) {
         vErrors.length = _errs0;
       } else {
         vErrors = null;
       }
     }
   }
-  validate2362.errors = vErrors;
+  validate236.errors = vErrors;
   return errors === 0;
 };
-const validate235 = function validate2352(data, { instancePath = "" } = {}) {
+const validate235 = function validate235(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type") || (data.mimeType === void 0 || !func0.call(data, "mimeType")) && (missing0 = "mimeType") || (data.data === void 0 || !func0.call(data, "data")) && (missing0 = "data")) {
-        validate2352.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))) {
+        validate235.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.type !== void 0 && func0.call(data, "type")) {
+        if(data.type !== undefined && func0.call(data, "type")) {
           const _errs2 = errors;
-          if ("input_file" !== data.type) {
-            validate2352.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "input_file" }, message: "must be equal to constant" }];
+          if("input_file" !== data.type) {
+            validate235.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "input_file"},message:"must be equal to constant"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.mimeType !== void 0 && func0.call(data, "mimeType")) {
+        if(valid0) {
+          if(data.mimeType !== undefined && func0.call(data, "mimeType")) {
             const _errs3 = errors;
-            if (!validate236(data.mimeType, { instancePath: instancePath + "/mimeType" })) {
+            if(!(validate236(data.mimeType, {instancePath:instancePath+"/mimeType"}))) {
               vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
               errors = vErrors.length;
             }
@@ -6665,29 +6653,29 @@ const validate235 = function validate2352(data, { instancePath = "" } = {}) {
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.filename !== void 0 && func0.call(data, "filename")) {
+          if(valid0) {
+            if(data.filename !== undefined && func0.call(data, "filename")) {
               const _errs4 = errors;
-              if (typeof data.filename !== "string") {
-                validate2352.errors = [{ instancePath: instancePath + "/filename", schemaPath: "#/properties/filename/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data.filename !== "string") {
+                validate235.errors = [{instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid0 = _errs4 === errors;
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.data !== void 0 && func0.call(data, "data")) {
+            if(valid0) {
+              if(data.data !== undefined && func0.call(data, "data")) {
                 let data3 = data.data;
                 const _errs6 = errors;
-                if (errors === _errs6) {
-                  if (typeof data3 === "string") {
-                    if (!pattern8.test(data3)) {
-                      validate2352.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/properties/data/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9+/]*={0,2}$" }, message: 'must match pattern "^[A-Za-z0-9+/]*={0,2}$"' }];
+                if(errors === _errs6) {
+                  if(typeof data3 === "string") {
+                    if(!pattern8.test(data3)) {
+                      validate235.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9+/]*={0,2}$"},message:"must match pattern \""+"^[A-Za-z0-9+/]*={0,2}$"+"\""}];
                       return false;
                     }
                   } else {
-                    validate2352.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/properties/data/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate235.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                     return false;
                   }
                 }
@@ -6700,45 +6688,45 @@ const validate235 = function validate2352(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2352.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate235.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2352.errors = vErrors;
+  validate235.errors = vErrors;
   return errors === 0;
 };
-const validate238 = function validate2382(data, { instancePath = "" } = {}) {
+const validate238 = function validate238(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type") || (data.url === void 0 || !func0.call(data, "url")) && (missing0 = "url")) {
-        validate2382.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.url === undefined) || (!(func0.call(data, "url")))) && (missing0 = "url"))) {
+        validate238.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.type !== void 0 && func0.call(data, "type")) {
+        if(data.type !== undefined && func0.call(data, "type")) {
           const _errs2 = errors;
-          if ("input_file_url" !== data.type) {
-            validate2382.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "input_file_url" }, message: "must be equal to constant" }];
+          if("input_file_url" !== data.type) {
+            validate238.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "input_file_url"},message:"must be equal to constant"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.url !== void 0 && func0.call(data, "url")) {
+        if(valid0) {
+          if(data.url !== undefined && func0.call(data, "url")) {
             let data1 = data.url;
             const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data1 === "string") {
-                if (!pattern9.test(data1)) {
-                  validate2382.errors = [{ instancePath: instancePath + "/url", schemaPath: "#/properties/url/pattern", keyword: "pattern", params: { pattern: "^https://" }, message: 'must match pattern "^https://"' }];
+            if(errors === _errs3) {
+              if(typeof data1 === "string") {
+                if(!pattern9.test(data1)) {
+                  validate238.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\""}];
                   return false;
                 }
               } else {
-                validate2382.errors = [{ instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate238.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
             }
@@ -6746,10 +6734,10 @@ const validate238 = function validate2382(data, { instancePath = "" } = {}) {
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.mimeType !== void 0 && func0.call(data, "mimeType")) {
+          if(valid0) {
+            if(data.mimeType !== undefined && func0.call(data, "mimeType")) {
               const _errs5 = errors;
-              if (!validate236(data.mimeType, { instancePath: instancePath + "/mimeType" })) {
+              if(!(validate236(data.mimeType, {instancePath:instancePath+"/mimeType"}))) {
                 vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
                 errors = vErrors.length;
               }
@@ -6757,11 +6745,11 @@ const validate238 = function validate2382(data, { instancePath = "" } = {}) {
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.filename !== void 0 && func0.call(data, "filename")) {
+            if(valid0) {
+              if(data.filename !== undefined && func0.call(data, "filename")) {
                 const _errs6 = errors;
-                if (typeof data.filename !== "string") {
-                  validate2382.errors = [{ instancePath: instancePath + "/filename", schemaPath: "#/properties/filename/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                if(typeof data.filename !== "string") {
+                  validate238.errors = [{instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -6773,110 +6761,110 @@ const validate238 = function validate2382(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2382.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate238.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2382.errors = vErrors;
+  validate238.errors = vErrors;
   return errors === 0;
 };
-const validate234 = function validate2342(data, { instancePath = "" } = {}) {
+const validate234 = function validate234(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       const tag0 = data.type;
-      if (typeof tag0 == "string") {
-        if (tag0 === "input_file") {
-          if (!validate235(data, { instancePath })) {
+      if(typeof tag0 == "string") {
+        if(tag0 === "input_file") {
+          if(!(validate235(data, {instancePath}))) {
             vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
             errors = vErrors.length;
           }
-        } else if (tag0 === "input_file_url") {
-          if (!validate238(data, { instancePath })) {
+        } else if(tag0 === "input_file_url") {
+          if(!(validate238(data, {instancePath}))) {
             vErrors = vErrors === null ? validate238.errors : vErrors.concat(validate238.errors);
             errors = vErrors.length;
           }
         } else {
-          validate2342.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
+          validate234.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}];
           return false;
         }
       } else {
-        validate2342.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
+        validate234.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
         return false;
       }
     } else {
-      validate2342.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate234.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2342.errors = vErrors;
+  validate234.errors = vErrors;
   return errors === 0;
 };
-const validate2422 = function validate2423(data, { instancePath = "" } = {}) {
+const validate242 = function validate242(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.error === void 0 || !func0.call(data, "error")) && (missing0 = "error")) {
-        validate2423.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error")) {
+        validate242.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.error !== void 0 && func0.call(data, "error")) {
+        if(data.error !== undefined && func0.call(data, "error")) {
           const _errs2 = errors;
-          if (typeof data.error !== "string") {
-            validate2423.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.error !== "string") {
+            validate242.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.message !== void 0 && func0.call(data, "message")) {
+        if(valid0) {
+          if(data.message !== undefined && func0.call(data, "message")) {
             const _errs4 = errors;
-            if (typeof data.message !== "string") {
-              validate2423.errors = [{ instancePath: instancePath + "/message", schemaPath: "#/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.message !== "string") {
+              validate242.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs4 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.hint !== void 0 && func0.call(data, "hint")) {
+          if(valid0) {
+            if(data.hint !== undefined && func0.call(data, "hint")) {
               const _errs6 = errors;
-              if (typeof data.hint !== "string") {
-                validate2423.errors = [{ instancePath: instancePath + "/hint", schemaPath: "#/properties/hint/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data.hint !== "string") {
+                validate242.errors = [{instancePath:instancePath+"/hint",schemaPath:"#/properties/hint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid0 = _errs6 === errors;
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.code !== void 0 && func0.call(data, "code")) {
+            if(valid0) {
+              if(data.code !== undefined && func0.call(data, "code")) {
                 const _errs8 = errors;
-                if (typeof data.code !== "string") {
-                  validate2423.errors = [{ instancePath: instancePath + "/code", schemaPath: "#/properties/code/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                if(typeof data.code !== "string") {
+                  validate242.errors = [{instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
               } else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.required !== void 0 && func0.call(data, "required")) {
+              if(valid0) {
+                if(data.required !== undefined && func0.call(data, "required")) {
                   let data4 = data.required;
                   const _errs10 = errors;
                   const _errs11 = errors;
                   let valid1 = false;
                   let passing0 = null;
                   const _errs12 = errors;
-                  if (typeof data4 !== "string") {
-                    const err0 = { instancePath: instancePath + "/required", schemaPath: "#/properties/required/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
+                  if(typeof data4 !== "string") {
+                    const err0 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                    if(vErrors === null) {
                       vErrors = [err0];
                     } else {
                       vErrors.push(err0);
@@ -6884,20 +6872,20 @@ const validate2422 = function validate2423(data, { instancePath = "" } = {}) {
                     errors++;
                   }
                   var _valid0 = _errs12 === errors;
-                  if (_valid0) {
+                  if(_valid0) {
                     valid1 = true;
                     passing0 = 0;
                   }
                   const _errs14 = errors;
-                  if (errors === _errs14) {
-                    if (Array.isArray(data4)) {
+                  if(errors === _errs14) {
+                    if(Array.isArray(data4)) {
                       var valid2 = true;
                       const len0 = data4.length;
-                      for (let i0 = 0; i0 < len0; i0++) {
+                      for(let i0=0; i0<len0; i0++) {
                         const _errs16 = errors;
-                        if (typeof data4[i0] !== "string") {
-                          const err1 = { instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/oneOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                          if (vErrors === null) {
+                        if(typeof data4[i0] !== "string") {
+                          const err1 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                          if(vErrors === null) {
                             vErrors = [err1];
                           } else {
                             vErrors.push(err1);
@@ -6905,13 +6893,13 @@ const validate2422 = function validate2423(data, { instancePath = "" } = {}) {
                           errors++;
                         }
                         var valid2 = _errs16 === errors;
-                        if (!valid2) {
+                        if(!valid2) {
                           break;
                         }
                       }
                     } else {
-                      const err2 = { instancePath: instancePath + "/required", schemaPath: "#/properties/required/oneOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                      if (vErrors === null) {
+                      const err2 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+                      if(vErrors === null) {
                         vErrors = [err2];
                       } else {
                         vErrors.push(err2);
@@ -6920,29 +6908,29 @@ const validate2422 = function validate2423(data, { instancePath = "" } = {}) {
                     }
                   }
                   var _valid0 = _errs14 === errors;
-                  if (_valid0 && valid1) {
+                  if(_valid0 && valid1) {
                     valid1 = false;
                     passing0 = [passing0, 1];
                   } else {
-                    if (_valid0) {
+                    if(_valid0) {
                       valid1 = true;
                       passing0 = 1;
                     }
                   }
-                  if (!valid1) {
-                    const err3 = { instancePath: instancePath + "/required", schemaPath: "#/properties/required/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-                    if (vErrors === null) {
+                  if(!valid1) {
+                    const err3 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+                    if(vErrors === null) {
                       vErrors = [err3];
                     } else {
                       vErrors.push(err3);
                     }
                     errors++;
-                    validate2423.errors = vErrors;
+                    validate242.errors = vErrors;
                     return false;
                   } else {
                     errors = _errs11;
-                    if (vErrors !== null) {
-                      if (_errs11) {
+                    if(vErrors !== null) {
+                      if(_errs11) {
                         vErrors.length = _errs11;
                       } else {
                         vErrors = null;
@@ -6953,12 +6941,12 @@ const validate2422 = function validate2423(data, { instancePath = "" } = {}) {
                 } else {
                   var valid0 = true;
                 }
-                if (valid0) {
-                  if (data.candidates !== void 0 && func0.call(data, "candidates")) {
+                if(valid0) {
+                  if(data.candidates !== undefined && func0.call(data, "candidates")) {
                     const _errs18 = errors;
-                    if (errors === _errs18) {
-                      if (!Array.isArray(data.candidates)) {
-                        validate2423.errors = [{ instancePath: instancePath + "/candidates", schemaPath: "#/properties/candidates/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                    if(errors === _errs18) {
+                      if(!(Array.isArray(data.candidates))) {
+                        validate242.errors = [{instancePath:instancePath+"/candidates",schemaPath:"#/properties/candidates/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                         return false;
                       }
                     }
@@ -6973,21 +6961,21 @@ const validate2422 = function validate2423(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2423.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate242.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2423.errors = vErrors;
+  validate242.errors = vErrors;
   return errors === 0;
 };
-const validate243 = function validate2432(data, { instancePath = "" } = {}) {
+const validate243 = function validate243(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.errorClass !== void 0 && func0.call(data, "errorClass")) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      if(data.errorClass !== undefined && func0.call(data, "errorClass")) {
         const _errs2 = errors;
-        if (!validate113(data.errorClass, { instancePath: instancePath + "/errorClass" })) {
+        if(!(validate113(data.errorClass, {instancePath:instancePath+"/errorClass"}))) {
           vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
           errors = vErrors.length;
         }
@@ -6995,10 +6983,10 @@ const validate243 = function validate2432(data, { instancePath = "" } = {}) {
       } else {
         var valid0 = true;
       }
-      if (valid0) {
-        if (data.finishReason !== void 0 && func0.call(data, "finishReason")) {
+      if(valid0) {
+        if(data.finishReason !== undefined && func0.call(data, "finishReason")) {
           const _errs3 = errors;
-          if (!validate93(data.finishReason, { instancePath: instancePath + "/finishReason" })) {
+          if(!(validate93(data.finishReason, {instancePath:instancePath+"/finishReason"}))) {
             vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
             errors = vErrors.length;
           }
@@ -7008,50 +6996,50 @@ const validate243 = function validate2432(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2432.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate243.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2432.errors = vErrors;
+  validate243.errors = vErrors;
   return errors === 0;
 };
-const validate246 = function validate2462(data, { instancePath = "" } = {}) {
+const validate246 = function validate246(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.role === void 0 || !func0.call(data, "role")) && (missing0 = "role") || (data.content === void 0 || !func0.call(data, "content")) && (missing0 = "content")) {
-        validate2462.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((((data.role === undefined) || (!(func0.call(data, "role")))) && (missing0 = "role")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))) {
+        validate246.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.role !== void 0 && func0.call(data, "role")) {
+        if(data.role !== undefined && func0.call(data, "role")) {
           let data0 = data.role;
           const _errs2 = errors;
-          if (typeof data0 !== "string") {
-            validate2462.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data0 !== "string") {
+            validate246.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
-          if (!(data0 === "user" || data0 === "assistant" || data0 === "system")) {
-            validate2462.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/enum", keyword: "enum", params: { allowedValues: schema106.properties.role.enum }, message: "must be equal to one of the allowed values" }];
+          if(!(((data0 === "user") || (data0 === "assistant")) || (data0 === "system"))) {
+            validate246.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema106.properties.role.enum},message:"must be equal to one of the allowed values"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.content !== void 0 && func0.call(data, "content")) {
+        if(valid0) {
+          if(data.content !== undefined && func0.call(data, "content")) {
             let data1 = data.content;
             const _errs4 = errors;
-            if (errors === _errs4) {
-              if (typeof data1 === "string") {
-                if (func4(data1) > 2e5) {
-                  validate2462.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/maxLength", keyword: "maxLength", params: { limit: 2e5 }, message: "must NOT have more than 200000 characters" }];
+            if(errors === _errs4) {
+              if(typeof data1 === "string") {
+                if(func4(data1) > 200000) {
+                  validate246.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/maxLength",keyword:"maxLength",params:{limit: 200000},message:"must NOT have more than 200000 characters"}];
                   return false;
                 }
               } else {
-                validate2462.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate246.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
             }
@@ -7059,32 +7047,32 @@ const validate246 = function validate2462(data, { instancePath = "" } = {}) {
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.attachments !== void 0 && func0.call(data, "attachments")) {
+          if(valid0) {
+            if(data.attachments !== undefined && func0.call(data, "attachments")) {
               let data2 = data.attachments;
               const _errs6 = errors;
-              if (errors === _errs6) {
-                if (Array.isArray(data2)) {
-                  if (data2.length > 20) {
-                    validate2462.errors = [{ instancePath: instancePath + "/attachments", schemaPath: "#/properties/attachments/maxItems", keyword: "maxItems", params: { limit: 20 }, message: "must NOT have more than 20 items" }];
+              if(errors === _errs6) {
+                if(Array.isArray(data2)) {
+                  if(data2.length > 20) {
+                    validate246.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
                     return false;
                   } else {
                     var valid1 = true;
                     const len0 = data2.length;
-                    for (let i0 = 0; i0 < len0; i0++) {
+                    for(let i0=0; i0<len0; i0++) {
                       const _errs8 = errors;
-                      if (!validate234(data2[i0], { instancePath: instancePath + "/attachments/" + i0 })) {
+                      if(!(validate234(data2[i0], {instancePath:instancePath+"/attachments/" + i0}))) {
                         vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
                         errors = vErrors.length;
                       }
                       var valid1 = _errs8 === errors;
-                      if (!valid1) {
+                      if(!valid1) {
                         break;
                       }
                     }
                   }
                 } else {
-                  validate2462.errors = [{ instancePath: instancePath + "/attachments", schemaPath: "#/properties/attachments/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate246.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                   return false;
                 }
               }
@@ -7096,53 +7084,53 @@ const validate246 = function validate2462(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2462.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate246.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2462.errors = vErrors;
+  validate246.errors = vErrors;
   return errors === 0;
 };
-const validate248 = function validate2482(data, { instancePath = "" } = {}) {
+const validate248 = function validate248(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (Array.isArray(data)) {
-      if (data.length > 200) {
-        validate2482.errors = [{ instancePath, schemaPath: "#/maxItems", keyword: "maxItems", params: { limit: 200 }, message: "must NOT have more than 200 items" }];
+  if(errors === 0) {
+    if(Array.isArray(data)) {
+      if(data.length > 200) {
+        validate248.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"}];
         return false;
       } else {
-        if (data.length < 1) {
-          validate2482.errors = [{ instancePath, schemaPath: "#/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" }];
+        if(data.length < 1) {
+          validate248.errors = [{instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
           return false;
         } else {
           var valid0 = true;
           const len0 = data.length;
-          for (let i0 = 0; i0 < len0; i0++) {
+          for(let i0=0; i0<len0; i0++) {
             const _errs1 = errors;
-            if (!validate246(data[i0], { instancePath: instancePath + "/" + i0 })) {
+            if(!(validate246(data[i0], {instancePath:instancePath+"/" + i0}))) {
               vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs1 === errors;
-            if (!valid0) {
+            if(!valid0) {
               break;
             }
           }
-          if (valid0) {
+          if(valid0) {
             let total0 = 0;
             const items0 = Array.isArray(data) ? data : data !== null && typeof data == "object" ? Object.values(data) : [];
-            for (const item0 of items0) {
-              if (item0 !== null && typeof item0 == "object" && !Array.isArray(item0)) {
+            for(const item0 of items0) {
+              if(item0 !== null && typeof item0 == "object" && !Array.isArray(item0)) {
                 const value0 = item0["attachments"];
                 const items1 = Array.isArray(value0) ? value0 : value0 !== null && typeof value0 == "object" ? Object.values(value0) : [];
-                for (const item1 of items1) {
-                  if (item1 !== null && typeof item1 == "object" && !Array.isArray(item1)) {
+                for(const item1 of items1) {
+                  if(item1 !== null && typeof item1 == "object" && !Array.isArray(item1)) {
                     const value1 = item1["data"];
-                    if (typeof value1 == "string") {
+                    if(typeof value1 == "string") {
                       const n0 = value1.length;
                       total0 += Math.floor(n0 * 3 / 4);
-                      if (n0 % 4 === 0 && n0 > 0 && value1.charCodeAt(n0 - 1) === 61) {
+                      if(n0 % 4 === 0 && n0 > 0 && value1.charCodeAt(n0 - 1) === 61) {
                         total0 += value1.charCodeAt(n0 - 2) === 61 ? -2 : -1;
                       }
                     }
@@ -7150,40 +7138,40 @@ const validate248 = function validate2482(data, { instancePath = "" } = {}) {
                 }
               }
             }
-            if (total0 > 5242880) {
-              validate2482.errors = [{ instancePath, schemaPath: "#/x-max-base64-bytes-total", keyword: "x-max-base64-bytes-total", params: { limit: 5242880, actual: total0, path: "*/attachments/*/data" }, message: "must have at most 5242880 base64-decoded bytes in total at */attachments/*/data (is " + total0 + ")" }];
+            if(total0 > 5242880) {
+              validate248.errors = [{instancePath,schemaPath:"#/x-max-base64-bytes-total",keyword:"x-max-base64-bytes-total",params:{limit: 5242880, actual: total0, path: "*/attachments/*/data"},message:"must have at most 5242880 base64-decoded bytes in total at */attachments/*/data (is "+total0+")"}];
               return false;
             } else {
               let role0;
-              for (let i1 = data.length - 1; i1 >= 0; i1--) {
+              for(let i1 = data.length - 1; i1 >= 0; i1--) {
                 const item2 = data[i1];
-                const itemRole0 = item2 !== null && typeof item2 == "object" ? item2.role : void 0;
-                if (itemRole0 !== "system") {
+                const itemRole0 = item2 !== null && typeof item2 == "object" ? item2.role : undefined;
+                if(itemRole0 !== "system") {
                   role0 = itemRole0;
                   break;
                 }
               }
-              if (role0 !== "user") {
-                validate2482.errors = [{ instancePath, schemaPath: "#/x-last-non-system-role", keyword: "x-last-non-system-role", params: { role: "user", actual: role0 }, message: 'must have role "user" on the last non-system item (is ' + (role0 === void 0 ? "none" : JSON.stringify(role0)) + ")" }];
+              if(role0 !== "user") {
+                validate248.errors = [{instancePath,schemaPath:"#/x-last-non-system-role",keyword:"x-last-non-system-role",params:{role: "user", actual: role0},message:"must have role \"user\" on the last non-system item (is " + (role0 === undefined ? "none" : JSON.stringify(role0)) + ")"}];
                 return false;
               } else {
                 let seenLast0 = false;
                 let bad0 = -1;
-                for (let i2 = data.length - 1; i2 >= 0; i2--) {
+                for(let i2 = data.length - 1; i2 >= 0; i2--) {
                   const item3 = data[i2];
-                  if (item3 !== null && typeof item3 == "object") {
+                  if(item3 !== null && typeof item3 == "object") {
                     const isLast0 = !seenLast0 && item3.role === "user";
-                    if (item3["attachments"] !== void 0 && !isLast0) {
+                    if(item3["attachments"] !== undefined && !isLast0) {
                       bad0 = i2;
                       break;
                     }
-                    if (isLast0) {
+                    if(isLast0) {
                       seenLast0 = true;
                     }
                   }
                 }
-                if (bad0 !== -1) {
-                  validate2482.errors = [{ instancePath, schemaPath: "#/x-property-only-on-last-role", keyword: "x-property-only-on-last-role", params: { property: "attachments", role: "user", index: bad0 }, message: "must carry attachments only on the last item with role user (item " + bad0 + " has it)" }];
+                if(bad0 !== -1) {
+                  validate248.errors = [{instancePath,schemaPath:"#/x-property-only-on-last-role",keyword:"x-property-only-on-last-role",params:{property: "attachments", role: "user", index: bad0},message:"must carry " + "attachments" + " only on the last item with role " + "user" + " (item " + bad0 + " has it)"}];
                   return false;
                 }
               }
@@ -7192,24 +7180,24 @@ const validate248 = function validate2482(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2482.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+      validate248.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
       return false;
     }
-    if (errors === 0) {
-      if (data && typeof data == "object" && !Array.isArray(data)) {
+    if(errors === 0) {
+      if(data && typeof data == "object" && !Array.isArray(data)) {
         let total1 = 0;
         const items2 = Array.isArray(data) ? data : data !== null && typeof data == "object" ? Object.values(data) : [];
-        for (const item4 of items2) {
-          if (item4 !== null && typeof item4 == "object" && !Array.isArray(item4)) {
+        for(const item4 of items2) {
+          if(item4 !== null && typeof item4 == "object" && !Array.isArray(item4)) {
             const value2 = item4["attachments"];
             const items3 = Array.isArray(value2) ? value2 : value2 !== null && typeof value2 == "object" ? Object.values(value2) : [];
-            for (const item5 of items3) {
-              if (item5 !== null && typeof item5 == "object" && !Array.isArray(item5)) {
+            for(const item5 of items3) {
+              if(item5 !== null && typeof item5 == "object" && !Array.isArray(item5)) {
                 const value3 = item5["data"];
-                if (typeof value3 == "string") {
+                if(typeof value3 == "string") {
                   const n1 = value3.length;
                   total1 += Math.floor(n1 * 3 / 4);
-                  if (n1 % 4 === 0 && n1 > 0 && value3.charCodeAt(n1 - 1) === 61) {
+                  if(n1 % 4 === 0 && n1 > 0 && value3.charCodeAt(n1 - 1) === 61) {
                     total1 += value3.charCodeAt(n1 - 2) === 61 ? -2 : -1;
                   }
                 }
@@ -7217,29 +7205,29 @@ const validate248 = function validate2482(data, { instancePath = "" } = {}) {
             }
           }
         }
-        if (total1 > 5242880) {
-          validate2482.errors = [{ instancePath, schemaPath: "#/x-max-base64-bytes-total", keyword: "x-max-base64-bytes-total", params: { limit: 5242880, actual: total1, path: "*/attachments/*/data" }, message: "must have at most 5242880 base64-decoded bytes in total at */attachments/*/data (is " + total1 + ")" }];
+        if(total1 > 5242880) {
+          validate248.errors = [{instancePath,schemaPath:"#/x-max-base64-bytes-total",keyword:"x-max-base64-bytes-total",params:{limit: 5242880, actual: total1, path: "*/attachments/*/data"},message:"must have at most 5242880 base64-decoded bytes in total at */attachments/*/data (is "+total1+")"}];
           return false;
         }
       }
     }
   }
-  validate2482.errors = vErrors;
+  validate248.errors = vErrors;
   return errors === 0;
 };
-const validate250 = function validate2502(data, { instancePath = "" } = {}) {
+const validate250 = function validate250(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.messages === void 0 || !func0.call(data, "messages")) && (missing0 = "messages")) {
-        validate2502.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing0 = "messages")) {
+        validate250.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.messages !== void 0 && func0.call(data, "messages")) {
+        if(data.messages !== undefined && func0.call(data, "messages")) {
           const _errs2 = errors;
-          if (!validate248(data.messages, { instancePath: instancePath + "/messages" })) {
+          if(!(validate248(data.messages, {instancePath:instancePath+"/messages"}))) {
             vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
             errors = vErrors.length;
           }
@@ -7247,10 +7235,10 @@ const validate250 = function validate2502(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.prompt !== void 0 && func0.call(data, "prompt")) {
+        if(valid0) {
+          if(data.prompt !== undefined && func0.call(data, "prompt")) {
             var valid0 = false;
-            validate2502.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "#/properties/prompt/false schema", keyword: "false schema", params: {}, message: "boolean schema is false" }];
+            validate250.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/false schema",keyword:"false schema",params:{},message:"boolean schema is false"}];
             return false;
           } else {
             var valid0 = true;
@@ -7258,29 +7246,29 @@ const validate250 = function validate2502(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2502.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate250.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2502.errors = vErrors;
+  validate250.errors = vErrors;
   return errors === 0;
 };
-const validate253 = function validate2532(data, { instancePath = "" } = {}) {
+const validate253 = function validate253(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.inputPer1MUsd !== void 0 && func0.call(data, "inputPer1MUsd")) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      if(data.inputPer1MUsd !== undefined && func0.call(data, "inputPer1MUsd")) {
         let data0 = data.inputPer1MUsd;
         const _errs2 = errors;
-        if (errors === _errs2) {
-          if (typeof data0 == "number" && isFinite(data0)) {
-            if (data0 < 0 || isNaN(data0)) {
-              validate2532.errors = [{ instancePath: instancePath + "/inputPer1MUsd", schemaPath: "#/properties/inputPer1MUsd/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+        if(errors === _errs2) {
+          if((typeof data0 == "number") && (isFinite(data0))) {
+            if(data0 < 0 || isNaN(data0)) {
+              validate253.errors = [{instancePath:instancePath+"/inputPer1MUsd",schemaPath:"#/properties/inputPer1MUsd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
               return false;
             }
           } else {
-            validate2532.errors = [{ instancePath: instancePath + "/inputPer1MUsd", schemaPath: "#/properties/inputPer1MUsd/type", keyword: "type", params: { type: "number" }, message: "must be number" }];
+            validate253.errors = [{instancePath:instancePath+"/inputPer1MUsd",schemaPath:"#/properties/inputPer1MUsd/type",keyword:"type",params:{type: "number"},message:"must be number"}];
             return false;
           }
         }
@@ -7288,18 +7276,18 @@ const validate253 = function validate2532(data, { instancePath = "" } = {}) {
       } else {
         var valid0 = true;
       }
-      if (valid0) {
-        if (data.outputPer1MUsd !== void 0 && func0.call(data, "outputPer1MUsd")) {
+      if(valid0) {
+        if(data.outputPer1MUsd !== undefined && func0.call(data, "outputPer1MUsd")) {
           let data1 = data.outputPer1MUsd;
           const _errs4 = errors;
-          if (errors === _errs4) {
-            if (typeof data1 == "number" && isFinite(data1)) {
-              if (data1 < 0 || isNaN(data1)) {
-                validate2532.errors = [{ instancePath: instancePath + "/outputPer1MUsd", schemaPath: "#/properties/outputPer1MUsd/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+          if(errors === _errs4) {
+            if((typeof data1 == "number") && (isFinite(data1))) {
+              if(data1 < 0 || isNaN(data1)) {
+                validate253.errors = [{instancePath:instancePath+"/outputPer1MUsd",schemaPath:"#/properties/outputPer1MUsd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                 return false;
               }
             } else {
-              validate2532.errors = [{ instancePath: instancePath + "/outputPer1MUsd", schemaPath: "#/properties/outputPer1MUsd/type", keyword: "type", params: { type: "number" }, message: "must be number" }];
+              validate253.errors = [{instancePath:instancePath+"/outputPer1MUsd",schemaPath:"#/properties/outputPer1MUsd/type",keyword:"type",params:{type: "number"},message:"must be number"}];
               return false;
             }
           }
@@ -7307,18 +7295,18 @@ const validate253 = function validate2532(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.cacheReadPer1MUsd !== void 0 && func0.call(data, "cacheReadPer1MUsd")) {
+        if(valid0) {
+          if(data.cacheReadPer1MUsd !== undefined && func0.call(data, "cacheReadPer1MUsd")) {
             let data2 = data.cacheReadPer1MUsd;
             const _errs6 = errors;
-            if (!(typeof data2 == "number" && isFinite(data2)) && data2 !== null) {
-              validate2532.errors = [{ instancePath: instancePath + "/cacheReadPer1MUsd", schemaPath: "#/properties/cacheReadPer1MUsd/type", keyword: "type", params: { type: schema110.properties.cacheReadPer1MUsd.type }, message: "must be number,null" }];
+            if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)) {
+              validate253.errors = [{instancePath:instancePath+"/cacheReadPer1MUsd",schemaPath:"#/properties/cacheReadPer1MUsd/type",keyword:"type",params:{type: schema110.properties.cacheReadPer1MUsd.type},message:"must be number,null"}];
               return false;
             }
-            if (errors === _errs6) {
-              if (typeof data2 == "number" && isFinite(data2)) {
-                if (data2 < 0 || isNaN(data2)) {
-                  validate2532.errors = [{ instancePath: instancePath + "/cacheReadPer1MUsd", schemaPath: "#/properties/cacheReadPer1MUsd/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+            if(errors === _errs6) {
+              if((typeof data2 == "number") && (isFinite(data2))) {
+                if(data2 < 0 || isNaN(data2)) {
+                  validate253.errors = [{instancePath:instancePath+"/cacheReadPer1MUsd",schemaPath:"#/properties/cacheReadPer1MUsd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                   return false;
                 }
               }
@@ -7330,89 +7318,89 @@ const validate253 = function validate2532(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2532.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate253.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2532.errors = vErrors;
+  validate253.errors = vErrors;
   return errors === 0;
 };
-const validate2522 = function validate2523(data, { instancePath = "" } = {}) {
+const validate252 = function validate252(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.id === void 0 || !func0.call(data, "id")) && (missing0 = "id")) {
-        validate2523.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) {
+        validate252.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.id !== void 0 && func0.call(data, "id")) {
+        if(data.id !== undefined && func0.call(data, "id")) {
           const _errs2 = errors;
-          if (typeof data.id !== "string") {
-            validate2523.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.id !== "string") {
+            validate252.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.label !== void 0 && func0.call(data, "label")) {
+        if(valid0) {
+          if(data.label !== undefined && func0.call(data, "label")) {
             const _errs4 = errors;
-            if (typeof data.label !== "string") {
-              validate2523.errors = [{ instancePath: instancePath + "/label", schemaPath: "#/properties/label/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.label !== "string") {
+              validate252.errors = [{instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs4 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.provider !== void 0 && func0.call(data, "provider")) {
+          if(valid0) {
+            if(data.provider !== undefined && func0.call(data, "provider")) {
               const _errs6 = errors;
-              if (typeof data.provider !== "string") {
-                validate2523.errors = [{ instancePath: instancePath + "/provider", schemaPath: "#/properties/provider/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data.provider !== "string") {
+                validate252.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid0 = _errs6 === errors;
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.vendorModelId !== void 0 && func0.call(data, "vendorModelId")) {
+            if(valid0) {
+              if(data.vendorModelId !== undefined && func0.call(data, "vendorModelId")) {
                 const _errs8 = errors;
-                if (typeof data.vendorModelId !== "string") {
-                  validate2523.errors = [{ instancePath: instancePath + "/vendorModelId", schemaPath: "#/properties/vendorModelId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                if(typeof data.vendorModelId !== "string") {
+                  validate252.errors = [{instancePath:instancePath+"/vendorModelId",schemaPath:"#/properties/vendorModelId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
               } else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.source !== void 0 && func0.call(data, "source")) {
+              if(valid0) {
+                if(data.source !== undefined && func0.call(data, "source")) {
                   const _errs10 = errors;
-                  if (typeof data.source !== "string") {
-                    validate2523.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/properties/source/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  if(typeof data.source !== "string") {
+                    validate252.errors = [{instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                     return false;
                   }
                   var valid0 = _errs10 === errors;
                 } else {
                   var valid0 = true;
                 }
-                if (valid0) {
-                  if (data.contextWindowTokens !== void 0 && func0.call(data, "contextWindowTokens")) {
+                if(valid0) {
+                  if(data.contextWindowTokens !== undefined && func0.call(data, "contextWindowTokens")) {
                     let data5 = data.contextWindowTokens;
                     const _errs12 = errors;
-                    if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) && data5 !== null) {
-                      validate2523.errors = [{ instancePath: instancePath + "/contextWindowTokens", schemaPath: "#/properties/contextWindowTokens/type", keyword: "type", params: { type: schema109.properties.contextWindowTokens.type }, message: "must be integer,null" }];
+                    if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)) {
+                      validate252.errors = [{instancePath:instancePath+"/contextWindowTokens",schemaPath:"#/properties/contextWindowTokens/type",keyword:"type",params:{type: schema109.properties.contextWindowTokens.type},message:"must be integer,null"}];
                       return false;
                     }
-                    if (errors === _errs12) {
-                      if (typeof data5 == "number" && isFinite(data5)) {
-                        if (data5 < 0 || isNaN(data5)) {
-                          validate2523.errors = [{ instancePath: instancePath + "/contextWindowTokens", schemaPath: "#/properties/contextWindowTokens/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                    if(errors === _errs12) {
+                      if((typeof data5 == "number") && (isFinite(data5))) {
+                        if(data5 < 0 || isNaN(data5)) {
+                          validate252.errors = [{instancePath:instancePath+"/contextWindowTokens",schemaPath:"#/properties/contextWindowTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                           return false;
                         }
                       }
@@ -7421,27 +7409,27 @@ const validate2522 = function validate2523(data, { instancePath = "" } = {}) {
                   } else {
                     var valid0 = true;
                   }
-                  if (valid0) {
-                    if (data.pricing !== void 0 && func0.call(data, "pricing")) {
+                  if(valid0) {
+                    if(data.pricing !== undefined && func0.call(data, "pricing")) {
                       let data6 = data.pricing;
                       const _errs14 = errors;
                       const _errs15 = errors;
                       let valid1 = false;
                       let passing0 = null;
                       const _errs16 = errors;
-                      if (!validate253(data6, { instancePath: instancePath + "/pricing" })) {
+                      if(!(validate253(data6, {instancePath:instancePath+"/pricing"}))) {
                         vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
                         errors = vErrors.length;
                       }
                       var _valid0 = _errs16 === errors;
-                      if (_valid0) {
+                      if(_valid0) {
                         valid1 = true;
                         passing0 = 0;
                       }
                       const _errs17 = errors;
-                      if (data6 !== null) {
-                        const err0 = { instancePath: instancePath + "/pricing", schemaPath: "#/properties/pricing/oneOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                        if (vErrors === null) {
+                      if(data6 !== null) {
+                        const err0 = {instancePath:instancePath+"/pricing",schemaPath:"#/properties/pricing/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                        if(vErrors === null) {
                           vErrors = [err0];
                         } else {
                           vErrors.push(err0);
@@ -7449,29 +7437,29 @@ const validate2522 = function validate2523(data, { instancePath = "" } = {}) {
                         errors++;
                       }
                       var _valid0 = _errs17 === errors;
-                      if (_valid0 && valid1) {
+                      if(_valid0 && valid1) {
                         valid1 = false;
                         passing0 = [passing0, 1];
                       } else {
-                        if (_valid0) {
+                        if(_valid0) {
                           valid1 = true;
                           passing0 = 1;
                         }
                       }
-                      if (!valid1) {
-                        const err1 = { instancePath: instancePath + "/pricing", schemaPath: "#/properties/pricing/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-                        if (vErrors === null) {
+                      if(!valid1) {
+                        const err1 = {instancePath:instancePath+"/pricing",schemaPath:"#/properties/pricing/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+                        if(vErrors === null) {
                           vErrors = [err1];
                         } else {
                           vErrors.push(err1);
                         }
                         errors++;
-                        validate2523.errors = vErrors;
+                        validate252.errors = vErrors;
                         return false;
                       } else {
                         errors = _errs15;
-                        if (vErrors !== null) {
-                          if (_errs15) {
+                        if(vErrors !== null) {
+                          if(_errs15) {
                             vErrors.length = _errs15;
                           } else {
                             vErrors = null;
@@ -7490,43 +7478,43 @@ const validate2522 = function validate2523(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2523.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate252.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2523.errors = vErrors;
+  validate252.errors = vErrors;
   return errors === 0;
 };
-const validate255 = function validate2552(data, { instancePath = "" } = {}) {
+const validate255 = function validate255(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.models === void 0 || !func0.call(data, "models")) && (missing0 = "models")) {
-        validate2552.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.models === undefined) || (!(func0.call(data, "models")))) && (missing0 = "models")) {
+        validate255.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.models !== void 0 && func0.call(data, "models")) {
+        if(data.models !== undefined && func0.call(data, "models")) {
           let data0 = data.models;
           const _errs2 = errors;
-          if (errors === _errs2) {
-            if (Array.isArray(data0)) {
+          if(errors === _errs2) {
+            if(Array.isArray(data0)) {
               var valid1 = true;
               const len0 = data0.length;
-              for (let i0 = 0; i0 < len0; i0++) {
+              for(let i0=0; i0<len0; i0++) {
                 const _errs4 = errors;
-                if (!validate2522(data0[i0], { instancePath: instancePath + "/models/" + i0 })) {
-                  vErrors = vErrors === null ? validate2522.errors : vErrors.concat(validate2522.errors);
+                if(!(validate252(data0[i0], {instancePath:instancePath+"/models/" + i0}))) {
+                  vErrors = vErrors === null ? validate252.errors : vErrors.concat(validate252.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs4 === errors;
-                if (!valid1) {
+                if(!valid1) {
                   break;
                 }
               }
             } else {
-              validate2552.errors = [{ instancePath: instancePath + "/models", schemaPath: "#/properties/models/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+              validate255.errors = [{instancePath:instancePath+"/models",schemaPath:"#/properties/models/type",keyword:"type",params:{type: "array"},message:"must be array"}];
               return false;
             }
           }
@@ -7534,12 +7522,12 @@ const validate255 = function validate2552(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.defaultModelId !== void 0 && func0.call(data, "defaultModelId")) {
+        if(valid0) {
+          if(data.defaultModelId !== undefined && func0.call(data, "defaultModelId")) {
             let data2 = data.defaultModelId;
             const _errs5 = errors;
-            if (typeof data2 !== "string" && data2 !== null) {
-              validate2552.errors = [{ instancePath: instancePath + "/defaultModelId", schemaPath: "#/properties/defaultModelId/type", keyword: "type", params: { type: schema111.properties.defaultModelId.type }, message: "must be string,null" }];
+            if((typeof data2 !== "string") && (data2 !== null)) {
+              validate255.errors = [{instancePath:instancePath+"/defaultModelId",schemaPath:"#/properties/defaultModelId/type",keyword:"type",params:{type: schema111.properties.defaultModelId.type},message:"must be string,null"}];
               return false;
             }
             var valid0 = _errs5 === errors;
@@ -7549,37 +7537,37 @@ const validate255 = function validate2552(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2552.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate255.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2552.errors = vErrors;
+  validate255.errors = vErrors;
   return errors === 0;
 };
-const validate257 = function validate2572(data, { instancePath = "" } = {}) {
+const validate257 = function validate257(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.prompt === void 0 || !func0.call(data, "prompt")) && (missing0 = "prompt")) {
-        validate2572.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt")) {
+        validate257.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.prompt !== void 0 && func0.call(data, "prompt")) {
+        if(data.prompt !== undefined && func0.call(data, "prompt")) {
           const _errs2 = errors;
-          if (typeof data.prompt !== "string") {
-            validate2572.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "#/properties/prompt/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.prompt !== "string") {
+            validate257.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.messages !== void 0 && func0.call(data, "messages")) {
+        if(valid0) {
+          if(data.messages !== undefined && func0.call(data, "messages")) {
             var valid0 = false;
-            validate2572.errors = [{ instancePath: instancePath + "/messages", schemaPath: "#/properties/messages/false schema", keyword: "false schema", params: {}, message: "boolean schema is false" }];
+            validate257.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/false schema",keyword:"false schema",params:{},message:"boolean schema is false"}];
             return false;
           } else {
             var valid0 = true;
@@ -7587,108 +7575,108 @@ const validate257 = function validate2572(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2572.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate257.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2572.errors = vErrors;
+  validate257.errors = vErrors;
   return errors === 0;
 };
-const validate258 = function validate2582(data, { instancePath = "" } = {}) {
+const validate258 = function validate258(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (typeof data !== "string") {
-    validate2582.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+  if(typeof data !== "string") {
+    validate258.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
     return false;
   }
-  if (!(data === "1" || data === "0" || data === "true" || data === "false")) {
-    validate2582.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema113.enum }, message: "must be equal to one of the allowed values" }];
+  if(!((((data === "1") || (data === "0")) || (data === "true")) || (data === "false"))) {
+    validate258.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema113.enum},message:"must be equal to one of the allowed values"}];
     return false;
   }
-  validate2582.errors = vErrors;
+  validate258.errors = vErrors;
   return errors === 0;
 };
-const validate261 = function validate2612(data, { instancePath = "" } = {}) {
+const validate261 = function validate261(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs1 = errors;
-  if (!validate257(data, { instancePath })) {
+  if(!(validate257(data, {instancePath}))) {
     vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
-  if (_valid0) {
+  if(_valid0) {
     valid0 = true;
     passing0 = 0;
   }
   const _errs2 = errors;
-  if (!validate250(data, { instancePath })) {
+  if(!(validate250(data, {instancePath}))) {
     vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs2 === errors;
-  if (_valid0 && valid0) {
+  if(_valid0 && valid0) {
     valid0 = false;
     passing0 = [passing0, 1];
   } else {
-    if (_valid0) {
+    if(_valid0) {
       valid0 = true;
       passing0 = 1;
     }
   }
-  if (!valid0) {
-    const err0 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-    if (vErrors === null) {
+  if(!valid0) {
+    const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    if(vErrors === null) {
       vErrors = [err0];
     } else {
       vErrors.push(err0);
     }
     errors++;
-    validate2612.errors = vErrors;
+    validate261.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
+    if(vErrors !== null) {
+      if(_errs0) {
         vErrors.length = _errs0;
       } else {
         vErrors = null;
       }
     }
   }
-  validate2612.errors = vErrors;
+  validate261.errors = vErrors;
   return errors === 0;
 };
-const validate259 = function validate2592(data, { instancePath = "" } = {}) {
+const validate259 = function validate259(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
-  if (!validate1722(data, { instancePath })) {
-    vErrors = vErrors === null ? validate1722.errors : vErrors.concat(validate1722.errors);
+  if(!(validate172(data, {instancePath}))) {
+    vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
     errors = vErrors.length;
   }
   var valid0 = _errs0 === errors;
-  if (valid0) {
+  if(valid0) {
     const _errs1 = errors;
-    if (!validate261(data, { instancePath })) {
+    if(!(validate261(data, {instancePath}))) {
       vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
       errors = vErrors.length;
     }
     var valid0 = _errs1 === errors;
-    if (valid0) {
+    if(valid0) {
       const _errs2 = errors;
       let valid1 = true;
       const _errs3 = errors;
       const _errs4 = errors;
       const _errs5 = errors;
-      if (data && typeof data == "object" && !Array.isArray(data)) {
+      if(data && typeof data == "object" && !Array.isArray(data)) {
         let missing0;
-        if ((data.agentId === void 0 || !func0.call(data, "agentId")) && (missing0 = "agentId")) {
+        if(((data.agentId === undefined) || (!(func0.call(data, "agentId")))) && (missing0 = "agentId")) {
           const err0 = {};
-          if (vErrors === null) {
+          if(vErrors === null) {
             vErrors = [err0];
           } else {
             vErrors.push(err0);
@@ -7697,9 +7685,9 @@ const validate259 = function validate2592(data, { instancePath = "" } = {}) {
         }
       }
       var valid2 = _errs5 === errors;
-      if (valid2) {
+      if(valid2) {
         const err1 = {};
-        if (vErrors === null) {
+        if(vErrors === null) {
           vErrors = [err1];
         } else {
           vErrors.push(err1);
@@ -7707,8 +7695,8 @@ const validate259 = function validate2592(data, { instancePath = "" } = {}) {
         errors++;
       } else {
         errors = _errs4;
-        if (vErrors !== null) {
-          if (_errs4) {
+        if(vErrors !== null) {
+          if(_errs4) {
             vErrors.length = _errs4;
           } else {
             vErrors = null;
@@ -7717,23 +7705,23 @@ const validate259 = function validate2592(data, { instancePath = "" } = {}) {
       }
       var _valid0 = _errs3 === errors;
       errors = _errs2;
-      if (vErrors !== null) {
-        if (_errs2) {
+      if(vErrors !== null) {
+        if(_errs2) {
           vErrors.length = _errs2;
         } else {
           vErrors = null;
         }
       }
-      if (_valid0) {
+      if(_valid0) {
         const _errs6 = errors;
         const _errs7 = errors;
         let valid3 = false;
         const _errs8 = errors;
-        if (data && typeof data == "object" && !Array.isArray(data)) {
+        if(data && typeof data == "object" && !Array.isArray(data)) {
           let missing1;
-          if ((data.systemPrompt === void 0 || !func0.call(data, "systemPrompt")) && (missing1 = "systemPrompt")) {
-            const err2 = { instancePath, schemaPath: "#/then/anyOf/0/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" };
-            if (vErrors === null) {
+          if(((data.systemPrompt === undefined) || (!(func0.call(data, "systemPrompt")))) && (missing1 = "systemPrompt")) {
+            const err2 = {instancePath,schemaPath:"#/then/anyOf/0/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
+            if(vErrors === null) {
               vErrors = [err2];
             } else {
               vErrors.push(err2);
@@ -7743,44 +7731,44 @@ const validate259 = function validate2592(data, { instancePath = "" } = {}) {
         }
         var _valid1 = _errs8 === errors;
         valid3 = valid3 || _valid1;
-        if (!valid3) {
+        if(!valid3) {
           const _errs9 = errors;
-          if (data && typeof data == "object" && !Array.isArray(data)) {
+          if(data && typeof data == "object" && !Array.isArray(data)) {
             let missing2;
-            if ((data.messages === void 0 || !func0.call(data, "messages")) && (missing2 = "messages")) {
-              const err3 = { instancePath, schemaPath: "#/then/anyOf/1/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" };
-              if (vErrors === null) {
+            if(((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing2 = "messages")) {
+              const err3 = {instancePath,schemaPath:"#/then/anyOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
+              if(vErrors === null) {
                 vErrors = [err3];
               } else {
                 vErrors.push(err3);
               }
               errors++;
             } else {
-              if (data.messages !== void 0 && func0.call(data, "messages")) {
+              if(data.messages !== undefined && func0.call(data, "messages")) {
                 let data0 = data.messages;
-                if (Array.isArray(data0)) {
+                if(Array.isArray(data0)) {
                   const _errs11 = errors;
                   const len0 = data0.length;
-                  for (let i0 = 0; i0 < len0; i0++) {
+                  for(let i0=0; i0<len0; i0++) {
                     let data1 = data0[i0];
                     const _errs12 = errors;
-                    if (errors === _errs12) {
-                      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+                    if(errors === _errs12) {
+                      if(data1 && typeof data1 == "object" && !Array.isArray(data1)) {
                         let missing3;
-                        if ((data1.role === void 0 || !func0.call(data1, "role")) && (missing3 = "role") || (data1.content === void 0 || !func0.call(data1, "content")) && (missing3 = "content")) {
-                          const err4 = { instancePath: instancePath + "/messages/" + i0, schemaPath: "#/then/anyOf/1/properties/messages/contains/required", keyword: "required", params: { missingProperty: missing3 }, message: "must have required property '" + missing3 + "'" };
-                          if (vErrors === null) {
+                        if((((data1.role === undefined) || (!(func0.call(data1, "role")))) && (missing3 = "role")) || (((data1.content === undefined) || (!(func0.call(data1, "content")))) && (missing3 = "content"))) {
+                          const err4 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/then/anyOf/1/properties/messages/contains/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
+                          if(vErrors === null) {
                             vErrors = [err4];
                           } else {
                             vErrors.push(err4);
                           }
                           errors++;
                         } else {
-                          if (data1.role !== void 0 && func0.call(data1, "role")) {
+                          if(data1.role !== undefined && func0.call(data1, "role")) {
                             const _errs14 = errors;
-                            if ("system" !== data1.role) {
-                              const err5 = { instancePath: instancePath + "/messages/" + i0 + "/role", schemaPath: "#/then/anyOf/1/properties/messages/contains/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant" };
-                              if (vErrors === null) {
+                            if("system" !== data1.role) {
+                              const err5 = {instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/then/anyOf/1/properties/messages/contains/properties/role/const",keyword:"const",params:{allowedValue: "system"},message:"must be equal to constant"};
+                              if(vErrors === null) {
                                 vErrors = [err5];
                               } else {
                                 vErrors.push(err5);
@@ -7791,15 +7779,15 @@ const validate259 = function validate2592(data, { instancePath = "" } = {}) {
                           } else {
                             var valid6 = true;
                           }
-                          if (valid6) {
-                            if (data1.content !== void 0 && func0.call(data1, "content")) {
+                          if(valid6) {
+                            if(data1.content !== undefined && func0.call(data1, "content")) {
                               let data3 = data1.content;
                               const _errs15 = errors;
-                              if (errors === _errs15) {
-                                if (typeof data3 === "string") {
-                                  if (func4(data3) < 1) {
-                                    const err6 = { instancePath: instancePath + "/messages/" + i0 + "/content", schemaPath: "#/then/anyOf/1/properties/messages/contains/properties/content/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                                    if (vErrors === null) {
+                              if(errors === _errs15) {
+                                if(typeof data3 === "string") {
+                                  if(func4(data3) < 1) {
+                                    const err6 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/then/anyOf/1/properties/messages/contains/properties/content/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+                                    if(vErrors === null) {
                                       vErrors = [err6];
                                     } else {
                                       vErrors.push(err6);
@@ -7807,8 +7795,8 @@ const validate259 = function validate2592(data, { instancePath = "" } = {}) {
                                     errors++;
                                   }
                                 } else {
-                                  const err7 = { instancePath: instancePath + "/messages/" + i0 + "/content", schemaPath: "#/then/anyOf/1/properties/messages/contains/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                                  if (vErrors === null) {
+                                  const err7 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/then/anyOf/1/properties/messages/contains/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"};
+                                  if(vErrors === null) {
                                     vErrors = [err7];
                                   } else {
                                     vErrors.push(err7);
@@ -7823,8 +7811,8 @@ const validate259 = function validate2592(data, { instancePath = "" } = {}) {
                           }
                         }
                       } else {
-                        const err8 = { instancePath: instancePath + "/messages/" + i0, schemaPath: "#/then/anyOf/1/properties/messages/contains/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                        if (vErrors === null) {
+                        const err8 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/then/anyOf/1/properties/messages/contains/type",keyword:"type",params:{type: "object"},message:"must be object"};
+                        if(vErrors === null) {
                           vErrors = [err8];
                         } else {
                           vErrors.push(err8);
@@ -7833,13 +7821,13 @@ const validate259 = function validate2592(data, { instancePath = "" } = {}) {
                       }
                     }
                     var valid5 = _errs12 === errors;
-                    if (valid5) {
+                    if(valid5) {
                       break;
                     }
                   }
-                  if (!valid5) {
-                    const err9 = { instancePath: instancePath + "/messages", schemaPath: "#/then/anyOf/1/properties/messages/contains", keyword: "contains", params: { minContains: 1 }, message: "must contain at least 1 valid item(s)" };
-                    if (vErrors === null) {
+                  if(!valid5) {
+                    const err9 = {instancePath:instancePath+"/messages",schemaPath:"#/then/anyOf/1/properties/messages/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)"};
+                    if(vErrors === null) {
                       vErrors = [err9];
                     } else {
                       vErrors.push(err9);
@@ -7847,8 +7835,8 @@ const validate259 = function validate2592(data, { instancePath = "" } = {}) {
                     errors++;
                   } else {
                     errors = _errs11;
-                    if (vErrors !== null) {
-                      if (_errs11) {
+                    if(vErrors !== null) {
+                      if(_errs11) {
                         vErrors.length = _errs11;
                       } else {
                         vErrors = null;
@@ -7862,20 +7850,20 @@ const validate259 = function validate2592(data, { instancePath = "" } = {}) {
           var _valid1 = _errs9 === errors;
           valid3 = valid3 || _valid1;
         }
-        if (!valid3) {
-          const err10 = { instancePath, schemaPath: "#/then/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-          if (vErrors === null) {
+        if(!valid3) {
+          const err10 = {instancePath,schemaPath:"#/then/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+          if(vErrors === null) {
             vErrors = [err10];
           } else {
             vErrors.push(err10);
           }
           errors++;
-          validate2592.errors = vErrors;
+          validate259.errors = vErrors;
           return false;
         } else {
           errors = _errs7;
-          if (vErrors !== null) {
-            if (_errs7) {
+          if(vErrors !== null) {
+            if(_errs7) {
               vErrors.length = _errs7;
             } else {
               vErrors = null;
@@ -7885,43 +7873,43 @@ const validate259 = function validate2592(data, { instancePath = "" } = {}) {
         var _valid0 = _errs6 === errors;
         valid1 = _valid0;
       }
-      if (!valid1) {
-        const err11 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema' };
-        if (vErrors === null) {
+      if(!valid1) {
+        const err11 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+        if(vErrors === null) {
           vErrors = [err11];
         } else {
           vErrors.push(err11);
         }
         errors++;
-        validate2592.errors = vErrors;
+        validate259.errors = vErrors;
         return false;
       }
     }
   }
-  validate2592.errors = vErrors;
+  validate259.errors = vErrors;
   return errors === 0;
 };
-const validate265 = function validate2652(data, { instancePath = "" } = {}) {
+const validate265 = function validate265(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.runId === void 0 || !func0.call(data, "runId")) && (missing0 = "runId") || (data.streamUrl === void 0 || !func0.call(data, "streamUrl")) && (missing0 = "streamUrl")) {
-        validate2652.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((((data.runId === undefined) || (!(func0.call(data, "runId")))) && (missing0 = "runId")) || (((data.streamUrl === undefined) || (!(func0.call(data, "streamUrl")))) && (missing0 = "streamUrl"))) {
+        validate265.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.runId !== void 0 && func0.call(data, "runId")) {
+        if(data.runId !== undefined && func0.call(data, "runId")) {
           let data0 = data.runId;
           const _errs2 = errors;
-          if (errors === _errs2) {
-            if (typeof data0 === "string") {
-              if (func4(data0) < 1) {
-                validate2652.errors = [{ instancePath: instancePath + "/runId", schemaPath: "#/properties/runId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+          if(errors === _errs2) {
+            if(typeof data0 === "string") {
+              if(func4(data0) < 1) {
+                validate265.errors = [{instancePath:instancePath+"/runId",schemaPath:"#/properties/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
                 return false;
               }
             } else {
-              validate2652.errors = [{ instancePath: instancePath + "/runId", schemaPath: "#/properties/runId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate265.errors = [{instancePath:instancePath+"/runId",schemaPath:"#/properties/runId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
           }
@@ -7929,18 +7917,18 @@ const validate265 = function validate2652(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.streamUrl !== void 0 && func0.call(data, "streamUrl")) {
+        if(valid0) {
+          if(data.streamUrl !== undefined && func0.call(data, "streamUrl")) {
             let data1 = data.streamUrl;
             const _errs4 = errors;
-            if (errors === _errs4) {
-              if (typeof data1 === "string") {
-                if (func4(data1) < 1) {
-                  validate2652.errors = [{ instancePath: instancePath + "/streamUrl", schemaPath: "#/properties/streamUrl/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+            if(errors === _errs4) {
+              if(typeof data1 === "string") {
+                if(func4(data1) < 1) {
+                  validate265.errors = [{instancePath:instancePath+"/streamUrl",schemaPath:"#/properties/streamUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
                   return false;
                 }
               } else {
-                validate2652.errors = [{ instancePath: instancePath + "/streamUrl", schemaPath: "#/properties/streamUrl/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate265.errors = [{instancePath:instancePath+"/streamUrl",schemaPath:"#/properties/streamUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
             }
@@ -7951,50 +7939,50 @@ const validate265 = function validate2652(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2652.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate265.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2652.errors = vErrors;
+  validate265.errors = vErrors;
   return errors === 0;
 };
-const validate266 = function validate2662(data, { instancePath = "" } = {}) {
+const validate266 = function validate266(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.verdict === void 0 || !func0.call(data, "verdict")) && (missing0 = "verdict")) {
-        validate2662.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.verdict === undefined) || (!(func0.call(data, "verdict")))) && (missing0 = "verdict")) {
+        validate266.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.verdict !== void 0 && func0.call(data, "verdict")) {
+        if(data.verdict !== undefined && func0.call(data, "verdict")) {
           let data0 = data.verdict;
           const _errs2 = errors;
-          if (typeof data0 !== "string") {
-            validate2662.errors = [{ instancePath: instancePath + "/verdict", schemaPath: "#/properties/verdict/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data0 !== "string") {
+            validate266.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
-          if (!(data0 === "UP" || data0 === "DOWN")) {
-            validate2662.errors = [{ instancePath: instancePath + "/verdict", schemaPath: "#/properties/verdict/enum", keyword: "enum", params: { allowedValues: schema117.properties.verdict.enum }, message: "must be equal to one of the allowed values" }];
+          if(!((data0 === "UP") || (data0 === "DOWN"))) {
+            validate266.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema117.properties.verdict.enum},message:"must be equal to one of the allowed values"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.explanation !== void 0 && func0.call(data, "explanation")) {
+        if(valid0) {
+          if(data.explanation !== undefined && func0.call(data, "explanation")) {
             let data1 = data.explanation;
             const _errs4 = errors;
-            if (errors === _errs4) {
-              if (typeof data1 === "string") {
-                if (func4(data1) > 8e3) {
-                  validate2662.errors = [{ instancePath: instancePath + "/explanation", schemaPath: "#/properties/explanation/maxLength", keyword: "maxLength", params: { limit: 8e3 }, message: "must NOT have more than 8000 characters" }];
+            if(errors === _errs4) {
+              if(typeof data1 === "string") {
+                if(func4(data1) > 8000) {
+                  validate266.errors = [{instancePath:instancePath+"/explanation",schemaPath:"#/properties/explanation/maxLength",keyword:"maxLength",params:{limit: 8000},message:"must NOT have more than 8000 characters"}];
                   return false;
                 }
               } else {
-                validate2662.errors = [{ instancePath: instancePath + "/explanation", schemaPath: "#/properties/explanation/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate266.errors = [{instancePath:instancePath+"/explanation",schemaPath:"#/properties/explanation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
             }
@@ -8002,11 +7990,11 @@ const validate266 = function validate2662(data, { instancePath = "" } = {}) {
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.contentSnapshot !== void 0 && func0.call(data, "contentSnapshot")) {
+          if(valid0) {
+            if(data.contentSnapshot !== undefined && func0.call(data, "contentSnapshot")) {
               const _errs6 = errors;
-              if (typeof data.contentSnapshot !== "string") {
-                validate2662.errors = [{ instancePath: instancePath + "/contentSnapshot", schemaPath: "#/properties/contentSnapshot/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data.contentSnapshot !== "string") {
+                validate266.errors = [{instancePath:instancePath+"/contentSnapshot",schemaPath:"#/properties/contentSnapshot/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid0 = _errs6 === errors;
@@ -8017,34 +8005,34 @@ const validate266 = function validate2662(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2662.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2662.errors = vErrors;
+  validate266.errors = vErrors;
   return errors === 0;
 };
-const validate267 = function validate2672(data, { instancePath = "" } = {}) {
+const validate267 = function validate267(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.id === void 0 || !func0.call(data, "id")) && (missing0 = "id") || (data.verdict === void 0 || !func0.call(data, "verdict")) && (missing0 = "verdict")) {
-        validate2672.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.verdict === undefined) || (!(func0.call(data, "verdict")))) && (missing0 = "verdict"))) {
+        validate267.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.id !== void 0 && func0.call(data, "id")) {
+        if(data.id !== undefined && func0.call(data, "id")) {
           let data0 = data.id;
           const _errs2 = errors;
-          if (errors === _errs2) {
-            if (typeof data0 === "string") {
-              if (func4(data0) < 1) {
-                validate2672.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+          if(errors === _errs2) {
+            if(typeof data0 === "string") {
+              if(func4(data0) < 1) {
+                validate267.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
                 return false;
               }
             } else {
-              validate2672.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate267.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
           }
@@ -8052,33 +8040,33 @@ const validate267 = function validate2672(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.verdict !== void 0 && func0.call(data, "verdict")) {
+        if(valid0) {
+          if(data.verdict !== undefined && func0.call(data, "verdict")) {
             const _errs4 = errors;
-            if (typeof data.verdict !== "string") {
-              validate2672.errors = [{ instancePath: instancePath + "/verdict", schemaPath: "#/properties/verdict/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.verdict !== "string") {
+              validate267.errors = [{instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs4 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.targetKind !== void 0 && func0.call(data, "targetKind")) {
+          if(valid0) {
+            if(data.targetKind !== undefined && func0.call(data, "targetKind")) {
               const _errs6 = errors;
-              if (typeof data.targetKind !== "string") {
-                validate2672.errors = [{ instancePath: instancePath + "/targetKind", schemaPath: "#/properties/targetKind/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data.targetKind !== "string") {
+                validate267.errors = [{instancePath:instancePath+"/targetKind",schemaPath:"#/properties/targetKind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid0 = _errs6 === errors;
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.agentRunId !== void 0 && func0.call(data, "agentRunId")) {
+            if(valid0) {
+              if(data.agentRunId !== undefined && func0.call(data, "agentRunId")) {
                 const _errs8 = errors;
-                if (typeof data.agentRunId !== "string") {
-                  validate2672.errors = [{ instancePath: instancePath + "/agentRunId", schemaPath: "#/properties/agentRunId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                if(typeof data.agentRunId !== "string") {
+                  validate267.errors = [{instancePath:instancePath+"/agentRunId",schemaPath:"#/properties/agentRunId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
@@ -8090,34 +8078,34 @@ const validate267 = function validate2672(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2672.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate267.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2672.errors = vErrors;
+  validate267.errors = vErrors;
   return errors === 0;
 };
-const validate268 = function validate2682(data, { instancePath = "" } = {}) {
+const validate268 = function validate268(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.id === void 0 || !func0.call(data, "id")) && (missing0 = "id") || (data.status === void 0 || !func0.call(data, "status")) && (missing0 = "status")) {
-        validate2682.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))) {
+        validate268.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.id !== void 0 && func0.call(data, "id")) {
+        if(data.id !== undefined && func0.call(data, "id")) {
           let data0 = data.id;
           const _errs2 = errors;
-          if (errors === _errs2) {
-            if (typeof data0 === "string") {
-              if (func4(data0) < 1) {
-                validate2682.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+          if(errors === _errs2) {
+            if(typeof data0 === "string") {
+              if(func4(data0) < 1) {
+                validate268.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
                 return false;
               }
             } else {
-              validate2682.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate268.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
           }
@@ -8125,122 +8113,122 @@ const validate268 = function validate2682(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.sessionId !== void 0 && func0.call(data, "sessionId")) {
+        if(valid0) {
+          if(data.sessionId !== undefined && func0.call(data, "sessionId")) {
             let data1 = data.sessionId;
             const _errs4 = errors;
-            if (typeof data1 !== "string" && data1 !== null) {
-              validate2682.errors = [{ instancePath: instancePath + "/sessionId", schemaPath: "#/properties/sessionId/type", keyword: "type", params: { type: schema119.properties.sessionId.type }, message: "must be string,null" }];
+            if((typeof data1 !== "string") && (data1 !== null)) {
+              validate268.errors = [{instancePath:instancePath+"/sessionId",schemaPath:"#/properties/sessionId/type",keyword:"type",params:{type: schema119.properties.sessionId.type},message:"must be string,null"}];
               return false;
             }
             var valid0 = _errs4 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.status !== void 0 && func0.call(data, "status")) {
+          if(valid0) {
+            if(data.status !== undefined && func0.call(data, "status")) {
               const _errs6 = errors;
-              if (typeof data.status !== "string") {
-                validate2682.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data.status !== "string") {
+                validate268.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid0 = _errs6 === errors;
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.specName !== void 0 && func0.call(data, "specName")) {
+            if(valid0) {
+              if(data.specName !== undefined && func0.call(data, "specName")) {
                 let data3 = data.specName;
                 const _errs8 = errors;
-                if (typeof data3 !== "string" && data3 !== null) {
-                  validate2682.errors = [{ instancePath: instancePath + "/specName", schemaPath: "#/properties/specName/type", keyword: "type", params: { type: schema119.properties.specName.type }, message: "must be string,null" }];
+                if((typeof data3 !== "string") && (data3 !== null)) {
+                  validate268.errors = [{instancePath:instancePath+"/specName",schemaPath:"#/properties/specName/type",keyword:"type",params:{type: schema119.properties.specName.type},message:"must be string,null"}];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
               } else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.agentId !== void 0 && func0.call(data, "agentId")) {
+              if(valid0) {
+                if(data.agentId !== undefined && func0.call(data, "agentId")) {
                   let data4 = data.agentId;
                   const _errs10 = errors;
-                  if (typeof data4 !== "string" && data4 !== null) {
-                    validate2682.errors = [{ instancePath: instancePath + "/agentId", schemaPath: "#/properties/agentId/type", keyword: "type", params: { type: schema119.properties.agentId.type }, message: "must be string,null" }];
+                  if((typeof data4 !== "string") && (data4 !== null)) {
+                    validate268.errors = [{instancePath:instancePath+"/agentId",schemaPath:"#/properties/agentId/type",keyword:"type",params:{type: schema119.properties.agentId.type},message:"must be string,null"}];
                     return false;
                   }
                   var valid0 = _errs10 === errors;
                 } else {
                   var valid0 = true;
                 }
-                if (valid0) {
-                  if (data.modelId !== void 0 && func0.call(data, "modelId")) {
+                if(valid0) {
+                  if(data.modelId !== undefined && func0.call(data, "modelId")) {
                     let data5 = data.modelId;
                     const _errs12 = errors;
-                    if (typeof data5 !== "string" && data5 !== null) {
-                      validate2682.errors = [{ instancePath: instancePath + "/modelId", schemaPath: "#/properties/modelId/type", keyword: "type", params: { type: schema119.properties.modelId.type }, message: "must be string,null" }];
+                    if((typeof data5 !== "string") && (data5 !== null)) {
+                      validate268.errors = [{instancePath:instancePath+"/modelId",schemaPath:"#/properties/modelId/type",keyword:"type",params:{type: schema119.properties.modelId.type},message:"must be string,null"}];
                       return false;
                     }
                     var valid0 = _errs12 === errors;
                   } else {
                     var valid0 = true;
                   }
-                  if (valid0) {
-                    if (data.inputPreview !== void 0 && func0.call(data, "inputPreview")) {
+                  if(valid0) {
+                    if(data.inputPreview !== undefined && func0.call(data, "inputPreview")) {
                       let data6 = data.inputPreview;
                       const _errs14 = errors;
-                      if (typeof data6 !== "string" && data6 !== null) {
-                        validate2682.errors = [{ instancePath: instancePath + "/inputPreview", schemaPath: "#/properties/inputPreview/type", keyword: "type", params: { type: schema119.properties.inputPreview.type }, message: "must be string,null" }];
+                      if((typeof data6 !== "string") && (data6 !== null)) {
+                        validate268.errors = [{instancePath:instancePath+"/inputPreview",schemaPath:"#/properties/inputPreview/type",keyword:"type",params:{type: schema119.properties.inputPreview.type},message:"must be string,null"}];
                         return false;
                       }
                       var valid0 = _errs14 === errors;
                     } else {
                       var valid0 = true;
                     }
-                    if (valid0) {
-                      if (data.outputPreview !== void 0 && func0.call(data, "outputPreview")) {
+                    if(valid0) {
+                      if(data.outputPreview !== undefined && func0.call(data, "outputPreview")) {
                         let data7 = data.outputPreview;
                         const _errs16 = errors;
-                        if (typeof data7 !== "string" && data7 !== null) {
-                          validate2682.errors = [{ instancePath: instancePath + "/outputPreview", schemaPath: "#/properties/outputPreview/type", keyword: "type", params: { type: schema119.properties.outputPreview.type }, message: "must be string,null" }];
+                        if((typeof data7 !== "string") && (data7 !== null)) {
+                          validate268.errors = [{instancePath:instancePath+"/outputPreview",schemaPath:"#/properties/outputPreview/type",keyword:"type",params:{type: schema119.properties.outputPreview.type},message:"must be string,null"}];
                           return false;
                         }
                         var valid0 = _errs16 === errors;
                       } else {
                         var valid0 = true;
                       }
-                      if (valid0) {
-                        if (data.error !== void 0 && func0.call(data, "error")) {
+                      if(valid0) {
+                        if(data.error !== undefined && func0.call(data, "error")) {
                           let data8 = data.error;
                           const _errs18 = errors;
-                          if (typeof data8 !== "string" && data8 !== null) {
-                            validate2682.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema119.properties.error.type }, message: "must be string,null" }];
+                          if((typeof data8 !== "string") && (data8 !== null)) {
+                            validate268.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: schema119.properties.error.type},message:"must be string,null"}];
                             return false;
                           }
                           var valid0 = _errs18 === errors;
                         } else {
                           var valid0 = true;
                         }
-                        if (valid0) {
-                          if (data.tokens !== void 0 && func0.call(data, "tokens")) {
+                        if(valid0) {
+                          if(data.tokens !== undefined && func0.call(data, "tokens")) {
                             let data9 = data.tokens;
                             const _errs20 = errors;
                             const _errs21 = errors;
                             let valid1 = false;
                             let passing0 = null;
                             const _errs22 = errors;
-                            if (!validate106(data9, { instancePath: instancePath + "/tokens" })) {
+                            if(!(validate106(data9, {instancePath:instancePath+"/tokens"}))) {
                               vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
                               errors = vErrors.length;
                             }
                             var _valid0 = _errs22 === errors;
-                            if (_valid0) {
+                            if(_valid0) {
                               valid1 = true;
                               passing0 = 0;
                             }
                             const _errs23 = errors;
-                            if (data9 !== null) {
-                              const err0 = { instancePath: instancePath + "/tokens", schemaPath: "#/properties/tokens/oneOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                              if (vErrors === null) {
+                            if(data9 !== null) {
+                              const err0 = {instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                              if(vErrors === null) {
                                 vErrors = [err0];
                               } else {
                                 vErrors.push(err0);
@@ -8248,29 +8236,29 @@ const validate268 = function validate2682(data, { instancePath = "" } = {}) {
                               errors++;
                             }
                             var _valid0 = _errs23 === errors;
-                            if (_valid0 && valid1) {
+                            if(_valid0 && valid1) {
                               valid1 = false;
                               passing0 = [passing0, 1];
                             } else {
-                              if (_valid0) {
+                              if(_valid0) {
                                 valid1 = true;
                                 passing0 = 1;
                               }
                             }
-                            if (!valid1) {
-                              const err1 = { instancePath: instancePath + "/tokens", schemaPath: "#/properties/tokens/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-                              if (vErrors === null) {
+                            if(!valid1) {
+                              const err1 = {instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+                              if(vErrors === null) {
                                 vErrors = [err1];
                               } else {
                                 vErrors.push(err1);
                               }
                               errors++;
-                              validate2682.errors = vErrors;
+                              validate268.errors = vErrors;
                               return false;
                             } else {
                               errors = _errs21;
-                              if (vErrors !== null) {
-                                if (_errs21) {
+                              if(vErrors !== null) {
+                                if(_errs21) {
                                   vErrors.length = _errs21;
                                 } else {
                                   vErrors = null;
@@ -8281,18 +8269,18 @@ const validate268 = function validate2682(data, { instancePath = "" } = {}) {
                           } else {
                             var valid0 = true;
                           }
-                          if (valid0) {
-                            if (data.turns !== void 0 && func0.call(data, "turns")) {
+                          if(valid0) {
+                            if(data.turns !== undefined && func0.call(data, "turns")) {
                               let data10 = data.turns;
                               const _errs25 = errors;
-                              if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)) && isFinite(data10)) && data10 !== null) {
-                                validate2682.errors = [{ instancePath: instancePath + "/turns", schemaPath: "#/properties/turns/type", keyword: "type", params: { type: schema119.properties.turns.type }, message: "must be integer,null" }];
+                              if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)) {
+                                validate268.errors = [{instancePath:instancePath+"/turns",schemaPath:"#/properties/turns/type",keyword:"type",params:{type: schema119.properties.turns.type},message:"must be integer,null"}];
                                 return false;
                               }
-                              if (errors === _errs25) {
-                                if (typeof data10 == "number" && isFinite(data10)) {
-                                  if (data10 < 0 || isNaN(data10)) {
-                                    validate2682.errors = [{ instancePath: instancePath + "/turns", schemaPath: "#/properties/turns/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                              if(errors === _errs25) {
+                                if((typeof data10 == "number") && (isFinite(data10))) {
+                                  if(data10 < 0 || isNaN(data10)) {
+                                    validate268.errors = [{instancePath:instancePath+"/turns",schemaPath:"#/properties/turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                                     return false;
                                   }
                                 }
@@ -8301,18 +8289,18 @@ const validate268 = function validate2682(data, { instancePath = "" } = {}) {
                             } else {
                               var valid0 = true;
                             }
-                            if (valid0) {
-                              if (data.durationMs !== void 0 && func0.call(data, "durationMs")) {
+                            if(valid0) {
+                              if(data.durationMs !== undefined && func0.call(data, "durationMs")) {
                                 let data11 = data.durationMs;
                                 const _errs27 = errors;
-                                if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11)) && data11 !== null) {
-                                  validate2682.errors = [{ instancePath: instancePath + "/durationMs", schemaPath: "#/properties/durationMs/type", keyword: "type", params: { type: schema119.properties.durationMs.type }, message: "must be integer,null" }];
+                                if((!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))) && (data11 !== null)) {
+                                  validate268.errors = [{instancePath:instancePath+"/durationMs",schemaPath:"#/properties/durationMs/type",keyword:"type",params:{type: schema119.properties.durationMs.type},message:"must be integer,null"}];
                                   return false;
                                 }
-                                if (errors === _errs27) {
-                                  if (typeof data11 == "number" && isFinite(data11)) {
-                                    if (data11 < 0 || isNaN(data11)) {
-                                      validate2682.errors = [{ instancePath: instancePath + "/durationMs", schemaPath: "#/properties/durationMs/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                                if(errors === _errs27) {
+                                  if((typeof data11 == "number") && (isFinite(data11))) {
+                                    if(data11 < 0 || isNaN(data11)) {
+                                      validate268.errors = [{instancePath:instancePath+"/durationMs",schemaPath:"#/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                                       return false;
                                     }
                                   }
@@ -8321,18 +8309,18 @@ const validate268 = function validate2682(data, { instancePath = "" } = {}) {
                               } else {
                                 var valid0 = true;
                               }
-                              if (valid0) {
-                                if (data.toolCallCount !== void 0 && func0.call(data, "toolCallCount")) {
+                              if(valid0) {
+                                if(data.toolCallCount !== undefined && func0.call(data, "toolCallCount")) {
                                   let data12 = data.toolCallCount;
                                   const _errs29 = errors;
-                                  if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)) && isFinite(data12)) && data12 !== null) {
-                                    validate2682.errors = [{ instancePath: instancePath + "/toolCallCount", schemaPath: "#/properties/toolCallCount/type", keyword: "type", params: { type: schema119.properties.toolCallCount.type }, message: "must be integer,null" }];
+                                  if((!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))) && (data12 !== null)) {
+                                    validate268.errors = [{instancePath:instancePath+"/toolCallCount",schemaPath:"#/properties/toolCallCount/type",keyword:"type",params:{type: schema119.properties.toolCallCount.type},message:"must be integer,null"}];
                                     return false;
                                   }
-                                  if (errors === _errs29) {
-                                    if (typeof data12 == "number" && isFinite(data12)) {
-                                      if (data12 < 0 || isNaN(data12)) {
-                                        validate2682.errors = [{ instancePath: instancePath + "/toolCallCount", schemaPath: "#/properties/toolCallCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                                  if(errors === _errs29) {
+                                    if((typeof data12 == "number") && (isFinite(data12))) {
+                                      if(data12 < 0 || isNaN(data12)) {
+                                        validate268.errors = [{instancePath:instancePath+"/toolCallCount",schemaPath:"#/properties/toolCallCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                                         return false;
                                       }
                                     }
@@ -8341,27 +8329,27 @@ const validate268 = function validate2682(data, { instancePath = "" } = {}) {
                                 } else {
                                   var valid0 = true;
                                 }
-                                if (valid0) {
-                                  if (data.metadata !== void 0 && func0.call(data, "metadata")) {
+                                if(valid0) {
+                                  if(data.metadata !== undefined && func0.call(data, "metadata")) {
                                     let data13 = data.metadata;
                                     const _errs31 = errors;
                                     const _errs32 = errors;
                                     let valid2 = false;
                                     let passing1 = null;
                                     const _errs33 = errors;
-                                    if (!validate232(data13, { instancePath: instancePath + "/metadata" })) {
+                                    if(!(validate232(data13, {instancePath:instancePath+"/metadata"}))) {
                                       vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
                                       errors = vErrors.length;
                                     }
                                     var _valid1 = _errs33 === errors;
-                                    if (_valid1) {
+                                    if(_valid1) {
                                       valid2 = true;
                                       passing1 = 0;
                                     }
                                     const _errs34 = errors;
-                                    if (data13 !== null) {
-                                      const err2 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/oneOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                                      if (vErrors === null) {
+                                    if(data13 !== null) {
+                                      const err2 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                                      if(vErrors === null) {
                                         vErrors = [err2];
                                       } else {
                                         vErrors.push(err2);
@@ -8369,29 +8357,29 @@ const validate268 = function validate2682(data, { instancePath = "" } = {}) {
                                       errors++;
                                     }
                                     var _valid1 = _errs34 === errors;
-                                    if (_valid1 && valid2) {
+                                    if(_valid1 && valid2) {
                                       valid2 = false;
                                       passing1 = [passing1, 1];
                                     } else {
-                                      if (_valid1) {
+                                      if(_valid1) {
                                         valid2 = true;
                                         passing1 = 1;
                                       }
                                     }
-                                    if (!valid2) {
-                                      const err3 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/oneOf", keyword: "oneOf", params: { passingSchemas: passing1 }, message: "must match exactly one schema in oneOf" };
-                                      if (vErrors === null) {
+                                    if(!valid2) {
+                                      const err3 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+                                      if(vErrors === null) {
                                         vErrors = [err3];
                                       } else {
                                         vErrors.push(err3);
                                       }
                                       errors++;
-                                      validate2682.errors = vErrors;
+                                      validate268.errors = vErrors;
                                       return false;
                                     } else {
                                       errors = _errs32;
-                                      if (vErrors !== null) {
-                                        if (_errs32) {
+                                      if(vErrors !== null) {
+                                        if(_errs32) {
                                           vErrors.length = _errs32;
                                         } else {
                                           vErrors = null;
@@ -8402,23 +8390,23 @@ const validate268 = function validate2682(data, { instancePath = "" } = {}) {
                                   } else {
                                     var valid0 = true;
                                   }
-                                  if (valid0) {
-                                    if (data.createdAt !== void 0 && func0.call(data, "createdAt")) {
+                                  if(valid0) {
+                                    if(data.createdAt !== undefined && func0.call(data, "createdAt")) {
                                       const _errs36 = errors;
-                                      if (typeof data.createdAt !== "string") {
-                                        validate2682.errors = [{ instancePath: instancePath + "/createdAt", schemaPath: "#/properties/createdAt/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                      if(typeof data.createdAt !== "string") {
+                                        validate268.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                                         return false;
                                       }
                                       var valid0 = _errs36 === errors;
                                     } else {
                                       var valid0 = true;
                                     }
-                                    if (valid0) {
-                                      if (data.completedAt !== void 0 && func0.call(data, "completedAt")) {
+                                    if(valid0) {
+                                      if(data.completedAt !== undefined && func0.call(data, "completedAt")) {
                                         let data15 = data.completedAt;
                                         const _errs38 = errors;
-                                        if (typeof data15 !== "string" && data15 !== null) {
-                                          validate2682.errors = [{ instancePath: instancePath + "/completedAt", schemaPath: "#/properties/completedAt/type", keyword: "type", params: { type: schema119.properties.completedAt.type }, message: "must be string,null" }];
+                                        if((typeof data15 !== "string") && (data15 !== null)) {
+                                          validate268.errors = [{instancePath:instancePath+"/completedAt",schemaPath:"#/properties/completedAt/type",keyword:"type",params:{type: schema119.properties.completedAt.type},message:"must be string,null"}];
                                           return false;
                                         }
                                         var valid0 = _errs38 === errors;
@@ -8442,34 +8430,34 @@ const validate268 = function validate2682(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2682.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate268.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2682.errors = vErrors;
+  validate268.errors = vErrors;
   return errors === 0;
 };
-const validate271 = function validate2712(data, { instancePath = "" } = {}) {
+const validate271 = function validate271(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.runs === void 0 || !func0.call(data, "runs")) && (missing0 = "runs")) {
-        validate2712.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.runs === undefined) || (!(func0.call(data, "runs")))) && (missing0 = "runs")) {
+        validate271.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.total !== void 0 && func0.call(data, "total")) {
+        if(data.total !== undefined && func0.call(data, "total")) {
           let data0 = data.total;
           const _errs2 = errors;
-          if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0)) && data0 !== null) {
-            validate2712.errors = [{ instancePath: instancePath + "/total", schemaPath: "#/properties/total/type", keyword: "type", params: { type: schema120.properties.total.type }, message: "must be integer,null" }];
+          if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)) {
+            validate271.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: schema120.properties.total.type},message:"must be integer,null"}];
             return false;
           }
-          if (errors === _errs2) {
-            if (typeof data0 == "number" && isFinite(data0)) {
-              if (data0 < 0 || isNaN(data0)) {
-                validate2712.errors = [{ instancePath: instancePath + "/total", schemaPath: "#/properties/total/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+          if(errors === _errs2) {
+            if((typeof data0 == "number") && (isFinite(data0))) {
+              if(data0 < 0 || isNaN(data0)) {
+                validate271.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                 return false;
               }
             }
@@ -8478,18 +8466,18 @@ const validate271 = function validate2712(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.limit !== void 0 && func0.call(data, "limit")) {
+        if(valid0) {
+          if(data.limit !== undefined && func0.call(data, "limit")) {
             let data1 = data.limit;
             const _errs4 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-              validate2712.errors = [{ instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+            if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) {
+              validate271.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
               return false;
             }
-            if (errors === _errs4) {
-              if (typeof data1 == "number" && isFinite(data1)) {
-                if (data1 < 1 || isNaN(data1)) {
-                  validate2712.errors = [{ instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
+            if(errors === _errs4) {
+              if((typeof data1 == "number") && (isFinite(data1))) {
+                if(data1 < 1 || isNaN(data1)) {
+                  validate271.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
                   return false;
                 }
               }
@@ -8498,39 +8486,39 @@ const validate271 = function validate2712(data, { instancePath = "" } = {}) {
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.nextCursor !== void 0 && func0.call(data, "nextCursor")) {
+          if(valid0) {
+            if(data.nextCursor !== undefined && func0.call(data, "nextCursor")) {
               let data2 = data.nextCursor;
               const _errs6 = errors;
-              if (typeof data2 !== "string" && data2 !== null) {
-                validate2712.errors = [{ instancePath: instancePath + "/nextCursor", schemaPath: "#/properties/nextCursor/type", keyword: "type", params: { type: schema120.properties.nextCursor.type }, message: "must be string,null" }];
+              if((typeof data2 !== "string") && (data2 !== null)) {
+                validate271.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema120.properties.nextCursor.type},message:"must be string,null"}];
                 return false;
               }
               var valid0 = _errs6 === errors;
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.runs !== void 0 && func0.call(data, "runs")) {
+            if(valid0) {
+              if(data.runs !== undefined && func0.call(data, "runs")) {
                 let data3 = data.runs;
                 const _errs8 = errors;
-                if (errors === _errs8) {
-                  if (Array.isArray(data3)) {
+                if(errors === _errs8) {
+                  if(Array.isArray(data3)) {
                     var valid1 = true;
                     const len0 = data3.length;
-                    for (let i0 = 0; i0 < len0; i0++) {
+                    for(let i0=0; i0<len0; i0++) {
                       const _errs10 = errors;
-                      if (!validate268(data3[i0], { instancePath: instancePath + "/runs/" + i0 })) {
+                      if(!(validate268(data3[i0], {instancePath:instancePath+"/runs/" + i0}))) {
                         vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
                         errors = vErrors.length;
                       }
                       var valid1 = _errs10 === errors;
-                      if (!valid1) {
+                      if(!valid1) {
                         break;
                       }
                     }
                   } else {
-                    validate2712.errors = [{ instancePath: instancePath + "/runs", schemaPath: "#/properties/runs/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                    validate271.errors = [{instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                     return false;
                   }
                 }
@@ -8543,100 +8531,100 @@ const validate271 = function validate2712(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2712.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate271.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2712.errors = vErrors;
+  validate271.errors = vErrors;
   return errors === 0;
 };
-const validate273 = function validate2732(data, { instancePath = "" } = {}) {
+const validate273 = function validate273(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.status === void 0 || !func0.call(data, "status")) && (missing0 = "status") || (data.tokens === void 0 || !func0.call(data, "tokens")) && (missing0 = "tokens") || (data.turns === void 0 || !func0.call(data, "turns")) && (missing0 = "turns") || (data.model === void 0 || !func0.call(data, "model")) && (missing0 = "model")) {
-        validate2732.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((((((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status")) || (((data.tokens === undefined) || (!(func0.call(data, "tokens")))) && (missing0 = "tokens"))) || (((data.turns === undefined) || (!(func0.call(data, "turns")))) && (missing0 = "turns"))) || (((data.model === undefined) || (!(func0.call(data, "model")))) && (missing0 = "model"))) {
+        validate273.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.runId !== void 0 && func0.call(data, "runId")) {
+        if(data.runId !== undefined && func0.call(data, "runId")) {
           const _errs2 = errors;
-          if (typeof data.runId !== "string") {
-            validate2732.errors = [{ instancePath: instancePath + "/runId", schemaPath: "#/properties/runId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.runId !== "string") {
+            validate273.errors = [{instancePath:instancePath+"/runId",schemaPath:"#/properties/runId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.id !== void 0 && func0.call(data, "id")) {
+        if(valid0) {
+          if(data.id !== undefined && func0.call(data, "id")) {
             const _errs4 = errors;
-            if (typeof data.id !== "string") {
-              validate2732.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.id !== "string") {
+              validate273.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs4 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.status !== void 0 && func0.call(data, "status")) {
+          if(valid0) {
+            if(data.status !== undefined && func0.call(data, "status")) {
               const _errs6 = errors;
-              if (typeof data.status !== "string") {
-                validate2732.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data.status !== "string") {
+                validate273.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid0 = _errs6 === errors;
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.finalText !== void 0 && func0.call(data, "finalText")) {
+            if(valid0) {
+              if(data.finalText !== undefined && func0.call(data, "finalText")) {
                 let data3 = data.finalText;
                 const _errs8 = errors;
-                if (typeof data3 !== "string" && data3 !== null) {
-                  validate2732.errors = [{ instancePath: instancePath + "/finalText", schemaPath: "#/properties/finalText/type", keyword: "type", params: { type: schema121.properties.finalText.type }, message: "must be string,null" }];
+                if((typeof data3 !== "string") && (data3 !== null)) {
+                  validate273.errors = [{instancePath:instancePath+"/finalText",schemaPath:"#/properties/finalText/type",keyword:"type",params:{type: schema121.properties.finalText.type},message:"must be string,null"}];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
               } else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.error !== void 0 && func0.call(data, "error")) {
+              if(valid0) {
+                if(data.error !== undefined && func0.call(data, "error")) {
                   let data4 = data.error;
                   const _errs10 = errors;
-                  if (typeof data4 !== "string" && data4 !== null) {
-                    validate2732.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema121.properties.error.type }, message: "must be string,null" }];
+                  if((typeof data4 !== "string") && (data4 !== null)) {
+                    validate273.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: schema121.properties.error.type},message:"must be string,null"}];
                     return false;
                   }
                   var valid0 = _errs10 === errors;
                 } else {
                   var valid0 = true;
                 }
-                if (valid0) {
-                  if (data.failureReason !== void 0 && func0.call(data, "failureReason")) {
+                if(valid0) {
+                  if(data.failureReason !== undefined && func0.call(data, "failureReason")) {
                     let data5 = data.failureReason;
                     const _errs12 = errors;
                     const _errs13 = errors;
                     let valid1 = false;
                     let passing0 = null;
                     const _errs14 = errors;
-                    if (!validate243(data5, { instancePath: instancePath + "/failureReason" })) {
+                    if(!(validate243(data5, {instancePath:instancePath+"/failureReason"}))) {
                       vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
                       errors = vErrors.length;
                     }
                     var _valid0 = _errs14 === errors;
-                    if (_valid0) {
+                    if(_valid0) {
                       valid1 = true;
                       passing0 = 0;
                     }
                     const _errs15 = errors;
-                    if (data5 !== null) {
-                      const err0 = { instancePath: instancePath + "/failureReason", schemaPath: "#/properties/failureReason/oneOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                      if (vErrors === null) {
+                    if(data5 !== null) {
+                      const err0 = {instancePath:instancePath+"/failureReason",schemaPath:"#/properties/failureReason/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                      if(vErrors === null) {
                         vErrors = [err0];
                       } else {
                         vErrors.push(err0);
@@ -8644,29 +8632,29 @@ const validate273 = function validate2732(data, { instancePath = "" } = {}) {
                       errors++;
                     }
                     var _valid0 = _errs15 === errors;
-                    if (_valid0 && valid1) {
+                    if(_valid0 && valid1) {
                       valid1 = false;
                       passing0 = [passing0, 1];
                     } else {
-                      if (_valid0) {
+                      if(_valid0) {
                         valid1 = true;
                         passing0 = 1;
                       }
                     }
-                    if (!valid1) {
-                      const err1 = { instancePath: instancePath + "/failureReason", schemaPath: "#/properties/failureReason/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-                      if (vErrors === null) {
+                    if(!valid1) {
+                      const err1 = {instancePath:instancePath+"/failureReason",schemaPath:"#/properties/failureReason/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+                      if(vErrors === null) {
                         vErrors = [err1];
                       } else {
                         vErrors.push(err1);
                       }
                       errors++;
-                      validate2732.errors = vErrors;
+                      validate273.errors = vErrors;
                       return false;
                     } else {
                       errors = _errs13;
-                      if (vErrors !== null) {
-                        if (_errs13) {
+                      if(vErrors !== null) {
+                        if(_errs13) {
                           vErrors.length = _errs13;
                         } else {
                           vErrors = null;
@@ -8677,10 +8665,10 @@ const validate273 = function validate2732(data, { instancePath = "" } = {}) {
                   } else {
                     var valid0 = true;
                   }
-                  if (valid0) {
-                    if (data.spec !== void 0 && func0.call(data, "spec")) {
+                  if(valid0) {
+                    if(data.spec !== undefined && func0.call(data, "spec")) {
                       const _errs17 = errors;
-                      if (!validate46(data.spec, { instancePath: instancePath + "/spec" })) {
+                      if(!(validate46(data.spec, {instancePath:instancePath+"/spec"}))) {
                         vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
                         errors = vErrors.length;
                       }
@@ -8688,27 +8676,27 @@ const validate273 = function validate2732(data, { instancePath = "" } = {}) {
                     } else {
                       var valid0 = true;
                     }
-                    if (valid0) {
-                      if (data.metadata !== void 0 && func0.call(data, "metadata")) {
+                    if(valid0) {
+                      if(data.metadata !== undefined && func0.call(data, "metadata")) {
                         let data7 = data.metadata;
                         const _errs18 = errors;
                         const _errs19 = errors;
                         let valid2 = false;
                         let passing1 = null;
                         const _errs20 = errors;
-                        if (!validate232(data7, { instancePath: instancePath + "/metadata" })) {
+                        if(!(validate232(data7, {instancePath:instancePath+"/metadata"}))) {
                           vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
                           errors = vErrors.length;
                         }
                         var _valid1 = _errs20 === errors;
-                        if (_valid1) {
+                        if(_valid1) {
                           valid2 = true;
                           passing1 = 0;
                         }
                         const _errs21 = errors;
-                        if (data7 !== null) {
-                          const err2 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/oneOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                          if (vErrors === null) {
+                        if(data7 !== null) {
+                          const err2 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                          if(vErrors === null) {
                             vErrors = [err2];
                           } else {
                             vErrors.push(err2);
@@ -8716,29 +8704,29 @@ const validate273 = function validate2732(data, { instancePath = "" } = {}) {
                           errors++;
                         }
                         var _valid1 = _errs21 === errors;
-                        if (_valid1 && valid2) {
+                        if(_valid1 && valid2) {
                           valid2 = false;
                           passing1 = [passing1, 1];
                         } else {
-                          if (_valid1) {
+                          if(_valid1) {
                             valid2 = true;
                             passing1 = 1;
                           }
                         }
-                        if (!valid2) {
-                          const err3 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/oneOf", keyword: "oneOf", params: { passingSchemas: passing1 }, message: "must match exactly one schema in oneOf" };
-                          if (vErrors === null) {
+                        if(!valid2) {
+                          const err3 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+                          if(vErrors === null) {
                             vErrors = [err3];
                           } else {
                             vErrors.push(err3);
                           }
                           errors++;
-                          validate2732.errors = vErrors;
+                          validate273.errors = vErrors;
                           return false;
                         } else {
                           errors = _errs19;
-                          if (vErrors !== null) {
-                            if (_errs19) {
+                          if(vErrors !== null) {
+                            if(_errs19) {
                               vErrors.length = _errs19;
                             } else {
                               vErrors = null;
@@ -8749,27 +8737,27 @@ const validate273 = function validate2732(data, { instancePath = "" } = {}) {
                       } else {
                         var valid0 = true;
                       }
-                      if (valid0) {
-                        if (data.tokens !== void 0 && func0.call(data, "tokens")) {
+                      if(valid0) {
+                        if(data.tokens !== undefined && func0.call(data, "tokens")) {
                           let data8 = data.tokens;
                           const _errs23 = errors;
                           const _errs24 = errors;
                           let valid3 = false;
                           let passing2 = null;
                           const _errs25 = errors;
-                          if (!validate106(data8, { instancePath: instancePath + "/tokens" })) {
+                          if(!(validate106(data8, {instancePath:instancePath+"/tokens"}))) {
                             vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
                             errors = vErrors.length;
                           }
                           var _valid2 = _errs25 === errors;
-                          if (_valid2) {
+                          if(_valid2) {
                             valid3 = true;
                             passing2 = 0;
                           }
                           const _errs26 = errors;
-                          if (data8 !== null) {
-                            const err4 = { instancePath: instancePath + "/tokens", schemaPath: "#/properties/tokens/oneOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                            if (vErrors === null) {
+                          if(data8 !== null) {
+                            const err4 = {instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                            if(vErrors === null) {
                               vErrors = [err4];
                             } else {
                               vErrors.push(err4);
@@ -8777,29 +8765,29 @@ const validate273 = function validate2732(data, { instancePath = "" } = {}) {
                             errors++;
                           }
                           var _valid2 = _errs26 === errors;
-                          if (_valid2 && valid3) {
+                          if(_valid2 && valid3) {
                             valid3 = false;
                             passing2 = [passing2, 1];
                           } else {
-                            if (_valid2) {
+                            if(_valid2) {
                               valid3 = true;
                               passing2 = 1;
                             }
                           }
-                          if (!valid3) {
-                            const err5 = { instancePath: instancePath + "/tokens", schemaPath: "#/properties/tokens/oneOf", keyword: "oneOf", params: { passingSchemas: passing2 }, message: "must match exactly one schema in oneOf" };
-                            if (vErrors === null) {
+                          if(!valid3) {
+                            const err5 = {instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
+                            if(vErrors === null) {
                               vErrors = [err5];
                             } else {
                               vErrors.push(err5);
                             }
                             errors++;
-                            validate2732.errors = vErrors;
+                            validate273.errors = vErrors;
                             return false;
                           } else {
                             errors = _errs24;
-                            if (vErrors !== null) {
-                              if (_errs24) {
+                            if(vErrors !== null) {
+                              if(_errs24) {
                                 vErrors.length = _errs24;
                               } else {
                                 vErrors = null;
@@ -8810,18 +8798,18 @@ const validate273 = function validate2732(data, { instancePath = "" } = {}) {
                         } else {
                           var valid0 = true;
                         }
-                        if (valid0) {
-                          if (data.turns !== void 0 && func0.call(data, "turns")) {
+                        if(valid0) {
+                          if(data.turns !== undefined && func0.call(data, "turns")) {
                             let data9 = data.turns;
                             const _errs28 = errors;
-                            if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9)) && data9 !== null) {
-                              validate2732.errors = [{ instancePath: instancePath + "/turns", schemaPath: "#/properties/turns/type", keyword: "type", params: { type: schema121.properties.turns.type }, message: "must be integer,null" }];
+                            if((!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))) && (data9 !== null)) {
+                              validate273.errors = [{instancePath:instancePath+"/turns",schemaPath:"#/properties/turns/type",keyword:"type",params:{type: schema121.properties.turns.type},message:"must be integer,null"}];
                               return false;
                             }
-                            if (errors === _errs28) {
-                              if (typeof data9 == "number" && isFinite(data9)) {
-                                if (data9 < 0 || isNaN(data9)) {
-                                  validate2732.errors = [{ instancePath: instancePath + "/turns", schemaPath: "#/properties/turns/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                            if(errors === _errs28) {
+                              if((typeof data9 == "number") && (isFinite(data9))) {
+                                if(data9 < 0 || isNaN(data9)) {
+                                  validate273.errors = [{instancePath:instancePath+"/turns",schemaPath:"#/properties/turns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                                   return false;
                                 }
                               }
@@ -8830,27 +8818,27 @@ const validate273 = function validate2732(data, { instancePath = "" } = {}) {
                           } else {
                             var valid0 = true;
                           }
-                          if (valid0) {
-                            if (data.model !== void 0 && func0.call(data, "model")) {
+                          if(valid0) {
+                            if(data.model !== undefined && func0.call(data, "model")) {
                               let data10 = data.model;
                               const _errs30 = errors;
                               const _errs31 = errors;
                               let valid4 = false;
                               let passing3 = null;
                               const _errs32 = errors;
-                              if (!validate76(data10, { instancePath: instancePath + "/model" })) {
+                              if(!(validate76(data10, {instancePath:instancePath+"/model"}))) {
                                 vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
                                 errors = vErrors.length;
                               }
                               var _valid3 = _errs32 === errors;
-                              if (_valid3) {
+                              if(_valid3) {
                                 valid4 = true;
                                 passing3 = 0;
                               }
                               const _errs33 = errors;
-                              if (data10 !== null) {
-                                const err6 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/oneOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                                if (vErrors === null) {
+                              if(data10 !== null) {
+                                const err6 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                                if(vErrors === null) {
                                   vErrors = [err6];
                                 } else {
                                   vErrors.push(err6);
@@ -8858,29 +8846,29 @@ const validate273 = function validate2732(data, { instancePath = "" } = {}) {
                                 errors++;
                               }
                               var _valid3 = _errs33 === errors;
-                              if (_valid3 && valid4) {
+                              if(_valid3 && valid4) {
                                 valid4 = false;
                                 passing3 = [passing3, 1];
                               } else {
-                                if (_valid3) {
+                                if(_valid3) {
                                   valid4 = true;
                                   passing3 = 1;
                                 }
                               }
-                              if (!valid4) {
-                                const err7 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/oneOf", keyword: "oneOf", params: { passingSchemas: passing3 }, message: "must match exactly one schema in oneOf" };
-                                if (vErrors === null) {
+                              if(!valid4) {
+                                const err7 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf"};
+                                if(vErrors === null) {
                                   vErrors = [err7];
                                 } else {
                                   vErrors.push(err7);
                                 }
                                 errors++;
-                                validate2732.errors = vErrors;
+                                validate273.errors = vErrors;
                                 return false;
                               } else {
                                 errors = _errs31;
-                                if (vErrors !== null) {
-                                  if (_errs31) {
+                                if(vErrors !== null) {
+                                  if(_errs31) {
                                     vErrors.length = _errs31;
                                   } else {
                                     vErrors = null;
@@ -8903,97 +8891,97 @@ const validate273 = function validate2732(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2732.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate273.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2732.errors = vErrors;
+  validate273.errors = vErrors;
   return errors === 0;
 };
-const validate279 = function validate2792(data, { instancePath = "" } = {}) {
+const validate279 = function validate279(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.events === void 0 || !func0.call(data, "events")) && (missing0 = "events")) {
-        validate2792.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.events === undefined) || (!(func0.call(data, "events")))) && (missing0 = "events")) {
+        validate279.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.events !== void 0 && func0.call(data, "events")) {
+        if(data.events !== undefined && func0.call(data, "events")) {
           let data0 = data.events;
           const _errs2 = errors;
-          if (errors === _errs2) {
-            if (Array.isArray(data0)) {
+          if(errors === _errs2) {
+            if(Array.isArray(data0)) {
               var valid1 = true;
               const len0 = data0.length;
-              for (let i0 = 0; i0 < len0; i0++) {
+              for(let i0=0; i0<len0; i0++) {
                 const _errs4 = errors;
-                if (!validate24(data0[i0], { instancePath: instancePath + "/events/" + i0 })) {
+                if(!(validate24(data0[i0], {instancePath:instancePath+"/events/" + i0}))) {
                   vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs4 === errors;
-                if (!valid1) {
+                if(!valid1) {
                   break;
                 }
               }
             } else {
-              validate2792.errors = [{ instancePath: instancePath + "/events", schemaPath: "#/properties/events/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+              validate279.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
               return false;
             }
           }
         }
       }
     } else {
-      validate2792.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate279.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2792.errors = vErrors;
+  validate279.errors = vErrors;
   return errors === 0;
 };
-const validate281 = function validate2812(data, { instancePath = "" } = {}) {
+const validate281 = function validate281(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.status === void 0 || !func0.call(data, "status")) && (missing0 = "status")) {
-        validate2812.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status")) {
+        validate281.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.sessionId !== void 0 && func0.call(data, "sessionId")) {
+        if(data.sessionId !== undefined && func0.call(data, "sessionId")) {
           const _errs2 = errors;
-          if (typeof data.sessionId !== "string") {
-            validate2812.errors = [{ instancePath: instancePath + "/sessionId", schemaPath: "#/properties/sessionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.sessionId !== "string") {
+            validate281.errors = [{instancePath:instancePath+"/sessionId",schemaPath:"#/properties/sessionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.id !== void 0 && func0.call(data, "id")) {
+        if(valid0) {
+          if(data.id !== undefined && func0.call(data, "id")) {
             const _errs4 = errors;
-            if (typeof data.id !== "string") {
-              validate2812.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.id !== "string") {
+              validate281.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs4 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.status !== void 0 && func0.call(data, "status")) {
+          if(valid0) {
+            if(data.status !== undefined && func0.call(data, "status")) {
               let data2 = data.status;
               const _errs6 = errors;
-              if (typeof data2 !== "string") {
-                validate2812.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data2 !== "string") {
+                validate281.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
-              if (!(data2 === "active" || data2 === "ended")) {
-                validate2812.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema123.properties.status.enum }, message: "must be equal to one of the allowed values" }];
+              if(!((data2 === "active") || (data2 === "ended"))) {
+                validate281.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema123.properties.status.enum},message:"must be equal to one of the allowed values"}];
                 return false;
               }
               var valid0 = _errs6 === errors;
@@ -9004,34 +8992,34 @@ const validate281 = function validate2812(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2812.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate281.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2812.errors = vErrors;
+  validate281.errors = vErrors;
   return errors === 0;
 };
-const validate282 = function validate2822(data, { instancePath = "" } = {}) {
+const validate282 = function validate282(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
-  if (!validate1722(data, { instancePath })) {
-    vErrors = vErrors === null ? validate1722.errors : vErrors.concat(validate1722.errors);
+  if(!(validate172(data, {instancePath}))) {
+    vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
     errors = vErrors.length;
   }
   var valid0 = _errs0 === errors;
-  if (valid0) {
+  if(valid0) {
     const _errs1 = errors;
     const _errs2 = errors;
     const _errs3 = errors;
     const _errs4 = errors;
     let valid2 = false;
     const _errs5 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.prompt === void 0 || !func0.call(data, "prompt")) && (missing0 = "prompt")) {
+      if(((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt")) {
         const err0 = {};
-        if (vErrors === null) {
+        if(vErrors === null) {
           vErrors = [err0];
         } else {
           vErrors.push(err0);
@@ -9041,13 +9029,13 @@ const validate282 = function validate2822(data, { instancePath = "" } = {}) {
     }
     var _valid0 = _errs5 === errors;
     valid2 = valid2 || _valid0;
-    if (!valid2) {
+    if(!valid2) {
       const _errs6 = errors;
-      if (data && typeof data == "object" && !Array.isArray(data)) {
+      if(data && typeof data == "object" && !Array.isArray(data)) {
         let missing1;
-        if ((data.messages === void 0 || !func0.call(data, "messages")) && (missing1 = "messages")) {
+        if(((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing1 = "messages")) {
           const err1 = {};
-          if (vErrors === null) {
+          if(vErrors === null) {
             vErrors = [err1];
           } else {
             vErrors.push(err1);
@@ -9058,9 +9046,9 @@ const validate282 = function validate2822(data, { instancePath = "" } = {}) {
       var _valid0 = _errs6 === errors;
       valid2 = valid2 || _valid0;
     }
-    if (!valid2) {
+    if(!valid2) {
       const err2 = {};
-      if (vErrors === null) {
+      if(vErrors === null) {
         vErrors = [err2];
       } else {
         vErrors.push(err2);
@@ -9068,8 +9056,8 @@ const validate282 = function validate2822(data, { instancePath = "" } = {}) {
       errors++;
     } else {
       errors = _errs4;
-      if (vErrors !== null) {
-        if (_errs4) {
+      if(vErrors !== null) {
+        if(_errs4) {
           vErrors.length = _errs4;
         } else {
           vErrors = null;
@@ -9077,13 +9065,13 @@ const validate282 = function validate2822(data, { instancePath = "" } = {}) {
       }
     }
     var valid1 = _errs3 === errors;
-    if (valid1) {
-      validate2822.errors = [{ instancePath, schemaPath: "#/allOf/1/not", keyword: "not", params: {}, message: "must NOT be valid" }];
+    if(valid1) {
+      validate282.errors = [{instancePath,schemaPath:"#/allOf/1/not",keyword:"not",params:{},message:"must NOT be valid"}];
       return false;
     } else {
       errors = _errs2;
-      if (vErrors !== null) {
-        if (_errs2) {
+      if(vErrors !== null) {
+        if(_errs2) {
           vErrors.length = _errs2;
         } else {
           vErrors = null;
@@ -9092,56 +9080,56 @@ const validate282 = function validate2822(data, { instancePath = "" } = {}) {
     }
     var valid0 = _errs1 === errors;
   }
-  validate2822.errors = vErrors;
+  validate282.errors = vErrors;
   return errors === 0;
 };
-const validate284 = function validate2842(data, { instancePath = "" } = {}) {
+const validate284 = function validate284(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.sessionId === void 0 || !func0.call(data, "sessionId")) && (missing0 = "sessionId")) {
-        validate2842.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) {
+        validate284.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.sessionId !== void 0 && func0.call(data, "sessionId")) {
+        if(data.sessionId !== undefined && func0.call(data, "sessionId")) {
           let data0 = data.sessionId;
           const _errs2 = errors;
-          if (errors === _errs2) {
-            if (typeof data0 === "string") {
-              if (func4(data0) < 1) {
-                validate2842.errors = [{ instancePath: instancePath + "/sessionId", schemaPath: "#/properties/sessionId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+          if(errors === _errs2) {
+            if(typeof data0 === "string") {
+              if(func4(data0) < 1) {
+                validate284.errors = [{instancePath:instancePath+"/sessionId",schemaPath:"#/properties/sessionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
                 return false;
               }
             } else {
-              validate2842.errors = [{ instancePath: instancePath + "/sessionId", schemaPath: "#/properties/sessionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate284.errors = [{instancePath:instancePath+"/sessionId",schemaPath:"#/properties/sessionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
           }
         }
       }
     } else {
-      validate2842.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate284.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2842.errors = vErrors;
+  validate284.errors = vErrors;
   return errors === 0;
 };
-const validate286 = function validate2862(data, { instancePath = "" } = {}) {
+const validate286 = function validate286(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.seq === void 0 || !func0.call(data, "seq")) && (missing0 = "seq") || (data.type === void 0 || !func0.call(data, "type")) && (missing0 = "type")) {
-        validate2862.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if((((data.seq === undefined) || (!(func0.call(data, "seq")))) && (missing0 = "seq")) || (((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type"))) {
+        validate286.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.seq !== void 0 && func0.call(data, "seq")) {
+        if(data.seq !== undefined && func0.call(data, "seq")) {
           const _errs2 = errors;
-          if (!validate27(data.seq, { instancePath: instancePath + "/seq" })) {
+          if(!(validate27(data.seq, {instancePath:instancePath+"/seq"}))) {
             vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
             errors = vErrors.length;
           }
@@ -9149,71 +9137,71 @@ const validate286 = function validate2862(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.type !== void 0 && func0.call(data, "type")) {
+        if(valid0) {
+          if(data.type !== undefined && func0.call(data, "type")) {
             const _errs3 = errors;
-            if (typeof data.type !== "string") {
-              validate2862.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.type !== "string") {
+              validate286.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs3 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.role !== void 0 && func0.call(data, "role")) {
+          if(valid0) {
+            if(data.role !== undefined && func0.call(data, "role")) {
               const _errs5 = errors;
-              if (typeof data.role !== "string") {
-                validate2862.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              if(typeof data.role !== "string") {
+                validate286.errors = [{instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
               var valid0 = _errs5 === errors;
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.text !== void 0 && func0.call(data, "text")) {
+            if(valid0) {
+              if(data.text !== undefined && func0.call(data, "text")) {
                 const _errs7 = errors;
-                if (typeof data.text !== "string") {
-                  validate2862.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                if(typeof data.text !== "string") {
+                  validate286.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
               } else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.content !== void 0 && func0.call(data, "content")) {
+              if(valid0) {
+                if(data.content !== undefined && func0.call(data, "content")) {
                   const _errs9 = errors;
-                  if (typeof data.content !== "string") {
-                    validate2862.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  if(typeof data.content !== "string") {
+                    validate286.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                     return false;
                   }
                   var valid0 = _errs9 === errors;
                 } else {
                   var valid0 = true;
                 }
-                if (valid0) {
-                  if (data.attachments !== void 0 && func0.call(data, "attachments")) {
+                if(valid0) {
+                  if(data.attachments !== undefined && func0.call(data, "attachments")) {
                     let data5 = data.attachments;
                     const _errs11 = errors;
-                    if (errors === _errs11) {
-                      if (Array.isArray(data5)) {
+                    if(errors === _errs11) {
+                      if(Array.isArray(data5)) {
                         var valid1 = true;
                         const len0 = data5.length;
-                        for (let i0 = 0; i0 < len0; i0++) {
+                        for(let i0=0; i0<len0; i0++) {
                           const _errs13 = errors;
-                          if (!validate136(data5[i0], { instancePath: instancePath + "/attachments/" + i0 })) {
+                          if(!(validate136(data5[i0], {instancePath:instancePath+"/attachments/" + i0}))) {
                             vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
                             errors = vErrors.length;
                           }
                           var valid1 = _errs13 === errors;
-                          if (!valid1) {
+                          if(!valid1) {
                             break;
                           }
                         }
                       } else {
-                        validate2862.errors = [{ instancePath: instancePath + "/attachments", schemaPath: "#/properties/attachments/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                        validate286.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                         return false;
                       }
                     }
@@ -9228,45 +9216,45 @@ const validate286 = function validate2862(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2862.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate286.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2862.errors = vErrors;
+  validate286.errors = vErrors;
   return errors === 0;
 };
-const validate285 = function validate2852(data, { instancePath = "" } = {}) {
+const validate285 = function validate285(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.events === void 0 || !func0.call(data, "events")) && (missing0 = "events")) {
-        validate2852.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.events === undefined) || (!(func0.call(data, "events")))) && (missing0 = "events")) {
+        validate285.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.sessionId !== void 0 && func0.call(data, "sessionId")) {
+        if(data.sessionId !== undefined && func0.call(data, "sessionId")) {
           const _errs2 = errors;
-          if (typeof data.sessionId !== "string") {
-            validate2852.errors = [{ instancePath: instancePath + "/sessionId", schemaPath: "#/properties/sessionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.sessionId !== "string") {
+            validate285.errors = [{instancePath:instancePath+"/sessionId",schemaPath:"#/properties/sessionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs2 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.total !== void 0 && func0.call(data, "total")) {
+        if(valid0) {
+          if(data.total !== undefined && func0.call(data, "total")) {
             let data1 = data.total;
             const _errs4 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-              validate2852.errors = [{ instancePath: instancePath + "/total", schemaPath: "#/properties/total/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+            if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) {
+              validate285.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
               return false;
             }
-            if (errors === _errs4) {
-              if (typeof data1 == "number" && isFinite(data1)) {
-                if (data1 < 0 || isNaN(data1)) {
-                  validate2852.errors = [{ instancePath: instancePath + "/total", schemaPath: "#/properties/total/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+            if(errors === _errs4) {
+              if((typeof data1 == "number") && (isFinite(data1))) {
+                if(data1 < 0 || isNaN(data1)) {
+                  validate285.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                   return false;
                 }
               }
@@ -9275,27 +9263,27 @@ const validate285 = function validate2852(data, { instancePath = "" } = {}) {
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.events !== void 0 && func0.call(data, "events")) {
+          if(valid0) {
+            if(data.events !== undefined && func0.call(data, "events")) {
               let data2 = data.events;
               const _errs6 = errors;
-              if (errors === _errs6) {
-                if (Array.isArray(data2)) {
+              if(errors === _errs6) {
+                if(Array.isArray(data2)) {
                   var valid1 = true;
                   const len0 = data2.length;
-                  for (let i0 = 0; i0 < len0; i0++) {
+                  for(let i0=0; i0<len0; i0++) {
                     const _errs8 = errors;
-                    if (!validate286(data2[i0], { instancePath: instancePath + "/events/" + i0 })) {
+                    if(!(validate286(data2[i0], {instancePath:instancePath+"/events/" + i0}))) {
                       vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
-                    if (!valid1) {
+                    if(!valid1) {
                       break;
                     }
                   }
                 } else {
-                  validate2852.errors = [{ instancePath: instancePath + "/events", schemaPath: "#/properties/events/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate285.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                   return false;
                 }
               }
@@ -9303,18 +9291,18 @@ const validate285 = function validate2852(data, { instancePath = "" } = {}) {
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.nextBeforeSeq !== void 0 && func0.call(data, "nextBeforeSeq")) {
+            if(valid0) {
+              if(data.nextBeforeSeq !== undefined && func0.call(data, "nextBeforeSeq")) {
                 let data4 = data.nextBeforeSeq;
                 const _errs9 = errors;
-                if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4)) && data4 !== null) {
-                  validate2852.errors = [{ instancePath: instancePath + "/nextBeforeSeq", schemaPath: "#/properties/nextBeforeSeq/type", keyword: "type", params: { type: schema126.properties.nextBeforeSeq.type }, message: "must be integer,null" }];
+                if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)) {
+                  validate285.errors = [{instancePath:instancePath+"/nextBeforeSeq",schemaPath:"#/properties/nextBeforeSeq/type",keyword:"type",params:{type: schema126.properties.nextBeforeSeq.type},message:"must be integer,null"}];
                   return false;
                 }
-                if (errors === _errs9) {
-                  if (typeof data4 == "number" && isFinite(data4)) {
-                    if (data4 < 0 || isNaN(data4)) {
-                      validate2852.errors = [{ instancePath: instancePath + "/nextBeforeSeq", schemaPath: "#/properties/nextBeforeSeq/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                if(errors === _errs9) {
+                  if((typeof data4 == "number") && (isFinite(data4))) {
+                    if(data4 < 0 || isNaN(data4)) {
+                      validate285.errors = [{instancePath:instancePath+"/nextBeforeSeq",schemaPath:"#/properties/nextBeforeSeq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                       return false;
                     }
                   }
@@ -9323,11 +9311,11 @@ const validate285 = function validate2852(data, { instancePath = "" } = {}) {
               } else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.truncated !== void 0 && func0.call(data, "truncated")) {
+              if(valid0) {
+                if(data.truncated !== undefined && func0.call(data, "truncated")) {
                   const _errs11 = errors;
-                  if (typeof data.truncated !== "boolean") {
-                    validate2852.errors = [{ instancePath: instancePath + "/truncated", schemaPath: "#/properties/truncated/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                  if(typeof data.truncated !== "boolean") {
+                    validate285.errors = [{instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
                     return false;
                   }
                   var valid0 = _errs11 === errors;
@@ -9340,34 +9328,34 @@ const validate285 = function validate2852(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2852.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate285.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2852.errors = vErrors;
+  validate285.errors = vErrors;
   return errors === 0;
 };
-const validate291 = function validate2912(data, { instancePath = "" } = {}) {
+const validate291 = function validate291(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.sessionId === void 0 || !func0.call(data, "sessionId")) && (missing0 = "sessionId")) {
-        validate2912.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) {
+        validate291.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.sessionId !== void 0 && func0.call(data, "sessionId")) {
+        if(data.sessionId !== undefined && func0.call(data, "sessionId")) {
           let data0 = data.sessionId;
           const _errs2 = errors;
-          if (errors === _errs2) {
-            if (typeof data0 === "string") {
-              if (func4(data0) < 1) {
-                validate2912.errors = [{ instancePath: instancePath + "/sessionId", schemaPath: "#/properties/sessionId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+          if(errors === _errs2) {
+            if(typeof data0 === "string") {
+              if(func4(data0) < 1) {
+                validate291.errors = [{instancePath:instancePath+"/sessionId",schemaPath:"#/properties/sessionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
                 return false;
               }
             } else {
-              validate2912.errors = [{ instancePath: instancePath + "/sessionId", schemaPath: "#/properties/sessionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate291.errors = [{instancePath:instancePath+"/sessionId",schemaPath:"#/properties/sessionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
           }
@@ -9375,62 +9363,62 @@ const validate291 = function validate2912(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.creationDate !== void 0 && func0.call(data, "creationDate")) {
+        if(valid0) {
+          if(data.creationDate !== undefined && func0.call(data, "creationDate")) {
             const _errs4 = errors;
-            if (typeof data.creationDate !== "string") {
-              validate2912.errors = [{ instancePath: instancePath + "/creationDate", schemaPath: "#/properties/creationDate/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.creationDate !== "string") {
+              validate291.errors = [{instancePath:instancePath+"/creationDate",schemaPath:"#/properties/creationDate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs4 === errors;
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.lastInteractionDate !== void 0 && func0.call(data, "lastInteractionDate")) {
+          if(valid0) {
+            if(data.lastInteractionDate !== undefined && func0.call(data, "lastInteractionDate")) {
               let data2 = data.lastInteractionDate;
               const _errs6 = errors;
-              if (typeof data2 !== "string" && data2 !== null) {
-                validate2912.errors = [{ instancePath: instancePath + "/lastInteractionDate", schemaPath: "#/properties/lastInteractionDate/type", keyword: "type", params: { type: schema129.properties.lastInteractionDate.type }, message: "must be string,null" }];
+              if((typeof data2 !== "string") && (data2 !== null)) {
+                validate291.errors = [{instancePath:instancePath+"/lastInteractionDate",schemaPath:"#/properties/lastInteractionDate/type",keyword:"type",params:{type: schema129.properties.lastInteractionDate.type},message:"must be string,null"}];
                 return false;
               }
               var valid0 = _errs6 === errors;
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.summary !== void 0 && func0.call(data, "summary")) {
+            if(valid0) {
+              if(data.summary !== undefined && func0.call(data, "summary")) {
                 let data3 = data.summary;
                 const _errs8 = errors;
-                if (typeof data3 !== "string" && data3 !== null) {
-                  validate2912.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: schema129.properties.summary.type }, message: "must be string,null" }];
+                if((typeof data3 !== "string") && (data3 !== null)) {
+                  validate291.errors = [{instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: schema129.properties.summary.type},message:"must be string,null"}];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
               } else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.metadata !== void 0 && func0.call(data, "metadata")) {
+              if(valid0) {
+                if(data.metadata !== undefined && func0.call(data, "metadata")) {
                   let data4 = data.metadata;
                   const _errs10 = errors;
                   const _errs11 = errors;
                   let valid1 = false;
                   let passing0 = null;
                   const _errs12 = errors;
-                  if (!validate232(data4, { instancePath: instancePath + "/metadata" })) {
+                  if(!(validate232(data4, {instancePath:instancePath+"/metadata"}))) {
                     vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs12 === errors;
-                  if (_valid0) {
+                  if(_valid0) {
                     valid1 = true;
                     passing0 = 0;
                   }
                   const _errs13 = errors;
-                  if (data4 !== null) {
-                    const err0 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/oneOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                    if (vErrors === null) {
+                  if(data4 !== null) {
+                    const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+                    if(vErrors === null) {
                       vErrors = [err0];
                     } else {
                       vErrors.push(err0);
@@ -9438,29 +9426,29 @@ const validate291 = function validate2912(data, { instancePath = "" } = {}) {
                     errors++;
                   }
                   var _valid0 = _errs13 === errors;
-                  if (_valid0 && valid1) {
+                  if(_valid0 && valid1) {
                     valid1 = false;
                     passing0 = [passing0, 1];
                   } else {
-                    if (_valid0) {
+                    if(_valid0) {
                       valid1 = true;
                       passing0 = 1;
                     }
                   }
-                  if (!valid1) {
-                    const err1 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-                    if (vErrors === null) {
+                  if(!valid1) {
+                    const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+                    if(vErrors === null) {
                       vErrors = [err1];
                     } else {
                       vErrors.push(err1);
                     }
                     errors++;
-                    validate2912.errors = vErrors;
+                    validate291.errors = vErrors;
                     return false;
                   } else {
                     errors = _errs11;
-                    if (vErrors !== null) {
-                      if (_errs11) {
+                    if(vErrors !== null) {
+                      if(_errs11) {
                         vErrors.length = _errs11;
                       } else {
                         vErrors = null;
@@ -9471,16 +9459,16 @@ const validate291 = function validate2912(data, { instancePath = "" } = {}) {
                 } else {
                   var valid0 = true;
                 }
-                if (valid0) {
-                  if (data.status !== void 0 && func0.call(data, "status")) {
+                if(valid0) {
+                  if(data.status !== undefined && func0.call(data, "status")) {
                     let data5 = data.status;
                     const _errs15 = errors;
-                    if (typeof data5 !== "string") {
-                      validate2912.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    if(typeof data5 !== "string") {
+                      validate291.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                       return false;
                     }
-                    if (!(data5 === "active" || data5 === "ended")) {
-                      validate2912.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema129.properties.status.enum }, message: "must be equal to one of the allowed values" }];
+                    if(!((data5 === "active") || (data5 === "ended"))) {
+                      validate291.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema129.properties.status.enum},message:"must be equal to one of the allowed values"}];
                       return false;
                     }
                     var valid0 = _errs15 === errors;
@@ -9494,34 +9482,34 @@ const validate291 = function validate2912(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2912.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate291.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2912.errors = vErrors;
+  validate291.errors = vErrors;
   return errors === 0;
 };
-const validate290 = function validate2902(data, { instancePath = "" } = {}) {
+const validate290 = function validate290(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.sessions === void 0 || !func0.call(data, "sessions")) && (missing0 = "sessions")) {
-        validate2902.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")) {
+        validate290.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.total !== void 0 && func0.call(data, "total")) {
+        if(data.total !== undefined && func0.call(data, "total")) {
           let data0 = data.total;
           const _errs2 = errors;
-          if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0)) && data0 !== null) {
-            validate2902.errors = [{ instancePath: instancePath + "/total", schemaPath: "#/properties/total/type", keyword: "type", params: { type: schema128.properties.total.type }, message: "must be integer,null" }];
+          if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)) {
+            validate290.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: schema128.properties.total.type},message:"must be integer,null"}];
             return false;
           }
-          if (errors === _errs2) {
-            if (typeof data0 == "number" && isFinite(data0)) {
-              if (data0 < 0 || isNaN(data0)) {
-                validate2902.errors = [{ instancePath: instancePath + "/total", schemaPath: "#/properties/total/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+          if(errors === _errs2) {
+            if((typeof data0 == "number") && (isFinite(data0))) {
+              if(data0 < 0 || isNaN(data0)) {
+                validate290.errors = [{instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                 return false;
               }
             }
@@ -9530,18 +9518,18 @@ const validate290 = function validate2902(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.limit !== void 0 && func0.call(data, "limit")) {
+        if(valid0) {
+          if(data.limit !== undefined && func0.call(data, "limit")) {
             let data1 = data.limit;
             const _errs4 = errors;
-            if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-              validate2902.errors = [{ instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+            if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) {
+              validate290.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
               return false;
             }
-            if (errors === _errs4) {
-              if (typeof data1 == "number" && isFinite(data1)) {
-                if (data1 < 1 || isNaN(data1)) {
-                  validate2902.errors = [{ instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
+            if(errors === _errs4) {
+              if((typeof data1 == "number") && (isFinite(data1))) {
+                if(data1 < 1 || isNaN(data1)) {
+                  validate290.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
                   return false;
                 }
               }
@@ -9550,18 +9538,18 @@ const validate290 = function validate2902(data, { instancePath = "" } = {}) {
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.offset !== void 0 && func0.call(data, "offset")) {
+          if(valid0) {
+            if(data.offset !== undefined && func0.call(data, "offset")) {
               let data2 = data.offset;
               const _errs6 = errors;
-              if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-                validate2902.errors = [{ instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+              if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) {
+                validate290.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
                 return false;
               }
-              if (errors === _errs6) {
-                if (typeof data2 == "number" && isFinite(data2)) {
-                  if (data2 < 0 || isNaN(data2)) {
-                    validate2902.errors = [{ instancePath: instancePath + "/offset", schemaPath: "#/properties/offset/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+              if(errors === _errs6) {
+                if((typeof data2 == "number") && (isFinite(data2))) {
+                  if(data2 < 0 || isNaN(data2)) {
+                    validate290.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
                     return false;
                   }
                 }
@@ -9570,39 +9558,39 @@ const validate290 = function validate2902(data, { instancePath = "" } = {}) {
             } else {
               var valid0 = true;
             }
-            if (valid0) {
-              if (data.nextCursor !== void 0 && func0.call(data, "nextCursor")) {
+            if(valid0) {
+              if(data.nextCursor !== undefined && func0.call(data, "nextCursor")) {
                 let data3 = data.nextCursor;
                 const _errs8 = errors;
-                if (typeof data3 !== "string" && data3 !== null) {
-                  validate2902.errors = [{ instancePath: instancePath + "/nextCursor", schemaPath: "#/properties/nextCursor/type", keyword: "type", params: { type: schema128.properties.nextCursor.type }, message: "must be string,null" }];
+                if((typeof data3 !== "string") && (data3 !== null)) {
+                  validate290.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema128.properties.nextCursor.type},message:"must be string,null"}];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
               } else {
                 var valid0 = true;
               }
-              if (valid0) {
-                if (data.sessions !== void 0 && func0.call(data, "sessions")) {
+              if(valid0) {
+                if(data.sessions !== undefined && func0.call(data, "sessions")) {
                   let data4 = data.sessions;
                   const _errs10 = errors;
-                  if (errors === _errs10) {
-                    if (Array.isArray(data4)) {
+                  if(errors === _errs10) {
+                    if(Array.isArray(data4)) {
                       var valid1 = true;
                       const len0 = data4.length;
-                      for (let i0 = 0; i0 < len0; i0++) {
+                      for(let i0=0; i0<len0; i0++) {
                         const _errs12 = errors;
-                        if (!validate291(data4[i0], { instancePath: instancePath + "/sessions/" + i0 })) {
+                        if(!(validate291(data4[i0], {instancePath:instancePath+"/sessions/" + i0}))) {
                           vErrors = vErrors === null ? validate291.errors : vErrors.concat(validate291.errors);
                           errors = vErrors.length;
                         }
                         var valid1 = _errs12 === errors;
-                        if (!valid1) {
+                        if(!valid1) {
                           break;
                         }
                       }
                     } else {
-                      validate2902.errors = [{ instancePath: instancePath + "/sessions", schemaPath: "#/properties/sessions/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                      validate290.errors = [{instancePath:instancePath+"/sessions",schemaPath:"#/properties/sessions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                       return false;
                     }
                   }
@@ -9616,39 +9604,39 @@ const validate290 = function validate2902(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2902.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate2902.errors = vErrors;
+  validate290.errors = vErrors;
   return errors === 0;
 };
-const validate294 = function validate2942(data, { instancePath = "" } = {}) {
+const validate294 = function validate294(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
-  if (errors === _errs0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.tools !== void 0 && func0.call(data, "tools")) {
+  if(errors === _errs0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      if(data.tools !== undefined && func0.call(data, "tools")) {
         let data0 = data.tools;
         const _errs3 = errors;
-        if (errors === _errs3) {
-          if (Array.isArray(data0)) {
+        if(errors === _errs3) {
+          if(Array.isArray(data0)) {
             var valid2 = true;
             const len0 = data0.length;
-            for (let i0 = 0; i0 < len0; i0++) {
+            for(let i0=0; i0<len0; i0++) {
               const _errs5 = errors;
-              if (!validate178(data0[i0], { instancePath: instancePath + "/tools/" + i0 })) {
+              if(!(validate178(data0[i0], {instancePath:instancePath+"/tools/" + i0}))) {
                 vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
                 errors = vErrors.length;
               }
               var valid2 = _errs5 === errors;
-              if (!valid2) {
+              if(!valid2) {
                 break;
               }
             }
           } else {
-            validate2942.errors = [{ instancePath: instancePath + "/tools", schemaPath: "#/allOf/0/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+            validate294.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/allOf/0/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
             return false;
           }
         }
@@ -9656,10 +9644,10 @@ const validate294 = function validate2942(data, { instancePath = "" } = {}) {
       } else {
         var valid1 = true;
       }
-      if (valid1) {
-        if (data.reasoningLevel !== void 0 && func0.call(data, "reasoningLevel")) {
+      if(valid1) {
+        if(data.reasoningLevel !== undefined && func0.call(data, "reasoningLevel")) {
           const _errs6 = errors;
-          if (!validate176(data.reasoningLevel, { instancePath: instancePath + "/reasoningLevel" })) {
+          if(!(validate176(data.reasoningLevel, {instancePath:instancePath+"/reasoningLevel"}))) {
             vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
             errors = vErrors.length;
           }
@@ -9667,10 +9655,10 @@ const validate294 = function validate2942(data, { instancePath = "" } = {}) {
         } else {
           var valid1 = true;
         }
-        if (valid1) {
-          if (data.outputSchema !== void 0 && func0.call(data, "outputSchema")) {
+        if(valid1) {
+          if(data.outputSchema !== undefined && func0.call(data, "outputSchema")) {
             const _errs7 = errors;
-            if (!validate210(data.outputSchema, { instancePath: instancePath + "/outputSchema" })) {
+            if(!(validate210(data.outputSchema, {instancePath:instancePath+"/outputSchema"}))) {
               vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
               errors = vErrors.length;
             }
@@ -9678,10 +9666,10 @@ const validate294 = function validate2942(data, { instancePath = "" } = {}) {
           } else {
             var valid1 = true;
           }
-          if (valid1) {
-            if (data.loopDetection !== void 0 && func0.call(data, "loopDetection")) {
+          if(valid1) {
+            if(data.loopDetection !== undefined && func0.call(data, "loopDetection")) {
               const _errs8 = errors;
-              if (!validate213(data.loopDetection, { instancePath: instancePath + "/loopDetection" })) {
+              if(!(validate213(data.loopDetection, {instancePath:instancePath+"/loopDetection"}))) {
                 vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
                 errors = vErrors.length;
               }
@@ -9689,10 +9677,10 @@ const validate294 = function validate2942(data, { instancePath = "" } = {}) {
             } else {
               var valid1 = true;
             }
-            if (valid1) {
-              if (data.toolBudgets !== void 0 && func0.call(data, "toolBudgets")) {
+            if(valid1) {
+              if(data.toolBudgets !== undefined && func0.call(data, "toolBudgets")) {
                 const _errs9 = errors;
-                if (!validate217(data.toolBudgets, { instancePath: instancePath + "/toolBudgets" })) {
+                if(!(validate217(data.toolBudgets, {instancePath:instancePath+"/toolBudgets"}))) {
                   vErrors = vErrors === null ? validate217.errors : vErrors.concat(validate217.errors);
                   errors = vErrors.length;
                 }
@@ -9700,10 +9688,10 @@ const validate294 = function validate2942(data, { instancePath = "" } = {}) {
               } else {
                 var valid1 = true;
               }
-              if (valid1) {
-                if (data.supervisor !== void 0 && func0.call(data, "supervisor")) {
+              if(valid1) {
+                if(data.supervisor !== undefined && func0.call(data, "supervisor")) {
                   const _errs10 = errors;
-                  if (!validate221(data.supervisor, { instancePath: instancePath + "/supervisor" })) {
+                  if(!(validate221(data.supervisor, {instancePath:instancePath+"/supervisor"}))) {
                     vErrors = vErrors === null ? validate221.errors : vErrors.concat(validate221.errors);
                     errors = vErrors.length;
                   }
@@ -9711,10 +9699,10 @@ const validate294 = function validate2942(data, { instancePath = "" } = {}) {
                 } else {
                   var valid1 = true;
                 }
-                if (valid1) {
-                  if (data.plan !== void 0 && func0.call(data, "plan")) {
+                if(valid1) {
+                  if(data.plan !== undefined && func0.call(data, "plan")) {
                     const _errs11 = errors;
-                    if (!validate228(data.plan, { instancePath: instancePath + "/plan" })) {
+                    if(!(validate228(data.plan, {instancePath:instancePath+"/plan"}))) {
                       vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
                       errors = vErrors.length;
                     }
@@ -9722,10 +9710,10 @@ const validate294 = function validate2942(data, { instancePath = "" } = {}) {
                   } else {
                     var valid1 = true;
                   }
-                  if (valid1) {
-                    if (data.metadata !== void 0 && func0.call(data, "metadata")) {
+                  if(valid1) {
+                    if(data.metadata !== undefined && func0.call(data, "metadata")) {
                       const _errs12 = errors;
-                      if (!validate232(data.metadata, { instancePath: instancePath + "/metadata" })) {
+                      if(!(validate232(data.metadata, {instancePath:instancePath+"/metadata"}))) {
                         vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
                         errors = vErrors.length;
                       }
@@ -9741,43 +9729,43 @@ const validate294 = function validate2942(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate2942.errors = [{ instancePath, schemaPath: "#/allOf/0/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate294.errors = [{instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
   var valid0 = _errs0 === errors;
-  if (valid0) {
+  if(valid0) {
     const _errs13 = errors;
-    if (!validate261(data, { instancePath })) {
+    if(!(validate261(data, {instancePath}))) {
       vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
       errors = vErrors.length;
     }
     var valid0 = _errs13 === errors;
   }
-  validate2942.errors = vErrors;
+  validate294.errors = vErrors;
   return errors === 0;
 };
-const validate304 = function validate3042(data, { instancePath = "" } = {}) {
+const validate304 = function validate304(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
-      if ((data.filename === void 0 || !func0.call(data, "filename")) && (missing0 = "filename") || (data.mimeType === void 0 || !func0.call(data, "mimeType")) && (missing0 = "mimeType") || (data.data === void 0 || !func0.call(data, "data")) && (missing0 = "data")) {
-        validate3042.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      if(((((data.filename === undefined) || (!(func0.call(data, "filename")))) && (missing0 = "filename")) || (((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) && (missing0 = "mimeType"))) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))) {
+        validate304.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
         return false;
       } else {
-        if (data.filename !== void 0 && func0.call(data, "filename")) {
+        if(data.filename !== undefined && func0.call(data, "filename")) {
           let data0 = data.filename;
           const _errs2 = errors;
-          if (errors === _errs2) {
-            if (typeof data0 === "string") {
-              if (func4(data0) < 1) {
-                validate3042.errors = [{ instancePath: instancePath + "/filename", schemaPath: "#/properties/filename/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+          if(errors === _errs2) {
+            if(typeof data0 === "string") {
+              if(func4(data0) < 1) {
+                validate304.errors = [{instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
                 return false;
               }
             } else {
-              validate3042.errors = [{ instancePath: instancePath + "/filename", schemaPath: "#/properties/filename/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate304.errors = [{instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
           }
@@ -9785,10 +9773,10 @@ const validate304 = function validate3042(data, { instancePath = "" } = {}) {
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.mimeType !== void 0 && func0.call(data, "mimeType")) {
+        if(valid0) {
+          if(data.mimeType !== undefined && func0.call(data, "mimeType")) {
             const _errs4 = errors;
-            if (!validate236(data.mimeType, { instancePath: instancePath + "/mimeType" })) {
+            if(!(validate236(data.mimeType, {instancePath:instancePath+"/mimeType"}))) {
               vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
               errors = vErrors.length;
             }
@@ -9796,18 +9784,18 @@ const validate304 = function validate3042(data, { instancePath = "" } = {}) {
           } else {
             var valid0 = true;
           }
-          if (valid0) {
-            if (data.data !== void 0 && func0.call(data, "data")) {
+          if(valid0) {
+            if(data.data !== undefined && func0.call(data, "data")) {
               let data2 = data.data;
               const _errs5 = errors;
-              if (errors === _errs5) {
-                if (typeof data2 === "string") {
-                  if (!pattern8.test(data2)) {
-                    validate3042.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/properties/data/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9+/]*={0,2}$" }, message: 'must match pattern "^[A-Za-z0-9+/]*={0,2}$"' }];
+              if(errors === _errs5) {
+                if(typeof data2 === "string") {
+                  if(!pattern8.test(data2)) {
+                    validate304.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9+/]*={0,2}$"},message:"must match pattern \""+"^[A-Za-z0-9+/]*={0,2}$"+"\""}];
                     return false;
                   }
                 } else {
-                  validate3042.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/properties/data/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate304.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                   return false;
                 }
               }
@@ -9819,25 +9807,25 @@ const validate304 = function validate3042(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate3042.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate304.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate3042.errors = vErrors;
+  validate304.errors = vErrors;
   return errors === 0;
 };
-const validate306 = function validate3062(data, { instancePath = "" } = {}) {
+const validate306 = function validate306(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
   const _errs1 = errors;
   let valid0 = false;
   let passing0 = null;
   const _errs2 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
     let missing0;
-    if ((data.result === void 0 || !func0.call(data, "result")) && (missing0 = "result")) {
-      const err0 = { instancePath, schemaPath: "#/oneOf/0/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" };
-      if (vErrors === null) {
+    if(((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result")) {
+      const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
+      if(vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
@@ -9846,16 +9834,16 @@ const validate306 = function validate3062(data, { instancePath = "" } = {}) {
     }
   }
   var _valid0 = _errs2 === errors;
-  if (_valid0) {
+  if(_valid0) {
     valid0 = true;
     passing0 = 0;
   }
   const _errs3 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(data && typeof data == "object" && !Array.isArray(data)) {
     let missing1;
-    if ((data.error === void 0 || !func0.call(data, "error")) && (missing1 = "error")) {
-      const err1 = { instancePath, schemaPath: "#/oneOf/1/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" };
-      if (vErrors === null) {
+    if(((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error")) {
+      const err1 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
+      if(vErrors === null) {
         vErrors = [err1];
       } else {
         vErrors.push(err1);
@@ -9864,53 +9852,53 @@ const validate306 = function validate3062(data, { instancePath = "" } = {}) {
     }
   }
   var _valid0 = _errs3 === errors;
-  if (_valid0 && valid0) {
+  if(_valid0 && valid0) {
     valid0 = false;
     passing0 = [passing0, 1];
   } else {
-    if (_valid0) {
+    if(_valid0) {
       valid0 = true;
       passing0 = 1;
     }
   }
-  if (!valid0) {
-    const err2 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-    if (vErrors === null) {
+  if(!valid0) {
+    const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+    if(vErrors === null) {
       vErrors = [err2];
     } else {
       vErrors.push(err2);
     }
     errors++;
-    validate3062.errors = vErrors;
+    validate306.errors = vErrors;
     return false;
   } else {
     errors = _errs1;
-    if (vErrors !== null) {
-      if (_errs1) {
+    if(vErrors !== null) {
+      if(_errs1) {
         vErrors.length = _errs1;
       } else {
         vErrors = null;
       }
     }
   }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing2;
-      if ((data.toolUseId === void 0 || !func0.call(data, "toolUseId")) && (missing2 = "toolUseId")) {
-        validate3062.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
+      if(((data.toolUseId === undefined) || (!(func0.call(data, "toolUseId")))) && (missing2 = "toolUseId")) {
+        validate306.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
         return false;
       } else {
-        if (data.toolUseId !== void 0 && func0.call(data, "toolUseId")) {
+        if(data.toolUseId !== undefined && func0.call(data, "toolUseId")) {
           let data0 = data.toolUseId;
           const _errs5 = errors;
-          if (errors === _errs5) {
-            if (typeof data0 === "string") {
-              if (func4(data0) < 1) {
-                validate3062.errors = [{ instancePath: instancePath + "/toolUseId", schemaPath: "#/properties/toolUseId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+          if(errors === _errs5) {
+            if(typeof data0 === "string") {
+              if(func4(data0) < 1) {
+                validate306.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
                 return false;
               }
             } else {
-              validate3062.errors = [{ instancePath: instancePath + "/toolUseId", schemaPath: "#/properties/toolUseId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate306.errors = [{instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
           }
@@ -9918,22 +9906,22 @@ const validate306 = function validate3062(data, { instancePath = "" } = {}) {
         } else {
           var valid1 = true;
         }
-        if (valid1) {
-          if (data.result !== void 0 && func0.call(data, "result")) {
+        if(valid1) {
+          if(data.result !== undefined && func0.call(data, "result")) {
             let data1 = data.result;
             const _errs7 = errors;
-            if (errors === _errs7) {
-              if (typeof data1 === "string") {
+            if(errors === _errs7) {
+              if(typeof data1 === "string") {
                 let bytes0 = data1.length;
-                if (bytes0 * 3 > 2097152) {
+                if(bytes0 * 3 > 2097152) {
                   bytes0 = 0;
-                  for (let i0 = 0; i0 < data1.length; i0++) {
+                  for(let i0=0; i0<data1.length; i0++) {
                     const c0 = data1.charCodeAt(i0);
-                    if (c0 < 128) {
+                    if(c0 < 0x80) {
                       bytes0 += 1;
-                    } else if (c0 < 2048) {
+                    } else if(c0 < 0x800) {
                       bytes0 += 2;
-                    } else if ((c0 & 64512) === 55296 && (data1.charCodeAt(i0 + 1) & 64512) === 56320) {
+                    } else if((c0 & 0xfc00) === 0xd800 && (data1.charCodeAt(i0 + 1) & 0xfc00) === 0xdc00) {
                       bytes0 += 4;
                       i0++;
                     } else {
@@ -9941,12 +9929,12 @@ const validate306 = function validate3062(data, { instancePath = "" } = {}) {
                     }
                   }
                 }
-                if (bytes0 > 2097152) {
-                  validate3062.errors = [{ instancePath: instancePath + "/result", schemaPath: "#/properties/result/x-max-utf8-bytes", keyword: "x-max-utf8-bytes", params: { limit: 2097152, actual: bytes0 }, message: "must be at most 2097152 bytes as UTF-8 (is " + bytes0 + ")" }];
+                if(bytes0 > 2097152) {
+                  validate306.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/x-max-utf8-bytes",keyword:"x-max-utf8-bytes",params:{limit: 2097152, actual: bytes0},message:"must be at most 2097152 bytes as UTF-8 (is "+bytes0+")"}];
                   return false;
                 }
               } else {
-                validate3062.errors = [{ instancePath: instancePath + "/result", schemaPath: "#/properties/result/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate306.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                 return false;
               }
             }
@@ -9954,22 +9942,22 @@ const validate306 = function validate3062(data, { instancePath = "" } = {}) {
           } else {
             var valid1 = true;
           }
-          if (valid1) {
-            if (data.error !== void 0 && func0.call(data, "error")) {
+          if(valid1) {
+            if(data.error !== undefined && func0.call(data, "error")) {
               let data2 = data.error;
               const _errs9 = errors;
-              if (errors === _errs9) {
-                if (typeof data2 === "string") {
+              if(errors === _errs9) {
+                if(typeof data2 === "string") {
                   let bytes1 = data2.length;
-                  if (bytes1 * 3 > 8192) {
+                  if(bytes1 * 3 > 8192) {
                     bytes1 = 0;
-                    for (let i1 = 0; i1 < data2.length; i1++) {
+                    for(let i1=0; i1<data2.length; i1++) {
                       const c1 = data2.charCodeAt(i1);
-                      if (c1 < 128) {
+                      if(c1 < 0x80) {
                         bytes1 += 1;
-                      } else if (c1 < 2048) {
+                      } else if(c1 < 0x800) {
                         bytes1 += 2;
-                      } else if ((c1 & 64512) === 55296 && (data2.charCodeAt(i1 + 1) & 64512) === 56320) {
+                      } else if((c1 & 0xfc00) === 0xd800 && (data2.charCodeAt(i1 + 1) & 0xfc00) === 0xdc00) {
                         bytes1 += 4;
                         i1++;
                       } else {
@@ -9977,12 +9965,12 @@ const validate306 = function validate3062(data, { instancePath = "" } = {}) {
                       }
                     }
                   }
-                  if (bytes1 > 8192) {
-                    validate3062.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/x-max-utf8-bytes", keyword: "x-max-utf8-bytes", params: { limit: 8192, actual: bytes1 }, message: "must be at most 8192 bytes as UTF-8 (is " + bytes1 + ")" }];
+                  if(bytes1 > 8192) {
+                    validate306.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/x-max-utf8-bytes",keyword:"x-max-utf8-bytes",params:{limit: 8192, actual: bytes1},message:"must be at most 8192 bytes as UTF-8 (is "+bytes1+")"}];
                     return false;
                   }
                 } else {
-                  validate3062.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate306.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
                   return false;
                 }
               }
@@ -9990,72 +9978,72 @@ const validate306 = function validate3062(data, { instancePath = "" } = {}) {
             } else {
               var valid1 = true;
             }
-            if (valid1) {
-              if (data.files !== void 0 && func0.call(data, "files")) {
+            if(valid1) {
+              if(data.files !== undefined && func0.call(data, "files")) {
                 let data3 = data.files;
                 const _errs11 = errors;
-                if (errors === _errs11) {
-                  if (Array.isArray(data3)) {
-                    if (data3.length > 20) {
-                      validate3062.errors = [{ instancePath: instancePath + "/files", schemaPath: "#/properties/files/maxItems", keyword: "maxItems", params: { limit: 20 }, message: "must NOT have more than 20 items" }];
+                if(errors === _errs11) {
+                  if(Array.isArray(data3)) {
+                    if(data3.length > 20) {
+                      validate306.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"}];
                       return false;
                     } else {
                       var valid2 = true;
                       const len0 = data3.length;
-                      for (let i2 = 0; i2 < len0; i2++) {
+                      for(let i2=0; i2<len0; i2++) {
                         const _errs13 = errors;
-                        if (!validate304(data3[i2], { instancePath: instancePath + "/files/" + i2 })) {
+                        if(!(validate304(data3[i2], {instancePath:instancePath+"/files/" + i2}))) {
                           vErrors = vErrors === null ? validate304.errors : vErrors.concat(validate304.errors);
                           errors = vErrors.length;
                         }
                         var valid2 = _errs13 === errors;
-                        if (!valid2) {
+                        if(!valid2) {
                           break;
                         }
                       }
-                      if (valid2) {
+                      if(valid2) {
                         let total0 = 0;
                         const items0 = Array.isArray(data3) ? data3 : data3 !== null && typeof data3 == "object" ? Object.values(data3) : [];
-                        for (const item0 of items0) {
-                          if (item0 !== null && typeof item0 == "object" && !Array.isArray(item0)) {
+                        for(const item0 of items0) {
+                          if(item0 !== null && typeof item0 == "object" && !Array.isArray(item0)) {
                             const value0 = item0["data"];
-                            if (typeof value0 == "string") {
+                            if(typeof value0 == "string") {
                               const n0 = value0.length;
                               total0 += Math.floor(n0 * 3 / 4);
-                              if (n0 % 4 === 0 && n0 > 0 && value0.charCodeAt(n0 - 1) === 61) {
+                              if(n0 % 4 === 0 && n0 > 0 && value0.charCodeAt(n0 - 1) === 61) {
                                 total0 += value0.charCodeAt(n0 - 2) === 61 ? -2 : -1;
                               }
                             }
                           }
                         }
-                        if (total0 > 5242880) {
-                          validate3062.errors = [{ instancePath: instancePath + "/files", schemaPath: "#/properties/files/x-max-base64-bytes-total", keyword: "x-max-base64-bytes-total", params: { limit: 5242880, actual: total0, path: "*/data" }, message: "must have at most 5242880 base64-decoded bytes in total at */data (is " + total0 + ")" }];
+                        if(total0 > 5242880) {
+                          validate306.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/x-max-base64-bytes-total",keyword:"x-max-base64-bytes-total",params:{limit: 5242880, actual: total0, path: "*/data"},message:"must have at most 5242880 base64-decoded bytes in total at */data (is "+total0+")"}];
                           return false;
                         }
                       }
                     }
                   } else {
-                    validate3062.errors = [{ instancePath: instancePath + "/files", schemaPath: "#/properties/files/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                    validate306.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"}];
                     return false;
                   }
-                  if (errors === _errs11) {
-                    if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
+                  if(errors === _errs11) {
+                    if(data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                       let total1 = 0;
                       const items1 = Array.isArray(data3) ? data3 : data3 !== null && typeof data3 == "object" ? Object.values(data3) : [];
-                      for (const item1 of items1) {
-                        if (item1 !== null && typeof item1 == "object" && !Array.isArray(item1)) {
+                      for(const item1 of items1) {
+                        if(item1 !== null && typeof item1 == "object" && !Array.isArray(item1)) {
                           const value1 = item1["data"];
-                          if (typeof value1 == "string") {
+                          if(typeof value1 == "string") {
                             const n1 = value1.length;
                             total1 += Math.floor(n1 * 3 / 4);
-                            if (n1 % 4 === 0 && n1 > 0 && value1.charCodeAt(n1 - 1) === 61) {
+                            if(n1 % 4 === 0 && n1 > 0 && value1.charCodeAt(n1 - 1) === 61) {
                               total1 += value1.charCodeAt(n1 - 2) === 61 ? -2 : -1;
                             }
                           }
                         }
                       }
-                      if (total1 > 5242880) {
-                        validate3062.errors = [{ instancePath: instancePath + "/files", schemaPath: "#/properties/files/x-max-base64-bytes-total", keyword: "x-max-base64-bytes-total", params: { limit: 5242880, actual: total1, path: "*/data" }, message: "must have at most 5242880 base64-decoded bytes in total at */data (is " + total1 + ")" }];
+                      if(total1 > 5242880) {
+                        validate306.errors = [{instancePath:instancePath+"/files",schemaPath:"#/properties/files/x-max-base64-bytes-total",keyword:"x-max-base64-bytes-total",params:{limit: 5242880, actual: total1, path: "*/data"},message:"must have at most 5242880 base64-decoded bytes in total at */data (is "+total1+")"}];
                         return false;
                       }
                     }
@@ -10070,44 +10058,44 @@ const validate306 = function validate3062(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate3062.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate306.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate3062.errors = vErrors;
+  validate306.errors = vErrors;
   return errors === 0;
 };
-const validate308 = function validate3082(data, { instancePath = "" } = {}) {
+const validate308 = function validate308(data, {instancePath=""}={}) {
   let vErrors = null;
   let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.sub !== void 0 && func0.call(data, "sub")) {
+  if(errors === 0) {
+    if(data && typeof data == "object" && !Array.isArray(data)) {
+      if(data.sub !== undefined && func0.call(data, "sub")) {
         const _errs2 = errors;
-        if (typeof data.sub !== "string") {
-          validate3082.errors = [{ instancePath: instancePath + "/sub", schemaPath: "#/properties/sub/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+        if(typeof data.sub !== "string") {
+          validate308.errors = [{instancePath:instancePath+"/sub",schemaPath:"#/properties/sub/type",keyword:"type",params:{type: "string"},message:"must be string"}];
           return false;
         }
         var valid0 = _errs2 === errors;
       } else {
         var valid0 = true;
       }
-      if (valid0) {
-        if (data.email !== void 0 && func0.call(data, "email")) {
+      if(valid0) {
+        if(data.email !== undefined && func0.call(data, "email")) {
           const _errs4 = errors;
-          if (typeof data.email !== "string") {
-            validate3082.errors = [{ instancePath: instancePath + "/email", schemaPath: "#/properties/email/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          if(typeof data.email !== "string") {
+            validate308.errors = [{instancePath:instancePath+"/email",schemaPath:"#/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
             return false;
           }
           var valid0 = _errs4 === errors;
         } else {
           var valid0 = true;
         }
-        if (valid0) {
-          if (data.name !== void 0 && func0.call(data, "name")) {
+        if(valid0) {
+          if(data.name !== undefined && func0.call(data, "name")) {
             const _errs6 = errors;
-            if (typeof data.name !== "string") {
-              validate3082.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            if(typeof data.name !== "string") {
+              validate308.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
               return false;
             }
             var valid0 = _errs6 === errors;
@@ -10117,134 +10105,11 @@ const validate308 = function validate3082(data, { instancePath = "" } = {}) {
         }
       }
     } else {
-      validate3082.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate308.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
       return false;
     }
   }
-  validate3082.errors = vErrors;
+  validate308.errors = vErrors;
   return errors === 0;
 };
-export {
-  validate12 as validateA2aLocalArgs,
-  validate13 as validateA2aLocalToolRef,
-  validate20 as validateA2aToolRef,
-  validate16 as validateAgentCard,
-  validate24 as validateAgentRunEvent,
-  validate17 as validateAgentSkill,
-  validate1722 as validateAgentSpec,
-  validate26 as validateAssistantDeltaEvent,
-  validate92 as validateAssistantMessageData,
-  validate90 as validateAssistantMessageEvent,
-  validate95 as validateAssistantToolCall,
-  validate234 as validateAttachment,
-  validate136 as validateAttachmentMetadata,
-  validate236 as validateAttachmentMimeType,
-  validate208 as validateBudgets,
-  validate1222 as validateCancelledData,
-  validate120 as validateCancelledEvent,
-  validate2422 as validateErrorBody,
-  validate113 as validateErrorClass,
-  validate110 as validateErrorEvent,
-  validate112 as validateErrorEventData,
-  validate27 as validateEventSeq,
-  validate243 as validateFailureReason,
-  validate62 as validateFileMetadata,
-  validate93 as validateFinishReason,
-  validate22 as validateHeaderMap,
-  validate235 as validateInputFileAttachment,
-  validate238 as validateInputFileUrlAttachment,
-  validate184 as validateJsonSchemaObject,
-  validate25 as validateKnownAgentRunEvent,
-  validate49 as validateLocalToolCallA2a,
-  validate44 as validateLocalToolCallData,
-  validate42 as validateLocalToolCallEvent,
-  validate45 as validateLocalToolCallLocal,
-  validate53 as validateLocalToolCallMcp,
-  validate182 as validateLocalToolRef,
-  validate61 as validateLocalToolResultInData,
-  validate59 as validateLocalToolResultInEvent,
-  validate67 as validateLoopDetectedData,
-  validate65 as validateLoopDetectedEvent,
-  validate213 as validateLoopDetection,
-  validate214 as validateLoopDetectionConfig,
-  validate180 as validateMantyxPluginToolRef,
-  validate179 as validateMantyxToolRef,
-  validate55 as validateMcpImplementation,
-  validate190 as validateMcpLocalToolRef,
-  validate193 as validateMcpTool,
-  validate197 as validateMcpToolAnnotations,
-  validate187 as validateMcpToolRef,
-  validate246 as validateMessage,
-  validate248 as validateMessages,
-  validate250 as validateMessagesInput,
-  validate232 as validateMetadata,
-  validate2522 as validateModel,
-  validate146 as validateModelFallbackData,
-  validate144 as validateModelFallbackEvent,
-  validate253 as validateModelPricing,
-  validate173 as validateModelSelector,
-  validate255 as validateModelsResponse,
-  validate46 as validateOpaqueObject,
-  validate210 as validateOutputSchema,
-  validate228 as validatePlan,
-  validate229 as validatePlanConfig,
-  validate257 as validatePromptInput,
-  validate258 as validateQueryFlag,
-  validate176 as validateReasoningLevel,
-  validate76 as validateResolvedModel,
-  validate102 as validateResultData,
-  validate100 as validateResultEvent,
-  validate259 as validateRunCreateRequest,
-  validate265 as validateRunCreateResponse,
-  validate266 as validateRunFeedbackRequest,
-  validate267 as validateRunFeedbackResponse,
-  validate261 as validateRunInput,
-  validate268 as validateRunListItem,
-  validate271 as validateRunListResponse,
-  validate273 as validateRunSnapshot,
-  validate279 as validateRunTranscript,
-  validate281 as validateSession,
-  validate282 as validateSessionCreateRequest,
-  validate284 as validateSessionCreateResponse,
-  validate285 as validateSessionEventsResponse,
-  validate290 as validateSessionListResponse,
-  validate294 as validateSessionMessageRequest,
-  validate286 as validateSessionReplayFrame,
-  validate291 as validateSessionSummary,
-  validate126 as validateStartedData,
-  validate124 as validateStartedEvent,
-  validate104 as validateStructuredOutputReport,
-  validate221 as validateSupervisor,
-  validate2222 as validateSupervisorConfig,
-  validate73 as validateSupervisorEvent,
-  validate75 as validateSupervisorEventData,
-  validate224 as validateSupervisorReasoningTrigger,
-  validate81 as validateTaskPlan,
-  validate79 as validateTaskPlanEvent,
-  validate86 as validateTaskPlanSnapshot,
-  validate84 as validateTaskPlanStep,
-  validate82 as validateTaskPlanTransition,
-  validate29 as validateTextDeltaData,
-  validate31 as validateThinkingDeltaEvent,
-  validate106 as validateTokens,
-  validate218 as validateToolBudget,
-  validate71 as validateToolBudgetExceededData,
-  validate69 as validateToolBudgetExceededEvent,
-  validate217 as validateToolBudgets,
-  validate130 as validateToolCallData,
-  validate128 as validateToolCallEvent,
-  validate141 as validateToolFilesData,
-  validate139 as validateToolFilesEvent,
-  validate14 as validateToolName,
-  validate178 as validateToolRef,
-  validate36 as validateToolResultData,
-  validate37 as validateToolResultDataCurrent,
-  validate39 as validateToolResultDataLegacy,
-  validate34 as validateToolResultEvent,
-  validate304 as validateToolResultFile,
-  validate306 as validateToolResultRequest,
-  validate169 as validateUnknownAgentRunEvent,
-  validate308 as validateUserInfo,
-  validate135 as validateUserMessageData,
-  validate133 as validateUserMessageEvent
-};
+export { validate12 as validateA2aLocalArgs, validate13 as validateA2aLocalToolRef, validate20 as validateA2aToolRef, validate16 as validateAgentCard, validate24 as validateAgentRunEvent, validate17 as validateAgentSkill, validate172 as validateAgentSpec, validate26 as validateAssistantDeltaEvent, validate92 as validateAssistantMessageData, validate90 as validateAssistantMessageEvent, validate95 as validateAssistantToolCall, validate234 as validateAttachment, validate136 as validateAttachmentMetadata, validate236 as validateAttachmentMimeType, validate208 as validateBudgets, validate122 as validateCancelledData, validate120 as validateCancelledEvent, validate242 as validateErrorBody, validate113 as validateErrorClass, validate110 as validateErrorEvent, validate112 as validateErrorEventData, validate27 as validateEventSeq, validate243 as validateFailureReason, validate62 as validateFileMetadata, validate93 as validateFinishReason, validate22 as validateHeaderMap, validate235 as validateInputFileAttachment, validate238 as validateInputFileUrlAttachment, validate184 as validateJsonSchemaObject, validate25 as validateKnownAgentRunEvent, validate49 as validateLocalToolCallA2a, validate44 as validateLocalToolCallData, validate42 as validateLocalToolCallEvent, validate45 as validateLocalToolCallLocal, validate53 as validateLocalToolCallMcp, validate182 as validateLocalToolRef, validate61 as validateLocalToolResultInData, validate59 as validateLocalToolResultInEvent, validate67 as validateLoopDetectedData, validate65 as validateLoopDetectedEvent, validate213 as validateLoopDetection, validate214 as validateLoopDetectionConfig, validate180 as validateMantyxPluginToolRef, validate179 as validateMantyxToolRef, validate55 as validateMcpImplementation, validate190 as validateMcpLocalToolRef, validate193 as validateMcpTool, validate197 as validateMcpToolAnnotations, validate187 as validateMcpToolRef, validate246 as validateMessage, validate248 as validateMessages, validate250 as validateMessagesInput, validate232 as validateMetadata, validate252 as validateModel, validate146 as validateModelFallbackData, validate144 as validateModelFallbackEvent, validate253 as validateModelPricing, validate173 as validateModelSelector, validate255 as validateModelsResponse, validate46 as validateOpaqueObject, validate210 as validateOutputSchema, validate228 as validatePlan, validate229 as validatePlanConfig, validate257 as validatePromptInput, validate258 as validateQueryFlag, validate176 as validateReasoningLevel, validate76 as validateResolvedModel, validate102 as validateResultData, validate100 as validateResultEvent, validate259 as validateRunCreateRequest, validate265 as validateRunCreateResponse, validate266 as validateRunFeedbackRequest, validate267 as validateRunFeedbackResponse, validate261 as validateRunInput, validate268 as validateRunListItem, validate271 as validateRunListResponse, validate273 as validateRunSnapshot, validate279 as validateRunTranscript, validate281 as validateSession, validate282 as validateSessionCreateRequest, validate284 as validateSessionCreateResponse, validate285 as validateSessionEventsResponse, validate290 as validateSessionListResponse, validate294 as validateSessionMessageRequest, validate286 as validateSessionReplayFrame, validate291 as validateSessionSummary, validate126 as validateStartedData, validate124 as validateStartedEvent, validate104 as validateStructuredOutputReport, validate221 as validateSupervisor, validate222 as validateSupervisorConfig, validate73 as validateSupervisorEvent, validate75 as validateSupervisorEventData, validate224 as validateSupervisorReasoningTrigger, validate81 as validateTaskPlan, validate79 as validateTaskPlanEvent, validate86 as validateTaskPlanSnapshot, validate84 as validateTaskPlanStep, validate82 as validateTaskPlanTransition, validate29 as validateTextDeltaData, validate31 as validateThinkingDeltaEvent, validate106 as validateTokens, validate218 as validateToolBudget, validate71 as validateToolBudgetExceededData, validate69 as validateToolBudgetExceededEvent, validate217 as validateToolBudgets, validate130 as validateToolCallData, validate128 as validateToolCallEvent, validate141 as validateToolFilesData, validate139 as validateToolFilesEvent, validate14 as validateToolName, validate178 as validateToolRef, validate36 as validateToolResultData, validate37 as validateToolResultDataCurrent, validate39 as validateToolResultDataLegacy, validate34 as validateToolResultEvent, validate304 as validateToolResultFile, validate306 as validateToolResultRequest, validate169 as validateUnknownAgentRunEvent, validate308 as validateUserInfo, validate135 as validateUserMessageData, validate133 as validateUserMessageEvent };
