@@ -1,11 +1,15 @@
 /**
  * The hand-written HTTP core of generated clients. A generated client
  * describes each operation as data (method, path, body validators, and the
- * stream and at-most-once settings the schema states) and `ClientCore.define`
- * turns every entry into a method, so the generated file costs a table, not
- * code: URL and header building, credentials, request-body validation, error
- * mapping, retries, at-most-once outcomes and the event stream all live here
- * once. Protocol-neutral: every protocol fact comes from the table.
+ * stream and at-most-once settings the schema states); `ClientBase` sends
+ * one call of such an entry: URL and header building, credentials,
+ * request-body validation, error mapping, retries, redirects, redaction and
+ * at-most-once outcomes live here once. What only some operations need (the
+ * resumable event stream, item streams, pages) is an `OperationKind` from
+ * ./kinds.ts, passed in by the operation function that needs it, so a
+ * program bundles it only when it calls such an operation
+ * (./operation-functions.ts; the all-in-one class is ./define.ts).
+ * Protocol-neutral: every protocol fact comes from the table.
  *
  * Uses only `fetch`, `Headers`, `AbortSignal`, `setTimeout`: runs in Node 20+,
  * browsers, Deno, Bun and edge workers.
@@ -15,9 +19,9 @@ import { MantyxApiError, MantyxConnectionError, RequestValidationError, Unexpect
 import { backoff, sleep, type BackoffOptions } from "./internal/backoff.js";
 import { redactError, redactor, secretForms, type Redact } from "./internal/redact.js";
 import { bodyIssues, describeBodyIssues, type BodyCheck } from "./request-check.js";
-import { ITEM_STREAM_ACCEPT, itemStream, type ItemStreamMode } from "./item-stream.js";
-import { pagesOf, type PagesSpec } from "./pages.js";
-import { runEventStream, type StreamRunOptions } from "./stream-run.js";
+import type { ItemStreamMode } from "./item-stream.js";
+import type { PagesSpec } from "./pages.js";
+import type { StreamRunOptions } from "./stream-run.js";
 
 export type { RunEventStream, StreamRunOptions } from "./stream-run.js";
 
@@ -27,7 +31,7 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 /**
  * One operation, as a generated client describes it. The method's arguments
  * are the path parameters in path order (but those filled from a client
- * option, see `ClientCore`'s `pathOptions`), then the body when the
+ * option, see `ClientBase`'s `pathOptions`), then the body when the
  * operation takes one, then its query, header and cookie parameters as one
  * object (`{ query?, header?, cookie? }`) when it has any, then the
  * per-call options.
@@ -59,7 +63,7 @@ export interface Operation {
   readonly bodyMedia?: string;
   /** Query, header and cookie parameters, by where they go (see `ParamsSpec`). */
   readonly params?: ParamsSpec;
-  /** Security requirement alternatives, each a list of scheme names (`ClientCore`'s `schemes`); the first the client holds every credential of is sent. An empty list: none needed. */
+  /** Security requirement alternatives, each a list of scheme names (`ClientBase`'s `schemes`); the first the client holds every credential of is sent. An empty list: none needed. */
   readonly security?: readonly (readonly string[])[];
   /** The answer is a stream of items without resume (item-stream.ts). */
   readonly items?: ItemStreamMode;
@@ -207,6 +211,41 @@ export type OnceOutcome<Name extends string = string> = { status: "accepted"; ht
 export type StreamOpener = (lastSeq: number | undefined, signal: AbortSignal) => Promise<Response>;
 
 /**
+ * One call as an `OperationKind` sees it: the arguments sorted out, the
+ * URL, and the client's request pipeline for this call.
+ */
+export interface CallContext {
+  readonly client: ClientBase;
+  /** The operation's name (its method's), for error messages. */
+  readonly id: string;
+  readonly operation: Operation;
+  /** The arguments as the caller passed them. */
+  readonly args: readonly unknown[];
+  /** How many leading path arguments the call takes (path parameters not filled from a client option). */
+  readonly pathArgs: number;
+  /** Where the parameters object stands among the arguments (after the path arguments and the body). */
+  readonly paramsIndex: number;
+  readonly callOptions: (StreamRunOptions & Record<string, unknown>) | undefined;
+  /** The client's options. */
+  readonly settings: ClientOptions;
+  /** The URL with its query string; throws a caller's mistake (a missing path value) as a TypeError. */
+  url(): string;
+  /** The call's parameter and credential headers. */
+  readonly headers: Record<string, string>;
+  /** Redaction of the client's credentials and of those in the call's headers; throws a TypeError when a call header is no valid header value. */
+  hide(): Redact;
+  /** Sends one request of this call without a body: `retry` -1 retries failures of an idempotent request, 0 none (429 is retried unless 0). */
+  request(url: string, retry: number, signal: AbortSignal | undefined, accept: string, extra: Record<string, string>): Promise<Response>;
+}
+
+/**
+ * How a call whose answer is more than one JSON value is made (a resumable
+ * event stream, an item stream, pages; ./kinds.ts). Without one, a call
+ * sends its body and reads one JSON answer (or an at-most-once outcome).
+ */
+export type OperationKind = (call: CallContext) => unknown;
+
+/**
  * Sets each header of `set` on `headers`, and adds the credential of an
  * `authorization` or `x-api-key` one to `secrets` (a credential passed as a
  * plain header is redacted too). A value fetch would refuse is a TypeError
@@ -223,7 +262,24 @@ function addHeaders(headers: Headers, set: Record<string, string> | undefined, s
   }
 }
 
-export class ClientCore {
+/** The redirect statuses fetch follows (Fetch, "redirect status"). */
+const REDIRECTS = [301, 302, 303, 307, 308];
+
+/** Set by ClientBase's static block: the only way into a client's private `#call` (the operation functions, ./operation-functions.ts). */
+let call: (client: ClientBase, id: string, operation: Operation, args: unknown[], kind?: OperationKind) => unknown;
+
+/**
+ * One call of `operation` (named `id`) on `client` with the method's
+ * arguments `args`, made as `kind` says (default: one JSON answer). What
+ * generated operation functions and the methods of ./define.ts run.
+ */
+export const callOperation = (client: ClientBase, id: string, operation: Operation, args: unknown[], kind?: OperationKind): unknown => call(client, id, operation, args, kind);
+
+export class ClientBase {
+  static {
+    call = (client, id, operation, args, kind) => client.#call(id, operation, args, kind);
+  }
+
   /** The options as given (defaults are applied where they are read). */
   readonly #o: ClientOptions;
   /** Path parameters filled from an option (per call, else the client's) instead of an argument: parameter -> option name. */
@@ -250,10 +306,9 @@ export class ClientCore {
     for (const name in options.credentials) {
       const credential = options.credentials[name];
       if (credential === undefined) continue;
-      // Every form a credential is sent in is redacted from errors: as given, URL-encoded, and basic's base64.
-      const parts = typeof credential == "string" ? [credential] : [credential.password, basicToken(credential)];
-      // (A query string encodes a space as `+`, encodeURIComponent as `%20`: both forms.)
-      for (const part of parts) this.#secrets.push(...secretForms(part), ...secretForms(encodeURIComponent(part)), ...secretForms(new URLSearchParams({ k: part }).toString().slice(2)));
+      // Every form a credential is sent in is redacted from errors: as given (with its encodings, internal/redact.ts), and basic's base64.
+      if (typeof credential == "string") this.#secrets.push(...secretForms(credential));
+      else this.#secrets.push(...secretForms(credential.password), ...secretForms(basicToken(credential)));
     }
     if (!options.baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function") throw new TypeError("MantyxClient: pass baseUrl (and fetch)");
     // A mistyped URL fails here, not as a "connection error" on every call.
@@ -284,92 +339,45 @@ export class ClientCore {
     }
   }
 
-  /** Installs one method per operation on this class's prototype (a generated client calls it once). */
-  static define(operations: Readonly<Record<string, Operation>>): void {
-    for (const id in operations) {
-      const operation = operations[id]!;
-      const methods = this.prototype as unknown as Record<string, unknown>;
-      methods[id] = function (this: ClientCore, ...args: unknown[]) {
-        return this.#call(id, operation, args);
-      };
-      const { pages } = operation;
-      if (pages) {
-        // Same arguments as the operation; the parameters object is the one before the options.
-        methods[`${id}Pages`] = function (this: ClientCore, ...args: unknown[]) {
-          const at = this.#paramsIndex(operation);
-          const call = methods[id] as (...a: unknown[]) => Promise<unknown>;
-          return pagesOf((params) => call.call(this, ...args.slice(0, at), params, ...args.slice(at + 1)), pages, args[at] as Record<string, unknown> | undefined);
-        };
-      }
-    }
-  }
-
-  /** How many leading arguments a path takes: its parameters, but those filled from an option. */
-  #pathArgCount(path: string): number {
-    return (path.match(/\{[^}]+\}/g) ?? []).filter((p) => !(p.slice(1, -1) in this.#pathOptions)).length;
-  }
-
-  /** Where an operation's parameters object stands among its method's arguments (after the path arguments and the body). */
-  #paramsIndex({ path, body, takesBody }: Operation): number {
-    return this.#pathArgCount(path) + (body || takesBody ? 1 : 0);
-  }
-
-  #call(id: string, operation: Operation, args: unknown[]): unknown {
-    const { method, path, body: check, stream, items } = operation;
+  #call(id: string, operation: Operation, args: unknown[], kind: OperationKind | undefined): unknown {
+    const { method, path, body: check, takesBody, params } = operation;
     const fromOption = this.#pathOptions;
     // Arguments: the path parameters not filled from an option, in path order; the body; the parameters object; the options.
-    const pathArgs = this.#pathArgCount(path);
-    const paramsIndex = this.#paramsIndex(operation);
-    const optionsIndex = paramsIndex + (operation.params ? 1 : 0);
-    const callOptions = args[optionsIndex] as (StreamRunOptions & Record<string, unknown>) | undefined;
+    const pathArgs = (path.match(/\{[^}]+\}/g) ?? []).filter((p) => !(p.slice(1, -1) in fromOption)).length;
+    const paramsIndex = pathArgs + (check || takesBody ? 1 : 0);
+    const callOptions = args[paramsIndex + (params ? 1 : 0)] as CallContext["callOptions"];
     const settings = this.#o as ClientOptions & Record<string, unknown>;
-    const sent = this.#parameters(operation, operation.params ? (args[paramsIndex] as CallParams | undefined) : undefined);
-    let nextArg = 0;
-    const url = (): string =>
-      settings.baseUrl.replace(/\/+$/, "") +
-      path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-        const option = fromOption[name];
-        const value = option === undefined ? args[nextArg++] : (callOptions?.[option] ?? settings[option]);
-        if (value == null || value === "") throw new TypeError(`${id}: pass ${option === undefined ? name : `{ ${option} } to the client or the call`}`);
-        return encodeURIComponent(value as string);
-      }) +
-      sent.query;
-    if (items) {
-      let target: string;
-      try {
-        target = url();
-      } catch (e) {
-        return { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(e) }) };
-      }
-      const open = (): Promise<Response> => this.#request(id, method, target, -1, undefined, callOptions, callOptions?.signal, ITEM_STREAM_ACCEPT[items], sent.headers);
-      return itemStream(id, items, open, callOptions?.signal);
-    }
-    if (stream) {
-      let streamUrl: string | Error;
-      try {
-        // A caller mistake (a missing path value, a header value fetch refuses) is thrown by the first next(), not retried as a drop.
-        addHeaders(new Headers(), callOptions?.headers, []);
-        streamUrl = url();
-      } catch (e) {
-        streamUrl = e as Error;
-      }
-      const { resumeQuery } = stream;
-      const hide = streamUrl instanceof Error ? redactor(this.#secrets) : this.#hideFor(callOptions);
-      return runEventStream(this, settings, id, stream, args.slice(0, pathArgs), callOptions ?? {}, streamUrl, hide, (seq, signal) =>
-        this.#request(
-          id,
-          method,
-          seq === undefined || !resumeQuery ? (streamUrl as string) : `${streamUrl}${(streamUrl as string).includes("?") ? "&" : "?"}${encodeURIComponent(resumeQuery)}=${seq}`,
-          0,
-          undefined,
-          callOptions,
-          signal,
-          "text/event-stream",
-          seq === undefined ? {} : { "last-event-id": "" + seq },
-        ),
+    const sent = this.#parameters(operation, params ? (args[paramsIndex] as CallParams | undefined) : undefined);
+    const url = (): string => {
+      let nextArg = 0;
+      return (
+        settings.baseUrl.replace(/\/+$/, "") +
+        path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+          const option = fromOption[name];
+          const value = option === undefined ? args[nextArg++] : (callOptions?.[option] ?? settings[option]);
+          if (value == null || value === "") throw new TypeError(`${id}: pass ${option === undefined ? name : `{ ${option} } to the client or the call`}`);
+          return encodeURIComponent(value as string);
+        }) +
+        sent.query
       );
+    };
+    if (kind) {
+      return kind({
+        client: this,
+        id,
+        operation,
+        args,
+        pathArgs,
+        paramsIndex,
+        callOptions,
+        settings,
+        url,
+        headers: sent.headers,
+        hide: () => this.#hideFor(callOptions),
+        request: (target, retry, signal, accept, extra) => this.#request(id, method, target, retry, undefined, callOptions, signal, accept, extra),
+      });
     }
-    return this.#invoke(id, operation, url, check || operation.takesBody ? args[paramsIndex - 1] : undefined, callOptions, sent.headers);
+    return this.#invoke(id, operation, url, check || takesBody ? args[paramsIndex - 1] : undefined, callOptions, sent.headers);
   }
 
   /**
@@ -541,17 +549,45 @@ export class ClientCore {
       // A cycle, a BigInt, or nesting deeper than the stack (a RangeError).
       throw new TypeError(`${id}: the body cannot be encoded as JSON (${(cause as Error).message})`, { cause });
     }
+    // fetch forwards every header but Authorization to the origin a redirect
+    // names. A request with a credential in another header (X-API-Key, an
+    // API-key scheme's, a cookie) follows its redirects here instead, and
+    // leaves the credentials behind on a hop to another origin.
+    const carried = [...headers].filter(([name, value]) => name != "authorization" && secrets.some((form) => value.includes(form))).map(([name]) => name);
     for (let attempt = 1; ; attempt++) {
       attempts.count = attempt;
       let response: Response | undefined;
       let error: MantyxApiError | MantyxConnectionError;
       try {
-        // Called unbound: a browser's window.fetch called as a method of another object throws "Illegal invocation".
-        response = await fetchFn(url, { method, headers, body: payload, signal });
+        let hop = { url, method, headers, body: payload };
+        for (let hops = 0; ; hops++) {
+          // Called unbound: a browser's window.fetch called as a method of another object throws "Illegal invocation".
+          response = await fetchFn(hop.url, { ...hop, signal, redirect: carried.length ? "manual" : "follow" });
+          if (!carried.length || !(REDIRECTS.includes(response.status) || response.type == "opaqueredirect")) break;
+          const location = response.headers.get("location");
+          if (response.type == "opaqueredirect") {
+            throw new MantyxConnectionError(
+              `${id}: the server redirected, and this platform (a browser) hides where to; not followed, since fetch would forward the credential's header to any origin. Use the Authorization header (credentialHeader: "authorization"), or the final URL as baseUrl`,
+              { operationId: id, attempts: attempt },
+            );
+          }
+          if (location == null) break;
+          if (hops == 20) throw new TypeError("redirect count exceeded");
+          await response.body?.cancel().catch(() => undefined);
+          const next = new URL(location, hop.url);
+          const sameOrigin = next.origin == new URL(hop.url).origin;
+          // Fetch's "HTTP-redirect fetch": a 303 (and a POST's 301/302) becomes a GET without its body.
+          const toGet = (response.status == 303 && hop.method != "HEAD") || (response.status < 303 && hop.method == "POST");
+          const sent = new Headers(hop.headers);
+          for (const name of sameOrigin ? [] : ["authorization", ...carried]) sent.delete(name);
+          if (toGet) sent.delete("content-type");
+          hop = { url: next.href, method: toGet ? "GET" : hop.method, headers: sent, body: toGet ? undefined : hop.body };
+        }
         if (response.ok) return response;
         error = await this.#error(id, response, hide);
       } catch (thrown) {
         if (signal?.aborted) throw signal.reason;
+        if (thrown instanceof MantyxConnectionError) throw thrown;
         // fetch's errors may quote a URL a redirect named, and so an echoed credential.
         const cause = redactError(thrown, hide);
         // fetch's own message is often just "fetch failed": the reason (ECONNREFUSED, a DNS failure, …) is its cause's.
