@@ -327,10 +327,11 @@ export type StatusOperation = (client: ClientBase, ...args: never[]) => Promise<
 /**
  * The resumable event stream as an operation kind (core.ts): the stream of
  * a call of an operation with a `stream` spec, its status probe answered by
- * `probe` (the probe's operation, as an operation function).
+ * the operation function `probe` returns (asked for when needed: generated
+ * code may define it further down).
  */
 export const eventStreamKind =
-  (probe: StatusOperation | undefined): OperationKind =>
+  (probe: (() => StatusOperation) | undefined): OperationKind =>
   ({ client, id, operation, args, pathArgs, callOptions, settings, url, hide, request }) => {
     const spec = operation.stream!;
     const { resumeQuery } = spec;
@@ -343,7 +344,7 @@ export const eventStreamKind =
     } catch (e) {
       target = e as Error;
     }
-    const status = probe && ((options: CallOptions) => (probe as (...a: unknown[]) => Promise<unknown>)(client, ...args.slice(0, pathArgs), options));
+    const status = probe && ((options: CallOptions) => (probe() as (...a: unknown[]) => Promise<unknown>)(client, ...args.slice(0, pathArgs), options));
     return runEventStream(status, settings, id, spec, callOptions ?? {}, target, redact, (seq, signal) =>
       request(
         seq === undefined || !resumeQuery ? (target as string) : `${target}${(target as string).includes("?") ? "&" : "?"}${encodeURIComponent(resumeQuery)}=${seq}`,
