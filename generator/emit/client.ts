@@ -342,8 +342,11 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
   const kindArg = (op: OperationData): string | undefined =>
     op.kind === "stream" ? `/* @__PURE__ */ eventStreamKind(${op.probe !== undefined && ids.has(op.probe) ? `() => ${op.probe}` : "undefined"})` : op.kind === "items" ? "itemStreamKind" : undefined;
   const functions = (unvalidated: boolean): string => {
-    const withKinds = operations.map((op) => ({ ...op, functionEntry: unvalidated ? op.unvalidatedEntry : op.entry, kindArg: kindArg(op) }));
+    // A validated body is checked by checkedBodyKind (only bodies of JSON answers are sent).
+    const checks = (op: OperationData): boolean => !unvalidated && op.body !== undefined && op.kind !== "stream" && op.kind !== "items";
+    const withKinds = operations.map((op) => ({ ...op, functionEntry: unvalidated ? op.unvalidatedEntry : op.entry, kindArg: checks(op) ? "checkedBodyKind" : kindArg(op) }));
     const kindImports = [
+      ...(operations.some(checks) ? ["checkedBodyKind"] : []),
       ...(operations.some((op) => op.kind === "stream") ? ["eventStreamKind"] : []),
       ...(operations.some((op) => op.kind === "items") ? ["itemStreamKind"] : []),
       ...(operations.some((op) => op.paged) ? ["pagesKind"] : []),

@@ -15,10 +15,10 @@
  * browsers, Deno, Bun and edge workers.
  */
 import type { EventStreamSpec, StrictEventValidator, ValidationMode } from "../events/index.js";
-import { MantyxApiError, MantyxConnectionError, RequestValidationError, UnexpectedResponseError } from "./errors.js";
+import { MantyxApiError, MantyxConnectionError, UnexpectedResponseError } from "./errors.js";
 import { backoff, sleep, type BackoffOptions } from "./internal/backoff.js";
 import { redactError, redactor, secretForms, type Redact } from "./internal/redact.js";
-import { bodyIssues, describeBodyIssues, type BodyCheck } from "./request-check.js";
+import type { BodyCheck } from "./request-check.js";
 import type { ItemStreamMode } from "./item-stream.js";
 import type { PagesSpec } from "./pages.js";
 import type { StreamRunOptions } from "./stream-run.js";
@@ -49,7 +49,12 @@ export interface Operation {
   readonly idempotent?: boolean;
   /** Some success answer has no body: a success body that is not JSON is ignored instead of being an UnexpectedResponseError. */
   readonly emptyOk?: boolean;
-  /** The request body's validators. */
+  /**
+   * The request body's validator (its all-errors build). Checked by the
+   * kind `checkedBodyKind` (./request-check.ts), which the methods of
+   * ./define.ts and generated operation functions pass for such an entry;
+   * so a program that calls no validated operation bundles no checking.
+   */
   readonly body?: BodyCheck;
   /** The answer is an event stream (a resumable RunEventStream). */
   readonly stream?: StreamSpec;
@@ -234,6 +239,8 @@ export interface CallContext {
   readonly headers: Record<string, string>;
   /** Redaction of the client's credentials and of those in the call's headers; throws a TypeError when a call header is no valid header value. */
   hide(): Redact;
+  /** Makes the call as a plain one (its body sent, one JSON answer or an at-most-once outcome), unchecked: what a kind that checks the body goes on with. */
+  send(): Promise<unknown>;
   /** Sends one request of this call without a body: `retry` -1 retries failures of an idempotent request, 0 none (429 is retried unless 0). */
   request(url: string, retry: number, signal: AbortSignal | undefined, accept: string, extra: Record<string, string>): Promise<Response>;
 }
@@ -361,6 +368,8 @@ export class ClientBase {
         sent.query
       );
     };
+    const body = check || takesBody ? args[paramsIndex - 1] : undefined;
+    const send = (): Promise<unknown> => this.#invoke(id, operation, url, body, callOptions, sent.headers);
     if (kind) {
       return kind({
         client: this,
@@ -374,10 +383,11 @@ export class ClientBase {
         url,
         headers: sent.headers,
         hide: () => this.#hideFor(callOptions),
+        send,
         request: (target, retry, signal, accept, extra) => this.#request(id, method, target, retry, undefined, callOptions, signal, accept, extra),
       });
     }
-    return this.#invoke(id, operation, url, check || takesBody ? args[paramsIndex - 1] : undefined, callOptions, sent.headers);
+    return send();
   }
 
   /**
@@ -418,19 +428,12 @@ export class ClientBase {
 
   async #invoke(
     id: string,
-    { method, idempotent, emptyOk, body: check, once, bodyMedia, answer }: Operation,
+    { method, idempotent, emptyOk, once, bodyMedia, answer }: Operation,
     url: () => string,
     body: unknown,
     callOptions: CallOptions | undefined,
     extra: Record<string, string> = {},
   ): Promise<unknown> {
-    const { validation: mode, onWarning = (m: string) => console.warn(m) } = this.#o;
-    const issues = check && mode != "off" && bodyIssues(check, body);
-    if (issues) {
-      const e = new RequestValidationError(`${id}: invalid body, not sent:${describeBodyIssues(issues)}`, { operationId: id, issues });
-      if (mode != "warn") throw e;
-      onWarning(e.message, e);
-    }
     const target = url();
     const hide = this.#hideFor(callOptions);
     const attempts = { count: 0 };
@@ -553,7 +556,8 @@ export class ClientBase {
     // names. A request with a credential in another header (X-API-Key, an
     // API-key scheme's, a cookie) follows its redirects here instead, and
     // leaves the credentials behind on a hop to another origin.
-    const carried = [...headers].filter(([name, value]) => name != "authorization" && secrets.some((form) => value.includes(form))).map(([name]) => name);
+    const carried: string[] = [];
+    headers.forEach((value, name) => name != "authorization" && secrets.some((form) => value.includes(form)) && carried.push(name));
     for (let attempt = 1; ; attempt++) {
       attempts.count = attempt;
       let response: Response | undefined;

@@ -8,6 +8,7 @@
 import { callOperation, ClientBase, type Operation, type OperationKind } from "./core.js";
 import { itemStreamKind } from "./item-stream.js";
 import { pagesKind } from "./pages.js";
+import { checkedBodyKind } from "./request-check.js";
 import { eventStreamKind } from "./stream-run.js";
 
 /** What a client class is to `defineOperations`. */
@@ -28,7 +29,9 @@ export function defineOperations(target: ClientClass, operations: Readonly<Recor
       ? eventStreamKind(probe === undefined ? undefined : () => (client, ...args) => (client as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[probe]!(...args))
       : items
         ? itemStreamKind
-        : undefined;
+        : operation.body
+          ? checkedBodyKind
+          : undefined;
     methods[id] = function (this: ClientBase, ...args: unknown[]) {
       return callOperation(this, id, operation, args, kind);
     };

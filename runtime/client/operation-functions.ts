@@ -13,5 +13,9 @@ import { callOperation, type ClientBase, type Operation, type OperationKind } fr
  * typed `F` by the generated code; `kind` for a stream, an item stream or
  * pages (./stream-run.ts `eventStreamKind`, ./item-stream.ts, ./pages.ts).
  */
-export const operationFunction = <F>(id: string, operation: Operation, kind?: OperationKind): F =>
-  ((client: ClientBase, ...args: unknown[]) => callOperation(client, id, operation, args, kind)) as F;
+export function operationFunction<F>(id: string, operation: Operation & { readonly body?: undefined }, kind?: OperationKind): F;
+/** An entry with a body validator needs the kind that checks it (`checkedBodyKind`): without it the body would go unchecked. */
+export function operationFunction<F>(id: string, operation: Operation, kind: OperationKind): F;
+export function operationFunction<F>(id: string, operation: Operation, kind?: OperationKind): F {
+  return ((client: ClientBase, ...args: unknown[]) => callOperation(client, id, operation, args, kind)) as F;
+}

@@ -22,7 +22,8 @@
  * (`EventStreamSpec.payload`: read when a spec names its payload member)
  * and strict checking of events as an opt-in (`DecodeOptions.strict`); 4,
  * operation functions (`ClientBase`, `operationFunction`, the kinds
- * `eventStreamKind`, `itemStreamKind`, `pagesKind`, `defineOperations`) and
+ * `checkedBodyKind`, `eventStreamKind`, `itemStreamKind`, `pagesKind`,
+ * `defineOperations`) and
  * event streams without a validator (`EventStreamSpec.validate` optional).
  */
 export const CODEGEN_V1_REVISION = 4;
@@ -44,6 +45,7 @@ export { ClientCore, defineOperations } from "../client/define.js";
 export { operationFunction } from "../client/operation-functions.js";
 export { itemStreamKind } from "../client/item-stream.js";
 export { pagesKind } from "../client/pages.js";
+export { checkedBodyKind } from "../client/request-check.js";
 export { eventStreamKind } from "../client/stream-run.js";
 export {
   ClientBase,
