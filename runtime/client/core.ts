@@ -567,23 +567,19 @@ export class ClientBase {
         for (let hops = 0; ; hops++) {
           // Called unbound: a browser's window.fetch called as a method of another object throws "Illegal invocation".
           response = await fetchFn(hop.url, { ...hop, signal, redirect: carried.length ? "manual" : "follow" });
-          if (!carried.length || !(REDIRECTS.includes(response.status) || response.type == "opaqueredirect")) break;
-          const location = response.headers.get("location");
+          // (A browser answers "manual" with an opaque redirect: no status, no Location.)
           if (response.type == "opaqueredirect") {
-            throw new MantyxConnectionError(
-              `${id}: the server redirected, and this platform (a browser) hides where to; not followed, since fetch would forward the credential's header to any origin. Use the Authorization header (credentialHeader: "authorization"), or the final URL as baseUrl`,
-              { operationId: id, attempts: attempt },
-            );
+            throw new MantyxConnectionError(`${id}: redirected, and a browser hides where to; not followed, or the credential in ${carried} would go along: use the Authorization header, or the final URL as baseUrl`, { operationId: id, attempts: attempt });
           }
-          if (location == null) break;
+          const location = carried.length && REDIRECTS.includes(response.status) && response.headers.get("location");
+          if (!location) break;
           if (hops == 20) throw new TypeError("redirect count exceeded");
           await response.body?.cancel().catch(() => undefined);
           const next = new URL(location, hop.url);
-          const sameOrigin = next.origin == new URL(hop.url).origin;
           // Fetch's "HTTP-redirect fetch": a 303 (and a POST's 301/302) becomes a GET without its body.
           const toGet = (response.status == 303 && hop.method != "HEAD") || (response.status < 303 && hop.method == "POST");
           const sent = new Headers(hop.headers);
-          for (const name of sameOrigin ? [] : ["authorization", ...carried]) sent.delete(name);
+          if (next.origin != new URL(hop.url).origin) for (const name of ["authorization", ...carried]) sent.delete(name);
           if (toGet) sent.delete("content-type");
           hop = { url: next.href, method: toGet ? "GET" : hop.method, headers: sent, body: toGet ? undefined : hop.body };
         }
