@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
 import { redactor, secretForms } from "../../runtime/client/internal/redact.js";
 import type { ClientOptions } from "../../index.js";
-import { echoForms, startEchoServer, type EchoMode, type EchoServer } from "../mock-server/index.js";
+import { echoForms, startEchoServer, type EchoMode, type EchoServer } from "../mock-server/echo-server.js";
 import { collect } from "./helpers.js";
 
 /** Reserved URL characters, a quote and a backslash (JSON escapes them), a space (URL encodes it): every encoding differs from the raw key. */
