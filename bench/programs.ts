@@ -11,7 +11,9 @@ import { build, type Metafile, type Plugin } from "esbuild";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 
-const CLIENT = `{ baseUrl: "https://mantyx.example", workspace: "acme", apiKey: "mantyx_key" }`;
+/** The client options of every program (a test runs the programs against the mock server by replacing these values). */
+export const PROGRAM_OPTIONS = { baseUrl: "https://mantyx.example", workspace: "acme", apiKey: "mantyx_key" } as const;
+const CLIENT = JSON.stringify(PROGRAM_OPTIONS);
 const STREAM = `const { runId } = await createRun(client, { systemPrompt: "You are helpful.", prompt: "Hello" });
 for await (const event of streamRun(client, runId)) console.log(event.type);`;
 
@@ -66,6 +68,8 @@ export interface Bundle {
   /** Bytes minified, and gzipped (-9), over every emitted file (chunks of dynamic imports included). */
   min: number;
   gz: number;
+  /** The emitted code, entry first. */
+  code: string[];
   /** The repository files in the bundle (paths relative to the root). */
   inputs: string[];
 }
@@ -92,7 +96,7 @@ export async function bundle(source: string): Promise<Bundle> {
     min += file.contents.length;
     gz += gzipSync(file.contents, { level: 9 }).length;
   }
-  return { min, gz, inputs: inputsOf(out.metafile) };
+  return { min, gz, code: out.outputFiles.map((f) => f.text), inputs: inputsOf(out.metafile) };
 }
 
 function inputsOf(meta: Metafile): string[] {

@@ -2,11 +2,15 @@
  * What each README program bundles (bench/programs.ts, the programs the
  * bench's size rows measure): a program bundles the validators of the
  * operations it calls and no others, and the program without validation
- * bundles none. (Counted by module, from esbuild's metafile, not by size:
- * the sizes are the bench's.)
+ * bundles none (counted by module, from esbuild's metafile, not by size:
+ * the sizes are the bench's); and each bundle, run against the mock
+ * server, does what the README says.
  */
-import { describe, expect, it } from "vitest";
-import { bundle, PROGRAMS } from "../../bench/programs.js";
+import { describe, expect, it, vi } from "vitest";
+import { bundle, PROGRAM_OPTIONS, PROGRAMS, type ProgramName } from "../../bench/programs.js";
+import { useMockServer } from "./helpers.js";
+
+const server = useMockServer();
 
 /** The generated validator modules in a bundle, by file name. */
 const validatorsOf = (inputs: readonly string[]): string[] => inputs.filter((i) => i.includes("generated/validators/")).map((i) => i.replace(/^.*generated\/validators\//, ""));
@@ -36,4 +40,32 @@ describe("README programs bundle what they call", () => {
     const found = validatorsOf((await bundle(PROGRAMS.createAndStreamClass)).inputs);
     expect(found.filter((f) => BODIES.includes(f)).sort()).toEqual(BODIES);
   });
+});
+
+describe("README programs, bundled, run", () => {
+  const RUNS: Array<[ProgramName, string]> = [
+    ["createAndStream", "result"],
+    ["createAndStreamUnvalidated", "result"],
+    ["createAndStreamClass", "result"],
+    ["runAgentWithTools", "result"],
+  ];
+  for (const [name, last] of RUNS) {
+    it(`${name}: streams a run to its terminal event`, async () => {
+      const { code } = await bundle(PROGRAMS[name]);
+      expect(code.length).toBe(1);
+      const s = server();
+      const source = code[0]!.replace(JSON.stringify(PROGRAM_OPTIONS.baseUrl), JSON.stringify(s.url)).replace(JSON.stringify(PROGRAM_OPTIONS.apiKey), JSON.stringify(s.apiKey));
+      expect(source).not.toContain(PROGRAM_OPTIONS.baseUrl);
+      const logged: unknown[] = [];
+      const log = vi.spyOn(console, "log").mockImplementation((value: unknown) => void logged.push(value));
+      try {
+        await import(`data:text/javascript,${encodeURIComponent(source)}`);
+      } finally {
+        log.mockRestore();
+      }
+      const types = logged.map((v) => (typeof v == "string" ? v : (v as { type?: string }).type));
+      expect(types.at(-1)).toBe(last);
+      if (name !== "runAgentWithTools") expect(types.length).toBeGreaterThan(1);
+    });
+  }
 });
