@@ -15,6 +15,7 @@
 import {
   operationFunction,
   requireCodegenRevision,
+  onceKind,
   eventStreamKind,
   pagesKind,
   type DecodedItemFor,
@@ -167,7 +168,7 @@ export const listSessionsPages: (client: MantyxCore, params?: { query?: { cursor
  *
  * `POST /api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/tool-results` (OAuth scope `runs:write`); answers 200, 204, 400, 401, 403, 404, 409, 429.
  */
-export const postToolResult: (client: MantyxCore, runId: string, body: T.ToolResultRequest, options?: MantyxCallOptions) => Promise<OnceOutcome<"run_terminal" | "unknown_tool_use">> = /* @__PURE__ */ operationFunction("postToolResult", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/tool-results", emptyOk: true, takesBody: true, security: [["bearerAuth"],["apiKeyHeader"]], once: { key: "toolUseId", outcomes: { 404: "unknown_tool_use", 409: "run_terminal" } } });
+export const postToolResult: (client: MantyxCore, runId: string, body: T.ToolResultRequest, options?: MantyxCallOptions) => Promise<OnceOutcome<"run_terminal" | "unknown_tool_use">> = /* @__PURE__ */ operationFunction("postToolResult", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/tool-results", emptyOk: true, takesBody: true, security: [["bearerAuth"],["apiKeyHeader"]], once: { key: "toolUseId", outcomes: { 404: "unknown_tool_use", 409: "run_terminal" } } }, onceKind);
 
 /**
  * Append a turn to a session and start a run for it.

@@ -18,7 +18,8 @@
 import {
   operationFunction,
   requireCodegenRevision,
-  checkedBodyKind,
+  checkedBody,
+  onceKind,
   eventStreamKind,
   pagesKind,
   type DecodedItemFor,
@@ -61,14 +62,14 @@ export const cancelRun: (client: MantyxCore, runId: string, options?: MantyxCall
  *
  * `POST /api/v1/workspaces/{workspaceSlug}/agent-runs` (OAuth scope `runs:write`); answers 201, 202, 400, 401, 403, 404, 429.
  */
-export const createRun: (client: MantyxCore, body: T.RunCreateRequest, options?: MantyxCallOptions) => Promise<T.RunCreateResponse> = /* @__PURE__ */ operationFunction("createRun", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs", body: validateRunCreateRequestAllErrors, security: [["bearerAuth"],["apiKeyHeader"]] }, checkedBodyKind);
+export const createRun: (client: MantyxCore, body: T.RunCreateRequest, options?: MantyxCallOptions) => Promise<T.RunCreateResponse> = /* @__PURE__ */ operationFunction("createRun", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs", body: validateRunCreateRequestAllErrors, security: [["bearerAuth"],["apiKeyHeader"]] }, /* @__PURE__ */ checkedBody());
 
 /**
  * Create a session with default run settings.
  *
  * `POST /api/v1/workspaces/{workspaceSlug}/agent-sessions` (OAuth scope `sessions:write`); answers 200, 201, 400, 401, 403, 404, 429.
  */
-export const createSession: (client: MantyxCore, body: T.SessionCreateRequest, options?: MantyxCallOptions) => Promise<T.SessionCreateResponse> = /* @__PURE__ */ operationFunction("createSession", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions", body: validateSessionCreateRequestAllErrors, security: [["bearerAuth"],["apiKeyHeader"]] }, checkedBodyKind);
+export const createSession: (client: MantyxCore, body: T.SessionCreateRequest, options?: MantyxCallOptions) => Promise<T.SessionCreateResponse> = /* @__PURE__ */ operationFunction("createSession", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions", body: validateSessionCreateRequestAllErrors, security: [["bearerAuth"],["apiKeyHeader"]] }, /* @__PURE__ */ checkedBody());
 
 /**
  * End a session and cancel its in-flight run.
@@ -177,14 +178,14 @@ export const listSessionsPages: (client: MantyxCore, params?: { query?: { cursor
  *
  * `POST /api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/tool-results` (OAuth scope `runs:write`); answers 200, 204, 400, 401, 403, 404, 409, 429.
  */
-export const postToolResult: (client: MantyxCore, runId: string, body: T.ToolResultRequest, options?: MantyxCallOptions) => Promise<OnceOutcome<"run_terminal" | "unknown_tool_use">> = /* @__PURE__ */ operationFunction("postToolResult", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/tool-results", emptyOk: true, body: validateToolResultRequestAllErrors, security: [["bearerAuth"],["apiKeyHeader"]], once: { key: "toolUseId", outcomes: { 404: "unknown_tool_use", 409: "run_terminal" } } }, checkedBodyKind);
+export const postToolResult: (client: MantyxCore, runId: string, body: T.ToolResultRequest, options?: MantyxCallOptions) => Promise<OnceOutcome<"run_terminal" | "unknown_tool_use">> = /* @__PURE__ */ operationFunction("postToolResult", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/tool-results", emptyOk: true, body: validateToolResultRequestAllErrors, security: [["bearerAuth"],["apiKeyHeader"]], once: { key: "toolUseId", outcomes: { 404: "unknown_tool_use", 409: "run_terminal" } } }, /* @__PURE__ */ checkedBody(onceKind));
 
 /**
  * Append a turn to a session and start a run for it.
  *
  * `POST /api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/messages` (OAuth scope `sessions:write`); answers 200, 201, 202, 400, 401, 403, 404, 429.
  */
-export const sendSessionMessage: (client: MantyxCore, sessionId: string, body: T.SessionMessageRequest, options?: MantyxCallOptions) => Promise<T.RunCreateResponse> = /* @__PURE__ */ operationFunction("sendSessionMessage", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/messages", body: validateSessionMessageRequestAllErrors, security: [["bearerAuth"],["apiKeyHeader"]] }, checkedBodyKind);
+export const sendSessionMessage: (client: MantyxCore, sessionId: string, body: T.SessionMessageRequest, options?: MantyxCallOptions) => Promise<T.RunCreateResponse> = /* @__PURE__ */ operationFunction("sendSessionMessage", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/messages", body: validateSessionMessageRequestAllErrors, security: [["bearerAuth"],["apiKeyHeader"]] }, /* @__PURE__ */ checkedBody());
 
 /**
  * Read the run's events as Server-Sent Events.
@@ -210,4 +211,4 @@ export const streamRun: <V extends OnInvalid = "throw">(client: MantyxCore, runI
  *
  * `POST /api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/feedback` (OAuth scope `feedback:write`); answers 200, 201, 400, 401, 403, 404, 429.
  */
-export const submitRunFeedback: (client: MantyxCore, runId: string, body: T.RunFeedbackRequest, options?: MantyxCallOptions) => Promise<T.RunFeedbackResponse> = /* @__PURE__ */ operationFunction("submitRunFeedback", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/feedback", body: validateRunFeedbackRequestAllErrors, security: [["bearerAuth"],["apiKeyHeader"]] }, checkedBodyKind);
+export const submitRunFeedback: (client: MantyxCore, runId: string, body: T.RunFeedbackRequest, options?: MantyxCallOptions) => Promise<T.RunFeedbackResponse> = /* @__PURE__ */ operationFunction("submitRunFeedback", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/feedback", body: validateRunFeedbackRequestAllErrors, security: [["bearerAuth"],["apiKeyHeader"]] }, /* @__PURE__ */ checkedBody());

@@ -342,11 +342,16 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
   const kindArg = (op: OperationData): string | undefined =>
     op.kind === "stream" ? `/* @__PURE__ */ eventStreamKind(${op.probe !== undefined && ids.has(op.probe) ? `() => ${op.probe}` : "undefined"})` : op.kind === "items" ? "itemStreamKind" : undefined;
   const functions = (unvalidated: boolean): string => {
-    // A validated body is checked by checkedBodyKind (only bodies of JSON answers are sent).
+    // A validated body is checked by checkedBody (only bodies of JSON answers are sent), an at-most-once operation made so by onceKind.
     const checks = (op: OperationData): boolean => !unvalidated && op.body !== undefined && op.kind !== "stream" && op.kind !== "items";
-    const withKinds = operations.map((op) => ({ ...op, functionEntry: unvalidated ? op.unvalidatedEntry : op.entry, kindArg: checks(op) ? "checkedBodyKind" : kindArg(op) }));
+    const kindOf = (op: OperationData): string | undefined => {
+      const once = op.kind === "once" ? "onceKind" : undefined;
+      return checks(op) ? `/* @__PURE__ */ checkedBody(${once ?? ""})` : (once ?? kindArg(op));
+    };
+    const withKinds = operations.map((op) => ({ ...op, functionEntry: unvalidated ? op.unvalidatedEntry : op.entry, kindArg: kindOf(op) }));
     const kindImports = [
-      ...(operations.some(checks) ? ["checkedBodyKind"] : []),
+      ...(operations.some(checks) ? ["checkedBody"] : []),
+      ...(operations.some((op) => op.kind === "once") ? ["onceKind"] : []),
       ...(operations.some((op) => op.kind === "stream") ? ["eventStreamKind"] : []),
       ...(operations.some((op) => op.kind === "items") ? ["itemStreamKind"] : []),
       ...(operations.some((op) => op.paged) ? ["pagesKind"] : []),

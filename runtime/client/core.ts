@@ -3,10 +3,11 @@
  * describes each operation as data (method, path, body validators, and the
  * stream and at-most-once settings the schema states); `ClientBase` sends
  * one call of such an entry: URL and header building, credentials,
- * request-body validation, error mapping, retries, redirects, redaction and
- * at-most-once outcomes live here once. What only some operations need (the
- * resumable event stream, item streams, pages) is an `OperationKind` from
- * ./kinds.ts, passed in by the operation function that needs it, so a
+ * error mapping, retries, timeouts, redirects and redaction live here once.
+ * What only some operations need (the resumable event stream, item streams,
+ * pages, request-body checking, at-most-once outcomes) is an
+ * `OperationKind` of its own module, passed in by the operation function or
+ * method that needs it, so a
  * program bundles it only when it calls such an operation
  * (./operation-functions.ts; the all-in-one class is ./define.ts).
  * Protocol-neutral: every protocol fact comes from the table.
@@ -51,14 +52,14 @@ export interface Operation {
   readonly emptyOk?: boolean;
   /**
    * The request body's validator (its all-errors build). Checked by the
-   * kind `checkedBodyKind` (./request-check.ts), which the methods of
+   * kind `checkedBody` (./request-check.ts), which the methods of
    * ./define.ts and generated operation functions pass for such an entry;
    * so a program that calls no validated operation bundles no checking.
    */
   readonly body?: BodyCheck;
   /** The answer is an event stream (a resumable RunEventStream). */
   readonly stream?: StreamSpec;
-  /** At most one request per value of a body field, with outcomes for some answers (the schema's `x-once-per`, `x-outcomes`). */
+  /** At most one request per value of a body field, with outcomes for some answers (the schema's `x-once-per`, `x-outcomes`); made so by the kind `onceKind` (./once.ts). */
   readonly once?: OnceSpec;
   /** Cursor pagination (the schema's `x-pagination`): the client also gets `<operation>Pages`, an async iteration over the pages. */
   readonly pages?: PagesSpec;
@@ -239,8 +240,10 @@ export interface CallContext {
   readonly headers: Record<string, string>;
   /** Redaction of the client's credentials and of those in the call's headers; throws a TypeError when a call header is no valid header value. */
   hide(): Redact;
-  /** Makes the call as a plain one (its body sent, one JSON answer or an at-most-once outcome), unchecked: what a kind that checks the body goes on with. */
+  /** Makes the call as a plain one (its body sent, one JSON answer), unchecked: what a kind that checks the body goes on with. */
   send(): Promise<unknown>;
+  /** Sends the call's request as `send` does (retries, the timeout) and resolves with its 2xx response, unread. */
+  respond(): Promise<Response>;
   /** Sends one request of this call without a body: `retry` -1 retries failures of an idempotent request, 0 none (429 is retried unless 0). */
   request(url: string, retry: number, signal: AbortSignal | undefined, accept: string, extra: Record<string, string>): Promise<Response>;
 }
@@ -295,8 +298,6 @@ export class ClientBase {
   readonly #headers: Headers;
   /** The credential in every form it may be echoed in (internal/redact.ts): what redaction removes. */
   readonly #secrets: string[] = [];
-  /** Outcomes of at-most-once operations by URL and key: at most one request each. */
-  readonly #posted = new Map<string, Promise<OnceOutcome>>();
   /** The security schemes of the schema, by name. */
   readonly #schemes: Readonly<Record<string, SecurityScheme>>;
 
@@ -384,6 +385,7 @@ export class ClientBase {
         headers: sent.headers,
         hide: () => this.#hideFor(callOptions),
         send,
+        respond: () => this.#invoke(id, operation, url, body, callOptions, sent.headers, true) as Promise<Response>,
         request: (target, retry, signal, accept, extra) => this.#request(id, method, target, retry, undefined, callOptions, signal, accept, extra),
       });
     }
@@ -428,11 +430,12 @@ export class ClientBase {
 
   async #invoke(
     id: string,
-    { method, idempotent, emptyOk, once, bodyMedia, answer }: Operation,
+    { method, idempotent, emptyOk, bodyMedia, answer }: Operation,
     url: () => string,
     body: unknown,
     callOptions: CallOptions | undefined,
     extra: Record<string, string> = {},
+    respond = false,
   ): Promise<unknown> {
     const target = url();
     const hide = this.#hideFor(callOptions);
@@ -462,35 +465,7 @@ export class ClientBase {
         parent?.removeEventListener("abort", follow);
       }
     };
-    if (once) {
-      // At most one request per key: a second call returns the first
-      // outcome without sending. A request that failed (thrown error,
-      // nothing decided) is forgotten, so it can be retried; if it did reach
-      // the server, the retry gets the outcome the server gives a repeat.
-      const posted = this.#posted;
-      const key = `${target}\0${(body as Record<string, unknown> | undefined)?.[once.key]}`;
-      let outcome = posted.get(key);
-      if (!outcome) {
-        posted.set(
-          key,
-          (outcome = timed(request).then(
-            // A 2xx is the acceptance whatever its body (older servers answer 200, maybe with text).
-            (response) => (response.body?.cancel().catch(() => undefined), { status: "accepted", httpStatus: response.status }),
-            (error) => {
-              // A listed status is that outcome when the body names that code.
-              const name = error instanceof MantyxApiError && once.outcomes[error.status];
-              if (name && error.code == name) return { status: name, error } as OnceOutcome;
-              throw error;
-            },
-          )),
-        );
-        const own = outcome;
-        // (Only its own entry: after an eviction the key may hold a newer request.)
-        own.catch(() => posted.get(key) === own && posted.delete(key));
-        if (posted.size > 1e4) posted.delete(posted.keys().next().value!);
-      }
-      return outcome;
-    }
+    if (respond) return timed(request);
     const [response, content] = await timed(async (signal) => {
       const answered = await request(signal);
       return [answered, answer == "blob" ? await answered.blob() : await answered.text()] as const;

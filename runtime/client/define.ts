@@ -8,7 +8,8 @@
 import { callOperation, ClientBase, type Operation, type OperationKind } from "./core.js";
 import { itemStreamKind } from "./item-stream.js";
 import { pagesKind } from "./pages.js";
-import { checkedBodyKind } from "./request-check.js";
+import { onceKind } from "./once.js";
+import { checkedBody } from "./request-check.js";
 import { eventStreamKind } from "./stream-run.js";
 
 /** What a client class is to `defineOperations`. */
@@ -30,8 +31,8 @@ export function defineOperations(target: ClientClass, operations: Readonly<Recor
       : items
         ? itemStreamKind
         : operation.body
-          ? checkedBodyKind
-          : undefined;
+          ? checkedBody(operation.once && onceKind)
+          : operation.once && onceKind;
     methods[id] = function (this: ClientBase, ...args: unknown[]) {
       return callOperation(this, id, operation, args, kind);
     };

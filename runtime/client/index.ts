@@ -34,7 +34,8 @@ export {
   type RateLimit,
 } from "./errors.js";
 export type { BackoffOptions } from "./internal/backoff.js";
-export { checkedBodyKind, type BodyCheck } from "./request-check.js";
+export { onceKind } from "./once.js";
+export { checkedBody, type BodyCheck } from "./request-check.js";
 export { itemStreamKind } from "./item-stream.js";
 export { pagesKind } from "./pages.js";
 export { DEFAULT_IDLE_TIMEOUT_MS, eventStreamKind, type ReconnectInfo, type RunEventStream, type RunStreamItem, type StreamRunOptions } from "./stream-run.js";

@@ -13,8 +13,12 @@ import { callOperation, type ClientBase, type Operation, type OperationKind } fr
  * typed `F` by the generated code; `kind` for a stream, an item stream or
  * pages (./stream-run.ts `eventStreamKind`, ./item-stream.ts, ./pages.ts).
  */
-export function operationFunction<F>(id: string, operation: Operation & { readonly body?: undefined }, kind?: OperationKind): F;
-/** An entry with a body validator needs the kind that checks it (`checkedBodyKind`): without it the body would go unchecked. */
+export function operationFunction<F>(id: string, operation: Operation & { readonly body?: undefined; readonly once?: undefined }, kind?: OperationKind): F;
+/**
+ * An entry with a body validator or `once` needs the kind that makes them
+ * hold (`checkedBody(…)`, `onceKind`): without it the body would go
+ * unchecked, or be sent again.
+ */
 export function operationFunction<F>(id: string, operation: Operation, kind: OperationKind): F;
 export function operationFunction<F>(id: string, operation: Operation, kind?: OperationKind): F {
   return ((client: ClientBase, ...args: unknown[]) => callOperation(client, id, operation, args, kind)) as F;

@@ -40,15 +40,19 @@ export function describeBodyIssues(issues: readonly ValidationIssue[]): string {
  * with the entry's `body` validator as the client's `validation` says
  * (`"throw"`, the default: a RequestValidationError listing every problem,
  * nothing sent; `"warn"`: reported to `onWarning`, then sent; `"off"`: not
- * checked), then the call goes on as a plain one.
+ * checked), then the call goes on as `next` makes it (by default a plain
+ * one; `onceKind` for an at-most-once operation).
  */
-export const checkedBodyKind: OperationKind = async ({ id, operation, args, paramsIndex, settings, send }) => {
-  const { validation: mode, onWarning = (m: string) => console.warn(m) } = settings;
-  const issues = mode != "off" && bodyIssues(operation.body!, args[paramsIndex - 1]);
-  if (issues) {
-    const e = new RequestValidationError(`${id}: invalid body, not sent:${describeBodyIssues(issues)}`, { operationId: id, issues });
-    if (mode != "warn") throw e;
-    onWarning(e.message, e);
-  }
-  return send();
-};
+export const checkedBody =
+  (next?: OperationKind): OperationKind =>
+  async (call) => {
+    const { id, operation, args, paramsIndex, settings, send } = call;
+    const { validation: mode, onWarning = (m: string) => console.warn(m) } = settings;
+    const issues = mode != "off" && bodyIssues(operation.body!, args[paramsIndex - 1]);
+    if (issues) {
+      const e = new RequestValidationError(`${id}: invalid body, not sent:${describeBodyIssues(issues)}`, { operationId: id, issues });
+      if (mode != "warn") throw e;
+      onWarning(e.message, e);
+    }
+    return next ? next(call) : send();
+  };

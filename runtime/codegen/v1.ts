@@ -22,7 +22,7 @@
  * (`EventStreamSpec.payload`: read when a spec names its payload member)
  * and strict checking of events as an opt-in (`DecodeOptions.strict`); 4,
  * operation functions (`ClientBase`, `operationFunction`, the kinds
- * `checkedBodyKind`, `eventStreamKind`, `itemStreamKind`, `pagesKind`,
+ * `checkedBody`, `onceKind`, `eventStreamKind`, `itemStreamKind`, `pagesKind`,
  * `defineOperations`) and
  * event streams without a validator (`EventStreamSpec.validate` optional).
  */
@@ -45,7 +45,8 @@ export { ClientCore, defineOperations } from "../client/define.js";
 export { operationFunction } from "../client/operation-functions.js";
 export { itemStreamKind } from "../client/item-stream.js";
 export { pagesKind } from "../client/pages.js";
-export { checkedBodyKind } from "../client/request-check.js";
+export { onceKind } from "../client/once.js";
+export { checkedBody } from "../client/request-check.js";
 export { eventStreamKind } from "../client/stream-run.js";
 export {
   ClientBase,

@@ -67,6 +67,11 @@ describe("operation functions on MantyxCore", () => {
     const again = await client.postToolResult(runId, { toolUseId: "tu_once", result: "r" });
     expect(again).toBe(first);
     expect(posts()).toBe(before + 1);
+    // The unvalidated function is at most once too (the ledger is the client's, whichever function posts).
+    expect(await unvalidated.postToolResult(client, runId, { toolUseId: "tu_once", result: "r" })).toBe(first);
+    const other = await unvalidated.postToolResult(client, runId, { toolUseId: "tu_other", result: "r" });
+    expect(await unvalidated.postToolResult(client, runId, { toolUseId: "tu_other", result: "again" })).toBe(other);
+    expect(posts()).toBe(before + 2);
   });
 
   it("runAgent runs a local tool round trip on a MantyxCore", async () => {
