@@ -21,9 +21,13 @@
  * `SecurityScheme`, `Credential`, `ItemStreamMode`); 3, flattened frames
  * (`EventStreamSpec.payload`: read when a spec names its payload member)
  * and strict checking of events as an opt-in (`DecodeOptions.strict`); 4,
- * validators sharing their compiled functions (`publicValidator`: a
- * generated validator module from before 4 does not import it, one from 4
- * on fails to link against an older runtime, naming it).
+ * operation functions (`ClientBase`, `operationFunction`, the kinds
+ * `checkedBody`, `onceKind`, `eventStreamKind`, `itemStreamKind`, `pagesKind`,
+ * `defineOperations`) and
+ * event streams without a validator (`EventStreamSpec.validate` optional),
+ * and validators sharing their compiled functions (`publicValidator`: a
+ * validator module from 4 on fails to link against an older runtime,
+ * naming it).
  */
 export const CODEGEN_V1_REVISION = 4;
 
@@ -39,9 +43,16 @@ export function requireCodegenRevision(needed: number, generator: string): void 
   }
 }
 
-// The HTTP core: operations as data, one method per entry.
+// The HTTP core: operations as data, one function per entry, or one method per entry of a class.
+export { ClientCore, defineOperations } from "../client/define.js";
+export { operationFunction } from "../client/operation-functions.js";
+export { itemStreamKind } from "../client/item-stream.js";
+export { pagesKind } from "../client/pages.js";
+export { onceKind } from "../client/once.js";
+export { checkedBody } from "../client/request-check.js";
+export { eventStreamKind } from "../client/stream-run.js";
 export {
-  ClientCore,
+  ClientBase,
   type CallOptions,
   type ClientOptions,
   type Credential,

@@ -17,9 +17,3 @@ export const RUNTIME_EXPORTS: Readonly<Record<string, string>> = {
 };
 
 
-/**
- * The codegen/v1 revision whose contract has `publicValidator`, which every
- * public validator module imports (its level's shared function with
- * `errors` of its own): what generated code importing validators needs.
- */
-export const SHARED_VALIDATORS_REVISION = 4;
