@@ -13,7 +13,7 @@ import { build } from "esbuild";
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dropAnnotations } from "../../generator/emit/validators/annotations.js";
-import { dropStaticEvaluated, dropUnreadContext, type FunctionCode } from "../../generator/emit/validators/compact.js";
+import { dropStaticEvaluated, dropUnreadContext, shortenErrorPushes, type FunctionCode } from "../../generator/emit/validators/compact.js";
 import type { LoadedSchema } from "../../generator/model.js";
 import { emitToTempDir, liveValidators, run, type EmittedValidators } from "./support/emitted.js";
 import { loadSchemaFile, SCHEMA_PATH } from "./support/load-schema.js";
@@ -171,6 +171,18 @@ describe("code ajv writes for nothing", () => {
     const wrapped = [caller(), callee()];
     dropStaticEvaluated(wrapped, new Set(["validate2"]));
     expect(wrapped[1]).toEqual(callee());
+  });
+
+  it("an all-errors issue is collected in the short form, the same array either way", () => {
+    const f: FunctionCode = {
+      name: "validate3",
+      code: 'function validate3(data){let vErrors = null;let errors = 0;const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be; string"};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}',
+      evaluated: undefined,
+    };
+    const other: FunctionCode = { ...f, code: f.code.replace('"must be; string"', '"must be string"') };
+    shortenErrorPushes([f, other]);
+    expect(other.code).toContain('(vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"});errors++;');
+    expect(f.code).toContain("if(vErrors === null){vErrors = [err0];}"); // a `;` in a string: left as ajv wrote it
   });
 
   it("the emitted modules pass no unread context", () => {

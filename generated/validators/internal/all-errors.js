@@ -20,21 +20,11 @@ const validate14 = function validate14(data, {instancePath=""}={}) {
   let errors = 0;
   if(typeof data === "string") {
     if(func4(data) < 1) {
-      const err0 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"});
       errors++;
     }
   } else {
-    const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-    if(vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"});
     errors++;
   }
   validate14.errors = vErrors;
@@ -48,21 +38,11 @@ const validate17 = function validate17(data, {instancePath=""}={}) {
   let passing0 = null;
   const _errs1 = errors;
   if(typeof data !== "string") {
-    const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-    if(vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"});
     errors++;
   }
   if(!((((data === "off") || (data === "low")) || (data === "medium")) || (data === "high"))) {
-    const err1 = {instancePath,schemaPath:"#/oneOf/0/enum",keyword:"enum",params:{allowedValues: schema15.oneOf[0].enum},message:"must be equal to one of the allowed values"};
-    if(vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/0/enum",keyword:"enum",params:{allowedValues: schema15.oneOf[0].enum},message:"must be equal to one of the allowed values"});
     errors++;
   }
   var _valid0 = _errs1 === errors;
@@ -72,31 +52,16 @@ const validate17 = function validate17(data, {instancePath=""}={}) {
   }
   const _errs3 = errors;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) {
-    const err2 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-    if(vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"});
     errors++;
   }
   if((typeof data == "number") && (isFinite(data))) {
     if(data > 100 || isNaN(data)) {
-      const err3 = {instancePath,schemaPath:"#/oneOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
-      if(vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"});
       errors++;
     }
     if(data < 0 || isNaN(data)) {
-      const err4 = {instancePath,schemaPath:"#/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-      if(vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"});
       errors++;
     }
   }
@@ -111,12 +76,7 @@ const validate17 = function validate17(data, {instancePath=""}={}) {
     }
   }
   if(!valid0) {
-    const err5 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-    if(vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"});
     errors++;
   } else {
     errors = _errs0;
@@ -136,31 +96,16 @@ const validate20 = function validate20(data, {instancePath=""}={}) {
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if((data.kind === undefined) || (!(func0.call(data, "kind")))) {
-      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"});
       errors++;
     }
     if((data.id === undefined) || (!(func0.call(data, "id")))) {
-      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
-      if(vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"});
       errors++;
     }
     if(data.kind !== undefined && func0.call(data, "kind")) {
       if("mantyx" !== data.kind) {
-        const err2 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "mantyx"},message:"must be equal to constant"};
-        if(vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "mantyx"},message:"must be equal to constant"});
         errors++;
       }
     }
@@ -168,31 +113,16 @@ const validate20 = function validate20(data, {instancePath=""}={}) {
       let data1 = data.id;
       if(typeof data1 === "string") {
         if(func4(data1) < 1) {
-          const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-          if(vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"});
           errors++;
         }
       } else {
-        const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
   } else {
-    const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate20.errors = vErrors;
@@ -203,21 +133,11 @@ const validate22 = function validate22(data, {instancePath=""}={}) {
   let errors = 0;
   if(typeof data === "string") {
     if(!pattern0.test(data)) {
-      const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-zA-Z0-9_]{1,64}$"},message:"must match pattern \""+"^[a-zA-Z0-9_]{1,64}$"+"\""};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-zA-Z0-9_]{1,64}$"},message:"must match pattern \""+"^[a-zA-Z0-9_]{1,64}$"+"\""});
       errors++;
     }
   } else {
-    const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-    if(vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"});
     errors++;
   }
   validate22.errors = vErrors;
@@ -228,31 +148,16 @@ const validate21 = function validate21(data, {instancePath=""}={}) {
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if((data.kind === undefined) || (!(func0.call(data, "kind")))) {
-      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"});
       errors++;
     }
     if((data.name === undefined) || (!(func0.call(data, "name")))) {
-      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-      if(vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"});
       errors++;
     }
     if(data.kind !== undefined && func0.call(data, "kind")) {
       if("mantyx_plugin" !== data.kind) {
-        const err2 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "mantyx_plugin"},message:"must be equal to constant"};
-        if(vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "mantyx_plugin"},message:"must be equal to constant"});
         errors++;
       }
     }
@@ -263,12 +168,7 @@ const validate21 = function validate21(data, {instancePath=""}={}) {
       }
     }
   } else {
-    const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate21.errors = vErrors;
@@ -279,12 +179,7 @@ const validate26 = function validate26(data, {instancePath=""}={}) {
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)) {
   } else {
-    const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate26.errors = vErrors;
@@ -295,31 +190,16 @@ const validate24 = function validate24(data, {instancePath=""}={}) {
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if((data.kind === undefined) || (!(func0.call(data, "kind")))) {
-      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"});
       errors++;
     }
     if((data.name === undefined) || (!(func0.call(data, "name")))) {
-      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-      if(vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"});
       errors++;
     }
     if(data.kind !== undefined && func0.call(data, "kind")) {
       if("local" !== data.kind) {
-        const err2 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "local"},message:"must be equal to constant"};
-        if(vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "local"},message:"must be equal to constant"});
         errors++;
       }
     }
@@ -331,12 +211,7 @@ const validate24 = function validate24(data, {instancePath=""}={}) {
     }
     if(data.description !== undefined && func0.call(data, "description")) {
       if(typeof data.description !== "string") {
-        const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
@@ -354,44 +229,24 @@ const validate24 = function validate24(data, {instancePath=""}={}) {
     }
     if(data.longRunning !== undefined && func0.call(data, "longRunning")) {
       if(typeof data.longRunning !== "boolean") {
-        const err4 = {instancePath:instancePath+"/longRunning",schemaPath:"#/properties/longRunning/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-        if(vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/longRunning",schemaPath:"#/properties/longRunning/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"});
         errors++;
       }
     }
     if(data.readOnly !== undefined && func0.call(data, "readOnly")) {
       if(typeof data.readOnly !== "boolean") {
-        const err5 = {instancePath:instancePath+"/readOnly",schemaPath:"#/properties/readOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-        if(vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/readOnly",schemaPath:"#/properties/readOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"});
         errors++;
       }
     }
     if(data.retain !== undefined && func0.call(data, "retain")) {
       if(typeof data.retain !== "boolean") {
-        const err6 = {instancePath:instancePath+"/retain",schemaPath:"#/properties/retain/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-        if(vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/retain",schemaPath:"#/properties/retain/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"});
         errors++;
       }
     }
   } else {
-    const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err7];
-    } else {
-      vErrors.push(err7);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate24.errors = vErrors;
@@ -422,31 +277,16 @@ const validate31 = function validate31(data, {instancePath=""}={}) {
           }
         }
         if(bytes0 > 8192) {
-          const err0 = {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/x-max-utf8-bytes",keyword:"x-max-utf8-bytes",params:{limit: 8192, actual: bytes0},message:"must be at most 8192 bytes as UTF-8 (is "+bytes0+")"};
-          if(vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/x-max-utf8-bytes",keyword:"x-max-utf8-bytes",params:{limit: 8192, actual: bytes0},message:"must be at most 8192 bytes as UTF-8 (is "+bytes0+")"});
           errors++;
         }
       } else {
-        const err1 = {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
   } else {
-    const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate31.errors = vErrors;
@@ -457,40 +297,20 @@ const validate29 = function validate29(data, {instancePath=""}={}) {
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if((data.kind === undefined) || (!(func0.call(data, "kind")))) {
-      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"});
       errors++;
     }
     if((data.name === undefined) || (!(func0.call(data, "name")))) {
-      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-      if(vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"});
       errors++;
     }
     if((data.agentCardUrl === undefined) || (!(func0.call(data, "agentCardUrl")))) {
-      const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agentCardUrl"},message:"must have required property '"+"agentCardUrl"+"'"};
-      if(vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agentCardUrl"},message:"must have required property '"+"agentCardUrl"+"'"});
       errors++;
     }
     if(data.kind !== undefined && func0.call(data, "kind")) {
       if("a2a" !== data.kind) {
-        const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "a2a"},message:"must be equal to constant"};
-        if(vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "a2a"},message:"must be equal to constant"});
         errors++;
       }
     }
@@ -504,32 +324,17 @@ const validate29 = function validate29(data, {instancePath=""}={}) {
       let data2 = data.agentCardUrl;
       if(typeof data2 === "string") {
         if(func4(data2) < 1) {
-          const err4 = {instancePath:instancePath+"/agentCardUrl",schemaPath:"#/properties/agentCardUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-          if(vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/agentCardUrl",schemaPath:"#/properties/agentCardUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"});
           errors++;
         }
       } else {
-        const err5 = {instancePath:instancePath+"/agentCardUrl",schemaPath:"#/properties/agentCardUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/agentCardUrl",schemaPath:"#/properties/agentCardUrl/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
     if(data.description !== undefined && func0.call(data, "description")) {
       if(typeof data.description !== "string") {
-        const err6 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
@@ -541,22 +346,12 @@ const validate29 = function validate29(data, {instancePath=""}={}) {
     }
     if(data.contextId !== undefined && func0.call(data, "contextId")) {
       if(typeof data.contextId !== "string") {
-        const err7 = {instancePath:instancePath+"/contextId",schemaPath:"#/properties/contextId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/contextId",schemaPath:"#/properties/contextId/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
   } else {
-    const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate29.errors = vErrors;
@@ -568,34 +363,19 @@ const validate36 = function validate36(data, {instancePath=""}={}) {
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if(data.id !== undefined && func0.call(data, "id")) {
       if(typeof data.id !== "string") {
-        const err0 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
     if(data.name !== undefined && func0.call(data, "name")) {
       if(typeof data.name !== "string") {
-        const err1 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
     if(data.description !== undefined && func0.call(data, "description")) {
       if(typeof data.description !== "string") {
-        const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
@@ -605,22 +385,12 @@ const validate36 = function validate36(data, {instancePath=""}={}) {
         const len0 = data3.length;
         for(let i0=0; i0<len0; i0++) {
           if(typeof data3[i0] !== "string") {
-            const err3 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null) {
-              vErrors = [err3];
-            } else {
-              vErrors.push(err3);
-            }
+            (vErrors || (vErrors = [])).push({instancePath:instancePath+"/tags/" + i0,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string"});
             errors++;
           }
         }
       } else {
-        const err4 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"};
-        if(vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array"});
         errors++;
       }
     }
@@ -630,32 +400,17 @@ const validate36 = function validate36(data, {instancePath=""}={}) {
         const len1 = data5.length;
         for(let i1=0; i1<len1; i1++) {
           if(typeof data5[i1] !== "string") {
-            const err5 = {instancePath:instancePath+"/examples/" + i1,schemaPath:"#/properties/examples/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null) {
-              vErrors = [err5];
-            } else {
-              vErrors.push(err5);
-            }
+            (vErrors || (vErrors = [])).push({instancePath:instancePath+"/examples/" + i1,schemaPath:"#/properties/examples/items/type",keyword:"type",params:{type: "string"},message:"must be string"});
             errors++;
           }
         }
       } else {
-        const err6 = {instancePath:instancePath+"/examples",schemaPath:"#/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array"};
-        if(vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/examples",schemaPath:"#/properties/examples/type",keyword:"type",params:{type: "array"},message:"must be array"});
         errors++;
       }
     }
   } else {
-    const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err7];
-    } else {
-      vErrors.push(err7);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate36.errors = vErrors;
@@ -666,66 +421,36 @@ const validate35 = function validate35(data, {instancePath=""}={}) {
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if((data.name === undefined) || (!(func0.call(data, "name")))) {
-      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"});
       errors++;
     }
     if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")) {
       if(typeof data.protocolVersion !== "string") {
-        const err1 = {instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
     if(data.name !== undefined && func0.call(data, "name")) {
       if(typeof data.name !== "string") {
-        const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
     if(data.description !== undefined && func0.call(data, "description")) {
       if(typeof data.description !== "string") {
-        const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
     if(data.url !== undefined && func0.call(data, "url")) {
       if(typeof data.url !== "string") {
-        const err4 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
     if(data.version !== undefined && func0.call(data, "version")) {
       if(typeof data.version !== "string") {
-        const err5 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
@@ -734,55 +459,30 @@ const validate35 = function validate35(data, {instancePath=""}={}) {
       if(data5 && typeof data5 == "object" && !Array.isArray(data5)) {
         if(data5.organization !== undefined && func0.call(data5, "organization")) {
           if(typeof data5.organization !== "string") {
-            const err6 = {instancePath:instancePath+"/provider/organization",schemaPath:"#/properties/provider/properties/organization/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null) {
-              vErrors = [err6];
-            } else {
-              vErrors.push(err6);
-            }
+            (vErrors || (vErrors = [])).push({instancePath:instancePath+"/provider/organization",schemaPath:"#/properties/provider/properties/organization/type",keyword:"type",params:{type: "string"},message:"must be string"});
             errors++;
           }
         }
         if(data5.url !== undefined && func0.call(data5, "url")) {
           if(typeof data5.url !== "string") {
-            const err7 = {instancePath:instancePath+"/provider/url",schemaPath:"#/properties/provider/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null) {
-              vErrors = [err7];
-            } else {
-              vErrors.push(err7);
-            }
+            (vErrors || (vErrors = [])).push({instancePath:instancePath+"/provider/url",schemaPath:"#/properties/provider/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"});
             errors++;
           }
         }
       } else {
-        const err8 = {instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/type",keyword:"type",params:{type: "object"},message:"must be object"};
-        if(vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/type",keyword:"type",params:{type: "object"},message:"must be object"});
         errors++;
       }
     }
     if(data.documentationUrl !== undefined && func0.call(data, "documentationUrl")) {
       if(typeof data.documentationUrl !== "string") {
-        const err9 = {instancePath:instancePath+"/documentationUrl",schemaPath:"#/properties/documentationUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/documentationUrl",schemaPath:"#/properties/documentationUrl/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
     if(data.iconUrl !== undefined && func0.call(data, "iconUrl")) {
       if(typeof data.iconUrl !== "string") {
-        const err10 = {instancePath:instancePath+"/iconUrl",schemaPath:"#/properties/iconUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/iconUrl",schemaPath:"#/properties/iconUrl/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
@@ -790,12 +490,7 @@ const validate35 = function validate35(data, {instancePath=""}={}) {
       let data10 = data.capabilities;
       if(data10 && typeof data10 == "object" && !Array.isArray(data10)) {
       } else {
-        const err11 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"};
-        if(vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"});
         errors++;
       }
     }
@@ -805,22 +500,12 @@ const validate35 = function validate35(data, {instancePath=""}={}) {
         const len0 = data11.length;
         for(let i0=0; i0<len0; i0++) {
           if(typeof data11[i0] !== "string") {
-            const err12 = {instancePath:instancePath+"/defaultInputModes/" + i0,schemaPath:"#/properties/defaultInputModes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null) {
-              vErrors = [err12];
-            } else {
-              vErrors.push(err12);
-            }
+            (vErrors || (vErrors = [])).push({instancePath:instancePath+"/defaultInputModes/" + i0,schemaPath:"#/properties/defaultInputModes/items/type",keyword:"type",params:{type: "string"},message:"must be string"});
             errors++;
           }
         }
       } else {
-        const err13 = {instancePath:instancePath+"/defaultInputModes",schemaPath:"#/properties/defaultInputModes/type",keyword:"type",params:{type: "array"},message:"must be array"};
-        if(vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/defaultInputModes",schemaPath:"#/properties/defaultInputModes/type",keyword:"type",params:{type: "array"},message:"must be array"});
         errors++;
       }
     }
@@ -830,22 +515,12 @@ const validate35 = function validate35(data, {instancePath=""}={}) {
         const len1 = data13.length;
         for(let i1=0; i1<len1; i1++) {
           if(typeof data13[i1] !== "string") {
-            const err14 = {instancePath:instancePath+"/defaultOutputModes/" + i1,schemaPath:"#/properties/defaultOutputModes/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null) {
-              vErrors = [err14];
-            } else {
-              vErrors.push(err14);
-            }
+            (vErrors || (vErrors = [])).push({instancePath:instancePath+"/defaultOutputModes/" + i1,schemaPath:"#/properties/defaultOutputModes/items/type",keyword:"type",params:{type: "string"},message:"must be string"});
             errors++;
           }
         }
       } else {
-        const err15 = {instancePath:instancePath+"/defaultOutputModes",schemaPath:"#/properties/defaultOutputModes/type",keyword:"type",params:{type: "array"},message:"must be array"};
-        if(vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/defaultOutputModes",schemaPath:"#/properties/defaultOutputModes/type",keyword:"type",params:{type: "array"},message:"must be array"});
         errors++;
       }
     }
@@ -860,22 +535,12 @@ const validate35 = function validate35(data, {instancePath=""}={}) {
           }
         }
       } else {
-        const err16 = {instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"};
-        if(vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"});
         errors++;
       }
     }
   } else {
-    const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err17];
-    } else {
-      vErrors.push(err17);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate35.errors = vErrors;
@@ -886,40 +551,20 @@ const validate33 = function validate33(data, {instancePath=""}={}) {
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if((data.kind === undefined) || (!(func0.call(data, "kind")))) {
-      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"});
       errors++;
     }
     if((data.name === undefined) || (!(func0.call(data, "name")))) {
-      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-      if(vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"});
       errors++;
     }
     if((data.agentCard === undefined) || (!(func0.call(data, "agentCard")))) {
-      const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agentCard"},message:"must have required property '"+"agentCard"+"'"};
-      if(vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agentCard"},message:"must have required property '"+"agentCard"+"'"});
       errors++;
     }
     if(data.kind !== undefined && func0.call(data, "kind")) {
       if("a2a_local" !== data.kind) {
-        const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "a2a_local"},message:"must be equal to constant"};
-        if(vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "a2a_local"},message:"must be equal to constant"});
         errors++;
       }
     }
@@ -931,12 +576,7 @@ const validate33 = function validate33(data, {instancePath=""}={}) {
     }
     if(data.description !== undefined && func0.call(data, "description")) {
       if(typeof data.description !== "string") {
-        const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
@@ -947,12 +587,7 @@ const validate33 = function validate33(data, {instancePath=""}={}) {
       }
     }
   } else {
-    const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate33.errors = vErrors;
@@ -963,40 +598,20 @@ const validate39 = function validate39(data, {instancePath=""}={}) {
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if((data.kind === undefined) || (!(func0.call(data, "kind")))) {
-      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"});
       errors++;
     }
     if((data.name === undefined) || (!(func0.call(data, "name")))) {
-      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-      if(vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"});
       errors++;
     }
     if((data.url === undefined) || (!(func0.call(data, "url")))) {
-      const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
-      if(vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"});
       errors++;
     }
     if(data.kind !== undefined && func0.call(data, "kind")) {
       if("mcp" !== data.kind) {
-        const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "mcp"},message:"must be equal to constant"};
-        if(vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "mcp"},message:"must be equal to constant"});
         errors++;
       }
     }
@@ -1010,21 +625,11 @@ const validate39 = function validate39(data, {instancePath=""}={}) {
       let data2 = data.url;
       if(typeof data2 === "string") {
         if(func4(data2) < 1) {
-          const err4 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-          if(vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/url",schemaPath:"#/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"});
           errors++;
         }
       } else {
-        const err5 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
@@ -1040,32 +645,17 @@ const validate39 = function validate39(data, {instancePath=""}={}) {
         const len0 = data4.length;
         for(let i0=0; i0<len0; i0++) {
           if(typeof data4[i0] !== "string") {
-            const err6 = {instancePath:instancePath+"/toolFilter/" + i0,schemaPath:"#/properties/toolFilter/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null) {
-              vErrors = [err6];
-            } else {
-              vErrors.push(err6);
-            }
+            (vErrors || (vErrors = [])).push({instancePath:instancePath+"/toolFilter/" + i0,schemaPath:"#/properties/toolFilter/items/type",keyword:"type",params:{type: "string"},message:"must be string"});
             errors++;
           }
         }
       } else {
-        const err7 = {instancePath:instancePath+"/toolFilter",schemaPath:"#/properties/toolFilter/type",keyword:"type",params:{type: "array"},message:"must be array"};
-        if(vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/toolFilter",schemaPath:"#/properties/toolFilter/type",keyword:"type",params:{type: "array"},message:"must be array"});
         errors++;
       }
     }
   } else {
-    const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate39.errors = vErrors;
@@ -1077,44 +667,24 @@ const validate44 = function validate44(data, {instancePath=""}={}) {
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if(data.name !== undefined && func0.call(data, "name")) {
       if(typeof data.name !== "string") {
-        const err0 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
     if(data.version !== undefined && func0.call(data, "version")) {
       if(typeof data.version !== "string") {
-        const err1 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
     if(data.title !== undefined && func0.call(data, "title")) {
       if(typeof data.title !== "string") {
-        const err2 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
   } else {
-    const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate44.errors = vErrors;
@@ -1126,66 +696,36 @@ const validate50 = function validate50(data, {instancePath=""}={}) {
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if(data.title !== undefined && func0.call(data, "title")) {
       if(typeof data.title !== "string") {
-        const err0 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
     if(data.readOnlyHint !== undefined && func0.call(data, "readOnlyHint")) {
       if(typeof data.readOnlyHint !== "boolean") {
-        const err1 = {instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-        if(vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/readOnlyHint",schemaPath:"#/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"});
         errors++;
       }
     }
     if(data.destructiveHint !== undefined && func0.call(data, "destructiveHint")) {
       if(typeof data.destructiveHint !== "boolean") {
-        const err2 = {instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-        if(vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/destructiveHint",schemaPath:"#/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"});
         errors++;
       }
     }
     if(data.idempotentHint !== undefined && func0.call(data, "idempotentHint")) {
       if(typeof data.idempotentHint !== "boolean") {
-        const err3 = {instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-        if(vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/idempotentHint",schemaPath:"#/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"});
         errors++;
       }
     }
     if(data.openWorldHint !== undefined && func0.call(data, "openWorldHint")) {
       if(typeof data.openWorldHint !== "boolean") {
-        const err4 = {instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-        if(vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/openWorldHint",schemaPath:"#/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"});
         errors++;
       }
     }
   } else {
-    const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate50.errors = vErrors;
@@ -1196,12 +736,7 @@ const validate46 = function validate46(data, {instancePath=""}={}) {
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if((data.name === undefined) || (!(func0.call(data, "name")))) {
-      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"});
       errors++;
     }
     if(data.name !== undefined && func0.call(data, "name")) {
@@ -1212,23 +747,13 @@ const validate46 = function validate46(data, {instancePath=""}={}) {
     }
     if(data.title !== undefined && func0.call(data, "title")) {
       if(typeof data.title !== "string") {
-        const err1 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
     if(data.description !== undefined && func0.call(data, "description")) {
       if(typeof data.description !== "string") {
-        const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
@@ -1251,12 +776,7 @@ const validate46 = function validate46(data, {instancePath=""}={}) {
       }
     }
   } else {
-    const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate46.errors = vErrors;
@@ -1267,40 +787,20 @@ const validate42 = function validate42(data, {instancePath=""}={}) {
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if((data.kind === undefined) || (!(func0.call(data, "kind")))) {
-      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"});
       errors++;
     }
     if((data.name === undefined) || (!(func0.call(data, "name")))) {
-      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
-      if(vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"});
       errors++;
     }
     if((data.tools === undefined) || (!(func0.call(data, "tools")))) {
-      const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tools"},message:"must have required property '"+"tools"+"'"};
-      if(vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tools"},message:"must have required property '"+"tools"+"'"});
       errors++;
     }
     if(data.kind !== undefined && func0.call(data, "kind")) {
       if("mcp_local" !== data.kind) {
-        const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "mcp_local"},message:"must be equal to constant"};
-        if(vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "mcp_local"},message:"must be equal to constant"});
         errors++;
       }
     }
@@ -1320,21 +820,11 @@ const validate42 = function validate42(data, {instancePath=""}={}) {
       let data3 = data.tools;
       if(Array.isArray(data3)) {
         if(data3.length > 64) {
-          const err4 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"};
-          if(vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/maxItems",keyword:"maxItems",params:{limit: 64},message:"must NOT have more than 64 items"});
           errors++;
         }
         if(data3.length < 1) {
-          const err5 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-          if(vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"});
           errors++;
         }
         const len0 = data3.length;
@@ -1345,22 +835,12 @@ const validate42 = function validate42(data, {instancePath=""}={}) {
           }
         }
       } else {
-        const err6 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
-        if(vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"});
         errors++;
       }
     }
   } else {
-    const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err7];
-    } else {
-      vErrors.push(err7);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate42.errors = vErrors;
@@ -1408,30 +888,15 @@ const validate19 = function validate19(data, {instancePath=""}={}) {
           errors = vErrors.length;
         }
       } else {
-        const err0 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "kind", tagValue: tag0},message:"value of tag \"kind\" must be in oneOf"};
-        if(vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
+        (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "kind", tagValue: tag0},message:"value of tag \"kind\" must be in oneOf"});
         errors++;
       }
     } else {
-      const err1 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "kind", tagValue: tag0},message:"tag \"kind\" must be string"};
-      if(vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "kind", tagValue: tag0},message:"tag \"kind\" must be string"});
       errors++;
     }
   } else {
-    const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate19.errors = vErrors;
@@ -1444,44 +909,24 @@ const validate61 = function validate61(data, {instancePath=""}={}) {
     if(data.maxToolTurns !== undefined && func0.call(data, "maxToolTurns")) {
       let data0 = data.maxToolTurns;
       if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) {
-        const err0 = {instancePath:instancePath+"/maxToolTurns",schemaPath:"#/properties/maxToolTurns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-        if(vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/maxToolTurns",schemaPath:"#/properties/maxToolTurns/type",keyword:"type",params:{type: "integer"},message:"must be integer"});
         errors++;
       }
       if((typeof data0 == "number") && (isFinite(data0))) {
         if(data0 < 0 || isNaN(data0)) {
-          const err1 = {instancePath:instancePath+"/maxToolTurns",schemaPath:"#/properties/maxToolTurns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-          if(vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/maxToolTurns",schemaPath:"#/properties/maxToolTurns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"});
           errors++;
         }
       }
     }
     if(data.maxToolTurnsExceeded !== undefined && func0.call(data, "maxToolTurnsExceeded")) {
       if(typeof data.maxToolTurnsExceeded !== "string") {
-        const err2 = {instancePath:instancePath+"/maxToolTurnsExceeded",schemaPath:"#/properties/maxToolTurnsExceeded/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/maxToolTurnsExceeded",schemaPath:"#/properties/maxToolTurnsExceeded/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
   } else {
-    const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate61.errors = vErrors;
@@ -1518,43 +963,23 @@ const validate63 = function validate63(data, {instancePath=""}={}) {
     bytes0 = -1;
   }
   if(bytes0 > 32768 || bytes0 === -1) {
-    const err0 = {instancePath,schemaPath:"#/x-max-json-bytes",keyword:"x-max-json-bytes",params:{limit: 32768, actual: bytes0},message:"must be at most " + 32768 + " bytes as JSON " + (bytes0 === -1 ? "(cannot be serialized: nested too deeply, or not JSON data)" : "(is " + bytes0 + ")")};
-    if(vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/x-max-json-bytes",keyword:"x-max-json-bytes",params:{limit: 32768, actual: bytes0},message:"must be at most " + 32768 + " bytes as JSON " + (bytes0 === -1 ? "(cannot be serialized: nested too deeply, or not JSON data)" : "(is " + bytes0 + ")")});
     errors++;
   }
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if((data.schema === undefined) || (!(func0.call(data, "schema")))) {
-      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'"};
-      if(vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'"});
       errors++;
     }
     if(data.name !== undefined && func0.call(data, "name")) {
       let data0 = data.name;
       if(typeof data0 === "string") {
         if(!pattern1.test(data0)) {
-          const err2 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-zA-Z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-zA-Z0-9_-]{1,64}$"+"\""};
-          if(vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/name",schemaPath:"#/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-zA-Z0-9_-]{1,64}$"},message:"must match pattern \""+"^[a-zA-Z0-9_-]{1,64}$"+"\""});
           errors++;
         }
       } else {
-        const err3 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
@@ -1567,31 +992,16 @@ const validate63 = function validate63(data, {instancePath=""}={}) {
     if(data.enforcement !== undefined && func0.call(data, "enforcement")) {
       let data2 = data.enforcement;
       if(typeof data2 !== "string") {
-        const err4 = {instancePath:instancePath+"/enforcement",schemaPath:"#/properties/enforcement/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/enforcement",schemaPath:"#/properties/enforcement/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
       if(!((data2 === "best_effort") || (data2 === "strict"))) {
-        const err5 = {instancePath:instancePath+"/enforcement",schemaPath:"#/properties/enforcement/enum",keyword:"enum",params:{allowedValues: schema33.properties.enforcement.enum},message:"must be equal to one of the allowed values"};
-        if(vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/enforcement",schemaPath:"#/properties/enforcement/enum",keyword:"enum",params:{allowedValues: schema33.properties.enforcement.enum},message:"must be equal to one of the allowed values"});
         errors++;
       }
     }
   } else {
-    const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate63.errors = vErrors;
@@ -1604,31 +1014,16 @@ const validate67 = function validate67(data, {instancePath=""}={}) {
     if(data.consecutiveThreshold !== undefined && func0.call(data, "consecutiveThreshold")) {
       let data0 = data.consecutiveThreshold;
       if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) {
-        const err0 = {instancePath:instancePath+"/consecutiveThreshold",schemaPath:"#/properties/consecutiveThreshold/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-        if(vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/consecutiveThreshold",schemaPath:"#/properties/consecutiveThreshold/type",keyword:"type",params:{type: "integer"},message:"must be integer"});
         errors++;
       }
       if((typeof data0 == "number") && (isFinite(data0))) {
         if(data0 > 100 || isNaN(data0)) {
-          const err1 = {instancePath:instancePath+"/consecutiveThreshold",schemaPath:"#/properties/consecutiveThreshold/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
-          if(vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/consecutiveThreshold",schemaPath:"#/properties/consecutiveThreshold/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"});
           errors++;
         }
         if(data0 < 2 || isNaN(data0)) {
-          const err2 = {instancePath:instancePath+"/consecutiveThreshold",schemaPath:"#/properties/consecutiveThreshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"};
-          if(vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/consecutiveThreshold",schemaPath:"#/properties/consecutiveThreshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 2},message:"must be >= 2"});
           errors++;
         }
       }
@@ -1636,31 +1031,16 @@ const validate67 = function validate67(data, {instancePath=""}={}) {
     if(data.hardCutoffThreshold !== undefined && func0.call(data, "hardCutoffThreshold")) {
       let data1 = data.hardCutoffThreshold;
       if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) {
-        const err3 = {instancePath:instancePath+"/hardCutoffThreshold",schemaPath:"#/properties/hardCutoffThreshold/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-        if(vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/hardCutoffThreshold",schemaPath:"#/properties/hardCutoffThreshold/type",keyword:"type",params:{type: "integer"},message:"must be integer"});
         errors++;
       }
       if((typeof data1 == "number") && (isFinite(data1))) {
         if(data1 > 100 || isNaN(data1)) {
-          const err4 = {instancePath:instancePath+"/hardCutoffThreshold",schemaPath:"#/properties/hardCutoffThreshold/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
-          if(vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/hardCutoffThreshold",schemaPath:"#/properties/hardCutoffThreshold/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"});
           errors++;
         }
         if(data1 < 3 || isNaN(data1)) {
-          const err5 = {instancePath:instancePath+"/hardCutoffThreshold",schemaPath:"#/properties/hardCutoffThreshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 3},message:"must be >= 3"};
-          if(vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/hardCutoffThreshold",schemaPath:"#/properties/hardCutoffThreshold/minimum",keyword:"minimum",params:{comparison: ">=", limit: 3},message:"must be >= 3"});
           errors++;
         }
       }
@@ -1668,21 +1048,11 @@ const validate67 = function validate67(data, {instancePath=""}={}) {
     const a0 = data["hardCutoffThreshold"];
     const b0 = data["consecutiveThreshold"];
     if(typeof a0 == "number" && typeof b0 == "number" && !(a0 > b0)) {
-      const err6 = {instancePath,schemaPath:"#/x-greater-than",keyword:"x-greater-than",params:{property: "hardCutoffThreshold", than: "consecutiveThreshold", limit: b0, actual: a0},message:"must have hardCutoffThreshold greater than consecutiveThreshold (is "+a0+", not greater than "+b0+")"};
-      if(vErrors === null) {
-        vErrors = [err6];
-      } else {
-        vErrors.push(err6);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/x-greater-than",keyword:"x-greater-than",params:{property: "hardCutoffThreshold", than: "consecutiveThreshold", limit: b0, actual: a0},message:"must have hardCutoffThreshold greater than consecutiveThreshold (is "+a0+", not greater than "+b0+")"});
       errors++;
     }
   } else {
-    const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err7];
-    } else {
-      vErrors.push(err7);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate67.errors = vErrors;
@@ -1706,12 +1076,7 @@ const validate66 = function validate66(data, {instancePath=""}={}) {
   }
   const _errs2 = errors;
   if(false !== data) {
-    const err0 = {instancePath,schemaPath:"#/oneOf/1/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
-    if(vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/1/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"});
     errors++;
   }
   var _valid0 = _errs2 === errors;
@@ -1725,12 +1090,7 @@ const validate66 = function validate66(data, {instancePath=""}={}) {
     }
   }
   if(!valid0) {
-    const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-    if(vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"});
     errors++;
   } else {
     errors = _errs0;
@@ -1750,53 +1110,28 @@ const validate71 = function validate71(data, {instancePath=""}={}) {
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if((data.maxCalls === undefined) || (!(func0.call(data, "maxCalls")))) {
-      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "maxCalls"},message:"must have required property '"+"maxCalls"+"'"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "maxCalls"},message:"must have required property '"+"maxCalls"+"'"});
       errors++;
     }
     if(data.maxCalls !== undefined && func0.call(data, "maxCalls")) {
       let data0 = data.maxCalls;
       if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) {
-        const err1 = {instancePath:instancePath+"/maxCalls",schemaPath:"#/properties/maxCalls/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-        if(vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/maxCalls",schemaPath:"#/properties/maxCalls/type",keyword:"type",params:{type: "integer"},message:"must be integer"});
         errors++;
       }
       if((typeof data0 == "number") && (isFinite(data0))) {
         if(data0 > 1000 || isNaN(data0)) {
-          const err2 = {instancePath:instancePath+"/maxCalls",schemaPath:"#/properties/maxCalls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"};
-          if(vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/maxCalls",schemaPath:"#/properties/maxCalls/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"});
           errors++;
         }
         if(data0 < 0 || isNaN(data0)) {
-          const err3 = {instancePath:instancePath+"/maxCalls",schemaPath:"#/properties/maxCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-          if(vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/maxCalls",schemaPath:"#/properties/maxCalls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"});
           errors++;
         }
       }
     }
   } else {
-    const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate71.errors = vErrors;
@@ -1807,44 +1142,24 @@ const validate70 = function validate70(data, {instancePath=""}={}) {
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if(Object.keys(data).length > 32) {
-      const err0 = {instancePath,schemaPath:"#/maxProperties",keyword:"maxProperties",params:{limit: 32},message:"must NOT have more than 32 properties"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/maxProperties",keyword:"maxProperties",params:{limit: 32},message:"must NOT have more than 32 properties"});
       errors++;
     }
     for(const key0 of Object.keys(data)) {
       const _errs1 = errors;
       if(typeof key0 === "string") {
         if(func4(key0) > 120) {
-          const err1 = {instancePath,schemaPath:"#/propertyNames/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters",propertyName:key0};
-          if(vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
+          (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/propertyNames/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters",propertyName:key0});
           errors++;
         }
         if(func4(key0) < 1) {
-          const err2 = {instancePath,schemaPath:"#/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",propertyName:key0};
-          if(vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
+          (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",propertyName:key0});
           errors++;
         }
       }
       var valid0 = _errs1 === errors;
       if(!valid0) {
-        const err3 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
-        if(vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
+        (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"});
         errors++;
       }
     }
@@ -1855,12 +1170,7 @@ const validate70 = function validate70(data, {instancePath=""}={}) {
       }
     }
   } else {
-    const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate70.errors = vErrors;
@@ -1873,31 +1183,16 @@ const validate77 = function validate77(data, {instancePath=""}={}) {
     if(data.chars !== undefined && func0.call(data, "chars")) {
       let data0 = data.chars;
       if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) {
-        const err0 = {instancePath:instancePath+"/chars",schemaPath:"#/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-        if(vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/chars",schemaPath:"#/properties/chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"});
         errors++;
       }
       if((typeof data0 == "number") && (isFinite(data0))) {
         if(data0 > 50000 || isNaN(data0)) {
-          const err1 = {instancePath:instancePath+"/chars",schemaPath:"#/properties/chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50000},message:"must be <= 50000"};
-          if(vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/chars",schemaPath:"#/properties/chars/maximum",keyword:"maximum",params:{comparison: "<=", limit: 50000},message:"must be <= 50000"});
           errors++;
         }
         if(data0 < 1 || isNaN(data0)) {
-          const err2 = {instancePath:instancePath+"/chars",schemaPath:"#/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-          if(vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/chars",schemaPath:"#/properties/chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"});
           errors++;
         }
       }
@@ -1905,42 +1200,22 @@ const validate77 = function validate77(data, {instancePath=""}={}) {
     if(data.ms !== undefined && func0.call(data, "ms")) {
       let data1 = data.ms;
       if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) {
-        const err3 = {instancePath:instancePath+"/ms",schemaPath:"#/properties/ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-        if(vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/ms",schemaPath:"#/properties/ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"});
         errors++;
       }
       if((typeof data1 == "number") && (isFinite(data1))) {
         if(data1 > 600000 || isNaN(data1)) {
-          const err4 = {instancePath:instancePath+"/ms",schemaPath:"#/properties/ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
-          if(vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/ms",schemaPath:"#/properties/ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"});
           errors++;
         }
         if(data1 < 1 || isNaN(data1)) {
-          const err5 = {instancePath:instancePath+"/ms",schemaPath:"#/properties/ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-          if(vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/ms",schemaPath:"#/properties/ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"});
           errors++;
         }
       }
     }
   } else {
-    const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate77.errors = vErrors;
@@ -1953,31 +1228,16 @@ const validate75 = function validate75(data, {instancePath=""}={}) {
     if(data.interval !== undefined && func0.call(data, "interval")) {
       let data0 = data.interval;
       if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) {
-        const err0 = {instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-        if(vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/type",keyword:"type",params:{type: "integer"},message:"must be integer"});
         errors++;
       }
       if((typeof data0 == "number") && (isFinite(data0))) {
         if(data0 > 100 || isNaN(data0)) {
-          const err1 = {instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
-          if(vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"});
           errors++;
         }
         if(data0 < 1 || isNaN(data0)) {
-          const err2 = {instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-          if(vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"});
           errors++;
         }
       }
@@ -2005,12 +1265,7 @@ const validate75 = function validate75(data, {instancePath=""}={}) {
       }
       const _errs8 = errors;
       if(false !== data2) {
-        const err3 = {instancePath:instancePath+"/reasoningTrigger",schemaPath:"#/properties/reasoningTrigger/oneOf/1/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
-        if(vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/reasoningTrigger",schemaPath:"#/properties/reasoningTrigger/oneOf/1/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"});
         errors++;
       }
       var _valid0 = _errs8 === errors;
@@ -2024,12 +1279,7 @@ const validate75 = function validate75(data, {instancePath=""}={}) {
         }
       }
       if(!valid1) {
-        const err4 = {instancePath:instancePath+"/reasoningTrigger",schemaPath:"#/properties/reasoningTrigger/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-        if(vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/reasoningTrigger",schemaPath:"#/properties/reasoningTrigger/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"});
         errors++;
       } else {
         errors = _errs6;
@@ -2043,12 +1293,7 @@ const validate75 = function validate75(data, {instancePath=""}={}) {
       }
     }
   } else {
-    const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate75.errors = vErrors;
@@ -2062,12 +1307,7 @@ const validate74 = function validate74(data, {instancePath=""}={}) {
   let passing0 = null;
   const _errs1 = errors;
   if(typeof data !== "boolean") {
-    const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-    if(vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"});
     errors++;
   }
   var _valid0 = _errs1 === errors;
@@ -2091,12 +1331,7 @@ const validate74 = function validate74(data, {instancePath=""}={}) {
     }
   }
   if(!valid0) {
-    const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-    if(vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"});
     errors++;
   } else {
     errors = _errs0;
@@ -2118,43 +1353,23 @@ const validate82 = function validate82(data, {instancePath=""}={}) {
     if(data.mode !== undefined && func0.call(data, "mode")) {
       let data0 = data.mode;
       if(typeof data0 !== "string") {
-        const err0 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
       if(!(((data0 === "off") || (data0 === "auto")) || (data0 === "required"))) {
-        const err1 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema42.properties.mode.enum},message:"must be equal to one of the allowed values"};
-        if(vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema42.properties.mode.enum},message:"must be equal to one of the allowed values"});
         errors++;
       }
     }
     if(data.planOnly !== undefined && func0.call(data, "planOnly")) {
       if(typeof data.planOnly !== "boolean") {
-        const err2 = {instancePath:instancePath+"/planOnly",schemaPath:"#/properties/planOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-        if(vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/planOnly",schemaPath:"#/properties/planOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"});
         errors++;
       }
     }
     if(data.brief !== undefined && func0.call(data, "brief")) {
       if(typeof data.brief !== "string") {
-        const err3 = {instancePath:instancePath+"/brief",schemaPath:"#/properties/brief/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/brief",schemaPath:"#/properties/brief/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
@@ -2164,32 +1379,17 @@ const validate82 = function validate82(data, {instancePath=""}={}) {
         const len0 = data3.length;
         for(let i0=0; i0<len0; i0++) {
           if(typeof data3[i0] !== "string") {
-            const err4 = {instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-            if(vErrors === null) {
-              vErrors = [err4];
-            } else {
-              vErrors.push(err4);
-            }
+            (vErrors || (vErrors = [])).push({instancePath:instancePath+"/steps/" + i0,schemaPath:"#/properties/steps/items/type",keyword:"type",params:{type: "string"},message:"must be string"});
             errors++;
           }
         }
       } else {
-        const err5 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"};
-        if(vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "array"},message:"must be array"});
         errors++;
       }
     }
   } else {
-    const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate82.errors = vErrors;
@@ -2203,12 +1403,7 @@ const validate81 = function validate81(data, {instancePath=""}={}) {
   let passing0 = null;
   const _errs1 = errors;
   if(typeof data !== "boolean") {
-    const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-    if(vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"});
     errors++;
   }
   var _valid0 = _errs1 === errors;
@@ -2218,21 +1413,11 @@ const validate81 = function validate81(data, {instancePath=""}={}) {
   }
   const _errs3 = errors;
   if(typeof data !== "string") {
-    const err1 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-    if(vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"});
     errors++;
   }
   if(!(((data === "off") || (data === "auto")) || (data === "required"))) {
-    const err2 = {instancePath,schemaPath:"#/oneOf/1/enum",keyword:"enum",params:{allowedValues: schema41.oneOf[1].enum},message:"must be equal to one of the allowed values"};
-    if(vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/1/enum",keyword:"enum",params:{allowedValues: schema41.oneOf[1].enum},message:"must be equal to one of the allowed values"});
     errors++;
   }
   var _valid0 = _errs3 === errors;
@@ -2261,12 +1446,7 @@ const validate81 = function validate81(data, {instancePath=""}={}) {
     }
   }
   if(!valid0) {
-    const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-    if(vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"});
     errors++;
   } else {
     errors = _errs0;
@@ -2312,45 +1492,25 @@ const validate85 = function validate85(data, {instancePath=""}={}) {
     bytes0 = -1;
   }
   if(bytes0 > 4096 || bytes0 === -1) {
-    const err0 = {instancePath,schemaPath:"#/x-max-json-bytes",keyword:"x-max-json-bytes",params:{limit: 4096, actual: bytes0},message:"must be at most " + 4096 + " bytes as JSON " + (bytes0 === -1 ? "(cannot be serialized: nested too deeply, or not JSON data)" : "(is " + bytes0 + ")")};
-    if(vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/x-max-json-bytes",keyword:"x-max-json-bytes",params:{limit: 4096, actual: bytes0},message:"must be at most " + 4096 + " bytes as JSON " + (bytes0 === -1 ? "(cannot be serialized: nested too deeply, or not JSON data)" : "(is " + bytes0 + ")")});
     errors++;
   }
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if(Object.keys(data).length > 16) {
-      const err1 = {instancePath,schemaPath:"#/maxProperties",keyword:"maxProperties",params:{limit: 16},message:"must NOT have more than 16 properties"};
-      if(vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/maxProperties",keyword:"maxProperties",params:{limit: 16},message:"must NOT have more than 16 properties"});
       errors++;
     }
     for(const key0 of Object.keys(data)) {
       const _errs1 = errors;
       if(typeof key0 === "string") {
         if(!pattern2.test(key0)) {
-          const err2 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\"",propertyName:key0};
-          if(vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
+          (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\"",propertyName:key0});
           errors++;
         }
       }
       var valid0 = _errs1 === errors;
       if(!valid0) {
-        const err3 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
-        if(vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
+        (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"});
         errors++;
       }
     }
@@ -2358,31 +1518,16 @@ const validate85 = function validate85(data, {instancePath=""}={}) {
       let data0 = data[key1];
       if(typeof data0 === "string") {
         if(func4(data0) > 256) {
-          const err4 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-          if(vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"});
           errors++;
         }
       } else {
-        const err5 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
   } else {
-    const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate85.errors = vErrors;
@@ -2394,12 +1539,7 @@ const validate13 = function validate13(data, {instancePath=""}={}) {
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if(data.name !== undefined && func0.call(data, "name")) {
       if(typeof data.name !== "string") {
-        const err0 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
@@ -2407,32 +1547,17 @@ const validate13 = function validate13(data, {instancePath=""}={}) {
       let data1 = data.agentId;
       if(typeof data1 === "string") {
         if(func4(data1) < 1) {
-          const err1 = {instancePath:instancePath+"/agentId",schemaPath:"#/properties/agentId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-          if(vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/agentId",schemaPath:"#/properties/agentId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"});
           errors++;
         }
       } else {
-        const err2 = {instancePath:instancePath+"/agentId",schemaPath:"#/properties/agentId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/agentId",schemaPath:"#/properties/agentId/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
     if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")) {
       if(typeof data.systemPrompt !== "string") {
-        const err3 = {instancePath:instancePath+"/systemPrompt",schemaPath:"#/properties/systemPrompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/systemPrompt",schemaPath:"#/properties/systemPrompt/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
@@ -2465,12 +1590,7 @@ const validate13 = function validate13(data, {instancePath=""}={}) {
           }
         }
       } else {
-        const err4 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
-        if(vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"});
         errors++;
       }
     }
@@ -2517,12 +1637,7 @@ const validate13 = function validate13(data, {instancePath=""}={}) {
       }
     }
   } else {
-    const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate13.errors = vErrors;
@@ -2533,41 +1648,21 @@ const validate89 = function validate89(data, {instancePath=""}={}) {
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if((data.prompt === undefined) || (!(func0.call(data, "prompt")))) {
-      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'"});
       errors++;
     }
     if(data.prompt !== undefined && func0.call(data, "prompt")) {
       if(typeof data.prompt !== "string") {
-        const err1 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
     if(data.messages !== undefined && func0.call(data, "messages")) {
-      const err2 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
-      if(vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
+      (vErrors || (vErrors = [])).push({instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/false schema",keyword:"false schema",params:{},message:"boolean schema is false"});
       errors++;
     }
   } else {
-    const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate89.errors = vErrors;
@@ -2580,21 +1675,11 @@ const validate96 = function validate96(data, {instancePath=""}={}) {
   let valid0 = false;
   const _errs1 = errors;
   if(typeof data !== "string") {
-    const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-    if(vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"});
     errors++;
   }
   if(!(((((((((((((((((((((data === "audio/mp4") || (data === "audio/mpeg")) || (data === "audio/wav")) || (data === "audio/webm")) || (data === "image/jpeg")) || (data === "image/png")) || (data === "image/webp")) || (data === "image/gif")) || (data === "application/pdf")) || (data === "application/vnd.openxmlformats-officedocument.wordprocessingml.document")) || (data === "text/plain")) || (data === "text/markdown")) || (data === "text/x-markdown")) || (data === "text/csv")) || (data === "application/csv")) || (data === "text/comma-separated-values")) || (data === "text/tab-separated-values")) || (data === "application/json")) || (data === "application/xml")) || (data === "text/xml")) || (data === "text/html"))) {
-    const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema51.anyOf[0].enum},message:"must be equal to one of the allowed values"};
-    if(vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema51.anyOf[0].enum},message:"must be equal to one of the allowed values"});
     errors++;
   }
   var _valid0 = _errs1 === errors;
@@ -2603,33 +1688,18 @@ const validate96 = function validate96(data, {instancePath=""}={}) {
     const _errs3 = errors;
     if(typeof data === "string") {
       if(!pattern3.test(data)) {
-        const err2 = {instancePath,schemaPath:"#/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$"},message:"must match pattern \""+"^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$"+"\""};
-        if(vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
+        (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$"},message:"must match pattern \""+"^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$"+"\""});
         errors++;
       }
     } else {
-      const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-      if(vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"});
       errors++;
     }
     var _valid0 = _errs3 === errors;
     valid0 = valid0 || _valid0;
   }
   if(!valid0) {
-    const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-    if(vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"});
     errors++;
   } else {
     errors = _errs0;
@@ -2649,40 +1719,20 @@ const validate95 = function validate95(data, {instancePath=""}={}) {
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if((data.type === undefined) || (!(func0.call(data, "type")))) {
-      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"});
       errors++;
     }
     if((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) {
-      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'"};
-      if(vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'"});
       errors++;
     }
     if((data.data === undefined) || (!(func0.call(data, "data")))) {
-      const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
-      if(vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"});
       errors++;
     }
     if(data.type !== undefined && func0.call(data, "type")) {
       if("input_file" !== data.type) {
-        const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "input_file"},message:"must be equal to constant"};
-        if(vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "input_file"},message:"must be equal to constant"});
         errors++;
       }
     }
@@ -2694,12 +1744,7 @@ const validate95 = function validate95(data, {instancePath=""}={}) {
     }
     if(data.filename !== undefined && func0.call(data, "filename")) {
       if(typeof data.filename !== "string") {
-        const err4 = {instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
@@ -2707,31 +1752,16 @@ const validate95 = function validate95(data, {instancePath=""}={}) {
       let data3 = data.data;
       if(typeof data3 === "string") {
         if(!pattern4.test(data3)) {
-          const err5 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9+/]*={0,2}$"},message:"must match pattern \""+"^[A-Za-z0-9+/]*={0,2}$"+"\""};
-          if(vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/data",schemaPath:"#/properties/data/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9+/]*={0,2}$"},message:"must match pattern \""+"^[A-Za-z0-9+/]*={0,2}$"+"\""});
           errors++;
         }
       } else {
-        const err6 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
   } else {
-    const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err7];
-    } else {
-      vErrors.push(err7);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate95.errors = vErrors;
@@ -2742,31 +1772,16 @@ const validate98 = function validate98(data, {instancePath=""}={}) {
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if((data.type === undefined) || (!(func0.call(data, "type")))) {
-      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"});
       errors++;
     }
     if((data.url === undefined) || (!(func0.call(data, "url")))) {
-      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
-      if(vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"});
       errors++;
     }
     if(data.type !== undefined && func0.call(data, "type")) {
       if("input_file_url" !== data.type) {
-        const err2 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "input_file_url"},message:"must be equal to constant"};
-        if(vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "input_file_url"},message:"must be equal to constant"});
         errors++;
       }
     }
@@ -2774,21 +1789,11 @@ const validate98 = function validate98(data, {instancePath=""}={}) {
       let data1 = data.url;
       if(typeof data1 === "string") {
         if(!pattern5.test(data1)) {
-          const err3 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\""};
-          if(vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/url",schemaPath:"#/properties/url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\""});
           errors++;
         }
       } else {
-        const err4 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
@@ -2800,22 +1805,12 @@ const validate98 = function validate98(data, {instancePath=""}={}) {
     }
     if(data.filename !== undefined && func0.call(data, "filename")) {
       if(typeof data.filename !== "string") {
-        const err5 = {instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
   } else {
-    const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate98.errors = vErrors;
@@ -2838,30 +1833,15 @@ const validate94 = function validate94(data, {instancePath=""}={}) {
           errors = vErrors.length;
         }
       } else {
-        const err0 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"};
-        if(vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
+        (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"});
         errors++;
       }
     } else {
-      const err1 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"};
-      if(vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"});
       errors++;
     }
   } else {
-    const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate94.errors = vErrors;
@@ -2872,41 +1852,21 @@ const validate93 = function validate93(data, {instancePath=""}={}) {
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if((data.role === undefined) || (!(func0.call(data, "role")))) {
-      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"});
       errors++;
     }
     if((data.content === undefined) || (!(func0.call(data, "content")))) {
-      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
-      if(vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"});
       errors++;
     }
     if(data.role !== undefined && func0.call(data, "role")) {
       let data0 = data.role;
       if(typeof data0 !== "string") {
-        const err2 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
       if(!(((data0 === "user") || (data0 === "assistant")) || (data0 === "system"))) {
-        const err3 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema48.properties.role.enum},message:"must be equal to one of the allowed values"};
-        if(vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema48.properties.role.enum},message:"must be equal to one of the allowed values"});
         errors++;
       }
     }
@@ -2914,21 +1874,11 @@ const validate93 = function validate93(data, {instancePath=""}={}) {
       let data1 = data.content;
       if(typeof data1 === "string") {
         if(func4(data1) > 200000) {
-          const err4 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/maxLength",keyword:"maxLength",params:{limit: 200000},message:"must NOT have more than 200000 characters"};
-          if(vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/content",schemaPath:"#/properties/content/maxLength",keyword:"maxLength",params:{limit: 200000},message:"must NOT have more than 200000 characters"});
           errors++;
         }
       } else {
-        const err5 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
@@ -2936,12 +1886,7 @@ const validate93 = function validate93(data, {instancePath=""}={}) {
       let data2 = data.attachments;
       if(Array.isArray(data2)) {
         if(data2.length > 20) {
-          const err6 = {instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
-          if(vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"});
           errors++;
         }
         const len0 = data2.length;
@@ -2952,22 +1897,12 @@ const validate93 = function validate93(data, {instancePath=""}={}) {
           }
         }
       } else {
-        const err7 = {instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"};
-        if(vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"});
         errors++;
       }
     }
   } else {
-    const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate93.errors = vErrors;
@@ -2978,21 +1913,11 @@ const validate92 = function validate92(data, {instancePath=""}={}) {
   let errors = 0;
   if(Array.isArray(data)) {
     if(data.length > 200) {
-      const err0 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"});
       errors++;
     }
     if(data.length < 1) {
-      const err1 = {instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
-      if(vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"});
       errors++;
     }
     const len0 = data.length;
@@ -3023,12 +1948,7 @@ const validate92 = function validate92(data, {instancePath=""}={}) {
       }
     }
     if(total0 > 5242880) {
-      const err2 = {instancePath,schemaPath:"#/x-max-base64-bytes-total",keyword:"x-max-base64-bytes-total",params:{limit: 5242880, actual: total0, path: "*/attachments/*/data"},message:"must have at most 5242880 base64-decoded bytes in total at */attachments/*/data (is "+total0+")"};
-      if(vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/x-max-base64-bytes-total",keyword:"x-max-base64-bytes-total",params:{limit: 5242880, actual: total0, path: "*/attachments/*/data"},message:"must have at most 5242880 base64-decoded bytes in total at */attachments/*/data (is "+total0+")"});
       errors++;
     }
     let role0;
@@ -3041,12 +1961,7 @@ const validate92 = function validate92(data, {instancePath=""}={}) {
       }
     }
     if(role0 !== "user") {
-      const err3 = {instancePath,schemaPath:"#/x-last-non-system-role",keyword:"x-last-non-system-role",params:{role: "user", actual: role0},message:"must have role \"user\" on the last non-system item (is " + (role0 === undefined ? "none" : JSON.stringify(role0)) + ")"};
-      if(vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/x-last-non-system-role",keyword:"x-last-non-system-role",params:{role: "user", actual: role0},message:"must have role \"user\" on the last non-system item (is " + (role0 === undefined ? "none" : JSON.stringify(role0)) + ")"});
       errors++;
     }
     let seenLast0 = false;
@@ -3065,21 +1980,11 @@ const validate92 = function validate92(data, {instancePath=""}={}) {
       }
     }
     if(bad0 !== -1) {
-      const err4 = {instancePath,schemaPath:"#/x-property-only-on-last-role",keyword:"x-property-only-on-last-role",params:{property: "attachments", role: "user", index: bad0},message:"must carry " + "attachments" + " only on the last item with role " + "user" + " (item " + bad0 + " has it)"};
-      if(vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/x-property-only-on-last-role",keyword:"x-property-only-on-last-role",params:{property: "attachments", role: "user", index: bad0},message:"must carry " + "attachments" + " only on the last item with role " + "user" + " (item " + bad0 + " has it)"});
       errors++;
     }
   } else {
-    const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"};
-    if(vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"});
     errors++;
   }
   if(data && typeof data == "object" && !Array.isArray(data)) {
@@ -3104,12 +2009,7 @@ const validate92 = function validate92(data, {instancePath=""}={}) {
       }
     }
     if(total1 > 5242880) {
-      const err6 = {instancePath,schemaPath:"#/x-max-base64-bytes-total",keyword:"x-max-base64-bytes-total",params:{limit: 5242880, actual: total1, path: "*/attachments/*/data"},message:"must have at most 5242880 base64-decoded bytes in total at */attachments/*/data (is "+total1+")"};
-      if(vErrors === null) {
-        vErrors = [err6];
-      } else {
-        vErrors.push(err6);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/x-max-base64-bytes-total",keyword:"x-max-base64-bytes-total",params:{limit: 5242880, actual: total1, path: "*/attachments/*/data"},message:"must have at most 5242880 base64-decoded bytes in total at */attachments/*/data (is "+total1+")"});
       errors++;
     }
   }
@@ -3121,12 +2021,7 @@ const validate91 = function validate91(data, {instancePath=""}={}) {
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if((data.messages === undefined) || (!(func0.call(data, "messages")))) {
-      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messages"},message:"must have required property '"+"messages"+"'"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messages"},message:"must have required property '"+"messages"+"'"});
       errors++;
     }
     if(data.messages !== undefined && func0.call(data, "messages")) {
@@ -3136,21 +2031,11 @@ const validate91 = function validate91(data, {instancePath=""}={}) {
       }
     }
     if(data.prompt !== undefined && func0.call(data, "prompt")) {
-      const err1 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/false schema",keyword:"false schema",params:{},message:"boolean schema is false"};
-      if(vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
+      (vErrors || (vErrors = [])).push({instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/false schema",keyword:"false schema",params:{},message:"boolean schema is false"});
       errors++;
     }
   } else {
-    const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate91.errors = vErrors;
@@ -3188,12 +2073,7 @@ const validate88 = function validate88(data, {instancePath=""}={}) {
     }
   }
   if(!valid0) {
-    const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-    if(vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"});
     errors++;
   } else {
     errors = _errs0;
@@ -3227,23 +2107,13 @@ const validate12 = function validate12(data, {instancePath=""}={}) {
   if(data && typeof data == "object" && !Array.isArray(data)) {
     let missing0;
     if(((data.agentId === undefined) || (!(func0.call(data, "agentId")))) && (missing0 = "agentId")) {
-      const err0 = {};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({});
       errors++;
     }
   }
   var valid2 = _errs5 === errors;
   if(valid2) {
-    const err1 = {};
-    if(vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
+    (vErrors || (vErrors = [])).push({});
     errors++;
   } else {
     errors = _errs4;
@@ -3271,12 +2141,7 @@ const validate12 = function validate12(data, {instancePath=""}={}) {
     const _errs8 = errors;
     if(data && typeof data == "object" && !Array.isArray(data)) {
       if((data.systemPrompt === undefined) || (!(func0.call(data, "systemPrompt")))) {
-        const err2 = {instancePath,schemaPath:"#/then/anyOf/0/required",keyword:"required",params:{missingProperty: "systemPrompt"},message:"must have required property '"+"systemPrompt"+"'"};
-        if(vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
+        (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/then/anyOf/0/required",keyword:"required",params:{missingProperty: "systemPrompt"},message:"must have required property '"+"systemPrompt"+"'"});
         errors++;
       }
     }
@@ -3286,12 +2151,7 @@ const validate12 = function validate12(data, {instancePath=""}={}) {
       const _errs9 = errors;
       if(data && typeof data == "object" && !Array.isArray(data)) {
         if((data.messages === undefined) || (!(func0.call(data, "messages")))) {
-          const err3 = {instancePath,schemaPath:"#/then/anyOf/1/required",keyword:"required",params:{missingProperty: "messages"},message:"must have required property '"+"messages"+"'"};
-          if(vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
+          (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/then/anyOf/1/required",keyword:"required",params:{missingProperty: "messages"},message:"must have required property '"+"messages"+"'"});
           errors++;
         }
         if(data.messages !== undefined && func0.call(data, "messages")) {
@@ -3304,31 +2164,16 @@ const validate12 = function validate12(data, {instancePath=""}={}) {
               const _errs12 = errors;
               if(data1 && typeof data1 == "object" && !Array.isArray(data1)) {
                 if((data1.role === undefined) || (!(func0.call(data1, "role")))) {
-                  const err4 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/then/anyOf/1/properties/messages/contains/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"};
-                  if(vErrors === null) {
-                    vErrors = [err4];
-                  } else {
-                    vErrors.push(err4);
-                  }
+                  (vErrors || (vErrors = [])).push({instancePath:instancePath+"/messages/" + i0,schemaPath:"#/then/anyOf/1/properties/messages/contains/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'"});
                   errors++;
                 }
                 if((data1.content === undefined) || (!(func0.call(data1, "content")))) {
-                  const err5 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/then/anyOf/1/properties/messages/contains/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"};
-                  if(vErrors === null) {
-                    vErrors = [err5];
-                  } else {
-                    vErrors.push(err5);
-                  }
+                  (vErrors || (vErrors = [])).push({instancePath:instancePath+"/messages/" + i0,schemaPath:"#/then/anyOf/1/properties/messages/contains/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'"});
                   errors++;
                 }
                 if(data1.role !== undefined && func0.call(data1, "role")) {
                   if("system" !== data1.role) {
-                    const err6 = {instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/then/anyOf/1/properties/messages/contains/properties/role/const",keyword:"const",params:{allowedValue: "system"},message:"must be equal to constant"};
-                    if(vErrors === null) {
-                      vErrors = [err6];
-                    } else {
-                      vErrors.push(err6);
-                    }
+                    (vErrors || (vErrors = [])).push({instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/then/anyOf/1/properties/messages/contains/properties/role/const",keyword:"const",params:{allowedValue: "system"},message:"must be equal to constant"});
                     errors++;
                   }
                 }
@@ -3336,31 +2181,16 @@ const validate12 = function validate12(data, {instancePath=""}={}) {
                   let data3 = data1.content;
                   if(typeof data3 === "string") {
                     if(func4(data3) < 1) {
-                      const err7 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/then/anyOf/1/properties/messages/contains/properties/content/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-                      if(vErrors === null) {
-                        vErrors = [err7];
-                      } else {
-                        vErrors.push(err7);
-                      }
+                      (vErrors || (vErrors = [])).push({instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/then/anyOf/1/properties/messages/contains/properties/content/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"});
                       errors++;
                     }
                   } else {
-                    const err8 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/then/anyOf/1/properties/messages/contains/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"};
-                    if(vErrors === null) {
-                      vErrors = [err8];
-                    } else {
-                      vErrors.push(err8);
-                    }
+                    (vErrors || (vErrors = [])).push({instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/then/anyOf/1/properties/messages/contains/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"});
                     errors++;
                   }
                 }
               } else {
-                const err9 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/then/anyOf/1/properties/messages/contains/type",keyword:"type",params:{type: "object"},message:"must be object"};
-                if(vErrors === null) {
-                  vErrors = [err9];
-                } else {
-                  vErrors.push(err9);
-                }
+                (vErrors || (vErrors = [])).push({instancePath:instancePath+"/messages/" + i0,schemaPath:"#/then/anyOf/1/properties/messages/contains/type",keyword:"type",params:{type: "object"},message:"must be object"});
                 errors++;
               }
               var valid5 = _errs12 === errors;
@@ -3369,12 +2199,7 @@ const validate12 = function validate12(data, {instancePath=""}={}) {
               }
             }
             if(!valid5) {
-              const err10 = {instancePath:instancePath+"/messages",schemaPath:"#/then/anyOf/1/properties/messages/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)"};
-              if(vErrors === null) {
-                vErrors = [err10];
-              } else {
-                vErrors.push(err10);
-              }
+              (vErrors || (vErrors = [])).push({instancePath:instancePath+"/messages",schemaPath:"#/then/anyOf/1/properties/messages/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)"});
               errors++;
             } else {
               errors = _errs11;
@@ -3393,12 +2218,7 @@ const validate12 = function validate12(data, {instancePath=""}={}) {
       valid3 = valid3 || _valid1;
     }
     if(!valid3) {
-      const err11 = {instancePath,schemaPath:"#/then/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-      if(vErrors === null) {
-        vErrors = [err11];
-      } else {
-        vErrors.push(err11);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/then/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"});
       errors++;
     } else {
       errors = _errs7;
@@ -3414,12 +2234,7 @@ const validate12 = function validate12(data, {instancePath=""}={}) {
     valid1 = _valid0;
   }
   if(!valid1) {
-    const err12 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-    if(vErrors === null) {
-      vErrors = [err12];
-    } else {
-      vErrors.push(err12);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"});
     errors++;
   }
   validate12.errors = vErrors;
@@ -3430,32 +2245,17 @@ const validate107 = function validate107(data, {instancePath=""}={}) {
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if((data.verdict === undefined) || (!(func0.call(data, "verdict")))) {
-      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'"});
       errors++;
     }
     if(data.verdict !== undefined && func0.call(data, "verdict")) {
       let data0 = data.verdict;
       if(typeof data0 !== "string") {
-        const err1 = {instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
       if(!((data0 === "UP") || (data0 === "DOWN"))) {
-        const err2 = {instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema53.properties.verdict.enum},message:"must be equal to one of the allowed values"};
-        if(vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/verdict",schemaPath:"#/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema53.properties.verdict.enum},message:"must be equal to one of the allowed values"});
         errors++;
       }
     }
@@ -3463,42 +2263,22 @@ const validate107 = function validate107(data, {instancePath=""}={}) {
       let data1 = data.explanation;
       if(typeof data1 === "string") {
         if(func4(data1) > 8000) {
-          const err3 = {instancePath:instancePath+"/explanation",schemaPath:"#/properties/explanation/maxLength",keyword:"maxLength",params:{limit: 8000},message:"must NOT have more than 8000 characters"};
-          if(vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/explanation",schemaPath:"#/properties/explanation/maxLength",keyword:"maxLength",params:{limit: 8000},message:"must NOT have more than 8000 characters"});
           errors++;
         }
       } else {
-        const err4 = {instancePath:instancePath+"/explanation",schemaPath:"#/properties/explanation/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/explanation",schemaPath:"#/properties/explanation/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
     if(data.contentSnapshot !== undefined && func0.call(data, "contentSnapshot")) {
       if(typeof data.contentSnapshot !== "string") {
-        const err5 = {instancePath:instancePath+"/contentSnapshot",schemaPath:"#/properties/contentSnapshot/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/contentSnapshot",schemaPath:"#/properties/contentSnapshot/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
   } else {
-    const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate107.errors = vErrors;
@@ -3519,12 +2299,7 @@ const validate108 = function validate108(data, {instancePath=""}={}) {
   if(data && typeof data == "object" && !Array.isArray(data)) {
     let missing0;
     if(((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt")) {
-      const err0 = {};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({});
       errors++;
     }
   }
@@ -3535,12 +2310,7 @@ const validate108 = function validate108(data, {instancePath=""}={}) {
     if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if(((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing1 = "messages")) {
-        const err1 = {};
-        if(vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
+        (vErrors || (vErrors = [])).push({});
         errors++;
       }
     }
@@ -3548,12 +2318,7 @@ const validate108 = function validate108(data, {instancePath=""}={}) {
     valid2 = valid2 || _valid0;
   }
   if(!valid2) {
-    const err2 = {};
-    if(vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
+    (vErrors || (vErrors = [])).push({});
     errors++;
   } else {
     errors = _errs4;
@@ -3567,12 +2332,7 @@ const validate108 = function validate108(data, {instancePath=""}={}) {
   }
   var valid1 = _errs3 === errors;
   if(valid1) {
-    const err3 = {instancePath,schemaPath:"#/allOf/1/not",keyword:"not",params:{},message:"must NOT be valid"};
-    if(vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/allOf/1/not",keyword:"not",params:{},message:"must NOT be valid"});
     errors++;
   } else {
     errors = _errs2;
@@ -3602,12 +2362,7 @@ const validate110 = function validate110(data, {instancePath=""}={}) {
           }
         }
       } else {
-        const err0 = {instancePath:instancePath+"/tools",schemaPath:"#/allOf/0/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
-        if(vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/tools",schemaPath:"#/allOf/0/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"});
         errors++;
       }
     }
@@ -3654,12 +2409,7 @@ const validate110 = function validate110(data, {instancePath=""}={}) {
       }
     }
   } else {
-    const err1 = {instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   if(!(validate88(data, {instancePath}))) {
@@ -3674,51 +2424,26 @@ const validate121 = function validate121(data, {instancePath=""}={}) {
   let errors = 0;
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if((data.filename === undefined) || (!(func0.call(data, "filename")))) {
-      const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "filename"},message:"must have required property '"+"filename"+"'"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "filename"},message:"must have required property '"+"filename"+"'"});
       errors++;
     }
     if((data.mimeType === undefined) || (!(func0.call(data, "mimeType")))) {
-      const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'"};
-      if(vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'"});
       errors++;
     }
     if((data.data === undefined) || (!(func0.call(data, "data")))) {
-      const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
-      if(vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"});
       errors++;
     }
     if(data.filename !== undefined && func0.call(data, "filename")) {
       let data0 = data.filename;
       if(typeof data0 === "string") {
         if(func4(data0) < 1) {
-          const err3 = {instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-          if(vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"});
           errors++;
         }
       } else {
-        const err4 = {instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/filename",schemaPath:"#/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
@@ -3732,31 +2457,16 @@ const validate121 = function validate121(data, {instancePath=""}={}) {
       let data2 = data.data;
       if(typeof data2 === "string") {
         if(!pattern4.test(data2)) {
-          const err5 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9+/]*={0,2}$"},message:"must match pattern \""+"^[A-Za-z0-9+/]*={0,2}$"+"\""};
-          if(vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/data",schemaPath:"#/properties/data/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9+/]*={0,2}$"},message:"must match pattern \""+"^[A-Za-z0-9+/]*={0,2}$"+"\""});
           errors++;
         }
       } else {
-        const err6 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
   } else {
-    const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err7];
-    } else {
-      vErrors.push(err7);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate121.errors = vErrors;
@@ -3771,12 +2481,7 @@ const validate120 = function validate120(data, {instancePath=""}={}) {
   const _errs2 = errors;
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if((data.result === undefined) || (!(func0.call(data, "result")))) {
-      const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"});
       errors++;
     }
   }
@@ -3788,12 +2493,7 @@ const validate120 = function validate120(data, {instancePath=""}={}) {
   const _errs3 = errors;
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if((data.error === undefined) || (!(func0.call(data, "error")))) {
-      const err1 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"};
-      if(vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'"});
       errors++;
     }
   }
@@ -3808,12 +2508,7 @@ const validate120 = function validate120(data, {instancePath=""}={}) {
     }
   }
   if(!valid0) {
-    const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-    if(vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"});
     errors++;
   } else {
     errors = _errs1;
@@ -3827,33 +2522,18 @@ const validate120 = function validate120(data, {instancePath=""}={}) {
   }
   if(data && typeof data == "object" && !Array.isArray(data)) {
     if((data.toolUseId === undefined) || (!(func0.call(data, "toolUseId")))) {
-      const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "toolUseId"},message:"must have required property '"+"toolUseId"+"'"};
-      if(vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "toolUseId"},message:"must have required property '"+"toolUseId"+"'"});
       errors++;
     }
     if(data.toolUseId !== undefined && func0.call(data, "toolUseId")) {
       let data0 = data.toolUseId;
       if(typeof data0 === "string") {
         if(func4(data0) < 1) {
-          const err4 = {instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-          if(vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"});
           errors++;
         }
       } else {
-        const err5 = {instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/toolUseId",schemaPath:"#/properties/toolUseId/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
@@ -3878,21 +2558,11 @@ const validate120 = function validate120(data, {instancePath=""}={}) {
           }
         }
         if(bytes0 > 2097152) {
-          const err6 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/x-max-utf8-bytes",keyword:"x-max-utf8-bytes",params:{limit: 2097152, actual: bytes0},message:"must be at most 2097152 bytes as UTF-8 (is "+bytes0+")"};
-          if(vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/x-max-utf8-bytes",keyword:"x-max-utf8-bytes",params:{limit: 2097152, actual: bytes0},message:"must be at most 2097152 bytes as UTF-8 (is "+bytes0+")"});
           errors++;
         }
       } else {
-        const err7 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
@@ -3917,21 +2587,11 @@ const validate120 = function validate120(data, {instancePath=""}={}) {
           }
         }
         if(bytes1 > 8192) {
-          const err8 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/x-max-utf8-bytes",keyword:"x-max-utf8-bytes",params:{limit: 8192, actual: bytes1},message:"must be at most 8192 bytes as UTF-8 (is "+bytes1+")"};
-          if(vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/error",schemaPath:"#/properties/error/x-max-utf8-bytes",keyword:"x-max-utf8-bytes",params:{limit: 8192, actual: bytes1},message:"must be at most 8192 bytes as UTF-8 (is "+bytes1+")"});
           errors++;
         }
       } else {
-        const err9 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
@@ -3939,12 +2599,7 @@ const validate120 = function validate120(data, {instancePath=""}={}) {
       let data3 = data.files;
       if(Array.isArray(data3)) {
         if(data3.length > 20) {
-          const err10 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"};
-          if(vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/files",schemaPath:"#/properties/files/maxItems",keyword:"maxItems",params:{limit: 20},message:"must NOT have more than 20 items"});
           errors++;
         }
         const len0 = data3.length;
@@ -3969,21 +2624,11 @@ const validate120 = function validate120(data, {instancePath=""}={}) {
           }
         }
         if(total0 > 5242880) {
-          const err11 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/x-max-base64-bytes-total",keyword:"x-max-base64-bytes-total",params:{limit: 5242880, actual: total0, path: "*/data"},message:"must have at most 5242880 base64-decoded bytes in total at */data (is "+total0+")"};
-          if(vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/files",schemaPath:"#/properties/files/x-max-base64-bytes-total",keyword:"x-max-base64-bytes-total",params:{limit: 5242880, actual: total0, path: "*/data"},message:"must have at most 5242880 base64-decoded bytes in total at */data (is "+total0+")"});
           errors++;
         }
       } else {
-        const err12 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"};
-        if(vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
+        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/files",schemaPath:"#/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"});
         errors++;
       }
       if(data3 && typeof data3 == "object" && !Array.isArray(data3)) {
@@ -4002,23 +2647,13 @@ const validate120 = function validate120(data, {instancePath=""}={}) {
           }
         }
         if(total1 > 5242880) {
-          const err13 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/x-max-base64-bytes-total",keyword:"x-max-base64-bytes-total",params:{limit: 5242880, actual: total1, path: "*/data"},message:"must have at most 5242880 base64-decoded bytes in total at */data (is "+total1+")"};
-          if(vErrors === null) {
-            vErrors = [err13];
-          } else {
-            vErrors.push(err13);
-          }
+          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/files",schemaPath:"#/properties/files/x-max-base64-bytes-total",keyword:"x-max-base64-bytes-total",params:{limit: 5242880, actual: total1, path: "*/data"},message:"must have at most 5242880 base64-decoded bytes in total at */data (is "+total1+")"});
           errors++;
         }
       }
     }
   } else {
-    const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-    if(vErrors === null) {
-      vErrors = [err14];
-    } else {
-      vErrors.push(err14);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"});
     errors++;
   }
   validate120.errors = vErrors;

@@ -300,12 +300,7 @@ const validate24 = function validate24(data, {instancePath=""}={}) {
     valid0 = valid0 || _valid0;
   }
   if(!valid0) {
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-    if(vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"});
     errors++;
     validate24.errors = vErrors;
     return false;
@@ -1081,12 +1076,7 @@ const validate32 = function validate32(data, {instancePath=""}={}) {
     }
   }
   if(!valid0) {
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-    if(vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"});
     errors++;
     validate32.errors = vErrors;
     return false;
@@ -2594,12 +2584,7 @@ const validate94 = function validate94(data, {instancePath=""}={}) {
   if(data && typeof data == "object" && !Array.isArray(data)) {
     let missing0;
     if(((data.ok === undefined) || (!(func0.call(data, "ok")))) && (missing0 = "ok")) {
-      const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"});
       errors++;
     }
   }
@@ -2610,12 +2595,7 @@ const validate94 = function validate94(data, {instancePath=""}={}) {
     if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if(((data.subtype === undefined) || (!(func0.call(data, "subtype")))) && (missing1 = "subtype")) {
-        const err1 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
-        if(vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
+        (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"});
         errors++;
       }
     }
@@ -2623,12 +2603,7 @@ const validate94 = function validate94(data, {instancePath=""}={}) {
     valid0 = valid0 || _valid0;
   }
   if(!valid0) {
-    const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-    if(vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"});
     errors++;
     validate94.errors = vErrors;
     return false;
@@ -3852,34 +3827,19 @@ const validate12 = function validate12(data, {instancePath=""}={}) {
     if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) {
-        const err0 = {};
-        if(vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
+        (vErrors || (vErrors = [])).push({});
         errors++;
       } else {
         if(data.type !== undefined && func0.call(data, "type")) {
           let data0 = data.type;
           if(!((((((((((((((((((data0 === "assistant_delta") || (data0 === "thinking_delta")) || (data0 === "tool_result")) || (data0 === "local_tool_call")) || (data0 === "local_tool_result_in")) || (data0 === "loop_detected")) || (data0 === "tool_budget_exceeded")) || (data0 === "supervisor")) || (data0 === "task_plan")) || (data0 === "assistant_message")) || (data0 === "result")) || (data0 === "error")) || (data0 === "cancelled")) || (data0 === "started")) || (data0 === "tool_call")) || (data0 === "user_message")) || (data0 === "tool_files")) || (data0 === "model_fallback"))) {
-            const err1 = {};
-            if(vErrors === null) {
-              vErrors = [err1];
-            } else {
-              vErrors.push(err1);
-            }
+            (vErrors || (vErrors = [])).push({});
             errors++;
           }
         }
       }
     } else {
-      const err2 = {};
-      if(vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
+      (vErrors || (vErrors = [])).push({});
       errors++;
     }
   }
@@ -3913,12 +3873,7 @@ const validate12 = function validate12(data, {instancePath=""}={}) {
     ifClause0 = "else";
   }
   if(!valid0) {
-    const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
-    if(vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"});
     errors++;
     validate12.errors = vErrors;
     return false;
@@ -4068,24 +4023,14 @@ const validate165 = function validate165(data, {instancePath=""}={}) {
                       if(!valid1) {
                         const _errs17 = errors;
                         if(data6 !== null) {
-                          const err0 = {instancePath:instancePath+"/pricing",schemaPath:"#/properties/pricing/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-                          if(vErrors === null) {
-                            vErrors = [err0];
-                          } else {
-                            vErrors.push(err0);
-                          }
+                          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/pricing",schemaPath:"#/properties/pricing/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"});
                           errors++;
                         }
                         var _valid0 = _errs17 === errors;
                         valid1 = valid1 || _valid0;
                       }
                       if(!valid1) {
-                        const err1 = {instancePath:instancePath+"/pricing",schemaPath:"#/properties/pricing/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-                        if(vErrors === null) {
-                          vErrors = [err1];
-                        } else {
-                          vErrors.push(err1);
-                        }
+                        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/pricing",schemaPath:"#/properties/pricing/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"});
                         errors++;
                         validate165.errors = vErrors;
                         return false;
@@ -4438,24 +4383,14 @@ const validate172 = function validate172(data, {instancePath=""}={}) {
                             if(!valid1) {
                               const _errs23 = errors;
                               if(data9 !== null) {
-                                const err0 = {instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-                                if(vErrors === null) {
-                                  vErrors = [err0];
-                                } else {
-                                  vErrors.push(err0);
-                                }
+                                (vErrors || (vErrors = [])).push({instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"});
                                 errors++;
                               }
                               var _valid0 = _errs23 === errors;
                               valid1 = valid1 || _valid0;
                             }
                             if(!valid1) {
-                              const err1 = {instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-                              if(vErrors === null) {
-                                vErrors = [err1];
-                              } else {
-                                vErrors.push(err1);
-                              }
+                              (vErrors || (vErrors = [])).push({instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"});
                               errors++;
                               validate172.errors = vErrors;
                               return false;
@@ -4525,24 +4460,14 @@ const validate172 = function validate172(data, {instancePath=""}={}) {
                                     if(!valid2) {
                                       const _errs34 = errors;
                                       if(data13 !== null) {
-                                        const err2 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-                                        if(vErrors === null) {
-                                          vErrors = [err2];
-                                        } else {
-                                          vErrors.push(err2);
-                                        }
+                                        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"});
                                         errors++;
                                       }
                                       var _valid1 = _errs34 === errors;
                                       valid2 = valid2 || _valid1;
                                     }
                                     if(!valid2) {
-                                      const err3 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-                                      if(vErrors === null) {
-                                        vErrors = [err3];
-                                      } else {
-                                        vErrors.push(err3);
-                                      }
+                                      (vErrors || (vErrors = [])).push({instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"});
                                       errors++;
                                       validate172.errors = vErrors;
                                       return false;
@@ -4809,24 +4734,14 @@ const validate177 = function validate177(data, {instancePath=""}={}) {
                     if(!valid1) {
                       const _errs15 = errors;
                       if(data5 !== null) {
-                        const err0 = {instancePath:instancePath+"/failureReason",schemaPath:"#/properties/failureReason/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-                        if(vErrors === null) {
-                          vErrors = [err0];
-                        } else {
-                          vErrors.push(err0);
-                        }
+                        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/failureReason",schemaPath:"#/properties/failureReason/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"});
                         errors++;
                       }
                       var _valid0 = _errs15 === errors;
                       valid1 = valid1 || _valid0;
                     }
                     if(!valid1) {
-                      const err1 = {instancePath:instancePath+"/failureReason",schemaPath:"#/properties/failureReason/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-                      if(vErrors === null) {
-                        vErrors = [err1];
-                      } else {
-                        vErrors.push(err1);
-                      }
+                      (vErrors || (vErrors = [])).push({instancePath:instancePath+"/failureReason",schemaPath:"#/properties/failureReason/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"});
                       errors++;
                       validate177.errors = vErrors;
                       return false;
@@ -4871,24 +4786,14 @@ const validate177 = function validate177(data, {instancePath=""}={}) {
                         if(!valid2) {
                           const _errs21 = errors;
                           if(data7 !== null) {
-                            const err2 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-                            if(vErrors === null) {
-                              vErrors = [err2];
-                            } else {
-                              vErrors.push(err2);
-                            }
+                            (vErrors || (vErrors = [])).push({instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"});
                             errors++;
                           }
                           var _valid1 = _errs21 === errors;
                           valid2 = valid2 || _valid1;
                         }
                         if(!valid2) {
-                          const err3 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-                          if(vErrors === null) {
-                            vErrors = [err3];
-                          } else {
-                            vErrors.push(err3);
-                          }
+                          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"});
                           errors++;
                           validate177.errors = vErrors;
                           return false;
@@ -4922,24 +4827,14 @@ const validate177 = function validate177(data, {instancePath=""}={}) {
                           if(!valid3) {
                             const _errs26 = errors;
                             if(data8 !== null) {
-                              const err4 = {instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-                              if(vErrors === null) {
-                                vErrors = [err4];
-                              } else {
-                                vErrors.push(err4);
-                              }
+                              (vErrors || (vErrors = [])).push({instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"});
                               errors++;
                             }
                             var _valid2 = _errs26 === errors;
                             valid3 = valid3 || _valid2;
                           }
                           if(!valid3) {
-                            const err5 = {instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-                            if(vErrors === null) {
-                              vErrors = [err5];
-                            } else {
-                              vErrors.push(err5);
-                            }
+                            (vErrors || (vErrors = [])).push({instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"});
                             errors++;
                             validate177.errors = vErrors;
                             return false;
@@ -4985,24 +4880,14 @@ const validate177 = function validate177(data, {instancePath=""}={}) {
                               if(!valid4) {
                                 const _errs33 = errors;
                                 if(data10 !== null) {
-                                  const err6 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-                                  if(vErrors === null) {
-                                    vErrors = [err6];
-                                  } else {
-                                    vErrors.push(err6);
-                                  }
+                                  (vErrors || (vErrors = [])).push({instancePath:instancePath+"/model",schemaPath:"#/properties/model/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"});
                                   errors++;
                                 }
                                 var _valid3 = _errs33 === errors;
                                 valid4 = valid4 || _valid3;
                               }
                               if(!valid4) {
-                                const err7 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-                                if(vErrors === null) {
-                                  vErrors = [err7];
-                                } else {
-                                  vErrors.push(err7);
-                                }
+                                (vErrors || (vErrors = [])).push({instancePath:instancePath+"/model",schemaPath:"#/properties/model/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"});
                                 errors++;
                                 validate177.errors = vErrors;
                                 return false;
@@ -5337,24 +5222,14 @@ const validate194 = function validate194(data, {instancePath=""}={}) {
                   if(!valid1) {
                     const _errs13 = errors;
                     if(data4 !== null) {
-                      const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-                      if(vErrors === null) {
-                        vErrors = [err0];
-                      } else {
-                        vErrors.push(err0);
-                      }
+                      (vErrors || (vErrors = [])).push({instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"});
                       errors++;
                     }
                     var _valid0 = _errs13 === errors;
                     valid1 = valid1 || _valid0;
                   }
                   if(!valid1) {
-                    const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-                    if(vErrors === null) {
-                      vErrors = [err1];
-                    } else {
-                      vErrors.push(err1);
-                    }
+                    (vErrors || (vErrors = [])).push({instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"});
                     errors++;
                     validate194.errors = vErrors;
                     return false;

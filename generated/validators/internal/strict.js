@@ -920,12 +920,7 @@ const validate36 = function validate36(data, {instancePath=""}={}) {
     valid0 = valid0 || _valid0;
   }
   if(!valid0) {
-    const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-    if(vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"});
     errors++;
     validate36.errors = vErrors;
     return false;
@@ -1377,12 +1372,7 @@ const validate44 = function validate44(data, {instancePath=""}={}) {
     }
   }
   if(!valid0) {
-    const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-    if(vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"});
     errors++;
     validate44.errors = vErrors;
     return false;
@@ -2036,22 +2026,12 @@ const validate75 = function validate75(data, {instancePath=""}={}) {
   if(data && typeof data == "object" && !Array.isArray(data)) {
     let missing0;
     if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")) {
-      const err0 = {};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({});
       errors++;
     } else {
       if(data.action !== undefined && func0.call(data, "action")) {
         if("redirect" !== data.action) {
-          const err1 = {};
-          if(vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
+          (vErrors || (vErrors = [])).push({});
           errors++;
         }
       }
@@ -2086,12 +2066,7 @@ const validate75 = function validate75(data, {instancePath=""}={}) {
     valid0 = _valid0;
   }
   if(!valid0) {
-    const err2 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-    if(vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"});
     errors++;
     validate75.errors = vErrors;
     return false;
@@ -3150,12 +3125,7 @@ const validate102 = function validate102(data, {instancePath=""}={}) {
   if(data && typeof data == "object" && !Array.isArray(data)) {
     let missing0;
     if(((data.ok === undefined) || (!(func0.call(data, "ok")))) && (missing0 = "ok")) {
-      const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"});
       errors++;
     }
   }
@@ -3166,12 +3136,7 @@ const validate102 = function validate102(data, {instancePath=""}={}) {
     if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if(((data.subtype === undefined) || (!(func0.call(data, "subtype")))) && (missing1 = "subtype")) {
-        const err1 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
-        if(vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
+        (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"});
         errors++;
       }
     }
@@ -3179,12 +3144,7 @@ const validate102 = function validate102(data, {instancePath=""}={}) {
     valid0 = valid0 || _valid0;
   }
   if(!valid0) {
-    const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-    if(vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"});
     errors++;
     validate102.errors = vErrors;
     return false;
@@ -3203,12 +3163,7 @@ const validate102 = function validate102(data, {instancePath=""}={}) {
     if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing2;
       if(((data.subtype === undefined) || (!(func0.call(data, "subtype")))) && (missing2 = "subtype")) {
-        const err3 = {};
-        if(vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
+        (vErrors || (vErrors = [])).push({});
         errors++;
       } else {
         if(data.subtype !== undefined && func0.call(data, "subtype")) {
@@ -3217,21 +3172,11 @@ const validate102 = function validate102(data, {instancePath=""}={}) {
           if(errors === _errs6) {
             if(typeof data0 === "string") {
               if(!pattern3.test(data0)) {
-                const err4 = {};
-                if(vErrors === null) {
-                  vErrors = [err4];
-                } else {
-                  vErrors.push(err4);
-                }
+                (vErrors || (vErrors = [])).push({});
                 errors++;
               }
             } else {
-              const err5 = {};
-              if(vErrors === null) {
-                vErrors = [err5];
-              } else {
-                vErrors.push(err5);
-              }
+              (vErrors || (vErrors = [])).push({});
               errors++;
             }
           }
@@ -3260,12 +3205,7 @@ const validate102 = function validate102(data, {instancePath=""}={}) {
       valid1 = _valid1;
     }
     if(!valid1) {
-      const err6 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-      if(vErrors === null) {
-        vErrors = [err6];
-      } else {
-        vErrors.push(err6);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"});
       errors++;
       validate102.errors = vErrors;
       return false;
@@ -3496,23 +3436,13 @@ const validate112 = function validate112(data, {instancePath=""}={}) {
   if(data && typeof data == "object" && !Array.isArray(data)) {
     let missing0;
     if(((data.errorClass === undefined) || (!(func0.call(data, "errorClass")))) && (missing0 = "errorClass")) {
-      const err0 = {};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({});
       errors++;
     }
   }
   var valid1 = _errs4 === errors;
   if(valid1) {
-    const err1 = {};
-    if(vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
+    (vErrors || (vErrors = [])).push({});
     errors++;
   } else {
     errors = _errs3;
@@ -3550,12 +3480,7 @@ const validate112 = function validate112(data, {instancePath=""}={}) {
     valid0 = _valid0;
   }
   if(!valid0) {
-    const err2 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-    if(vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"});
     errors++;
     validate112.errors = vErrors;
     return false;
@@ -4616,12 +4541,7 @@ const validate169 = function validate169(data, {instancePath=""}={}) {
             const _errs5 = errors;
             const _errs6 = errors;
             if(!((((((((((((((((((data1 === "assistant_delta") || (data1 === "thinking_delta")) || (data1 === "tool_result")) || (data1 === "local_tool_call")) || (data1 === "local_tool_result_in")) || (data1 === "loop_detected")) || (data1 === "tool_budget_exceeded")) || (data1 === "supervisor")) || (data1 === "task_plan")) || (data1 === "assistant_message")) || (data1 === "result")) || (data1 === "error")) || (data1 === "cancelled")) || (data1 === "started")) || (data1 === "tool_call")) || (data1 === "user_message")) || (data1 === "tool_files")) || (data1 === "model_fallback"))) {
-              const err0 = {};
-              if(vErrors === null) {
-                vErrors = [err0];
-              } else {
-                vErrors.push(err0);
-              }
+              (vErrors || (vErrors = [])).push({});
               errors++;
             }
             var valid1 = _errs6 === errors;
@@ -4662,34 +4582,19 @@ const validate24 = function validate24(data, {instancePath=""}={}) {
     if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) {
-        const err0 = {};
-        if(vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
+        (vErrors || (vErrors = [])).push({});
         errors++;
       } else {
         if(data.type !== undefined && func0.call(data, "type")) {
           let data0 = data.type;
           if(!((((((((((((((((((data0 === "assistant_delta") || (data0 === "thinking_delta")) || (data0 === "tool_result")) || (data0 === "local_tool_call")) || (data0 === "local_tool_result_in")) || (data0 === "loop_detected")) || (data0 === "tool_budget_exceeded")) || (data0 === "supervisor")) || (data0 === "task_plan")) || (data0 === "assistant_message")) || (data0 === "result")) || (data0 === "error")) || (data0 === "cancelled")) || (data0 === "started")) || (data0 === "tool_call")) || (data0 === "user_message")) || (data0 === "tool_files")) || (data0 === "model_fallback"))) {
-            const err1 = {};
-            if(vErrors === null) {
-              vErrors = [err1];
-            } else {
-              vErrors.push(err1);
-            }
+            (vErrors || (vErrors = [])).push({});
             errors++;
           }
         }
       }
     } else {
-      const err2 = {};
-      if(vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
+      (vErrors || (vErrors = [])).push({});
       errors++;
     }
   }
@@ -4723,12 +4628,7 @@ const validate24 = function validate24(data, {instancePath=""}={}) {
     ifClause0 = "else";
   }
   if(!valid0) {
-    const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
-    if(vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"});
     errors++;
     validate24.errors = vErrors;
     return false;
@@ -4761,21 +4661,11 @@ const validate176 = function validate176(data, {instancePath=""}={}) {
   let passing0 = null;
   const _errs1 = errors;
   if(typeof data !== "string") {
-    const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-    if(vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"});
     errors++;
   }
   if(!((((data === "off") || (data === "low")) || (data === "medium")) || (data === "high"))) {
-    const err1 = {instancePath,schemaPath:"#/oneOf/0/enum",keyword:"enum",params:{allowedValues: schema78.oneOf[0].enum},message:"must be equal to one of the allowed values"};
-    if(vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/0/enum",keyword:"enum",params:{allowedValues: schema78.oneOf[0].enum},message:"must be equal to one of the allowed values"});
     errors++;
   }
   var _valid0 = _errs1 === errors;
@@ -4785,32 +4675,17 @@ const validate176 = function validate176(data, {instancePath=""}={}) {
   }
   const _errs3 = errors;
   if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) {
-    const err2 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-    if(vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"});
     errors++;
   }
   if(errors === _errs3) {
     if((typeof data == "number") && (isFinite(data))) {
       if(data > 100 || isNaN(data)) {
-        const err3 = {instancePath,schemaPath:"#/oneOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"};
-        if(vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
+        (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"});
         errors++;
       } else {
         if(data < 0 || isNaN(data)) {
-          const err4 = {instancePath,schemaPath:"#/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-          if(vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
+          (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"});
           errors++;
         }
       }
@@ -4827,12 +4702,7 @@ const validate176 = function validate176(data, {instancePath=""}={}) {
     }
   }
   if(!valid0) {
-    const err5 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-    if(vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"});
     errors++;
     validate176.errors = vErrors;
     return false;
@@ -5695,12 +5565,7 @@ const validate213 = function validate213(data, {instancePath=""}={}) {
   }
   const _errs2 = errors;
   if(false !== data) {
-    const err0 = {instancePath,schemaPath:"#/oneOf/1/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
-    if(vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/1/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"});
     errors++;
   }
   var _valid0 = _errs2 === errors;
@@ -5714,12 +5579,7 @@ const validate213 = function validate213(data, {instancePath=""}={}) {
     }
   }
   if(!valid0) {
-    const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-    if(vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"});
     errors++;
     validate213.errors = vErrors;
     return false;
@@ -5789,33 +5649,18 @@ const validate217 = function validate217(data, {instancePath=""}={}) {
           const _errs1 = errors;
           if(typeof key0 === "string") {
             if(func4(key0) > 120) {
-              const err0 = {instancePath,schemaPath:"#/propertyNames/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters",propertyName:key0};
-              if(vErrors === null) {
-                vErrors = [err0];
-              } else {
-                vErrors.push(err0);
-              }
+              (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/propertyNames/maxLength",keyword:"maxLength",params:{limit: 120},message:"must NOT have more than 120 characters",propertyName:key0});
               errors++;
             } else {
               if(func4(key0) < 1) {
-                const err1 = {instancePath,schemaPath:"#/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",propertyName:key0};
-                if(vErrors === null) {
-                  vErrors = [err1];
-                } else {
-                  vErrors.push(err1);
-                }
+                (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",propertyName:key0});
                 errors++;
               }
             }
           }
           var valid0 = _errs1 === errors;
           if(!valid0) {
-            const err2 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
-            if(vErrors === null) {
-              vErrors = [err2];
-            } else {
-              vErrors.push(err2);
-            }
+            (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"});
             errors++;
             validate217.errors = vErrors;
             return false;
@@ -5966,12 +5811,7 @@ const validate222 = function validate222(data, {instancePath=""}={}) {
             }
             const _errs8 = errors;
             if(false !== data2) {
-              const err0 = {instancePath:instancePath+"/reasoningTrigger",schemaPath:"#/properties/reasoningTrigger/oneOf/1/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
-              if(vErrors === null) {
-                vErrors = [err0];
-              } else {
-                vErrors.push(err0);
-              }
+              (vErrors || (vErrors = [])).push({instancePath:instancePath+"/reasoningTrigger",schemaPath:"#/properties/reasoningTrigger/oneOf/1/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"});
               errors++;
             }
             var _valid0 = _errs8 === errors;
@@ -5985,12 +5825,7 @@ const validate222 = function validate222(data, {instancePath=""}={}) {
               }
             }
             if(!valid1) {
-              const err1 = {instancePath:instancePath+"/reasoningTrigger",schemaPath:"#/properties/reasoningTrigger/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-              if(vErrors === null) {
-                vErrors = [err1];
-              } else {
-                vErrors.push(err1);
-              }
+              (vErrors || (vErrors = [])).push({instancePath:instancePath+"/reasoningTrigger",schemaPath:"#/properties/reasoningTrigger/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"});
               errors++;
               validate222.errors = vErrors;
               return false;
@@ -6026,12 +5861,7 @@ const validate221 = function validate221(data, {instancePath=""}={}) {
   let passing0 = null;
   const _errs1 = errors;
   if(typeof data !== "boolean") {
-    const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-    if(vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"});
     errors++;
   }
   var _valid0 = _errs1 === errors;
@@ -6055,12 +5885,7 @@ const validate221 = function validate221(data, {instancePath=""}={}) {
     }
   }
   if(!valid0) {
-    const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-    if(vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"});
     errors++;
     validate221.errors = vErrors;
     return false;
@@ -6166,12 +5991,7 @@ const validate228 = function validate228(data, {instancePath=""}={}) {
   let passing0 = null;
   const _errs1 = errors;
   if(typeof data !== "boolean") {
-    const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-    if(vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"});
     errors++;
   }
   var _valid0 = _errs1 === errors;
@@ -6181,21 +6001,11 @@ const validate228 = function validate228(data, {instancePath=""}={}) {
   }
   const _errs3 = errors;
   if(typeof data !== "string") {
-    const err1 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-    if(vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"});
     errors++;
   }
   if(!(((data === "off") || (data === "auto")) || (data === "required"))) {
-    const err2 = {instancePath,schemaPath:"#/oneOf/1/enum",keyword:"enum",params:{allowedValues: schema97.oneOf[1].enum},message:"must be equal to one of the allowed values"};
-    if(vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/1/enum",keyword:"enum",params:{allowedValues: schema97.oneOf[1].enum},message:"must be equal to one of the allowed values"});
     errors++;
   }
   var _valid0 = _errs3 === errors;
@@ -6224,12 +6034,7 @@ const validate228 = function validate228(data, {instancePath=""}={}) {
     }
   }
   if(!valid0) {
-    const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-    if(vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"});
     errors++;
     validate228.errors = vErrors;
     return false;
@@ -6290,23 +6095,13 @@ const validate232 = function validate232(data, {instancePath=""}={}) {
           const _errs1 = errors;
           if(typeof key0 === "string") {
             if(!pattern6.test(key0)) {
-              const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\"",propertyName:key0};
-              if(vErrors === null) {
-                vErrors = [err0];
-              } else {
-                vErrors.push(err0);
-              }
+              (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9._-]{1,64}$"+"\"",propertyName:key0});
               errors++;
             }
           }
           var valid0 = _errs1 === errors;
           if(!valid0) {
-            const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
-            if(vErrors === null) {
-              vErrors = [err1];
-            } else {
-              vErrors.push(err1);
-            }
+            (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"});
             errors++;
             validate232.errors = vErrors;
             return false;
@@ -6554,21 +6349,11 @@ const validate236 = function validate236(data, {instancePath=""}={}) {
   let valid0 = false;
   const _errs1 = errors;
   if(typeof data !== "string") {
-    const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-    if(vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"});
     errors++;
   }
   if(!(((((((((((((((((((((data === "audio/mp4") || (data === "audio/mpeg")) || (data === "audio/wav")) || (data === "audio/webm")) || (data === "image/jpeg")) || (data === "image/png")) || (data === "image/webp")) || (data === "image/gif")) || (data === "application/pdf")) || (data === "application/vnd.openxmlformats-officedocument.wordprocessingml.document")) || (data === "text/plain")) || (data === "text/markdown")) || (data === "text/x-markdown")) || (data === "text/csv")) || (data === "application/csv")) || (data === "text/comma-separated-values")) || (data === "text/tab-separated-values")) || (data === "application/json")) || (data === "application/xml")) || (data === "text/xml")) || (data === "text/html"))) {
-    const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema102.anyOf[0].enum},message:"must be equal to one of the allowed values"};
-    if(vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema102.anyOf[0].enum},message:"must be equal to one of the allowed values"});
     errors++;
   }
   var _valid0 = _errs1 === errors;
@@ -6578,21 +6363,11 @@ const validate236 = function validate236(data, {instancePath=""}={}) {
     if(errors === _errs3) {
       if(typeof data === "string") {
         if(!pattern7.test(data)) {
-          const err2 = {instancePath,schemaPath:"#/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$"},message:"must match pattern \""+"^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$"+"\""};
-          if(vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
+          (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$"},message:"must match pattern \""+"^text/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$"+"\""});
           errors++;
         }
       } else {
-        const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-        if(vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
+        (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"});
         errors++;
       }
     }
@@ -6600,12 +6375,7 @@ const validate236 = function validate236(data, {instancePath=""}={}) {
     valid0 = valid0 || _valid0;
   }
   if(!valid0) {
-    const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-    if(vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"});
     errors++;
     validate236.errors = vErrors;
     return false;
@@ -6863,12 +6633,7 @@ const validate242 = function validate242(data, {instancePath=""}={}) {
                   let passing0 = null;
                   const _errs12 = errors;
                   if(typeof data4 !== "string") {
-                    const err0 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-                    if(vErrors === null) {
-                      vErrors = [err0];
-                    } else {
-                      vErrors.push(err0);
-                    }
+                    (vErrors || (vErrors = [])).push({instancePath:instancePath+"/required",schemaPath:"#/properties/required/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"});
                     errors++;
                   }
                   var _valid0 = _errs12 === errors;
@@ -6884,12 +6649,7 @@ const validate242 = function validate242(data, {instancePath=""}={}) {
                       for(let i0=0; i0<len0; i0++) {
                         const _errs16 = errors;
                         if(typeof data4[i0] !== "string") {
-                          const err1 = {instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-                          if(vErrors === null) {
-                            vErrors = [err1];
-                          } else {
-                            vErrors.push(err1);
-                          }
+                          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"});
                           errors++;
                         }
                         var valid2 = _errs16 === errors;
@@ -6898,12 +6658,7 @@ const validate242 = function validate242(data, {instancePath=""}={}) {
                         }
                       }
                     } else {
-                      const err2 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
-                      if(vErrors === null) {
-                        vErrors = [err2];
-                      } else {
-                        vErrors.push(err2);
-                      }
+                      (vErrors || (vErrors = [])).push({instancePath:instancePath+"/required",schemaPath:"#/properties/required/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"});
                       errors++;
                     }
                   }
@@ -6918,12 +6673,7 @@ const validate242 = function validate242(data, {instancePath=""}={}) {
                     }
                   }
                   if(!valid1) {
-                    const err3 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-                    if(vErrors === null) {
-                      vErrors = [err3];
-                    } else {
-                      vErrors.push(err3);
-                    }
+                    (vErrors || (vErrors = [])).push({instancePath:instancePath+"/required",schemaPath:"#/properties/required/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"});
                     errors++;
                     validate242.errors = vErrors;
                     return false;
@@ -7428,12 +7178,7 @@ const validate252 = function validate252(data, {instancePath=""}={}) {
                       }
                       const _errs17 = errors;
                       if(data6 !== null) {
-                        const err0 = {instancePath:instancePath+"/pricing",schemaPath:"#/properties/pricing/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-                        if(vErrors === null) {
-                          vErrors = [err0];
-                        } else {
-                          vErrors.push(err0);
-                        }
+                        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/pricing",schemaPath:"#/properties/pricing/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"});
                         errors++;
                       }
                       var _valid0 = _errs17 === errors;
@@ -7447,12 +7192,7 @@ const validate252 = function validate252(data, {instancePath=""}={}) {
                         }
                       }
                       if(!valid1) {
-                        const err1 = {instancePath:instancePath+"/pricing",schemaPath:"#/properties/pricing/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-                        if(vErrors === null) {
-                          vErrors = [err1];
-                        } else {
-                          vErrors.push(err1);
-                        }
+                        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/pricing",schemaPath:"#/properties/pricing/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"});
                         errors++;
                         validate252.errors = vErrors;
                         return false;
@@ -7628,12 +7368,7 @@ const validate261 = function validate261(data, {instancePath=""}={}) {
     }
   }
   if(!valid0) {
-    const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-    if(vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"});
     errors++;
     validate261.errors = vErrors;
     return false;
@@ -7675,23 +7410,13 @@ const validate259 = function validate259(data, {instancePath=""}={}) {
       if(data && typeof data == "object" && !Array.isArray(data)) {
         let missing0;
         if(((data.agentId === undefined) || (!(func0.call(data, "agentId")))) && (missing0 = "agentId")) {
-          const err0 = {};
-          if(vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
+          (vErrors || (vErrors = [])).push({});
           errors++;
         }
       }
       var valid2 = _errs5 === errors;
       if(valid2) {
-        const err1 = {};
-        if(vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
+        (vErrors || (vErrors = [])).push({});
         errors++;
       } else {
         errors = _errs4;
@@ -7720,12 +7445,7 @@ const validate259 = function validate259(data, {instancePath=""}={}) {
         if(data && typeof data == "object" && !Array.isArray(data)) {
           let missing1;
           if(((data.systemPrompt === undefined) || (!(func0.call(data, "systemPrompt")))) && (missing1 = "systemPrompt")) {
-            const err2 = {instancePath,schemaPath:"#/then/anyOf/0/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
-            if(vErrors === null) {
-              vErrors = [err2];
-            } else {
-              vErrors.push(err2);
-            }
+            (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/then/anyOf/0/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"});
             errors++;
           }
         }
@@ -7736,12 +7456,7 @@ const validate259 = function validate259(data, {instancePath=""}={}) {
           if(data && typeof data == "object" && !Array.isArray(data)) {
             let missing2;
             if(((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing2 = "messages")) {
-              const err3 = {instancePath,schemaPath:"#/then/anyOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
-              if(vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
+              (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/then/anyOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"});
               errors++;
             } else {
               if(data.messages !== undefined && func0.call(data, "messages")) {
@@ -7756,23 +7471,13 @@ const validate259 = function validate259(data, {instancePath=""}={}) {
                       if(data1 && typeof data1 == "object" && !Array.isArray(data1)) {
                         let missing3;
                         if((((data1.role === undefined) || (!(func0.call(data1, "role")))) && (missing3 = "role")) || (((data1.content === undefined) || (!(func0.call(data1, "content")))) && (missing3 = "content"))) {
-                          const err4 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/then/anyOf/1/properties/messages/contains/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
-                          if(vErrors === null) {
-                            vErrors = [err4];
-                          } else {
-                            vErrors.push(err4);
-                          }
+                          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/messages/" + i0,schemaPath:"#/then/anyOf/1/properties/messages/contains/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"});
                           errors++;
                         } else {
                           if(data1.role !== undefined && func0.call(data1, "role")) {
                             const _errs14 = errors;
                             if("system" !== data1.role) {
-                              const err5 = {instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/then/anyOf/1/properties/messages/contains/properties/role/const",keyword:"const",params:{allowedValue: "system"},message:"must be equal to constant"};
-                              if(vErrors === null) {
-                                vErrors = [err5];
-                              } else {
-                                vErrors.push(err5);
-                              }
+                              (vErrors || (vErrors = [])).push({instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/then/anyOf/1/properties/messages/contains/properties/role/const",keyword:"const",params:{allowedValue: "system"},message:"must be equal to constant"});
                               errors++;
                             }
                             var valid6 = _errs14 === errors;
@@ -7786,21 +7491,11 @@ const validate259 = function validate259(data, {instancePath=""}={}) {
                               if(errors === _errs15) {
                                 if(typeof data3 === "string") {
                                   if(func4(data3) < 1) {
-                                    const err6 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/then/anyOf/1/properties/messages/contains/properties/content/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-                                    if(vErrors === null) {
-                                      vErrors = [err6];
-                                    } else {
-                                      vErrors.push(err6);
-                                    }
+                                    (vErrors || (vErrors = [])).push({instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/then/anyOf/1/properties/messages/contains/properties/content/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"});
                                     errors++;
                                   }
                                 } else {
-                                  const err7 = {instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/then/anyOf/1/properties/messages/contains/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"};
-                                  if(vErrors === null) {
-                                    vErrors = [err7];
-                                  } else {
-                                    vErrors.push(err7);
-                                  }
+                                  (vErrors || (vErrors = [])).push({instancePath:instancePath+"/messages/" + i0+"/content",schemaPath:"#/then/anyOf/1/properties/messages/contains/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"});
                                   errors++;
                                 }
                               }
@@ -7811,12 +7506,7 @@ const validate259 = function validate259(data, {instancePath=""}={}) {
                           }
                         }
                       } else {
-                        const err8 = {instancePath:instancePath+"/messages/" + i0,schemaPath:"#/then/anyOf/1/properties/messages/contains/type",keyword:"type",params:{type: "object"},message:"must be object"};
-                        if(vErrors === null) {
-                          vErrors = [err8];
-                        } else {
-                          vErrors.push(err8);
-                        }
+                        (vErrors || (vErrors = [])).push({instancePath:instancePath+"/messages/" + i0,schemaPath:"#/then/anyOf/1/properties/messages/contains/type",keyword:"type",params:{type: "object"},message:"must be object"});
                         errors++;
                       }
                     }
@@ -7826,12 +7516,7 @@ const validate259 = function validate259(data, {instancePath=""}={}) {
                     }
                   }
                   if(!valid5) {
-                    const err9 = {instancePath:instancePath+"/messages",schemaPath:"#/then/anyOf/1/properties/messages/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)"};
-                    if(vErrors === null) {
-                      vErrors = [err9];
-                    } else {
-                      vErrors.push(err9);
-                    }
+                    (vErrors || (vErrors = [])).push({instancePath:instancePath+"/messages",schemaPath:"#/then/anyOf/1/properties/messages/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)"});
                     errors++;
                   } else {
                     errors = _errs11;
@@ -7851,12 +7536,7 @@ const validate259 = function validate259(data, {instancePath=""}={}) {
           valid3 = valid3 || _valid1;
         }
         if(!valid3) {
-          const err10 = {instancePath,schemaPath:"#/then/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-          if(vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
+          (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/then/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"});
           errors++;
           validate259.errors = vErrors;
           return false;
@@ -7874,12 +7554,7 @@ const validate259 = function validate259(data, {instancePath=""}={}) {
         valid1 = _valid0;
       }
       if(!valid1) {
-        const err11 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
-        if(vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
+        (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"});
         errors++;
         validate259.errors = vErrors;
         return false;
@@ -8227,12 +7902,7 @@ const validate268 = function validate268(data, {instancePath=""}={}) {
                             }
                             const _errs23 = errors;
                             if(data9 !== null) {
-                              const err0 = {instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-                              if(vErrors === null) {
-                                vErrors = [err0];
-                              } else {
-                                vErrors.push(err0);
-                              }
+                              (vErrors || (vErrors = [])).push({instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"});
                               errors++;
                             }
                             var _valid0 = _errs23 === errors;
@@ -8246,12 +7916,7 @@ const validate268 = function validate268(data, {instancePath=""}={}) {
                               }
                             }
                             if(!valid1) {
-                              const err1 = {instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-                              if(vErrors === null) {
-                                vErrors = [err1];
-                              } else {
-                                vErrors.push(err1);
-                              }
+                              (vErrors || (vErrors = [])).push({instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"});
                               errors++;
                               validate268.errors = vErrors;
                               return false;
@@ -8348,12 +8013,7 @@ const validate268 = function validate268(data, {instancePath=""}={}) {
                                     }
                                     const _errs34 = errors;
                                     if(data13 !== null) {
-                                      const err2 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-                                      if(vErrors === null) {
-                                        vErrors = [err2];
-                                      } else {
-                                        vErrors.push(err2);
-                                      }
+                                      (vErrors || (vErrors = [])).push({instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"});
                                       errors++;
                                     }
                                     var _valid1 = _errs34 === errors;
@@ -8367,12 +8027,7 @@ const validate268 = function validate268(data, {instancePath=""}={}) {
                                       }
                                     }
                                     if(!valid2) {
-                                      const err3 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
-                                      if(vErrors === null) {
-                                        vErrors = [err3];
-                                      } else {
-                                        vErrors.push(err3);
-                                      }
+                                      (vErrors || (vErrors = [])).push({instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"});
                                       errors++;
                                       validate268.errors = vErrors;
                                       return false;
@@ -8623,12 +8278,7 @@ const validate273 = function validate273(data, {instancePath=""}={}) {
                     }
                     const _errs15 = errors;
                     if(data5 !== null) {
-                      const err0 = {instancePath:instancePath+"/failureReason",schemaPath:"#/properties/failureReason/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-                      if(vErrors === null) {
-                        vErrors = [err0];
-                      } else {
-                        vErrors.push(err0);
-                      }
+                      (vErrors || (vErrors = [])).push({instancePath:instancePath+"/failureReason",schemaPath:"#/properties/failureReason/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"});
                       errors++;
                     }
                     var _valid0 = _errs15 === errors;
@@ -8642,12 +8292,7 @@ const validate273 = function validate273(data, {instancePath=""}={}) {
                       }
                     }
                     if(!valid1) {
-                      const err1 = {instancePath:instancePath+"/failureReason",schemaPath:"#/properties/failureReason/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-                      if(vErrors === null) {
-                        vErrors = [err1];
-                      } else {
-                        vErrors.push(err1);
-                      }
+                      (vErrors || (vErrors = [])).push({instancePath:instancePath+"/failureReason",schemaPath:"#/properties/failureReason/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"});
                       errors++;
                       validate273.errors = vErrors;
                       return false;
@@ -8695,12 +8340,7 @@ const validate273 = function validate273(data, {instancePath=""}={}) {
                         }
                         const _errs21 = errors;
                         if(data7 !== null) {
-                          const err2 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-                          if(vErrors === null) {
-                            vErrors = [err2];
-                          } else {
-                            vErrors.push(err2);
-                          }
+                          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"});
                           errors++;
                         }
                         var _valid1 = _errs21 === errors;
@@ -8714,12 +8354,7 @@ const validate273 = function validate273(data, {instancePath=""}={}) {
                           }
                         }
                         if(!valid2) {
-                          const err3 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
-                          if(vErrors === null) {
-                            vErrors = [err3];
-                          } else {
-                            vErrors.push(err3);
-                          }
+                          (vErrors || (vErrors = [])).push({instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"});
                           errors++;
                           validate273.errors = vErrors;
                           return false;
@@ -8756,12 +8391,7 @@ const validate273 = function validate273(data, {instancePath=""}={}) {
                           }
                           const _errs26 = errors;
                           if(data8 !== null) {
-                            const err4 = {instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-                            if(vErrors === null) {
-                              vErrors = [err4];
-                            } else {
-                              vErrors.push(err4);
-                            }
+                            (vErrors || (vErrors = [])).push({instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"});
                             errors++;
                           }
                           var _valid2 = _errs26 === errors;
@@ -8775,12 +8405,7 @@ const validate273 = function validate273(data, {instancePath=""}={}) {
                             }
                           }
                           if(!valid3) {
-                            const err5 = {instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
-                            if(vErrors === null) {
-                              vErrors = [err5];
-                            } else {
-                              vErrors.push(err5);
-                            }
+                            (vErrors || (vErrors = [])).push({instancePath:instancePath+"/tokens",schemaPath:"#/properties/tokens/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"});
                             errors++;
                             validate273.errors = vErrors;
                             return false;
@@ -8837,12 +8462,7 @@ const validate273 = function validate273(data, {instancePath=""}={}) {
                               }
                               const _errs33 = errors;
                               if(data10 !== null) {
-                                const err6 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-                                if(vErrors === null) {
-                                  vErrors = [err6];
-                                } else {
-                                  vErrors.push(err6);
-                                }
+                                (vErrors || (vErrors = [])).push({instancePath:instancePath+"/model",schemaPath:"#/properties/model/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"});
                                 errors++;
                               }
                               var _valid3 = _errs33 === errors;
@@ -8856,12 +8476,7 @@ const validate273 = function validate273(data, {instancePath=""}={}) {
                                 }
                               }
                               if(!valid4) {
-                                const err7 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf"};
-                                if(vErrors === null) {
-                                  vErrors = [err7];
-                                } else {
-                                  vErrors.push(err7);
-                                }
+                                (vErrors || (vErrors = [])).push({instancePath:instancePath+"/model",schemaPath:"#/properties/model/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf"});
                                 errors++;
                                 validate273.errors = vErrors;
                                 return false;
@@ -9018,12 +8633,7 @@ const validate282 = function validate282(data, {instancePath=""}={}) {
     if(data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if(((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt")) {
-        const err0 = {};
-        if(vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
+        (vErrors || (vErrors = [])).push({});
         errors++;
       }
     }
@@ -9034,12 +8644,7 @@ const validate282 = function validate282(data, {instancePath=""}={}) {
       if(data && typeof data == "object" && !Array.isArray(data)) {
         let missing1;
         if(((data.messages === undefined) || (!(func0.call(data, "messages")))) && (missing1 = "messages")) {
-          const err1 = {};
-          if(vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
+          (vErrors || (vErrors = [])).push({});
           errors++;
         }
       }
@@ -9047,12 +8652,7 @@ const validate282 = function validate282(data, {instancePath=""}={}) {
       valid2 = valid2 || _valid0;
     }
     if(!valid2) {
-      const err2 = {};
-      if(vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
+      (vErrors || (vErrors = [])).push({});
       errors++;
     } else {
       errors = _errs4;
@@ -9417,12 +9017,7 @@ const validate291 = function validate291(data, {instancePath=""}={}) {
                   }
                   const _errs13 = errors;
                   if(data4 !== null) {
-                    const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-                    if(vErrors === null) {
-                      vErrors = [err0];
-                    } else {
-                      vErrors.push(err0);
-                    }
+                    (vErrors || (vErrors = [])).push({instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"});
                     errors++;
                   }
                   var _valid0 = _errs13 === errors;
@@ -9436,12 +9031,7 @@ const validate291 = function validate291(data, {instancePath=""}={}) {
                     }
                   }
                   if(!valid1) {
-                    const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-                    if(vErrors === null) {
-                      vErrors = [err1];
-                    } else {
-                      vErrors.push(err1);
-                    }
+                    (vErrors || (vErrors = [])).push({instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"});
                     errors++;
                     validate291.errors = vErrors;
                     return false;
@@ -9824,12 +9414,7 @@ const validate306 = function validate306(data, {instancePath=""}={}) {
   if(data && typeof data == "object" && !Array.isArray(data)) {
     let missing0;
     if(((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result")) {
-      const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
-      if(vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"});
       errors++;
     }
   }
@@ -9842,12 +9427,7 @@ const validate306 = function validate306(data, {instancePath=""}={}) {
   if(data && typeof data == "object" && !Array.isArray(data)) {
     let missing1;
     if(((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error")) {
-      const err1 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
-      if(vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
+      (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"});
       errors++;
     }
   }
@@ -9862,12 +9442,7 @@ const validate306 = function validate306(data, {instancePath=""}={}) {
     }
   }
   if(!valid0) {
-    const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-    if(vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
+    (vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"});
     errors++;
     validate306.errors = vErrors;
     return false;

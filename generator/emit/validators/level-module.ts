@@ -19,7 +19,7 @@
  * runtime contract (./runtime.ts).
  */
 import type { Ajv2020 } from "ajv/dist/2020.js";
-import { dropStaticEvaluated, dropUnreadContext, type FunctionCode } from "./compact.js";
+import { dropStaticEvaluated, dropUnreadContext, shortenErrorPushes, type FunctionCode } from "./compact.js";
 import { ownKeyEvaluation, ownProtoKeys } from "./own-keys.js";
 import { RUNTIME_EXPORTS } from "./runtime.js";
 
@@ -118,6 +118,7 @@ export function levelModuleSource(ajv: Ajv2020, exports: ReadonlyMap<string, str
 
   dropUnreadContext(functions);
   dropStaticEvaluated(functions, wrapped);
+  shortenErrorPushes(functions);
   // A named function expression: its self-references (`validateN.errors = ...`, many per function)
   // become one short local name when minified, the same in every function, which gzip rewards.
   // A bare `validateN.evaluated = ...` statement would keep the function in every bundle: an IIFE.
