@@ -30,6 +30,10 @@ import { scriptOf, type Script } from "./flow-player.js";
 import { RingLog } from "./ring-log.js";
 import { routesOf, type BodyIssue, type Route } from "./routes.js";
 import { faultSpecOfRequest, faultTextOfRequest, isFaultSpecError, NO_FAULTS, parseFaultSpec, planConnection, resumePoint, serveStream, type ConnectionEnd, type FaultSpec, type PlanLayer } from "./faults/index.js";
+
+/** How long, and how much, a refused request's unread body is read and discarded before its connection is closed. */
+const LINGER_MS = 2_000;
+const LINGER_BYTES = 8 * 1024 * 1024;
 import { frameOf, MockRun, type FrameShape, type LogEntry, type ToolAnswerBody } from "./run-state.js";
 import { play, SCENARIOS } from "./scenarios.js";
 
@@ -312,14 +316,29 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   }
 
   /**
-   * An answer given before the body was read: the connection is closed
-   * after it rather than drained, so a body the client is still sending
-   * (50 MB, or one that never comes) costs nothing.
+   * An answer given before the body was read. What the client is still
+   * sending is then read and thrown away for a moment (a lingering close,
+   * RFC 9112 section 9.6): closing at once would make the peer's kernel
+   * answer the rest with a reset, which can destroy this answer unread,
+   * so a client uploading 50 MB would see ECONNRESET instead of a 401.
+   * Past LINGER_BYTES or LINGER_MS the connection is closed anyway, so a
+   * body never costs more than that, and nothing of it is kept.
    */
   function refuse(req: IncomingMessage, res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
     const pending = req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
-    send(res, status, body, pending ? { ...headers, connection: "close" } : headers);
-    if (pending) res.once("finish", () => req.socket.destroySoon());
+    send(res, status, body, headers);
+    if (!pending) return;
+    const socket = req.socket;
+    const close = (): void => void socket.destroy();
+    const timer = setTimeout(close, LINGER_MS);
+    timer.unref();
+    let discarded = 0;
+    req.on("data", (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > LINGER_BYTES) close();
+    });
+    req.once("end", () => clearTimeout(timer));
+    socket.once("close", () => clearTimeout(timer));
   }
 
   /** `200 text/plain OK`: a success body that is not JSON, as some servers and proxies send. */
