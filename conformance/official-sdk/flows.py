@@ -1,0 +1,249 @@
+"""The official SDK's real client against the mock, flow by flow.
+
+Each scenario starts flow_child.py (the SDK in a process of its own)
+against a mock server of the scenario's edition and frame shape, with the
+scenario's stream faults queued, then judges what the SDK did and what the
+mock saw (mock_host.py). A scenario passes when the SDK does what every
+SDK must (the fixture suite's behaviour tier): finish the run with the
+right outcome, deliver every event once and in order, run each tool call's
+handler once and answer it with one POST, and recover from connection
+faults the way the documents ask.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from mock_host import API_KEY, WORKSPACE, MockHost
+
+HERE = Path(__file__).resolve().parent
+
+#: How long a flow may take before the SDK is called hung. Every mock run
+#: here ends in well under a second; only a client waiting on a silent
+#: connection forever gets near it.
+FLOW_DEADLINE_S = 20.0
+#: For the silent-connection faults: long enough that any idle timeout the
+#: SDK had would have fired, short enough to keep the report quick. The
+#: verdict does not rest on it: the mock counts the connections, and a hung
+#: SDK has opened no second one.
+SILENT_DEADLINE_S = 4.0
+
+TOOL_ANSWER = "42 USD is 50.40 USD with tax"
+
+
+@dataclass
+class Scenario:
+    id: str
+    what: str
+    flow: str = "one-shot"
+    edition: str = "2026-10"
+    frames: str = "envelope"
+    metadata: dict[str, str] = field(default_factory=dict)
+    faults: list[dict[str, Any]] = field(default_factory=list)
+    deadline_s: float = FLOW_DEADLINE_S
+    judge: Callable[["Observation"], str | None] | None = None
+    #: What a pass means, for the report.
+    passes: str = "completed: every event once and in order, each tool call run once and answered by one POST"
+
+
+@dataclass
+class Observation:
+    sdk: dict[str, Any] | None  # flow_child.py's line; None when it was ended for hanging
+    mock: dict[str, Any]
+    hung: bool
+    stderr: str
+
+
+def _delivered(o: Observation) -> list[int]:
+    return [seq for seq, _ in (o.sdk or {}).get("events", [])]
+
+
+def exactly_once(o: Observation) -> list[str]:
+    """What breaks "every event once, in order; every tool call run once and answered by one POST"."""
+    problems: list[str] = []
+    sdk = o.sdk or {}
+    logged = [seq for run in o.mock["runs"] for seq in run["seqs"]]
+    delivered = _delivered(o)
+    if delivered != logged:
+        repeated = sorted(s for s, n in Counter(delivered).items() if n > 1)
+        if repeated:
+            problems.append(f"seqs delivered {','.join(map(str, delivered))} (seq {','.join(map(str, repeated))} more than once)")
+        else:
+            problems.append(f"seqs delivered {','.join(map(str, delivered))}, the log has {','.join(map(str, logged))}")
+    calls = sum(run["types"].count("local_tool_call") for run in o.mock["runs"])
+    distinct_calls = sum(len(run["answered"]) for run in o.mock["runs"]) or calls
+    handler_runs = len(sdk.get("handlerCalls", []))
+    if calls and handler_runs != distinct_calls:
+        problems.append(f"the tool handler ran {handler_runs} times for {distinct_calls} tool call(s)")
+    posts = Counter(p["toolUseId"] for p in o.mock["toolPosts"])
+    extra = {k: n for k, n in posts.items() if n > 1}
+    if extra:
+        statuses = ",".join(str(p["status"]) for p in o.mock["toolPosts"])
+        problems.append(f"{sum(extra.values())} tool-result POSTs for {len(extra)} call(s) (answered {statuses})")
+    return problems
+
+
+def completes(o: Observation, text: str | None = f"Tool said: {TOOL_ANSWER}") -> list[str]:
+    """The run ended as a success the SDK returned, with the text the mock's run produced."""
+    if o.hung:
+        return [hung_reason(o)]
+    sdk = o.sdk or {}
+    if sdk.get("outcome") != "returned":
+        err = sdk.get("error") or {}
+        subtype = f"subtype {err['subtype']!r}, " if err.get("subtype") else ""
+        return [f"raised {err.get('type')}({subtype}{err.get('message')!r}) instead of returning the run ({len(_delivered(o))} events delivered)"]
+    got = [r["text"] for r in sdk["results"]]
+    if text is not None and got != [text]:
+        return [f"returned text {got!r}, the run's text is {[text]!r}"]
+    return []
+
+
+def hung_reason(o: Observation) -> str:
+    n = len(o.mock["streams"])
+    return f"hung: no answer and no reconnect in {SILENT_DEADLINE_S:g} s ({n} stream connection{'s' if n != 1 else ''}; the SDK opens its stream with no read timeout)"
+
+
+def verdict_of(problems: list[str]) -> str | None:
+    return "; ".join(problems) if problems else None
+
+
+def judge_run(o: Observation) -> str | None:
+    # Exactly-once is judged on a run the SDK finished; an unfinished one says why it did not.
+    return verdict_of(completes(o) or exactly_once(o))
+
+
+def judge_session(o: Observation) -> str | None:
+    if o.hung:
+        return hung_reason(o)
+    sdk = o.sdk or {}
+    if sdk.get("outcome") != "returned":
+        err = sdk.get("error") or {}
+        return f"raised {err.get('type')}({err.get('message')!r})"
+    texts = [r["text"] for r in sdk["results"]]
+    if texts != [f"Tool said: {TOOL_ANSWER}"] * 2 or len(o.mock["runs"]) != 2:
+        return f"two messages gave {len(o.mock['runs'])} run(s) and texts {texts!r}"
+    return verdict_of(exactly_once(o))
+
+
+def judge_cancel(o: Observation) -> str | None:
+    if o.hung:
+        return hung_reason(o)
+    sdk = o.sdk or {}
+    err = sdk.get("error") or {}
+    problems = []
+    if not (sdk.get("outcome") == "raised" and err.get("type") == "MantyxRunError" and err.get("subtype") == "cancelled"):
+        problems.append(f"ended with {sdk.get('outcome')} {err or sdk.get('results')}, not MantyxRunError(subtype 'cancelled')")
+    if [c["status"] for c in o.mock["cancels"]] != [202]:
+        problems.append(f"cancel requests answered {[c['status'] for c in o.mock['cancels']]}")
+    if not sdk.get("events") or sdk["events"][-1][1] != "cancelled":
+        problems.append("the cancelled event was not delivered last")
+    return verdict_of(problems + exactly_once(o))
+
+
+def judge_unknown_type(o: Observation) -> str | None:
+    problems = completes(o, "Hi there")
+    if problems:
+        return verdict_of(problems)
+    if "memory_snapshot" not in [t for _, t in (o.sdk or {}).get("events", [])]:
+        problems.append("the memory_snapshot event was not delivered")
+    return verdict_of(problems + exactly_once(o))
+
+
+def judge_supervisor_true(o: Observation) -> str | None:
+    problems = completes(o)
+    if not o.mock["runs"]:
+        problems.append("no run was created (nothing was sent)")
+    return verdict_of(problems)
+
+
+def judge_backoff(o: Observation) -> str | None:
+    problems = completes(o) or exactly_once(o)
+    empty = sum(1 for s in o.mock["streams"] if s["fault"] == "end-clean")
+    sleeps = (o.sdk or {}).get("sleeps", [])
+    if empty and not sleeps:
+        problems.append(f"no back-off: {empty} connections in a row ended cleanly with no event, and it reconnected at once after each (no sleep)")
+    return verdict_of(problems)
+
+
+def judge_stream_status(o: Observation) -> str | None:
+    problems = completes(o) or exactly_once(o)
+    if len(o.mock["streams"]) < 2 and not o.hung:
+        problems.append(f"the stream was not retried ({len(o.mock['streams'])} connection)")
+    return verdict_of(problems)
+
+
+def _tools(**extra: str) -> dict[str, str]:
+    return {"args": json.dumps({"amount": 42}), **extra}
+
+
+SCENARIOS: list[Scenario] = [
+    Scenario("one-shot", "one-shot run with a local tool (2026-10, nested frames)", metadata=_tools(), judge=judge_run),
+    Scenario("edition-2026-09", "one-shot run, seed edition: result with ok: true", edition="2026-09", metadata=_tools(), judge=judge_run),
+    Scenario("frames-flat", "one-shot run, flattened frames with type", frames="flat", metadata=_tools(), judge=judge_run),
+    Scenario("frames-flat-untyped", "one-shot run, flattened frames typed by the event: line only", frames="flat-untyped", metadata=_tools(), judge=judge_run),
+    Scenario("session", "session with two messages", flow="session", metadata=_tools(), judge=judge_session),
+    Scenario("cancel", "cancel a running run (cancel_run)", flow="cancel", metadata={"scenario": "slow"}, judge=judge_cancel, passes="cancel answered 202, the cancelled event delivered last, run_agent raised MantyxRunError(subtype 'cancelled')"),
+    Scenario("unknown-type", "an unknown event type (memory_snapshot)", metadata={"scenario": "unknown-type"}, judge=judge_unknown_type, passes="completed; the unknown event delivered in its place, every event once"),
+    Scenario("duplicated-tool-call", "the same local_tool_call delivered twice", metadata=_tools(repeatCall="true"), judge=judge_run),
+    Scenario("supervisor-true", "run with supervisor: true (the documents' \"enable with defaults\")", flow="supervisor-true", metadata=_tools(), judge=judge_supervisor_true),
+    Scenario("fault-cut-events", "resume after the connection drops between frames", metadata=_tools(), faults=[{"kind": "cut-events", "after": 2}], judge=judge_run),
+    Scenario("fault-cut-bytes", "resume after the connection drops inside a frame", metadata=_tools(), faults=[{"kind": "cut-bytes", "after": 150}], judge=judge_run),
+    Scenario("fault-end-clean", "resume after a clean end without the terminal event", metadata=_tools(), faults=[{"kind": "end-clean", "after": 3}], judge=judge_run),
+    Scenario("fault-end-clean-empty", "four clean ends in a row that deliver nothing (back-off)", metadata=_tools(), faults=[{"kind": "end-clean", "after": 0}] * 4, judge=judge_backoff),
+    Scenario("fault-heartbeats", "heartbeat comments before the events", metadata=_tools(), faults=[{"kind": "heartbeats", "everyMs": 20, "forMs": 200}], judge=judge_run),
+    Scenario("fault-wrong-type", "200 text/html instead of the event stream, once", metadata=_tools(), faults=[{"kind": "wrong-type"}], judge=judge_run),
+    Scenario("fault-non-sse", "200 application/json instead of the event stream, once", metadata=_tools(), faults=[{"kind": "non-sse"}], judge=judge_run),
+    Scenario("fault-503", "the stream answers 503 once", metadata=_tools(), faults=[{"kind": "status", "status": 503}], judge=judge_stream_status),
+    Scenario("fault-429", "the stream answers 429 with Retry-After: 1 once", metadata=_tools(), faults=[{"kind": "status", "status": 429, "retryAfterSeconds": 1}], judge=judge_stream_status),
+    Scenario("fault-replay", "a drop, then a resume that replays frames the client already has (at-least-once)", metadata=_tools(), faults=[{"kind": "cut-events", "after": 3}, {"kind": "ignore-resume"}], judge=judge_run),
+    Scenario("fault-hang", "a connection that sends headers and then nothing", metadata=_tools(), faults=[{"kind": "hang"}], deadline_s=SILENT_DEADLINE_S, judge=judge_run),
+    Scenario("fault-stall", "a connection that stalls after two events, left open", metadata=_tools(), faults=[{"kind": "stall", "after": 2}], deadline_s=SILENT_DEADLINE_S, judge=judge_run),
+]
+
+
+def run_scenario(host: MockHost, python: str, s: Scenario) -> dict[str, Any]:
+    server, url = host.server(s.edition, s.frames)
+    host.call("faults", server=server, faults=s.faults)
+    spec = {"flow": s.flow, "url": url, "workspace": WORKSPACE, "apiKey": API_KEY, "metadata": {**s.metadata, "harness": s.id}}
+    proc = subprocess.Popen([python, str(HERE / "flow_child.py"), json.dumps(spec)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    hung = False
+    try:
+        out, err = proc.communicate(timeout=s.deadline_s)
+    except subprocess.TimeoutExpired:
+        hung = True
+        proc.kill()
+        out, err = proc.communicate()
+    mock = host.call("observe", server=server, tag=s.id)
+    host.call("cancel", server=server, tag=s.id)  # a hung run's tool calls and faults must not reach the next scenario
+    sdk = None
+    if not hung:
+        lines = [line for line in out.splitlines() if line.startswith("{")]
+        if not lines:
+            return {"id": s.id, "what": s.what, "verdict": "fail", "reason": f"the flow process printed nothing (status {proc.returncode}): {err.strip()[-300:]}"}
+        sdk = json.loads(lines[-1])
+    obs = Observation(sdk=sdk, mock=mock, hung=hung, stderr=err)
+    assert s.judge is not None
+    problem = s.judge(obs)
+    return {
+        "id": s.id,
+        "what": s.what,
+        "verdict": "fail" if problem else "pass",
+        "reason": problem or s.passes,
+        "streams": len(mock["streams"]),
+    }
+
+
+def run_all(python: str = sys.executable) -> list[dict[str, Any]]:
+    with MockHost() as host:
+        return [run_scenario(host, python, s) for s in SCENARIOS]
+
+
+if __name__ == "__main__":
+    for row in run_all():
+        print(f"{row['verdict']:4}  {row['id']:24} {row['reason']}")

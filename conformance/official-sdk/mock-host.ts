@@ -1,0 +1,98 @@
+/**
+ * The official-SDK harness's mock servers, in one Node process the Python
+ * harness starts (mock_host.py). It speaks JSON lines on stdin/stdout:
+ * the first line out is `{"ready": true}`; then each line in is a command
+ * `{ "id", "op", ... }` and gets one line out, `{ "id", "ok", "result" | "error" }`.
+ * Ops: `start` (a mock server with `edition`, `frames`; returns its `name` and `url`),
+ * `faults` (set the faults of the next stream connections, replacing any
+ * left over), `observe` (what the server saw of the runs whose
+ * `metadata.harness` is `tag`), `cancel` (cancel those runs), `stop`.
+ * Harness-only plumbing: the mock itself is test/mock-server.
+ */
+import { createInterface } from "node:readline";
+import { startMockServer, type MockServer, type StreamFault } from "../../test/mock-server/index.js";
+
+type Command = { id: number; op: string; [key: string]: unknown };
+
+const servers = new Map<string, MockServer>();
+
+function serverOf(cmd: Command): MockServer {
+  const server = servers.get(String(cmd["server"]));
+  if (server === undefined) throw new Error(`no mock server ${JSON.stringify(cmd["server"])}; start one first`);
+  return server;
+}
+
+function runsTagged(server: MockServer, tag: string): string[] {
+  return [...server.runs.values()].filter((r) => (r.spec["metadata"] as Record<string, unknown> | undefined)?.["harness"] === tag).map((r) => r.id);
+}
+
+async function execute(cmd: Command): Promise<unknown> {
+  switch (cmd.op) {
+    case "start": {
+      const name = `${String(cmd["edition"])}/${String(cmd["frames"])}`;
+      const existing = servers.get(name);
+      if (existing !== undefined) return { name, url: existing.url };
+      const server = await startMockServer({
+        port: 0,
+        workspace: String(cmd["workspace"]),
+        apiKey: String(cmd["apiKey"]),
+        edition: cmd["edition"] as "2026-10" | "2026-09",
+        frames: cmd["frames"] as "envelope" | "flat" | "flat-untyped",
+      });
+      servers.set(name, server);
+      return { name, url: server.url };
+    }
+    case "faults": {
+      const server = serverOf(cmd);
+      server.faults.length = 0;
+      server.faults.push(...(cmd["faults"] as StreamFault[]));
+      return { queued: server.faults.length };
+    }
+    case "observe": {
+      const server = serverOf(cmd);
+      const ids = new Set(runsTagged(server, String(cmd["tag"])));
+      const runs = [...ids].map((id) => {
+        const run = server.runs.get(id)!;
+        return { id, status: run.status, done: run.done, seqs: run.events.map((e) => e.seq), types: run.events.map((e) => e.type), answered: [...run.answered] };
+      });
+      const toolPosts = server.requests
+        .filter((r) => r.method === "POST" && /\/agent-runs\/([^/]+)\/tool-results$/.test(r.path) && ids.has(/\/agent-runs\/([^/]+)\//.exec(r.path)![1]!))
+        .map((r) => ({ toolUseId: (r.body as { toolUseId?: unknown } | undefined)?.toolUseId, status: r.status }));
+      const cancels = server.requests.filter((r) => r.method === "POST" && r.path.endsWith("/cancel")).map((r) => ({ path: r.path, status: r.status }));
+      const streams = server.streams.filter((s) => ids.has(s.runId)).map((s) => ({ lastEventId: s.lastEventId ?? null, lastSeq: s.lastSeqQuery ?? null, fault: s.fault?.kind ?? null }));
+      return { runs, toolPosts, cancels, streams, leftFaults: server.faults.length };
+    }
+    case "cancel": {
+      const server = serverOf(cmd);
+      for (const id of runsTagged(server, String(cmd["tag"]))) server.runs.get(id)!.cancel();
+      server.faults.length = 0;
+      return {};
+    }
+    case "stop": {
+      await Promise.all([...servers.values()].map((s) => s.close()));
+      servers.clear();
+      return {};
+    }
+    default:
+      throw new Error(`unknown op ${JSON.stringify(cmd.op)}`);
+  }
+}
+
+const out = (line: unknown): void => void process.stdout.write(JSON.stringify(line) + "\n");
+const lines = createInterface({ input: process.stdin });
+lines.on("line", (line) => {
+  let cmd: Command;
+  try {
+    cmd = JSON.parse(line) as Command;
+  } catch (e) {
+    out({ id: null, ok: false, error: `not JSON: ${String(e)}` });
+    return;
+  }
+  execute(cmd).then(
+    (result) => out({ id: cmd.id, ok: true, result }),
+    (e: unknown) => out({ id: cmd.id, ok: false, error: e instanceof Error ? e.message : String(e) }),
+  );
+});
+// The harness going away (its stdin closed) ends the host and every server.
+lines.on("close", () => void execute({ id: 0, op: "stop" }).finally(() => process.exit(0)));
+out({ ready: true });
