@@ -6,7 +6,8 @@
  * schema: `x-item-schema` in OpenAPI 3.1, `itemSchema` in 3.2: the
  * `response` side).
  */
-import { getAtPointer } from "../load/json-pointer.js";
+import { formatPointer, getAtPointer } from "../load/json-pointer.js";
+import { pathItemsOf } from "../load/path-items.js";
 import { child, isPlainObject, parsePointer, refTarget, type DiffContext, type SchemaNode } from "./context.js";
 import { setDifference, stringList } from "./json-values.js";
 
@@ -32,12 +33,10 @@ interface Operation extends Located {
 
 function operations(document: unknown): Map<string, Operation> {
   const found = new Map<string, Operation>();
-  const paths = isPlainObject(document) && isPlainObject(document.paths) ? document.paths : {};
-  for (const [path, item] of Object.entries(paths)) {
-    if (!isPlainObject(item)) continue;
-    const pathItem = { value: item, pointer: child("", "paths", path) };
-    const candidates: Array<[string, unknown, string]> = METHODS.map((method) => [method, item[method], child(pathItem.pointer, method)]);
-    for (const [method, operation] of entries(item.additionalOperations)) candidates.push([method, operation, child(pathItem.pointer, "additionalOperations", method)]);
+  for (const { path, item, pointerOf } of pathItemsOf(document)) {
+    const pathItem = { value: item, pointer: formatPointer(pointerOf("parameters").slice(0, -1)) };
+    const candidates: Array<[string, unknown, string]> = METHODS.map((method) => [method, item[method], formatPointer(pointerOf(method))]);
+    for (const [method, operation] of entries(item.additionalOperations)) candidates.push([method, operation, child(formatPointer(pointerOf("additionalOperations")), method)]);
     for (const [method, operation, pointer] of candidates) {
       if (!isPlainObject(operation)) continue;
       const route = `${method.toUpperCase()} ${path.replace(/\{[^}]*\}/g, "{}")}`;

@@ -130,8 +130,8 @@ export function operationData(model: LoadedSchema): OperationData[] {
     const id = names.get(entry)!;
     const extensions = op as Record<string, unknown>;
     const resumable = isResumableStream(op);
-    const answer = answerOf(doc, path, method, op, types, resumable, leftOut);
-    const all = parametersOf(doc, path, method, item, op, types);
+    const answer = answerOf(doc, entry, types, resumable, leftOut);
+    const all = parametersOf(doc, entry, types);
     const toData = (p: ParamShape): ParamData => ({ name: camel(p.wireName), wireName: p.wireName, tsType: p.type, required: p.required, description: p.description });
     // In path order: the method's leading arguments, as the runtime fills the template.
     const pathParams = all.filter((p) => p.in === "path").sort((a, b) => path.indexOf(`{${a.wireName}}`) - path.indexOf(`{${b.wireName}}`));
@@ -139,11 +139,11 @@ export function operationData(model: LoadedSchema): OperationData[] {
     const others = resumable ? [] : all.filter((p) => p.in !== "path");
     const responses = Object.keys(op.responses ?? {}).sort();
     const bodyType = requestBodyComponent(doc, op);
-    const bodyShape = bodyOf(doc, path, method, op, types);
+    const bodyShape = bodyOf(doc, entry, types);
     const oncePer = extensions["x-once-per"];
     const kind: OperationKind = answer.kind === "resumable" ? "stream" : answer.kind === "items" ? "items" : typeof oncePer === "string" ? "once" : "json";
     const idempotent = method === "get" || method === "delete" || extensions["x-idempotent"] === true;
-    const fields: string[] = [`method: ${JSON.stringify(method.toUpperCase())}`, `path: ${JSON.stringify(path)}`];
+    const fields: string[] = [`method: ${JSON.stringify(entry.httpMethod)}`, `path: ${JSON.stringify(path)}`];
     if (extensions["x-idempotent"] === true) fields.push("idempotent: true");
     if ((answer.kind === "json" || answer.kind === "text" || answer.kind === "blob") && answer.emptyOk) fields.push("emptyOk: true");
     // One build per body, the all-errors one: a body is checked once per call, and a program bundles each validator it imports.
@@ -201,7 +201,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
       id,
       paged,
       kind,
-      method: method.toUpperCase(),
+      method: entry.httpMethod,
       path,
       summary: op.summary ?? id,
       description: (op.description ?? "").trim(),

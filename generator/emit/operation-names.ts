@@ -49,13 +49,12 @@ export function methodNameOf(entry: Pick<OperationEntry, "method" | "path" | "op
 }
 
 /** Where an operation is in the bundled document (its `operationId` when it has one). */
-export function operationPointer(entry: Pick<OperationEntry, "method" | "path" | "op">): string {
-  const at = ["paths", entry.path, entry.method];
-  return formatPointer(entry.op.operationId === undefined ? at : [...at, "operationId"]);
+export function operationPointer(entry: Pick<OperationEntry, "at" | "op">): string {
+  return formatPointer(entry.op.operationId === undefined ? entry.at : [...entry.at, "operationId"]);
 }
 
 /** Method name per operation, in the order given; two operations on one name are an EmitError naming both. */
-export function methodNames<E extends Pick<OperationEntry, "method" | "path" | "op">>(entries: readonly E[], emitter = "client"): Map<E, string> {
+export function methodNames<E extends Pick<OperationEntry, "method" | "path" | "op" | "at">>(entries: readonly E[], emitter = "client"): Map<E, string> {
   const names = new Map<E, string>();
   const owners = new Map<string, E>();
   for (const entry of entries) {

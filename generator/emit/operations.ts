@@ -5,7 +5,8 @@
  * operations, in the same order, resolved the same way.
  */
 import type { OpenAPIObject, OperationObject, PathItemObject, ReferenceObject, RequestBodyObject } from "openapi3-ts/oas31";
-import { getAtPointer, parseRefFragment } from "../load/json-pointer.js";
+import { getAtPointer, parseRefFragment, type Pointer } from "../load/json-pointer.js";
+import { pathItemsOf } from "../load/path-items.js";
 
 const COMPONENT = "#/components/schemas/";
 /** The HTTP methods of a Path Item (OpenAPI 3.1; `query` is 3.2's), in the order operations are listed. */
@@ -13,19 +14,36 @@ const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "tr
 
 export interface OperationEntry {
   path: string;
-  method: (typeof METHODS)[number];
+  /** Lower case: one of the fixed methods, or an OpenAPI 3.2 `additionalOperations` key lower-cased (for names). */
+  method: string;
+  /** The method as sent: the fixed ones upper-cased, an `additionalOperations` key exactly as written (`COPY`). */
+  httpMethod: string;
+  /** The Path Item, its `$ref` followed (load/path-items.ts). */
   item: PathItemObject;
   op: OperationObject;
+  /** Where the operation object is in the bundled document (under `components.pathItems` when the item is a reference). */
+  at: Pointer;
+  /** Where the item's own fields are (its `parameters`, for instance). */
+  itemAt: Pointer;
 }
 
-/** Every operation, paths sorted, methods in a fixed order. */
+/** Every operation, paths sorted, methods in a fixed order; a Path Item `$ref` is followed. */
 export function operationsOf(doc: OpenAPIObject): OperationEntry[] {
   const out: OperationEntry[] = [];
-  for (const path of Object.keys(doc.paths ?? {}).sort()) {
-    const item = doc.paths![path] as PathItemObject;
+  const items = pathItemsOf(doc).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const { path, item, pointerOf } of items) {
+    const itemAt = pointerOf("parameters").slice(0, -1);
     for (const method of METHODS) {
-      const op = (item as Record<string, unknown>)[method] as OperationObject | undefined;
-      if (op !== undefined) out.push({ path, method, item, op });
+      const op = item[method] as OperationObject | undefined;
+      if (op !== undefined) out.push({ path, method, httpMethod: method.toUpperCase(), item: item as PathItemObject, op, at: pointerOf(method), itemAt });
+    }
+    // OpenAPI 3.2: other methods by their name on the wire, in name order.
+    const more = item.additionalOperations;
+    if (more !== null && typeof more === "object") {
+      for (const name of Object.keys(more).sort()) {
+        const op = (more as Record<string, OperationObject>)[name]!;
+        out.push({ path, method: name.toLowerCase(), httpMethod: name, item: item as PathItemObject, op, at: [...pointerOf("additionalOperations"), name], itemAt });
+      }
     }
   }
   return out;

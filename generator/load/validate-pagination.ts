@@ -11,13 +11,13 @@
 import { SchemaLoadError, type SchemaProblem } from "../errors.js";
 import type { BundledDocument } from "./bundle.js";
 import { getAtPointer, isPlainObject, parseRefFragment } from "./json-pointer.js";
+import { pathItemsOf } from "./path-items.js";
 
 const METHODS = ["get", "put", "post", "delete", "patch"] as const;
 const FIELDS = ["cursorParam", "nextCursor", "items"] as const;
 
 export function validatePagination(bundled: BundledDocument): void {
   const document = bundled.data as Record<string, unknown>;
-  const paths = isPlainObject(document.paths) ? document.paths : {};
   const problems: SchemaProblem[] = [];
   const resolve = (v: unknown): unknown => {
     for (let i = 0; i < 16 && isPlainObject(v) && typeof v.$ref === "string"; i++) {
@@ -26,12 +26,11 @@ export function validatePagination(bundled: BundledDocument): void {
     }
     return v;
   };
-  for (const [path, item] of Object.entries(paths)) {
-    if (!isPlainObject(item)) continue;
+  for (const { path, item, pointerOf } of pathItemsOf(document)) {
     for (const method of METHODS) {
       const op = item[method];
       if (!isPlainObject(op) || op["x-pagination"] === undefined) continue;
-      const at = ["paths", path, method, "x-pagination"];
+      const at = [...pointerOf(method), "x-pagination"];
       const value = op["x-pagination"];
       const fail = (message: string, pointer: string[] = at): void => void problems.push({ ...bundled.where(pointer), message });
       if (!isPlainObject(value) || Object.keys(value).some((k) => !(FIELDS as readonly string[]).includes(k)) || FIELDS.some((k) => typeof value[k] !== "string" || value[k] === "")) {

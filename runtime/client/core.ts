@@ -33,8 +33,8 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
  * per-call options.
  */
 export interface Operation {
-  /** Every method of an OpenAPI Path Item (`QUERY` is 3.2's). */
-  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS" | "TRACE" | "QUERY";
+  /** Every method of an OpenAPI Path Item (`QUERY` is 3.2's), or a 3.2 `additionalOperations` method as written (`COPY`). */
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS" | "TRACE" | "QUERY" | (string & {});
   /** Path template, `{name}` for each path parameter. */
   readonly path: string;
   /**

@@ -17,7 +17,7 @@
  */
 import type { OpenAPIObject, OperationObject, ParameterObject, PathItemObject } from "openapi3-ts/oas31";
 import { isPlainObject } from "../../load/json-pointer.js";
-import { deref, isJsonMediaType, isRef } from "../operations.js";
+import { deref, isJsonMediaType, isRef, type OperationEntry } from "../operations.js";
 import type { InlineTypes, PrintedType } from "./inline-types.js";
 import { printed } from "./inline-types.js";
 import { IDENTIFIER } from "../identifier.js";
@@ -44,7 +44,7 @@ export function clientOptionOf(p: ParameterObject): string | undefined {
 }
 
 /** The parameters of an operation: its path item's, overridden by its own of the same name and place (OpenAPI). */
-export function parametersOf(doc: OpenAPIObject, path: string, method: string, item: PathItemObject, op: OperationObject, types: InlineTypes): ParamShape[] {
+export function parametersOf(doc: OpenAPIObject, { item, op, at, itemAt }: OperationEntry, types: InlineTypes): ParamShape[] {
   const merged = new Map<string, { p: ParameterObject; at: string[] }>();
   const add = (list: unknown[] | undefined, at: string[]): void =>
     (list ?? []).forEach((raw, i) => {
@@ -52,8 +52,8 @@ export function parametersOf(doc: OpenAPIObject, path: string, method: string, i
       const where = isRef(raw) ? (raw.$ref.slice(2).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))) : [...at, String(i)];
       merged.set(`${p.in}\0${p.name}`, { p, at: where });
     });
-  add(item.parameters, ["paths", path, "parameters"]);
-  add(op.parameters, ["paths", path, method, "parameters"]);
+  add(item.parameters, [...itemAt, "parameters"]);
+  add(op.parameters, [...at, "parameters"]);
   return [...merged.values()].map(({ p, at }) => {
     const explode = p.explode ?? (p.style === undefined || p.style === "form");
     const style = p.style === "deepObject" ? "deep" : p.style === "pipeDelimited" ? "pipe" : p.style === "spaceDelimited" ? "space" : explode ? "form" : "csv";
@@ -86,14 +86,14 @@ function rawBodyType(media: string): PrintedType {
 }
 
 /** The request body (the first JSON media type, else the first one), or undefined without one. */
-export function bodyOf(doc: OpenAPIObject, path: string, method: string, op: OperationObject, types: InlineTypes): BodyShape | undefined {
+export function bodyOf(doc: OpenAPIObject, { op, at: opAt }: OperationEntry, types: InlineTypes): BodyShape | undefined {
   if (op.requestBody === undefined) return undefined;
   const body = deref<{ content?: Record<string, { schema?: unknown }>; required?: boolean }>(doc, op.requestBody as never);
   const medias = Object.keys(body.content ?? {});
   const media = medias.find(isJsonMediaType) ?? medias[0];
   if (media === undefined) return undefined;
   const schema = body.content![media]!.schema;
-  const at = isRef(op.requestBody) ? [] : ["paths", path, method, "requestBody", "content", media, "schema"];
+  const at = isRef(op.requestBody) ? [] : [...opAt, "requestBody", "content", media, "schema"];
   const json = isJsonMediaType(media);
   return {
     type: json ? types.typeOf(schema ?? true, at) : rawBodyType(media),
@@ -126,7 +126,7 @@ function sseDataIsJson(schema: unknown, doc: OpenAPIObject, depth = 0): boolean 
 }
 
 /** The operation's success answer, with the warnings about what is left out. */
-export function answerOf(doc: OpenAPIObject, path: string, method: string, op: OperationObject, types: InlineTypes, resumable: boolean, warnings: ClientWarning[]): AnswerShape {
+export function answerOf(doc: OpenAPIObject, { op, at: opAt }: OperationEntry, types: InlineTypes, resumable: boolean, warnings: ClientWarning[]): AnswerShape {
   const responses = (op.responses ?? {}) as Record<string, unknown>;
   const success = Object.keys(responses).filter((status) => /^2(\d\d|XX)$/i.test(status)).sort();
   // No 2xx documented (only `default`): its body is the answer.
@@ -140,7 +140,7 @@ export function answerOf(doc: OpenAPIObject, path: string, method: string, op: O
     const medias = Object.keys(content);
     if (medias.length === 0) empty = true;
     for (const media of medias) {
-      const at = isRef(responses[status]) ? undefined : ["paths", path, method, "responses", status, "content", media];
+      const at = isRef(responses[status]) ? undefined : [...opAt, "responses", status, "content", media];
       const item = content[media]!["itemSchema"] ?? content[media]!["x-item-schema"];
       if (SSE.test(media)) {
         if (resumable) return { kind: "resumable" };

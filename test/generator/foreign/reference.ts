@@ -34,10 +34,23 @@ export async function referenceCoverage(file: string): Promise<Coverage> {
     if (keyOf(group) !== "schemas" || !ts.isPropertySignature(group) || !group.type || !ts.isTypeLiteralNode(group.type)) continue;
     for (const schema of group.type.members) schemas.push(keyOf(schema));
   }
+  // A Path Item `$ref` becomes `components["pathItems"]["Name"]`: its methods are that literal's.
+  const pathItems = new Map<string, ts.TypeLiteralNode>();
+  for (const group of members(source, "components") ?? []) {
+    if (keyOf(group) !== "pathItems" || !ts.isPropertySignature(group) || !group.type || !ts.isTypeLiteralNode(group.type)) continue;
+    for (const item of group.type.members) if (ts.isPropertySignature(item) && item.type && ts.isTypeLiteralNode(item.type)) pathItems.set(keyOf(item), item.type);
+  }
+  const literalOf = (type: ts.TypeNode | undefined): ts.TypeLiteralNode | undefined => {
+    if (type === undefined) return undefined;
+    if (ts.isTypeLiteralNode(type)) return type;
+    if (!ts.isIndexedAccessTypeNode(type) || type.objectType.getText().replace(/\s/g, "") !== 'components["pathItems"]') return undefined;
+    return ts.isLiteralTypeNode(type.indexType) && ts.isStringLiteral(type.indexType.literal) ? pathItems.get(type.indexType.literal.text) : undefined;
+  };
   const operations: string[] = [];
   for (const pathMember of members(source, "paths") ?? []) {
-    if (!ts.isPropertySignature(pathMember) || !pathMember.type || !ts.isTypeLiteralNode(pathMember.type)) continue;
-    for (const method of pathMember.type.members) {
+    const literal = ts.isPropertySignature(pathMember) ? literalOf(pathMember.type) : undefined;
+    if (literal === undefined) continue;
+    for (const method of literal.members) {
       const key = keyOf(method);
       if (key === "parameters" || !ts.isPropertySignature(method) || !method.type || method.type.kind === ts.SyntaxKind.NeverKeyword) continue;
       operations.push(`${key.toUpperCase()} ${keyOf(pathMember)}`);
