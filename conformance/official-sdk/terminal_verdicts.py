@@ -67,7 +67,7 @@ def terminal_fixtures() -> list[tuple[str, dict[str, Any]]]:
 def edition_of(event: dict[str, Any]) -> str:
     data = event["data"]
     if event["type"] != "result":
-        return "any"
+        return "error or cancelled"
     if "subtype" in data:
         return "2026-10"
     if "ok" in data:
