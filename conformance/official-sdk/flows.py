@@ -76,10 +76,9 @@ def exactly_once(o: Observation) -> list[str]:
             problems.append(f"seqs delivered {','.join(map(str, delivered))} (seq {','.join(map(str, repeated))} more than once)")
         else:
             problems.append(f"seqs delivered {','.join(map(str, delivered))}, the log has {','.join(map(str, logged))}")
-    calls = sum(run["types"].count("local_tool_call") for run in o.mock["runs"])
-    distinct_calls = sum(len(run["answered"]) for run in o.mock["runs"]) or calls
+    distinct_calls = sum(len(run["calls"]) for run in o.mock["runs"])  # by toolUseId: a call delivered twice is one call
     handler_runs = len(sdk.get("handlerCalls", []))
-    if calls and handler_runs != distinct_calls:
+    if handler_runs != distinct_calls:
         problems.append(f"the tool handler ran {handler_runs} times for {distinct_calls} tool call(s)")
     posts = Counter(p["toolUseId"] for p in o.mock["toolPosts"])
     extra = {k: n for k, n in posts.items() if n > 1}

@@ -53,7 +53,8 @@ async function execute(cmd: Command): Promise<unknown> {
       const ids = new Set(runsTagged(server, String(cmd["tag"])));
       const runs = [...ids].map((id) => {
         const run = server.runs.get(id)!;
-        return { id, status: run.status, done: run.done, seqs: run.events.map((e) => e.seq), types: run.events.map((e) => e.type), answered: [...run.answered] };
+        const calls = run.events.flatMap((e) => (e.type === "local_tool_call" && "data" in e ? [(e.data as { toolUseId?: unknown }).toolUseId] : []));
+        return { id, status: run.status, done: run.done, seqs: run.events.map((e) => e.seq), types: run.events.map((e) => e.type), calls: [...new Set(calls)] };
       });
       const toolPosts = server.requests
         .filter((r) => r.method === "POST" && /\/agent-runs\/([^/]+)\/tool-results$/.test(r.path) && ids.has(/\/agent-runs\/([^/]+)\//.exec(r.path)![1]!))
