@@ -1,6 +1,7 @@
 """The official SDK's real client against the mock, flow by flow.
 
-Each scenario starts flow_child.py (the SDK in a process of its own)
+Each scenario, for each of the SDK's clients (``MantyxClient`` and
+``AsyncMantyxClient``), starts flow_child.py (the SDK in a process of its own)
 against a mock server of the scenario's edition and frame shape, with the
 scenario's stream faults queued, then judges what the SDK did and what the
 mock saw (mock_host.py). A scenario passes when the SDK does what every
@@ -206,10 +207,15 @@ SCENARIOS: list[Scenario] = [
 ]
 
 
-def run_scenario(host: MockHost, python: str, s: Scenario) -> dict[str, Any]:
+#: The SDK's two clients, each driven through every scenario: (its name in flow_child.py, the report's part).
+CLIENTS = (("sync", "client flows (MantyxClient)"), ("async", "client flows (AsyncMantyxClient)"))
+
+
+def run_scenario(host: MockHost, python: str, client: str, part: str, s: Scenario) -> dict[str, Any]:
     server, url = host.server(s.edition, s.frames)
     host.call("faults", server=server, faults=s.faults)
-    spec = {"flow": s.flow, "url": url, "workspace": WORKSPACE, "apiKey": API_KEY, "metadata": {**s.metadata, "harness": s.id}}
+    tag = f"{client}/{s.id}"
+    spec = {"client": client, "flow": s.flow, "url": url, "workspace": WORKSPACE, "apiKey": API_KEY, "metadata": {**s.metadata, "harness": tag}}
     proc = subprocess.Popen([python, str(HERE / "flow_child.py"), json.dumps(spec)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     hung = False
     try:
@@ -218,18 +224,19 @@ def run_scenario(host: MockHost, python: str, s: Scenario) -> dict[str, Any]:
         hung = True
         proc.kill()
         out, err = proc.communicate()
-    mock = host.call("observe", server=server, tag=s.id)
-    host.call("cancel", server=server, tag=s.id)  # a hung run's tool calls and faults must not reach the next scenario
+    mock = host.call("observe", server=server, tag=tag)
+    host.call("cancel", server=server, tag=tag)  # a hung run's tool calls and faults must not reach the next scenario
     sdk = None
     if not hung:
         lines = [line for line in out.splitlines() if line.startswith("{")]
         if not lines:
-            return {"id": s.id, "what": s.what, "verdict": "fail", "reason": f"the flow process printed nothing (status {proc.returncode}): {err.strip()[-300:]}"}
+            return {"part": part, "id": s.id, "what": s.what, "verdict": "fail", "reason": f"the flow process printed nothing (status {proc.returncode}): {err.strip()[-300:]}"}
         sdk = json.loads(lines[-1])
     obs = Observation(sdk=sdk, mock=mock, hung=hung, stderr=err)
     assert s.judge is not None
     problem = s.judge(obs)
     return {
+        "part": part,
         "id": s.id,
         "what": s.what,
         "verdict": "fail" if problem else "pass",
@@ -240,9 +247,9 @@ def run_scenario(host: MockHost, python: str, s: Scenario) -> dict[str, Any]:
 
 def run_all(python: str = sys.executable) -> list[dict[str, Any]]:
     with MockHost() as host:
-        return [run_scenario(host, python, s) for s in SCENARIOS]
+        return [run_scenario(host, python, client, part, s) for client, part in CLIENTS for s in SCENARIOS]
 
 
 if __name__ == "__main__":
     for row in run_all():
-        print(f"{row['verdict']:4}  {row['id']:24} {row['reason']}")
+        print(f"{row['verdict']:4}  {row['part'][14:-1]:18} {row['id']:24} {row['reason']}")

@@ -3,7 +3,7 @@
 Runs inside the virtual environment run.py sets up (the official Python
 SDK, ``mantyx-sdk``, pinned in requirements.txt). Four parts:
 
-- client flows (flows.py): the SDK's real client against the mock server;
+- client flows (flows.py): the SDK's real clients (sync and async) against the mock server;
 - its SSE parser and frame reader over the suite's SSE cases (sse_cases.py);
 - its validating parts over the suite's strict message cases (validating_parts.py);
 - its success/failure verdict against ours on every terminal event (terminal_verdicts.py).
@@ -60,13 +60,13 @@ def measure() -> dict[str, list[dict[str, Any]]]:
     }
 
 
+def key_of(row: dict[str, Any]) -> str:
+    return f"{row['part']} :: {row['id']}"
+
+
 def documented(parts: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, str]]:
     """The verdicts to document: every flow's, and each case's that is not a pass (a case not listed passes)."""
-    out: dict[str, dict[str, str]] = {}
-    for part, rows in parts.items():
-        keep = rows if part == "client flows" else [r for r in rows if r["verdict"] != "pass"]
-        out[part] = {f"{r['part']} :: {r['id']}" if part != "client flows" else r["id"]: r["verdict"] for r in keep}
-    return out
+    return {part: {key_of(r): r["verdict"] for r in rows if part == "client flows" or r["verdict"] != "pass"} for part, rows in parts.items()}
 
 
 def compare(parts: dict[str, list[dict[str, Any]]], expected: dict[str, dict[str, str]]) -> list[str]:
@@ -76,12 +76,13 @@ def compare(parts: dict[str, list[dict[str, Any]]], expected: dict[str, dict[str
         want = expected.get(part, {})
         seen = set()
         for r in rows:
-            key = r["id"] if part == "client flows" else f"{r['part']} :: {r['id']}"
+            key = key_of(r)
             seen.add(key)
-            was = want.get(key, "pass" if part != "client flows" else None)
+            # A flow must be documented; a case not listed is documented as a pass.
+            was = want.get(key, None if part == "client flows" else "pass")
             if was != r["verdict"]:
-                changes.append(f"{part}: {key}: documented {was or 'nothing'}, now {r['verdict']} ({r['reason'][:160]})")
-        changes.extend(f"{part}: {key}: documented {v}, no longer run" for key, v in want.items() if key not in seen)
+                changes.append(f"{key}: documented {was or 'nothing'}, now {r['verdict']} ({r['reason'][:160]})")
+        changes.extend(f"{key}: documented {v}, no longer run" for key, v in want.items() if key not in seen)
     return changes
 
 
@@ -96,7 +97,9 @@ def print_table(title: str, rows: list[list[str]]) -> None:
 
 def print_report(version: str, parts: dict[str, list[dict[str, Any]]], changes: list[str]) -> None:
     print_table("Official SDKs", [["SDK", "package", "status"], *[[u["sdk"], u["package"], u["status"]] for u in UNAVAILABLE], ["official Python SDK", f"{SDK_PACKAGE} {version} (PyPI)", "measured below"]])
-    print_table(f"Python SDK {version}: client flows against the mock (MantyxClient)", [["scenario", "verdict", "reason"], *[[f"{r['id']}: {r['what']}", r["verdict"], r["reason"]] for r in parts["client flows"]]])
+    for client in dict.fromkeys(r["part"] for r in parts["client flows"]):
+        rows = [r for r in parts["client flows"] if r["part"] == client]
+        print_table(f"Python SDK {version}: {client}, against the mock", [["scenario", "verdict", "reason"], *[[f"{r['id']}: {r['what']}", r["verdict"], r["reason"]] for r in rows]])
     for part, group_key in (("sse parser", "rule"), ("validating parts", "component"), ("terminal verdicts", "edition")):
         rows = parts[part]
         by: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)

@@ -59,7 +59,9 @@ async function execute(cmd: Command): Promise<unknown> {
       const toolPosts = server.requests
         .filter((r) => r.method === "POST" && /\/agent-runs\/([^/]+)\/tool-results$/.test(r.path) && ids.has(/\/agent-runs\/([^/]+)\//.exec(r.path)![1]!))
         .map((r) => ({ toolUseId: (r.body as { toolUseId?: unknown } | undefined)?.toolUseId, status: r.status }));
-      const cancels = server.requests.filter((r) => r.method === "POST" && r.path.endsWith("/cancel")).map((r) => ({ path: r.path, status: r.status }));
+      const cancels = server.requests
+        .filter((r) => r.method === "POST" && /\/agent-runs\/([^/]+)\/cancel$/.test(r.path) && ids.has(/\/agent-runs\/([^/]+)\//.exec(r.path)![1]!))
+        .map((r) => ({ path: r.path, status: r.status }));
       const streams = server.streams.filter((s) => ids.has(s.runId)).map((s) => ({ lastEventId: s.lastEventId ?? null, lastSeq: s.lastSeqQuery ?? null, fault: s.fault?.kind ?? null }));
       return { runs, toolPosts, cancels, streams, leftFaults: server.faults.length };
     }
