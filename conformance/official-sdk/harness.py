@@ -52,12 +52,20 @@ def measure() -> dict[str, list[dict[str, Any]]]:
     import terminal_verdicts
     import validating_parts
 
-    return {
-        "client flows": flows.run_all(sys.executable),
-        "sse parser": sse_cases.parser_rows(sse, client),
-        "validating parts": validating_parts.validating_rows(tools),
-        "terminal verdicts": terminal_verdicts.verdict_rows(mantyx),
+    runs = {
+        "client flows": lambda: flows.run_all(sys.executable),
+        "sse parser": lambda: sse_cases.parser_rows(sse, client),
+        "validating parts": lambda: validating_parts.validating_rows(tools),
+        "terminal verdicts": lambda: terminal_verdicts.verdict_rows(mantyx),
     }
+    parts: dict[str, list[dict[str, Any]]] = {}
+    for part, run in runs.items():
+        try:
+            parts[part] = run()
+        except Exception as e:  # noqa: BLE001 - one part breaking leaves the others' report
+            traceback.print_exc(file=sys.stdout)
+            parts[part] = [{"part": part, "id": "(not run)", "what": "the part itself", "verdict": "not run", "reason": f"{type(e).__name__}: {e}"}]
+    return parts
 
 
 def key_of(row: dict[str, Any]) -> str:
@@ -104,7 +112,7 @@ def print_report(version: str, parts: dict[str, list[dict[str, Any]]], changes: 
         rows = parts[part]
         by: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
         for r in rows:
-            by[(r["part"], r[group_key])][r["verdict"]] += 1
+            by[(r["part"], r.get(group_key, "-"))][r["verdict"]] += 1
         summary = [[name, group, f"{c['pass']}/{sum(c.values())} pass" + "".join(f", {n} {v}" for v, n in sorted(c.items()) if v != "pass")] for (name, group), c in sorted(by.items())]
         print_table(f"Python SDK {version}: {part}, by {group_key}", [["SDK part", group_key, "verdicts"], *summary])
         odd = [r for r in rows if r["verdict"] != "pass"]
