@@ -3,13 +3,19 @@ process of its own (flows.py starts it, and ends it when the SDK hangs).
 
 Argument: a JSON object ``{client, flow, url, workspace, apiKey, metadata}``,
 ``client`` being ``sync`` (``MantyxClient``) or ``async``
-(``AsyncMantyxClient``). Prints one JSON line: what the SDK did (its
-return value or exception, the events it delivered, how often the tool
-handler ran, the sleeps it asked for). Only the SDK's public client API is
-driven; the one instrument is the clock of its client modules (``time``
-in ``mantyx.client``, ``asyncio`` in ``mantyx.async_client``), which
-records each sleep and sleeps a fiftieth of it, so retries are counted
-rather than timed.
+(``AsyncMantyxClient``). Only the SDK's public client API is driven, with
+an ``httpx`` client of ours (``http_client=``) whose hooks watch the
+traffic, and the clock of its client modules (``time`` in
+``mantyx.client``, ``asyncio`` in ``mantyx.async_client``) replaced by one
+that records each sleep and sleeps a fiftieth of it, so retries are
+counted rather than timed.
+
+Prints one JSON line per observation as it happens (so a flow ended for
+hanging still leaves what it saw): ``run`` (a run id the server created),
+``stream`` (a stream request and its resume hints), ``toolPost`` and
+``cancel`` (with the answer's status), ``event`` (delivered to
+``on_event``), ``handler`` (the tool handler ran), ``sleep``; then
+``done`` with the outcome (returned or raised, and what).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import threading
 import time as real_time
 from typing import Any
 
@@ -26,14 +33,22 @@ SYSTEM = "You are a test agent."
 TOOL_ANSWER = "42 USD is 50.40 USD with tax"
 
 
+_emitting = threading.Lock()
+
+
+def emit(kind: str, **fields: Any) -> None:
+    # One write per line, under a lock: tool handlers run on the SDK's worker threads.
+    line = json.dumps({"kind": kind, **fields}) + "\n"
+    with _emitting:
+        sys.stdout.write(line)
+        sys.stdout.flush()
+
+
 class RecordingClock:
     """``time`` for ``mantyx.client``: sleeps recorded, and shortened."""
 
-    def __init__(self, sleeps: list[float]) -> None:
-        self.sleeps = sleeps
-
     def sleep(self, seconds: float) -> None:
-        self.sleeps.append(seconds)
+        emit("sleep", seconds=seconds)
         real_time.sleep(seconds * SLEEP_SCALE)
 
     def __getattr__(self, name: str) -> Any:
@@ -43,11 +58,8 @@ class RecordingClock:
 class RecordingAsyncio:
     """``asyncio`` for ``mantyx.async_client``: sleeps recorded, and shortened."""
 
-    def __init__(self, sleeps: list[float]) -> None:
-        self.sleeps = sleeps
-
     async def sleep(self, seconds: float, result: Any = None) -> Any:
-        self.sleeps.append(seconds)
+        emit("sleep", seconds=seconds)
         return await asyncio.sleep(seconds * SLEEP_SCALE, result)
 
     def __getattr__(self, name: str) -> Any:
@@ -61,7 +73,9 @@ class Flow:
         import mantyx
 
         self.spec = spec
-        self.observed: dict[str, Any] = {"events": [], "handlerCalls": [], "results": [], "runIds": [], "sleeps": []}
+        self.run_ids: list[str] = []
+        self.cancel_sent = False
+        self.results: list[dict[str, Any]] = []
         self.tool = mantyx.define_local_tool(
             name="lookup_rate",
             description="Looks up a rate.",
@@ -71,28 +85,41 @@ class Flow:
         self.headers = {"User-Agent": f"mantyx-sdk-python/{mantyx.SDK_VERSION}"}
 
     def lookup_rate(self, args: dict[str, Any]) -> str:
-        self.observed["handlerCalls"].append(args)
+        emit("handler", args=args)
         return TOOL_ANSWER
 
     def record(self, ev: Any) -> bool:
         """Records the event; True when this is the moment a cancel flow cancels."""
-        self.observed["events"].append([ev.seq, ev.type])
-        if self.spec["flow"] == "cancel" and ev.type == "assistant_delta" and not self.observed.get("cancelSent"):
-            self.observed["cancelSent"] = True
+        emit("event", seq=ev.seq, type=ev.type)
+        if self.spec["flow"] == "cancel" and ev.type == "assistant_delta" and not self.cancel_sent:
+            self.cancel_sent = True
             return True
         return False
 
-    def created(self, method: str, path: str, status: int, body: Any) -> None:
-        # The SDK's RunEvent carries no run id; its cancel_run needs one.
-        if method == "POST" and path.endswith(("/agent-runs", "/messages")) and status < 300:
-            self.observed["runIds"].append(body.get("runId"))
+    def request(self, method: str, path: str, headers: Any, query: Any) -> None:
+        if method == "GET" and path.endswith("/stream"):
+            emit("stream", lastEventId=headers.get("last-event-id"), lastSeq=query.get("lastSeq"))
+
+    def answered(self, method: str, path: str, status: int, request_body: bytes, body: Any) -> None:
+        if method != "POST":
+            return
+        if path.endswith(("/agent-runs", "/messages")) and status < 300:
+            # The SDK's RunEvent carries no run id; its cancel_run needs one.
+            self.run_ids.append(body.get("runId"))
+            emit("run", runId=body.get("runId"))
+        elif path.endswith("/tool-results"):
+            emit("toolPost", toolUseId=json.loads(request_body or b"{}").get("toolUseId"), status=status)
+        elif path.endswith("/cancel"):
+            emit("cancel", status=status)
 
     def keep(self, result: Any) -> None:
-        self.observed["results"].append({"text": result.text, "events": len(result.events)})
+        self.results.append({"text": result.text, "events": len(result.events)})
 
-    def failed(self, e: Exception) -> None:
-        self.observed["outcome"] = "raised"
-        self.observed["error"] = {"type": type(e).__name__, "message": str(e), "subtype": getattr(e, "subtype", None)}
+    def done(self, error: Exception | None) -> None:
+        if error is None:
+            emit("done", outcome="returned", results=self.results)
+        else:
+            emit("done", outcome="raised", results=self.results, error={"type": type(error).__name__, "message": str(error), "subtype": getattr(error, "subtype", None)})
 
 
 def run_sync(f: Flow) -> None:
@@ -100,19 +127,22 @@ def run_sync(f: Flow) -> None:
     import mantyx
     import mantyx.client as sdk_client
 
-    sdk_client.time = RecordingClock(f.observed["sleeps"])  # type: ignore[attr-defined]
+    sdk_client.time = RecordingClock()  # type: ignore[attr-defined]
 
-    def hook(response: httpx.Response) -> None:
+    def on_request(request: httpx.Request) -> None:
+        f.request(request.method, request.url.path, request.headers, request.url.params)
+
+    def on_response(response: httpx.Response) -> None:
         if response.request.method == "POST":
             response.read()
-            f.created(response.request.method, response.request.url.path, response.status_code, response.json() if response.content else {})
+            f.answered("POST", response.request.url.path, response.status_code, response.request.content, _json(response))
 
-    http = httpx.Client(timeout=httpx.Timeout(60.0, connect=10.0, read=None), headers=f.headers, event_hooks={"response": [hook]})
+    http = httpx.Client(timeout=httpx.Timeout(60.0, connect=10.0, read=None), headers=f.headers, event_hooks={"request": [on_request], "response": [on_response]})
     client = mantyx.MantyxClient(api_key=f.spec["apiKey"], workspace_slug=f.spec["workspace"], base_url=f.spec["url"], http_client=http)
 
     def on_event(ev: Any) -> None:
         if f.record(ev):
-            client.cancel_run(f.observed["runIds"][-1])
+            client.cancel_run(f.run_ids[-1])
 
     common = {"system_prompt": SYSTEM, "metadata": f.spec["metadata"], "on_event": on_event}
     try:
@@ -128,9 +158,9 @@ def run_sync(f: Flow) -> None:
             session.end()
         else:
             raise SystemExit(f"unknown flow {flow!r}")
-        f.observed["outcome"] = "returned"
+        f.done(None)
     except Exception as e:  # noqa: BLE001 - what the SDK raised is the observation
-        f.failed(e)
+        f.done(e)
     finally:
         client.close()
         http.close()
@@ -141,19 +171,22 @@ async def run_async(f: Flow) -> None:
     import mantyx
     import mantyx.async_client as sdk_async
 
-    sdk_async.asyncio = RecordingAsyncio(f.observed["sleeps"])  # type: ignore[attr-defined]
+    sdk_async.asyncio = RecordingAsyncio()  # type: ignore[attr-defined]
 
-    async def hook(response: httpx.Response) -> None:
+    async def on_request(request: httpx.Request) -> None:
+        f.request(request.method, request.url.path, request.headers, request.url.params)
+
+    async def on_response(response: httpx.Response) -> None:
         if response.request.method == "POST":
             await response.aread()
-            f.created(response.request.method, response.request.url.path, response.status_code, response.json() if response.content else {})
+            f.answered("POST", response.request.url.path, response.status_code, response.request.content, _json(response))
 
-    http = httpx.AsyncClient(timeout=httpx.Timeout(60.0, connect=10.0, read=None), headers=f.headers, event_hooks={"response": [hook]})
+    http = httpx.AsyncClient(timeout=httpx.Timeout(60.0, connect=10.0, read=None), headers=f.headers, event_hooks={"request": [on_request], "response": [on_response]})
     client = mantyx.AsyncMantyxClient(api_key=f.spec["apiKey"], workspace_slug=f.spec["workspace"], base_url=f.spec["url"], http_client=http)
 
     async def on_event(ev: Any) -> None:
         if f.record(ev):
-            await client.cancel_run(f.observed["runIds"][-1])
+            await client.cancel_run(f.run_ids[-1])
 
     common = {"system_prompt": SYSTEM, "metadata": f.spec["metadata"], "on_event": on_event}
     try:
@@ -169,12 +202,19 @@ async def run_async(f: Flow) -> None:
             await session.end()
         else:
             raise SystemExit(f"unknown flow {flow!r}")
-        f.observed["outcome"] = "returned"
+        f.done(None)
     except Exception as e:  # noqa: BLE001 - what the SDK raised is the observation
-        f.failed(e)
+        f.done(e)
     finally:
         await client.aclose()
         await http.aclose()
+
+
+def _json(response: Any) -> Any:
+    try:
+        return response.json() if response.content else {}
+    except ValueError:
+        return {}
 
 
 def main() -> int:
@@ -184,7 +224,6 @@ def main() -> int:
         asyncio.run(run_async(f))
     else:
         run_sync(f)
-    print(json.dumps(f.observed), flush=True)
     return 0
 
 

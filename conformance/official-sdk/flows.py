@@ -1,14 +1,15 @@
-"""The official SDK's real client against the mock, flow by flow.
+"""The official SDK's real clients against the mock, flow by flow.
 
 Each scenario, for each of the SDK's clients (``MantyxClient`` and
-``AsyncMantyxClient``), starts flow_child.py (the SDK in a process of its own)
-against a mock server of the scenario's edition and frame shape, with the
-scenario's stream faults queued, then judges what the SDK did and what the
-mock saw (mock_host.py). A scenario passes when the SDK does what every
-SDK must (the fixture suite's behaviour tier): finish the run with the
-right outcome, deliver every event once and in order, run each tool call's
-handler once and answer it with one POST, and recover from connection
-faults the way the documents ask.
+``AsyncMantyxClient``), starts flow_child.py (the SDK in a process of its
+own) against a mock server of the scenario's edition and frame shape, with
+the scenario's stream faults queued, then judges what the SDK did (watched
+on its own HTTP client, flow_child.py) against each run's log as the
+server keeps it (run_log.py). A scenario passes when the SDK does what
+every SDK must (the fixture suite's behaviour tier): finish the run with
+the right outcome, deliver every event once and in order, run each tool
+call's handler once and answer it with one POST, and recover from
+connection faults the way the documents ask.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+import run_log
 from mock_host import API_KEY, WORKSPACE, MockHost
 
 HERE = Path(__file__).resolve().parent
@@ -36,6 +38,8 @@ FLOW_DEADLINE_S = 20.0
 SILENT_DEADLINE_S = 4.0
 
 TOOL_ANSWER = "42 USD is 50.40 USD with tax"
+#: How many connections in a row end cleanly with nothing in the back-off scenario.
+EMPTY_CLEAN_ENDS = 4
 
 
 @dataclass
@@ -55,37 +59,51 @@ class Scenario:
 
 @dataclass
 class Observation:
-    sdk: dict[str, Any] | None  # flow_child.py's line; None when it was ended for hanging
-    mock: dict[str, Any]
+    """What flow_child.py saw the SDK do, and each run's event log as the server keeps it."""
+
+    lines: list[dict[str, Any]]
+    logs: dict[str, list[dict[str, Any]]]  # run id -> events of a fresh, fault-free read of its stream
     hung: bool
-    stderr: str
 
+    def of(self, kind: str) -> list[dict[str, Any]]:
+        return [line for line in self.lines if line["kind"] == kind]
 
-def _delivered(o: Observation) -> list[int]:
-    return [seq for seq, _ in (o.sdk or {}).get("events", [])]
+    @property
+    def done(self) -> dict[str, Any]:
+        done = self.of("done")
+        return done[-1] if done else {}
+
+    @property
+    def delivered(self) -> list[int]:
+        return [e["seq"] for e in self.of("event")]
+
+    @property
+    def streams(self) -> int:
+        return len(self.of("stream"))
 
 
 def exactly_once(o: Observation) -> list[str]:
     """What breaks "every event once, in order; every tool call run once and answered by one POST"."""
     problems: list[str] = []
-    sdk = o.sdk or {}
-    logged = [seq for run in o.mock["runs"] for seq in run["seqs"]]
-    delivered = _delivered(o)
+    logged = [e["seq"] for run in o.of("run") for e in o.logs.get(run["runId"], [])]
+    delivered = o.delivered
     if delivered != logged:
         repeated = sorted(s for s, n in Counter(delivered).items() if n > 1)
         if repeated:
             problems.append(f"seqs delivered {','.join(map(str, delivered))} (seq {','.join(map(str, repeated))} more than once)")
         else:
             problems.append(f"seqs delivered {','.join(map(str, delivered))}, the log has {','.join(map(str, logged))}")
-    distinct_calls = sum(len(run["calls"]) for run in o.mock["runs"])  # by toolUseId: a call delivered twice is one call
-    handler_runs = len(sdk.get("handlerCalls", []))
-    if handler_runs != distinct_calls:
-        problems.append(f"the tool handler ran {handler_runs} times for {distinct_calls} tool call(s)")
-    posts = Counter(p["toolUseId"] for p in o.mock["toolPosts"])
-    extra = {k: n for k, n in posts.items() if n > 1}
-    if extra:
-        statuses = ",".join(str(p["status"]) for p in o.mock["toolPosts"])
-        problems.append(f"{sum(extra.values())} tool-result POSTs for {len(extra)} call(s) (answered {statuses})")
+    # By toolUseId: a call delivered twice is one call.
+    calls = {e["toolUseId"] for events in o.logs.values() for e in events if e["type"] == "local_tool_call"}
+    handler_runs = len(o.of("handler"))
+    if handler_runs != len(calls):
+        problems.append(f"the tool handler ran {handler_runs} times for {len(calls)} tool call(s)")
+    posts = o.of("toolPost")
+    per_call = Counter(p["toolUseId"] for p in posts)
+    extra = {k: n for k, n in per_call.items() if n > 1}
+    if extra or set(per_call) != calls:
+        statuses = ",".join(sorted(str(p["status"]) for p in posts))  # sorted: concurrent POSTs finish in any order
+        problems.append(f"{len(posts)} tool-result POSTs for {len(calls)} call(s) (answered {statuses})")
     return problems
 
 
@@ -93,19 +111,21 @@ def completes(o: Observation, text: str | None = f"Tool said: {TOOL_ANSWER}") ->
     """The run ended as a success the SDK returned, with the text the mock's run produced."""
     if o.hung:
         return [hung_reason(o)]
-    sdk = o.sdk or {}
-    if sdk.get("outcome") != "returned":
-        err = sdk.get("error") or {}
+    done = o.done
+    if not done:
+        return ["the flow process ended without a result"]
+    if done["outcome"] != "returned":
+        err = done.get("error") or {}
         subtype = f"subtype {err['subtype']!r}, " if err.get("subtype") else ""
-        return [f"raised {err.get('type')}({subtype}{err.get('message')!r}) instead of returning the run ({len(_delivered(o))} events delivered)"]
-    got = [r["text"] for r in sdk["results"]]
+        return [f"raised {err.get('type')}({subtype}{err.get('message')!r}) instead of returning the run ({len(o.delivered)} events delivered)"]
+    got = [r["text"] for r in done["results"]]
     if text is not None and got != [text]:
         return [f"returned text {got!r}, the run's text is {[text]!r}"]
     return []
 
 
 def hung_reason(o: Observation) -> str:
-    n = len(o.mock["streams"])
+    n = o.streams
     return f"hung: no answer and no reconnect in {SILENT_DEADLINE_S:g} s ({n} stream connection{'s' if n != 1 else ''}; the SDK opens its stream with no read timeout)"
 
 
@@ -119,29 +139,28 @@ def judge_run(o: Observation) -> str | None:
 
 
 def judge_session(o: Observation) -> str | None:
-    if o.hung:
-        return hung_reason(o)
-    sdk = o.sdk or {}
-    if sdk.get("outcome") != "returned":
-        err = sdk.get("error") or {}
-        return f"raised {err.get('type')}({err.get('message')!r})"
-    texts = [r["text"] for r in sdk["results"]]
-    if texts != [f"Tool said: {TOOL_ANSWER}"] * 2 or len(o.mock["runs"]) != 2:
-        return f"two messages gave {len(o.mock['runs'])} run(s) and texts {texts!r}"
+    problems = completes(o, None)
+    if problems:
+        return verdict_of(problems)
+    texts = [r["text"] for r in o.done["results"]]
+    if texts != [f"Tool said: {TOOL_ANSWER}"] * 2 or len(o.of("run")) != 2:
+        return f"two messages gave {len(o.of('run'))} run(s) and texts {texts!r}"
     return verdict_of(exactly_once(o))
 
 
 def judge_cancel(o: Observation) -> str | None:
     if o.hung:
         return hung_reason(o)
-    sdk = o.sdk or {}
-    err = sdk.get("error") or {}
+    done = o.done
+    err = done.get("error") or {}
     problems = []
-    if not (sdk.get("outcome") == "raised" and err.get("type") == "MantyxRunError" and err.get("subtype") == "cancelled"):
-        problems.append(f"ended with {sdk.get('outcome')} {err or sdk.get('results')}, not MantyxRunError(subtype 'cancelled')")
-    if [c["status"] for c in o.mock["cancels"]] != [202]:
-        problems.append(f"cancel requests answered {[c['status'] for c in o.mock['cancels']]}")
-    if not sdk.get("events") or sdk["events"][-1][1] != "cancelled":
+    if not (done.get("outcome") == "raised" and err.get("type") == "MantyxRunError" and err.get("subtype") == "cancelled"):
+        problems.append(f"ended with {done.get('outcome')} {err or done.get('results')}, not MantyxRunError(subtype 'cancelled')")
+    cancels = [c["status"] for c in o.of("cancel")]
+    if len(cancels) != 1 or cancels[0] >= 300:
+        problems.append(f"cancel requests answered {cancels}")
+    events = o.of("event")
+    if not events or events[-1]["type"] != "cancelled":
         problems.append("the cancelled event was not delivered last")
     return verdict_of(problems + exactly_once(o))
 
@@ -150,31 +169,31 @@ def judge_unknown_type(o: Observation) -> str | None:
     problems = completes(o, "Hi there")
     if problems:
         return verdict_of(problems)
-    if "memory_snapshot" not in [t for _, t in (o.sdk or {}).get("events", [])]:
+    if "memory_snapshot" not in [e["type"] for e in o.of("event")]:
         problems.append("the memory_snapshot event was not delivered")
     return verdict_of(problems + exactly_once(o))
 
 
 def judge_supervisor_true(o: Observation) -> str | None:
     problems = completes(o)
-    if not o.mock["runs"]:
+    if not o.of("run"):
         problems.append("no run was created (nothing was sent)")
     return verdict_of(problems)
 
 
 def judge_backoff(o: Observation) -> str | None:
     problems = completes(o) or exactly_once(o)
-    empty = sum(1 for s in o.mock["streams"] if s["fault"] == "end-clean")
-    sleeps = (o.sdk or {}).get("sleeps", [])
-    if empty and not sleeps:
+    # The scenario's faults: its first connections end cleanly with no event.
+    empty = min(o.streams - 1, EMPTY_CLEAN_ENDS)
+    if empty > 0 and not o.of("sleep"):
         problems.append(f"no back-off: {empty} connections in a row ended cleanly with no event, and it reconnected at once after each (no sleep)")
     return verdict_of(problems)
 
 
 def judge_stream_status(o: Observation) -> str | None:
     problems = completes(o) or exactly_once(o)
-    if len(o.mock["streams"]) < 2 and not o.hung:
-        problems.append(f"the stream was not retried ({len(o.mock['streams'])} connection)")
+    if o.streams < 2 and not o.hung:
+        problems.append(f"the stream was not retried ({o.streams} connection)")
     return verdict_of(problems)
 
 
@@ -195,7 +214,7 @@ SCENARIOS: list[Scenario] = [
     Scenario("fault-cut-events", "resume after the connection drops between frames", metadata=_tools(), faults=[{"kind": "cut-events", "after": 2}], judge=judge_run),
     Scenario("fault-cut-bytes", "resume after the connection drops inside a frame", metadata=_tools(), faults=[{"kind": "cut-bytes", "after": 150}], judge=judge_run),
     Scenario("fault-end-clean", "resume after a clean end without the terminal event", metadata=_tools(), faults=[{"kind": "end-clean", "after": 3}], judge=judge_run),
-    Scenario("fault-end-clean-empty", "four clean ends in a row that deliver nothing (back-off)", metadata=_tools(), faults=[{"kind": "end-clean", "after": 0}] * 4, judge=judge_backoff),
+    Scenario("fault-end-clean-empty", "four clean ends in a row that deliver nothing (back-off)", metadata=_tools(), faults=[{"kind": "end-clean", "after": 0}] * EMPTY_CLEAN_ENDS, judge=judge_backoff),
     Scenario("fault-heartbeats", "heartbeat comments before the events", metadata=_tools(), faults=[{"kind": "heartbeats", "everyMs": 20, "forMs": 200}], judge=judge_run),
     Scenario("fault-wrong-type", "200 text/html instead of the event stream, once", metadata=_tools(), faults=[{"kind": "wrong-type"}], judge=judge_run),
     Scenario("fault-non-sse", "200 application/json instead of the event stream, once", metadata=_tools(), faults=[{"kind": "non-sse"}], judge=judge_run),
@@ -211,11 +230,19 @@ SCENARIOS: list[Scenario] = [
 CLIENTS = (("sync", "client flows (MantyxClient)"), ("async", "client flows (AsyncMantyxClient)"))
 
 
+def _line(text: str) -> dict[str, Any] | None:
+    """One observation line of flow_child.py; None for anything else (a line cut short when a hung flow was ended)."""
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, dict) and "kind" in parsed else None
+
+
 def run_scenario(host: MockHost, python: str, client: str, part: str, s: Scenario) -> dict[str, Any]:
     server, url = host.server(s.edition, s.frames)
     host.call("faults", server=server, faults=s.faults)
-    tag = f"{client}/{s.id}"
-    spec = {"client": client, "flow": s.flow, "url": url, "workspace": WORKSPACE, "apiKey": API_KEY, "metadata": {**s.metadata, "harness": tag}}
+    spec = {"client": client, "flow": s.flow, "url": url, "workspace": WORKSPACE, "apiKey": API_KEY, "metadata": s.metadata}
     proc = subprocess.Popen([python, str(HERE / "flow_child.py"), json.dumps(spec)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     hung = False
     try:
@@ -224,24 +251,26 @@ def run_scenario(host: MockHost, python: str, client: str, part: str, s: Scenari
         hung = True
         proc.kill()
         out, err = proc.communicate()
-    mock = host.call("observe", server=server, tag=tag)
-    host.call("cancel", server=server, tag=tag)  # a hung run's tool calls and faults must not reach the next scenario
-    sdk = None
-    if not hung:
-        lines = [line for line in out.splitlines() if line.startswith("{")]
-        if not lines:
-            return {"part": part, "id": s.id, "what": s.what, "verdict": "fail", "reason": f"the flow process printed nothing (status {proc.returncode}): {err.strip()[-300:]}"}
-        sdk = json.loads(lines[-1])
-    obs = Observation(sdk=sdk, mock=mock, hung=hung, stderr=err)
-    assert s.judge is not None
-    problem = s.judge(obs)
+    lines = [parsed for parsed in map(_line, out.splitlines()) if parsed is not None]
+    # Faults left over must not reach the log reads below, nor the next scenario.
+    host.call("faults", server=server, faults=[])
+    run_ids = [line["runId"] for line in lines if line["kind"] == "run"]
+    for run_id in run_ids:
+        run_log.cancel(url, run_id)  # ends a run the SDK left unfinished; a no-op on a finished one
+    logs = {run_id: run_log.read(url, run_id) for run_id in run_ids}
+    obs = Observation(lines=lines, logs=logs, hung=hung)
+    if not hung and not obs.done:
+        problem: str | None = f"the flow process printed no result (status {proc.returncode}): {err.strip()[-300:]}"
+    else:
+        assert s.judge is not None
+        problem = s.judge(obs)
     return {
         "part": part,
         "id": s.id,
         "what": s.what,
         "verdict": "fail" if problem else "pass",
         "reason": problem or s.passes,
-        "streams": len(mock["streams"]),
+        "streams": obs.streams,
     }
 
 

@@ -5,9 +5,8 @@
  * `{ "id", "op", ... }` and gets one line out, `{ "id", "ok", "result" | "error" }`.
  * Ops: `start` (a mock server with `edition`, `frames`; returns its `name` and `url`),
  * `faults` (set the faults of the next stream connections, replacing any
- * left over), `observe` (what the server saw of the runs whose
- * `metadata.harness` is `tag`), `cancel` (cancel those runs), `stop`.
- * Harness-only plumbing: the mock itself is test/mock-server.
+ * left over), `stop`. Everything else the harness learns over HTTP, as a
+ * client. Harness-only plumbing: the mock itself is test/mock-server.
  */
 import { createInterface } from "node:readline";
 import { startMockServer, type MockServer, type StreamFault } from "../../test/mock-server/index.js";
@@ -20,10 +19,6 @@ function serverOf(cmd: Command): MockServer {
   const server = servers.get(String(cmd["server"]));
   if (server === undefined) throw new Error(`no mock server ${JSON.stringify(cmd["server"])}; start one first`);
   return server;
-}
-
-function runsTagged(server: MockServer, tag: string): string[] {
-  return [...server.runs.values()].filter((r) => (r.spec["metadata"] as Record<string, unknown> | undefined)?.["harness"] === tag).map((r) => r.id);
 }
 
 async function execute(cmd: Command): Promise<unknown> {
@@ -47,29 +42,6 @@ async function execute(cmd: Command): Promise<unknown> {
       server.faults.length = 0;
       server.faults.push(...(cmd["faults"] as StreamFault[]));
       return { queued: server.faults.length };
-    }
-    case "observe": {
-      const server = serverOf(cmd);
-      const ids = new Set(runsTagged(server, String(cmd["tag"])));
-      const runs = [...ids].map((id) => {
-        const run = server.runs.get(id)!;
-        const calls = run.events.flatMap((e) => (e.type === "local_tool_call" && "data" in e ? [(e.data as { toolUseId?: unknown }).toolUseId] : []));
-        return { id, status: run.status, done: run.done, seqs: run.events.map((e) => e.seq), types: run.events.map((e) => e.type), calls: [...new Set(calls)] };
-      });
-      const toolPosts = server.requests
-        .filter((r) => r.method === "POST" && /\/agent-runs\/([^/]+)\/tool-results$/.test(r.path) && ids.has(/\/agent-runs\/([^/]+)\//.exec(r.path)![1]!))
-        .map((r) => ({ toolUseId: (r.body as { toolUseId?: unknown } | undefined)?.toolUseId, status: r.status }));
-      const cancels = server.requests
-        .filter((r) => r.method === "POST" && /\/agent-runs\/([^/]+)\/cancel$/.test(r.path) && ids.has(/\/agent-runs\/([^/]+)\//.exec(r.path)![1]!))
-        .map((r) => ({ path: r.path, status: r.status }));
-      const streams = server.streams.filter((s) => ids.has(s.runId)).map((s) => ({ lastEventId: s.lastEventId ?? null, lastSeq: s.lastSeqQuery ?? null, fault: s.fault?.kind ?? null }));
-      return { runs, toolPosts, cancels, streams, leftFaults: server.faults.length };
-    }
-    case "cancel": {
-      const server = serverOf(cmd);
-      for (const id of runsTagged(server, String(cmd["tag"]))) server.runs.get(id)!.cancel();
-      server.faults.length = 0;
-      return {};
     }
     case "stop": {
       await Promise.all([...servers.values()].map((s) => s.close()));
