@@ -1,5 +1,5 @@
-"""The official SDK's SSE parser (``mantyx.sse.iter_sse``) and its frame
-reading (``mantyx.client._to_run_event``, the function its stream loop
+"""The official SDK's SSE parsers (``mantyx.sse.iter_sse``, and
+``aiter_sse``, its copy for the async client) and its frame reading (``mantyx.client._to_run_event``, the function its stream loop
 calls on each parsed block) over the suite's SSE cases (tier behaviour).
 
 Measured on what the SDK exposes and uses: the order of dispatched
@@ -13,15 +13,35 @@ payload are not counted against it.
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import suite
 
 
-def _messages(sse: Any, chunks: list[bytes]) -> list[dict[str, str]] | str:
+def _sync_parse(sse: Any, chunks: list[bytes]) -> list[Any]:
+    return list(sse.iter_sse(iter(chunks)))
+
+
+def _async_parse(sse: Any, chunks: list[bytes]) -> list[Any]:
+    async def source() -> AsyncIterator[bytes]:
+        for chunk in chunks:
+            yield chunk
+
+    async def collect() -> list[Any]:
+        return [e async for e in sse.aiter_sse(source())]
+
+    return asyncio.run(collect())
+
+
+PARSERS: dict[str, Callable[[Any, list[bytes]], list[Any]]] = {"iter_sse": _sync_parse, "aiter_sse": _async_parse}
+
+
+def _messages(parse: Callable[[list[bytes]], list[Any]], chunks: list[bytes]) -> list[dict[str, str]] | str:
     try:
-        return [{"event": e.event or "message", "data": e.data} for e in sse.iter_sse(iter(chunks))]
+        return [{"event": e.event or "message", "data": e.data} for e in parse(chunks)]
     except Exception as e:  # noqa: BLE001 - a raise is a verdict
         return f"raised {type(e).__name__}: {e}"
 
@@ -54,13 +74,14 @@ def parser_rows(sse: Any, client: Any) -> list[dict[str, Any]]:
                 continue
             cid = suite.case_id(file, case["description"])
             want = [{"event": m["event"], "data": m["data"]} for m in case["messages"]]
-            problem = None
-            for how, chunks in suite.chunkings(case):
-                problem = _difference(_messages(sse, chunks), want)
-                if problem:
-                    problem = f"{how}: {problem}"
-                    break
-            rows.append({"part": "sse parser (mantyx.sse.iter_sse)", "id": cid, "rule": case["rule"], "verdict": "fail" if problem else "pass", "reason": problem or "same messages"})
+            for name, parse in PARSERS.items():
+                problem = None
+                for how, chunks in suite.chunkings(case):
+                    problem = _difference(_messages(lambda c: parse(sse, c), chunks), want)
+                    if problem:
+                        problem = f"{how}: {problem}"
+                        break
+                rows.append({"part": f"sse parser (mantyx.sse.{name})", "id": cid, "rule": case["rule"], "verdict": "fail" if problem else "pass", "reason": problem or "same messages"})
             if "events" not in case:
                 continue
             rows.append(_typed_row(sse, client, cid, case))
