@@ -37,7 +37,6 @@ FLOW_DEADLINE_S = 20.0
 #: SDK has opened no second one.
 SILENT_DEADLINE_S = 4.0
 
-TOOL_ANSWER = "42 USD is 50.40 USD with tax"
 #: How many connections in a row end cleanly with nothing in the back-off scenario.
 EMPTY_CLEAN_ENDS = 4
 
@@ -101,14 +100,16 @@ def exactly_once(o: Observation) -> list[str]:
     posts = o.of("toolPost")
     per_call = Counter(p["toolUseId"] for p in posts)
     extra = {k: n for k, n in per_call.items() if n > 1}
+    statuses = ",".join(sorted(str(p["status"]) for p in posts))  # sorted: concurrent POSTs finish in any order
     if extra or set(per_call) != calls:
-        statuses = ",".join(sorted(str(p["status"]) for p in posts))  # sorted: concurrent POSTs finish in any order
         problems.append(f"{len(posts)} tool-result POSTs for {len(calls)} call(s) (answered {statuses})")
+    elif any(p["status"] >= 300 for p in posts):
+        problems.append(f"tool results refused (answered {statuses})")
     return problems
 
 
-def completes(o: Observation, text: str | None = f"Tool said: {TOOL_ANSWER}") -> list[str]:
-    """The run ended as a success the SDK returned, with the text the mock's run produced."""
+def completes(o: Observation) -> list[str]:
+    """Each run ended as a success the SDK returned, with the text of the run's terminal result."""
     if o.hung:
         return [hung_reason(o)]
     done = o.done
@@ -119,8 +120,9 @@ def completes(o: Observation, text: str | None = f"Tool said: {TOOL_ANSWER}") ->
         subtype = f"subtype {err['subtype']!r}, " if err.get("subtype") else ""
         return [f"raised {err.get('type')}({subtype}{err.get('message')!r}) instead of returning the run ({len(o.delivered)} events delivered)"]
     got = [r["text"] for r in done["results"]]
-    if text is not None and got != [text]:
-        return [f"returned text {got!r}, the run's text is {[text]!r}"]
+    want = [e["text"] for run in o.of("run") for e in o.logs.get(run["runId"], []) if e["type"] == "result"]
+    if got != want:
+        return [f"returned text {got!r}, the runs' results say {want!r}"]
     return []
 
 
@@ -139,12 +141,11 @@ def judge_run(o: Observation) -> str | None:
 
 
 def judge_session(o: Observation) -> str | None:
-    problems = completes(o, None)
+    problems = completes(o)
     if problems:
         return verdict_of(problems)
-    texts = [r["text"] for r in o.done["results"]]
-    if texts != [f"Tool said: {TOOL_ANSWER}"] * 2 or len(o.of("run")) != 2:
-        return f"two messages gave {len(o.of('run'))} run(s) and texts {texts!r}"
+    if len(o.of("run")) != 2:
+        return f"two messages gave {len(o.of('run'))} run(s)"
     return verdict_of(exactly_once(o))
 
 
@@ -166,7 +167,7 @@ def judge_cancel(o: Observation) -> str | None:
 
 
 def judge_unknown_type(o: Observation) -> str | None:
-    problems = completes(o, "Hi there")
+    problems = completes(o)
     if problems:
         return verdict_of(problems)
     if "memory_snapshot" not in [e["type"] for e in o.of("event")]:

@@ -28,7 +28,7 @@ def cancel(origin: str, run_id: str) -> None:
 
 
 def read(origin: str, run_id: str) -> list[dict[str, Any]]:
-    """The run's events: ``{seq, type, toolUseId?}`` each, in log order."""
+    """The run's events: ``{seq, type, toolUseId, text}`` each (``None`` where the data has none), in log order."""
     chunks: list[bytes] = []
     with httpx.stream("GET", f"{_run_url(origin, run_id)}/stream", headers={**HEADERS, "Accept": "text/event-stream"}, timeout=10) as resp:
         resp.raise_for_status()
@@ -37,5 +37,5 @@ def read(origin: str, run_id: str) -> list[dict[str, Any]]:
     for message in sse_decoder.decode(chunks):
         event, _shape = frames.typed_event(json.loads(message["data"]), message["event"])
         data = event.get("data") if isinstance(event.get("data"), dict) else {}
-        events.append({"seq": event["seq"], "type": event["type"], "toolUseId": data.get("toolUseId")})
+        events.append({"seq": event["seq"], "type": event["type"], "toolUseId": data.get("toolUseId"), "text": data.get("text")})
     return events
