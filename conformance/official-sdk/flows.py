@@ -50,6 +50,8 @@ class Scenario:
     frames: str = "envelope"
     metadata: dict[str, str] = field(default_factory=dict)
     faults: list[dict[str, Any]] = field(default_factory=list)
+    #: The next requests of any route (here: the run's creation) answered 429 with Retry-After: 1.
+    rate_limited: int = 0
     deadline_s: float = FLOW_DEADLINE_S
     judge: Callable[["Observation"], str | None] | None = None
     #: What a pass means, for the report.
@@ -221,6 +223,7 @@ SCENARIOS: list[Scenario] = [
     Scenario("fault-non-sse", "200 application/json instead of the event stream, once", metadata=_tools(), faults=[{"kind": "non-sse"}], judge=judge_run),
     Scenario("fault-503", "the stream answers 503 once", metadata=_tools(), faults=[{"kind": "status", "status": 503}], judge=judge_stream_status),
     Scenario("fault-429", "the stream answers 429 with Retry-After: 1 once", metadata=_tools(), faults=[{"kind": "status", "status": 429, "retryAfterSeconds": 1}], judge=judge_stream_status),
+    Scenario("create-429", "creating the run answers 429 with Retry-After: 1 once", metadata=_tools(), rate_limited=1, judge=judge_run),
     Scenario("fault-replay", "a drop, then a resume that replays frames the client already has (at-least-once)", metadata=_tools(), faults=[{"kind": "cut-events", "after": 3}, {"kind": "ignore-resume"}], judge=judge_run),
     Scenario("fault-hang", "a connection that sends headers and then nothing", metadata=_tools(), faults=[{"kind": "hang"}], deadline_s=SILENT_DEADLINE_S, judge=judge_run),
     Scenario("fault-stall", "a connection that stalls after two events, left open", metadata=_tools(), faults=[{"kind": "stall", "after": 2}], deadline_s=SILENT_DEADLINE_S, judge=judge_run),
@@ -243,6 +246,7 @@ def _line(text: str) -> dict[str, Any] | None:
 def run_scenario(host: MockHost, python: str, client: str, part: str, s: Scenario) -> dict[str, Any]:
     server, url = host.server(s.edition, s.frames)
     host.call("faults", server=server, faults=s.faults)
+    host.call("rate-limit", server=server, count=s.rate_limited, retryAfterSeconds=1)
     spec = {"client": client, "flow": s.flow, "url": url, "workspace": WORKSPACE, "apiKey": API_KEY, "metadata": s.metadata}
     proc = subprocess.Popen([python, str(HERE / "flow_child.py"), json.dumps(spec)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     hung = False
@@ -255,6 +259,7 @@ def run_scenario(host: MockHost, python: str, client: str, part: str, s: Scenari
     lines = [parsed for parsed in map(_line, out.splitlines()) if parsed is not None]
     # Faults left over must not reach the log reads below, nor the next scenario.
     host.call("faults", server=server, faults=[])
+    host.call("rate-limit", server=server, count=0, retryAfterSeconds=0)
     run_ids = [line["runId"] for line in lines if line["kind"] == "run"]
     for run_id in run_ids:
         run_log.cancel(url, run_id)  # ends a run the SDK left unfinished; a no-op on a finished one

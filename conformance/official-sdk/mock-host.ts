@@ -5,7 +5,8 @@
  * `{ "id", "op", ... }` and gets one line out, `{ "id", "ok", "result" | "error" }`.
  * Ops: `start` (a mock server with `edition`, `frames`; returns its `name` and `url`),
  * `faults` (set the faults of the next stream connections, replacing any
- * left over), `stop`. Everything else the harness learns over HTTP, as a
+ * left over), `rate-limit` (the next `count` requests of any route answer
+ * 429 with `Retry-After: retryAfterSeconds`), `stop`. Everything else the harness learns over HTTP, as a
  * client. Harness-only plumbing: the mock itself is test/mock-server.
  */
 import { createInterface } from "node:readline";
@@ -42,6 +43,10 @@ async function execute(cmd: Command): Promise<unknown> {
       server.faults.length = 0;
       server.faults.push(...(cmd["faults"] as StreamFault[]));
       return { queued: server.faults.length };
+    }
+    case "rate-limit": {
+      serverOf(cmd).rateLimitNext(Number(cmd["count"]), Number(cmd["retryAfterSeconds"]));
+      return {};
     }
     case "stop": {
       await Promise.all([...servers.values()].map((s) => s.close()));
