@@ -1,14 +1,29 @@
 /**
- * `npm run demo`: starts the mock MANTYX server on 127.0.0.1, runs an agent
- * with one local tool through the generated client, and prints each event.
+ * `npm run demo`: starts the shipped mock (`mantyx-wire mock --port 0`,
+ * through the command's own code) on 127.0.0.1, runs an agent with one
+ * local tool through the generated client, and prints each event.
  */
 import { MantyxClient } from "../generated/client.js";
+import { runCli } from "../generator/cli.js";
 import { runAgent, runOutcome, ToolRegistry } from "../index.js";
-import { startMockServer } from "../test/mock-server/index.js";
 
-const server = await startMockServer();
+const workspace = "demo";
+const apiKey = "mantyx_test";
+const stop = new AbortController();
+let announced: (url: string) => void = () => undefined;
+const url = new Promise<string>((resolve) => (announced = resolve));
+const mock = runCli(["mock", "--port", "0", "--quiet", "--workspace", workspace, "--api-key", apiKey], {
+  // The command prints its URL as the first line of stdout.
+  stdout: (text) => announced(text.split("\n")[0]!),
+  stderr: (text) => void process.stderr.write(text),
+  cwd: process.cwd(),
+  stop: stop.signal,
+});
+const exitedEarly = mock.then((code) => {
+  throw new Error(`mantyx-wire mock exited with ${code} before it served`);
+});
 try {
-  const client = new MantyxClient({ baseUrl: server.url, workspace: server.workspace, apiKey: server.apiKey });
+  const client = new MantyxClient({ baseUrl: await Promise.race([url, exitedEarly]), workspace, apiKey });
 
   const tools = new ToolRegistry().local({
     name: "compute_total",
@@ -38,5 +53,6 @@ try {
   );
   console.log(`# run ${runOutcome(terminal)}: ${JSON.stringify((terminal.data as { text?: string }).text ?? terminal.data)}`);
 } finally {
-  await server.close();
+  stop.abort();
+  await mock;
 }

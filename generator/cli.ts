@@ -3,6 +3,8 @@
  *
  *   mantyx-wire gen [--schema <path>] [--out <dir>] [--root <dir>] [--check] [--debug]
  *   mantyx-wire diff <old> <new> [--format table|json] [--fail-on clients|readers|any] [--accept <file>] [--debug]
+ *   mantyx-wire mock [--port <n>] [--workspace <slug>] [--api-key <key>] [--token <t=scopes>]… [--edition 2026-10|2026-09|older]
+ *                    [--frames nested|flat] [--script <file>]… [--log json] [--max-body-bytes <n>] [--quiet]
  *
  * Exit codes: 0 done (or up to date; diff: nothing breaks), 1 `--check`
  * found differences (diff: a breaking change), 2 the schema, the generator
@@ -33,6 +35,8 @@ export interface CliEnv {
   readonly cwd: string;
   /** The emitters `gen` runs. Default: all of them (generator/emit/index.ts). */
   readonly emitters?: readonly Emitter[];
+  /** Stops a running `mock` (besides SIGINT/SIGTERM). */
+  readonly stop?: AbortSignal;
 }
 
 const processEnv: CliEnv = {
@@ -42,6 +46,7 @@ const processEnv: CliEnv = {
 };
 
 import type { GenOptions } from "./gen.js";
+import type { MockCommandOptions } from "./mock/command.js";
 
 interface DiffCommandOptions {
   readonly format: "table" | "json";
@@ -49,6 +54,9 @@ interface DiffCommandOptions {
   readonly accept?: string;
   readonly debug?: boolean;
 }
+
+/** A repeatable option's values. */
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 /** Run the CLI with `args` (without `node` and the script). Resolves to the exit code. */
 export async function runCli(args: readonly string[], io: CliEnv = processEnv): Promise<number> {
@@ -87,6 +95,24 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
     .action(async (oldPath: string, newPath: string, options: DiffCommandOptions) => {
       // Loaded only for `diff`, like `gen`'s modules for `gen`.
       exitCode = await (await import("./diff/index.js")).runDiff(oldPath, newPath, options, io);
+    });
+  program
+    .command("mock")
+    .description("Serve the mock MANTYX server on 127.0.0.1 until Ctrl-C, for SDK test suites; the first line printed is its URL.")
+    .option("--port <n>", "TCP port on 127.0.0.1 (0: any free port)", "8787")
+    .option("--workspace <slug>", "the workspace slug the credentials belong to", "acme")
+    .option("--api-key <key>", "the workspace API key (every scope)", "mantyx_test_key")
+    .option("--token <token=scopes>", "an OAuth access token and its comma-separated scopes, repeatable (default: mantyx_at_readonly=runs:read)", collect, [])
+    .addOption(new Option("--edition <edition>", "the protocol edition whose statuses and event shapes are sent").choices(["2026-10", "2026-09", "older"]).default("2026-10"))
+    .addOption(new Option("--frames <shape>", "each event's data: the nested envelope, or flattened { seq, type, ...payload }").choices(["nested", "flat", "flat-untyped"]).default("nested"))
+    .option("--script <file>", "a script in the flow format (JSON or YAML), played by runs whose metadata.scenario is its file name without extension; repeatable", collect, [])
+    .addOption(new Option("--log <format>", "print one line per answered request (the credential redacted)").choices(["json"]))
+    .option("--max-body-bytes <n>", "the largest request body read; larger ones are answered 413", String(16 * 1024 * 1024))
+    .option("--quiet", "print the URL only")
+    .option("--older", "the same as --edition older")
+    .action(async (options: MockCommandOptions) => {
+      // Loaded only for `mock`: node:http, the schema's routes and the scripted runs.
+      exitCode = await (await import("./mock/command.js")).runMock(options, io, io.stop);
     });
   try {
     await program.parseAsync([...args], { from: "user" });

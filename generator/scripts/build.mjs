@@ -8,7 +8,11 @@
  *     and the CLI alone); the dependencies (ajv, yaml, handlebars, esbuild,
  *     commander) stay imports of the installed packages;
  *   - the files the generator reads at run time, beside it: the client
- *     template and the OpenAPI 3.1 meta-schema.
+ *     template and the OpenAPI 3.1 meta-schema;
+ *   - the MANTYX artefacts `mantyx-wire mock` serves from, as data, in
+ *     mock-data/: the bundled schema and the fixture suite's flow cases
+ *     (generator/mock/artefacts.ts), so the mock runs where only this
+ *     package is installed (`npx -p @mantyx/wire-gen mantyx-wire mock`).
  * `node generator/scripts/build.mjs <outdir>` builds elsewhere (tests).
  */
 import { chmodSync, cpSync, mkdirSync, rmSync } from "node:fs";
@@ -38,4 +42,6 @@ await build({
 chmodSync(join(out, "mantyx-wire.js"), 0o755);
 cpSync(join(generator, "..", "templates", "client.ts.hbs"), join(out, "client.ts.hbs"));
 cpSync(join(generator, "load", "oas-3.1-schema.json"), join(out, "oas-3.1-schema.json"));
+cpSync(join(generator, "..", "generated", "openapi.json"), join(out, "mock-data", "openapi.json"));
+cpSync(join(generator, "..", "generated", "fixtures", "flows"), join(out, "mock-data", "fixtures", "flows"), { recursive: true });
 console.log(`build: ${out}/mantyx-wire.js`);

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
 import { runAgent, runOutcome, ToolRegistry } from "../../index.js";
-import { startMockServer } from "../mock-server/index.js";
+import { startMockServer } from "../../generator/mock/index.js";
 
 const EDITIONS = ["2026-09", "2026-10"] as const;
 const FRAMES = ["envelope", "flat", "flat-untyped"] as const;

@@ -45,7 +45,7 @@ describe("error statuses", () => {
     const client = clientFor(server(), { validation: "off" });
     const e = await failure(client.createRun({ systemPrompt: "You are helpful.", prompt: "x", messages: [{ role: "user", content: "y" }] } as never));
     expect(e).toMatchObject({ status: 400, code: "invalid_request" });
-    expect(e.message).toContain("Provide either prompt or messages, not both.");
+    expect(e.message).toContain("/prompt: must not be present");
   });
 
   it("401 without a credential ({ error: 'Unauthorized', message }) -> status 401, code unauthorized", async () => {

@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
 import type { AgentRunEvent, ToolResultRequest } from "../../generated/types.js";
 import { isTerminalEvent, runAgent, ToolRegistry } from "../../index.js";
-import type { MockServer, StreamFault } from "../mock-server/index.js";
+import type { MockServer, StreamFault } from "../../generator/mock/index.js";
 import { collect, useMockServer } from "./helpers.js";
 
 const server = useMockServer();

@@ -12,7 +12,7 @@ import { MantyxClient } from "../../generated/client.js";
 import type { AgentRunEvent, ToolResultRequest } from "../../generated/types.js";
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, MantyxConnectionError, runAgent, ToolRegistry, type ClientOptions, type ReconnectInfo } from "../../index.js";
 import { reconnectDelay } from "../../runtime/client/internal/backoff.js";
-import type { MockServer } from "../mock-server/index.js";
+import type { MockServer } from "../../generator/mock/index.js";
 import { collect, useMockServer } from "./helpers.js";
 
 const server = useMockServer();

@@ -146,10 +146,14 @@ describe("request validation", () => {
     expect(warnings[0]).toContain("/modelId");
   });
 
-  it('validation "off" sends without checking', async () => {
+  it('validation "off" sends without checking (the server refuses it, listing the problem)', async () => {
     const warnings: string[] = [];
-    await clientFor(server(), { validation: "off", onWarning: (m) => warnings.push(m) }).createRun({ systemPrompt: "You are helpful.", prompt: "x", modelId: "" } as RunCreateRequest);
+    const error = await clientFor(server(), { validation: "off", onWarning: (m) => warnings.push(m) })
+      .createRun({ systemPrompt: "You are helpful.", prompt: "x", modelId: "" } as RunCreateRequest)
+      .catch((e: unknown) => e);
     expect(warnings).toEqual([]);
+    expect(last().path).toBe("/api/v1/workspaces/acme/agent-runs");
+    expect(error).toMatchObject({ status: 400, code: "invalid_request", body: { issues: [{ path: "/modelId", rule: "minLength" }] } });
   });
 
   /** `{ a: { a: … } }`, `depth` levels (built without recursion). */

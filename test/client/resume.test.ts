@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { AgentRunEvent } from "../../generated/types.js";
 import { isTerminalEvent, MantyxConnectionError, StreamDecodeError } from "../../index.js";
 import { backoff } from "../../runtime/client/internal/backoff.js";
-import { startMockServer, type StreamFault } from "../mock-server/index.js";
+import { startMockServer, type StreamFault } from "../../generator/mock/index.js";
 import { clientFor, collect, useMockServer } from "./helpers.js";
 
 const server = useMockServer({ retryMs: 1 });

@@ -17,7 +17,7 @@ import {
   UnexpectedResponseError,
   withFiles,
 } from "../../index.js";
-import type { StreamFault } from "../mock-server/index.js";
+import type { StreamFault } from "../../generator/mock/index.js";
 import { clientFor, useMockServer } from "./helpers.js";
 
 const server = useMockServer();

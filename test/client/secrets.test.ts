@@ -11,7 +11,7 @@ import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
 import type { ClientOptions } from "../../index.js";
-import { echoForms, startEchoServer, type EchoMode, type EchoServer } from "../mock-server/index.js";
+import { echoForms, startEchoServer, type EchoMode, type EchoServer } from "../mock-server/echo-server.js";
 import { collect } from "./helpers.js";
 
 /** Reserved URL characters, a quote and a backslash (JSON escapes them), a space (URL encodes it): every encoding differs from the raw key. */

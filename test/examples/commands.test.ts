@@ -20,7 +20,7 @@ describe("README commands", () => {
     expect(stdout).toMatch(/# run succeeded: /);
   }, 90_000);
 
-  it("npm run mock -- --port 0: prints the URL and credentials, serves a run, and stops on SIGTERM", async () => {
+  it("npm run mock -- --port 0: prints the URL (its first line), then the credentials, serves a run, and stops on SIGTERM", async () => {
     // Its own process group, so that the stop below reaches npm, tsx and node alike (as Ctrl-C in a terminal does).
     const child = spawn("npm", ["run", "-s", "mock", "--", "--port", "0"], { cwd: root, stdio: ["ignore", "pipe", "inherit"], detached: true });
     try {
@@ -32,7 +32,8 @@ describe("README commands", () => {
         });
         child.once("exit", (code) => reject(new Error(`npm run mock exited (${code}) before it was ready:\n${out}`)));
       });
-      const url = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)![1]!;
+      const url = banner.split("\n")[0]!;
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const apiKey = /API key:\s+(\S+)/.exec(banner)![1]!;
       const workspace = /workspace:\s+(\S+)/.exec(banner)![1]!;
       const client = new MantyxClient({ baseUrl: url, workspace, apiKey });

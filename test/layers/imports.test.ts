@@ -4,7 +4,10 @@
  *   2 generated/  imports runtime/ only through runtime/codegen/v1.ts, and itself
  *   3 mantyx/     imports generated/, runtime/ and itself
  *   4 generator/  a build tool: may use the runtime's code (one implementation
- *                 of what it shares with generated code), never generated/ or mantyx/
+ *                 of what it shares with generated code), never generated/ or mantyx/;
+ *                 its mock server (generator/mock/, shipped in the bin) is held to the
+ *                 same rule and never imports test/ or examples/ code: it is published
+ *                 code, and MANTYX facts reach it as data from the schema, not as imports
  * Read from the source text of every module, so a stray import fails here.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -59,8 +62,20 @@ describe("layers", () => {
     expect(bad).toEqual([]);
   });
 
-  it("generator/ imports no generated or helper module (it writes generated/; the runtime it may use)", () => {
-    const bad = files("generator").flatMap((f) => importedFolders(f).filter((i) => ["generated", "mantyx"].includes(i.folder)).map((i) => `${f}: ${i.specifier}`));
+  it("generator/ (the mock included) imports no generated, helper, test or example module (it writes generated/; the runtime it may use)", () => {
+    const bad = files("generator").flatMap((f) =>
+      importedFolders(f)
+        .filter((i) => ["generated", "mantyx", "test", "examples"].includes(i.folder))
+        .map((i) => `${f}: ${i.specifier}`),
+    );
     expect(bad).toEqual([]);
+    // The mock is inside the walk (the check covers the shipped server).
+    expect(files("generator").some((f) => f.startsWith(path.join("generator", "mock")))).toBe(true);
+  });
+
+  it("generator/mock/ reads MANTYX artefacts (the bundled schema, the flow cases) as data through artefacts.ts alone", () => {
+    const mock = files(path.join("generator", "mock"));
+    const naming = mock.filter((f) => /generated\//.test(readFileSync(path.join(REPO, f), "utf8").replace(/^\s*(\*|\/\/).*$/gm, "")));
+    expect(naming).toEqual([path.join("generator", "mock", "artefacts.ts")]);
   });
 });

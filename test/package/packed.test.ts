@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMockServer, type MockServer } from "../mock-server/index.js";
+import { startMockServer, type MockServer } from "../../generator/mock/index.js";
 import { bundleConsumer } from "../portability/bundle.js";
 import { expectRoundTrip } from "../portability/expectations.js";
 

@@ -11,7 +11,7 @@
  *   client, compiled by tsc, runs a tool round trip in plain Node against the
  *   mock server on 127.0.0.1.
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { promisify } from "node:util";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMockServer, type MockServer } from "../mock-server/index.js";
+import { startMockServer, type MockServer } from "../../generator/mock/index.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
@@ -126,11 +126,17 @@ console.log(JSON.stringify(seen));
     }, 120_000);
   }
 
-  it("a program using the generated client runs a tool round trip in plain Node against a local server", async () => {
+  /** Compiles PROGRAM into build/main.js (once). */
+  function buildProgram(): void {
+    if (existsSync(join(app, "build/main.js"))) return;
     writeFileSync(join(app, "src/main.ts"), PROGRAM);
     const config = join(app, "tsconfig.build.json");
     writeFileSync(config, JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, allowJs: true, outDir: "build", rootDir: "src", lib: ["ES2022", "DOM", "DOM.Iterable"], types: [] }, include: ["src"] }));
     execFileSync(process.execPath, [tsc, "-p", config], { cwd: app, encoding: "utf8" });
+  }
+
+  it("a program using the generated client runs a tool round trip in plain Node against a local server", async () => {
+    buildProgram();
     // Asynchronously: the mock server runs in this process and must answer meanwhile.
     const { stdout: out } = await promisify(execFile)(process.execPath, [join(app, "build/main.js")], {
       cwd: app,
@@ -142,4 +148,41 @@ console.log(JSON.stringify(seen));
     expect(seen).toContain("posted:accepted");
     expect(seen.at(-1)).toBe("result");
   }, 120_000);
+
+  it("the same program completes its run against `mantyx-wire mock --port 0 --workspace demo --api-key mantyx_test` started from the installed bin", async () => {
+    buildProgram();
+    // The mock is the installed package's own process.
+    const mock = spawn(bin, ["mock", "--port", "0", "--workspace", "demo", "--api-key", "mantyx_test"], { cwd: app, stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      const url = await firstLine(mock);
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const { stdout: out } = await promisify(execFile)(process.execPath, [join(app, "build/main.js")], {
+        cwd: app,
+        encoding: "utf8",
+        env: { ...process.env, MANTYX_URL: url, MANTYX_WORKSPACE: "demo", MANTYX_API_KEY: "mantyx_test" },
+      });
+      const seen = JSON.parse(out) as string[];
+      expect(seen.filter((s) => s === "local_tool_call")).toHaveLength(1);
+      expect(seen).toContain("posted:accepted");
+      expect(seen.at(-1)).toBe("result");
+    } finally {
+      const exited = new Promise((resolve) => mock.once("exit", resolve));
+      mock.kill("SIGTERM");
+      expect(await exited).toBe(0);
+    }
+  }, 120_000);
 });
+
+/** The first line a child prints on stdout (the mock's URL), or its stderr if it exits first. */
+function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = "";
+    let err = "";
+    child.stderr!.on("data", (d: Buffer) => (err += d));
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d;
+      if (out.includes("\n")) resolve(out.split("\n")[0]!);
+    });
+    child.once("exit", (code) => reject(new Error(`exited (${code}) before printing its URL:\n${err}`)));
+  });
+}

@@ -14,7 +14,7 @@ import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMockServer, type MockServer } from "../mock-server/index.js";
+import { startMockServer, type MockServer } from "../../generator/mock/index.js";
 import { bundleConsumer } from "./bundle.js";
 import { expectRoundTrip } from "./expectations.js";
 

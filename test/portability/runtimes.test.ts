@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { EdgeVM } from "@edge-runtime/vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMockServer, type MockServer } from "../mock-server/index.js";
+import { startMockServer, type MockServer } from "../../generator/mock/index.js";
 import { bundleConsumer } from "./bundle.js";
 import { expectRoundTrip } from "./expectations.js";
 

@@ -10,7 +10,7 @@ import { decodeEventMessage, decodeEvents } from "../../generated/events.js";
 import { frameShapeOf, isStreamDecodeError, StreamDecodeError } from "../../runtime/events/index.js";
 import type { SseMessage } from "../../runtime/sse/index.js";
 import { clientFor, collect } from "../client/helpers.js";
-import { startMockServer, type FrameShape } from "../mock-server/index.js";
+import { startMockServer, type FrameShape } from "../../generator/mock/index.js";
 
 const msg = (data: unknown, event = "message", id = "7"): SseMessage => ({ event, data: JSON.stringify(data), id });
 const envelope = { seq: 7, type: "assistant_delta", data: { text: "Hi" } };

@@ -10,6 +10,9 @@
  */
 export type LogEntry = { seq: number; type: string; data: unknown } | { seq: number; type: string; raw: string; noId?: boolean };
 
+import { editionShapes, type Edition, type EditionShapes } from "./editions.js";
+import type { ScriptRun } from "./flow-player.js";
+
 export const CANCELLED = Symbol("cancelled");
 export const TIMED_OUT = Symbol("timed-out");
 
@@ -25,14 +28,25 @@ export class MockRun {
   private readonly listeners = new Set<() => void>();
   private readonly pending = new Map<string, (answer: ToolAnswerBody | typeof CANCELLED | typeof TIMED_OUT) => void>();
   readonly answered = new Set<string>();
+  /** Tool calls the run stopped waiting for (timed out): a result posted later answers 409. */
+  readonly expired = new Set<string>();
+  /** The frame shape this run's streams use instead of the server's (a flow's `frames`). */
+  frames: FrameShape | undefined;
+  /** How the run ended: `cancel` when by POST /cancel (whose late tool results the edition may accept). */
+  endedBy: "cancel" | "script" | undefined;
+  readonly shapes: EditionShapes;
+  /** The scripted transcript this run plays (a flow case or a user's script), when its scenario names one. */
+  script: ScriptRun | undefined;
 
   constructor(
     readonly id: string,
     readonly spec: Record<string, unknown>,
     readonly sessionId: string | undefined,
-    /** The server's edition (MockServerOptions.edition): which terminal success shape scripted runs send. */
-    readonly edition: "2026-10" | "2026-09" = "2026-09",
-  ) {}
+    /** The server's edition (MockServerOptions.edition), or the run's `metadata.edition`: the shapes its events and answers take. */
+    readonly edition: Edition = "2026-10",
+  ) {
+    this.shapes = editionShapes(edition);
+  }
 
   /** Appends an event (seq assigned here) and wakes the streams. */
   emit(type: string, data: unknown): void {
@@ -53,12 +67,14 @@ export class MockRun {
 
   private finish(type: string, data: unknown): void {
     this.done = true;
+    this.endedBy ??= "script";
     const d = (data ?? {}) as { text?: string; error?: string; partialText?: string; subtype?: string };
     if (type === "result") {
       const failed = typeof d.subtype === "string" && d.subtype.startsWith("error");
       this.status = failed ? "failed" : "succeeded";
       this.finalText = d.text ?? null;
       this.error = failed ? (d.error ?? d.subtype ?? null) : null;
+      this.endedBy = "script";
     } else if (type === "error") {
       this.status = "failed";
       this.error = d.error ?? null;
@@ -86,6 +102,7 @@ export class MockRun {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(toolUseId);
+        this.expired.add(toolUseId);
         resolve(TIMED_OUT);
       }, timeoutMs);
       this.pending.set(toolUseId, (answer) => {
@@ -95,9 +112,16 @@ export class MockRun {
     });
   }
 
-  /** A posted tool result: "accepted", "unknown" (no pending call with that id), or "terminal". */
-  deliver(body: ToolAnswerBody): "accepted" | "unknown" | "terminal" {
-    if (this.done) return "terminal";
+  /**
+   * A posted tool result: "accepted"; "duplicate" (already answered) or
+   * "unknown" (never called), both 404 `unknown_tool_use`; "late" (the call
+   * timed out) or "terminal" (the run ended), 409 `run_terminal`;
+   * "after-cancel" (the run was cancelled), which the edition answers.
+   */
+  deliver(body: ToolAnswerBody): "accepted" | "duplicate" | "unknown" | "late" | "terminal" | "after-cancel" {
+    if (this.answered.has(body.toolUseId)) return "duplicate";
+    if (this.expired.has(body.toolUseId)) return "late";
+    if (this.done) return this.endedBy === "cancel" ? "after-cancel" : "terminal";
     const resolve = this.pending.get(body.toolUseId);
     if (resolve === undefined) return "unknown";
     this.pending.delete(body.toolUseId);
@@ -106,8 +130,11 @@ export class MockRun {
     return "accepted";
   }
 
+  /** Idempotent: the first call ends the run with the edition's `cancelled` event, later calls change nothing. */
   cancel(): void {
-    if (!this.done) this.emit("cancelled", { reason: "user" });
+    if (this.done) return;
+    this.endedBy = "cancel";
+    this.emit("cancelled", { ...this.shapes.cancelledData });
   }
 
   /** Sleeps `ms`, or less if the run ends meanwhile. Returns false if it ended. */

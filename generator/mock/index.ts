@@ -1,4 +1,7 @@
-/** Mock MANTYX server for tests and the demo (Node only: it lives under test/, never in runtime/). */
+/**
+ * `mantyx-wire mock`: the mock MANTYX server (Node only), shipped in the
+ * generator package as a dev tool for SDK test suites; this repository's
+ * tests and demo use it too.
+ */
 export { startMockServer, type MockServer, type MockServerOptions, type RecordedRequest, type StreamConnection, type StreamFault } from "./server.js";
 export { frameOf, MockRun, type FrameShape, type LogEntry } from "./run-state.js";
-export { echoForms, startEchoServer, type EchoMode, type EchoServer } from "./echo-server.js";

@@ -12,22 +12,40 @@
  * - `stepMs`: pause between live events;
  * - `rounds`: number of tool round trips of "tool-rounds" (one call each, to
  *   the first client-resolved tool; default 3);
- * - `edition`: "2026-10" ends a successful run with `subtype: "success"`
- *   (the October documents), "2026-09" with `ok: true` (the seed edition);
- *   default: the server's `edition`.
+ * - `edition`: "2026-10", "2026-09" or "older": the shapes of this run's
+ *   events (./editions.ts); default: the server's `edition`.
+ * Without `args`, each call's arguments are an example value of the tool's
+ * `parameters` (an MCP tool's `inputSchema`): ./example-value.ts.
+ * Numbers are clamped (`count` ≤ 10 000, `rounds` ≤ 100, `stepMs` and
+ * `toolTimeoutMs` ≤ 10 minutes), so one request cannot hold the server.
+ * A scenario that names a flow case or a script (./flow-player.ts) plays it.
  */
+import { exampleValue } from "./example-value.js";
+import { playScript } from "./flow-player.js";
 import { CANCELLED, TIMED_OUT, type MockRun, type ToolAnswerBody } from "./run-state.js";
 
 const TOKENS = { inputTokens: 120, cachedTokens: 0, reasoningTokens: 0, outputTokens: 40 };
 const MODEL = { id: "platform:demo", provider: "openai", vendorModelId: "gpt-5.4-mini" };
 
-type ToolRef = { kind: string; name: string; agentCard?: unknown; tools?: Array<{ name: string }>; serverInfo?: unknown };
+type ToolRef = { kind: string; name: string; parameters?: unknown; agentCard?: unknown; tools?: Array<{ name: string; inputSchema?: unknown }>; serverInfo?: unknown };
+
+/** The scripted scenarios (besides flow cases and scripts). */
+export const SCENARIOS = ["text", "many", "tools", "tool-rounds", "slow", "legacy", "legacy-failure", "unknown-type", "invalid", "invalid-no-id", "invalid-terminal", "truncated", "lenient", "structured"] as const;
+
+/** The clamped number of `metadata[key]`: `fallback` when absent or not a number. */
+export function metaNumber(run: MockRun, key: string, fallback: number, max: number, min = 0): number {
+  const raw = meta(run)[key];
+  const n = raw === undefined ? fallback : Number(raw);
+  return Number.isFinite(n) ? Math.min(Math.max(Math.trunc(n), min), max) : fallback;
+}
+
+const TEN_MINUTES = 600_000;
 
 function meta(run: MockRun): Record<string, string> {
   return (run.spec["metadata"] as Record<string, string> | undefined) ?? {};
 }
 
-function clientTools(run: MockRun): ToolRef[] {
+export function clientTools(run: MockRun): ToolRef[] {
   const tools = (run.spec["tools"] as ToolRef[] | undefined) ?? [];
   return tools.filter((t) => t.kind === "local" || t.kind === "a2a_local" || t.kind === "mcp_local");
 }
@@ -38,7 +56,16 @@ export function scenarioOf(run: MockRun): string {
 
 /** The terminal success marker of the run's edition. */
 function success(run: MockRun): { ok: true } | { subtype: "success" } {
-  return (meta(run)["edition"] ?? run.edition) === "2026-10" ? { subtype: "success" } : { ok: true };
+  return { ...run.shapes.success };
+}
+
+/** The run's failure on a local-tool timeout, in its edition's shape. */
+function toolTimeout(run: MockRun, turns: number): void {
+  if (run.shapes.timeoutAsErrorEvent) {
+    run.emit("error", { error: "Timed out waiting for local tool result", code: "local_timeout", errorClass: "local_timeout", tokens: TOKENS, turns, model: MODEL });
+  } else {
+    run.emit("result", { subtype: "error_local_tool_timeout", error: "Timed out waiting for local tool result" });
+  }
 }
 
 function finishText(run: MockRun, text: string, turn: number): void {
@@ -52,42 +79,46 @@ let toolCounter = 0;
 /** One `local_tool_call` per client-resolved tool, all at once; waits for every answer. */
 async function tools(run: MockRun): Promise<void> {
   const m = meta(run);
-  const args = m["args"] !== undefined ? (JSON.parse(m["args"]) as Record<string, unknown>) : {};
-  const timeoutMs = Number(m["toolTimeoutMs"] ?? 10_000);
+  const fixedArgs = m["args"] !== undefined ? (JSON.parse(m["args"]) as Record<string, unknown>) : undefined;
+  const argsFor = (schema: unknown): unknown => fixedArgs ?? (schema === undefined ? {} : exampleValue(schema));
+  const timeoutMs = metaNumber(run, "toolTimeoutMs", 10_000, TEN_MINUTES, 1);
   run.emit("assistant_delta", { text: "Let me check." });
   const calls: Array<{ toolUseId: string; name: string }> = [];
   const refs = clientTools(run);
+  // Each call's name and arguments, decided once: the assistant message lists the calls the events then make.
+  const planned = refs.map((ref) => {
+    if (ref.kind === "a2a_local") return { ref, name: ref.name, args: { message: m["message"] ?? "When does PTO reset?" } as unknown };
+    if (ref.kind === "mcp_local") return { ref, name: ref.tools?.[0]?.name ?? "unknown", args: argsFor(ref.tools?.[0]?.inputSchema) };
+    return { ref, name: ref.name, args: argsFor(ref.parameters) };
+  });
   run.emit("assistant_message", {
     text: "Let me check.",
     turn: 0,
     finishReason: "tool_use",
-    toolCalls: refs.map((r, i) => ({ id: `call_${i}`, name: r.kind === "mcp_local" ? (r.tools?.[0]?.name ?? r.name) : r.name, input: {} })),
+    toolCalls: planned.map((p, i) => ({ id: `call_${i}`, name: p.name, input: p.args })),
   });
-  for (const ref of refs) {
+  for (const { ref, name, args } of planned) {
     const toolUseId = `tu_${++toolCounter}`;
     if (ref.kind === "local") {
-      const data: Record<string, unknown> = { toolUseId, name: ref.name, args };
+      const data: Record<string, unknown> = { toolUseId, name, args };
       if (m["omitKind"] !== "true") data["kind"] = "local";
       run.emit("local_tool_call", data);
       // The same call delivered twice (a client must run it once).
       if (m["repeatCall"] === "true") run.emit("local_tool_call", data);
-      calls.push({ toolUseId, name: ref.name });
     } else if (ref.kind === "a2a_local") {
-      run.emit("local_tool_call", { toolUseId, name: ref.name, args: { message: m["message"] ?? "When does PTO reset?" }, kind: "a2a_local", agentCard: ref.agentCard });
-      calls.push({ toolUseId, name: ref.name });
+      run.emit("local_tool_call", { toolUseId, name, args, kind: "a2a_local", agentCard: ref.agentCard });
     } else {
-      const tool = ref.tools?.[0]?.name ?? "unknown";
-      const data: Record<string, unknown> = { toolUseId, name: tool, args, kind: "mcp_local", mcpServer: ref.name, mcpToolName: tool };
+      const data: Record<string, unknown> = { toolUseId, name, args, kind: "mcp_local", mcpServer: ref.name, mcpToolName: name };
       if (ref.serverInfo !== undefined) data["mcpServerInfo"] = ref.serverInfo;
       run.emit("local_tool_call", data);
-      calls.push({ toolUseId, name: tool });
     }
+    calls.push({ toolUseId, name });
   }
   const answers = await Promise.all(calls.map((c) => run.awaitTool(c.toolUseId, timeoutMs)));
   if (answers.some((a) => a === CANCELLED)) return;
   if (answers.some((a) => a === TIMED_OUT)) {
     run.emit("assistant_message", { text: "", turn: 1, finishReason: null });
-    run.emit("error", { error: "Timed out waiting for local tool result", code: "local_timeout", errorClass: "local_timeout", tokens: TOKENS, turns: 1, model: MODEL });
+    toolTimeout(run, 1);
     return;
   }
   const parts: string[] = [];
@@ -103,14 +134,16 @@ async function tools(run: MockRun): Promise<void> {
 
 export async function play(run: MockRun): Promise<void> {
   const m = meta(run);
-  const step = Number(m["stepMs"] ?? 0);
+  const step = metaNumber(run, "stepMs", 0, TEN_MINUTES);
+  if (run.script !== undefined) return playScript(run, run.script, metaNumber(run, "toolTimeoutMs", 10_000, TEN_MINUTES, 1));
+  if (run.shapes.startedEvent) run.emit("started", {});
   const pause = async (): Promise<boolean> => (step > 0 ? run.sleep(step) : !run.done);
   switch (scenarioOf(run)) {
     case "text":
       finishText(run, "Hello, world! This is a scripted reply.", 0);
       return;
     case "many": {
-      const n = Number(m["count"] ?? 20);
+      const n = metaNumber(run, "count", 20, 10_000);
       let text = "";
       for (let i = 0; i < n; i++) {
         if (!(await pause())) return;
@@ -119,7 +152,7 @@ export async function play(run: MockRun): Promise<void> {
         run.emit("assistant_delta", { text: piece });
       }
       run.emit("assistant_message", { text, turn: 0, finishReason: "end_turn" });
-      run.emit("result", { ok: true, text, tokens: TOKENS, turns: 1, model: MODEL });
+      run.emit("result", { ...success(run), text, tokens: TOKENS, turns: 1, model: MODEL });
       return;
     }
     case "tools":
@@ -127,16 +160,17 @@ export async function play(run: MockRun): Promise<void> {
       return;
     case "tool-rounds": {
       const ref = clientTools(run)[0];
-      const timeoutMs = Number(m["toolTimeoutMs"] ?? 10_000);
+      const timeoutMs = metaNumber(run, "toolTimeoutMs", 10_000, TEN_MINUTES, 1);
       const results: string[] = [];
-      for (let round = 0; round < Number(m["rounds"] ?? 3); round++) {
+      const rounds = metaNumber(run, "rounds", 3, 100);
+      for (let round = 0; round < rounds; round++) {
         run.emit("assistant_delta", { text: `round ${round}` });
         const toolUseId = `tu_${++toolCounter}`;
         run.emit("local_tool_call", { toolUseId, name: ref?.name ?? "none", args: { round }, kind: "local" });
         const a = await run.awaitTool(toolUseId, timeoutMs);
         if (a === CANCELLED) return;
         if (a === TIMED_OUT) {
-          run.emit("error", { error: "Timed out waiting for local tool result", code: "local_timeout", errorClass: "local_timeout", tokens: TOKENS, turns: round + 1, model: MODEL });
+          toolTimeout(run, round + 1);
           return;
         }
         run.emit("local_tool_result_in", a.error !== undefined ? { toolUseId, error: a.error } : { toolUseId, result: a.result });
@@ -151,7 +185,7 @@ export async function play(run: MockRun): Promise<void> {
       if (!run.done) finishText(run, "Finally.", 0);
       return;
     case "legacy":
-      run.emit("started", {});
+      if (!run.shapes.startedEvent) run.emit("started", {});
       run.emit("tool_call", { toolUseId: "tu_srv", name: "github_search_repos", input: { q: "mantyx" } });
       run.emit("tool_result", { toolUseId: "tu_srv", name: "github_search_repos", ok: true, summary: "3 repositories found" });
       run.emit("assistant_delta", { text: "Found 3." });
@@ -159,7 +193,7 @@ export async function play(run: MockRun): Promise<void> {
       run.emit("result", { subtype: "success", text: "Found 3." });
       return;
     case "legacy-failure":
-      run.emit("started", {});
+      if (!run.shapes.startedEvent) run.emit("started", {});
       run.emit("result", { subtype: "error_local_tool_timeout", error: "Timed out waiting for local tool result" });
       return;
     case "unknown-type":

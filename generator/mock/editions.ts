@@ -1,0 +1,72 @@
+/**
+ * What differs between the protocol's editions on the mock's wire, from the
+ * documents (../shared/spec): the October 2026 agent-runs document and
+ * wire-protocol.md (`2026-10`), the seed wire-protocol.md (`2026-09`), and
+ * the older companion http-surface.md restates (`older`). The schema
+ * accepts all of them (each difference is a `description` there); which
+ * one a server sends is not something the schema can say, so it is stated
+ * here, once.
+ */
+export type Edition = "2026-10" | "2026-09" | "older";
+
+export const EDITIONS: readonly Edition[] = ["2026-10", "2026-09", "older"];
+
+export interface EditionShapes {
+  /** `POST /agent-runs` and session messages: agent-runs §5 (2026-10) and the companion say 202, the seed diagram 201. */
+  readonly runCreated: 201 | 202;
+  /** An accepted tool result: 200 (2026-10 §8, the companion), 204 (seed). */
+  readonly toolResultAccepted: 200 | 204;
+  /** A tool result after cancellation: 200, ignored (2026-10 §9, the companion), or 409 `run_terminal` (seed). */
+  readonly toolResultAfterCancel: 200 | 409;
+  /** A tool result after the run ended by itself: 409 `run_terminal` (newer), or 200 and ignored (the companion, which knows no 409). */
+  readonly toolResultAfterEnd: 200 | 409;
+  /** The marker of a successful terminal `result`: `subtype: "success"` (2026-10, the companion) or `ok: true` (seed). */
+  readonly success: { readonly subtype: "success" } | { readonly ok: true };
+  /** `cancelled` data: `{}` (2026-10 §7 example, the companion) or `{ reason: "user" }` (seed). */
+  readonly cancelledData: Readonly<Record<string, string>>;
+  /** A run that failed on a local-tool timeout: an `error` event with `errorClass` (newer) or a `result` with `subtype: "error_local_tool_timeout"` (companion). */
+  readonly timeoutAsErrorEvent: boolean;
+  /** The older shapes' `started` event opens each run. */
+  readonly startedEvent: boolean;
+}
+
+const SHAPES: Record<Edition, EditionShapes> = {
+  "2026-10": {
+    runCreated: 202,
+    toolResultAccepted: 200,
+    toolResultAfterCancel: 200,
+    toolResultAfterEnd: 409,
+    success: { subtype: "success" },
+    cancelledData: {},
+    timeoutAsErrorEvent: true,
+    startedEvent: false,
+  },
+  "2026-09": {
+    runCreated: 201,
+    toolResultAccepted: 204,
+    toolResultAfterCancel: 409,
+    toolResultAfterEnd: 409,
+    success: { ok: true },
+    cancelledData: { reason: "user" },
+    timeoutAsErrorEvent: true,
+    startedEvent: false,
+  },
+  older: {
+    runCreated: 202,
+    toolResultAccepted: 200,
+    toolResultAfterCancel: 200,
+    toolResultAfterEnd: 200,
+    success: { subtype: "success" },
+    cancelledData: {},
+    timeoutAsErrorEvent: false,
+    startedEvent: true,
+  },
+};
+
+export function editionShapes(edition: Edition): EditionShapes {
+  return SHAPES[edition];
+}
+
+export function isEdition(value: unknown): value is Edition {
+  return typeof value === "string" && (EDITIONS as readonly string[]).includes(value);
+}

@@ -1,0 +1,836 @@
+/**
+ * A real HTTP server (node:http on 127.0.0.1, random port) that speaks the
+ * MANTYX agent-runs routes with scripted runs (./scenarios.ts, and the flow
+ * cases or a user's scripts: ./flow-player.ts): `mantyx-wire mock`, and the
+ * server this repository's tests and demo use. Not a protocol reference:
+ * it implements what a client needs to be tested against.
+ *
+ * From the schema (./routes.ts): every route (an operation without a
+ * handler here fails at start), the scopes each needs (`x-required-scopes`),
+ * the query parameters' and request bodies' checks (the strict level, every
+ * problem listed). From the documents (./editions.ts): the statuses and
+ * event shapes of each edition. Fault injection on stream connections:
+ * StreamFault.
+ *
+ * Hardened for being pointed at by anything: the credential, the route and
+ * the scopes are checked before a byte of the body is read (an early answer
+ * closes the connection instead of draining the body); bodies are capped
+ * (413); the request and stream records are bounded (./ring-log.ts); a bad
+ * percent-encoding is a 400; counts a run takes from its metadata are
+ * clamped; an unexpected error is answered 500 with no detail and logged.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { describeBodyIssues } from "../../runtime/client/request-check.js";
+import { mantyxDocument, mantyxFlows } from "./artefacts.js";
+import { readJsonBody } from "./body.js";
+import { isEdition, type Edition } from "./editions.js";
+import { scriptOf, type Script } from "./flow-player.js";
+import { RingLog } from "./ring-log.js";
+import { routesOf, type BodyIssue, type Route } from "./routes.js";
+import { frameOf, MockRun, type FrameShape, type LogEntry, type ToolAnswerBody } from "./run-state.js";
+import { play, SCENARIOS } from "./scenarios.js";
+
+/** What to do to the next stream connection (faults are consumed in order, one per connection). */
+export type StreamFault =
+  /** Destroy the socket after this many body bytes (mid-frame offsets allowed). */
+  | { kind: "cut-bytes"; after: number }
+  /** Destroy the socket after this many events on this connection. */
+  | { kind: "cut-events"; after: number }
+  /** End the response cleanly after this many events, without a terminal event. */
+  | { kind: "end-clean"; after: number }
+  /** Send headers, then nothing at all (a half-open connection). */
+  | { kind: "hang" }
+  /** Send this many events, then nothing more, the connection left open (a stall mid-stream). */
+  | { kind: "stall"; after: number }
+  /** Answer 200 `text/html` with a login page instead of an event stream (a captive proxy). */
+  | { kind: "wrong-type" }
+  /** Send only heartbeat comments (every `everyMs`) for `forMs`, then stream normally. */
+  | { kind: "heartbeats"; everyMs: number; forMs: number }
+  /** Ignore Last-Event-ID / ?lastSeq= and replay the whole log (at-least-once delivery). */
+  | { kind: "ignore-resume" }
+  /** Answer 200 with a JSON body instead of an event stream. */
+  | { kind: "non-sse" }
+  /** Answer this status with an error body (e.g. 429, 503). */
+  | { kind: "status"; status: number; retryAfterSeconds?: number };
+
+/** One line of `--log json` (and of `onRequest`): never the credential, only what kind it was. */
+export interface RequestLogLine {
+  readonly method: string;
+  readonly path: string;
+  readonly operationId: string | null;
+  readonly status: number;
+  readonly credential: "none" | "api-key" | "oauth-token" | "unknown";
+  readonly bodyBytes: number;
+  readonly runId?: string;
+}
+
+export interface MockServerOptions {
+  /** The workspace API key (all scopes). Default `mantyx_test_key`. */
+  apiKey?: string;
+  /** The credential's workspace. Default `acme`. */
+  workspace?: string;
+  /** OAuth access tokens and their scopes. Default: `mantyx_at_readonly` with `runs:read`. */
+  oauthTokens?: Record<string, string[]>;
+  /**
+   * The edition whose statuses and shapes the server sends (./editions.ts):
+   * `2026-10` (default: 202 for runs, 200 for tool results, `subtype:
+   * "success"`, `cancelled` with `{}`), `2026-09` (the seed: 201, 204,
+   * `ok: true`, `{ reason: "user" }`) or `older` (the companion document:
+   * 202, 200, `started` first, `subtype`, a late result after cancel
+   * accepted). A run's `metadata.edition` overrides it for that run.
+   */
+  edition?: Edition;
+  /** `older` is `edition: "older"` (kept for callers of the first mock). */
+  vintage?: "newer" | "older";
+  /** `retry:` sent at the start of each stream, in ms. Default: none. */
+  retryMs?: number;
+  /**
+   * Error answers echo the credential they received, as a careless server or
+   * proxy might: in the body (as a value and as a key), in `x-request-id`,
+   * and in `WWW-Authenticate`. Default false.
+   */
+  echoCredential?: boolean;
+  /** Accept tool results, cancels and session deletes with `200 text/plain` `OK` (a body that is not JSON). Default false. */
+  plainTextAcks?: boolean;
+  /** TCP port on 127.0.0.1. Default 0: any free port. */
+  port?: number;
+  /**
+   * The shape of each event's data: `envelope` (default, as the documents
+   * show), `flat` (`{ seq, type, ...payload }`, as the official SDKs' mocks
+   * send it) or `flat-untyped` (no `type`: only the `event:` line names it).
+   */
+  frames?: FrameShape;
+  /** User scripts (the flow format), playable by name as `metadata.scenario` beside the suite's flow cases. */
+  scripts?: readonly Script[];
+  /** The largest request body read, in bytes; a larger one is answered 413. Default 16 MiB. */
+  maxBodyBytes?: number;
+  /** How many requests and stream connections the records keep (the newest). Default 1000. */
+  recordLimit?: number;
+  /** How many runs the server keeps; beyond it the oldest finished ones are forgotten (their routes answer 404). Default 10 000. */
+  runLimit?: number;
+  /** Called once per answered request (`mantyx-wire mock --log json`). */
+  onRequest?: (line: RequestLogLine) => void;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string | string[] | undefined>;
+  /** The parsed JSON body (`undefined` when none was read); a body over 64 KiB is recorded as `{ omittedBytes }`. */
+  body: unknown;
+  /** How many body bytes the mock read (0 when it answered before reading the body). */
+  bodyBytes: number;
+  status: number;
+}
+
+export interface StreamConnection {
+  runId: string;
+  lastEventId: string | undefined;
+  lastSeqQuery: string | undefined;
+  fault: StreamFault | undefined;
+}
+
+export interface MockServer {
+  /** Origin, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  apiKey: string;
+  workspace: string;
+  edition: Edition;
+  /** OAuth tokens and their scopes. */
+  oauthTokens: Readonly<Record<string, readonly string[]>>;
+  /** The names `metadata.scenario` accepts: the scripted scenarios, the suite's flow cases, the user's scripts. */
+  scenarios: readonly string[];
+  /** Faults for the next stream connections, consumed in order. */
+  faults: StreamFault[];
+  /** The newest requests (at most `recordLimit`), in arrival order. */
+  readonly requests: RecordedRequest[];
+  /** The newest stream connections (at most `recordLimit`), in arrival order. */
+  readonly streams: StreamConnection[];
+  runs: Map<string, MockRun>;
+  /** The next `n` requests (any route) answer 429 with `Retry-After`. */
+  rateLimitNext(n: number, retryAfterSeconds?: number): void;
+  /** The next `n` requests other than streams get no answer (`"headers"`), or headers and half a body (`"body"`), and are left hanging. */
+  stallNext(n: number, phase?: "headers" | "body"): void;
+  /** The SSE bytes of the run's whole log (what a fresh, fault-free connection receives after `retry:`). */
+  transcript(runId: string): string;
+  /** Resolves when the run has ended. */
+  waitForRun(runId: string): Promise<MockRun>;
+  close(): Promise<void>;
+}
+
+/** The request target as a URL: origin-form (`/path?q`, also `//x`, which `new URL(x, base)` would read as a host) or absolute-form. */
+function requestUrl(target: string): URL | undefined {
+  try {
+    return target.startsWith("/") ? new URL(`http://127.0.0.1${target}`) : new URL(target);
+  } catch {
+    return undefined;
+  }
+}
+
+const MODELS = {
+  models: [
+    { id: "platform:demo", label: "Demo", provider: "openai", vendorModelId: "gpt-5.4-mini", source: "platform_offering", contextWindowTokens: 400000, pricing: { inputPer1MUsd: 0.25, outputPer1MUsd: 2, cacheReadPer1MUsd: null } },
+    { id: "provider:cm6def456", label: "Claude", provider: "anthropic", vendorModelId: "claude-opus-4-7", source: "workspace_provider", contextWindowTokens: 200000, pricing: null },
+  ],
+  defaultModelId: "platform:demo",
+};
+
+const TOKENS = { inputTokens: 120, cachedTokens: 0, reasoningTokens: 0, outputTokens: 40 };
+const MODEL = { id: "platform:demo", provider: "openai", vendorModelId: "gpt-5.4-mini" };
+/** A recorded body larger than this is kept as its size only. */
+const RECORDED_BODY_BYTES = 64 * 1024;
+
+/** Routes and validators compiled once per process (the schema is the same for every server). */
+let cachedRoutes: Route[] | undefined;
+let cachedFlows: Map<string, Script> | undefined;
+
+function mantyxRoutes(): Route[] {
+  cachedRoutes ??= routesOf(mantyxDocument());
+  return cachedRoutes;
+}
+
+function suiteFlows(): Map<string, Script> {
+  cachedFlows ??= new Map([...mantyxFlows()].map(([name, flow]) => [name, scriptOf(name, flow, `fixtures/flows/${name}.json`)]));
+  return cachedFlows;
+}
+
+type Session = {
+  id: string;
+  spec: Record<string, unknown>;
+  status: "active" | "ended";
+  runId?: string;
+  /** Runs started by the session's messages, in order. */
+  runIds: string[];
+  /** The conversation so far: each message's input, then the run's final text. */
+  history: Array<{ role: "user" | "assistant"; content: string }>;
+  createdAt: number;
+};
+
+type Handler = (ctx: Context) => void | Promise<void>;
+
+interface Context {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly url: URL;
+  readonly params: Record<string, string>;
+  readonly body: unknown;
+}
+
+export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const apiKey = options.apiKey ?? "mantyx_test_key";
+  const workspace = options.workspace ?? "acme";
+  const oauth = options.oauthTokens ?? { mantyx_at_readonly: ["runs:read"] };
+  const edition: Edition = options.edition ?? (options.vintage === "older" ? "older" : "2026-10");
+  const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024;
+  const recordLimit = options.recordLimit ?? 1000;
+  const runLimit = options.runLimit ?? 10_000;
+  const routes = mantyxRoutes();
+  const scripts = new Map(suiteFlows());
+  for (const script of options.scripts ?? []) scripts.set(script.name, script);
+  const scenarios = [...SCENARIOS, ...scripts.keys()];
+  const runs = new Map<string, MockRun>();
+  const sessions = new Map<string, Session>();
+  const feedback = new Map<string, { id: string; verdict: string }>();
+  const faults: StreamFault[] = [];
+  const requests = new RingLog<RecordedRequest>(recordLimit);
+  const streams = new RingLog<StreamConnection>(recordLimit);
+  const sockets = new Set<Socket>();
+  /** Per answer: the credential it carried (for `echoCredential`), its record, and what the log line says. */
+  const credentials = new WeakMap<ServerResponse, string>();
+  const records = new WeakMap<ServerResponse, RecordedRequest>();
+  const logInfo = new WeakMap<ServerResponse, { operationId: string | null; credential: RequestLogLine["credential"]; runId?: string }>();
+  let rateLimited = 0;
+  let stalled = 0;
+  let stallPhase: "headers" | "body" = "headers";
+  let rateLimitRetryAfter = 0;
+  let counter = 0;
+
+  const newRun = (spec: Record<string, unknown>, sessionId?: string, scriptRun = 0): MockRun => {
+    const meta = (spec["metadata"] as Record<string, unknown> | undefined) ?? {};
+    const run = new MockRun(`run_${++counter}`, spec, sessionId, isEdition(meta["edition"]) ? meta["edition"] : edition);
+    const script = typeof meta["scenario"] === "string" ? scripts.get(meta["scenario"]) : undefined;
+    if (script !== undefined) {
+      run.script = { script, events: script.runs[Math.min(scriptRun, script.runs.length - 1)]! };
+      run.frames = script.frames;
+    }
+    runs.set(run.id, run);
+    // Bounded like the records: the oldest finished runs go first (a live one is never dropped).
+    for (const [id, old] of runs) {
+      if (runs.size <= runLimit) break;
+      if (old.done) runs.delete(id);
+    }
+    // Started on the next tick: the creating request is answered first, as a real server does.
+    setImmediate(() => void play(run).catch((e: unknown) => run.emit("error", { error: String(e), code: "worker_error" })));
+    return run;
+  };
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((e: unknown) => {
+      // A bug of the mock: answered without detail, reported where the operator sees it.
+      process.stderr.write(`mantyx-wire mock: internal error on ${req.method} ${req.url?.split("?")[0]}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      if (!res.headersSent) send(res, 500, { error: "server_error", message: "The mock failed on this request; its stderr has the details." });
+      else res.destroy();
+    });
+  });
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  // A malformed request line or header: answered 400 by node:http's parser, never a crash.
+  server.on("clientError", (_error, socket) => {
+    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-type: application/json\r\n\r\n" + JSON.stringify({ error: "invalid_request", message: "Malformed HTTP request." }));
+    else socket.destroy();
+  });
+
+  function finishRecord(res: ServerResponse, status: number): void {
+    const record = records.get(res);
+    if (record !== undefined) record.status = status;
+    const info = logInfo.get(res);
+    if (options.onRequest !== undefined && record !== undefined) {
+      options.onRequest({ method: record.method, path: record.path, operationId: info?.operationId ?? null, status, credential: info?.credential ?? "none", bodyBytes: record.bodyBytes, ...(info?.runId === undefined ? {} : { runId: info.runId }) });
+    }
+  }
+
+  function send(res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
+    const echo = options.echoCredential === true && status >= 400 ? credentials.get(res) : undefined;
+    if (echo !== undefined) {
+      body = { ...(body as object), message: `credential ${echo} was refused`, echo: { [echo]: echo } };
+      headers = {
+        ...headers,
+        "x-request-id": `req_${++counter}-${echo}`,
+        "www-authenticate": `Bearer realm="${echo}", error="insufficient_scope", scope="runs:write ${echo}"`,
+      };
+    }
+    const text = body === undefined ? "" : JSON.stringify(body);
+    res.writeHead(status, { "x-request-id": `req_${++counter}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers });
+    res.end(text);
+    finishRecord(res, status);
+  }
+
+  /**
+   * An answer given before the body was read: the connection is closed
+   * after it rather than drained, so a body the client is still sending
+   * (50 MB, or one that never comes) costs nothing.
+   */
+  function refuse(req: IncomingMessage, res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    const pending = req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
+    send(res, status, body, pending ? { ...headers, connection: "close" } : headers);
+    if (pending) res.once("finish", () => req.socket.destroySoon());
+  }
+
+  /** `200 text/plain OK`: a success body that is not JSON, as some servers and proxies send. */
+  function sendPlainOk(res: ServerResponse): void {
+    res.writeHead(200, { "content-type": "text/plain", "x-request-id": `req_${++counter}` });
+    res.end("OK");
+    finishRecord(res, 200);
+  }
+
+  function invalid(res: ServerResponse, issues: readonly BodyIssue[], what: string): void {
+    const message = `The ${what} is invalid (${issues.length} problem${issues.length === 1 ? "" : "s"}):${describeBodyIssues(issues.map((i) => ({ instancePath: i.path, schemaPath: "", keyword: i.rule, message: i.message, params: {} })))}`;
+    send(res, 400, { error: "invalid_request", message, issues });
+  }
+
+  function decodePath(raw: string): string | undefined {
+    try {
+      // Checked here once: the route matchers decode each parameter, which then cannot fail.
+      decodeURIComponent(raw);
+      return raw;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? "GET";
+    const url = requestUrl(req.url ?? "/");
+    if (url === undefined) {
+      requests.push({ method, path: "", query: {}, headers: { ...req.headers }, body: undefined, bodyBytes: 0, status: 400 });
+      return refuse(req, res, 400, { error: "invalid_request", message: "The request target is not a path or an absolute URL." });
+    }
+    const path = url.pathname;
+    const record: RecordedRequest = { method, path, query: Object.fromEntries(url.searchParams), headers: { ...req.headers }, body: undefined, bodyBytes: 0, status: 0 };
+    requests.push(record);
+    records.set(res, record);
+
+    if (stalled > 0 && !path.endsWith("/stream")) {
+      stalled--;
+      if (stallPhase === "body") {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write('{"runId": "run_');
+      }
+      return; // left hanging: the client's timeout must end it
+    }
+    if (rateLimited > 0) {
+      rateLimited--;
+      return refuse(req, res, 429, { error: "rate_limited" }, { "retry-after": String(rateLimitRetryAfter) });
+    }
+
+    // Credentials first, from the headers alone: one code path for API keys and OAuth tokens.
+    const auth = req.headers["authorization"];
+    const xApiKey = req.headers["x-api-key"];
+    const credential = typeof auth === "string" && /^Bearer /i.test(auth) ? auth.slice(7).trim() : typeof xApiKey === "string" ? xApiKey : undefined;
+    if (credential !== undefined) credentials.set(res, credential);
+    const kind: RequestLogLine["credential"] = credential === undefined || credential === "" ? "none" : credential === apiKey ? "api-key" : oauth[credential] !== undefined ? "oauth-token" : "unknown";
+    logInfo.set(res, { operationId: null, credential: kind });
+    if (kind === "none") return refuse(req, res, 401, { error: "unauthorized", message: "Missing Authorization or X-API-Key header" });
+    if (kind === "unknown") return refuse(req, res, 401, { error: "unauthorized", message: "Invalid API key or OAuth access token" });
+
+    if (decodePath(path) === undefined) return refuse(req, res, 400, { error: "invalid_request", message: "The path has a bad percent-encoding (a % not followed by two hex digits, or bytes that are not UTF-8)." });
+    const matches = routes.map((route) => ({ route, params: route.match(path) })).filter((m) => m.params !== undefined);
+    if (matches.length === 0) return refuse(req, res, 404, { error: "not_found", message: `No route ${path}.` });
+    const match = matches.find((m) => m.route.method === method);
+    if (match === undefined) {
+      const allow = [...new Set(matches.map((m) => m.route.method))].join(", ");
+      return refuse(req, res, 405, { error: "method_not_allowed", message: `${method} is not a method of ${path}; use ${allow}.` }, { allow });
+    }
+    const { route } = match;
+    const params = match.params!;
+    logInfo.set(res, { operationId: route.operationId, credential: kind, ...(params["runId"] === undefined ? {} : { runId: params["runId"] }) });
+
+    const scopes = credential === apiKey ? undefined : oauth[credential!];
+    if (scopes !== undefined) {
+      const missing = route.scopes.filter((s) => !scopes.includes(s));
+      if (missing.length > 0) {
+        const required = missing.length === 1 ? missing[0]! : missing;
+        return refuse(req, res, 403, { error: "insufficient_scope", required, message: `This token lacks ${missing.join(" ")}.` }, { "www-authenticate": `Bearer error="insufficient_scope", scope="${route.scopes.join(" ")}"` });
+      }
+    }
+    const slug = params["workspaceSlug"];
+    if (slug !== undefined && slug !== workspace) return refuse(req, res, 404, { error: "not_found", message: `Workspace ${slug} not found.`, hint: workspace });
+
+    const queryIssues = route.checkQuery(url.searchParams);
+    if (queryIssues.length > 0) return refuse(req, res, 400, { error: "invalid_request", message: `The query is invalid:${queryIssues.map((i) => `\n  ${i.path}: ${i.message}`).join("")}`, issues: queryIssues });
+
+    let body: unknown;
+    if (route.bodyComponent !== undefined || method === "POST" || method === "PUT" || method === "PATCH") {
+      const read = await readJsonBody(req, maxBodyBytes);
+      if (read.kind === "aborted") return;
+      if (read.kind === "too-large") return refuse(req, res, 413, { error: "payload_too_large", message: `The body is larger than ${read.limit} bytes (the mock's --max-body-bytes).` });
+      if (read.kind === "not-json") return send(res, 400, { error: "invalid_request", message: `The body is not valid JSON: ${read.message}.` });
+      if (read.kind === "json") {
+        body = read.value;
+        record.bodyBytes = read.bytes;
+        record.body = read.bytes > RECORDED_BODY_BYTES ? { omittedBytes: read.bytes } : read.value;
+      }
+      if (body === undefined && route.bodyRequired) return send(res, 400, { error: "invalid_request", message: `${route.operationId} needs a JSON body (${route.bodyComponent ?? "JSON"}).` });
+      if (body !== undefined) {
+        const issues = route.check(body);
+        if (issues.length > 0) return invalid(res, issues, `${route.bodyComponent ?? "request"} body`);
+      }
+    }
+    await handlers[route.operationId]!({ req, res, url, params, body });
+  }
+
+  function runOr404(ctx: Context): MockRun | undefined {
+    const run = runs.get(ctx.params["runId"]!);
+    if (run === undefined) send(ctx.res, 404, { error: "not_found", message: `Run ${ctx.params["runId"]} not found.` });
+    return run;
+  }
+
+  function sessionOr404(ctx: Context): Session | undefined {
+    const session = sessions.get(ctx.params["sessionId"]!);
+    if (session === undefined) send(ctx.res, 404, { error: "not_found", message: `Session ${ctx.params["sessionId"]} not found.` });
+    return session;
+  }
+
+  /** The problem of a run spec the schema cannot state: an unknown model, an unknown scenario. */
+  function specProblem(spec: Record<string, unknown>): object | undefined {
+    const model = spec["modelId"];
+    if (typeof model === "string" && model.startsWith("bogus")) {
+      return { error: "invalid_model", message: `Unknown model ${model}`, candidates: ["platform:demo", "provider:cm6def456"] };
+    }
+    const meta = (spec["metadata"] as Record<string, unknown> | undefined) ?? {};
+    const scenario = meta["scenario"];
+    if (typeof scenario === "string" && !scenarios.includes(scenario)) {
+      return { error: "invalid_request", message: `Unknown metadata.scenario ${JSON.stringify(scenario)}; the mock plays: ${scenarios.join(", ")}.` };
+    }
+    if (meta["edition"] !== undefined && !isEdition(meta["edition"])) {
+      return { error: "invalid_request", message: `Unknown metadata.edition ${JSON.stringify(meta["edition"])}; use 2026-10, 2026-09 or older.` };
+    }
+    if (typeof meta["args"] === "string") {
+      try {
+        JSON.parse(meta["args"]);
+      } catch (error) {
+        return { error: "invalid_request", message: `metadata.args is not JSON: ${(error as Error).message}.` };
+      }
+    }
+    return undefined;
+  }
+
+  const streamUrl = (runId: string): string => `/api/v1/workspaces/${encodeURIComponent(workspace)}/agent-runs/${runId}/stream`;
+
+  /** One page of `items` from an opaque cursor (the offset, base64url), `limit` clamped to the schema's bounds. */
+  function page<T>(ctx: Context, items: readonly T[]): { slice: T[]; nextCursor: string | null; limit: number } | undefined {
+    const limit = Math.min(Math.max(Number(ctx.url.searchParams.get("limit") ?? 50) || 50, 1), 200);
+    const cursor = ctx.url.searchParams.get("cursor");
+    let start = 0;
+    if (cursor !== null) {
+      const decoded = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, "base64url").toString("utf8") : "";
+      if (!/^o\d{1,9}$/.test(decoded)) {
+        send(ctx.res, 400, { error: "invalid_request", message: "Unknown cursor: pass back a page's nextCursor unchanged." });
+        return undefined;
+      }
+      start = Number(decoded.slice(1));
+    } else if (ctx.url.searchParams.has("offset")) {
+      start = Math.min(Number(ctx.url.searchParams.get("offset")) || 0, items.length);
+    }
+    const slice = items.slice(start, start + limit);
+    const next = start + limit < items.length ? Buffer.from(`o${start + limit}`).toString("base64url") : null;
+    return { slice, nextCursor: next, limit };
+  }
+
+  /** `metadata=key:value` filters (AND), as the list routes take them. */
+  function metadataFilter(ctx: Context): (metadata: unknown) => boolean {
+    const pairs = ctx.url.searchParams.getAll("metadata").map((entry) => [entry.slice(0, entry.indexOf(":")), entry.slice(entry.indexOf(":") + 1)] as const);
+    return (metadata) => pairs.every(([k, v]) => (metadata as Record<string, unknown> | null | undefined)?.[k] === v);
+  }
+
+  function runSummary(run: MockRun): Record<string, unknown> {
+    const prompt = run.spec["prompt"];
+    return {
+      id: run.id,
+      sessionId: run.sessionId ?? null,
+      status: run.status,
+      agentId: (run.spec["agentId"] as string | undefined) ?? null,
+      modelId: (run.spec["modelId"] as string | undefined) ?? null,
+      inputPreview: typeof prompt === "string" ? prompt.slice(0, 120) : null,
+      outputPreview: run.finalText?.slice(0, 120) ?? null,
+      error: run.error,
+      metadata: (run.spec["metadata"] as object | undefined) ?? null,
+    };
+  }
+
+  const handlers: Record<string, Handler> = {
+    getUserInfo: ({ res }) => send(res, 200, { sub: "usr_123", email: "ada@acme.example", name: "Ada" }),
+    listModels: ({ res }) => send(res, 200, MODELS),
+    listRuns: (ctx) => {
+      const status = ctx.url.searchParams.get("status");
+      const modelId = ctx.url.searchParams.get("modelId");
+      const agentId = ctx.url.searchParams.get("agentId");
+      const meta = metadataFilter(ctx);
+      const all = [...runs.values()]
+        .reverse()
+        .filter((r) => (status === null || r.status === status) && (modelId === null || r.spec["modelId"] === modelId) && (agentId === null || r.spec["agentId"] === agentId) && meta(r.spec["metadata"]));
+      const p = page(ctx, all);
+      if (p === undefined) return;
+      send(ctx.res, 200, { total: ctx.url.searchParams.get("includeTotal") === "1" ? all.length : null, limit: p.limit, nextCursor: p.nextCursor, runs: p.slice.map(runSummary) });
+    },
+    createRun: (ctx) => {
+      const spec = ctx.body as Record<string, unknown>;
+      const problem = specProblem(spec);
+      if (problem !== undefined) return send(ctx.res, 400, problem);
+      const run = newRun(spec);
+      send(ctx.res, run.shapes.runCreated, { runId: run.id, streamUrl: streamUrl(run.id) });
+    },
+    getRun: (ctx) => {
+      const run = runOr404(ctx);
+      if (run === undefined) return;
+      const done = run.done;
+      send(ctx.res, 200, {
+        runId: run.id,
+        // metadata.snapshotStatus: a status this client does not know (a newer server's).
+        status: ((run.spec["metadata"] as Record<string, unknown> | undefined)?.["snapshotStatus"] as string | undefined) ?? run.status,
+        finalText: run.finalText,
+        error: run.error,
+        failureReason: null,
+        spec: run.spec,
+        metadata: (run.spec["metadata"] as object | undefined) ?? null,
+        tokens: done ? TOKENS : null,
+        turns: done ? 1 : null,
+        model: done ? MODEL : null,
+      });
+    },
+    streamRun: (ctx) => {
+      const run = runOr404(ctx);
+      if (run !== undefined) stream(ctx.req, ctx.res, run, ctx.url);
+    },
+    postToolResult: (ctx) => {
+      const run = runOr404(ctx);
+      if (run === undefined) return;
+      const b = ctx.body as ToolAnswerBody;
+      const outcome = run.deliver(b);
+      if (options.plainTextAcks === true && outcome === "accepted") return sendPlainOk(ctx.res);
+      switch (outcome) {
+        case "accepted":
+          return run.shapes.toolResultAccepted === 204 ? send(ctx.res, 204) : send(ctx.res, 200, {});
+        case "after-cancel":
+          return run.shapes.toolResultAfterCancel === 200 ? send(ctx.res, 200, {}) : send(ctx.res, 409, { error: "run_terminal", message: "The run was cancelled." });
+        case "terminal":
+          if (run.shapes.toolResultAfterEnd === 200) return send(ctx.res, 200, {});
+        // falls through: 409 like a late result
+        case "late":
+          return send(ctx.res, 409, { error: "run_terminal", message: outcome === "late" ? `The run stopped waiting for ${b.toolUseId}.` : "The run already finished." });
+        case "duplicate":
+          return send(ctx.res, 404, { error: "unknown_tool_use", message: `${b.toolUseId} was already answered.` });
+        case "unknown":
+          return send(ctx.res, 404, { error: "unknown_tool_use", message: `No pending tool call ${b.toolUseId}.` });
+      }
+    },
+    cancelRun: (ctx) => {
+      const run = runOr404(ctx);
+      if (run === undefined) return;
+      run.cancel(); // idempotent: a second cancel changes nothing and gets the same answer
+      if (options.plainTextAcks === true) return sendPlainOk(ctx.res);
+      send(ctx.res, run.edition === "older" ? 200 : 202, run.edition === "older" ? {} : undefined);
+    },
+    submitRunFeedback: (ctx) => {
+      const run = runs.get(ctx.params["runId"]!);
+      if (run === undefined) return send(ctx.res, 404, { error: "Run not found" });
+      const verdict = (ctx.body as { verdict: string }).verdict;
+      const known = feedback.get(run.id);
+      const entry = { id: known?.id ?? `fb_${++counter}`, verdict };
+      feedback.set(run.id, entry);
+      send(ctx.res, known === undefined ? 201 : 200, { ...entry, targetKind: "agent_run", agentRunId: run.id });
+    },
+    listSessions: (ctx) => {
+      const status = ctx.url.searchParams.get("status");
+      const meta = metadataFilter(ctx);
+      const all = [...sessions.values()].reverse().filter((s) => (status === null || s.status === status) && meta(s.spec["metadata"]));
+      const p = page(ctx, all);
+      if (p === undefined) return;
+      send(ctx.res, 200, {
+        total: ctx.url.searchParams.get("includeTotal") === "1" ? all.length : null,
+        limit: p.limit,
+        nextCursor: p.nextCursor,
+        sessions: p.slice.map((s) => ({ sessionId: s.id, status: s.status, metadata: (s.spec["metadata"] as object | undefined) ?? null, summary: s.history[0]?.content.slice(0, 80) ?? null })),
+      });
+    },
+    createSession: (ctx) => {
+      const spec = ctx.body as Record<string, unknown>;
+      const problem = specProblem(spec);
+      if (problem !== undefined) return send(ctx.res, 400, problem);
+      const id = `ses_${++counter}`;
+      sessions.set(id, { id, spec, status: "active", runIds: [], history: [], createdAt: counter });
+      send(ctx.res, 201, { sessionId: id });
+    },
+    getSession: (ctx) => {
+      const session = sessionOr404(ctx);
+      if (session !== undefined) send(ctx.res, 200, { sessionId: session.id, status: session.status });
+    },
+    deleteSession: (ctx) => {
+      const session = sessionOr404(ctx);
+      if (session === undefined) return;
+      session.status = "ended";
+      if (session.runId !== undefined) runs.get(session.runId)?.cancel();
+      if (options.plainTextAcks === true) return sendPlainOk(ctx.res);
+      send(ctx.res, 204);
+    },
+    listSessionEvents: (ctx) => {
+      const session = sessionOr404(ctx);
+      if (session === undefined) return;
+      // The conversation as flattened frames, one per message (agent-runs §6.2).
+      const frames = session.history.map((m, i) => ({ seq: i + 1, type: m.role === "user" ? "user_message" : "assistant_message", role: m.role, text: m.content }));
+      const q = ctx.url.searchParams;
+      const before = q.has("beforeSeq") ? Number(q.get("beforeSeq")) : undefined;
+      const upTo = before === undefined ? frames : frames.filter((f) => f.seq < before);
+      const whole = q.get("full") === "1" || (!q.has("lastMessages") && before === undefined);
+      const count = whole ? upTo.length : Math.min(Number(q.get("lastMessages") ?? 50), 500);
+      const events = upTo.slice(Math.max(0, upTo.length - count));
+      const truncated = events.length < upTo.length;
+      send(ctx.res, 200, { sessionId: session.id, total: frames.length, events, nextBeforeSeq: truncated ? events[0]!.seq : null, truncated });
+    },
+    sendSessionMessage: (ctx) => {
+      const session = sessionOr404(ctx);
+      if (session === undefined) return;
+      if (session.status === "ended") return send(ctx.res, 404, { error: "not_found", message: `Session ${session.id} has ended.` });
+      const message = ctx.body as Record<string, unknown>;
+      // Per-message overrides apply to this run only; the session's spec is left as it was.
+      const { prompt, messages, ...overrides } = message;
+      const input: Array<{ role: "user" | "assistant"; content: string }> =
+        typeof prompt === "string" ? [{ role: "user", content: prompt }] : ((messages as Array<{ role: "user" | "assistant"; content: string }> | undefined) ?? []).filter((m) => typeof m.content === "string");
+      // The run sees the conversation so far: the first message as sent, later ones after the history.
+      const spec: Record<string, unknown> = {
+        ...session.spec,
+        ...overrides,
+        ...(session.history.length === 0 ? (prompt !== undefined ? { prompt } : { messages }) : { messages: [...session.history, ...input] }),
+        metadata: { ...((session.spec["metadata"] as object) ?? {}), ...((overrides["metadata"] as object) ?? {}) },
+      };
+      const problem = specProblem(spec);
+      if (problem !== undefined) return send(ctx.res, 400, problem);
+      const run = newRun(spec, session.id, session.runIds.length);
+      session.runId = run.id;
+      session.runIds.push(run.id);
+      session.history.push(...input);
+      const off = run.onChange(() => {
+        if (!run.done) return;
+        off();
+        if (run.finalText !== null) session.history.push({ role: "assistant", content: run.finalText });
+      });
+      send(ctx.res, run.shapes.runCreated, { runId: run.id, streamUrl: streamUrl(run.id) });
+    },
+  };
+  const unhandled = routes.filter((r) => handlers[r.operationId] === undefined).map((r) => `${r.method} ${r.template} (${r.operationId})`);
+  if (unhandled.length > 0) throw new Error(`mantyx-wire mock: the schema has operations the mock does not serve: ${unhandled.join(", ")}`);
+
+  function stream(req: IncomingMessage, res: ServerResponse, run: MockRun, url: URL): void {
+    const fault = faults.shift();
+    const lastEventId = req.headers["last-event-id"] as string | undefined;
+    const lastSeqQuery = url.searchParams.get("lastSeq") ?? undefined;
+    streams.push({ runId: run.id, lastEventId, lastSeqQuery, fault });
+    const frames = run.frames ?? options.frames;
+    if (fault?.kind === "status") {
+      send(res, fault.status, { error: fault.status === 429 ? "rate_limited" : "server_error" }, fault.retryAfterSeconds === undefined ? {} : { "retry-after": String(fault.retryAfterSeconds) });
+      return;
+    }
+    if (fault?.kind === "non-sse") {
+      send(res, 200, { message: "Please sign in" });
+      return;
+    }
+    if (fault?.kind === "wrong-type") {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end("<!doctype html><title>Sign in</title><form>…</form>");
+      return;
+    }
+    const resume = lastEventId ?? lastSeqQuery;
+    const after = fault?.kind !== "ignore-resume" && resume !== undefined && /^\d+$/.test(resume) ? Number(resume) : 0;
+    res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-request-id": `req_${++counter}` });
+    res.flushHeaders();
+    finishRecord(res, 200);
+    const socket = res.socket;
+    let closed = false;
+    let written = 0;
+    let sent = 0;
+    const cleanups: Array<() => void> = [];
+    const close = (): void => {
+      if (closed) return;
+      closed = true;
+      for (const c of cleanups) c();
+    };
+    // Abrupt end mid-body: what is already written is flushed first, then
+    // the socket closes without the chunked terminator (the client sees a
+    // dropped connection, not the end of the response).
+    const cut = (): void => {
+      socket?.destroySoon();
+    };
+    req.on("close", close);
+    res.on("close", close);
+    if (fault?.kind === "hang") return; // headers only; the client must notice the silence
+
+    /** Writes `text`, honouring a byte cut. Returns false once the connection is gone. */
+    const write = (text: string): boolean => {
+      if (closed) return false;
+      if (fault?.kind === "cut-bytes") {
+        const bytes = Buffer.from(text, "utf8");
+        if (written + bytes.length >= fault.after) {
+          const part = bytes.subarray(0, fault.after - written);
+          written = fault.after;
+          close();
+          if (part.length > 0) res.write(part);
+          cut();
+          return false;
+        }
+        written += bytes.length;
+      }
+      res.write(text);
+      return true;
+    };
+
+    if (options.retryMs !== undefined && !write(`retry: ${options.retryMs}\n\n`)) return;
+
+    let cursor = run.events.findIndex((e) => e.seq > after);
+    if (cursor < 0) cursor = run.events.length;
+    const pump = (): void => {
+      if (!closed && run.done && cursor >= run.events.length) {
+        // Resumed after the terminal event: nothing more will come.
+        close();
+        res.end();
+        return;
+      }
+      while (!closed && cursor < run.events.length) {
+        const entry: LogEntry = run.events[cursor++]!;
+        if (fault?.kind === "end-clean" && sent >= fault.after) {
+          close();
+          res.end();
+          return;
+        }
+        if (fault?.kind === "cut-events" && sent >= fault.after) {
+          close();
+          cut();
+          return;
+        }
+        if (fault?.kind === "stall" && sent >= fault.after) {
+          cursor--;
+          return; // silent from now on; the connection stays open
+        }
+        if (!write(frameOf(entry, frames))) return;
+        sent++;
+        if (entry.type === "result" || entry.type === "error" || entry.type === "cancelled") {
+          close();
+          res.end(); // the server closes right after the terminal event
+          return;
+        }
+      }
+    };
+    const start = (): void => {
+      if (closed) return;
+      cleanups.push(run.onChange(pump));
+      pump();
+    };
+    if (fault?.kind === "heartbeats") {
+      const beat = setInterval(() => write(": ping\n\n"), fault.everyMs);
+      const go = setTimeout(() => {
+        clearInterval(beat);
+        start();
+      }, fault.forMs);
+      cleanups.push(() => {
+        clearInterval(beat);
+        clearTimeout(go);
+      });
+    } else {
+      start();
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(options.port ?? 0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    apiKey,
+    workspace,
+    edition,
+    oauthTokens: oauth,
+    scenarios,
+    faults,
+    get requests() {
+      return requests.toArray();
+    },
+    get streams() {
+      return streams.toArray();
+    },
+    runs,
+    stallNext(n, phase = "headers") {
+      stalled = n;
+      stallPhase = phase;
+    },
+    rateLimitNext(n, retryAfterSeconds = 0) {
+      rateLimited = n;
+      rateLimitRetryAfter = retryAfterSeconds;
+    },
+    transcript(runId) {
+      const run = runs.get(runId);
+      if (run === undefined) throw new Error(`no run ${runId}`);
+      return (options.retryMs !== undefined ? `retry: ${options.retryMs}\n\n` : "") + run.events.map((e) => frameOf(e, run.frames ?? options.frames)).join("");
+    },
+    waitForRun(runId) {
+      const run = runs.get(runId);
+      if (run === undefined) return Promise.reject(new Error(`no run ${runId}`));
+      if (run.done) return Promise.resolve(run);
+      return new Promise((resolve) => {
+        const off = run.onChange(() => {
+          if (run.done) {
+            off();
+            resolve(run);
+          }
+        });
+      });
+    },
+    close() {
+      for (const run of runs.values()) run.cancel();
+      for (const s of sockets) s.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
