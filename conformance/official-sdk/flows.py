@@ -2,8 +2,9 @@
 
 Each scenario, for each of the SDK's clients (``MantyxClient`` and
 ``AsyncMantyxClient``), starts flow_child.py (the SDK in a process of its
-own) against a mock server of the scenario's edition and frame shape, with
-the scenario's stream faults queued, then judges what the SDK did (watched
+own) against a mock server of the scenario's edition and frame shape
+(``mantyx-wire mock``, or the same server with the scenario's stream
+faults queued: mock_host.py), then judges what the SDK did (watched
 on its own HTTP client, flow_child.py) against each run's log as the
 server keeps it (run_log.py). A scenario passes when the SDK does what
 every SDK must (the fixture suite's behaviour tier): finish the run with
@@ -207,6 +208,7 @@ def _tools(**extra: str) -> dict[str, str]:
 SCENARIOS: list[Scenario] = [
     Scenario("one-shot", "one-shot run with a local tool (2026-10, nested frames)", metadata=_tools(), judge=judge_run),
     Scenario("edition-2026-09", "one-shot run, seed edition: result with ok: true", edition="2026-09", metadata=_tools(), judge=judge_run),
+    Scenario("edition-older", "one-shot run, the older companion's shapes (started, subtype: \"success\")", edition="older", metadata=_tools(), judge=judge_run),
     Scenario("frames-flat", "one-shot run, flattened frames with type", frames="flat", metadata=_tools(), judge=judge_run),
     Scenario("frames-flat-untyped", "one-shot run, flattened frames typed by the event: line only", frames="flat-untyped", metadata=_tools(), judge=judge_run),
     Scenario("session", "session with two messages", flow="session", metadata=_tools(), judge=judge_session),
@@ -244,9 +246,15 @@ def _line(text: str) -> dict[str, Any] | None:
 
 
 def run_scenario(host: MockHost, python: str, client: str, part: str, s: Scenario) -> dict[str, Any]:
-    server, url = host.server(s.edition, s.frames)
-    host.call("faults", server=server, faults=s.faults)
-    host.call("rate-limit", server=server, count=s.rate_limited, retryAfterSeconds=1)
+    controlled = bool(s.faults or s.rate_limited)
+    if controlled:
+        server, url = host.server(s.edition, s.frames)
+        host.call("faults", server=server, faults=s.faults)
+        host.call("rate-limit", server=server, count=s.rate_limited, retryAfterSeconds=1)
+        mock = f"generator/mock with faults queued (mock-host.ts; edition {s.edition}, frames {s.frames})"
+    else:
+        command = host.command(s.edition, s.frames)
+        url, mock = command.url, command.command
     spec = {"client": client, "flow": s.flow, "url": url, "workspace": WORKSPACE, "apiKey": API_KEY, "metadata": s.metadata}
     proc = subprocess.Popen([python, str(HERE / "flow_child.py"), json.dumps(spec)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     hung = False
@@ -257,9 +265,10 @@ def run_scenario(host: MockHost, python: str, client: str, part: str, s: Scenari
         proc.kill()
         out, err = proc.communicate()
     lines = [parsed for parsed in map(_line, out.splitlines()) if parsed is not None]
-    # Faults left over must not reach the log reads below, nor the next scenario.
-    host.call("faults", server=server, faults=[])
-    host.call("rate-limit", server=server, count=0, retryAfterSeconds=0)
+    if controlled:
+        # Faults left over must not reach the log reads below, nor the next scenario.
+        host.call("faults", server=server, faults=[])
+        host.call("rate-limit", server=server, count=0, retryAfterSeconds=0)
     run_ids = [line["runId"] for line in lines if line["kind"] == "run"]
     for run_id in run_ids:
         run_log.cancel(url, run_id)  # ends a run the SDK left unfinished; a no-op on a finished one
@@ -277,6 +286,7 @@ def run_scenario(host: MockHost, python: str, client: str, part: str, s: Scenari
         "verdict": "fail" if problem else "pass",
         "reason": problem or s.passes,
         "streams": obs.streams,
+        "mock": mock,
     }
 
 

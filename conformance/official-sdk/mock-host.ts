@@ -7,10 +7,10 @@
  * `faults` (set the faults of the next stream connections, replacing any
  * left over), `rate-limit` (the next `count` requests of any route answer
  * 429 with `Retry-After: retryAfterSeconds`), `stop`. Everything else the harness learns over HTTP, as a
- * client. Harness-only plumbing: the mock itself is test/mock-server.
+ * client. Harness-only plumbing: the mock itself is generator/mock (`mantyx-wire mock`), whose command line has no way to queue faults yet.
  */
 import { createInterface } from "node:readline";
-import { startMockServer, type MockServer, type StreamFault } from "../../test/mock-server/index.js";
+import { startMockServer, type MockServer, type StreamFault } from "../../generator/mock/index.js";
 
 type Command = { id: number; op: string; [key: string]: unknown };
 

@@ -1,5 +1,13 @@
-"""The harness's side of mock-host.ts: start the Node process, send it
-commands, read its answers. The mock servers run on 127.0.0.1 only."""
+"""The mock servers the flows run against, on 127.0.0.1 only.
+
+Two ways in, the same server code (generator/mock):
+- ``mantyx-wire mock``, the shipped command (run from the sources, as
+  ``npm run mock`` does): every scenario without stream faults, the one-shot
+  run with a local tool among them;
+- mock-host.ts, a Node process that starts the same server as a module and
+  queues stream faults on it, for the fault scenarios: the command has no
+  way to ask for a fault yet.
+"""
 
 from __future__ import annotations
 
@@ -20,13 +28,47 @@ class MockHostError(Exception):
     """The mock host could not start or refused a command."""
 
 
+FRAMES_FLAG = {"envelope": "nested", "flat": "flat", "flat-untyped": "flat-untyped"}
+
+
+def _tsx() -> Path:
+    tsx = REPO / "node_modules" / ".bin" / ("tsx.cmd" if os.name == "nt" else "tsx")
+    if not tsx.exists():
+        raise MockHostError(f"{tsx} is missing: run `npm ci` in {REPO}")
+    return tsx
+
+
+class MockCommand:
+    """One ``mantyx-wire mock`` process; its URL is the first line it prints."""
+
+    def __init__(self, edition: str, frames: str) -> None:
+        self.args = ["mock", "--port", "0", "--workspace", WORKSPACE, "--api-key", API_KEY, "--edition", edition, "--frames", FRAMES_FLAG[frames], "--quiet"]
+        self._proc = subprocess.Popen([str(_tsx()), "generator/main.ts", *self.args], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert self._proc.stdout is not None
+        self.url = self._proc.stdout.readline().strip()
+        if not self.url.startswith("http://127.0.0.1:"):
+            self._proc.kill()
+            raise MockHostError(f"mantyx-wire mock did not print its URL first (got {self.url!r}): {self._proc.communicate()[1][-500:]}")
+
+    @property
+    def command(self) -> str:
+        return "mantyx-wire " + " ".join(self.args[:-1])  # without --quiet
+
+    def close(self) -> None:
+        if self._proc.poll() is None:
+            self._proc.terminate()
+            try:
+                self._proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait()
+
+
 class MockHost:
     def __init__(self) -> None:
-        tsx = REPO / "node_modules" / ".bin" / ("tsx.cmd" if os.name == "nt" else "tsx")
-        if not tsx.exists():
-            raise MockHostError(f"{tsx} is missing: run `npm ci` in {REPO}")
+        self._commands: dict[tuple[str, str], MockCommand] = {}
         self._proc = subprocess.Popen(
-            [str(tsx), str(HERE / "mock-host.ts")],
+            [str(_tsx()), str(HERE / "mock-host.ts")],
             cwd=REPO,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -56,11 +98,20 @@ class MockHost:
         return answer["result"]
 
     def server(self, edition: str, frames: str) -> tuple[str, str]:
-        """A mock server with this edition and frame shape: (its name for other calls, its origin)."""
+        """A mock server with this edition and frame shape that takes faults: (its name for other calls, its origin)."""
         r = self.call("start", edition=edition, frames=frames, workspace=WORKSPACE, apiKey=API_KEY)
         return r["name"], r["url"]
 
+    def command(self, edition: str, frames: str) -> MockCommand:
+        """A ``mantyx-wire mock`` with this edition and frame shape (one per pair, kept for the whole run)."""
+        key = (edition, frames)
+        if key not in self._commands:
+            self._commands[key] = MockCommand(edition, frames)
+        return self._commands[key]
+
     def close(self) -> None:
+        for command in self._commands.values():
+            command.close()
         if self._proc.poll() is None:
             try:
                 self.call("stop")

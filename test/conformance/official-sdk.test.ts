@@ -1,12 +1,14 @@
 /**
  * `npm run conformance` (conformance/official-sdk/): the official Python SDK
  * (mantyx-sdk, pinned, installed from PyPI into node_modules/.cache) driven
- * through its real client against the mock, its SSE parser, its validating
- * parts and its terminal verdicts. The harness never fails on the SDK's
- * bugs; this test checks that it produces its report, that the SDK's client
- * completes a one-shot run with a local tool (a bar of the conformance-kit
- * issue), and that every verdict is the one documented in expected.json, so
- * a change on either side (a fixed SDK, a changed mock or suite) shows up.
+ * through its real clients against the mock, its SSE parsers, its
+ * validating parts and its terminal verdicts. The harness never fails on
+ * the SDK's bugs; this test checks that it produces its report, that the
+ * SDK's clients complete a one-shot run with a local tool against the
+ * shipped `mantyx-wire mock --port 0 --workspace demo --api-key mantyx_test`
+ * (a bar of the conformance-kit issue), and that every verdict is the one
+ * documented in expected.json, so a change on either side (a fixed SDK, a
+ * changed mock or suite) shows up.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -15,7 +17,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-type Row = { part: string; id: string; verdict: string; reason: string; edition?: string; rule?: string; streams?: number };
+type Row = { part: string; id: string; verdict: string; reason: string; edition?: string; rule?: string; streams?: number; mock?: string };
 type Report = {
   status: string;
   sdk: { package: string; version?: string };
@@ -54,7 +56,9 @@ describe("the official-SDK harness (npm run conformance)", () => {
   it("the SDK's clients complete a one-shot run with a local tool against the mock (workspace demo, key mantyx_test)", () => {
     const oneShot = report.parts["client flows"].filter((r) => r.id === "one-shot");
     expect(oneShot.map((r) => r.part)).toEqual(["client flows (MantyxClient)", "client flows (AsyncMantyxClient)"]);
-    for (const row of oneShot) expect(row).toMatchObject({ verdict: "pass", streams: 1 });
+    for (const row of oneShot) {
+      expect(row).toMatchObject({ verdict: "pass", streams: 1, mock: "mantyx-wire mock --port 0 --workspace demo --api-key mantyx_test --edition 2026-10 --frames nested" });
+    }
   });
 
   it("gives every verdict the one documented in expected.json", () => {
