@@ -135,7 +135,7 @@ def completes(o: Observation) -> list[str]:
 
 def hung_reason(o: Observation) -> str:
     n = o.streams
-    return f"hung: nothing delivered and no reconnect {SILENT_DEADLINE_S:g} s after its stream request ({n} stream connection{'s' if n != 1 else ''}; the SDK opens its stream with no read timeout)"
+    return f"hung: stuck on the silent connection, no reconnect {SILENT_DEADLINE_S:g} s after its stream request ({n} stream connection{'s' if n != 1 else ''}; the SDK opens its stream with no read timeout)"
 
 
 def verdict_of(problems: list[str]) -> str | None:
