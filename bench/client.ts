@@ -17,28 +17,28 @@
  *            is a second, stronger row. Two streams: text with non-ASCII characters (é, emoji)
  *            and ASCII-only text. MB/s, median of 7 alternating runs after 3
  *            warm-up passes (5 runs on 4 MB with --quick).
- *   size     esbuild bundle (ESM, minified, browser platform) + gzip of
- *            (a) generated/client.ts + runtime/events, with every generated
- *            validator external (they are measured by bench/validators.ts),
- *            split into the decoder alone and the client's increment over
- *            it; the agent loop (runAgent), the ToolRegistry (tool dispatch
- *            + JSON Schema checker) and parseStructuredOutput are only
- *            bundled when imported, so each is a row of its own (bytes on
- *            top of (a)); and (b) openapi-fetch + eventsource-parser/stream
- *            bundled the same way. (a) does more: typed errors, retries,
- *            stream resume, request and event validation.
+ *   size     the real bundles a user gets (bench/programs.ts: the programs
+ *            the README shows, importing the package by name): esbuild,
+ *            browser platform, ESM, minified, code splitting with every
+ *            emitted chunk counted, gzip -9, validators included. Create a
+ *            run and stream it with default validation (the operation
+ *            functions), the same without validators (operations/
+ *            unvalidated), the same on the all-in-one MantyxClient, runAgent
+ *            + ToolRegistry, and every validator; beside openapi-fetch +
+ *            eventsource-parser/stream bundled the same way.
  *
  * `npx tsx bench/client.ts [--quick]`.
  */
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { build, type Plugin } from "esbuild";
+import { build } from "esbuild";
 import { createParser } from "eventsource-parser";
 import { EventSourceParserStream } from "eventsource-parser/stream";
 import { addComponents, componentRef, createValidatorAjv } from "../generator/emit/validators/ajv.js";
 import { withoutDiscriminators } from "../generator/emit/validators/prepare.js";
 import { loadSchema } from "../generator/load/index.js";
 import { decodeEventBatches } from "../index.js";
+import { bundle, PROGRAMS, type Bundle, type ProgramName } from "./programs.js";
 import { streamOf } from "./sse.js";
 import type { BenchRow } from "./table.js";
 
@@ -157,14 +157,7 @@ async function decodeRows(label: string, bytes: Uint8Array, validate: Check, bas
   ];
 }
 
-const externalValidators: Plugin = {
-  name: "external-validators",
-  setup(b) {
-    b.onResolve({ filter: /validators\/[^/]+\.js$/ }, (args) => ({ path: args.path, external: true }));
-  },
-};
-
-async function gzipSize(contents: string, external: Plugin[] = []): Promise<{ min: number; gz: number }> {
+async function gzipSize(contents: string): Promise<{ min: number; gz: number }> {
   const out = await build({
     stdin: { contents, resolveDir: root, loader: "ts", sourcefile: "entry.ts" },
     bundle: true,
@@ -173,49 +166,48 @@ async function gzipSize(contents: string, external: Plugin[] = []): Promise<{ mi
     platform: "browser",
     target: "es2022",
     write: false,
-    plugins: external,
     logLevel: "silent",
   });
   const code = out.outputFiles[0]!.contents;
   return { min: code.length, gz: gzipSync(code, { level: 9 }).length };
 }
 
+/**
+ * The real bundles a user gets (issue 13's bars): the programs of
+ * bench/programs.ts, as the README shows them, validators included, every
+ * emitted chunk counted; each beside openapi-fetch + eventsource-parser.
+ */
 export async function sizeRows(): Promise<BenchRow[]> {
-  const base = `export { MantyxClient } from "./generated/client.ts"; export { decodeEvents, decodeEventBatches } from "./generated/events.ts";`;
-  const size = (extra = "") => gzipSize(base + extra, [externalValidators]);
-  const client = await size();
-  // The agent loop, the tool registry and structured output are standalone functions: bundled only when imported.
-  const withRun = await size(`export { runAgent } from "./mantyx/index.ts";`);
-  const withTools = await size(`export { runAgent, ToolRegistry } from "./mantyx/index.ts";`);
-  const withOutput = await size(`export { parseStructuredOutput } from "./mantyx/index.ts";`);
-  const decoder = await gzipSize(`export { decodeEvents, decodeEventBatches } from "./generated/events.ts";`, [externalValidators]);
-  const peer = await gzipSize(`export { default as createClient } from "openapi-fetch"; export { EventSourceParserStream } from "eventsource-parser/stream";`);
+  const sizes = {} as Record<ProgramName, Bundle>;
+  for (const name of Object.keys(PROGRAMS) as ProgramName[]) sizes[name] = await bundle(PROGRAMS[name]);
+  const peer = sizes.peer;
+  const decoder = await gzipSize(`export { parseSseBatches } from "./runtime/sse/index.ts";`);
   const fetchOnly = await gzipSize(`export { default as createClient } from "openapi-fetch";`);
   const parserOnly = await gzipSize(`export { EventSourceParserStream } from "eventsource-parser/stream";`);
-  // What a user really bundles (issue 13's bars): a program that creates a run and streams it, validators included.
-  const program = (options: string) =>
-    `import { MantyxClient } from "./generated/client.ts"; const c = new MantyxClient({ baseUrl: "https://x.invalid", workspace: "w", apiKey: "k"${options} }); const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" }); for await (const e of c.streamRun(runId)) console.log(e.type);`;
-  const realDefault = await gzipSize(program(""));
-  const realOff = await gzipSize(program(', validation: "off"'));
-  const allValidators = await gzipSize(`export * from "./generated/validators/index.js";`);
   const kb = (n: number) => n / 1000;
-  const plus = (name: string, b: { min: number; gz: number }): BenchRow => ({
+  const row = (name: string, b: { min: number; gz: number }, bar: string): BenchRow => ({
     group: "size",
     name,
-    value: kb(b.gz - client.gz),
+    value: kb(b.gz),
     unit: "kB gz",
-    note: `on top of the client + decoder; ${kb(b.min - client.min).toFixed(1)} kB min`,
+    ratio: b.gz / peer.gz,
+    note: `${kb(b.min).toFixed(1)} kB min${bar ? `; bar: ${bar}` : ""}`,
   });
+  const { createAndStream, createAndStreamUnvalidated } = sizes;
   return [
-    { group: "size", name: "real bundle: createRun + streamRun, default validation", value: kb(realDefault.gz), unit: "kB gz", ratio: realDefault.gz / peer.gz, note: `${kb(realDefault.min).toFixed(1)} kB min; bar: <= 24 kB` },
-    { group: "size", name: "real bundle: the same with validation: \"off\"", value: kb(realOff.gz), unit: "kB gz", ratio: realOff.gz / peer.gz, note: `${kb(realOff.min).toFixed(1)} kB min; bar: <= 7 kB (the table still imports the body validators)` },
-    { group: "size", name: "every validator (validators/index.js)", value: kb(allValidators.gz), unit: "kB gz", note: `${kb(allValidators.min).toFixed(1)} kB min; bar: <= 50 kB` },
-    { group: "size", name: "ours: client + decoder (validators external)", value: kb(client.gz), unit: "kB gz", ratio: client.gz / peer.gz, note: `${kb(client.min).toFixed(1)} kB min` },
-    { group: "size", name: "  of which the decoder alone", value: kb(decoder.gz), unit: "kB gz", note: `${kb(decoder.min).toFixed(1)} kB min` },
-    { group: "size", name: "  of which the client (increment over the decoder)", value: kb(client.gz - decoder.gz), unit: "kB gz", note: `${kb(client.min - decoder.min).toFixed(1)} kB min` },
-    plus("+ runAgent (the agent loop)", withRun),
-    plus("+ runAgent + ToolRegistry (local/a2a/mcp dispatch, JSON Schema checker)", withTools),
-    plus("+ parseStructuredOutput", withOutput),
+    row("real bundle: MantyxCore + createRun + streamRun, default validation", createAndStream, "<= 24 kB"),
+    {
+      group: "size",
+      name: "  of which the two validators it calls (run-create-request all-errors, agent-run-event receive)",
+      value: kb(createAndStream.gz - createAndStreamUnvalidated.gz),
+      unit: "kB gz",
+      note: `${kb(createAndStream.min - createAndStreamUnvalidated.min).toFixed(1)} kB min; validators k times smaller give about ${kb(createAndStreamUnvalidated.gz).toFixed(1)} + this / k`,
+    },
+    row("real bundle: the same with validation off (operations/unvalidated)", createAndStreamUnvalidated, "<= 7 kB"),
+    row("real bundle: the same on the all-in-one MantyxClient (every body validator)", sizes.createAndStreamClass, ""),
+    row("real bundle: runAgent + ToolRegistry on MantyxCore, a local tool", sizes.runAgentWithTools, ""),
+    row("every validator (validators/index.js)", sizes.allValidators, "<= 50 kB"),
+    row("  the SSE decoder alone (parseSseBatches)", decoder, ""),
     { group: "size", name: "openapi-fetch + eventsource-parser/stream", value: kb(peer.gz), unit: "kB gz", ratio: 1, note: `${kb(peer.min).toFixed(1)} kB min` },
     { group: "size", name: "  openapi-fetch alone", value: kb(fetchOnly.gz), unit: "kB gz" },
     { group: "size", name: "  eventsource-parser/stream alone", value: kb(parserOnly.gz), unit: "kB gz" },

@@ -7,6 +7,7 @@
  */
 import { runClientBench } from "./client.js";
 import { runGenBench } from "./gen.js";
+import { runMockLoadBench } from "./mock-load.js";
 import { runSseBench } from "./sse.js";
 import { printTable, type BenchRow } from "./table.js";
 import { runValidatorBench } from "./validators.js";
@@ -16,6 +17,7 @@ const benches: Record<string, (opts: { quick?: boolean }) => Promise<BenchRow[]>
   validators: runValidatorBench,
   sse: runSseBench,
   client: runClientBench,
+  "mock-load": runMockLoadBench,
 };
 
 const quick = process.argv.includes("--quick");

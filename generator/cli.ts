@@ -1,10 +1,10 @@
 /**
  * `mantyx-wire`: the command line.
  *
- *   mantyx-wire gen [--schema <path>] [--out <dir>] [--root <dir>] [--check] [--debug]
+ *   mantyx-wire gen [--schema <path>] [--out <dir>] [--root <dir>] [--fixtures-copy <dir>]... [--check] [--debug]
  *   mantyx-wire diff <old> <new> [--format table|json] [--fail-on clients|readers|any] [--accept <file>] [--debug]
  *   mantyx-wire mock [--port <n>] [--workspace <slug>] [--api-key <key>] [--token <t=scopes>]… [--edition 2026-10|2026-09|older]
- *                    [--frames nested|flat] [--script <file>]… [--log json] [--max-body-bytes <n>] [--quiet]
+ *                    [--frames nested|flat] [--script <file>]… [--log json] [--max-body-bytes <n>] [--fault <spec>]… [--quiet]
  *
  * Exit codes: 0 done (or up to date; diff: nothing breaks), 1 `--check`
  * found differences (diff: a breaking change), 2 the schema, the generator
@@ -75,6 +75,7 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
     .option("--out <dir>", "the output folder; everything in it is owned by the generator", "generated")
     .option("--root <dir>", "the folder $refs may read schema files from (default: the schema's folder); a $ref outside it is refused")
     .option("--runtime <specifier>", "where generated code imports the runtime contract from: a package specifier, or a path relative to --out starting with ./ or ../", "@mantyx/wire-types/codegen/v1")
+    .option("--fixtures-copy <dir>", "also write the fixture suite (fixtures/ of --out) into <dir>, owned like --out and compared by --check; repeatable", (dir: string, dirs: string[] = []) => [...dirs, dir])
     .option("--check", "write nothing; exit 1 and list each stale, missing or extra file if the folder is out of date")
     .option("--debug", "print stack traces with errors")
     .action(async (options: GenOptions) => {
@@ -108,6 +109,7 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
     .option("--script <file>", "a script in the flow format (JSON or YAML), played by runs whose metadata.scenario is its file name without extension; repeatable", collect, [])
     .addOption(new Option("--log <format>", "print one line per answered request (the credential redacted)").choices(["json"]))
     .option("--max-body-bytes <n>", "the largest request body read; larger ones are answered 413", String(16 * 1024 * 1024))
+    .option("--fault <spec>", "faults for every run, e.g. drop-after=3 or eol=crlf@*,chunk=3@* (repeatable; the README's fault table)", collect, [])
     .option("--quiet", "print the URL only")
     .option("--older", "the same as --edition older")
     .action(async (options: MockCommandOptions) => {

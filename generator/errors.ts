@@ -130,6 +130,8 @@ export function locateEmitError(error: EmitError, locate: (pointer: string) => S
 export type WriteErrorCode =
   /** The output folder holds files the generator did not write; refusing to delete them. */
   | "unsafe-out-dir"
+  /** A `--fixtures-copy` folder that cannot be written (no suite to copy, or it overlaps another output folder). */
+  | "fixtures-copy"
   /** Reading or writing the output folder failed. */
   | "io";
 

@@ -13,7 +13,8 @@ import { collectDiagnostics } from "./emit/diagnostics.js";
 import { formatError, isEmitError, locateEmitError } from "./errors.js";
 import { loadSchema, locateInSchema } from "./load/index.js";
 import type { LoadedSchema } from "./model.js";
-import { diffOutput, isUpToDate, writeOutput } from "./write.js";
+import { fillFixtureCopies, planFixtureCopies } from "./fixtures-copy.js";
+import { diffOutput, isUpToDate, writeOutput, type OutputDiff } from "./write.js";
 
 export interface GenOptions {
   readonly schema: string;
@@ -23,6 +24,12 @@ export interface GenOptions {
   readonly check?: boolean;
   readonly debug?: boolean;
   readonly runtime?: string;
+  /**
+   * Folders that also get the fixture suite (`fixtures/` of the output),
+   * byte for byte: the copies a Go module embeds and a Python wheel ships.
+   * Each is owned by the generator like `--out`, and `--check` compares it.
+   */
+  readonly fixturesCopy?: readonly string[];
 }
 
 export async function gen(options: GenOptions, io: CliEnv): Promise<number> {
@@ -35,32 +42,40 @@ export async function gen(options: GenOptions, io: CliEnv): Promise<number> {
   // Emitters name places by JSON pointer; the loader knows their file:line:col.
   const locate = (pointer: string) => (loaded === undefined ? undefined : locateInSchema(loaded, pointer));
   try {
+    const plannedCopies = planFixtureCopies(options.fixturesCopy ?? [], outDir, io.cwd);
     loaded = await loadSchema(options.schema, { cwd: io.cwd, ...(options.root !== undefined && { root: options.root }) });
     const model = { ...loaded, runtime: options.runtime };
     const files = await generate(model, emitters);
+    const copies = fillFixtureCopies(plannedCopies, files);
     const ran = new Set(emitters.map((emitter) => emitter.name));
     for (const diagnostic of (await collectDiagnostics(model)).filter((d) => ran.has(d.emitter))) io.stderr(`${formatDiagnostic(diagnostic, locate)}\n`);
     const ms = (): number => Math.round(performance.now() - started);
     if (options.check) {
-      const diff = await diffOutput(outDir, files);
-      if (isUpToDate(diff)) {
-        io.stdout(`mantyx-wire gen --check: ${shownOut} is up to date (${files.length} files, ${ms()} ms)\n`);
+      const targets: Array<{ shown: string; diff: OutputDiff; count: number }> = [{ shown: shownOut, diff: await diffOutput(outDir, files), count: files.length }];
+      for (const copy of copies) targets.push({ shown: copy.shown, diff: await diffOutput(copy.dir, copy.files), count: copy.files.length });
+      const stale = targets.filter((t) => !isUpToDate(t.diff));
+      if (stale.length === 0) {
+        const folders = [shownOut, ...copies.map((c) => c.shown)].join(", ");
+        io.stdout(`mantyx-wire gen --check: ${folders} ${copies.length > 0 ? "are" : "is"} up to date (${files.length} files, ${ms()} ms)\n`);
         return 0;
       }
-      const rows = [
-        ...diff.stale.map((file) => `  stale    ${shownOut}${file}`),
-        ...diff.missing.map((file) => `  missing  ${shownOut}${file}`),
-        ...diff.extra.map((file) => `  extra    ${shownOut}${file}`),
-      ];
+      const rows = stale.flatMap(({ shown, diff }) => [
+        ...diff.stale.map((file) => `  stale    ${shown}${file}`),
+        ...diff.missing.map((file) => `  missing  ${shown}${file}`),
+        ...diff.extra.map((file) => `  extra    ${shown}${file}`),
+      ]);
+      const copyFlags = copies.map((c) => ` --fixtures-copy ${c.shown.slice(0, -1)}`).join("");
       io.stderr(
-        `mantyx-wire gen --check: ${shownOut} is out of date with ${shownSchema}:\n${rows.join("\n")}\n` +
-          `Run \`mantyx-wire gen --schema ${shownSchema} --out ${shownOut.slice(0, -1)}${options.runtime !== undefined && options.runtime !== DEFAULT_RUNTIME ? ` --runtime ${options.runtime}` : ""}\` (in the @mantyx/wire-types repository: \`npm run gen\`) to regenerate it, then commit the result.\n`,
+        `mantyx-wire gen --check: ${stale.map((t) => t.shown).join(", ")} ${stale.length === 1 ? "is" : "are"} out of date with ${shownSchema}:\n${rows.join("\n")}\n` +
+          `Run \`mantyx-wire gen --schema ${shownSchema} --out ${shownOut.slice(0, -1)}${options.runtime !== undefined && options.runtime !== DEFAULT_RUNTIME ? ` --runtime ${options.runtime}` : ""}${copyFlags}\` (in the @mantyx/wire-types repository: \`npm run gen\`) to regenerate it, then commit the result.\n`,
       );
       return 1;
     }
     const summary = await writeOutput(outDir, files, io.cwd);
+    for (const copy of copies) await writeOutput(copy.dir, copy.files, io.cwd);
+    const copied = copies.length > 0 ? `; the fixture suite copied to ${copies.map((c) => c.shown).join(", ")}` : "";
     io.stdout(
-      `mantyx-wire gen: ${files.length} files in ${shownOut} (${summary.written} written, ${summary.unchanged} unchanged, ${summary.deleted} deleted) in ${ms()} ms\n`,
+      `mantyx-wire gen: ${files.length} files in ${shownOut} (${summary.written} written, ${summary.unchanged} unchanged, ${summary.deleted} deleted)${copied} in ${ms()} ms\n`,
     );
     return 0;
   } catch (error) {

@@ -23,18 +23,20 @@
  * original error.
  */
 import type { MantyxCallOptions, MantyxStreamOptions, ToolResultOutcome } from "../generated/client.js";
+import type { MantyxCore } from "../generated/client-core.js";
 import { isTerminalEvent, type TerminalEvent } from "../generated/events.js";
 import type { AgentRunEvent, LocalToolCallData, LocalToolCallEvent, RunCreateRequest, RunCreateResponse, ToolRef, ToolResultRequest } from "../generated/types.js";
 import { StreamDecodeError, type OnInvalid, type RunEventStream, type RunStreamItem } from "../runtime/client/index.js";
 import { linked, sleep } from "../runtime/client/internal/backoff.js";
 import type { DecodedItemFor } from "../runtime/events/index.js";
+import { runnable } from "./client-of.js";
 import { postToolAnswer } from "./tools/answer.js";
 import type { ToolAnswer, ToolCallContext } from "./tools/registry.js";
 
 type CallOptions = MantyxCallOptions;
 type StreamRunOptions = MantyxStreamOptions;
 
-/** What the run helper needs of a client (the generated MantyxClient has it). */
+/** What the run helper needs of a client (the generated MantyxClient has it; a MantyxCore gets it from the operation functions, ./client-of.ts). */
 export interface RunnableClient {
   createRun(body: RunCreateRequest, options?: CallOptions): Promise<RunCreateResponse>;
   streamRun(runId: string, options?: StreamRunOptions): RunEventStream<RunStreamItem<AgentRunEvent>, TerminalEvent>;
@@ -113,7 +115,8 @@ export function withTools(spec: RunCreateRequest, registry: ToolDispatcher | und
   return added.length === 0 ? spec : ({ ...spec, tools: [...declared, ...added] } as RunCreateRequest);
 }
 
-export async function runAgent<V extends OnInvalid = "throw">(client: RunnableClient, spec: RunCreateRequest, options: RunOptions<V> = {}): Promise<TerminalEvent> {
+export async function runAgent<V extends OnInvalid = "throw">(on: RunnableClient | MantyxCore, spec: RunCreateRequest, options: RunOptions<V> = {}): Promise<TerminalEvent> {
+  const client = runnable(on);
   const { tools, onEvent, onToolResult, cancelOnFailure = true, lateResultTimeoutMs = DEFAULT_LATE_RESULT_TIMEOUT_MS, ...streamOptions } = options;
   const registry = tools ?? NO_TOOLS;
   const call: CallOptions = {};

@@ -1,7 +1,7 @@
 """A run's event log as the server keeps it: a fresh stream read with no
 resume hints (the mock replays a finished run whole and closes), decoded by
 the suite's reference Python decoder and frame reader
-(conformance/python/sse_decoder.py, frames.py), not by the SDK under test.
+(conformance/python/mantyx_wire_conformance: sse_decoder.py, frames.py), not by the SDK under test.
 The flows compare what the SDK delivered with it."""
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from typing import Any
 
 import httpx
 
-import frames
-import sse_decoder
+from mantyx_wire_conformance import frames, sse_decoder
 from mock_host import API_KEY, WORKSPACE
 
 HEADERS = {"Authorization": f"Bearer {API_KEY}"}

@@ -1,7 +1,14 @@
 /**
- * Emitter "client": `generated/client.ts`, a fetch client with one method per
- * operation of the schema (method name = operationId), rendered from
- * `templates/client.ts.hbs`.
+ * Emitter "client": the fetch client of the schema, rendered from
+ * `templates/*.hbs`, in four files:
+ * - `client-core.ts`: the small core client (options, credentials; the
+ *   runtime's ClientBase), no operation;
+ * - `operations.ts`: one function per operation (`createRun(client, body)`),
+ *   each referencing only its own table entry and validators, so a program
+ *   bundles what it calls (tree shaking; `/* @__PURE__ *\/` definitions);
+ * - `operations-unvalidated.ts`: the same functions without any validator;
+ * - `client.ts`: the all-in-one class, one method per operation (method
+ *   name = operationId).
  *
  * The schema is reduced here to plain template data (operations sorted by
  * operationId; parameters, body and response types by component name), and
@@ -11,8 +18,10 @@
  * identifiers), `doc` (comment text, `*\/` neutralised) — never `{{{ }}}`.
  * The generated client is a table (one `[method, path, flags, validators]`
  * entry per operation) plus an interface that types one method per entry;
- * `ClientCore.define` (runtime/client/core.ts) installs the methods, so the
- * methods cost no code and the HTTP work lives in runtime/client/ once.
+ * `defineOperations` (runtime/client/define.ts) installs the methods, and
+ * `operationFunction` (runtime/client/operation-functions.ts) makes the
+ * functions, so neither costs code and the HTTP work lives in
+ * runtime/client/ once.
  */
 import { readFileSync } from "node:fs";
 import Handlebars from "handlebars";
@@ -28,12 +37,16 @@ import { eventStreams, isResumableStream, streamItemComponent } from "./event-st
 import { methodNames } from "./operation-names.js";
 import { typeName } from "./types/names.js";
 import { propertyKey } from "./types/ts-type.js";
-import { PAYLOAD_REVISION, streamSpecName, terminalTypeName } from "./events.js";
+import { streamSpecName, terminalTypeName } from "./events.js";
 import { deref, operationsOf, requestBodyComponent } from "./operations.js";
 import { runtimeImport } from "./runtime-import.js";
 import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "./validators/names.js";
 
-const TEMPLATE = assetUrl(new URL("../../templates/client.ts.hbs", import.meta.url), "client.ts.hbs", import.meta.url);
+/** A template of templates/ (beside the bundle when packed, generator/scripts/build.mjs). */
+const template = (name: string): URL => assetUrl(new URL(`../../templates/${name}`, import.meta.url), name, import.meta.url);
+
+/** The codegen/v1 revision of operation functions, ClientBase and defineOperations (runtime/codegen/v1.ts). */
+export const OPERATION_FUNCTIONS_REVISION = 4;
 
 /**
  * Operations whose answer needs more than "JSON in, JSON out":
@@ -82,6 +95,10 @@ export interface OperationData {
   params: { type: PrintedType; required: boolean } | undefined;
   /** The operation's table entry, as TypeScript source (built from checked values here). */
   entry: string;
+  /** The same entry without validators (for operations-unvalidated.ts): a body taken unchecked, an event spec without its validator. */
+  unvalidatedEntry: string;
+  /** The name of the operation answering the stream's status probe (`x-resume`'s `status.operation`). */
+  probe: string | undefined;
   responseType: PrintedType;
   /** For an at-most-once operation: the union of its outcome names. */
   outcomeNames: string;
@@ -144,21 +161,32 @@ export function operationData(model: LoadedSchema): OperationData[] {
     const kind: OperationKind = answer.kind === "resumable" ? "stream" : answer.kind === "items" ? "items" : typeof oncePer === "string" ? "once" : "json";
     const idempotent = method === "get" || method === "delete" || extensions["x-idempotent"] === true;
     const fields: string[] = [`method: ${JSON.stringify(entry.httpMethod)}`, `path: ${JSON.stringify(path)}`];
+    /** Fields whose unvalidated form differs: their index in `fields`, and that form. */
+    const unvalidated = new Map<number, string>();
+    let probe: string | undefined;
     if (extensions["x-idempotent"] === true) fields.push("idempotent: true");
     if ((answer.kind === "json" || answer.kind === "text" || answer.kind === "blob") && answer.emptyOk) fields.push("emptyOk: true");
     // One build per body, the all-errors one: a body is checked once per call, and a program bundles each validator it imports.
-    if (bodyType !== undefined) fields.push(`body: ${allErrorsName(bodyType)}`);
-    else if (bodyShape !== undefined) fields.push("takesBody: true");
+    if (bodyType !== undefined) {
+      unvalidated.set(fields.length, "takesBody: true");
+      fields.push(`body: ${allErrorsName(bodyType)}`);
+    } else if (bodyShape !== undefined) fields.push("takesBody: true");
     if (bodyShape?.media !== undefined) fields.push(`bodyMedia: ${JSON.stringify(bodyShape.media)}`);
     let itemType: string | undefined;
     if (kind === "stream") {
       itemType = streamItemComponent(doc, op.responses as Record<string, unknown>);
       if (itemType === undefined) throw new Error(`${id}: a text/event-stream answer needs an item schema (x-item-schema / itemSchema) that is a component $ref.`);
       const resume = (extensions["x-resume"] ?? {}) as { query?: unknown; status?: unknown };
-      const parts = [`events: ${streamSpecName(itemType)}`];
-      if (typeof resume.query === "string") parts.push(`resumeQuery: ${JSON.stringify(resume.query)}`);
-      if (resume.status !== undefined) parts.push(`status: ${JSON.stringify(resume.status)}`);
-      fields.push(`stream: { ${parts.join(", ")} }`);
+      const rest: string[] = [];
+      if (typeof resume.query === "string") rest.push(`resumeQuery: ${JSON.stringify(resume.query)}`);
+      if (resume.status !== undefined) rest.push(`status: ${JSON.stringify(resume.status)}`);
+      const probeName = (resume.status as { operation?: unknown } | undefined)?.operation;
+      if (typeof probeName === "string" && IDENTIFIER.test(probeName)) probe = probeName;
+      // Without validators, the spec's terminal types and payload member only (the envelope is still checked).
+      const item = eventStreams(model).find((s) => s.component === itemType)!;
+      const bare = `{ terminal: ${JSON.stringify(item.terminal)}${item.payload !== undefined ? `, payload: ${JSON.stringify(item.payload)}` : ""} }`;
+      unvalidated.set(fields.length, `stream: { ${[`events: ${bare}`, ...rest].join(", ")} }`);
+      fields.push(`stream: { ${[`events: ${streamSpecName(itemType)}`, ...rest].join(", ")} }`);
     }
     if (answer.kind === "items") fields.push(`items: ${JSON.stringify(answer.mode)}`);
     if (answer.kind === "text" || answer.kind === "blob") fields.push(`answer: ${JSON.stringify(answer.kind)}`);
@@ -218,6 +246,8 @@ export function operationData(model: LoadedSchema): OperationData[] {
       body: bodyType === undefined ? undefined : { validate: validatorName(bodyType), validateAll: allErrorsName(bodyType) },
       params,
       entry: `{ ${fields.join(", ")} }`,
+      unvalidatedEntry: `{ ${fields.map((f, i) => unvalidated.get(i) ?? f).join(", ")} }`,
+      probe,
       responseType,
       outcomeNames,
       itemType: itemType === undefined ? undefined : typeName(itemType),
@@ -229,8 +259,8 @@ export function operationData(model: LoadedSchema): OperationData[] {
   return ops.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-/** Handlebars with only checking helpers; HTML escaping off nowhere, since nothing is inserted raw. */
-export function createRenderer(): (data: unknown) => string {
+/** Handlebars with only checking helpers, for template `file` of templates/ (and its partials); HTML escaping off nowhere, since nothing is inserted raw. */
+export function createRenderer(file = "client.ts.hbs"): (data: unknown) => string {
   const hb = Handlebars.create();
   const safe = (s: string) => new hb.SafeString(s);
   hb.registerHelper("json", (v: unknown) => safe(JSON.stringify(v) ?? "undefined"));
@@ -257,9 +287,15 @@ export function createRenderer(): (data: unknown) => string {
     if (typeof v !== "string" || /[\r\n]/.test(v)) throw new Error(`template: ${JSON.stringify(v)} is not one line of code`);
     return safe(v);
   });
+  hb.registerHelper("docIn", (v: unknown, indent: unknown) => {
+    // Comment text inside a comment indented by `indent` (spaces only).
+    if (typeof indent !== "string" || !/^ *$/.test(indent)) throw new Error(`template: ${JSON.stringify(indent)} is not an indentation`);
+    const text = String(v ?? "").replace(/\*\//g, "*\\/").replace(/\r?\n/g, `\n${indent} * `);
+    return safe(text.replace(/[ \t]+$/gm, ""));
+  });
   hb.registerHelper("eq", (a: unknown, b: unknown) => a === b);
-  const source = readFileSync(TEMPLATE, "utf8");
-  return hb.compile(source, { strict: true, noEscape: false });
+  for (const partial of ["operation-args", "operation-result", "operation-doc"]) hb.registerPartial(partial, readFileSync(template(`${partial}.hbs`), "utf8"));
+  return (data) => hb.compile(readFileSync(template(file), "utf8"), { strict: true, noEscape: false })(data);
 }
 
 export function emitClient(model: LoadedSchema): EmittedFile[] {
@@ -285,32 +321,71 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
   const declaredName = (model.document as unknown as Record<string, unknown>)["x-client-name"];
   const clientName = typeof declaredName === "string" && IDENTIFIER.test(declaredName) ? declaredName : "ApiClient";
   const prefix = clientName.replace(/Client$/, "") || clientName;
-  // Operations using the contract's revision-2 additions need a runtime that has them.
-  const basic = operations.some((op) => /\b(params|takesBody|security|items|answer|bodyMedia):/.test(op.entry)) ? 2 : 1;
-  // A resumable stream whose spec reads flattened frames (generated/events.ts) needs revision 3.
-  const revision = eventStreams(model).some((s) => s.payload !== undefined) && operations.some((op) => /\bstream: \{ events:/.test(op.entry)) ? PAYLOAD_REVISION : basic;
+  const ids = new Set(operations.map((op) => op.id));
   const streamItems = [...new Set(operations.map((o) => o.itemType).filter((t): t is string => t !== undefined))].sort();
-  const render = createRenderer();
-  const contents = render({
+  const sortedImports = [...imports].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, from]) => ({ name, from }));
+  const common = {
     header: header(model, "//").trimEnd(),
     version: model.generatorVersion,
     runtime: runtimeImport(model, "client.ts"),
     generator: `mantyx-wire ${model.generatorVersion}`,
-    operations,
     clientName,
+    coreName: `${prefix}Core`,
     optionsName: `${prefix}ClientOptions`,
     callOptionsName: `${prefix}CallOptions`,
     streamOptionsName: `${prefix}StreamOptions`,
-    revision,
+    revision: OPERATION_FUNCTIONS_REVISION,
     hasOnce: operations.some((op) => op.kind === "once"),
     schemes: security.schemes.map((scheme) => ({ name: scheme.name, basic: scheme.kind === "basic", description: (/^.*?[.!?](?=\s|$)/.exec(scheme.description.replace(/\s+/g, " ").trim())?.[0] ?? scheme.description.replace(/\s+/g, " ").trim()) || `${scheme.kind}${scheme.kind === "apiKey" ? ` (${scheme.in} ${scheme.parameter})` : ""}` })),
-    schemesTable: JSON.stringify(schemes),
+  };
+  /** An operation function's kind: the event stream (its probe asked for lazily: it may be defined further down), an item stream, or none. */
+  const kindArg = (op: OperationData): string | undefined =>
+    op.kind === "stream" ? `/* @__PURE__ */ eventStreamKind(${op.probe !== undefined && ids.has(op.probe) ? `() => ${op.probe}` : "undefined"})` : op.kind === "items" ? "itemStreamKind" : undefined;
+  const functions = (unvalidated: boolean): string => {
+    // A validated body is checked by checkedBody (only bodies of JSON answers are sent), an at-most-once operation made so by onceKind.
+    const checks = (op: OperationData): boolean => !unvalidated && op.body !== undefined && op.kind !== "stream" && op.kind !== "items";
+    const kindOf = (op: OperationData): string | undefined => {
+      const once = op.kind === "once" ? "onceKind" : undefined;
+      return checks(op) ? `/* @__PURE__ */ checkedBody(${once ?? ""})` : (once ?? kindArg(op));
+    };
+    const withKinds = operations.map((op) => ({ ...op, functionEntry: unvalidated ? op.unvalidatedEntry : op.entry, kindArg: kindOf(op) }));
+    const kindImports = [
+      ...(operations.some(checks) ? ["checkedBody"] : []),
+      ...(operations.some((op) => op.kind === "once") ? ["onceKind"] : []),
+      ...(operations.some((op) => op.kind === "stream") ? ["eventStreamKind"] : []),
+      ...(operations.some((op) => op.kind === "items") ? ["itemStreamKind"] : []),
+      ...(operations.some((op) => op.paged) ? ["pagesKind"] : []),
+    ];
+    return createRenderer("operations.ts.hbs")({
+      ...common,
+      unvalidated,
+      operations: withKinds,
+      kindImports,
+      streamValues: unvalidated ? "" : streamItems.map(streamSpecName).join(", "),
+      streamTypes: streamItems.map(terminalTypeName).join(", "),
+      validatorImports: unvalidated ? [] : sortedImports,
+    });
+  };
+  const tidy = (contents: string): string => contents.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n");
+  const client = createRenderer("client.ts.hbs")({
+    ...common,
+    operations,
     streamImports: [...streamItems.map(streamSpecName), ...streamItems.map((t) => `type ${terminalTypeName(t)}`)].join(", "),
+    validatorImports: sortedImports,
+  });
+  const core = createRenderer("client-core.ts.hbs")({
+    ...common,
+    operations,
     clientOptions: sortedOptions.map(([name, o]) => ({ name, param: o.param, description: o.description })),
     pathOptions: JSON.stringify(Object.fromEntries(sortedOptions.map(([name, o]) => [o.param, name]))),
-    validatorImports: [...imports].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, from]) => ({ name, from })),
+    schemesTable: JSON.stringify(schemes),
   });
-  return [{ path: "client.ts", contents: contents.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n") }];
+  return [
+    { path: "client.ts", contents: tidy(client) },
+    { path: "client-core.ts", contents: tidy(core) },
+    { path: "operations.ts", contents: tidy(functions(false)) },
+    { path: "operations-unvalidated.ts", contents: tidy(functions(true)) },
+  ];
 }
 
 export const clientEmitter: Emitter = {

@@ -33,3 +33,25 @@ export function mantyxFlows(): Map<string, unknown> {
   }
   return out;
 }
+
+/**
+ * The event types that end a run: the `type` const of every component the
+ * schema marks `x-terminal: true` (the event union's terminal variants).
+ */
+export function terminalEventTypes(doc: OpenAPIObject): Set<string> {
+  const out = new Set<string>();
+  for (const schema of Object.values(doc.components?.schemas ?? {}) as Array<Record<string, unknown>>) {
+    if (schema["x-terminal"] !== true) continue;
+    const type = (schema["properties"] as Record<string, { const?: unknown }> | undefined)?.["type"]?.const;
+    if (typeof type === "string") out.add(type);
+  }
+  return out;
+}
+
+let terminal: Set<string> | undefined;
+
+/** Whether `type` ends a MANTYX run (from the bundled schema's `x-terminal`, read once). */
+export function isTerminalType(type: string): boolean {
+  terminal ??= terminalEventTypes(mantyxDocument());
+  return terminal.has(type);
+}

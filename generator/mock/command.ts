@@ -8,6 +8,7 @@
  */
 import type { CliEnv } from "../cli.js";
 import { EDITIONS, isEdition, type Edition } from "./editions.js";
+import { isFaultSpecError, parseFaultSpec } from "./faults/index.js";
 import { loadScriptFile, ScriptError, type Script } from "./flow-player.js";
 import type { FrameShape } from "./run-state.js";
 import { startMockServer, type MockServer } from "./server.js";
@@ -25,6 +26,8 @@ export interface MockCommandOptions {
   readonly maxBodyBytes: string;
   /** `--older`: the same as `--edition older` (kept from the first mock). */
   readonly older?: boolean;
+  /** `--fault <spec>`, repeatable: faults for every run (generator/mock/faults/spec.ts). */
+  readonly fault?: readonly string[];
 }
 
 const FRAMES: Record<string, FrameShape> = { nested: "envelope", envelope: "envelope", flat: "flat", "flat-untyped": "flat-untyped" };
@@ -42,7 +45,7 @@ function tokensOf(specs: readonly string[]): Record<string, string[]> | string {
 }
 
 /** The options as a server configuration, or the first problem as a usage message. */
-function configOf(options: MockCommandOptions): { port: number; edition: Edition; frames: FrameShape; tokens: Record<string, string[]>; scripts: Script[]; maxBodyBytes: number } | string {
+function configOf(options: MockCommandOptions): { port: number; edition: Edition; frames: FrameShape; tokens: Record<string, string[]>; scripts: Script[]; maxBodyBytes: number; faults: string } | string {
   const port = Number(options.port);
   if (!/^\d+$/.test(options.port) || port > 65535) return `--port wants a number from 0 to 65535 (0: any free port), got ${JSON.stringify(options.port)}`;
   const edition = options.older === true ? "older" : options.edition;
@@ -66,7 +69,14 @@ function configOf(options: MockCommandOptions): { port: number; edition: Edition
       throw error;
     }
   }
-  return { port, edition, frames, tokens: Object.keys(tokens).length === 0 ? { mantyx_at_readonly: ["runs:read"] } : tokens, scripts, maxBodyBytes };
+  const faults = (options.fault ?? []).join(",");
+  try {
+    parseFaultSpec(faults, "--fault", "run");
+  } catch (error) {
+    if (isFaultSpecError(error)) return `${error.message}\n  (the README's fault table lists every fault; items are name[=value][@connections], separated by commas)`;
+    throw error;
+  }
+  return { port, edition, frames, tokens: Object.keys(tokens).length === 0 ? { mantyx_at_readonly: ["runs:read"] } : tokens, scripts, maxBodyBytes, faults };
 }
 
 /** Resolves to the exit code once the server has stopped (2 if it could not start). */
@@ -87,6 +97,7 @@ export async function runMock(options: MockCommandOptions, io: CliEnv, stop?: Ab
       frames: config.frames,
       scripts: config.scripts,
       maxBodyBytes: config.maxBodyBytes,
+      faults: config.faults,
       ...(options.log === "json" ? { onRequest: (line) => io.stdout(`${JSON.stringify(line)}\n`) } : {}),
     });
   } catch (error) {

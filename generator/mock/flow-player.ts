@@ -21,8 +21,10 @@
 import { readFileSync } from "node:fs";
 import { basename, extname } from "node:path";
 import { parseDocument } from "yaml";
+import { isTerminalType } from "./artefacts.js";
 import { CANCELLED, TIMED_OUT, type MockRun } from "./run-state.js";
 import type { FrameShape } from "./run-state.js";
+import { isFaultSpecError, parseFaultSpec, type FaultSpec } from "./faults/index.js";
 
 type Event = { seq?: number; type: string; data?: unknown };
 
@@ -31,6 +33,8 @@ export interface Script {
   readonly name: string;
   readonly runs: ReadonlyArray<readonly Event[]>;
   readonly frames?: FrameShape;
+  /** The script's `faults` (a fault spec, or a list of items): for every run that plays it, between `--fault` and the create-run request's own. */
+  readonly faults?: FaultSpec;
 }
 
 /** One run of a script, as a MockRun plays it. */
@@ -63,11 +67,28 @@ export function scriptOf(name: string, flow: unknown, file: string): Script {
     for (const [j, e] of events.entries()) {
       if (typeof e !== "object" || e === null || typeof (e as Event).type !== "string") throw new ScriptError(file, `runs[${i}].events[${j}] must be an object with a string \`type\``);
     }
+    // A run that never ends would hold its stream open forever.
+    const last = (events[events.length - 1] as Event).type;
+    if (!isTerminalType(last)) throw new ScriptError(file, `runs[${i}] must end with a terminal event (result, error or cancelled), not ${JSON.stringify(last)}`);
     return events as Event[];
   });
   const steps = (flow as { steps?: unknown }).steps;
   const frames = Array.isArray(steps) ? (steps.find((s) => typeof s?.frames === "string") as { frames?: string } | undefined)?.frames : undefined;
-  return { name, runs: checked, ...(frames === "envelope" || frames === "flat" || frames === "flat-untyped" ? { frames } : {}) };
+  const faults = scriptFaults((flow as { faults?: unknown }).faults, file);
+  return { name, runs: checked, ...(frames === "envelope" || frames === "flat" || frames === "flat-untyped" ? { frames } : {}), ...(faults === undefined ? {} : { faults }) };
+}
+
+/** A script's `faults`: a spec string (`"drop-after=3,eol=crlf@*"`) or a list of items (`["drop-after=3", "eol=crlf@*"]`). */
+function scriptFaults(value: unknown, file: string): FaultSpec | undefined {
+  if (value === undefined) return undefined;
+  const items = typeof value === "string" ? [value] : Array.isArray(value) && value.every((v) => typeof v === "string") ? (value as string[]) : undefined;
+  if (items === undefined) throw new ScriptError(file, "`faults` is a fault spec (\"drop-after=3,eol=crlf@*\") or a list of its items");
+  try {
+    return parseFaultSpec(items.join(","), "faults", "run");
+  } catch (error) {
+    if (isFaultSpecError(error)) throw new ScriptError(file, error.message);
+    throw error;
+  }
 }
 
 /** A user's script file (JSON or YAML), named by its file name without the extension; errors carry the file and, for YAML and JSON syntax, line:column. */

@@ -2,7 +2,6 @@
  * One mock run: its persisted event log (the source of truth a stream
  * replays from), the tool calls it waits for, and cancellation.
  */
-
 /**
  * A log entry: a protocol event, or a raw frame (`data` written verbatim) for
  * malformed-input scenarios, optionally without its `id:` line (it then
@@ -10,7 +9,9 @@
  */
 export type LogEntry = { seq: number; type: string; data: unknown } | { seq: number; type: string; raw: string; noId?: boolean };
 
+import { isTerminalType } from "./artefacts.js";
 import { editionShapes, type Edition, type EditionShapes } from "./editions.js";
+import { RunFaults, type FaultSpec, type StoredEntry } from "./faults/index.js";
 import type { ScriptRun } from "./flow-player.js";
 
 export const CANCELLED = Symbol("cancelled");
@@ -37,6 +38,11 @@ export class MockRun {
   readonly shapes: EditionShapes;
   /** The scripted transcript this run plays (a flow case or a user's script), when its scenario names one. */
   script: ScriptRun | undefined;
+  /** Tool-result POSTs received, by toolUseId, whatever their outcome (the fault suites count them: one per call). */
+  readonly toolResultPosts = new Map<string, number>();
+  /** Stream connections opened so far (a connection's number, for `@` in fault specs, is this count at its start). */
+  connections = 0;
+  private readonly storedFaults: RunFaults;
 
   constructor(
     readonly id: string,
@@ -44,17 +50,25 @@ export class MockRun {
     readonly sessionId: string | undefined,
     /** The server's edition (MockServerOptions.edition), or the run's `metadata.edition`: the shapes its events and answers take. */
     readonly edition: Edition = "2026-10",
+    /** The fault specs given for the whole run, from the most general (`--fault`) to the most specific (the create-run request). */
+    readonly faults: readonly FaultSpec[] = [],
   ) {
     this.shapes = editionShapes(edition);
+    this.storedFaults = new RunFaults(faults);
   }
 
-  /** Appends an event (seq assigned here) and wakes the streams. */
+  /** Appends an event (seq assigned here; the run's stored-event faults applied) and wakes the streams. */
   emit(type: string, data: unknown): void {
     if (this.done) return;
-    this.seq++;
-    this.events.push({ seq: this.seq, type, data });
-    if (type === "result" || type === "error" || type === "cancelled") this.finish(type, data);
+    const terminal = isTerminalType(type);
+    for (const entry of this.storedFaults.expand(type, data, terminal)) this.store(entry);
+    if (terminal) this.finish(type, data);
     this.wake();
+  }
+
+  private store(entry: StoredEntry): void {
+    this.seq++;
+    this.events.push({ seq: this.seq, ...entry });
   }
 
   /** Appends a frame whose `data:` line is `raw` (not necessarily JSON), with or without its `id:` line. */
@@ -119,6 +133,7 @@ export class MockRun {
    * "after-cancel" (the run was cancelled), which the edition answers.
    */
   deliver(body: ToolAnswerBody): "accepted" | "duplicate" | "unknown" | "late" | "terminal" | "after-cancel" {
+    this.toolResultPosts.set(body.toolUseId, (this.toolResultPosts.get(body.toolUseId) ?? 0) + 1);
     if (this.answered.has(body.toolUseId)) return "duplicate";
     if (this.expired.has(body.toolUseId)) return "late";
     if (this.done) return this.endedBy === "cancel" ? "after-cancel" : "terminal";

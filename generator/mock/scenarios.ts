@@ -103,8 +103,6 @@ async function tools(run: MockRun): Promise<void> {
       const data: Record<string, unknown> = { toolUseId, name, args };
       if (m["omitKind"] !== "true") data["kind"] = "local";
       run.emit("local_tool_call", data);
-      // The same call delivered twice (a client must run it once).
-      if (m["repeatCall"] === "true") run.emit("local_tool_call", data);
     } else if (ref.kind === "a2a_local") {
       run.emit("local_tool_call", { toolUseId, name, args, kind: "a2a_local", agentCard: ref.agentCard });
     } else {

@@ -9,8 +9,9 @@
  * handler here fails at start), the scopes each needs (`x-required-scopes`),
  * the query parameters' and request bodies' checks (the strict level, every
  * problem listed). From the documents (./editions.ts): the statuses and
- * event shapes of each edition. Fault injection on stream connections:
- * StreamFault.
+ * event shapes of each edition. Faults (./faults/): asked for by
+ * `--fault`, a script's `faults`, the create-run or stream request's
+ * `X-Mock-Fault` header or `?mockFault=`, or the test queue.
  *
  * Hardened for being pointed at by anything: the credential, the route and
  * the scopes are checked before a byte of the body is read (an early answer
@@ -22,37 +23,19 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { describeBodyIssues } from "../../runtime/client/request-check.js";
-import { mantyxDocument, mantyxFlows } from "./artefacts.js";
+import { isTerminalType, mantyxDocument, mantyxFlows } from "./artefacts.js";
 import { readJsonBody } from "./body.js";
 import { isEdition, type Edition } from "./editions.js";
 import { scriptOf, type Script } from "./flow-player.js";
 import { RingLog } from "./ring-log.js";
 import { routesOf, type BodyIssue, type Route } from "./routes.js";
+import { faultSpecOfRequest, faultTextOfRequest, isFaultSpecError, NO_FAULTS, parseFaultSpec, planConnection, resumePoint, serveStream, type ConnectionEnd, type FaultSpec, type PlanLayer } from "./faults/index.js";
+
+/** How long, and how much, a refused request's unread body is read and discarded before its connection is closed. */
+const LINGER_MS = 2_000;
+const LINGER_BYTES = 8 * 1024 * 1024;
 import { frameOf, MockRun, type FrameShape, type LogEntry, type ToolAnswerBody } from "./run-state.js";
 import { play, SCENARIOS } from "./scenarios.js";
-
-/** What to do to the next stream connection (faults are consumed in order, one per connection). */
-export type StreamFault =
-  /** Destroy the socket after this many body bytes (mid-frame offsets allowed). */
-  | { kind: "cut-bytes"; after: number }
-  /** Destroy the socket after this many events on this connection. */
-  | { kind: "cut-events"; after: number }
-  /** End the response cleanly after this many events, without a terminal event. */
-  | { kind: "end-clean"; after: number }
-  /** Send headers, then nothing at all (a half-open connection). */
-  | { kind: "hang" }
-  /** Send this many events, then nothing more, the connection left open (a stall mid-stream). */
-  | { kind: "stall"; after: number }
-  /** Answer 200 `text/html` with a login page instead of an event stream (a captive proxy). */
-  | { kind: "wrong-type" }
-  /** Send only heartbeat comments (every `everyMs`) for `forMs`, then stream normally. */
-  | { kind: "heartbeats"; everyMs: number; forMs: number }
-  /** Ignore Last-Event-ID / ?lastSeq= and replay the whole log (at-least-once delivery). */
-  | { kind: "ignore-resume" }
-  /** Answer 200 with a JSON body instead of an event stream. */
-  | { kind: "non-sse" }
-  /** Answer this status with an error body (e.g. 429, 503). */
-  | { kind: "status"; status: number; retryAfterSeconds?: number };
 
 /** One line of `--log json` (and of `onRequest`): never the credential, only what kind it was. */
 export interface RequestLogLine {
@@ -111,6 +94,13 @@ export interface MockServerOptions {
   runLimit?: number;
   /** Called once per answered request (`mantyx-wire mock --log json`). */
   onRequest?: (line: RequestLogLine) => void;
+  /**
+   * A fault spec for every run (generator/mock/faults/spec.ts; the CLI's
+   * `--fault`), e.g. `drop-after=3` or `eol=crlf@*,chunk=3@*`. A script's
+   * and a create-run request's own specs add to it, replacing faults they
+   * name again. An invalid spec throws a FaultSpecError when the server starts.
+   */
+  faults?: string;
 }
 
 export interface RecordedRequest {
@@ -127,9 +117,18 @@ export interface RecordedRequest {
 
 export interface StreamConnection {
   runId: string;
+  /** Its number among the run's stream connections, 1-based (what `@` in a fault spec selects). */
+  connection: number;
   lastEventId: string | undefined;
   lastSeqQuery: string | undefined;
-  fault: StreamFault | undefined;
+  /** The faults it met, ranges drawn (as its `X-Mock-Faults` header says); `""`: none. */
+  faults: string;
+  /** How it ended, once it has (a stalled one: `stalled`, though the socket stays open). */
+  end: ConnectionEnd | undefined;
+  /** Frames written on it (replays included). */
+  frames: number;
+  /** Socket writes of its body (with `chunk`, several per frame). */
+  writes: number;
 }
 
 export interface MockServer {
@@ -142,8 +141,13 @@ export interface MockServer {
   oauthTokens: Readonly<Record<string, readonly string[]>>;
   /** The names `metadata.scenario` accepts: the scripted scenarios, the suite's flow cases, the user's scripts. */
   scenarios: readonly string[];
-  /** Faults for the next stream connections, consumed in order. */
-  faults: StreamFault[];
+  /**
+   * Fault specs for the next stream connections (any run), one per
+   * connection, consumed in order: `faults.push("drop-after=2", "ignore-resume")`.
+   * The same language as `X-Mock-Fault` on a stream request (connection
+   * faults only; an invalid one is answered 400 when its connection comes).
+   */
+  faults: string[];
   /** The newest requests (at most `recordLimit`), in arrival order. */
   readonly requests: RecordedRequest[];
   /** The newest stream connections (at most `recordLimit`), in arrival order. */
@@ -233,7 +237,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const runs = new Map<string, MockRun>();
   const sessions = new Map<string, Session>();
   const feedback = new Map<string, { id: string; verdict: string }>();
-  const faults: StreamFault[] = [];
+  const faults: string[] = [];
+  const serverFaults = parseFaultSpec(options.faults ?? "", "--fault", "run");
   const requests = new RingLog<RecordedRequest>(recordLimit);
   const streams = new RingLog<StreamConnection>(recordLimit);
   const sockets = new Set<Socket>();
@@ -247,10 +252,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   let rateLimitRetryAfter = 0;
   let counter = 0;
 
-  const newRun = (spec: Record<string, unknown>, sessionId?: string, scriptRun = 0): MockRun => {
+  const newRun = (spec: Record<string, unknown>, sessionId: string | undefined, requestFaults: FaultSpec, scriptRun = 0): MockRun => {
     const meta = (spec["metadata"] as Record<string, unknown> | undefined) ?? {};
-    const run = new MockRun(`run_${++counter}`, spec, sessionId, isEdition(meta["edition"]) ? meta["edition"] : edition);
     const script = typeof meta["scenario"] === "string" ? scripts.get(meta["scenario"]) : undefined;
+    const runEdition = isEdition(meta["edition"]) ? meta["edition"] : edition;
+    const run = new MockRun(`run_${++counter}`, spec, sessionId, runEdition, [serverFaults, script?.faults ?? NO_FAULTS, requestFaults]);
     if (script !== undefined) {
       run.script = { script, events: script.runs[Math.min(scriptRun, script.runs.length - 1)]! };
       run.frames = script.frames;
@@ -310,14 +316,29 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   }
 
   /**
-   * An answer given before the body was read: the connection is closed
-   * after it rather than drained, so a body the client is still sending
-   * (50 MB, or one that never comes) costs nothing.
+   * An answer given before the body was read. What the client is still
+   * sending is then read and thrown away for a moment (a lingering close,
+   * RFC 9112 section 9.6): closing at once would make the peer's kernel
+   * answer the rest with a reset, which can destroy this answer unread,
+   * so a client uploading 50 MB would see ECONNRESET instead of a 401.
+   * Past LINGER_BYTES or LINGER_MS the connection is closed anyway, so a
+   * body never costs more than that, and nothing of it is kept.
    */
   function refuse(req: IncomingMessage, res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
     const pending = req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
-    send(res, status, body, pending ? { ...headers, connection: "close" } : headers);
-    if (pending) res.once("finish", () => req.socket.destroySoon());
+    send(res, status, body, headers);
+    if (!pending) return;
+    const socket = req.socket;
+    const close = (): void => void socket.destroy();
+    const timer = setTimeout(close, LINGER_MS);
+    timer.unref();
+    let discarded = 0;
+    req.on("data", (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > LINGER_BYTES) close();
+    });
+    req.once("end", () => clearTimeout(timer));
+    socket.once("close", () => clearTimeout(timer));
   }
 
   /** `200 text/plain OK`: a success body that is not JSON, as some servers and proxies send. */
@@ -521,7 +542,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       const spec = ctx.body as Record<string, unknown>;
       const problem = specProblem(spec);
       if (problem !== undefined) return send(ctx.res, 400, problem);
-      const run = newRun(spec);
+      const requestFaults = faultsOf(ctx.req, ctx.url, ctx.res, "run");
+      if (requestFaults === undefined) return;
+      const run = newRun(spec, undefined, requestFaults);
       send(ctx.res, run.shapes.runCreated, { runId: run.id, streamUrl: streamUrl(run.id) });
     },
     getRun: (ctx) => {
@@ -649,7 +672,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       };
       const problem = specProblem(spec);
       if (problem !== undefined) return send(ctx.res, 400, problem);
-      const run = newRun(spec, session.id, session.runIds.length);
+      const requestFaults = faultsOf(ctx.req, ctx.url, ctx.res, "run");
+      if (requestFaults === undefined) return;
+      const run = newRun(spec, session.id, requestFaults, session.runIds.length);
       session.runId = run.id;
       session.runIds.push(run.id);
       session.history.push(...input);
@@ -664,123 +689,60 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const unhandled = routes.filter((r) => handlers[r.operationId] === undefined).map((r) => `${r.method} ${r.template} (${r.operationId})`);
   if (unhandled.length > 0) throw new Error(`mantyx-wire mock: the schema has operations the mock does not serve: ${unhandled.join(", ")}`);
 
+  /** The request's fault spec, or undefined once an invalid one has been answered 400. */
+  function faultsOf(req: IncomingMessage, url: URL, res: ServerResponse, context: "run" | "connection", queued?: string, run?: MockRun): FaultSpec | undefined {
+    try {
+      // A stream request repeating its run's create-run spec (one header on every call) adds nothing (faults/request.ts).
+      const repeated = run !== undefined && faultTextOfRequest(req, url)?.text === run.faults[run.faults.length - 1]?.given;
+      const own = repeated ? NO_FAULTS : faultSpecOfRequest(req, url, context);
+      if (queued === undefined) return own;
+      const fromQueue = parseFaultSpec(queued, "MockServer.faults entry", "connection");
+      return own.text === "" ? fromQueue : parseFaultSpec(`${fromQueue.text},${own.text}`, "MockServer.faults entry and the stream request", "connection");
+    } catch (error) {
+      if (!isFaultSpecError(error)) throw error;
+      send(res, 400, { error: "invalid_request", message: error.message, hint: "Fault specs: the fault table in the mock's README section (name[=value][@connections], separated by commas)." });
+      return undefined;
+    }
+  }
+
   function stream(req: IncomingMessage, res: ServerResponse, run: MockRun, url: URL): void {
-    const fault = faults.shift();
-    const lastEventId = req.headers["last-event-id"] as string | undefined;
-    const lastSeqQuery = url.searchParams.get("lastSeq") ?? undefined;
-    streams.push({ runId: run.id, lastEventId, lastSeqQuery, fault });
+    const own = faultsOf(req, url, res, "connection", faults.shift(), run);
+    if (own === undefined) return;
+    const connection = ++run.connections;
+    const layers: PlanLayer[] = [...run.faults.map((spec) => ({ spec, thisConnection: false })), { spec: own, thisConnection: true }];
+    const plan = planConnection(layers, connection);
+    const record: StreamConnection = {
+      runId: run.id,
+      connection,
+      lastEventId: req.headers["last-event-id"] as string | undefined,
+      lastSeqQuery: url.searchParams.get("lastSeq") ?? undefined,
+      faults: plan.text,
+      end: undefined,
+      frames: 0,
+      writes: 0,
+    };
+    streams.push(record);
     const frames = run.frames ?? options.frames;
-    if (fault?.kind === "status") {
-      send(res, fault.status, { error: fault.status === 429 ? "rate_limited" : "server_error" }, fault.retryAfterSeconds === undefined ? {} : { "retry-after": String(fault.retryAfterSeconds) });
-      return;
-    }
-    if (fault?.kind === "non-sse") {
-      send(res, 200, { message: "Please sign in" });
-      return;
-    }
-    if (fault?.kind === "wrong-type") {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      res.end("<!doctype html><title>Sign in</title><form>…</form>");
-      return;
-    }
-    const resume = lastEventId ?? lastSeqQuery;
-    const after = fault?.kind !== "ignore-resume" && resume !== undefined && /^\d+$/.test(resume) ? Number(resume) : 0;
-    res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-request-id": `req_${++counter}` });
-    res.flushHeaders();
-    finishRecord(res, 200);
-    const socket = res.socket;
-    let closed = false;
-    let written = 0;
-    let sent = 0;
-    const cleanups: Array<() => void> = [];
-    const close = (): void => {
-      if (closed) return;
-      closed = true;
-      for (const c of cleanups) c();
-    };
-    // Abrupt end mid-body: what is already written is flushed first, then
-    // the socket closes without the chunked terminator (the client sees a
-    // dropped connection, not the end of the response).
-    const cut = (): void => {
-      socket?.destroySoon();
-    };
-    req.on("close", close);
-    res.on("close", close);
-    if (fault?.kind === "hang") return; // headers only; the client must notice the silence
-
-    /** Writes `text`, honouring a byte cut. Returns false once the connection is gone. */
-    const write = (text: string): boolean => {
-      if (closed) return false;
-      if (fault?.kind === "cut-bytes") {
-        const bytes = Buffer.from(text, "utf8");
-        if (written + bytes.length >= fault.after) {
-          const part = bytes.subarray(0, fault.after - written);
-          written = fault.after;
-          close();
-          if (part.length > 0) res.write(part);
-          cut();
-          return false;
-        }
-        written += bytes.length;
-      }
-      res.write(text);
-      return true;
-    };
-
-    if (options.retryMs !== undefined && !write(`retry: ${options.retryMs}\n\n`)) return;
-
-    let cursor = run.events.findIndex((e) => e.seq > after);
-    if (cursor < 0) cursor = run.events.length;
-    const pump = (): void => {
-      if (!closed && run.done && cursor >= run.events.length) {
-        // Resumed after the terminal event: nothing more will come.
-        close();
-        res.end();
-        return;
-      }
-      while (!closed && cursor < run.events.length) {
-        const entry: LogEntry = run.events[cursor++]!;
-        if (fault?.kind === "end-clean" && sent >= fault.after) {
-          close();
-          res.end();
-          return;
-        }
-        if (fault?.kind === "cut-events" && sent >= fault.after) {
-          close();
-          cut();
-          return;
-        }
-        if (fault?.kind === "stall" && sent >= fault.after) {
-          cursor--;
-          return; // silent from now on; the connection stays open
-        }
-        if (!write(frameOf(entry, frames))) return;
-        sent++;
-        if (entry.type === "result" || entry.type === "error" || entry.type === "cancelled") {
-          close();
-          res.end(); // the server closes right after the terminal event
-          return;
-        }
-      }
-    };
-    const start = (): void => {
-      if (closed) return;
-      cleanups.push(run.onChange(pump));
-      pump();
-    };
-    if (fault?.kind === "heartbeats") {
-      const beat = setInterval(() => write(": ping\n\n"), fault.everyMs);
-      const go = setTimeout(() => {
-        clearInterval(beat);
-        start();
-      }, fault.forMs);
-      cleanups.push(() => {
-        clearInterval(beat);
-        clearTimeout(go);
-      });
-    } else {
-      start();
-    }
+    void serveStream<LogEntry>(
+      {
+        req,
+        res,
+        run,
+        plan,
+        frame: (entry) => frameOf(entry, frames),
+        isTerminal: (entry) => isTerminalType(entry.type),
+        retryMs: options.retryMs,
+        headers: { "x-request-id": `req_${++counter}` },
+        refuse: (status, body, headers) => send(res, status, body, headers),
+        onOpen: () => finishRecord(res, 200),
+        onEnd: (end, frames, writes) => {
+          record.end = end;
+          record.frames = frames;
+          record.writes = writes;
+        },
+      },
+      resumePoint(req, url, plan),
+    ).catch(() => res.destroy());
   }
 
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(options.port ?? 0, "127.0.0.1", resolve));

@@ -40,7 +40,7 @@ await build({
   logLevel: "warning",
 });
 chmodSync(join(out, "mantyx-wire.js"), 0o755);
-cpSync(join(generator, "..", "templates", "client.ts.hbs"), join(out, "client.ts.hbs"));
+for (const template of ["client.ts.hbs", "client-core.ts.hbs", "operations.ts.hbs", "operation-args.hbs", "operation-result.hbs", "operation-doc.hbs"]) cpSync(join(generator, "..", "templates", template), join(out, template));
 cpSync(join(generator, "load", "oas-3.1-schema.json"), join(out, "oas-3.1-schema.json"));
 cpSync(join(generator, "..", "generated", "openapi.json"), join(out, "mock-data", "openapi.json"));
 cpSync(join(generator, "..", "generated", "fixtures", "flows"), join(out, "mock-data", "fixtures", "flows"), { recursive: true });

@@ -6,6 +6,8 @@
  * is an outcome, returned, not thrown.
  */
 import type { MantyxCallOptions as CallOptions, ToolResultOutcome } from "../../generated/client.js";
+import type { MantyxCore } from "../../generated/client-core.js";
+import { postToolResult } from "../../generated/operations.js";
 import type { LocalToolCallData, LocalToolCallEvent, ToolResultRequest } from "../../generated/types.js";
 import { isRequestValidationError } from "../../runtime/client/index.js";
 import { asAnswer, errorText, MAX_ERROR_BYTES, truncateUtf8, type ToolAnswer, type ToolCallContext, type ToolHandlerResult } from "./registry.js";
@@ -46,7 +48,7 @@ export async function postToolAnswer(client: ToolResultPoster, runId: string, to
  * ```
  */
 export async function answerToolCall(
-  client: ToolResultPoster,
+  client: ToolResultPoster | MantyxCore,
   runId: string,
   call: LocalToolCallEvent | LocalToolCallData,
   handler: (args: Record<string, unknown>, context: ToolCallContext) => ToolHandlerResult | Promise<ToolHandlerResult>,
@@ -60,5 +62,7 @@ export async function answerToolCall(
   } catch (error) {
     reply = { error: truncateUtf8(errorText(error), MAX_ERROR_BYTES) };
   }
-  return postToolAnswer(client, runId, data.toolUseId, reply, options);
+  // A MantyxCore posts through the operation function.
+  const poster = "postToolResult" in client ? client : { postToolResult: (id: string, body: ToolResultRequest, o?: CallOptions) => postToolResult(client, id, body, o) };
+  return postToolAnswer(poster, runId, data.toolUseId, reply, options);
 }

@@ -1,23 +1,28 @@
 /**
  * The hand-written HTTP core of generated clients. A generated client
  * describes each operation as data (method, path, body validators, and the
- * stream and at-most-once settings the schema states) and `ClientCore.define`
- * turns every entry into a method, so the generated file costs a table, not
- * code: URL and header building, credentials, request-body validation, error
- * mapping, retries, at-most-once outcomes and the event stream all live here
- * once. Protocol-neutral: every protocol fact comes from the table.
+ * stream and at-most-once settings the schema states); `ClientBase` sends
+ * one call of such an entry: URL and header building, credentials,
+ * error mapping, retries, timeouts, redirects and redaction live here once.
+ * What only some operations need (the resumable event stream, item streams,
+ * pages, request-body checking, at-most-once outcomes) is an
+ * `OperationKind` of its own module, passed in by the operation function or
+ * method that needs it, so a
+ * program bundles it only when it calls such an operation
+ * (./operation-functions.ts; the all-in-one class is ./define.ts).
+ * Protocol-neutral: every protocol fact comes from the table.
  *
  * Uses only `fetch`, `Headers`, `AbortSignal`, `setTimeout`: runs in Node 20+,
  * browsers, Deno, Bun and edge workers.
  */
 import type { EventStreamSpec, StrictEventValidator, ValidationMode } from "../events/index.js";
-import { MantyxApiError, MantyxConnectionError, RequestValidationError, UnexpectedResponseError } from "./errors.js";
+import { MantyxApiError, MantyxConnectionError, UnexpectedResponseError } from "./errors.js";
 import { backoff, sleep, type BackoffOptions } from "./internal/backoff.js";
 import { redactError, redactor, secretForms, type Redact } from "./internal/redact.js";
-import { bodyIssues, describeBodyIssues, type BodyCheck } from "./request-check.js";
-import { ITEM_STREAM_ACCEPT, itemStream, type ItemStreamMode } from "./item-stream.js";
-import { pagesOf, type PagesSpec } from "./pages.js";
-import { runEventStream, type StreamRunOptions } from "./stream-run.js";
+import type { BodyCheck } from "./request-check.js";
+import type { ItemStreamMode } from "./item-stream.js";
+import type { PagesSpec } from "./pages.js";
+import type { StreamRunOptions } from "./stream-run.js";
 
 export type { RunEventStream, StreamRunOptions } from "./stream-run.js";
 
@@ -27,7 +32,7 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 /**
  * One operation, as a generated client describes it. The method's arguments
  * are the path parameters in path order (but those filled from a client
- * option, see `ClientCore`'s `pathOptions`), then the body when the
+ * option, see `ClientBase`'s `pathOptions`), then the body when the
  * operation takes one, then its query, header and cookie parameters as one
  * object (`{ query?, header?, cookie? }`) when it has any, then the
  * per-call options.
@@ -45,11 +50,16 @@ export interface Operation {
   readonly idempotent?: boolean;
   /** Some success answer has no body: a success body that is not JSON is ignored instead of being an UnexpectedResponseError. */
   readonly emptyOk?: boolean;
-  /** The request body's validators. */
+  /**
+   * The request body's validator (its all-errors build). Checked by the
+   * kind `checkedBody` (./request-check.ts), which the methods of
+   * ./define.ts and generated operation functions pass for such an entry;
+   * so a program that calls no validated operation bundles no checking.
+   */
   readonly body?: BodyCheck;
   /** The answer is an event stream (a resumable RunEventStream). */
   readonly stream?: StreamSpec;
-  /** At most one request per value of a body field, with outcomes for some answers (the schema's `x-once-per`, `x-outcomes`). */
+  /** At most one request per value of a body field, with outcomes for some answers (the schema's `x-once-per`, `x-outcomes`); made so by the kind `onceKind` (./once.ts). */
   readonly once?: OnceSpec;
   /** Cursor pagination (the schema's `x-pagination`): the client also gets `<operation>Pages`, an async iteration over the pages. */
   readonly pages?: PagesSpec;
@@ -59,7 +69,7 @@ export interface Operation {
   readonly bodyMedia?: string;
   /** Query, header and cookie parameters, by where they go (see `ParamsSpec`). */
   readonly params?: ParamsSpec;
-  /** Security requirement alternatives, each a list of scheme names (`ClientCore`'s `schemes`); the first the client holds every credential of is sent. An empty list: none needed. */
+  /** Security requirement alternatives, each a list of scheme names (`ClientBase`'s `schemes`); the first the client holds every credential of is sent. An empty list: none needed. */
   readonly security?: readonly (readonly string[])[];
   /** The answer is a stream of items without resume (item-stream.ts). */
   readonly items?: ItemStreamMode;
@@ -207,6 +217,45 @@ export type OnceOutcome<Name extends string = string> = { status: "accepted"; ht
 export type StreamOpener = (lastSeq: number | undefined, signal: AbortSignal) => Promise<Response>;
 
 /**
+ * One call as an `OperationKind` sees it: the arguments sorted out, the
+ * URL, and the client's request pipeline for this call.
+ */
+export interface CallContext {
+  readonly client: ClientBase;
+  /** The operation's name (its method's), for error messages. */
+  readonly id: string;
+  readonly operation: Operation;
+  /** The arguments as the caller passed them. */
+  readonly args: readonly unknown[];
+  /** How many leading path arguments the call takes (path parameters not filled from a client option). */
+  readonly pathArgs: number;
+  /** Where the parameters object stands among the arguments (after the path arguments and the body). */
+  readonly paramsIndex: number;
+  readonly callOptions: (StreamRunOptions & Record<string, unknown>) | undefined;
+  /** The client's options. */
+  readonly settings: ClientOptions;
+  /** The URL with its query string; throws a caller's mistake (a missing path value) as a TypeError. */
+  url(): string;
+  /** The call's parameter and credential headers. */
+  readonly headers: Record<string, string>;
+  /** Redaction of the client's credentials and of those in the call's headers; throws a TypeError when a call header is no valid header value. */
+  hide(): Redact;
+  /** Makes the call as a plain one (its body sent, one JSON answer), unchecked: what a kind that checks the body goes on with. */
+  send(): Promise<unknown>;
+  /** Sends the call's request as `send` does (retries, the timeout) and resolves with its 2xx response, unread. */
+  respond(): Promise<Response>;
+  /** Sends one request of this call without a body: `retry` -1 retries failures of an idempotent request, 0 none (429 is retried unless 0). */
+  request(url: string, retry: number, signal: AbortSignal | undefined, accept: string, extra: Record<string, string>): Promise<Response>;
+}
+
+/**
+ * How a call whose answer is more than one JSON value is made (a resumable
+ * event stream, an item stream, pages; ./kinds.ts). Without one, a call
+ * sends its body and reads one JSON answer (or an at-most-once outcome).
+ */
+export type OperationKind = (call: CallContext) => unknown;
+
+/**
  * Sets each header of `set` on `headers`, and adds the credential of an
  * `authorization` or `x-api-key` one to `secrets` (a credential passed as a
  * plain header is redacted too). A value fetch would refuse is a TypeError
@@ -223,7 +272,24 @@ function addHeaders(headers: Headers, set: Record<string, string> | undefined, s
   }
 }
 
-export class ClientCore {
+/** The redirect statuses fetch follows (Fetch, "redirect status"). */
+const REDIRECTS = [301, 302, 303, 307, 308];
+
+/** Set by ClientBase's static block: the only way into a client's private `#call` (the operation functions, ./operation-functions.ts). */
+let call: (client: ClientBase, id: string, operation: Operation, args: unknown[], kind?: OperationKind) => unknown;
+
+/**
+ * One call of `operation` (named `id`) on `client` with the method's
+ * arguments `args`, made as `kind` says (default: one JSON answer). What
+ * generated operation functions and the methods of ./define.ts run.
+ */
+export const callOperation = (client: ClientBase, id: string, operation: Operation, args: unknown[], kind?: OperationKind): unknown => call(client, id, operation, args, kind);
+
+export class ClientBase {
+  static {
+    call = (client, id, operation, args, kind) => client.#call(id, operation, args, kind);
+  }
+
   /** The options as given (defaults are applied where they are read). */
   readonly #o: ClientOptions;
   /** Path parameters filled from an option (per call, else the client's) instead of an argument: parameter -> option name. */
@@ -232,8 +298,6 @@ export class ClientCore {
   readonly #headers: Headers;
   /** The credential in every form it may be echoed in (internal/redact.ts): what redaction removes. */
   readonly #secrets: string[] = [];
-  /** Outcomes of at-most-once operations by URL and key: at most one request each. */
-  readonly #posted = new Map<string, Promise<OnceOutcome>>();
   /** The security schemes of the schema, by name. */
   readonly #schemes: Readonly<Record<string, SecurityScheme>>;
 
@@ -250,10 +314,9 @@ export class ClientCore {
     for (const name in options.credentials) {
       const credential = options.credentials[name];
       if (credential === undefined) continue;
-      // Every form a credential is sent in is redacted from errors: as given, URL-encoded, and basic's base64.
-      const parts = typeof credential == "string" ? [credential] : [credential.password, basicToken(credential)];
-      // (A query string encodes a space as `+`, encodeURIComponent as `%20`: both forms.)
-      for (const part of parts) this.#secrets.push(...secretForms(part), ...secretForms(encodeURIComponent(part)), ...secretForms(new URLSearchParams({ k: part }).toString().slice(2)));
+      // Every form a credential is sent in is redacted from errors: as given (with its encodings, internal/redact.ts), and basic's base64.
+      if (typeof credential == "string") this.#secrets.push(...secretForms(credential));
+      else this.#secrets.push(...secretForms(credential.password), ...secretForms(basicToken(credential)));
     }
     if (!options.baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function") throw new TypeError("MantyxClient: pass baseUrl (and fetch)");
     // A mistyped URL fails here, not as a "connection error" on every call.
@@ -284,92 +347,49 @@ export class ClientCore {
     }
   }
 
-  /** Installs one method per operation on this class's prototype (a generated client calls it once). */
-  static define(operations: Readonly<Record<string, Operation>>): void {
-    for (const id in operations) {
-      const operation = operations[id]!;
-      const methods = this.prototype as unknown as Record<string, unknown>;
-      methods[id] = function (this: ClientCore, ...args: unknown[]) {
-        return this.#call(id, operation, args);
-      };
-      const { pages } = operation;
-      if (pages) {
-        // Same arguments as the operation; the parameters object is the one before the options.
-        methods[`${id}Pages`] = function (this: ClientCore, ...args: unknown[]) {
-          const at = this.#paramsIndex(operation);
-          const call = methods[id] as (...a: unknown[]) => Promise<unknown>;
-          return pagesOf((params) => call.call(this, ...args.slice(0, at), params, ...args.slice(at + 1)), pages, args[at] as Record<string, unknown> | undefined);
-        };
-      }
-    }
-  }
-
-  /** How many leading arguments a path takes: its parameters, but those filled from an option. */
-  #pathArgCount(path: string): number {
-    return (path.match(/\{[^}]+\}/g) ?? []).filter((p) => !(p.slice(1, -1) in this.#pathOptions)).length;
-  }
-
-  /** Where an operation's parameters object stands among its method's arguments (after the path arguments and the body). */
-  #paramsIndex({ path, body, takesBody }: Operation): number {
-    return this.#pathArgCount(path) + (body || takesBody ? 1 : 0);
-  }
-
-  #call(id: string, operation: Operation, args: unknown[]): unknown {
-    const { method, path, body: check, stream, items } = operation;
+  #call(id: string, operation: Operation, args: unknown[], kind: OperationKind | undefined): unknown {
+    const { method, path, body: check, takesBody, params } = operation;
     const fromOption = this.#pathOptions;
     // Arguments: the path parameters not filled from an option, in path order; the body; the parameters object; the options.
-    const pathArgs = this.#pathArgCount(path);
-    const paramsIndex = this.#paramsIndex(operation);
-    const optionsIndex = paramsIndex + (operation.params ? 1 : 0);
-    const callOptions = args[optionsIndex] as (StreamRunOptions & Record<string, unknown>) | undefined;
+    const pathArgs = (path.match(/\{[^}]+\}/g) ?? []).filter((p) => !(p.slice(1, -1) in fromOption)).length;
+    const paramsIndex = pathArgs + (check || takesBody ? 1 : 0);
+    const callOptions = args[paramsIndex + (params ? 1 : 0)] as CallContext["callOptions"];
     const settings = this.#o as ClientOptions & Record<string, unknown>;
-    const sent = this.#parameters(operation, operation.params ? (args[paramsIndex] as CallParams | undefined) : undefined);
-    let nextArg = 0;
-    const url = (): string =>
-      settings.baseUrl.replace(/\/+$/, "") +
-      path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-        const option = fromOption[name];
-        const value = option === undefined ? args[nextArg++] : (callOptions?.[option] ?? settings[option]);
-        if (value == null || value === "") throw new TypeError(`${id}: pass ${option === undefined ? name : `{ ${option} } to the client or the call`}`);
-        return encodeURIComponent(value as string);
-      }) +
-      sent.query;
-    if (items) {
-      let target: string;
-      try {
-        target = url();
-      } catch (e) {
-        return { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(e) }) };
-      }
-      const open = (): Promise<Response> => this.#request(id, method, target, -1, undefined, callOptions, callOptions?.signal, ITEM_STREAM_ACCEPT[items], sent.headers);
-      return itemStream(id, items, open, callOptions?.signal);
-    }
-    if (stream) {
-      let streamUrl: string | Error;
-      try {
-        // A caller mistake (a missing path value, a header value fetch refuses) is thrown by the first next(), not retried as a drop.
-        addHeaders(new Headers(), callOptions?.headers, []);
-        streamUrl = url();
-      } catch (e) {
-        streamUrl = e as Error;
-      }
-      const { resumeQuery } = stream;
-      const hide = streamUrl instanceof Error ? redactor(this.#secrets) : this.#hideFor(callOptions);
-      return runEventStream(this, settings, id, stream, args.slice(0, pathArgs), callOptions ?? {}, streamUrl, hide, (seq, signal) =>
-        this.#request(
-          id,
-          method,
-          seq === undefined || !resumeQuery ? (streamUrl as string) : `${streamUrl}${(streamUrl as string).includes("?") ? "&" : "?"}${encodeURIComponent(resumeQuery)}=${seq}`,
-          0,
-          undefined,
-          callOptions,
-          signal,
-          "text/event-stream",
-          seq === undefined ? {} : { "last-event-id": "" + seq },
-        ),
+    const sent = this.#parameters(operation, params ? (args[paramsIndex] as CallParams | undefined) : undefined);
+    const url = (): string => {
+      let nextArg = 0;
+      return (
+        settings.baseUrl.replace(/\/+$/, "") +
+        path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+          const option = fromOption[name];
+          const value = option === undefined ? args[nextArg++] : (callOptions?.[option] ?? settings[option]);
+          if (value == null || value === "") throw new TypeError(`${id}: pass ${option === undefined ? name : `{ ${option} } to the client or the call`}`);
+          return encodeURIComponent(value as string);
+        }) +
+        sent.query
       );
+    };
+    const body = check || takesBody ? args[paramsIndex - 1] : undefined;
+    const send = (): Promise<unknown> => this.#invoke(id, operation, url, body, callOptions, sent.headers);
+    if (kind) {
+      return kind({
+        client: this,
+        id,
+        operation,
+        args,
+        pathArgs,
+        paramsIndex,
+        callOptions,
+        settings,
+        url,
+        headers: sent.headers,
+        hide: () => this.#hideFor(callOptions),
+        send,
+        respond: () => this.#invoke(id, operation, url, body, callOptions, sent.headers, true) as Promise<Response>,
+        request: (target, retry, signal, accept, extra) => this.#request(id, method, target, retry, undefined, callOptions, signal, accept, extra),
+      });
     }
-    return this.#invoke(id, operation, url, check || operation.takesBody ? args[paramsIndex - 1] : undefined, callOptions, sent.headers);
+    return send();
   }
 
   /**
@@ -410,19 +430,13 @@ export class ClientCore {
 
   async #invoke(
     id: string,
-    { method, idempotent, emptyOk, body: check, once, bodyMedia, answer }: Operation,
+    { method, idempotent, emptyOk, bodyMedia, answer }: Operation,
     url: () => string,
     body: unknown,
     callOptions: CallOptions | undefined,
     extra: Record<string, string> = {},
+    respond = false,
   ): Promise<unknown> {
-    const { validation: mode, onWarning = (m: string) => console.warn(m) } = this.#o;
-    const issues = check && mode != "off" && bodyIssues(check, body);
-    if (issues) {
-      const e = new RequestValidationError(`${id}: invalid body, not sent:${describeBodyIssues(issues)}`, { operationId: id, issues });
-      if (mode != "warn") throw e;
-      onWarning(e.message, e);
-    }
     const target = url();
     const hide = this.#hideFor(callOptions);
     const attempts = { count: 0 };
@@ -451,35 +465,7 @@ export class ClientCore {
         parent?.removeEventListener("abort", follow);
       }
     };
-    if (once) {
-      // At most one request per key: a second call returns the first
-      // outcome without sending. A request that failed (thrown error,
-      // nothing decided) is forgotten, so it can be retried; if it did reach
-      // the server, the retry gets the outcome the server gives a repeat.
-      const posted = this.#posted;
-      const key = `${target}\0${(body as Record<string, unknown> | undefined)?.[once.key]}`;
-      let outcome = posted.get(key);
-      if (!outcome) {
-        posted.set(
-          key,
-          (outcome = timed(request).then(
-            // A 2xx is the acceptance whatever its body (older servers answer 200, maybe with text).
-            (response) => (response.body?.cancel().catch(() => undefined), { status: "accepted", httpStatus: response.status }),
-            (error) => {
-              // A listed status is that outcome when the body names that code.
-              const name = error instanceof MantyxApiError && once.outcomes[error.status];
-              if (name && error.code == name) return { status: name, error } as OnceOutcome;
-              throw error;
-            },
-          )),
-        );
-        const own = outcome;
-        // (Only its own entry: after an eviction the key may hold a newer request.)
-        own.catch(() => posted.get(key) === own && posted.delete(key));
-        if (posted.size > 1e4) posted.delete(posted.keys().next().value!);
-      }
-      return outcome;
-    }
+    if (respond) return timed(request);
     const [response, content] = await timed(async (signal) => {
       const answered = await request(signal);
       return [answered, answer == "blob" ? await answered.blob() : await answered.text()] as const;
@@ -541,17 +527,42 @@ export class ClientCore {
       // A cycle, a BigInt, or nesting deeper than the stack (a RangeError).
       throw new TypeError(`${id}: the body cannot be encoded as JSON (${(cause as Error).message})`, { cause });
     }
+    // fetch forwards every header but Authorization to the origin a redirect
+    // names. A request with a credential in another header (X-API-Key, an
+    // API-key scheme's, a cookie) follows its redirects here instead, and
+    // leaves the credentials behind on a hop to another origin.
+    const carried: string[] = [];
+    headers.forEach((value, name) => name != "authorization" && secrets.some((form) => value.includes(form)) && carried.push(name));
     for (let attempt = 1; ; attempt++) {
       attempts.count = attempt;
       let response: Response | undefined;
       let error: MantyxApiError | MantyxConnectionError;
       try {
-        // Called unbound: a browser's window.fetch called as a method of another object throws "Illegal invocation".
-        response = await fetchFn(url, { method, headers, body: payload, signal });
+        let hop = { url, method, headers, body: payload };
+        for (let hops = 0; ; hops++) {
+          // Called unbound: a browser's window.fetch called as a method of another object throws "Illegal invocation".
+          response = await fetchFn(hop.url, { ...hop, signal, redirect: carried.length ? "manual" : "follow" });
+          // (A browser answers "manual" with an opaque redirect: no status, no Location.)
+          if (response.type == "opaqueredirect") {
+            throw new MantyxConnectionError(`${id}: redirected, and a browser hides where to; not followed, or the credential in ${carried} would go along: use the Authorization header, or the final URL as baseUrl`, { operationId: id, attempts: attempt });
+          }
+          const location = carried.length && REDIRECTS.includes(response.status) && response.headers.get("location");
+          if (!location) break;
+          if (hops == 20) throw new TypeError("redirect count exceeded");
+          await response.body?.cancel().catch(() => undefined);
+          const next = new URL(location, hop.url);
+          // Fetch's "HTTP-redirect fetch": a 303 (and a POST's 301/302) becomes a GET without its body.
+          const toGet = (response.status == 303 && hop.method != "HEAD") || (response.status < 303 && hop.method == "POST");
+          const sent = new Headers(hop.headers);
+          if (next.origin != new URL(hop.url).origin) for (const name of ["authorization", ...carried]) sent.delete(name);
+          if (toGet) sent.delete("content-type");
+          hop = { url: next.href, method: toGet ? "GET" : hop.method, headers: sent, body: toGet ? undefined : hop.body };
+        }
         if (response.ok) return response;
         error = await this.#error(id, response, hide);
       } catch (thrown) {
         if (signal?.aborted) throw signal.reason;
+        if (thrown instanceof MantyxConnectionError) throw thrown;
         // fetch's errors may quote a URL a redirect named, and so an echoed credential.
         const cause = redactError(thrown, hide);
         // fetch's own message is often just "fetch failed": the reason (ECONNREFUSED, a DNS failure, …) is its cause's.

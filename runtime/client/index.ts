@@ -3,15 +3,20 @@
  * (generated/client.ts builds on it through runtime/codegen/v1.ts).
  * Explicit exports only: this list is the public surface.
  */
+export { ClientCore, defineOperations } from "./define.js";
+export { operationFunction } from "./operation-functions.js";
 export {
-  ClientCore,
+  callOperation,
+  ClientBase,
   DEFAULT_TIMEOUT_MS,
+  type CallContext,
   type CallOptions,
   type ClientOptions,
   type ClientWarningHandler,
   type OnceOutcome,
   type OnceSpec,
   type Operation,
+  type OperationKind,
   type StatusProbe,
   type StreamOpener,
   type StreamSpec,
@@ -29,6 +34,9 @@ export {
   type RateLimit,
 } from "./errors.js";
 export type { BackoffOptions } from "./internal/backoff.js";
-export type { BodyCheck } from "./request-check.js";
-export { DEFAULT_IDLE_TIMEOUT_MS, type ReconnectInfo, type RunEventStream, type RunStreamItem, type StreamRunOptions } from "./stream-run.js";
+export { onceKind } from "./once.js";
+export { checkedBody, type BodyCheck } from "./request-check.js";
+export { itemStreamKind } from "./item-stream.js";
+export { pagesKind } from "./pages.js";
+export { DEFAULT_IDLE_TIMEOUT_MS, eventStreamKind, type ReconnectInfo, type RunEventStream, type RunStreamItem, type StreamRunOptions } from "./stream-run.js";
 export { isStreamDecodeError, StreamDecodeError, type OnInvalid, type ValidationMode } from "../events/index.js";

@@ -14,6 +14,7 @@
  */
 import { parseJsonLines } from "../jsonl/index.js";
 import { parseSse, type SseMessage } from "../sse/index.js";
+import type { OperationKind } from "./core.js";
 import { UnexpectedResponseError } from "./errors.js";
 
 export type ItemStreamMode = "sse" | "sse-json" | "sse-data" | "jsonl";
@@ -26,7 +27,7 @@ const MEDIA: Record<ItemStreamMode, RegExp> = {
   jsonl: /^application\/(jsonl|x-ndjson|x-jsonlines|json-lines)/i,
 };
 
-export const ITEM_STREAM_ACCEPT: Record<ItemStreamMode, string> = {
+const ITEM_STREAM_ACCEPT: Record<ItemStreamMode, string> = {
   sse: "text/event-stream",
   "sse-json": "text/event-stream",
   "sse-data": "text/event-stream",
@@ -59,3 +60,15 @@ export function itemStream<T>(id: string, mode: ItemStreamMode, open: () => Prom
     },
   };
 }
+
+/** Item streams as an operation kind (core.ts): a call of an operation with an `items` mode. A caller mistake (a missing path value) is thrown by the first `next()`. */
+export const itemStreamKind: OperationKind = ({ id, operation, callOptions, url, headers, request }) => {
+  const mode = operation.items!;
+  let target: string;
+  try {
+    target = url();
+  } catch (e) {
+    return { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(e) }) };
+  }
+  return itemStream(id, mode, () => request(target, -1, callOptions?.signal, ITEM_STREAM_ACCEPT[mode], headers), callOptions?.signal);
+};

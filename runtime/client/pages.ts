@@ -5,6 +5,7 @@
  * iteration ends when a page names none (absent, null or empty), or names a
  * cursor it already gave (a server bug must not loop forever).
  */
+import { callOperation, type OperationKind } from "./core.js";
 
 /** From the schema's `x-pagination`: the query parameter that takes the cursor, and the answer's fields. */
 export interface PagesSpec {
@@ -35,3 +36,7 @@ export async function* pagesOf<Page>(fetchPage: (params: CallParams) => Promise<
     query = { ...query, [spec.cursorParam]: next };
   }
 }
+
+/** Pages as an operation kind (core.ts): each page one call of the operation, with the same arguments but the parameters object. */
+export const pagesKind: OperationKind = ({ client, id, operation, args, paramsIndex: at }) =>
+  pagesOf((params) => callOperation(client, id, operation, [...args.slice(0, at), params, ...args.slice(at + 1)]) as Promise<unknown>, operation.pages!, args[at] as CallParams | undefined);

@@ -7,6 +7,8 @@
  * without the `if` ones, which only echo the issue before them.
  */
 import type { ValidationIssue, Validator } from "../validation/issue.js";
+import type { OperationKind } from "./core.js";
+import { RequestValidationError } from "./errors.js";
 
 /** A request body's validator: the all-errors build of its component. */
 export type BodyCheck = Validator<unknown>;
@@ -32,3 +34,25 @@ export function describeBodyIssues(issues: readonly ValidationIssue[]): string {
   );
   return shown.map((i) => `\n  ${i.instancePath || "(body)"}: ${i.keyword == "false schema" ? "must not be present" : i.message}`).join("");
 }
+
+/**
+ * Request-body checking as an operation kind (core.ts): the body is checked
+ * with the entry's `body` validator as the client's `validation` says
+ * (`"throw"`, the default: a RequestValidationError listing every problem,
+ * nothing sent; `"warn"`: reported to `onWarning`, then sent; `"off"`: not
+ * checked), then the call goes on as `next` makes it (by default a plain
+ * one; `onceKind` for an at-most-once operation).
+ */
+export const checkedBody =
+  (next?: OperationKind): OperationKind =>
+  async (call) => {
+    const { id, operation, args, paramsIndex, settings, send } = call;
+    const { validation: mode, onWarning = (m: string) => console.warn(m) } = settings;
+    const issues = mode != "off" && bodyIssues(operation.body!, args[paramsIndex - 1]);
+    if (issues) {
+      const e = new RequestValidationError(`${id}: invalid body, not sent:${describeBodyIssues(issues)}`, { operationId: id, issues });
+      if (mode != "warn") throw e;
+      onWarning(e.message, e);
+    }
+    return next ? next(call) : send();
+  };

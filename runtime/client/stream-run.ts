@@ -58,7 +58,7 @@
  */
 import { isSseParseError } from "../sse/index.js";
 import { decodeTypedEventBatches, isTerminalOf, StreamDecodeError, type DecodedItem, type EventEnvelope, type OnInvalid } from "../events/index.js";
-import type { CallOptions, ClientOptions, StreamOpener, StreamSpec } from "./core.js";
+import type { CallOptions, ClientBase, ClientOptions, OperationKind, StreamOpener, StreamSpec } from "./core.js";
 import { MantyxApiError, MantyxConnectionError, UnexpectedResponseError } from "./errors.js";
 import { linked, reconnectDelay, sleep, type BackoffOptions } from "./internal/backoff.js";
 import { redactError, type Redact } from "./internal/redact.js";
@@ -134,22 +134,23 @@ export interface RunEventStream<Item = RunStreamItem, Terminal = EventEnvelope> 
 /** How the status probe describes the run: over, live, or neither (an unknown status, or no probe). */
 type RunState = "over" | "live" | "unknown";
 
+/** Answers a stream's status probe (its operation, called with the stream's path arguments and the call's options). */
+export type StatusCall = (options: CallOptions) => Promise<unknown>;
+
 /**
  * The stream behind a streamed operation. `url` is the stream's URL (or the
  * caller mistake that prevented building it, thrown by the first `next()`);
  * `open` sends one request, resuming after `lastSeq` when defined, and
  * resolves with the 2xx response or throws as a request does
  * (MantyxApiError, MantyxConnectionError). `settings` are the client's
- * options; `client` answers the spec's status probe, called with
- * `pathArgs` (the stream method's path arguments); `hide` removes the
+ * options; `status` answers the spec's status probe; `hide` removes the
  * credential from what the stream reports.
  */
 export function runEventStream(
-  client: unknown,
+  status: StatusCall | undefined,
   settings: ClientOptions,
   id: string,
   spec: StreamSpec,
-  pathArgs: readonly unknown[],
   options: StreamRunOptions,
   url: string | Error,
   hide: Redact,
@@ -184,9 +185,8 @@ export function runEventStream(
   // replays, and any more are new. Past the replay none is dropped.
   let invalidAtLast = 0;
   const runState = async (): Promise<RunState> => {
-    if (!probe) return "unknown";
-    const call = (client as Record<string, (...args: unknown[]) => Promise<Record<string, unknown> | undefined>>)[probe.operation]!;
-    const answer = await call.call(client, ...pathArgs, options as CallOptions);
+    if (!probe || !status) return "unknown";
+    const answer = (await status(options)) as Record<string, unknown> | undefined;
     const state = answer?.[probe.field] as string;
     // Over: a final status, or a field that stays null until the end.
     if (probe.done.includes(state) || (probe.doneWhenSet ?? []).some((f) => answer?.[f] != null)) return "over";
@@ -320,3 +320,38 @@ export function runEventStream(
   };
   return stream;
 }
+
+/** A function of the operation that answers a stream's status probe (MANTYX: `getRun`), called with the client and the stream's path arguments. */
+export type StatusOperation = (client: ClientBase, ...args: never[]) => Promise<unknown>;
+
+/**
+ * The resumable event stream as an operation kind (core.ts): the stream of
+ * a call of an operation with a `stream` spec, its status probe answered by
+ * the operation function `probe` returns (asked for when needed: generated
+ * code may define it further down).
+ */
+export const eventStreamKind =
+  (probe: (() => StatusOperation) | undefined): OperationKind =>
+  ({ client, id, operation, args, pathArgs, callOptions, settings, url, hide, request }) => {
+    const spec = operation.stream!;
+    const { resumeQuery } = spec;
+    // A caller mistake (a missing path value, a header value fetch refuses) is thrown by the first next(), not retried as a drop.
+    let target: string | Error;
+    let redact: Redact = (text) => text; // (nothing is sent, nor reported but that mistake)
+    try {
+      redact = hide();
+      target = url();
+    } catch (e) {
+      target = e as Error;
+    }
+    const status = probe && ((options: CallOptions) => (probe() as (...a: unknown[]) => Promise<unknown>)(client, ...args.slice(0, pathArgs), options));
+    return runEventStream(status, settings, id, spec, callOptions ?? {}, target, redact, (seq, signal) =>
+      request(
+        seq === undefined || !resumeQuery ? (target as string) : `${target}${(target as string).includes("?") ? "&" : "?"}${encodeURIComponent(resumeQuery)}=${seq}`,
+        0,
+        signal,
+        "text/event-stream",
+        seq === undefined ? {} : { "last-event-id": "" + seq },
+      ),
+    );
+  };

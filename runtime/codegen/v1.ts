@@ -20,9 +20,13 @@
  * text answers and item streams without resume (`ParamsSpec`,
  * `SecurityScheme`, `Credential`, `ItemStreamMode`); 3, flattened frames
  * (`EventStreamSpec.payload`: read when a spec names its payload member)
- * and strict checking of events as an opt-in (`DecodeOptions.strict`).
+ * and strict checking of events as an opt-in (`DecodeOptions.strict`); 4,
+ * operation functions (`ClientBase`, `operationFunction`, the kinds
+ * `checkedBody`, `onceKind`, `eventStreamKind`, `itemStreamKind`, `pagesKind`,
+ * `defineOperations`) and
+ * event streams without a validator (`EventStreamSpec.validate` optional).
  */
-export const CODEGEN_V1_REVISION = 3;
+export const CODEGEN_V1_REVISION = 4;
 
 /**
  * Throws at import time when the installed runtime's contract revision is
@@ -36,9 +40,16 @@ export function requireCodegenRevision(needed: number, generator: string): void 
   }
 }
 
-// The HTTP core: operations as data, one method per entry.
+// The HTTP core: operations as data, one function per entry, or one method per entry of a class.
+export { ClientCore, defineOperations } from "../client/define.js";
+export { operationFunction } from "../client/operation-functions.js";
+export { itemStreamKind } from "../client/item-stream.js";
+export { pagesKind } from "../client/pages.js";
+export { onceKind } from "../client/once.js";
+export { checkedBody } from "../client/request-check.js";
+export { eventStreamKind } from "../client/stream-run.js";
 export {
-  ClientCore,
+  ClientBase,
   type CallOptions,
   type ClientOptions,
   type Credential,

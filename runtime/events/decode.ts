@@ -112,9 +112,11 @@ export function decodeTypedEventMessage<E>(frame: SseMessage, spec: EventStreamS
     recordFrameShape(value, read.shape);
     return value;
   };
-  const { validation, strict } = options;
   const { validate } = spec;
-  if (validation !== "off" && validate(value)) {
+  // A spec without a validator checks the envelope only, as "off" does.
+  const validation = validate ? options.validation : "off";
+  const { strict } = options;
+  if (validation !== "off" && validate!(value)) {
     if (strict !== undefined && !strict(value)) {
       warn(options, "event delivered (fails only the strict level)", new StreamDecodeError("strict-only", frame, strict.errors ?? [], undefined, value, false, read.shape));
     }
@@ -126,7 +128,7 @@ export function decodeTypedEventMessage<E>(frame: SseMessage, spec: EventStreamS
   const error = new StreamDecodeError(
     "invalid-event",
     frame,
-    validation === "off" ? [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "needs seq and type" }] : (validate.errors ?? []),
+    validation === "off" ? [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "needs seq and type" }] : (validate!.errors ?? []),
     undefined,
     value,
     isTerminalOf(spec, value),

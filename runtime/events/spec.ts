@@ -13,8 +13,8 @@ export interface EventEnvelope {
 }
 
 export interface EventStreamSpec<E = EventEnvelope> {
-  /** Checks one parsed event: the item schema's validator. */
-  readonly validate: Validator<E>;
+  /** Checks one parsed event: the item schema's validator. Without one only the envelope (`seq`, `type`) is checked, as with `validation: "off"` (a program that turns validation off bundles no validator). */
+  readonly validate?: Validator<E> | undefined;
   /** The types after which the server sends nothing more (the variants marked `x-terminal`). */
   readonly terminal: readonly string[];
   /**

@@ -3,7 +3,7 @@
  * deterministic, and schema text reaches the output only through the
  * checking helpers.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { clientEmitter, createRenderer, operationData } from "../../generator/emit/client.js";
@@ -52,6 +52,22 @@ describe("client emitter", () => {
     expect(onDisk.replace(/^\/\/ @generated.*\n/, "")).toBe(emit(model).replace(/^\/\/ @generated.*\n/, ""));
   });
 
+  it("emits the core client, both flavours of operation functions and the class, each matching generated/ and deterministic", () => {
+    const files = clientEmitter.emit(model) as Array<{ path: string; contents: string }>;
+    expect(files.map((f) => f.path)).toEqual(["client.ts", "client-core.ts", "operations.ts", "operations-unvalidated.ts"]);
+    const again = clientEmitter.emit(model) as Array<{ path: string; contents: string }>;
+    for (const [i, file] of files.entries()) {
+      expect(again[i]!.contents).toBe(file.contents);
+      const onDisk = readFileSync(new URL(`generated/${file.path}`, root), "utf8");
+      expect(onDisk.replace(/^\/\/ @generated.*\n/, "")).toBe(file.contents.replace(/^\/\/ @generated.*\n/, ""));
+    }
+    // The unvalidated flavour imports no validator, not even for types; the validated one each request body's all-errors build.
+    const [, , checked, unvalidated] = files;
+    expect(unvalidated!.contents).not.toMatch(/validators\//);
+    expect(unvalidated!.contents).not.toMatch(/^import \{[^}]*\} from "\.\/events\.js"/m);
+    expect(checked!.contents.match(/from "\.\/validators\/[^"]+"/g)?.length).toBe(5);
+  });
+
   it("describes each operation from the schema", () => {
     const ops = Object.fromEntries(operationData(model).map((o) => [o.id, o]));
     // The resume position (`lastSeq`, `Last-Event-ID`) of the resumable stream is the runtime's, not a parameter of the method.
@@ -98,7 +114,16 @@ describe("client emitter", () => {
     expect(() => render({ header: "x", version: "1", operations: [], validatorImports: [{ name: "a-b", from: "./validators/a.js" }] })).toThrow(/not an identifier/);
   });
 
-  it("the template never inserts raw text ({{{ }}})", () => {
-    expect(readFileSync(new URL("templates/client.ts.hbs", root), "utf8")).not.toContain("{{{");
+  it("the templates never insert raw text ({{{ }}})", () => {
+    const templates = readdirSync(new URL("templates/", root)).filter((f) => f.endsWith(".hbs"));
+    expect(templates.length).toBeGreaterThanOrEqual(6);
+    for (const t of templates) expect({ t, raw: readFileSync(new URL(`templates/${t}`, root), "utf8").includes("{{{") }).toEqual({ t, raw: false });
+  });
+
+  it("renders an operation function from plain template data (the operations template and its partials)", () => {
+    const render = createRenderer("operations.ts.hbs");
+    const op = { id: "x", kind: "json", method: "GET", path: "/", summary: "s", description: "", scopes: [], statuses: [], pathParams: [], responseType: "T.X", functionEntry: "{}", paged: false };
+    const data = { header: "h", runtime: "r", revision: 4, generator: "g", coreName: "C", optionsName: "O", callOptionsName: "CO", streamOptionsName: "SO", kindImports: [], validatorImports: [], operations: [op], unvalidated: false, hasOnce: false, streamValues: "", streamTypes: "" };
+    expect(render(data)).toContain("export const x: (client: C, options?: CO) => Promise<T.X>");
   });
 });

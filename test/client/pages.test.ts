@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
+import { listRunsPages, MantyxCore } from "../../generated/operations.js";
 
 const seen: URL[] = [];
 let repeatCursor = false;
@@ -44,6 +45,15 @@ describe("cursor pages", () => {
     expect(ids).toEqual(["run_0", "run_1", "run_2"]);
     expect(seen.map((u) => u.searchParams.get("cursor"))).toEqual([null, "c1", "c2"]);
     expect(seen.every((u) => u.searchParams.get("limit") === "1" && u.searchParams.get("status") === "succeeded")).toBe(true);
+  });
+
+  it("the listRunsPages operation function does the same on a MantyxCore", async () => {
+    seen.length = 0;
+    const core = new MantyxCore({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, workspace: "acme", apiKey: "mantyx_test_key" });
+    const ids: string[] = [];
+    for await (const page of listRunsPages(core, { query: { limit: 1, status: "succeeded" } })) ids.push(...page.runs.map((r) => r.id));
+    expect(ids).toEqual(["run_0", "run_1", "run_2"]);
+    expect(seen.map((u) => u.searchParams.get("cursor"))).toEqual([null, "c1", "c2"]);
   });
 
   it("a cursor given starts there, and break stops fetching", async () => {

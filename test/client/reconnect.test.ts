@@ -36,7 +36,7 @@ afterEach(() => {
 describe("stream reconnects", () => {
   it("after a connection that delivered events, reconnects at once (a little jitter), whatever the request retry back-off is", async () => {
     const { runId, seqs } = await finishedRun(6);
-    server().faults.push(...Array.from({ length: 5 }, () => ({ kind: "cut-events", after: 1 }) as const));
+    server().faults.push(...Array.from({ length: 5 }, () => "drop-after=1"));
     const infos: ReconnectInfo[] = [];
     const client = defaultClient(server(), { retryDelay: { initialDelayMs: 5000, maxDelayMs: 10_000 } });
     const events = (await collect(client.streamRun(runId, { onReconnect: (i) => infos.push(i) }))) as AgentRunEvent[];
@@ -52,7 +52,7 @@ describe("stream reconnects", () => {
   it("the back-off grows only over connections in a row that delivered nothing, and starts again after progress", async () => {
     vi.spyOn(Math, "random").mockReturnValue(0); // the shortest jitter: delays are exact
     const { runId, seqs } = await finishedRun(6);
-    server().faults.push({ kind: "cut-events", after: 1 }, { kind: "status", status: 503 }, { kind: "status", status: 503 }, { kind: "status", status: 503 }, { kind: "cut-events", after: 1 });
+    server().faults.push("drop-after=1", "status=503", "status=503", "status=503", "drop-after=1");
     const infos: ReconnectInfo[] = [];
     const client = defaultClient(server(), { reconnectDelay: { initialDelayMs: 10, maxDelayMs: 30 } });
     const events = (await collect(client.streamRun(runId, { onReconnect: (i) => infos.push(i) }))) as AgentRunEvent[];
@@ -68,7 +68,7 @@ describe("stream reconnects", () => {
 
   it("never reconnects sooner than a Retry-After", async () => {
     const { runId } = await finishedRun(2);
-    server().faults.push({ kind: "status", status: 503, retryAfterSeconds: 1 });
+    server().faults.push("status=503,retry-after=1");
     const delays: number[] = [];
     await collect(defaultClient(server()).streamRun(runId, { onReconnect: (i) => delays.push(i.delayMs) }));
     expect(delays).toHaveLength(1);
@@ -113,7 +113,7 @@ describe("a slow tool behind a silent server", () => {
 
   it("a half-open connection (headers, then nothing) is noticed by the idle timeout and resumed", async () => {
     const { runId, seqs } = await finishedRun(3);
-    server().faults.push({ kind: "stall", after: 1 }, { kind: "hang" });
+    server().faults.push("stall=1", "stall=0");
     const events = (await collect(defaultClient(server()).streamRun(runId, { idleTimeoutMs: 100 }))) as AgentRunEvent[];
     expect(events.map((e) => e.seq)).toEqual(seqs);
     expect(server().faults).toEqual([]);

@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { AgentRunEvent } from "../../generated/types.js";
 import { isTerminalEvent, MantyxConnectionError, StreamDecodeError } from "../../index.js";
 import { backoff } from "../../runtime/client/internal/backoff.js";
-import { startMockServer, type StreamFault } from "../../generator/mock/index.js";
+import { startMockServer } from "../../generator/mock/index.js";
 import { clientFor, collect, useMockServer } from "./helpers.js";
 
 const server = useMockServer({ retryMs: 1 });
@@ -21,7 +21,7 @@ async function finishedRun(count = 6): Promise<{ runId: string; transcript: stri
   return { runId, transcript: server().transcript(runId), seqs: run.events.map((e) => e.seq) };
 }
 
-async function streamWith(runId: string, faults: StreamFault[]): Promise<AgentRunEvent[]> {
+async function streamWith(runId: string, faults: string[]): Promise<AgentRunEvent[]> {
   server().faults.splice(0, server().faults.length, ...faults);
   const items = await collect(clientFor(server()).streamRun(runId, { maxReconnects: 20 }));
   expect(server().faults).toEqual([]); // every fault was met
@@ -46,7 +46,7 @@ describe("streamRun resume", () => {
     const total = Buffer.byteLength(transcript);
     // Every offset: event boundaries, mid-field, mid-line, between the two LFs.
     for (let cut = 1; cut < total; cut++) {
-      const events = await streamWith(runId, [{ kind: "cut-bytes", after: cut }]);
+      const events = await streamWith(runId, [`cut-bytes=${cut}`]);
       expectExactlyOnce(events, seqs);
     }
   }, 120_000);
@@ -55,7 +55,7 @@ describe("streamRun resume", () => {
     const { runId, seqs } = await finishedRun();
     for (let n = 0; n < seqs.length; n++) {
       const first = server().streams.length;
-      const events = await streamWith(runId, [{ kind: "cut-events", after: n }]);
+      const events = await streamWith(runId, [`drop-after=${n}`]);
       expectExactlyOnce(events, seqs);
       const resumed = server().streams[first + 1]!;
       if (n === 0) {
@@ -70,11 +70,11 @@ describe("streamRun resume", () => {
   it("resumes after several cuts in a row on one stream", async () => {
     const { runId, seqs } = await finishedRun(10);
     const events = await streamWith(runId, [
-      { kind: "cut-events", after: 2 },
-      { kind: "cut-bytes", after: 40 },
-      { kind: "cut-events", after: 0 },
-      { kind: "end-clean", after: 3 },
-      { kind: "cut-events", after: 1 },
+      "drop-after=2",
+      "cut-bytes=40",
+      "drop-after=0",
+      "end-clean=3",
+      "drop-after=1",
     ]);
     expectExactlyOnce(events, seqs);
   });
@@ -82,7 +82,7 @@ describe("streamRun resume", () => {
   it("treats a clean end of stream without a terminal event as a drop and resumes", async () => {
     const { runId, seqs } = await finishedRun();
     const first = server().streams.length;
-    const events = await streamWith(runId, [{ kind: "end-clean", after: 2 }]);
+    const events = await streamWith(runId, ["end-clean=2"]);
     expectExactlyOnce(events, seqs);
     expect(server().streams[first + 1]!.lastEventId).toBe(String(seqs[1]));
   });
@@ -90,14 +90,14 @@ describe("streamRun resume", () => {
   it("starts after options.lastSeq, and resumes from the last event delivered", async () => {
     const { runId, seqs } = await finishedRun();
     // Start from seq 3 by hand, then cut: the resumed connection asks for 4 onwards.
-    server().faults.push({ kind: "cut-events", after: 1 });
+    server().faults.push("drop-after=1");
     const items = await collect(clientFor(server()).streamRun(runId, { lastSeq: 3 }));
     expect(items.map((e) => (e as AgentRunEvent).seq)).toEqual(seqs.filter((s) => s > 3));
   });
 
   it("drops duplicates when a reconnect replays events already delivered (server ignores the resume point)", async () => {
     const { runId, seqs } = await finishedRun();
-    const events = await streamWith(runId, [{ kind: "cut-events", after: 3 }, { kind: "ignore-resume" }]);
+    const events = await streamWith(runId, ["drop-after=3", "ignore-resume"]);
     expectExactlyOnce(events, seqs);
   });
 
@@ -108,9 +108,9 @@ describe("streamRun resume", () => {
     const shape = (items: unknown[]): unknown[] => items.map((i) => (i instanceof StreamDecodeError ? `${i.type}@${i.frame.id}` : (i as AgentRunEvent).seq));
     const expected = [1, "invalid-json@2", "invalid-event@3", 4, 5];
     expect(shape(await collect(client.streamRun(runId, { onInvalid: "deliver" })))).toEqual(expected);
-    for (const replay of [[], [{ kind: "ignore-resume" }]] as StreamFault[][]) {
+    for (const replay of [[], ["ignore-resume"]] as string[][]) {
       for (let after = 1; after < 5; after++) {
-        server().faults.splice(0, server().faults.length, { kind: "cut-events", after }, ...replay);
+        server().faults.splice(0, server().faults.length, `drop-after=${after}`, ...replay);
         const items = await collect(client.streamRun(runId, { onInvalid: "deliver", maxReconnects: 5 }));
         expect({ after, replay: replay.length, items: shape(items) }).toEqual({ after, replay: replay.length, items: expected });
         expect(server().faults).toEqual([]);
@@ -126,7 +126,7 @@ describe("streamRun resume", () => {
     const expected = shape(await collect(client.streamRun(runId, { onInvalid: "deliver" })));
     expect(expected).toEqual([1, "invalid-json:{not json", "invalid-json:{not json either", expect.stringMatching(/^invalid-event:/), 5]);
     for (let after = 1; after < 5; after++) {
-      server().faults.splice(0, server().faults.length, { kind: "cut-events", after }, { kind: "ignore-resume" });
+      server().faults.splice(0, server().faults.length, `drop-after=${after}`, "ignore-resume");
       const items = shape(await collect(client.streamRun(runId, { onInvalid: "deliver", maxReconnects: 5 })));
       expect({ after, items }).toEqual({ after, items: expected });
     }
@@ -135,7 +135,7 @@ describe("streamRun resume", () => {
   it("resumes a live run that is still producing events", async () => {
     const client = clientFor(server());
     const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "live", metadata: { scenario: "many", count: "8", stepMs: "15" } });
-    server().faults.push({ kind: "cut-events", after: 2 }, { kind: "cut-bytes", after: 30 }, { kind: "end-clean", after: 1 });
+    server().faults.push("drop-after=2", "cut-bytes=30", "end-clean=1");
     const events = (await collect(client.streamRun(runId, { maxReconnects: 20 }))) as AgentRunEvent[];
     const run = await server().waitForRun(runId);
     expectExactlyOnce(events, run.events.map((e) => e.seq));
@@ -144,16 +144,16 @@ describe("streamRun resume", () => {
   it("retries 429 and 503 answers to a reconnect with back-off", async () => {
     const { runId, seqs } = await finishedRun();
     const events = await streamWith(runId, [
-      { kind: "status", status: 429, retryAfterSeconds: 0 },
-      { kind: "cut-events", after: 2 },
-      { kind: "status", status: 503 },
+      "status=429,retry-after=0",
+      "drop-after=2",
+      "status=503",
     ]);
     expectExactlyOnce(events, seqs);
   });
 
   it("a Retry-After longer than a timer can hold (about 24.8 days) is waited for, not turned into an immediate retry", async () => {
     const { runId } = await finishedRun();
-    server().faults.push({ kind: "status", status: 503, retryAfterSeconds: 3_000_000 });
+    server().faults.push("status=503,retry-after=3000000");
     const first = server().streams.length;
     const controller = new AbortController();
     const delays: number[] = [];
@@ -168,7 +168,7 @@ describe("streamRun resume", () => {
 
   it("gives up with MantyxConnectionError (and the resume point) after maxReconnects drops without progress", async () => {
     const { runId } = await finishedRun();
-    server().faults.push({ kind: "cut-events", after: 2 }, ...Array.from({ length: 3 }, () => ({ kind: "status", status: 503 }) as const));
+    server().faults.push("drop-after=2", ...Array.from({ length: 3 }, () => "status=503"));
     const stream = clientFor(server()).streamRun(runId, { maxReconnects: 2 });
     const seen: number[] = [];
     const error = await (async () => {
@@ -191,7 +191,7 @@ describe("streamRun resume", () => {
       const client = clientFor(slow, { retryDelay: { initialDelayMs: 1, maxDelayMs: 1000 } });
       const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "text" } });
       await slow.waitForRun(runId);
-      slow.faults.push({ kind: "cut-events", after: 1 }, { kind: "cut-events", after: 0 });
+      slow.faults.push("drop-after=1", "drop-after=0");
       const delays: number[] = [];
       await collect(client.streamRun(runId, { onReconnect: (i) => delays.push(i.delayMs) }));
       return delays;
@@ -246,7 +246,7 @@ describe("streamRun resume", () => {
     it("a finished run read through connections that end cleanly, two events in and then with no data, still delivers all six events and its terminal one (it used to end quietly after two)", async () => {
       const { runId, seqs } = await finishedRun(4);
       expect(seqs).toHaveLength(6);
-      server().faults.splice(0, server().faults.length, { kind: "end-clean", after: 2 }, { kind: "end-clean", after: 0 }, { kind: "end-clean", after: 0 });
+      server().faults.splice(0, server().faults.length, "end-clean=2", "end-clean=0", "end-clean=0");
       const stream = clientFor(server()).streamRun(runId);
       const events = (await collect(stream)) as AgentRunEvent[];
       expect(server().faults).toEqual([]);
@@ -256,8 +256,8 @@ describe("streamRun resume", () => {
 
     it("a finished run whose connections keep ending cleanly with nothing (a broken proxy) ends in MantyxConnectionError after maxReconnects, never quietly short", async () => {
       const { runId, seqs } = await finishedRun(6);
-      const ends = Array.from({ length: 6 }, () => ({ kind: "end-clean", after: 0 }) as const);
-      server().faults.splice(0, server().faults.length, { kind: "end-clean", after: 2 }, ...ends);
+      const ends = Array.from({ length: 6 }, () => "end-clean=0");
+      server().faults.splice(0, server().faults.length, "end-clean=2", ...ends);
       const stream = clientFor(server()).streamRun(runId, { maxReconnects: 3 });
       const seen: number[] = [];
       const error = await (async () => {
@@ -275,7 +275,7 @@ describe("streamRun resume", () => {
       // proxy closing it the moment the run finished would: getRun then
       // says "succeeded" while the terminal event was never delivered.
       const { runId, seqs } = await finishedRun();
-      server().faults.push({ kind: "end-clean", after: 0 });
+      server().faults.push("end-clean=0");
       const resumed = clientFor(server()).streamRun(runId, { lastSeq: seqs[1], maxReconnects: 0 });
       const events = (await collect(resumed)) as AgentRunEvent[];
       expect(server().faults).toEqual([]);
@@ -285,7 +285,7 @@ describe("streamRun resume", () => {
 
     it("after getRun said finished, a pass that brings new events but no terminal one is not the last: the next quiet close asks getRun again", async () => {
       const { runId, seqs } = await finishedRun(6);
-      server().faults.push({ kind: "end-clean", after: 0 }, { kind: "end-clean", after: 2 }, { kind: "end-clean", after: 0 });
+      server().faults.push("end-clean=0", "end-clean=2", "end-clean=0");
       const stream = clientFor(server()).streamRun(runId, { lastSeq: seqs[1], maxReconnects: 3 });
       const events = (await collect(stream)) as AgentRunEvent[];
       expect(server().faults).toEqual([]);
@@ -298,14 +298,14 @@ describe("streamRun resume", () => {
       const done = await client.createRun({ systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "text", snapshotStatus: "completed" } });
       const run = await server().waitForRun(done.runId);
       const last = run.events[run.events.length - 1]!.seq;
-      server().faults.push({ kind: "end-clean", after: 0 });
+      server().faults.push("end-clean=0");
       const stream = client.streamRun(done.runId, { lastSeq: last, maxReconnects: 0 });
       expect(await collect(stream)).toEqual([]);
       expect(server().faults).toEqual([]);
 
       // A live run (an event every 50 ms: the mock ends a connection as the next event is due).
       const live = await client.createRun({ systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "many", count: "100", stepMs: "50", snapshotStatus: "thinking" } });
-      server().faults.push(...Array.from({ length: 3 }, () => ({ kind: "end-clean", after: 0 }) as const));
+      server().faults.push(...Array.from({ length: 3 }, () => "end-clean=0"));
       const error = await collect(client.streamRun(live.runId, { maxReconnects: 2 })).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(MantyxConnectionError);
       expect(server().faults).toEqual([]);
@@ -315,7 +315,7 @@ describe("streamRun resume", () => {
     it("quiet clean closes while the run is live are backed off but do not count toward maxReconnects", async () => {
       const client = clientFor(server());
       const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "live", metadata: { scenario: "many", count: "4", stepMs: "150" } });
-      server().faults.push(...Array.from({ length: 4 }, () => ({ kind: "end-clean", after: 0 }) as const));
+      server().faults.push(...Array.from({ length: 4 }, () => "end-clean=0"));
       const attempts: number[] = [];
       const events = (await collect(client.streamRun(runId, { maxReconnects: 1, onReconnect: (i) => attempts.push(i.attempt) }))) as AgentRunEvent[];
       const run = await server().waitForRun(runId);
@@ -326,7 +326,7 @@ describe("streamRun resume", () => {
 
     it("a replayed terminal event ends the stream without delivering it again or reconnecting", async () => {
       const { runId, seqs } = await finishedRun();
-      server().faults.push({ kind: "ignore-resume" });
+      server().faults.push("ignore-resume");
       const first = server().streams.length;
       const stream = clientFor(server()).streamRun(runId, { lastSeq: seqs[seqs.length - 1], maxReconnects: 3 });
       expect(await collect(stream)).toEqual([]);
@@ -346,7 +346,7 @@ describe("streamRun resume", () => {
     it("a resumed connection that ends cleanly with no event while the run is still live is a drop (getRun says running)", async () => {
       const client = clientFor(server());
       const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "live", metadata: { scenario: "many", count: "6", stepMs: "20" } });
-      server().faults.push({ kind: "cut-events", after: 2 }, { kind: "end-clean", after: 0 });
+      server().faults.push("drop-after=2", "end-clean=0");
       const first = server().streams.length;
       const events = (await collect(client.streamRun(runId, { maxReconnects: 20 }))) as AgentRunEvent[];
       const run = await server().waitForRun(runId);
@@ -357,7 +357,7 @@ describe("streamRun resume", () => {
 
   it("reports each reconnect to onReconnect", async () => {
     const { runId } = await finishedRun();
-    server().faults.push({ kind: "cut-events", after: 1 });
+    server().faults.push("drop-after=1");
     const attempts: number[] = [];
     await collect(clientFor(server()).streamRun(runId, { onReconnect: (i) => attempts.push(i.attempt) }));
     expect(attempts).toEqual([1]);
@@ -369,7 +369,7 @@ describe("iterating a stream again", () => {
     const { runId, seqs } = await finishedRun();
     const stream = clientFor(server()).streamRun(runId, { maxReconnects: 1 });
     // Three failing connections: the first pass gives up after two (one reconnect allowed).
-    server().faults.splice(0, server().faults.length, { kind: "status", status: 503 }, { kind: "status", status: 503 }, { kind: "status", status: 503 });
+    server().faults.splice(0, server().faults.length, "status=503", "status=503", "status=503");
     await expect(collect(stream)).rejects.toBeInstanceOf(MantyxConnectionError);
     expect(server().faults).toHaveLength(1);
     // The second pass meets one failure, reconnects once, and reads the run.

@@ -17,7 +17,6 @@ import {
   UnexpectedResponseError,
   withFiles,
 } from "../../index.js";
-import type { StreamFault } from "../../generator/mock/index.js";
 import { clientFor, useMockServer } from "./helpers.js";
 
 const server = useMockServer();
@@ -307,7 +306,9 @@ describe("runAgent", () => {
   it("runs a tool call delivered twice once, and posts once", async () => {
     let runs = 0;
     const tools = new ToolRegistry().local({ name: "once", handler: () => `run ${++runs}` });
-    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { repeatCall: "true" } }, { tools });
+    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x" }, { tools, headers: { "X-Mock-Fault": "duplicate-call" } });
+    const calls = (await server().waitForRun(runIdOf())).events.filter((e) => e.type === "local_tool_call");
+    expect(calls).toHaveLength(2); // delivered twice, under two seqs
     expect(runs).toBe(1);
     expect(posted(runIdOf())).toHaveLength(1);
     expect((terminal.data as { text: string }).text).toBe("Tool said: run 1");
@@ -351,9 +352,9 @@ describe("runAgent", () => {
     expect(run.status).toBe("cancelled");
   });
 
-  it.each<[string, StreamFault[], new (...args: never[]) => Error]>([
-    ["reconnects exhausted", [{ kind: "status", status: 503 }, { kind: "status", status: 503 }], MantyxConnectionError],
-    ["a 200 that is not an event stream, twice", [{ kind: "non-sse" }, { kind: "non-sse" }], UnexpectedResponseError],
+  it.each<[string, string[], new (...args: never[]) => Error]>([
+    ["reconnects exhausted", ["status=503", "status=503"], MantyxConnectionError],
+    ["a 200 that is not an event stream, twice", ["wrong-type=json", "wrong-type=json"], UnexpectedResponseError],
   ])("cancels the run (best effort) when the stream fails for good (%s), then rejects with the stream's error", async (_name, faults, type) => {
     server().faults.splice(0, server().faults.length, ...faults);
     const error = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "slow" } }, { maxReconnects: 1 }).catch((e: unknown) => e);
@@ -365,7 +366,7 @@ describe("runAgent", () => {
   });
 
   it("cancelOnFailure: false leaves the run alone when the stream fails", async () => {
-    server().faults.splice(0, server().faults.length, { kind: "non-sse" });
+    server().faults.splice(0, server().faults.length, "wrong-type=json");
     const client = clientFor(server());
     const error = await runAgent(client, { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "slow" } }, { cancelOnFailure: false, maxReconnects: 0 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnexpectedResponseError);
@@ -383,7 +384,7 @@ describe("runAgent", () => {
   });
 
   it("survives a dropped stream in the middle of a tool round trip", async () => {
-    server().faults.push({ kind: "cut-events", after: 3 });
+    server().faults.push("drop-after=3");
     const tools = new ToolRegistry().local({ name: "t", handler: () => "fine" });
     const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x" }, { tools });
     expect((terminal.data as { text: string }).text).toBe("Tool said: fine");

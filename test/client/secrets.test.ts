@@ -10,6 +10,7 @@
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
+import { redactor, secretForms } from "../../runtime/client/internal/redact.js";
 import type { ClientOptions } from "../../index.js";
 import { echoForms, startEchoServer, type EchoMode, type EchoServer } from "../mock-server/echo-server.js";
 import { collect } from "./helpers.js";
@@ -107,5 +108,14 @@ describe("an echoing server never gets the credential into an error or a log lin
     const e = await c.getRun("run_1", { headers: { "x-api-key": KEY } }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(Error);
     expectNoForm("per-call header", e);
+  });
+});
+
+describe("the forms a credential is redacted in", () => {
+  it("include a query string's form encoding (URLSearchParams escapes !'()~ and writes a space as +), which encodeURIComponent does not give", () => {
+    const key = "mantyx_k!e'y(1)~ two";
+    const form = new URLSearchParams({ k: key }).toString().slice(2);
+    expect(form).not.toBe(encodeURIComponent(key).replace(/%20/g, "+"));
+    expect(redactor(secretForms(key))(`echo ${form} end`)).toBe("echo [redacted] end");
   });
 });

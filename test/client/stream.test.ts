@@ -25,7 +25,7 @@ describe("streamRun", () => {
   it("treats a silent (half-open) connection as a drop after idleTimeoutMs and resumes", async () => {
     const runId = await runOf("text");
     await server().waitForRun(runId);
-    server().faults.push({ kind: "hang" });
+    server().faults.push("stall=0");
     const reasons: unknown[] = [];
     const started = Date.now();
     const events = await collect(clientFor(server()).streamRun(runId, { idleTimeoutMs: 150, onReconnect: (i) => reasons.push(i.reason) }));
@@ -39,7 +39,7 @@ describe("streamRun", () => {
     const runId = await runOf("text");
     await server().waitForRun(runId);
     // Silent for 3x the idle timeout, but for heartbeats every 40 ms (margin for a loaded machine).
-    server().faults.push({ kind: "heartbeats", everyMs: 40, forMs: 1200 });
+    server().faults.push("heartbeat=40,delay=1200");
     const first = server().streams.length;
     const events = await collect(clientFor(server()).streamRun(runId, { idleTimeoutMs: 400 }));
     expect(runOutcome(events[events.length - 1] as AgentRunEvent)).toBe("succeeded");
@@ -61,10 +61,10 @@ describe("streamRun", () => {
 
   it("a 200 that is not text/event-stream (a proxy's page) is retried like a drop; when it persists, the typed error after maxReconnects", async () => {
     const runId = await runOf("text");
-    server().faults.push({ kind: "non-sse" });
+    server().faults.push("wrong-type=json");
     const events = await collect(clientFor(server()).streamRun(runId));
     expect(events[events.length - 1]).toMatchObject({ type: "result" });
-    server().faults.push({ kind: "non-sse" }, { kind: "non-sse" }, { kind: "non-sse" });
+    server().faults.push("wrong-type=json", "wrong-type=json", "wrong-type=json");
     const first = server().streams.length;
     const error = await collect(clientFor(server()).streamRun(runId, { maxReconnects: 2 })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnexpectedResponseError);

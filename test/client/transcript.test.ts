@@ -42,7 +42,7 @@ describe("delivered runs obey the transcript rules", () => {
     const client = clientFor(server());
     const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "count", metadata: { scenario: "many", count: "8" } });
     await server().waitForRun(runId);
-    server().faults.splice(0, server().faults.length, { kind: "cut-bytes", after: 57 }, { kind: "cut-events", after: 2 }, { kind: "end-clean", after: 1 });
+    server().faults.splice(0, server().faults.length, "cut-bytes=57", "drop-after=2", "end-clean=1");
     const items = await collect(client.streamRun(runId, { maxReconnects: 10 }));
     const events = items.filter((i): i is AgentRunEvent => !(i instanceof StreamDecodeError));
     expect(events).toHaveLength(items.length);

@@ -118,6 +118,11 @@ describe("mantyx-wire mock", () => {
     const refused = await mock(["--script", empty]);
     expect(refused.url).toBe("exit 2");
     expect(refused.err()).toContain("`runs` must be a non-empty array");
+    const endless = join(scratch, "endless.json");
+    writeFileSync(endless, JSON.stringify({ runs: [{ events: [{ type: "assistant_delta", data: { text: "and on" } }] }] }));
+    const open = await mock(["--script", endless]);
+    expect(open.url).toBe("exit 2");
+    expect(open.err()).toContain(`--script ${endless}: runs[0] must end with a terminal event`);
   });
 
   it("usage errors exit 2 with the fix", async () => {

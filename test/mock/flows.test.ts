@@ -70,3 +70,13 @@ describe("the suite's flow cases, played by metadata.scenario", () => {
     });
   }
 });
+
+describe("terminal events from the schema", () => {
+  it("the run ends on the types the schema marks x-terminal (result, error, cancelled), read from the bundled document", async () => {
+    const { terminalEventTypes, mantyxDocument } = await import("../../generator/mock/artefacts.js");
+    expect([...terminalEventTypes(mantyxDocument())].sort()).toEqual(["cancelled", "error", "result"]);
+    const doc = mantyxDocument();
+    delete (doc.components!.schemas!["CancelledEvent"] as Record<string, unknown>)["x-terminal"];
+    expect([...terminalEventTypes(doc)].sort()).toEqual(["error", "result"]);
+  });
+});

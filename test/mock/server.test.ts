@@ -6,6 +6,7 @@
  * 400, counts clamped, scopes and `WWW-Authenticate`, tool-result outcomes,
  * cancel, sessions, paging, and each edition's shapes.
  */
+import { request } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMockServer, type MockServer } from "../../generator/mock/index.js";
@@ -112,19 +113,43 @@ describe("request bodies and queries", () => {
 });
 
 describe("hardening", () => {
-  it("answers 401 before reading a byte of the body: a POST whose 10 MB body never comes is refused at once, and the connection closed", async () => {
+  it("answers 401 before reading a byte of the body: a POST whose 10 MB body never comes is refused at once, and the connection closed after a bounded linger", async () => {
     const url = new URL(server.url);
     const socket = connect(Number(url.port), url.hostname);
-    const answer = await new Promise<string>((resolve, reject) => {
-      let text = "";
-      socket.on("data", (d: Buffer) => (text += d.toString("latin1")));
-      socket.on("close", () => resolve(text));
+    let text = "";
+    const closed = new Promise<void>((resolve, reject) => {
+      socket.on("close", () => resolve());
       socket.on("error", reject);
-      // Headers only: the body never arrives. A server that waited for it would never answer.
-      socket.write(`POST ${base("/agent-runs")} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 10000000\r\n\r\n{"pro`);
     });
-    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
-    expect(answer.toLowerCase()).toContain("connection: close");
+    const answered = new Promise<void>((resolve) => {
+      socket.on("data", (d: Buffer) => {
+        text += d.toString("latin1");
+        if (text.includes("\r\n\r\n")) resolve();
+      });
+    });
+    // Headers only: the body never arrives. A server that waited for it would never answer.
+    socket.write(`POST ${base("/agent-runs")} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 10000000\r\n\r\n{"pro`);
+    await answered;
+    expect(text).toMatch(/^HTTP\/1\.1 401 /);
+    // The rest of the body is waited for only a moment (the lingering close), then the connection is closed by the server.
+    await closed;
+  });
+
+  it("a refused upload still being sent gets its 401, not a reset: the rest is read and thrown away for a moment (lingering close)", async () => {
+    const url = new URL(server.url);
+    const outcomes = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        new Promise<number | string>((resolve) => {
+          const req = request({ host: url.hostname, port: url.port, method: "POST", path: base("/agent-runs"), headers: { "content-type": "application/json", "content-length": String(4 * 1024 * 1024) } }, (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+          });
+          req.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? "error"));
+          req.end(Buffer.alloc(4 * 1024 * 1024, 0x61));
+        }),
+      ),
+    );
+    expect(outcomes).toEqual([401, 401, 401, 401]);
   });
 
   it("records no body byte read for refused requests (401, 403, 404), and the bytes of an accepted one", async () => {

@@ -147,7 +147,7 @@ console.log(JSON.stringify(seen));
     expect(seen).toContain("local_tool_call");
     expect(seen).toContain("posted:accepted");
     expect(seen.at(-1)).toBe("result");
-  }, 120_000);
+  }, 240_000); // it compiles the program (tsc) when no test before did
 
   it("the same program completes its run against `mantyx-wire mock --port 0 --workspace demo --api-key mantyx_test` started from the installed bin", async () => {
     buildProgram();

@@ -53,7 +53,7 @@ describe("strict checking of events: an opt-in", () => {
   });
 
   it("an event a reconnect replays is reported once, not again (the server ignoring Last-Event-ID replays the whole log)", async () => {
-    server().faults.push({ kind: "cut-events", after: 1 }, { kind: "ignore-resume" });
+    server().faults.push("drop-after=1", "ignore-resume");
     const { events, warnings } = await lenientRun({ strictEvents: validateAgentRunEvent });
     expect(events.map((e) => e.type)).toEqual(["supervisor", "assistant_delta", "result"]);
     expect(warnings.map((w) => (w.detail as StreamDecodeError).value)).toMatchObject([{ type: "supervisor" }, { type: "result" }]);
