@@ -97,6 +97,9 @@ class Flow:
         return False
 
     def request(self, method: str, path: str, headers: Any, query: Any) -> None:
+        if method == "POST" and path.endswith(("/agent-runs", "/messages")) and self.spec.get("fault"):
+            # The mock's faults for this run (generator/mock/faults/spec.ts): the SDK sends the request, we add the ask.
+            headers["X-Mock-Fault"] = self.spec["fault"]
         if method == "GET" and path.endswith("/stream"):
             emit("stream", lastEventId=headers.get("last-event-id"), lastSeq=query.get("lastSeq"))
 

@@ -3,8 +3,8 @@
 Each scenario, for each of the SDK's clients (``MantyxClient`` and
 ``AsyncMantyxClient``), starts flow_child.py (the SDK in a process of its
 own) against a mock server of the scenario's edition and frame shape
-(``mantyx-wire mock``, or the same server with the scenario's stream
-faults queued: mock_host.py), then judges what the SDK did (watched
+(``mantyx-wire mock``, the scenario's faults asked for with the mock's
+``X-Mock-Fault`` header on the run's creation: mock_host.py), then judges what the SDK did (watched
 on its own HTTP client, flow_child.py) against each run's log as the
 server keeps it (run_log.py). A scenario passes when the SDK does what
 every SDK must (the fixture suite's behaviour tier): finish the run with
@@ -53,7 +53,8 @@ class Scenario:
     edition: str = "2026-10"
     frames: str = "envelope"
     metadata: dict[str, str] = field(default_factory=dict)
-    faults: list[dict[str, Any]] = field(default_factory=list)
+    #: The mock's fault spec for the run (generator/mock/faults/spec.ts), sent as X-Mock-Fault on its creation.
+    fault: str = ""
     #: The next requests of any route (here: the run's creation) answered 429 with Retry-After: 1.
     rate_limited: int = 0
     #: The silent-connection faults: hung once SILENT_DEADLINE_S pass after the first stream request.
@@ -218,21 +219,21 @@ SCENARIOS: list[Scenario] = [
     Scenario("session", "session with two messages", flow="session", metadata=_tools(), judge=judge_session),
     Scenario("cancel", "cancel a running run (cancel_run)", flow="cancel", metadata={"scenario": "slow"}, judge=judge_cancel, passes="cancel answered 202, the cancelled event delivered last, run_agent raised MantyxRunError(subtype 'cancelled')"),
     Scenario("unknown-type", "an unknown event type (memory_snapshot)", metadata={"scenario": "unknown-type"}, judge=judge_unknown_type, passes="completed; the unknown event delivered in its place, every event once"),
-    Scenario("duplicated-tool-call", "the same local_tool_call delivered twice", metadata=_tools(repeatCall="true"), judge=judge_run),
+    Scenario("duplicated-tool-call", "the same local_tool_call delivered twice", metadata=_tools(), fault="duplicate-call", judge=judge_run),
     Scenario("supervisor-true", "run with supervisor: true (the documents' \"enable with defaults\")", flow="supervisor-true", metadata=_tools(), judge=judge_supervisor_true),
-    Scenario("fault-cut-events", "resume after the connection drops between frames", metadata=_tools(), faults=[{"kind": "cut-events", "after": 2}], judge=judge_run),
-    Scenario("fault-cut-bytes", "resume after the connection drops inside a frame", metadata=_tools(), faults=[{"kind": "cut-bytes", "after": 150}], judge=judge_run),
-    Scenario("fault-end-clean", "resume after a clean end without the terminal event", metadata=_tools(), faults=[{"kind": "end-clean", "after": 3}], judge=judge_run),
-    Scenario("fault-end-clean-empty", "four clean ends in a row that deliver nothing (back-off)", metadata=_tools(), faults=[{"kind": "end-clean", "after": 0}] * EMPTY_CLEAN_ENDS, judge=judge_backoff),
-    Scenario("fault-heartbeats", "heartbeat comments before the events", metadata=_tools(), faults=[{"kind": "heartbeats", "everyMs": 20, "forMs": 200}], judge=judge_run),
-    Scenario("fault-wrong-type", "200 text/html instead of the event stream, once", metadata=_tools(), faults=[{"kind": "wrong-type"}], judge=judge_run),
-    Scenario("fault-non-sse", "200 application/json instead of the event stream, once", metadata=_tools(), faults=[{"kind": "non-sse"}], judge=judge_run),
-    Scenario("fault-503", "the stream answers 503 once", metadata=_tools(), faults=[{"kind": "status", "status": 503}], judge=judge_stream_status),
-    Scenario("fault-429", "the stream answers 429 with Retry-After: 1 once", metadata=_tools(), faults=[{"kind": "status", "status": 429, "retryAfterSeconds": 1}], judge=judge_stream_status),
+    Scenario("fault-cut-events", "resume after the connection drops between frames", metadata=_tools(), fault="drop-after=2", judge=judge_run),
+    Scenario("fault-cut-bytes", "resume after the connection drops inside a frame", metadata=_tools(), fault="cut-bytes=150", judge=judge_run),
+    Scenario("fault-end-clean", "resume after a clean end without the terminal event", metadata=_tools(), fault="end-clean=3", judge=judge_run),
+    Scenario("fault-end-clean-empty", "four clean ends in a row that deliver nothing (back-off)", metadata=_tools(), fault=f"end-clean=0@1-{EMPTY_CLEAN_ENDS}", judge=judge_backoff),
+    Scenario("fault-heartbeats", "heartbeat comments before the events", metadata=_tools(), fault="delay=200,heartbeat=20", judge=judge_run),
+    Scenario("fault-wrong-type", "200 text/html instead of the event stream, once", metadata=_tools(), fault="wrong-type=html", judge=judge_run),
+    Scenario("fault-non-sse", "200 application/json instead of the event stream, once", metadata=_tools(), fault="wrong-type=json", judge=judge_run),
+    Scenario("fault-503", "the stream answers 503 once", metadata=_tools(), fault="status=503", judge=judge_stream_status),
+    Scenario("fault-429", "the stream answers 429 with Retry-After: 1 once", metadata=_tools(), fault="status=429,retry-after=1", judge=judge_stream_status),
     Scenario("create-429", "creating the run answers 429 with Retry-After: 1 once", metadata=_tools(), rate_limited=1, judge=judge_run),
-    Scenario("fault-replay", "a drop, then a resume that replays frames the client already has (at-least-once)", metadata=_tools(), faults=[{"kind": "cut-events", "after": 3}, {"kind": "ignore-resume"}], judge=judge_run),
-    Scenario("fault-hang", "a connection that sends headers and then nothing", metadata=_tools(), faults=[{"kind": "hang"}], silent=True, judge=judge_run),
-    Scenario("fault-stall", "a connection that stalls after two events, left open", metadata=_tools(), faults=[{"kind": "stall", "after": 2}], silent=True, judge=judge_run),
+    Scenario("fault-replay", "a drop, then a resume that replays frames the client already has (at-least-once)", metadata=_tools(), fault="drop-after=3@1,ignore-resume@2", judge=judge_run),
+    Scenario("fault-hang", "a connection that sends headers and then nothing", metadata=_tools(), fault="stall=0", silent=True, judge=judge_run),
+    Scenario("fault-stall", "a connection that stalls after two events, left open", metadata=_tools(), fault="stall=2", silent=True, judge=judge_run),
 ]
 
 
@@ -289,20 +290,18 @@ def _run_child(argv: list[str], silent: bool) -> tuple[list[dict[str, Any]], boo
 
 
 def run_scenario(host: MockHost, python: str, client: str, part: str, s: Scenario) -> dict[str, Any]:
-    controlled = bool(s.faults or s.rate_limited)
+    controlled = s.rate_limited > 0
     if controlled:
         server, url = host.server(s.edition, s.frames)
-        host.call("faults", server=server, faults=s.faults)
         host.call("rate-limit", server=server, count=s.rate_limited, retryAfterSeconds=1)
-        mock = f"generator/mock with faults queued (mock-host.ts; edition {s.edition}, frames {s.frames})"
+        mock = f"generator/mock, {s.rate_limited} request(s) rate-limited (mock-host.ts; edition {s.edition}, frames {s.frames})"
     else:
         command = host.command(s.edition, s.frames)
-        url, mock = command.url, command.command
-    spec = {"client": client, "flow": s.flow, "url": url, "workspace": WORKSPACE, "apiKey": API_KEY, "metadata": s.metadata}
+        url, mock = command.url, command.command + (f" (X-Mock-Fault: {s.fault})" if s.fault else "")
+    spec = {"client": client, "flow": s.flow, "url": url, "workspace": WORKSPACE, "apiKey": API_KEY, "metadata": s.metadata, "fault": s.fault}
     lines, hung, err = _run_child([python, str(HERE / "flow_child.py"), json.dumps(spec)], s.silent)
     if controlled:
-        # Faults left over must not reach the log reads below, nor the next scenario.
-        host.call("faults", server=server, faults=[])
+        # A rate limit left over must not reach the log reads below, nor the next scenario.
         host.call("rate-limit", server=server, count=0, retryAfterSeconds=0)
     run_ids = [line["runId"] for line in lines if line["kind"] == "run"]
     for run_id in run_ids:

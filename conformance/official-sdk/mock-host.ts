@@ -4,13 +4,12 @@
  * the first line out is `{"ready": true}`; then each line in is a command
  * `{ "id", "op", ... }` and gets one line out, `{ "id", "ok", "result" | "error" }`.
  * Ops: `start` (a mock server with `edition`, `frames`; returns its `name` and `url`),
- * `faults` (set the faults of the next stream connections, replacing any
- * left over), `rate-limit` (the next `count` requests of any route answer
+ * `rate-limit` (the next `count` requests of any route answer
  * 429 with `Retry-After: retryAfterSeconds`), `stop`. Everything else the harness learns over HTTP, as a
- * client. Harness-only plumbing: the mock itself is generator/mock (`mantyx-wire mock`), whose command line has no way to queue faults yet.
+ * client. Harness-only plumbing: the mock itself is generator/mock (`mantyx-wire mock`); stream faults are asked for per run with its `X-Mock-Fault` header, a rate limit on the run's creation only through this module API.
  */
 import { createInterface } from "node:readline";
-import { startMockServer, type MockServer, type StreamFault } from "../../generator/mock/index.js";
+import { startMockServer, type MockServer } from "../../generator/mock/index.js";
 
 type Command = { id: number; op: string; [key: string]: unknown };
 
@@ -37,12 +36,6 @@ async function execute(cmd: Command): Promise<unknown> {
       });
       servers.set(name, server);
       return { name, url: server.url };
-    }
-    case "faults": {
-      const server = serverOf(cmd);
-      server.faults.length = 0;
-      server.faults.push(...(cmd["faults"] as StreamFault[]));
-      return { queued: server.faults.length };
     }
     case "rate-limit": {
       serverOf(cmd).rateLimitNext(Number(cmd["count"]), Number(cmd["retryAfterSeconds"]));

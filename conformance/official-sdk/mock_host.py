@@ -2,11 +2,10 @@
 
 Two ways in, the same server code (generator/mock):
 - ``mantyx-wire mock``, the shipped command (run from the sources, as
-  ``npm run mock`` does): every scenario without stream faults, the one-shot
-  run with a local tool among them;
-- mock-host.ts, a Node process that starts the same server as a module and
-  queues stream faults on it, for the fault scenarios: the command has no
-  way to ask for a fault yet.
+  ``npm run mock`` does), for every scenario: faults are asked for per run
+  with its ``X-Mock-Fault`` header (flow_child.py adds it);
+- mock-host.ts, a Node process that starts the same server as a module,
+  for the one thing a header cannot ask: rate-limiting the run's creation.
 """
 
 from __future__ import annotations
