@@ -7,5 +7,8 @@ export default defineConfig({
     // HTTP tests are not starved.
     maxWorkers: 2,
     testTimeout: 30_000,
+    // Suites that compile every validator in a beforeAll take seconds, more
+    // when the shared machine is busy (the default is 10 s).
+    hookTimeout: 60_000,
   },
 });

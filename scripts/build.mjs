@@ -3,7 +3,7 @@
  * `npm run build` (and `prepack`): the package's JavaScript in dist/.
  *   1. tsc -p tsconfig.build.json: index.ts, generated/*.ts and the runtime
  *      they import, as ES2022 modules with declarations;
- *   2. the generated validators, JavaScript plus .d.ts already, copied next
+ *   2. the generated validators (with validators/internal/), JavaScript plus .d.ts already, copied next
  *      to the compiled client, which imports them as ./validators/index.js.
  * dist/ is build output (gitignored); generated/ stays the committed source.
  */
@@ -21,5 +21,7 @@ rmSync(dist, { recursive: true, force: true });
 execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
 const from = join(root, "generated", "validators");
 const to = join(dist, "generated", "validators");
-for (const file of readdirSync(from)) if (/\.(js|d\.ts)$/.test(file)) cpSync(join(from, file), join(to, file));
-console.log(`build: dist/ written (${readdirSync(to).length} validator files copied)`);
+// With internal/, the level modules the public validator modules share.
+const copied = readdirSync(from, { recursive: true }).filter((file) => /\.(js|d\.ts)$/.test(file));
+for (const file of copied) cpSync(join(from, file), join(to, file));
+console.log(`build: dist/ written (${copied.length} validator files copied)`);

@@ -33,6 +33,7 @@ import { buildMessageSuite, type MessageGroup } from "./fixtures/message-cases.j
 import { checkSseCases, flatFrameCases, framingCases, mantyxCases } from "./fixtures/sse-cases.js";
 import { buildTranscriptGroups } from "./fixtures/transcript-cases.js";
 import { reachableComponents, TIERS, type Tier } from "./fixtures/tiers.js";
+import { levelAjv } from "./validators/levels.js";
 import { receiveComponents } from "./validators/receive-level.js";
 import { receivedComponents } from "./validators/received-components.js";
 
@@ -46,7 +47,8 @@ export type { FixturesOptions } from "./fixtures/cases-dir.js";
 export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {}): EmittedFile[] {
   const casesDir = casesDirOf(schemaFileOf(model), options);
   const schemas = model.schemas;
-  const ajv = new LiveAjv(schemas);
+  // The validators' own compiled functions judge the cases (./validators/levels.ts).
+  const ajv = new LiveAjv(schemas, { shared: { check: levelAjv(model, "all-errors"), accept: levelAjv(model, "strict") } });
   const rules = readTranscriptRules(schemas);
   const protocolVersion = String((model.document.info as unknown as Record<string, unknown>)["x-protocol-version"] ?? "unknown");
 
@@ -62,7 +64,7 @@ export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {})
   const received = reachableComponents(schemas, receivedComponents(model.document));
 
   const handCases = loadHandCases(casesDir);
-  const suite = buildMessageSuite(schemas, ajv, handCases, { ajv: new LiveAjv(receiveSchemas, { firstError: true }), received });
+  const suite = buildMessageSuite(schemas, ajv, handCases, { ajv: new LiveAjv(receiveSchemas, { firstError: true, shared: { check: levelAjv(model, "receive") } }), received });
   let messageCases = 0;
   let tagged = 0;
   const withoutValid: string[] = [];
@@ -146,7 +148,8 @@ export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {})
 
 /** Every case file follows case-format.json (what runners may check too); a slip in a builder fails here. */
 function checkCaseFormat(files: ReadonlyMap<string, { contents: string }>): void {
-  const ajv = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, strictTypes: false, validateFormats: false });
+  // case-format.json is the generator's own constant, checked against the meta-schema by test/fixtures/suite.test.ts.
+  const ajv = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, strictTypes: false, validateFormats: false, validateSchema: false });
   ajv.addSchema(caseFormatSchema);
   for (const [path, { contents }] of files) {
     const ref = caseFormatFor(path);

@@ -4,10 +4,9 @@
  * emitted is plain JavaScript that imports nothing but its own folder and
  * the runtime's codegen contract.
  *
- * Layout (tree-shakable; see bench/validators.ts for the sizes):
+ * Layout (tree-shakable; `npx tsx bench/validators.ts` prints the sizes):
  *   validators/<kebab-name>.js + .d.ts   one module per component, exporting
- *                                        `validate<Name>`; self-contained (it
- *                                        carries the functions it calls)
+ *                                        `validate<Name>`, the strict level
  *   validators/<kebab-name>.all-errors.js + .d.ts
  *                                        for each request-body component
  *                                        only: `validate<Name>AllErrors`, the
@@ -23,32 +22,32 @@
  *                                        (./validators/receive-level.ts):
  *                                        the shape the type promises, not
  *                                        the strict-only rules
+ *   validators/internal/<level>.js       not public: the compiled functions
+ *                                        of one level (strict, all-errors,
+ *                                        receive), each once
+ *                                        (./validators/level-module.ts)
  *   validators/index.js + .d.ts          explicit named re-exports
- * The helpers replacing ajv's runtime modules (and `ValidationIssue`) are
- * the runtime's, imported through its codegen contract (./runtime-import.ts).
- * Importing one validator, directly or through index.js, bundles only that
- * validator and the runtime helpers it uses.
  *
- * Why per-component modules (esbuild bundle + minify + gzip, this schema):
- * ajv's multi-export output as one ES module is not tree-shakable (its
- * top-level `validateN.evaluated = ...` and `new RegExp(...)` count as side
- * effects), so any single validator costs ~39 KB gz, and all ~40 KB gz.
- * Per component: ToolBudget 0.6 KB, ToolRef 3.7 KB, RunCreateRequest
- * 8.9 KB gz; all 104 ~102 KB gz, because each module carries its own copy of
- * the functions it shares with others. The bar is "one validator alone".
+ * Why shared functions: each level is compiled by one ajv instance with
+ * `inlineRefs: false`, so a component is one function, called wherever it
+ * is referenced, and the public module of a component is two lines over
+ * its level's module. Modules that each carried their own copy of every
+ * function they reached weighed 208 kB min+gzip together (ToolRef's
+ * functions 27 times over); a bundler keeps only the functions a program
+ * reaches either way. Each public validator keeps `errors` of its own
+ * (`publicValidator` of the runtime contract), because its function also
+ * runs inside the validators that reference it.
  */
-import type { Ajv2020 } from "ajv/dist/2020.js";
 import { EmitError } from "../errors.js";
 import { formatPointer } from "../load/json-pointer.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
-import { addComponents, createValidatorAjv, componentRef } from "./validators/ajv.js";
+import { componentRef } from "./validators/ajv.js";
 import { componentDeclarations, indexDeclarations, indexModule } from "./validators/declarations.js";
 import { header } from "../header.js";
 import { formatModuleSync } from "./validators/format.js";
-import { componentModuleSource } from "./validators/module-code.js";
+import { levelModuleSource } from "./validators/level-module.js";
 import { allErrorsFile, allErrorsName, receiveFile, receiveName, validatorFile, validatorName } from "./validators/names.js";
-import { receivedComponents } from "./validators/received-components.js";
-import { requestBodyComponents } from "./validators/request-bodies.js";
+import { levelAjv, levelComponents, type LevelName } from "./validators/levels.js";
 import { assertPortable } from "./validators/portability.js";
 import { runtimeImport } from "./runtime-import.js";
 
@@ -59,88 +58,79 @@ export const validatorsEmitter: Emitter = {
   emit: emitValidators,
 };
 
-/** The validator files (each module formatted by esbuild's `transformSync`). */
-export function emitValidators(model: LoadedSchema): EmittedFile[] {
-  const { modules, finish } = validatorSources(model, formatModuleSync);
-  return finish(modules);
+/** One validation level: which components it builds, under which names, into which shared module. */
+interface Level {
+  /** The shared module, relative to validators/. */
+  readonly module: string;
+  readonly components: readonly string[];
+  readonly exportName: (name: string) => string;
+  readonly file: (name: string) => string;
+  readonly declarations: (name: string, runtime: string) => string;
+  readonly level: LevelName;
 }
 
-/**
- * `format` of every component's module text (sorted by name), and `finish`,
- * which takes them formatted and returns all files, each checked by
- * `assertPortable`.
- */
-function validatorSources<T>(model: LoadedSchema, format: (code: string) => T): { modules: T[]; finish: (formatted: readonly string[]) => EmittedFile[] } {
-  const names = Object.keys(model.schemas).sort();
-  const bodies = requestBodyComponents(model.document);
-  const received = receivedComponents(model.document);
+/** The validator files: the public modules, their declarations, the three shared level modules and index. */
+export function emitValidators(model: LoadedSchema): EmittedFile[] {
+  const names = levelComponents(model, "strict");
+  const bodies = levelComponents(model, "all-errors");
+  const received = levelComponents(model, "receive");
   checkFileNames(names, bodies, received);
 
-  const ajv = compileAll(createValidatorAjv(), model, names);
-  const ajvAll = compileAll(createValidatorAjv({ allErrors: true }), model, bodies);
-  // Not inlining `$ref`s: each referenced component is one function, called
-  // where it is used, instead of a copy per use (AgentRunEvent's receive
-  // build: 7.5 -> 6.6 kB min+gzip). The receive build is what a client bundles.
-  const ajvReceive = compileAll(createValidatorAjv({ inlineRefs: false }), model, received, "receive");
-  const runtime = runtimeImport(model, `${DIR}/index.js`);
-  const modules = [
-    ...names.map((name) => format(componentModuleSource(ajv, name, undefined, runtime))),
-    ...bodies.map((name) => format(componentModuleSource(ajvAll, name, allErrorsName(name), runtime))),
-    ...received.map((name) => format(componentModuleSource(ajvReceive, name, receiveName(name), runtime))),
+  const levels: Level[] = [
+    {
+      module: "internal/strict.js",
+      components: names,
+      exportName: validatorName,
+      file: validatorFile,
+      declarations: (name, runtime) => componentDeclarations(name, { runtime }),
+      level: "strict",
+    },
+    {
+      module: "internal/all-errors.js",
+      components: bodies,
+      exportName: allErrorsName,
+      file: allErrorsFile,
+      declarations: (name, runtime) => componentDeclarations(name, { allErrors: true, runtime }),
+      level: "all-errors",
+    },
+    {
+      module: "internal/receive.js",
+      components: received,
+      exportName: receiveName,
+      file: receiveFile,
+      declarations: (name, runtime) => componentDeclarations(name, { receive: true, runtime }),
+      level: "receive",
+    },
   ];
 
-  const finish = (formatted: readonly string[]): EmittedFile[] => {
-    const top = header(model, "//");
-    const files: EmittedFile[] = [];
-    names.forEach((name, i) => {
-      const base = `${DIR}/${validatorFile(name)}`;
-      files.push({ path: `${base}.js`, contents: top + formatted[i]! });
-      files.push({ path: `${base}.d.ts`, contents: top + componentDeclarations(name, { runtime }) });
-    });
-    bodies.forEach((name, i) => {
-      const base = `${DIR}/${allErrorsFile(name)}`;
-      files.push({ path: `${base}.js`, contents: top + formatted[names.length + i]! });
-      files.push({ path: `${base}.d.ts`, contents: top + componentDeclarations(name, { allErrors: true, runtime }) });
-    });
-    received.forEach((name, i) => {
-      const base = `${DIR}/${receiveFile(name)}`;
-      files.push({ path: `${base}.js`, contents: top + formatted[names.length + bodies.length + i]! });
-      files.push({ path: `${base}.d.ts`, contents: top + componentDeclarations(name, { receive: true, runtime }) });
-    });
-    files.push({ path: `${DIR}/index.js`, contents: top + indexModule(names, bodies, received) });
-    files.push({ path: `${DIR}/index.d.ts`, contents: top + indexDeclarations(names, bodies, runtime, received) });
-
-    for (const file of files) assertPortable(file.path, file.contents, runtime);
-    return files;
-  };
-  return { modules, finish };
-}
-
-/**
- * `ajv` with the components added and `names` compiled, in sorted order:
- * ajv numbers functions and constants in compile order, so a fixed order
- * makes the output byte-deterministic.
- */
-function compileAll(ajv: Ajv2020, model: LoadedSchema, names: readonly string[], level: "strict" | "receive" = "strict"): Ajv2020 {
-  addComponents(ajv, model.schemas, { level });
-  for (const name of names) {
-    try {
-      ajv.getSchema(componentRef(name));
-    } catch (e) {
-      if (e instanceof EmitError) throw e; // the receive-level rule's own error
-      // ajv (strict mode) refuses the schema, e.g. a `prefixItems` tuple without `minItems`, or a
-      // discriminated `oneOf` branch (a `false` one too) without the tag: a schema problem, not a bug.
-      // ajv's own path is relative to the component compiled, or to one it references.
-      throw new EmitError(
-        "unsupported-schema",
-        "validators",
-        `ajv cannot compile ${level === "receive" ? "the receive-level validator" : "a validator"} for #/components/schemas/${name} (or a schema it references): ${(e as Error).message}`,
-        "Change the schema so ajv compiles it in strict mode (the message says what it refused); schema/CONVENTIONS.md lists the supported keywords.",
-        `/components/schemas/${name}`,
-      );
+  const top = header(model, "//");
+  const runtime = runtimeImport(model, `${DIR}/index.js`);
+  const files: EmittedFile[] = [];
+  for (const level of levels) {
+    if (level.components.length === 0) continue;
+    const exports = new Map(level.components.map((name) => [level.exportName(name), componentRef(name)]));
+    const source = levelModuleSource(levelAjv(model, level.level), exports, runtimeImport(model, `${DIR}/${level.module}`));
+    files.push({ path: `${DIR}/${level.module}`, contents: `${top}// Not public: import the validators from ../index.js or ../<name>.js.\n${formatModuleSync(source)}` });
+    for (const name of level.components) {
+      const base = `${DIR}/${level.file(name)}`;
+      files.push({ path: `${base}.js`, contents: top + publicModule(level.exportName(name), `./${level.module}`, runtime) });
+      files.push({ path: `${base}.d.ts`, contents: top + level.declarations(name, runtime) });
     }
   }
-  return ajv;
+  files.push({ path: `${DIR}/index.js`, contents: top + indexModule(names, bodies, received) });
+  files.push({ path: `${DIR}/index.d.ts`, contents: top + indexDeclarations(names, bodies, runtime, received) });
+
+  for (const file of files) assertPortable(file.path, file.contents, runtime, runtimeImport(model, `${DIR}/internal/strict.js`));
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** A component's public module: its level's compiled function, with `errors` of its own. */
+function publicModule(exportName: string, levelModule: string, runtime: string): string {
+  return `import { publicValidator } from ${JSON.stringify(runtime)};
+import { ${exportName} as compiled } from ${JSON.stringify(levelModule)};
+
+export const ${exportName} = /* @__PURE__ */ publicValidator(compiled);
+`;
 }
 
 /**

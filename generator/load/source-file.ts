@@ -6,6 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Document, type Node } from "yaml";
 import { SchemaLoadError } from "../errors.js";
+import { fastYamlData } from "./fast-yaml.js";
 import { formatPointer, type Pointer } from "./json-pointer.js";
 
 export interface Position {
@@ -95,6 +96,9 @@ export class SourceFile {
         );
       }
     }
+    // Positions are read from the `yaml` tree only when a problem is located (`locate`).
+    const fast = fastYamlData(text);
+    if (fast !== undefined) return new SourceFile(absolutePath, displayPath, text, fast, undefined, quote);
     const yaml = parseYaml(text);
     if (yaml.document.errors.length > 0) {
       const problems = yaml.document.errors.map((error) => {

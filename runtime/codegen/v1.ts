@@ -24,7 +24,10 @@
  * operation functions (`ClientBase`, `operationFunction`, the kinds
  * `checkedBody`, `onceKind`, `eventStreamKind`, `itemStreamKind`, `pagesKind`,
  * `defineOperations`) and
- * event streams without a validator (`EventStreamSpec.validate` optional).
+ * event streams without a validator (`EventStreamSpec.validate` optional),
+ * and validators sharing their compiled functions (`publicValidator`: a
+ * validator module from 4 on fails to link against an older runtime,
+ * naming it).
  */
 export const CODEGEN_V1_REVISION = 4;
 
@@ -79,4 +82,5 @@ export {
 export type { SseMessage, SseSource } from "../sse/index.js";
 // What generated validators call and report.
 export { deepEqual, ucs2length } from "../validation/helpers.js";
+export { publicValidator, type CompiledCheck } from "../validation/public-validator.js";
 export type { ValidationIssue, Validator } from "../validation/issue.js";

@@ -12,7 +12,12 @@
 export interface ValidationIssue {
   /** JSON Pointer to the failing value in the validated data, `""` for the root. */
   instancePath: string;
-  /** JSON Pointer to the failing keyword in the component's schema (from the component, or from the document when the keyword was reached through a `$ref` ajv inlined). */
+  /**
+   * JSON Pointer to the failing keyword, as a URI fragment, from the root of
+   * the schema whose code reported it: the validated component's, or, for a
+   * keyword reached through a `$ref`, the referenced component's (every
+   * `$ref` is a call of that component's own code; ajv's convention).
+   */
   schemaPath: string;
   /** The failing keyword: a JSON Schema keyword, `discriminator`, or a vendor keyword such as `x-max-json-bytes`. */
   keyword: string;

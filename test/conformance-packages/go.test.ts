@@ -92,7 +92,8 @@ beforeAll(() => {
   writeFileSync(join(sdk, "known_failures.txt"), knownFailuresFile("Our validator does not enforce x-max-utf8-bytes yet.", byteLimits));
 });
 
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+// A venv or a module copy is thousands of files: removing them takes a while on a busy machine.
+afterAll(() => rmSync(scratch, { recursive: true, force: true }), 120_000);
 
 // -mod=mod: the scratch module's go.mod gains the indirect requirements itself (from the module cache).
 const goTest = () => spawnSync("go", ["test", "-count=1", "-v", "./..."], { cwd: sdk, encoding: "utf8", env: { ...process.env, GOFLAGS: "-mod=mod", GOWORK: "off", MANTYX_TIERS: "", MANTYX_FIXTURES_DIR: "" } });

@@ -99,7 +99,8 @@ beforeAll(() => {
   execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", app], { stdio: "inherit" });
 }, 240_000);
 
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+// A venv or a module copy is thousands of files: removing them takes a while on a busy machine.
+afterAll(() => rmSync(scratch, { recursive: true, force: true }), 120_000);
 
 const runSuite = () => spawnSync(process.execPath, [join(app, "dist", "run.js")], { cwd: app, encoding: "utf8" });
 

@@ -75,7 +75,8 @@ beforeAll(() => {
   writeFileSync(join(sdk, "known_failures.txt"), knownFailuresFile("Our validator does not enforce x-max-utf8-bytes yet.", byteLimits));
 }, 300_000);
 
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+// A venv or a module copy is thousands of files: removing them takes a while on a busy machine.
+afterAll(() => rmSync(scratch, { recursive: true, force: true }), 120_000);
 
 const pytest = () => spawnSync(python, ["-m", "pytest", "-q", "-p", "no:cacheprovider", "test_conformance.py"], { cwd: sdk, encoding: "utf8", env: { ...process.env, MANTYX_TIERS: "", MANTYX_FIXTURES_DIR: "", PYTHONDONTWRITEBYTECODE: "1" } });
 

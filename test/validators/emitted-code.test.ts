@@ -50,12 +50,14 @@ describe("standalone code", () => {
     }
   });
 
-  it("validator modules import only the runtime contract, index.js only the validator modules", () => {
+  it("validator modules import the runtime contract and their level's shared module, the shared modules only the runtime, index.js only the validator modules", () => {
     for (const file of jsFiles()) {
       const specifiers = [...file.contents.matchAll(/\bfrom\s*"([^"]+)"/g)].map((m) => m[1]);
+      if (!file.path.startsWith("validators/internal/")) expect(specifiers.length, file.path).toBeGreaterThan(0);
       for (const s of specifiers) {
         if (file.path === "validators/index.js") expect(s, file.path).toMatch(/^\.\/[a-z0-9-]+(?:\.all-errors|\.receive)?\.js$/);
-        else expect(s, file.path).toBe(RUNTIME_URL);
+        else if (file.path.startsWith("validators/internal/")) expect(s, file.path).toBe(RUNTIME_URL);
+        else if (s !== RUNTIME_URL) expect(s, file.path).toBe(`./internal/${file.path.endsWith(".all-errors.js") ? "all-errors" : file.path.endsWith(".receive.js") ? "receive" : "strict"}.js`);
       }
     }
   });
@@ -82,9 +84,14 @@ describe("standalone code", () => {
 });
 
 describe("layout", () => {
-  it("one .js and one .d.ts per component, per all-errors build and per receive-level build, plus index", () => {
+  it("one .js and one .d.ts per component, per all-errors build and per receive-level build, plus index and one shared module per level", () => {
     const names = Object.keys(model.schemas);
-    expect(emitted.files).toHaveLength(2 * names.length + 2 * REQUEST_BODIES.length + 2 * RECEIVED.length + 2);
+    expect(emitted.files).toHaveLength(2 * names.length + 2 * REQUEST_BODIES.length + 2 * RECEIVED.length + 2 + 3);
+    expect(emitted.files.map((f) => f.path).filter((p) => p.startsWith("validators/internal/"))).toEqual([
+      "validators/internal/all-errors.js",
+      "validators/internal/receive.js",
+      "validators/internal/strict.js",
+    ]);
     expect(emitted.files.map((f) => f.path)).toContain("validators/agent-run-event.receive.js");
     expect(emitted.files.map((f) => f.path)).toContain("validators/run-create-request.all-errors.js");
     expect(emitted.files.map((f) => f.path)).toContain("validators/run-create-request.d.ts");

@@ -39,6 +39,11 @@ export const validatorAjvOptions: Readonly<Options> = {
   // and `required: [constructor]` never fails. Key loops become
   // `Object.keys` instead of `for in`.
   ownProperties: true,
+  // Every `$ref` is a call of the referenced schema's function, never a
+  // copy of its code: the validators of a level share those functions
+  // (../validators.ts), and a component referenced twenty times is compiled
+  // and shipped once. ajv's default inlines each ref without refs of its own.
+  inlineRefs: false,
   // Live ajv's code gets the same own-key rewrite as the standalone modules
   // (./own-keys.ts), so the two judge `constructor` & co. alike.
   code: { source: true, esm: true, lines: false, optimize: true, process: ownKeyEvaluation },
@@ -69,6 +74,54 @@ export function addComponents(
   const leveled = level === "receive" ? (receiveComponents(schemas) as Record<string, SchemaObject>) : schemas;
   const prepared = prepare ? prepareComponents(leveled) : leveled;
   ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas: prepared } });
+  if (!usesUnevaluated(prepared)) withoutEvaluatedTracking(ajv);
+}
+
+/**
+ * Ajv2020 forces its `unevaluated` option on: every compiled function keeps
+ * a record of the properties and items it evaluated, and every `allOf`,
+ * `oneOf` and `$ref` merges those records, for `unevaluatedProperties` and
+ * `unevaluatedItems` to read. Components that use neither make all of it
+ * dead code (a fifth of a validator, and of its compile time), so it is
+ * switched off for them; the option is the one ajv reads when it compiles.
+ */
+function withoutEvaluatedTracking(ajv: Ajv2020): void {
+  (ajv.opts as { unevaluated?: boolean }).unevaluated = false;
+}
+
+/** Whether any schema uses `unevaluatedProperties` or `unevaluatedItems` (at any depth, as a key). */
+function usesUnevaluated(schemas: Readonly<Record<string, SchemaObject>>): boolean {
+  const seen = (value: unknown): boolean => {
+    if (Array.isArray(value)) return value.some(seen);
+    if (value === null || typeof value !== "object") return false;
+    return Object.entries(value).some(([key, sub]) => key === "unevaluatedProperties" || key === "unevaluatedItems" || seen(sub));
+  };
+  return seen(schemas);
+}
+
+/** What ajv keeps per compiled schema (its `SchemaEnv`), as far as `compileComponent` reads it. */
+interface CompiledEnv {
+  readonly refs: Record<string, unknown>;
+}
+
+/**
+ * The validator of component `name`, compiled as the very function the
+ * document's own `$ref`s to it call. ajv compiles a schema asked for by
+ * key (`getSchema`) apart from the same schema reached by a `$ref` (which
+ * it caches on the document), so a component that is both exported and
+ * referenced would be compiled, and shipped, twice. Both caches are ajv's
+ * public fields (`ajv.refs`, `SchemaEnv.refs`); a key ajv spells otherwise
+ * only costs that sharing, never a verdict.
+ */
+export function compileComponent(ajv: Ajv2020, name: string): ReturnType<Ajv2020["getSchema"]> {
+  const key = componentRef(name);
+  const document = ajv.schemas[DOCUMENT_ID] as unknown as CompiledEnv | undefined;
+  const refs = ajv.refs as Record<string, unknown>;
+  const viaRef = document?.refs[key];
+  if (viaRef !== undefined && refs[key] === undefined) refs[key] = viaRef;
+  const validate = ajv.getSchema(key);
+  if (document !== undefined && document.refs[key] === undefined && refs[key] !== undefined) document.refs[key] = refs[key];
+  return validate;
 }
 
 /** The ajv key of component `name`. */

@@ -14,19 +14,24 @@ const FORBIDDEN: ReadonlyArray<readonly [RegExp, string]> = [
 
 const IMPORT_SPECIFIER = /\b(?:import|export)\b[^"';]*?\bfrom\s*["']([^"']+)["']|\bimport\s*["']([^"']+)["']/g;
 
-/** Module specifiers a generated file may import: its own folder, the runtime contract, and `../types.js` for declarations. */
-export function isAllowedSpecifier(specifier: string, kind: "js" | "dts", runtime?: string): boolean {
+/**
+ * Module specifiers a generated file may import: its own folder (the public
+ * modules, the shared level modules in internal/), the runtime contract
+ * (`runtime`: the specifiers it is imported by from validators/ and from
+ * validators/internal/), and `../types.js` for declarations.
+ */
+export function isAllowedSpecifier(specifier: string, kind: "js" | "dts", ...runtime: ReadonlyArray<string | undefined>): boolean {
   // What validatorFile (./names.ts) can produce: lower case, digits, `-` and `_`.
-  if (/^\.\/[a-z0-9_-]+(?:\.all-errors|\.receive)?\.js$/.test(specifier) || specifier === runtime) return true;
+  if (/^\.\/(?:internal\/)?[a-z0-9_-]+(?:\.all-errors|\.receive)?\.js$/.test(specifier) || runtime.includes(specifier)) return true;
   return kind === "dts" && specifier === "../types.js";
 }
 
 /** Problems that make `code` not portable; empty when it is fine. */
-export function portabilityProblems(code: string, kind: "js" | "dts", runtime?: string): string[] {
+export function portabilityProblems(code: string, kind: "js" | "dts", ...runtime: ReadonlyArray<string | undefined>): string[] {
   const problems = FORBIDDEN.filter(([re]) => re.test(code)).map(([, what]) => `contains ${what}`);
   for (const m of code.matchAll(IMPORT_SPECIFIER)) {
     const specifier = m[1] ?? m[2] ?? "";
-    if (!isAllowedSpecifier(specifier, kind, runtime)) problems.push(`imports "${specifier}" (only files of generated/validators/ and the runtime contract may be imported)`);
+    if (!isAllowedSpecifier(specifier, kind, ...runtime)) problems.push(`imports "${specifier}" (only files of generated/validators/ and the runtime contract may be imported)`);
   }
   return problems;
 }
@@ -37,9 +42,9 @@ export class NotPortableError extends Error {
 }
 
 /** Throws `NotPortableError` listing every problem of `code`. */
-export function assertPortable(path: string, code: string, runtime?: string): void {
+export function assertPortable(path: string, code: string, ...runtime: ReadonlyArray<string | undefined>): void {
   const kind = path.endsWith(".d.ts") ? "dts" : "js";
-  const problems = portabilityProblems(code, kind, runtime);
+  const problems = portabilityProblems(code, kind, ...runtime);
   if (problems.length > 0) {
     throw new NotPortableError(`Generated ${path} is not standalone: ${problems.join("; ")}. Fix generator/emit/validators/.`);
   }

@@ -19,6 +19,7 @@
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { EmitError } from "../../errors.js";
 import { annotationKeywords, assertingKeywords } from "../../keywords/index.js";
+import { dropAnnotations } from "./annotations.js";
 
 const COMPONENT_REF = "#/components/schemas/";
 
@@ -62,7 +63,10 @@ export function unknownVendorKeywords(schemas: Readonly<Record<string, SchemaObj
   return found;
 }
 
-/** Checked copy of `schemas` with every `discriminator.mapping` and every unknown `x-` keyword removed. */
+/**
+ * Checked copy of `schemas` with every `discriminator.mapping`, every
+ * unknown `x-` keyword and every annotation (./annotations.ts) removed.
+ */
 export function prepareComponents(schemas: Readonly<Record<string, SchemaObject>>): Record<string, SchemaObject> {
   const copy = structuredClone(schemas) as Record<string, SchemaObject>;
   for (const name of Object.keys(copy).sort()) {
@@ -80,7 +84,7 @@ export function prepareComponents(schemas: Readonly<Record<string, SchemaObject>
       if (!everyObjectBranchTagged(node["oneOf"], String(discriminator.propertyName), schemas)) delete node["discriminator"];
     });
   }
-  return copy;
+  return dropAnnotations(copy);
 }
 
 const PROTO = "__proto__";

@@ -16,3 +16,4 @@ export const RUNTIME_EXPORTS: Readonly<Record<string, string>> = {
   "ajv/dist/runtime/equal.default": "deepEqual",
 };
 
+
