@@ -32,9 +32,12 @@ describe("client emitter", () => {
       .filter((f) => f.includes("generated/validators/"))
       .map((f) => f.replace(/^.*generated\/validators\//, ""))
       .sort();
-    // One build per request body (all errors, strict level), and the event envelope's receive-level build (streamRun): never the strict event validator.
+    // One build per request body (all errors, strict level), and the event envelope's receive-level build (streamRun), with the shared
+    // modules of those two levels: never the strict level (internal/strict.js, the strict event validator).
     expect(loaded).toEqual([
       "agent-run-event.receive.js",
+      "internal/all-errors.js",
+      "internal/receive.js",
       "run-create-request.all-errors.js",
       "run-feedback-request.all-errors.js",
       "session-create-request.all-errors.js",
