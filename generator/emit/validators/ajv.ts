@@ -74,7 +74,12 @@ export function addComponents(
   const leveled = level === "receive" ? (receiveComponents(schemas) as Record<string, SchemaObject>) : schemas;
   const prepared = prepare ? prepareComponents(leveled) : leveled;
   ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas: prepared } });
-  if (!usesUnevaluated(prepared)) withoutEvaluatedTracking(ajv);
+  trackEvaluatedOnlyWhenUsed(ajv, prepared);
+}
+
+/** Switches the evaluated-property records off (below) for an instance whose `schemas` use no `unevaluated*` keyword. */
+export function trackEvaluatedOnlyWhenUsed(ajv: Ajv2020, schemas: Readonly<Record<string, SchemaObject>>): void {
+  if (!usesUnevaluated(schemas)) withoutEvaluatedTracking(ajv);
 }
 
 /**
