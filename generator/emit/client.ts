@@ -23,11 +23,9 @@
  * functions, so neither costs code and the HTTP work lives in
  * runtime/client/ once.
  */
-import { readFileSync } from "node:fs";
-import Handlebars from "handlebars";
 import type { ParameterObject } from "openapi3-ts/oas31";
-import { assetUrl } from "../assets.js";
 import { header } from "../header.js";
+import { templateEnvironment, type TemplateFile } from "../templates.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { IDENTIFIER } from "./identifier.js";
 import { answerOf, bodyOf, clientOptionOf, parametersOf, type ParamShape } from "./client/shapes.js";
@@ -41,9 +39,6 @@ import { streamSpecName, terminalTypeName } from "./events.js";
 import { deref, operationsOf, requestBodyComponent } from "./operations.js";
 import { runtimeImport } from "./runtime-import.js";
 import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "./validators/names.js";
-
-/** A template of templates/ (beside the bundle when packed, generator/scripts/build.mjs). */
-const template = (name: string): URL => assetUrl(new URL(`../../templates/${name}`, import.meta.url), name, import.meta.url);
 
 /** The codegen/v1 revision of operation functions, ClientBase and defineOperations (runtime/codegen/v1.ts). */
 export const OPERATION_FUNCTIONS_REVISION = 4;
@@ -260,8 +255,9 @@ export function operationData(model: LoadedSchema): OperationData[] {
 }
 
 /** Handlebars with only checking helpers, for template `file` of templates/ (and its partials); HTML escaping off nowhere, since nothing is inserted raw. */
-export function createRenderer(file = "client.ts.hbs"): (data: unknown) => string {
-  const hb = Handlebars.create();
+export function createRenderer(file: TemplateFile = "client.ts.hbs"): (data: unknown) => string {
+  // Precompiled in the published bundle (generator/templates.ts).
+  const { hb, template } = templateEnvironment();
   const safe = (s: string) => new hb.SafeString(s);
   hb.registerHelper("json", (v: unknown) => safe(JSON.stringify(v) ?? "undefined"));
   hb.registerHelper("ident", (v: unknown) => {
@@ -294,8 +290,9 @@ export function createRenderer(file = "client.ts.hbs"): (data: unknown) => strin
     return safe(text.replace(/[ \t]+$/gm, ""));
   });
   hb.registerHelper("eq", (a: unknown, b: unknown) => a === b);
-  for (const partial of ["operation-args", "operation-result", "operation-doc"]) hb.registerPartial(partial, readFileSync(template(`${partial}.hbs`), "utf8"));
-  return (data) => hb.compile(readFileSync(template(file), "utf8"), { strict: true, noEscape: false })(data);
+  for (const partial of ["operation-args", "operation-result", "operation-doc"] as const) hb.registerPartial(partial, template(`${partial}.hbs`));
+  const main = template(file);
+  return (data) => main(data);
 }
 
 export function emitClient(model: LoadedSchema): EmittedFile[] {

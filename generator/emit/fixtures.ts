@@ -25,8 +25,8 @@ import { readTranscriptRules } from "../transcript/rules.js";
 import { fixturesOptIn } from "./opt-in.js";
 import { casesDirOf, schemaFileOf, type FixturesOptions } from "./fixtures/cases-dir.js";
 import { checkFlow, flowFileName, flows } from "./fixtures/flows.js";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import { SUITE_VERSION, caseFormatFor, caseFormatSchema, fixturesReadme } from "./fixtures/format-doc.js";
+import { checkCaseFormat } from "./fixtures/case-format-check.js";
+import { SUITE_VERSION, caseFormatSchema, fixturesReadme } from "./fixtures/format-doc.js";
 import type { Json } from "./fixtures/json.js";
 import { LiveAjv } from "./fixtures/live-ajv.js";
 import { buildMessageSuite, type MessageGroup } from "./fixtures/message-cases.js";
@@ -144,19 +144,6 @@ export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {})
   const out: EmittedFile[] = sorted.map((p) => ({ path: `${FIXTURES_DIR}/${p}`, contents: files.get(p)!.contents }));
   out.push({ path: `${FIXTURES_DIR}/manifest.json`, contents: `${JSON.stringify(manifest, null, 2)}\n` });
   return out;
-}
-
-/** Every case file follows case-format.json (what runners may check too); a slip in a builder fails here. */
-function checkCaseFormat(files: ReadonlyMap<string, { contents: string }>): void {
-  // case-format.json is the generator's own constant, checked against the meta-schema by test/fixtures/suite.test.ts.
-  const ajv = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, strictTypes: false, validateFormats: false, validateSchema: false });
-  ajv.addSchema(caseFormatSchema);
-  for (const [path, { contents }] of files) {
-    const ref = caseFormatFor(path);
-    if (ref === undefined) continue;
-    const validate = ajv.getSchema(ref)!;
-    if (!validate(JSON.parse(contents))) throw new Error(`fixtures/${path} breaks case-format.json: ${ajv.errorsText(validate.errors)}`);
-  }
 }
 
 /** Keys whose values are written on one line: case data stays greppable and the files small. */

@@ -5,19 +5,17 @@
  * OAS 3.1 from `oas-3.1-schema.json` (committed), OAS 3.2 from the
  * `@seriousme/openapi-schema-validator` package (the OAI's 3.2 schema, its
  * `$dynamicRef`s made plain `$ref`s so ajv resolves them; see
- * oas-3.2-schema.ts).
+ * oas-3.2-schema.ts); compiled once, or prebuilt in the bundle
+ * (./meta-validators.ts).
  * https://spec.openapis.org/oas/v3.1.0#openapi-object
  * https://spec.openapis.org/oas/v3.2.0#openapi-object
  */
-import { assetUrl } from "../assets.js";
-import { readFileSync } from "node:fs";
-import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import type { ErrorObject } from "ajv/dist/2020.js";
 import { SchemaLoadError, type SchemaProblem } from "../errors.js";
 import type { BundledDocument } from "./bundle.js";
 import { isPlainObject } from "./json-pointer.js";
 import { selectProblems } from "./ajv-problems.js";
-import { loaderAjv } from "./ajv.js";
-import { oas32SchemaUrl } from "./oas-3.2-schema.js";
+import { metaValidator } from "./meta-validators.js";
 import type { SourceFile } from "./source-file.js";
 
 const MIGRATE_30 =
@@ -63,23 +61,9 @@ export function checkOpenApiVersion(root: SourceFile): OpenApiVersion {
   return minor === "1" ? "3.1" : "3.2";
 }
 
-const cachedValidators = new Map<OpenApiVersion, ValidateFunction>();
-
-/** Compiled once per process and version: compiling the meta-schema is the costly part. */
-function openApiValidator(version: OpenApiVersion): ValidateFunction {
-  let validate = cachedValidators.get(version);
-  if (!validate) {
-    const file = version === "3.1" ? assetUrl(new URL("./oas-3.1-schema.json", import.meta.url), "oas-3.1-schema.json", import.meta.url) : oas32SchemaUrl();
-    const metaSchema: unknown = JSON.parse(readFileSync(file, "utf8"));
-    validate = loaderAjv().compile(metaSchema as object);
-    cachedValidators.set(version, validate);
-  }
-  return validate;
-}
-
 /** Validates the bundled document against the meta-schema of its OpenAPI version. Throws `not-openapi-31`. */
 export function validateOpenApiDocument(bundled: BundledDocument, version: OpenApiVersion = "3.1"): void {
-  const validate = openApiValidator(version);
+  const validate = metaValidator(version === "3.1" ? "oas-3.1" : "oas-3.2");
   if (validate(bundled.data)) return;
   const problems: SchemaProblem[] = selectProblems(validate.errors ?? [], objectNameOf).map((problem) => ({
     ...bundled.where(problem.at, { key: problem.key }),

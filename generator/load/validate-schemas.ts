@@ -14,6 +14,7 @@ import { SchemaLoadError, type SchemaProblem } from "../errors.js";
 import { annotationKeywords, assertingKeywords } from "../keywords/index.js";
 import { selectProblems } from "./ajv-problems.js";
 import { loaderAjv } from "./ajv.js";
+import { metaValidator } from "./meta-validators.js";
 import type { BundledDocument } from "./bundle.js";
 import { isPlainObject } from "./json-pointer.js";
 import { closest } from "./suggest.js";
@@ -68,13 +69,12 @@ export function validateComponentSchemas(bundled: BundledDocument): void {
     );
   }
   const schemas = componentSchemas(document);
-  const ajv = loaderAjv();
 
   // 1. Each schema against the 2020-12 meta-schema: wrong keyword values (`type: strnig`).
   const problems: SchemaProblem[] = [];
   for (const [name, schema] of Object.entries(schemas)) {
-    if (ajv.validateSchema(schema as object)) continue;
-    problems.push(...metaSchemaProblems(bundled, name, ajv.errors ?? []));
+    const errors = metaSchemaErrors(schema);
+    if (errors.length > 0) problems.push(...metaSchemaProblems(bundled, name, errors));
   }
   if (problems.length > 0) throw invalid(problems);
 
@@ -89,6 +89,21 @@ export function validateComponentSchemas(bundled: BundledDocument): void {
   if (problems.length > 0) throw invalid(problems);
 }
 
+/**
+ * What ajv's `validateSchema` reports for `schema`: a schema without
+ * `$schema` is checked by the 2020-12 meta-schema's validator (prebuilt in
+ * the bundle, ./meta-validators.ts); one naming its own `$schema` is left
+ * to ajv, which knows which meta-schemas it has.
+ */
+function metaSchemaErrors(schema: unknown): readonly ErrorObject[] {
+  if (isPlainObject(schema) && schema.$schema === undefined) {
+    const validate = metaValidator("json-schema-2020-12");
+    return validate(schema) ? [] : (validate.errors ?? []);
+  }
+  const ajv = loaderAjv();
+  return ajv.validateSchema(schema as object) ? [] : (ajv.errors ?? []);
+}
+
 const vendorValidators = new Map<string, ValidateFunction>();
 
 /** The compiled meta-schema of a keyword's value, if it has one (compiled once per process). */
@@ -96,7 +111,14 @@ function vendorValidator(keyword: string): ValidateFunction | undefined {
   const metaSchema = EXTRA_KEYWORDS.get(keyword);
   if (metaSchema === undefined) return undefined;
   let validate = vendorValidators.get(keyword);
-  if (!validate) vendorValidators.set(keyword, (validate = loaderAjv().compile(metaSchema)));
+  if (!validate) {
+    // The generator's own constants (generator/keywords), checked by the tests: not checked against the 2020-12
+    // meta-schema again here, which would compile that meta-schema (the bundle has it prebuilt, ./meta-validators.ts).
+    const key = `mantyx-wire:vendor-keyword-value:${keyword}`;
+    const ajv = loaderAjv();
+    if (ajv.getSchema(key) === undefined) ajv.addSchema(metaSchema, key, undefined, false);
+    vendorValidators.set(keyword, (validate = ajv.getSchema(key)!));
+  }
   return validate;
 }
 

@@ -9,12 +9,17 @@
  *     commander) stay imports of the installed packages;
  *   - the files the generator reads at run time, beside it: the client
  *     template and the OpenAPI 3.1 meta-schema;
+ *   - in prebuilt/, what the sources compile at every run and the bundle
+ *     loads instead (generator/prebuilt.ts): the meta-schema and case-format
+ *     validators as ajv standalone code, the templates precompiled
+ *     (generator/scripts/prebuilt-assets.ts);
  *   - the MANTYX artefacts `mantyx-wire mock` serves from, as data, in
  *     mock-data/: the bundled schema and the fixture suite's flow cases
  *     (generator/mock/artefacts.ts), so the mock runs where only this
  *     package is installed (`npx -p @mantyx/wire-gen mantyx-wire mock`).
  * `node generator/scripts/build.mjs <outdir>` builds elsewhere (tests).
  */
+import { execFileSync } from "node:child_process";
 import { chmodSync, cpSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,4 +49,6 @@ for (const template of ["client.ts.hbs", "client-core.ts.hbs", "operations.ts.hb
 cpSync(join(generator, "load", "oas-3.1-schema.json"), join(out, "oas-3.1-schema.json"));
 cpSync(join(generator, "..", "generated", "openapi.json"), join(out, "mock-data", "openapi.json"));
 cpSync(join(generator, "..", "generated", "fixtures", "flows"), join(out, "mock-data", "fixtures", "flows"), { recursive: true });
+// Run from the sources by tsx (a dev dependency: building happens in the repository), with its paths as in the sources.
+execFileSync(process.execPath, ["--import", "tsx", join(generator, "scripts", "prebuilt-assets.ts"), join(out, "prebuilt")], { cwd: join(generator, ".."), stdio: "inherit" });
 console.log(`build: ${out}/mantyx-wire.js`);

@@ -1,0 +1,49 @@
+/**
+ * The validators of the meta-schemas the loader checks documents against:
+ * the OpenAPI 3.1 and 3.2 meta-schemas (./validate-openapi.ts) and JSON
+ * Schema 2020-12 (each component, ./validate-schemas.ts). Compiling them was
+ * a tenth of a `gen` run; the published bundle carries them as ajv
+ * standalone code built with the same instance options
+ * (generator/scripts/prebuilt-assets.ts, ../prebuilt.ts), and from the
+ * sources they are compiled on first use, as before.
+ */
+import { readFileSync } from "node:fs";
+import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js";
+import { assetUrl } from "../assets.js";
+import { prebuilt } from "../prebuilt.js";
+import { loaderAjv } from "./ajv.js";
+import { oas32SchemaUrl } from "./oas-3.2-schema.js";
+
+export type MetaSchema = "oas-3.1" | "oas-3.2" | "json-schema-2020-12";
+
+export const META_SCHEMAS: readonly MetaSchema[] = ["oas-3.1", "oas-3.2", "json-schema-2020-12"];
+
+/** The `$id` of JSON Schema 2020-12, the default meta-schema of the loader's instance. */
+export const DIALECT_2020_12_ID = "https://json-schema.org/draft/2020-12/schema";
+
+/** The prebuilt file of `which` (../prebuilt.ts). */
+export const metaValidatorFile = (which: MetaSchema): string => `${which}.cjs`;
+
+/** The meta-schema's text, read where it is kept (OAS 3.2: its package's file). */
+export function metaSchemaText(which: Exclude<MetaSchema, "json-schema-2020-12">): string {
+  const file = which === "oas-3.1" ? assetUrl(new URL("./oas-3.1-schema.json", import.meta.url), "oas-3.1-schema.json", import.meta.url) : oas32SchemaUrl();
+  return readFileSync(file, "utf8");
+}
+
+/** The validator compiled by the loader's instance (what the prebuilt code is built from). */
+export function compileMetaValidator(which: MetaSchema, ajv: Ajv2020 = loaderAjv()): ValidateFunction {
+  if (which === "json-schema-2020-12") return ajv.getSchema(DIALECT_2020_12_ID)!;
+  return ajv.compile(JSON.parse(metaSchemaText(which)) as object);
+}
+
+const cached = new Map<MetaSchema, ValidateFunction>();
+
+/** The validator of `which`: the prebuilt one in the bundle, else compiled once per process. */
+export function metaValidator(which: MetaSchema): ValidateFunction {
+  let validate = cached.get(which);
+  if (validate === undefined) {
+    validate = prebuilt<ValidateFunction>(metaValidatorFile(which)) ?? compileMetaValidator(which);
+    cached.set(which, validate);
+  }
+  return validate;
+}

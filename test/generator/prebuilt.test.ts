@@ -1,0 +1,107 @@
+/**
+ * What the published bundle loads prebuilt instead of compiling at each run
+ * (generator/prebuilt.ts, generator/scripts/prebuilt-assets.ts): the
+ * meta-schema validators, the case-format validators, the precompiled client
+ * templates. Each must behave exactly as what the sources compile: the same
+ * files for the MANTYX schema, the same errors for broken documents.
+ */
+import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import path from "node:path";
+import type { ValidateFunction } from "ajv/dist/2020.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { caseFormatAjv, CASE_FORMAT_VALIDATORS_FILE } from "../../generator/emit/fixtures/case-format-check.js";
+import { CASE_FORMAT_REFS } from "../../generator/emit/fixtures/format-doc.js";
+import { createLoaderAjv } from "../../generator/load/ajv.js";
+import { compileMetaValidator, META_SCHEMAS, metaValidatorFile } from "../../generator/load/meta-validators.js";
+import { PREBUILT_DIR } from "../../generator/prebuilt.js";
+import { PRECOMPILED_TEMPLATES_FILE } from "../../generator/templates.js";
+import { builtBin, cli, openApiYaml, readTree, REPO, tempDir, writeTree } from "./support.js";
+
+const require = createRequire(import.meta.url);
+let prebuiltDir: string;
+const load = <T>(file: string): T => require(path.join(prebuiltDir, file)) as T;
+
+beforeAll(() => {
+  prebuiltDir = path.join(path.dirname(builtBin()), PREBUILT_DIR);
+}, 120_000);
+
+describe("the prebuilt files", () => {
+  it("are each meta-schema's, the case format's and the templates' (a file for each)", () => {
+    expect([...readTree(prebuiltDir).keys()].sort()).toEqual([...META_SCHEMAS.map(metaValidatorFile), CASE_FORMAT_VALIDATORS_FILE, PRECOMPILED_TEMPLATES_FILE].sort());
+  });
+});
+
+describe("the prebuilt meta-schema validators report what the compiled ones report", () => {
+  // Several problems in one document: every one must be listed, as the loader's instance lists them (allErrors).
+  const operationTypo = (version: string) => ({ openapi: version, info: { title: "T", version: 1 }, paths: { "/a": { get: { respnses: { "200": { description: "ok" } } }, pst: {} } } });
+  const documents: Record<string, Record<string, unknown>> = {
+    "oas-3.1": operationTypo("3.1.0"),
+    "oas-3.2": operationTypo("3.2.0"),
+  };
+  const schemas: unknown[] = [
+    { type: "object", properties: { first: { type: "strnig" } } },
+    { type: "array", minItems: -1, items: { enum: "a" } },
+    { anyOf: [], required: ["a", "a"], pattern: 3 },
+  ];
+  const errorsOf = (validate: ValidateFunction, data: unknown) => (validate(data) ? [] : validate.errors);
+
+  it.each(["oas-3.1", "oas-3.2"] as const)("%s: a valid document passes; an unknown field of an Operation fails alike", (which) => {
+    const compiled = compileMetaValidator(which, createLoaderAjv());
+    const prebuilt = load<ValidateFunction>(metaValidatorFile(which));
+    expect(errorsOf(prebuilt, { ...documents[which], paths: {} })).toEqual([]);
+    const errors = errorsOf(prebuilt, documents[which]);
+    expect(errors!.length).toBeGreaterThan(2);
+    expect(errors).toEqual(errorsOf(compiled, documents[which]));
+  });
+
+  it("json-schema-2020-12: wrong keyword values fail alike", () => {
+    const compiled = compileMetaValidator("json-schema-2020-12", createLoaderAjv());
+    const prebuilt = load<ValidateFunction>(metaValidatorFile("json-schema-2020-12"));
+    for (const schema of schemas) {
+      const errors = errorsOf(prebuilt, schema);
+      expect(errors!.length, JSON.stringify(schema)).toBeGreaterThan(1);
+      expect(errors).toEqual(errorsOf(compiled, schema));
+    }
+  });
+
+  it("the case format: a broken case file fails alike, a good one passes", () => {
+    const ajv = caseFormatAjv();
+    const prebuilt = load<Record<string, ValidateFunction>>(CASE_FORMAT_VALIDATORS_FILE);
+    const messageFile = CASE_FORMAT_REFS.find((ref) => ref.endsWith("/messageFile"))!;
+    const good = [{ description: "d", schema: "#/components/schemas/A", tests: [{ description: "t", tier: "strict", data: 1, valid: true }] }];
+    const bad = [{ description: "d", schema: "#/components/schemas/A", tests: [{ description: "t", tier: "nope", data: 1 }] }];
+    expect(errorsOf(prebuilt[messageFile]!, good)).toEqual(errorsOf(ajv.getSchema(messageFile)!, good));
+    expect(errorsOf(prebuilt[messageFile]!, good)).toEqual([]);
+    expect(errorsOf(prebuilt[messageFile]!, bad)!.length).toBeGreaterThan(0);
+    expect(errorsOf(prebuilt[messageFile]!, bad)).toEqual(errorsOf(ajv.getSchema(messageFile)!, bad));
+  });
+});
+
+describe("the built bin", () => {
+  it("writes the committed generated/ byte for byte (templates precompiled, validators prebuilt)", () => {
+    const out = path.join(tempDir(), "generated");
+    const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", "schema/openapi.yaml", "--out", out, "--runtime", "../runtime/codegen/v1.js"], { cwd: REPO, encoding: "utf8", timeout: 120_000 });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    const written = readTree(out);
+    const committed = readTree(path.join(REPO, "generated"));
+    expect([...written.keys()]).toEqual([...committed.keys()]);
+    const differing = [...written].filter(([file, text]) => committed.get(file) !== text).map(([file]) => file);
+    expect(differing).toEqual([]);
+  }, 180_000);
+
+  it.each([
+    ["an Operation typo (OAS 3.1 meta-schema)", "openapi: 3.1.0\ninfo: { title: T, version: '1' }\npaths:\n  /a:\n    get:\n      respnses:\n        '200': { description: ok }\n"],
+    ["an Operation typo (OAS 3.2 meta-schema)", "openapi: 3.2.0\ninfo: { title: T, version: '1' }\npaths:\n  /a:\n    get:\n      respnses:\n        '200': { description: ok }\n"],
+    ["`type: strnig` (JSON Schema 2020-12 meta-schema)", openApiYaml("    Name:\n      type: object\n      properties:\n        first:\n          type: strnig")],
+    ["a vendor keyword's bad value", openApiYaml("    Name:\n      type: string\n      x-max-utf8-bytes: many")],
+  ])("reports %s as the sources' CLI does", async (_name, text) => {
+    const dir = writeTree({ "schema.yaml": text });
+    const fromSources = await cli(["gen", "--schema", "schema.yaml", "--out", "out"], dir);
+    const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", "schema.yaml", "--out", "out"], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+    expect(fromSources.code).toBe(2);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe(fromSources.stderr);
+  });
+});
