@@ -4,7 +4,7 @@
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { parse } from "yaml";
+import { yamlLibrary } from "../load/yaml-library.js";
 import { fastYamlData } from "../load/fast-yaml.js";
 import { EmitError } from "../errors.js";
 import { expandCaseData, type Json } from "./expand.js";
@@ -97,7 +97,7 @@ function readCaseFile(casesDir: string, file: string): Array<Record<string, Json
   try {
     const text = readFileSync(where, "utf8");
     // js-yaml where it reads what `yaml` reads, much faster (../load/fast-yaml.ts).
-    raw = fastYamlData(text) ?? parse(text);
+    raw = fastYamlData(text) ?? yamlLibrary().parse(text);
   } catch (error) {
     throw invalidCases(where, `cannot read the case file: ${(error as Error).message}`, "Fix the file's YAML (a list of cases, see schema/cases/*.yaml).");
   }

@@ -33,7 +33,7 @@ import { buildMessageSuite, type MessageGroup } from "./fixtures/message-cases.j
 import { checkSseCases, flatFrameCases, framingCases, mantyxCases } from "./fixtures/sse-cases.js";
 import { buildTranscriptGroups } from "./fixtures/transcript-cases.js";
 import { reachableComponents, TIERS, type Tier } from "./fixtures/tiers.js";
-import { levelAjv } from "./validators/levels.js";
+import { levelAjv, preparedComponents } from "./validators/levels.js";
 import { receiveComponents } from "./validators/receive-level.js";
 import { receivedComponents } from "./validators/received-components.js";
 
@@ -48,7 +48,7 @@ export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {})
   const casesDir = casesDirOf(schemaFileOf(model), options);
   const schemas = model.schemas;
   // The validators' own compiled functions judge the cases (./validators/levels.ts).
-  const ajv = new LiveAjv(schemas, { shared: { check: levelAjv(model, "all-errors"), accept: levelAjv(model, "strict") } });
+  const ajv = new LiveAjv(schemas, { shared: { check: levelAjv(model, "all-errors"), accept: levelAjv(model, "strict") }, prepared: preparedComponents(model, "strict") });
   const rules = readTranscriptRules(schemas);
   const protocolVersion = String((model.document.info as unknown as Record<string, unknown>)["x-protocol-version"] ?? "unknown");
 
@@ -64,7 +64,7 @@ export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {})
   const received = reachableComponents(schemas, receivedComponents(model.document));
 
   const handCases = loadHandCases(casesDir);
-  const suite = buildMessageSuite(schemas, ajv, handCases, { ajv: new LiveAjv(receiveSchemas, { firstError: true, shared: { check: levelAjv(model, "receive") } }), received });
+  const suite = buildMessageSuite(schemas, ajv, handCases, { ajv: new LiveAjv(receiveSchemas, { firstError: true, shared: { check: levelAjv(model, "receive") }, prepared: preparedComponents(model, "receive") }), received });
   let messageCases = 0;
   let tagged = 0;
   const withoutValid: string[] = [];

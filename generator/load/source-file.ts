@@ -4,7 +4,8 @@
  * can name the place in the file the author edits.
  */
 import { readFile } from "node:fs/promises";
-import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument, visit, type Document, type Node } from "yaml";
+import type { Document, Node } from "yaml";
+import { yamlLibrary } from "./yaml-library.js";
 import { SchemaLoadError } from "../errors.js";
 import { fastYamlData } from "./fast-yaml.js";
 import { formatPointer, type Pointer } from "./json-pointer.js";
@@ -145,6 +146,7 @@ export class SourceFile {
     }
     const yaml = this.yaml;
     if (!yaml) return undefined;
+    const { isMap, isPair, isScalar, isSeq } = yamlLibrary();
     let node: Node | null | undefined = yaml.document.contents;
     let keyNode: Node | null | undefined;
     for (const segment of pointer) {
@@ -189,6 +191,7 @@ interface YamlTree {
 }
 
 function parseYaml(text: string): YamlTree {
+  const { LineCounter, parseDocument } = yamlLibrary();
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   return {
@@ -203,6 +206,7 @@ function parseYaml(text: string): YamlTree {
 /** Where the first alias of the document is (the place to start replacing them). */
 function firstAliasPosition(yaml: YamlTree): Position | undefined {
   let offset: number | undefined;
+  const { visit } = yamlLibrary();
   visit(yaml.document, {
     Alias(_key, node) {
       offset = node.range?.[0];
@@ -213,6 +217,7 @@ function firstAliasPosition(yaml: YamlTree): Position | undefined {
 }
 
 function deref(node: Node | null | undefined, document: Document): Node | null | undefined {
+  const { isAlias } = yamlLibrary();
   let current = node;
   for (let hops = 0; isAlias(current) && hops < 100; hops++) current = current.resolve(document) as Node | undefined;
   return current;

@@ -49,7 +49,7 @@ describe("the prebuilt meta-schema validators report what the compiled ones repo
   it.each(["oas-3.1", "oas-3.2"] as const)("%s: a valid document passes; an unknown field of an Operation fails alike", (which) => {
     const compiled = compileMetaValidator(which, createLoaderAjv());
     const prebuilt = load<ValidateFunction>(metaValidatorFile(which));
-    expect(errorsOf(prebuilt, { ...documents[which], paths: {} })).toEqual([]);
+    expect(errorsOf(prebuilt, { openapi: documents[which]!.openapi, info: { title: "T", version: "1" }, paths: {} })).toEqual([]);
     const errors = errorsOf(prebuilt, documents[which]);
     expect(errors!.length).toBeGreaterThan(2);
     expect(errors).toEqual(errorsOf(compiled, documents[which]));

@@ -17,7 +17,10 @@
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { EmitError } from "../../errors.js";
 import type { LoadedSchema } from "../../model.js";
+import type { SchemaObject } from "openapi3-ts/oas31";
 import { addComponents, compileComponent, createValidatorAjv } from "./ajv.js";
+import { prepareComponents } from "./prepare.js";
+import { receiveComponents } from "./receive-level.js";
 import { receivedComponents } from "./received-components.js";
 import { requestBodyComponents } from "./request-bodies.js";
 
@@ -42,11 +45,26 @@ export function levelAjv(model: LoadedSchema, level: LevelName): Ajv2020 {
     // The loader checked every component against the 2020-12 meta-schema (load/validate-schemas.ts);
     // compiling that meta-schema again per instance cost a tenth of gen. Strict mode still refuses what it refuses.
     ajv = createValidatorAjv({ validateSchema: false, ...(level === "all-errors" && { allErrors: true }) });
-    addComponents(ajv, model.schemas, { level: level === "receive" ? "receive" : "strict" });
+    addComponents(ajv, preparedComponents(model, level === "receive" ? "receive" : "strict"), { prepare: false });
     compileAll(ajv, levelComponents(model, level), level);
     byLevel.set(level, ajv);
   }
   return ajv;
+}
+
+/** Per document, the components as ajv compiles them at each schema level: the strict and all-errors instances share one copy. */
+const prepared = new WeakMap<object, Map<"strict" | "receive", Record<string, SchemaObject>>>();
+
+/** `prepareComponents` of the components (at the receive level: of their receive level), made once per document. */
+export function preparedComponents(model: LoadedSchema, level: "strict" | "receive"): Record<string, SchemaObject> {
+  let byLevel = prepared.get(model.document);
+  if (byLevel === undefined) prepared.set(model.document, (byLevel = new Map()));
+  let components = byLevel.get(level);
+  if (components === undefined) {
+    components = prepareComponents(level === "receive" ? (receiveComponents(model.schemas) as Record<string, SchemaObject>) : model.schemas);
+    byLevel.set(level, components);
+  }
+  return components;
 }
 
 function compileAll(ajv: Ajv2020, names: readonly string[], level: LevelName): void {
