@@ -8,11 +8,13 @@
  * - `receive`: what a client reads, at the receive level (`validate<Name>Receive`).
  *
  * The validators emitter emits the code of these instances, and the fixtures
- * emitter judges its cases with the same compiled functions (all-errors for
- * the strict cases, receive for the receive cases): a component is compiled
- * once per level per `gen`, not once per emitter. Compiling more in an
- * instance later (the fixtures compile every component and subschema they
- * judge) never changes what was compiled before.
+ * emitter judges its cases with the same compiled functions (strict for the
+ * verdicts of the strict cases, all-errors where their error list is read,
+ * receive for the receive cases): a component is compiled once per level per
+ * `gen`, not once per emitter. Compiling more in an instance later (the
+ * fixtures compile the subschemas they judge, and all-errors functions of
+ * components that are not request bodies) never changes what was compiled
+ * before.
  */
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { EmitError } from "../../errors.js";
