@@ -10,6 +10,7 @@ import { useJsonEqualInAjv } from "./json-equal.js";
 import { ownKeyEvaluation } from "./own-keys.js";
 import { prepareComponents } from "./prepare.js";
 import { receiveComponents } from "./receive-level.js";
+import { rememberingUriResolver } from "./uri-resolver.js";
 
 /** `$id` of the schema that holds `components.schemas`; never fetched. */
 export const DOCUMENT_ID = "https://mantyx.invalid/wire-types/openapi.json";
@@ -47,6 +48,8 @@ export const validatorAjvOptions: Readonly<Options> = {
   // Live ajv's code gets the same own-key rewrite as the standalone modules
   // (./own-keys.ts), so the two judge `constructor` & co. alike.
   code: { source: true, esm: true, lines: false, optimize: true, process: ownKeyEvaluation },
+  // fast-uri, its answers remembered (./uri-resolver.ts).
+  uriResolver: rememberingUriResolver,
 };
 
 /** A configured ajv 2020 instance with the vendor keywords (no schemas). */
