@@ -56,8 +56,10 @@
  * malformed frame (StreamDecodeError, thrown, delivered or warned about) and
  * any warning pass through the client's redaction first.
  */
-import { isSseParseError } from "../sse/index.js";
-import { decodeTypedEventBatches, isTerminalOf, StreamDecodeError, type DecodedItem, type EventEnvelope, type OnInvalid } from "../events/index.js";
+import { decoder, DEFAULT_MAX_EVENT_BYTES, type SseMessage } from "../sse/decoder.js";
+import { isSseParseError } from "../sse/errors.js";
+import { decodeTypedEventMessage } from "../events/decode.js";
+import { isTerminalOf, StreamDecodeError, type DecodedItem, type EventEnvelope, type OnInvalid } from "../events/index.js";
 import type { CallOptions, ClientBase, ClientOptions, OperationKind, StreamOpener, StreamSpec } from "./core.js";
 import { MantyxApiError, MantyxConnectionError, UnexpectedResponseError } from "./errors.js";
 import { linked, reconnectDelay, sleep, type BackoffOptions } from "./internal/backoff.js";
@@ -170,6 +172,7 @@ export function runEventStream(
     if (detail.type === "strict-only" && typeof seq === "number" && stream.lastSeq !== undefined && seq <= stream.lastSeq) return;
     warn(message, detail);
   };
+  const decoding = { validation: settings.validation, strict: settings.strictEvents, onWarning: decodeWarn };
   /** Reconnects since the last new event; connections in a row without one (the back-off's exponent); those of them that count toward `maxReconnects`. */
   let attempt = 0;
   let empties = 0;
@@ -222,6 +225,7 @@ export function runEventStream(
         let replayable = invalidAtLast;
         /** This empty connection counts toward maxReconnects. */
         let counted = true;
+        let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
         try {
           touch();
           const response = await open(finished ? undefined : stream.lastSeq, connection.signal);
@@ -232,10 +236,25 @@ export function runEventStream(
             throw new UnexpectedResponseError(`${id}: ${response.status} ${contentType}, not text/event-stream (a proxy or login page?)`, { operationId: id, status: response.status, contentType });
           }
           answered = true;
-          // Any bytes reset the idle timer, heartbeat comments included.
-          const bytes = response.body!.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform: (chunk, out) => (touch(), out.enqueue(chunk)) }));
-          for await (const batch of decodeTypedEventBatches(bytes, events, { onInvalid: "deliver", validation: settings.validation, strict: settings.strictEvents, onWarning: decodeWarn, onRetry: (v) => (retryMs = v) })) {
-            for (let item of batch) {
+          // Read here, not through the decoder's iterators (runtime/sse/iterate.ts): the
+          // connection's own abort ends a pending read and lets the body go.
+          reader = response.body!.getReader();
+          const frames: SseMessage[] = [];
+          const feed = decoder({ onMessage: (m) => void frames.push(m), onRetry: (v) => (retryMs = v) }, DEFAULT_MAX_EVENT_BYTES);
+          read: for (;;) {
+            const chunk = await reader.read();
+            if (chunk.done) break;
+            // Any bytes reset the idle timer, heartbeat comments included.
+            touch();
+            let failed: [unknown] | undefined;
+            try {
+              feed(chunk.value);
+            } catch (error) {
+              // (An oversized event: thrown after the events completed before it.)
+              failed = [error];
+            }
+            for (const frame of frames.splice(0)) {
+              let item = decodeTypedEventMessage(frame, events, decoding);
               const last = stream.lastSeq;
               if (item instanceof StreamDecodeError) {
                 const seq = invalidSeq(item);
@@ -243,6 +262,8 @@ export function runEventStream(
                 if (seq !== undefined) {
                   if (!pastReplay && last !== undefined && (seq < last || (seq == last && replayable > 0))) {
                     if (seq == last) replayable--;
+                    // A replayed malformed terminal message: nothing follows it on this connection.
+                    if (item.terminal) break read;
                     continue;
                   }
                   pastReplay = true;
@@ -276,6 +297,7 @@ export function runEventStream(
               if (item instanceof StreamDecodeError ? item.terminal : isTerminal(item) && (stream.terminal = item)) return;
               touch();
             }
+            if (failed) throw failed[0];
           }
           reason = new Error("the stream ended without a terminal event");
         } catch (error) {
@@ -286,6 +308,7 @@ export function runEventStream(
           reason = idle ?? redactError(error, hide);
         } finally {
           clearTimeout(timer);
+          reader?.cancel().catch(() => {});
           connection.abort();
         }
         if (!fresh) {
