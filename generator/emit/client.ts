@@ -45,8 +45,8 @@ import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "./va
 /** A template of templates/ (beside the bundle when packed, generator/scripts/build.mjs). */
 const template = (name: string): URL => assetUrl(new URL(`../../templates/${name}`, import.meta.url), name, import.meta.url);
 
-/** The codegen/v1 revision of operation functions, ClientBase and defineOperations (runtime/codegen/v1.ts). */
-export const OPERATION_FUNCTIONS_REVISION = 4;
+/** The codegen/v1 revision of operation functions, ClientBase and defineOperations (runtime/codegen/v1.ts): 5, `operation` and entries' `extras`. */
+export const OPERATION_FUNCTIONS_REVISION = 5;
 
 /**
  * Operations whose answer needs more than "JSON in, JSON out":
@@ -97,6 +97,13 @@ export interface OperationData {
   entry: string;
   /** The same entry without validators (for operations-unvalidated.ts): a body taken unchecked, an event spec without its validator. */
   unvalidatedEntry: string;
+  /**
+   * The entry needs `extras: operationExtras` as an operation function's
+   * (runtime/client/extras.ts): it has parameters, or a security alternative
+   * with a basic, query or cookie scheme. (defineOperations gives it to every
+   * entry of the class.)
+   */
+  extras: boolean;
   /** The name of the operation answering the stream's status probe (`x-resume`'s `status.operation`). */
   probe: string | undefined;
   responseType: PrintedType;
@@ -208,8 +215,13 @@ export function operationData(model: LoadedSchema): OperationData[] {
       params = { type: printed(`{ ${groups.map((g) => `${g.where}${g.required ? "" : "?"}: ${g.type.printed}`).join("; ")} }`), required: groups.some((g) => g.required) };
     }
     // (The resumable stream's connections send the client's own headers and `apiKey`.)
+    let extras = others.length > 0;
     if (security.schemes.length > 0 && (op.security ?? doc.security) !== undefined && !resumable) {
-      fields.push(`security: ${JSON.stringify(requirementsOf(doc, op, security))}`);
+      const requirements = requirementsOf(doc, op, security);
+      fields.push(`security: ${JSON.stringify(requirements)}`);
+      // The runtime sends a bearer token or a header key itself; the other schemes through extras.
+      const plain = (name: string): boolean => security.schemes.some((s) => s.name === name && (s.kind === "bearer" || (s.kind === "apiKey" && s.in === "header")));
+      if (requirements.some((names) => !names.every(plain))) extras = true;
     }
     const pagination = extensions["x-pagination"] as { cursorParam?: unknown; nextCursor?: unknown; items?: unknown } | undefined;
     const paged = pagination !== undefined && typeof pagination.cursorParam === "string" && typeof pagination.nextCursor === "string" && typeof pagination.items === "string";
@@ -247,6 +259,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
       params,
       entry: `{ ${fields.join(", ")} }`,
       unvalidatedEntry: `{ ${fields.map((f, i) => unvalidated.get(i) ?? f).join(", ")} }`,
+      extras,
       probe,
       responseType,
       outcomeNames,
@@ -348,8 +361,10 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
       const once = op.kind === "once" ? "onceKind" : undefined;
       return checks(op) ? `/* @__PURE__ */ checkedBody(${once ?? ""})` : (once ?? kindArg(op));
     };
-    const withKinds = operations.map((op) => ({ ...op, functionEntry: unvalidated ? op.unvalidatedEntry : op.entry, kindArg: kindOf(op) }));
+    const withExtras = (entry: string, op: OperationData): string => (op.extras ? entry.replace(/ \}$/, ", extras: operationExtras }") : entry);
+    const withKinds = operations.map((op) => ({ ...op, functionEntry: withExtras(unvalidated ? op.unvalidatedEntry : op.entry, op), kindArg: kindOf(op) }));
     const kindImports = [
+      ...(operations.some((op) => op.extras) ? ["operationExtras"] : []),
       ...(operations.some(checks) ? ["checkedBody"] : []),
       ...(operations.some((op) => op.kind === "once") ? ["onceKind"] : []),
       ...(operations.some((op) => op.kind === "stream") ? ["eventStreamKind"] : []),

@@ -4,7 +4,8 @@
  * Explicit exports only: this list is the public surface.
  */
 export { ClientCore, defineOperations } from "./define.js";
-export { operationFunction } from "./operation-functions.js";
+export { operation, operationFunction } from "./operation-functions.js";
+export { operationExtras } from "./extras.js";
 export {
   callOperation,
   ClientBase,
@@ -16,6 +17,7 @@ export {
   type OnceOutcome,
   type OnceSpec,
   type Operation,
+  type OperationExtras,
   type OperationKind,
   type StatusProbe,
   type StreamOpener,

@@ -27,9 +27,14 @@
  * event streams without a validator (`EventStreamSpec.validate` optional),
  * and validators sharing their compiled functions (`publicValidator`: a
  * validator module from 4 on fails to link against an older runtime,
- * naming it).
+ * naming it); 5, `operation` and `Operation.extras` (`operationExtras`):
+ * an operation function sends its entry's parameters and its basic, query
+ * and cookie credentials only when the entry carries `extras`, so a
+ * program bundles that code only for operations that need it
+ * (`operationFunction` and `defineOperations` give it to every entry, as
+ * revision 4 code expects).
  */
-export const CODEGEN_V1_REVISION = 4;
+export const CODEGEN_V1_REVISION = 5;
 
 /**
  * Throws at import time when the installed runtime's contract revision is
@@ -45,7 +50,8 @@ export function requireCodegenRevision(needed: number, generator: string): void 
 
 // The HTTP core: operations as data, one function per entry, or one method per entry of a class.
 export { ClientCore, defineOperations } from "../client/define.js";
-export { operationFunction } from "../client/operation-functions.js";
+export { operation, operationFunction } from "../client/operation-functions.js";
+export { operationExtras } from "../client/extras.js";
 export { itemStreamKind } from "../client/item-stream.js";
 export { pagesKind } from "../client/pages.js";
 export { onceKind } from "../client/once.js";
@@ -59,6 +65,8 @@ export {
   type OnceOutcome,
   type OnceSpec,
   type Operation,
+  type OperationExtras,
+  type CallParams,
   type ParamsSpec,
   type QueryStyle,
   type SecurityScheme,
