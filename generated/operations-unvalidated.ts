@@ -17,7 +17,7 @@ import {
   requireCodegenRevision,
   operationExtras,
   onceKind,
-  eventStreamKind,
+  eventStream,
   pagesKind,
   type DecodedItemFor,
   type OnceOutcome,
@@ -190,7 +190,7 @@ export const sendSessionMessage: (client: MantyxCore, sessionId: string, body: T
  *
  * `GET /api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/stream` (OAuth scope `runs:read`); answers 200, 401, 403, 404, 429.
  */
-export const streamRun: <V extends OnInvalid = "throw">(client: MantyxCore, runId: string, options?: MantyxStreamOptions & { onInvalid?: V | undefined }) => RunEventStream<DecodedItemFor<V, T.AgentRunEvent>, TerminalAgentRunEvent> = /* @__PURE__ */ operation("streamRun", { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/stream", stream: { events: { terminal: ["cancelled","error","result"], payload: "data" }, resumeQuery: "lastSeq", status: {"operation":"getRun","field":"status","live":["queued","running"],"done":["succeeded","failed","cancelled","canceled"],"doneWhenSet":["tokens","turns"]} } }, /* @__PURE__ */ eventStreamKind(() => getRun));
+export const streamRun: <V extends OnInvalid = "throw">(client: MantyxCore, runId: string, options?: MantyxStreamOptions & { onInvalid?: V | undefined }) => RunEventStream<DecodedItemFor<V, T.AgentRunEvent>, TerminalAgentRunEvent> = /* @__PURE__ */ operation("streamRun", { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/stream", stream: { events: { terminal: ["cancelled","error","result"], payload: "data" }, resumeQuery: "lastSeq", status: {"operation":"getRun","field":"status","live":["queued","running"],"done":["succeeded","failed","cancelled","canceled"],"doneWhenSet":["tokens","turns"]} } }, /* @__PURE__ */ eventStream(() => getRun));
 
 /**
  * Record thumbs up or down on a run.

@@ -45,7 +45,7 @@ import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "./va
 /** A template of templates/ (beside the bundle when packed, generator/scripts/build.mjs). */
 const template = (name: string): URL => assetUrl(new URL(`../../templates/${name}`, import.meta.url), name, import.meta.url);
 
-/** The codegen/v1 revision of operation functions, ClientBase and defineOperations (runtime/codegen/v1.ts): 5, `operation` and entries' `extras`. */
+/** The codegen/v1 revision of operation functions, ClientBase and defineOperations (runtime/codegen/v1.ts): 5, `operation`, entries' `extras`, `eventStream` with `checkEvent`. */
 export const OPERATION_FUNCTIONS_REVISION = 5;
 
 /**
@@ -351,10 +351,19 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
     hasOnce: operations.some((op) => op.kind === "once"),
     schemes: security.schemes.map((scheme) => ({ name: scheme.name, basic: scheme.kind === "basic", description: (/^.*?[.!?](?=\s|$)/.exec(scheme.description.replace(/\s+/g, " ").trim())?.[0] ?? scheme.description.replace(/\s+/g, " ").trim()) || `${scheme.kind}${scheme.kind === "apiKey" ? ` (${scheme.in} ${scheme.parameter})` : ""}` })),
   };
-  /** An operation function's kind: the event stream (its probe asked for lazily: it may be defined further down), an item stream, or none. */
-  const kindArg = (op: OperationData): string | undefined =>
-    op.kind === "stream" ? `/* @__PURE__ */ eventStreamKind(${op.probe !== undefined && ids.has(op.probe) ? `() => ${op.probe}` : "undefined"})` : op.kind === "items" ? "itemStreamKind" : undefined;
   const functions = (unvalidated: boolean): string => {
+    /**
+     * An operation function's kind: the event stream (its probe asked for
+     * lazily: it may be defined further down; its events checked by
+     * checkEvent, but for their envelope only without validators), an item
+     * stream, or none.
+     */
+    const kindArg = (op: OperationData): string | undefined =>
+      op.kind === "stream"
+        ? `/* @__PURE__ */ eventStream(${op.probe !== undefined && ids.has(op.probe) ? `() => ${op.probe}` : "undefined"}${unvalidated ? "" : ", checkEvent"})`
+        : op.kind === "items"
+          ? "itemStreamKind"
+          : undefined;
     // A validated body is checked by checkedBody (only bodies of JSON answers are sent), an at-most-once operation made so by onceKind.
     const checks = (op: OperationData): boolean => !unvalidated && op.body !== undefined && op.kind !== "stream" && op.kind !== "items";
     const kindOf = (op: OperationData): string | undefined => {
@@ -367,7 +376,7 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
       ...(operations.some((op) => op.extras) ? ["operationExtras"] : []),
       ...(operations.some(checks) ? ["checkedBody"] : []),
       ...(operations.some((op) => op.kind === "once") ? ["onceKind"] : []),
-      ...(operations.some((op) => op.kind === "stream") ? ["eventStreamKind"] : []),
+      ...(operations.some((op) => op.kind === "stream") ? (unvalidated ? ["eventStream"] : ["eventStream", "checkEvent"]) : []),
       ...(operations.some((op) => op.kind === "items") ? ["itemStreamKind"] : []),
       ...(operations.some((op) => op.paged) ? ["pagesKind"] : []),
     ];

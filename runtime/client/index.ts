@@ -40,5 +40,5 @@ export { onceKind } from "./once.js";
 export { checkedBody, type BodyCheck } from "./request-check.js";
 export { itemStreamKind } from "./item-stream.js";
 export { pagesKind } from "./pages.js";
-export { DEFAULT_IDLE_TIMEOUT_MS, eventStreamKind, type ReconnectInfo, type RunEventStream, type RunStreamItem, type StreamRunOptions } from "./stream-run.js";
+export { DEFAULT_IDLE_TIMEOUT_MS, eventStream, eventStreamKind, type ReconnectInfo, type RunEventStream, type RunStreamItem, type StreamRunOptions } from "./stream-run.js";
 export { isStreamDecodeError, StreamDecodeError, type OnInvalid, type ValidationMode } from "../events/index.js";

@@ -58,7 +58,7 @@
  */
 import { decoder, DEFAULT_MAX_EVENT_BYTES, type SseMessage } from "../sse/decoder.js";
 import { isSseParseError } from "../sse/errors.js";
-import { decodeTypedEventMessage } from "../events/decode.js";
+import { checkEvent, readEvent, type EventCheck } from "../events/decode.js";
 import { isTerminalOf, StreamDecodeError, type DecodedItem, type EventEnvelope, type OnInvalid } from "../events/index.js";
 import type { CallOptions, ClientBase, OperationKind } from "./core.js";
 import { MantyxApiError, MantyxConnectionError, UnexpectedResponseError } from "./errors.js";
@@ -150,10 +150,12 @@ const refused = (error: unknown): boolean => error instanceof MantyxApiError && 
  * building the URL (a missing path value, a header value fetch refuses) is
  * thrown by the first `next()`, not retried as a drop; each connection
  * resumes after `lastSeq` when defined; the credential is removed (`hide`)
- * from what the stream reports.
+ * from what the stream reports. Events are checked by `check`
+ * (`checkEvent`, runtime/events/decode.ts) as the client's `validation`
+ * says; without one (the unvalidated operations), for their envelope only.
  */
-export const eventStreamKind =
-  (probeOperation: (() => StatusOperation) | undefined): OperationKind =>
+export const eventStream =
+  (probeOperation: (() => StatusOperation) | undefined, check?: EventCheck): OperationKind =>
   ({ client, id, operation, args, pathArgs, callOptions, settings, url: target, hide: redaction, request }): RunEventStream => {
     const spec = operation.stream!;
     const { events, status: probe, resumeQuery } = spec;
@@ -268,7 +270,7 @@ export const eventStreamKind =
                 failed = [error];
               }
               for (const frame of frames.splice(0)) {
-                let item = decodeTypedEventMessage(frame, events, decoding);
+                let item = readEvent(frame, events, decoding, check);
                 const last = stream.lastSeq;
                 if (item instanceof StreamDecodeError) {
                   const seq = invalidSeq(item);
@@ -357,3 +359,6 @@ export const eventStreamKind =
     };
     return stream;
   };
+
+/** `eventStream` checking events with `checkEvent`: what code generated before revision 5 passes (it has no `check`). */
+export const eventStreamKind = (probe: (() => StatusOperation) | undefined): OperationKind => eventStream(probe, checkEvent);

@@ -32,7 +32,9 @@
  * and cookie credentials only when the entry carries `extras`, so a
  * program bundles that code only for operations that need it
  * (`operationFunction` and `defineOperations` give it to every entry, as
- * revision 4 code expects).
+ * revision 4 code expects); and `eventStream(probe, check)`, whose events
+ * are schema-checked only when it is given `checkEvent` (`eventStreamKind`
+ * always checks them), so the unvalidated operations bundle no checking.
  */
 export const CODEGEN_V1_REVISION = 5;
 
@@ -56,7 +58,7 @@ export { itemStreamKind } from "../client/item-stream.js";
 export { pagesKind } from "../client/pages.js";
 export { onceKind } from "../client/once.js";
 export { checkedBody } from "../client/request-check.js";
-export { eventStreamKind } from "../client/stream-run.js";
+export { eventStream, eventStreamKind } from "../client/stream-run.js";
 export {
   ClientBase,
   type CallOptions,
@@ -76,6 +78,7 @@ export {
 export type { ItemStreamMode } from "../client/item-stream.js";
 export type { ReconnectInfo, RunEventStream, RunStreamItem, StreamRunOptions } from "../client/stream-run.js";
 // The typed event layer, bound to a stream by generated code.
+export { checkEvent, type EventCheck } from "../events/decode.js";
 export {
   decodeTypedEventBatches,
   decodeTypedEventMessage,
