@@ -99,8 +99,8 @@ export interface OperationData {
   unvalidatedEntry: string;
   /**
    * The entry needs `extras: operationExtras` as an operation function's
-   * (runtime/client/extras.ts): it has parameters, or a security alternative
-   * with a basic, query or cookie scheme. (defineOperations gives it to every
+   * (runtime/client/extras.ts): it has parameters, a body that is not JSON,
+   * or a security alternative with a basic, query or cookie scheme. (defineOperations gives it to every
    * entry of the class.)
    */
   extras: boolean;
@@ -215,7 +215,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
       params = { type: printed(`{ ${groups.map((g) => `${g.where}${g.required ? "" : "?"}: ${g.type.printed}`).join("; ")} }`), required: groups.some((g) => g.required) };
     }
     // (The resumable stream's connections send the client's own headers and `apiKey`.)
-    let extras = others.length > 0;
+    let extras = others.length > 0 || bodyShape?.media !== undefined;
     if (security.schemes.length > 0 && (op.security ?? doc.security) !== undefined && !resumable) {
       const requirements = requirementsOf(doc, op, security);
       fields.push(`security: ${JSON.stringify(requirements)}`);

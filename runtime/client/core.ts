@@ -65,15 +65,16 @@ export interface Operation {
   readonly pages?: PagesSpec;
   /** The method takes a body without validators (an inline schema, or not JSON). */
   readonly takesBody?: boolean;
-  /** The body's media type when it is not JSON: the body is sent as given (a string, Blob, FormData, ...). */
+  /** The body's media type when it is not JSON: the body is sent as given (a string, Blob, FormData, ...), by `extras`. */
   readonly bodyMedia?: string;
   /** Query, header and cookie parameters, by where they go (see `ParamsSpec`). */
   readonly params?: ParamsSpec;
   /** Security requirement alternatives, each a list of scheme names (`ClientBase`'s `schemes`); the first the client holds every credential of is sent. An empty list: none needed. */
   readonly security?: readonly (readonly string[])[];
   /**
-   * What sends `params` and the credentials of a basic, API-key-in-query or
-   * API-key-in-cookie scheme (`operationExtras`, ./extras.ts): generated
+   * What sends `params`, a body that is not JSON (`bodyMedia`) and the
+   * credentials of a basic, API-key-in-query or API-key-in-cookie scheme
+   * (`operationExtras`, ./extras.ts): generated
    * operation functions pass it only in entries that need it, so a program
    * that calls none bundles none of it. `operationFunction` and
    * `defineOperations` (the entries of code generated before revision 5)
@@ -118,11 +119,13 @@ export interface CallParams {
  * The request parts only some operations need (./extras.ts): writing a
  * call's `params`, and a credential that is neither a bearer token nor an
  * API key in a header, into the call's query and headers (a cookie joins
- * `headers.cookie`).
+ * `headers.cookie`); a body that is not JSON.
  */
 export interface OperationExtras {
   params(spec: ParamsSpec, given: CallParams | undefined, query: URLSearchParams, headers: Record<string, string>): void;
   credential(scheme: SecurityScheme, credential: Credential, query: URLSearchParams, headers: Record<string, string>): void;
+  /** A body of media type `media` (not JSON), as sent, and its content type (none for FormData and URLSearchParams, which set their own). */
+  body(body: unknown, media: string): readonly [BodyInit, string?];
 }
 
 /** A streamed operation's settings, from its item schema and `x-resume`. */
@@ -433,7 +436,17 @@ export class ClientBase {
       parent?.addEventListener("abort", follow);
       const timer = ms > 0 && ms < 2 ** 31 && setTimeout(() => deadline.abort(new MantyxConnectionError(`${id}: no complete answer within ${ms} ms (timeoutMs)`, { operationId: id, attempts: attempts[0] })), ms);
       try {
-        const response = await this.#request(id, method, url(), operation.idempotent || method == "GET" || method == "DELETE" ? -1 : 1, body, callOptions, deadline.signal, operation.answer ? "*/*" : "application/json", headers, attempts, operation.bodyMedia);
+        const target = url();
+        let encoded: readonly [BodyInit?, string?] = [];
+        // A body JSON cannot encode (a BigInt, a cycle, nesting deeper than
+        // the stack) is the caller's mistake, a TypeError; nothing is sent. A
+        // body that is not JSON goes as given (./extras.ts).
+        try {
+          encoded = body === undefined ? [] : operation.bodyMedia ? extras!.body(body, operation.bodyMedia) : [JSON.stringify(body), "application/json"];
+        } catch (cause) {
+          throw new TypeError(`${id}: the body is not JSON-encodable (${(cause as Error).message})`, { cause });
+        }
+        const response = await this.#request(id, method, target, operation.idempotent || method == "GET" || method == "DELETE" ? -1 : 1, callOptions, deadline.signal, operation.answer ? "*/*" : "application/json", headers, encoded, attempts);
         return [response, await read?.(response)];
       } finally {
         clearTimeout(timer as ReturnType<typeof setTimeout>);
@@ -468,7 +481,7 @@ export class ClientBase {
           hide,
           send,
           respond: async () => (await respond())[0],
-          request: (target, retry, signal, accept, extra) => this.#request(id, method, target, retry, undefined, callOptions, signal, accept, extra),
+          request: (target, retry, signal, accept, extra) => this.#request(id, method, target, retry, callOptions, signal, accept, extra),
         })
       : send();
   }
@@ -485,33 +498,21 @@ export class ClientBase {
     method: string,
     url: string,
     retry: number,
-    body: unknown,
     callOptions: CallOptions | undefined,
-    signal = callOptions?.signal,
-    accept = "application/json",
-    extra = {},
+    signal: AbortSignal | undefined,
+    accept: string,
+    extra: Record<string, string>,
+    [payload, type]: readonly [BodyInit?, string?] = [],
     attempts = [0],
-    bodyMedia?: string,
   ): Promise<Response> {
     const { maxRetries = 2, retryDelay, fetch: fetchFn = fetch } = this.#o;
-    // Built once, outside the retry loop: a header value fetch refuses or a
-    // body JSON cannot encode (a BigInt, a cycle) is the caller's mistake,
-    // thrown as the TypeError it is, never retried as a network failure.
+    // Built once, outside the retry loop: a header value fetch refuses is
+    // the caller's mistake, thrown as the TypeError it is, never retried as
+    // a network failure.
     const headers = new Headers(this.#headers);
     const secrets = [...this.#secrets];
-    // A body that is not JSON goes as given; FormData and URLSearchParams set their own content type (with the multipart boundary).
-    const raw = bodyMedia && body !== undefined;
-    const ownType = raw && (body instanceof URLSearchParams || (typeof FormData != "undefined" && body instanceof FormData));
-    const contentType = body === undefined || ownType ? {} : { "content-type": raw ? bodyMedia : "application/json" };
-    for (const set of [{ accept }, callOptions?.headers, extra, contentType]) addHeaders(headers, set, secrets);
+    for (const set of [{ accept }, callOptions?.headers, extra, type && { "content-type": type }]) addHeaders(headers, set || {}, secrets);
     const hide = redactor(secrets);
-    let payload: BodyInit | undefined;
-    try {
-      payload = body === undefined || raw ? (body as BodyInit | undefined) : JSON.stringify(body);
-    } catch (cause) {
-      // A cycle, a BigInt, or nesting deeper than the stack (a RangeError).
-      throw new TypeError(`${id}: the body is not JSON-encodable (${(cause as Error).message})`, { cause });
-    }
     // fetch forwards every header but Authorization to the origin a redirect
     // names. A request with a credential in another header (X-API-Key, an
     // API-key scheme's, a cookie) follows its redirects here instead, and

@@ -1,7 +1,7 @@
 /**
  * What only some operations need in a request, as code an operation entry
  * carries (`Operation.extras`): its query, header and cookie parameters,
- * serialised as their styles say, and credentials that go elsewhere than
+ * serialised as their styles say, a body that is not JSON, and credentials that go elsewhere than
  * `Authorization: Bearer` or an API-key header (basic, an API key in the
  * query or a cookie). Generated operation functions pass it only in the
  * entries that need it; a program calling none of those bundles none of it.
@@ -47,4 +47,7 @@ export const operationExtras: OperationExtras = {
     else if (scheme[1] == "query") query.append(scheme[2]!, secret);
     else addCookie(headers, scheme[2]!, secret);
   },
+  // Sent as given; FormData and URLSearchParams set their own content type (with the multipart boundary).
+  body: (body: unknown, media: string): readonly [BodyInit, string?] =>
+    body instanceof URLSearchParams || (typeof FormData != "undefined" && body instanceof FormData) ? [body] : [body as BodyInit, media],
 };

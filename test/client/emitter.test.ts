@@ -108,6 +108,11 @@ describe("client emitter", () => {
     const withBasic = Object.fromEntries(operationData({ ...model, document: basic }).map((o) => [o.id, o]));
     expect(withBasic["getRun"]!.extras).toBe(true);
     expect(withBasic["createRun"]!.extras).toBe(false);
+    const text = structuredClone(model.document) as typeof model.document;
+    text.paths!["/api/v1/workspaces/{workspaceSlug}/agent-runs"]!.post!.requestBody = { required: true, content: { "text/plain": { schema: { type: "string" } } } };
+    const withText = Object.fromEntries(operationData({ ...model, document: text }).map((o) => [o.id, o]));
+    expect(withText["createRun"]!.entry).toContain('bodyMedia: "text/plain"');
+    expect(withText["createRun"]!.extras).toBe(true);
   });
 
   it("escapes schema text: a hostile summary cannot close the comment, a hostile path stays a string", () => {

@@ -18,10 +18,14 @@ let baseUrl = "";
 
 beforeAll(async () => {
   server = createServer((request, response) => {
-    const echo = JSON.stringify({ url: request.url, headers: request.headers });
-    // The error route echoes everything it got, credentials included, as a careless server would.
-    response.writeHead(request.url!.startsWith("/fail") ? 401 : 200, { "content-type": "application/json", "x-echo": encodeURIComponent(request.url!) });
-    response.end(echo);
+    const chunks: Buffer[] = [];
+    request.on("data", (c: Buffer) => chunks.push(c));
+    request.on("end", () => {
+      const echo = JSON.stringify({ url: request.url, headers: request.headers, body: Buffer.concat(chunks).toString() });
+      // The error route echoes everything it got, credentials included, as a careless server would.
+      response.writeHead(request.url!.startsWith("/fail") ? 401 : 200, { "content-type": "application/json", "x-echo": encodeURIComponent(request.url!) });
+      response.end(echo);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -44,7 +48,7 @@ const operations = {
   fail: { method: "GET", path: "/fail", security: [["queryKey", "headerKey", "basic"]] },
 } as const satisfies Record<string, Operation>;
 
-type Echo = { url: string; headers: Record<string, string | undefined> };
+type Echo = { url: string; headers: Record<string, string | undefined>; body: string };
 interface Methods {
   search(kind: string, params: object): Promise<Echo>;
   keyed(): Promise<Echo>;
@@ -132,6 +136,22 @@ describe("operation functions and their extras (codegen revision 5)", () => {
     // @ts-expect-error -- `params` needs `extras`
     const fn = operation<Fn>("search", search);
     expect(() => fn(base(), "k", given)).toThrow(TypeError);
+  });
+
+  test("a body that is not JSON goes as given with its media type; FormData and URLSearchParams set their own", async () => {
+    const upload = { method: "POST", path: "/upload", takesBody: true, bodyMedia: "text/plain", extras: operationExtras } as const;
+    const text = await operation<Fn>("upload", upload)(base(), "plain words");
+    expect([text.body, text.headers["content-type"]]).toEqual(["plain words", "text/plain"]);
+    const form = new FormData();
+    form.append("a", "1");
+    const sent = await operation<Fn>("upload", upload)(base(), form);
+    expect(sent.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
+    expect(sent.body).toContain('name="a"');
+    const pairs = await operation<Fn>("upload", upload)(base(), new URLSearchParams({ a: "1 2" }));
+    expect([pairs.body, pairs.headers["content-type"]]).toEqual(["a=1+2", "application/x-www-form-urlencoded;charset=UTF-8"]);
+    // A JSON body (no bodyMedia) is encoded.
+    const json = await operation<Fn>("upload", { method: "POST", path: "/upload", takesBody: true })(base(), { a: 1 });
+    expect([json.body, json.headers["content-type"]]).toEqual(['{"a":1}', "application/json"]);
   });
 
   test("operationFunction, as code generated for revision 4 calls it, gives every entry its extras", async () => {
