@@ -581,8 +581,5 @@ export class ClientBase {
 }
 
 /** `user:password` in base64, from its UTF-8 bytes (btoa alone takes Latin-1 only). */
-export function basicToken({ username, password }: { readonly username: string; readonly password: string }): string {
-  let binary = "";
-  for (const byte of new TextEncoder().encode(`${username}:${password}`)) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
+export const basicToken = ({ username, password }: { readonly username: string; readonly password: string }): string =>
+  btoa(String.fromCharCode(...new TextEncoder().encode(`${username}:${password}`)));

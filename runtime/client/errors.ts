@@ -46,7 +46,7 @@ const rateLimitOf = (headers: HeaderSource): RateLimit | undefined => {
   const get = (name: string): string | undefined => headers.get(`x-ratelimit-${name}`)?.trim() || undefined;
   const count = (name: string): number | undefined => {
     const value = get(name);
-    return value !== undefined && /^\d+$/.test(value) ? +value : undefined;
+    return /^\d+$/.test(value!) ? +value! : undefined;
   };
   const figures = { limit: count("limit"), remaining: count("remaining"), reset: get("reset"), bucket: get("bucket") };
   return Object.values(figures).some((v) => v !== undefined) ? figures : undefined;

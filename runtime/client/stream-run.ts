@@ -58,7 +58,7 @@
  */
 import { decoder, DEFAULT_MAX_EVENT_BYTES, type SseMessage } from "../sse/decoder.js";
 import { isSseParseError } from "../sse/errors.js";
-import { checkEvent, readEvent, type EventCheck } from "../events/decode.js";
+import { checkEvent, readEvent, type DecodeOptions, type EventCheck } from "../events/decode.js";
 import { isTerminalOf, StreamDecodeError, type DecodedItem, type EventEnvelope, type OnInvalid } from "../events/index.js";
 import type { CallOptions, ClientBase, OperationKind } from "./core.js";
 import { MantyxApiError, MantyxConnectionError, UnexpectedResponseError } from "./errors.js";
@@ -176,12 +176,14 @@ export const eventStream =
     const warn = (message: string, detail: StreamDecodeError): void => report(hide(message), redacted(detail, hide));
     // A strict-only event is reported once: not again when a reconnect replays
     // it (decoding, and so the strict check, happens before replays are dropped).
-    const decodeWarn = (message: string, detail: StreamDecodeError): void => {
-      const seq = (detail.value as { seq?: unknown } | undefined)?.seq;
-      if (detail.type === "strict-only" && typeof seq === "number" && stream.lastSeq !== undefined && seq <= stream.lastSeq) return;
-      warn(message, detail);
+    const decoding: DecodeOptions = {
+      validation: settings.validation,
+      strict: settings.strictEvents,
+      onWarning: warn,
+      get seen() {
+        return stream.lastSeq;
+      },
     };
-    const decoding = { validation: settings.validation, strict: settings.strictEvents, onWarning: decodeWarn };
     /** Reconnects since the last new event; connections in a row without one (the back-off's exponent); those of them that count toward `maxReconnects`. */
     let attempt = 0;
     let empties = 0;

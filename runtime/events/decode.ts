@@ -79,6 +79,12 @@ export interface DecodeOptions {
   strict?: StrictEventValidator | undefined;
   /** Default: `console.warn(message, error)`. */
   onWarning?: WarningHandler | undefined;
+  /**
+   * The `seq` up to which events were delivered before (a resumed stream's
+   * replays): such an event is not strict-checked again, so a strict-only
+   * event is reported once however often it is replayed.
+   */
+  seen?: number | undefined;
 }
 
 /** The SSE options (`maxEventBytes`, `onRetry`, `onComment`, `signal`) and the decoding ones. */
@@ -115,7 +121,7 @@ export const checkEvent: EventCheck = (frame, spec, options, value, shape, envel
   const validate = spec.validate!;
   const { strict } = options;
   if (validate(value)) {
-    if (strict !== undefined && !strict(value)) {
+    if (strict !== undefined && !((value as EventEnvelope).seq <= options.seen!) && !strict(value)) {
       warn(options, "event delivered (fails only the strict level)", new StreamDecodeError("strict-only", frame, strict.errors ?? [], undefined, value, false, shape));
     }
     return deliver();

@@ -25,8 +25,8 @@ export function backoff(attempt: number, options: BackoffOptions | undefined, se
   return Math.max(attempt ? exp / 2 + (Math.random() * exp) / 2 : Math.random() * Math.min(RESUME_JITTER_MS, base), serverMs ?? 0, atLeastMs);
 }
 
-/** Stream reconnect defaults: a quick first retry, a short cap (a stream is waited on live). */
-export const RECONNECT_DEFAULTS = { initialDelayMs: 200, maxDelayMs: 5000 } as const;
+/** Stream reconnect defaults (`initialDelayMs`, `maxDelayMs`): a quick first retry, a short cap (a stream is waited on live). */
+const RECONNECT_DEFAULTS: [number, number] = [200, 5000];
 
 /** The most jitter added to a reconnect right after a connection that delivered events. */
 const RESUME_JITTER_MS = 25;
@@ -39,7 +39,7 @@ const RESUME_JITTER_MS = 25;
  * `Retry-After` (`atLeastMs`) are minimums either way.
  */
 export const reconnectDelay = (empties: number, options: BackoffOptions | undefined, serverMs?: number, atLeastMs?: number): number =>
-  backoff(empties, options, serverMs, atLeastMs, [RECONNECT_DEFAULTS.initialDelayMs, RECONNECT_DEFAULTS.maxDelayMs]);
+  backoff(empties, options, serverMs, atLeastMs, RECONNECT_DEFAULTS);
 
 /**
  * Resolves after `ms`, or rejects with the signal's reason when it aborts
