@@ -16,9 +16,9 @@
  * browsers, Deno, Bun and edge workers.
  */
 import type { EventStreamSpec, StrictEventValidator, ValidationMode } from "../events/index.js";
-import { MantyxApiError, MantyxConnectionError, UnexpectedResponseError } from "./errors.js";
+import { MantyxApiError, MantyxConnectionError, unexpectedResponse } from "./errors.js";
 import { backoff, sleep, type BackoffOptions } from "./internal/backoff.js";
-import { redactError, redactor, secretForms, type Redact } from "./internal/redact.js";
+import { redactError, redactor, scrub, secretForms, type Redact } from "./internal/redact.js";
 import type { BodyCheck } from "./request-check.js";
 import type { ItemStreamMode } from "./item-stream.js";
 import type { PagesSpec } from "./pages.js";
@@ -460,10 +460,7 @@ export class ClientBase {
       try {
         return content ? JSON.parse(content as string) : undefined;
       } catch {
-        // A server may echo the credential into any header.
-        const raw = response.headers.get("content-type");
-        const contentType = raw == null ? null : hide()(raw);
-        if (!operation.emptyOk) throw new UnexpectedResponseError(`${id}: ${response.status} ${contentType}, not JSON`, { operationId: id, status: response.status, contentType });
+        if (!operation.emptyOk) throw unexpectedResponse(id, response, hide(), "JSON");
       }
     };
     return kind
@@ -524,25 +521,31 @@ export class ClientBase {
       let response: Response | undefined;
       let error: MantyxApiError | MantyxConnectionError;
       try {
-        let hop = { url, method, headers, body: payload };
+        const hop = { url, method, headers, body: payload };
         for (let hops = 0; ; hops++) {
           // Called unbound: a browser's window.fetch called as a method of another object throws "Illegal invocation".
           response = await fetchFn(hop.url, { ...hop, signal, redirect: carried.length ? "manual" : "follow" });
           // (A browser answers "manual" with an opaque redirect: no status, no Location.)
           if (response.type == "opaqueredirect") {
-            throw new MantyxConnectionError(`${id}: redirected where a browser hides; not followed (${carried} would go along): send the key as Authorization, or use the final URL as baseUrl`, { operationId: id, attempts: attempt });
+            throw new MantyxConnectionError(`${id}: a browser hides the redirect; not followed (${carried} would go along): use Authorization, or the final URL as baseUrl`, { operationId: id, attempts: attempt });
           }
-          const location = carried.length && REDIRECTS.includes(response.status) && response.headers.get("location");
+          const { status } = response;
+          const location = carried.length && REDIRECTS.includes(status) && response.headers.get("location");
           if (!location) break;
           if (hops == 20) throw new TypeError("redirect count exceeded");
           await response.body?.cancel().catch(() => undefined);
           const next = new URL(location, hop.url);
           // Fetch's "HTTP-redirect fetch": a 303 (and a POST's 301/302) becomes a GET without its body.
-          const toGet = (response.status == 303 && hop.method != "HEAD") || (response.status < 303 && hop.method == "POST");
+          const toGet = (status == 303 && hop.method != "HEAD") || (status < 303 && hop.method == "POST");
           const sent = new Headers(hop.headers);
           if (next.origin != new URL(hop.url).origin) for (const name of ["authorization", ...carried]) sent.delete(name);
-          if (toGet) sent.delete("content-type");
-          hop = { url: next.href, method: toGet ? "GET" : hop.method, headers: sent, body: toGet ? undefined : hop.body };
+          if (toGet) {
+            sent.delete("content-type");
+            hop.method = "GET";
+            hop.body = undefined;
+          }
+          hop.url = next.href;
+          hop.headers = sent;
         }
         if (response.ok) return response;
         // The typed error: the credential is redacted from the body text (also
@@ -553,7 +556,7 @@ export class ClientBase {
         const text = hide(await answered.text().catch(() => ""));
         let parsed: unknown = text;
         try {
-          parsed = JSON.parse(hide(JSON.stringify(JSON.parse(text))));
+          parsed = scrub(JSON.parse(text), hide);
         } catch {
           // Not JSON (a proxy's HTML page): keep the text.
         }

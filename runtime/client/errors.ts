@@ -159,6 +159,13 @@ export class UnexpectedResponseError extends ClientError {
   declare readonly contentType: string | null;
 }
 
+/** The UnexpectedResponseError of operation `id`'s 2xx `response`, which is not `what`; its content type redacted by `hide` (a server may echo the credential into any header). */
+export function unexpectedResponse(id: string, response: Response, hide: (text: string) => string, what: string): UnexpectedResponseError {
+  const raw = response.headers.get("content-type");
+  const contentType = raw == null ? null : hide(raw);
+  return new UnexpectedResponseError(`${id}: ${response.status} ${contentType}, not ${what}`, { operationId: id, status: response.status, contentType });
+}
+
 export function isUnexpectedResponseError(e: unknown): e is UnexpectedResponseError {
   return (e as Error | null)?.name == "UnexpectedResponseError";
 }

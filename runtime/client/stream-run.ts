@@ -57,13 +57,13 @@
  * any warning pass through the client's redaction first.
  */
 import { decoder, DEFAULT_MAX_EVENT_BYTES, type SseMessage } from "../sse/decoder.js";
-import { isSseParseError } from "../sse/errors.js";
+import { SseParseError } from "../sse/errors.js";
 import { checkEvent, readEvent, type DecodeOptions, type EventCheck } from "../events/decode.js";
 import { isTerminalOf, StreamDecodeError, type DecodedItem, type EventEnvelope, type OnInvalid } from "../events/index.js";
 import type { CallOptions, ClientBase, OperationKind } from "./core.js";
-import { MantyxApiError, MantyxConnectionError, UnexpectedResponseError } from "./errors.js";
+import { MantyxApiError, MantyxConnectionError, unexpectedResponse, UnexpectedResponseError } from "./errors.js";
 import { linked, reconnectDelay, sleep, type BackoffOptions } from "./internal/backoff.js";
-import { redactError, type Redact } from "./internal/redact.js";
+import { redactError, scrub, type Redact } from "./internal/redact.js";
 
 /** Default `idleTimeoutMs`: a half-open connection is noticed within a minute. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -114,11 +114,10 @@ function invalidSeq(item: StreamDecodeError): number | undefined {
 
 /** `item` with every form of the credential removed from its frame, value, issues, message and cause (a server may echo it into a frame). */
 function redacted(item: StreamDecodeError, hide: Redact): StreamDecodeError {
-  const scrub = <T>(v: T): T => (v === undefined ? v : (JSON.parse(hide(JSON.stringify(v))) as T));
   const text = JSON.stringify([item.frame, item.value, item.issues]) + item.message;
   const cause = redactError(item.cause, hide);
   if (hide(text) === text && cause === item.cause) return item;
-  return new StreamDecodeError(item.type, scrub(item.frame), scrub(item.issues), cause, scrub(item.value), item.terminal);
+  return new StreamDecodeError(item.type, scrub(item.frame, hide), scrub(item.issues, hide), cause, scrub(item.value, hide), item.terminal);
 }
 
 /**
@@ -247,12 +246,8 @@ export const eventStream =
               "text/event-stream",
               seq === undefined ? {} : { "last-event-id": "" + seq },
             );
-            const type = response.headers.get("content-type");
             // (Its body is let go with the connection, in `finally`.)
-            if (!/^text\/event-stream/i.test(type!)) {
-              const contentType = type == null ? null : hide(type);
-              throw new UnexpectedResponseError(`${id}: ${response.status} ${contentType}, not text/event-stream (a proxy or login page?)`, { operationId: id, status: response.status, contentType });
-            }
+            if (!/^text\/event-stream/i.test(response.headers.get("content-type")!)) throw unexpectedResponse(id, response, hide, "text/event-stream (a proxy or login page?)");
             answered = true;
             // Read here, not through the decoder's iterators (runtime/sse/iterate.ts): the
             // connection's own abort ends a pending read and lets the body go.
@@ -321,7 +316,7 @@ export const eventStream =
           } catch (error) {
             if (user?.aborted) throw user.reason;
             // Fatal: our own verdicts, an oversized event, and 4xx answers but 429.
-            if (error === fatal || isSseParseError(error) || refused(error)) throw error;
+            if (error === fatal || error instanceof SseParseError || refused(error)) throw error;
             // (Passed to onReconnect and kept as the cause: a body-read error is the runtime's, not ours.)
             reason = idle ?? redactError(error, hide);
           } finally {
