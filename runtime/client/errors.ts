@@ -49,7 +49,8 @@ const rateLimitOf = (headers: HeaderSource): RateLimit | undefined => {
     return /^\d+$/.test(value!) ? +value! : undefined;
   };
   const figures = { limit: count("limit"), remaining: count("remaining"), reset: get("reset"), bucket: get("bucket") };
-  return Object.values(figures).some((v) => v !== undefined) ? figures : undefined;
+  // (JSON leaves undefined members out: "{}" when the answer sent none.)
+  return JSON.stringify(figures) != "{}" ? figures : undefined;
 };
 
 const CODES: Record<number, string> = { 400: "invalid_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 409: "conflict", 429: "rate_limited" };
