@@ -110,14 +110,16 @@ export function decodeTypedEventMessage<E>(frame: SseMessage, spec: EventStreamS
 }
 
 /**
- * The schema check of an event read from `frame` (`envelope`: it has `seq`
- * and `type`), with the spec's validator as `validation` says, and the
+ * The schema check of an event read from `frame`, with the spec's validator as `validation` says, and the
  * strict one when given; `deliver` returns the event. What a stream
  * without validators leaves out (./decode.ts `readEvent`).
  */
-export type EventCheck = <E>(frame: SseMessage, spec: EventStreamSpec<E>, options: DecodeOptions, value: any, shape: FrameShape, envelope: boolean, deliver: () => E) => DecodedItem<E>;
+export type EventCheck = <E>(frame: SseMessage, spec: EventStreamSpec<E>, options: DecodeOptions, value: any, shape: FrameShape, deliver: () => E) => DecodedItem<E>;
 
-export const checkEvent: EventCheck = (frame, spec, options, value, shape, envelope, deliver) => {
+/** What the stream itself relies on: `seq` to resume, `type` to detect the end. */
+const hasEnvelope = (value: any): boolean => typeof value?.type === "string" && Number.isInteger(value.seq) && value.seq >= 0;
+
+export const checkEvent: EventCheck = (frame, spec, options, value, shape, deliver) => {
   const validate = spec.validate!;
   const { strict } = options;
   if (validate(value)) {
@@ -127,7 +129,7 @@ export const checkEvent: EventCheck = (frame, spec, options, value, shape, envel
     return deliver();
   }
   const error = new StreamDecodeError("invalid-event", frame, validate.errors ?? [], undefined, value, isTerminalOf(spec, value), shape);
-  if (options.validation !== "warn" || !envelope) return error;
+  if (options.validation !== "warn" || !hasEnvelope(value)) return error;
   warn(options, 'event delivered (validation "warn")', error);
   return deliver();
 };
@@ -150,11 +152,9 @@ export function readEvent<E>(frame: SseMessage, spec: EventStreamSpec<E>, option
     recordFrameShape(value, shape);
     return value;
   };
-  // What the stream itself relies on: `seq` to resume, `type` to detect the end.
-  const envelope = typeof value?.type === "string" && Number.isInteger(value.seq) && value.seq >= 0;
   // A spec without a validator checks the envelope only, as "off" does.
-  if (check && spec.validate && options.validation !== "off") return check(frame, spec, options, value, shape, envelope, deliver);
-  return envelope
+  if (check && spec.validate && options.validation !== "off") return check(frame, spec, options, value, shape, deliver);
+  return hasEnvelope(value)
     ? deliver()
     : new StreamDecodeError("invalid-event", frame, [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "needs seq and type" }], undefined, value, isTerminalOf(spec, value), shape);
 }
