@@ -21,7 +21,7 @@ import { oas32SchemaUrl } from "./oas-3.2-schema.js";
 import type { SourceFile } from "./source-file.js";
 
 const MIGRATE_30 =
-  'Set `openapi: 3.1.0` and migrate the 3.0 idioms: `nullable: true` becomes `type: [T, "null"]`, `example: v` becomes `examples: [v]`, boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers.';
+  'Set `openapi: 3.1.0` (or `3.2.0`) and migrate the 3.0 idioms: `nullable: true` becomes `type: [T, "null"]`, `example: v` becomes `examples: [v]`, boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers.';
 
 /** The OpenAPI minor versions the generator reads. */
 export type OpenApiVersion = "3.1" | "3.2";
@@ -37,7 +37,7 @@ export function checkOpenApiVersion(root: SourceFile): OpenApiVersion {
   }
   if (data.swagger !== undefined) {
     return fail(
-      `this is a Swagger ${JSON.stringify(data.swagger)} document; the generator reads OpenAPI 3.1 only.`,
+      `this is a Swagger ${JSON.stringify(data.swagger)} document; the generator reads OpenAPI 3.1 and 3.2 only.`,
       "Convert it to OpenAPI 3.x (e.g. with swagger2openapi), then to 3.1: " + MIGRATE_30,
       ["swagger"],
       true,
@@ -50,7 +50,7 @@ export function checkOpenApiVersion(root: SourceFile): OpenApiVersion {
     return fail(`\`openapi\` is ${JSON.stringify(data.openapi)}, not a string.`, 'Quote the version: `openapi: "3.1.0"` (YAML reads 3.1 as a number).', ["openapi"]);
   }
   if (/^3\.0\.\d+/.test(data.openapi)) {
-    return fail(`this is an OpenAPI ${data.openapi} document; the generator reads OpenAPI 3.1 only.`, MIGRATE_30, ["openapi"]);
+    return fail(`this is an OpenAPI ${data.openapi} document; the generator reads OpenAPI 3.1 and 3.2 only.`, MIGRATE_30, ["openapi"]);
   }
   const minor = /^3\.([12])\.\d+(-.+)?$/.exec(data.openapi)?.[1];
   if (minor === undefined) {
