@@ -3,10 +3,12 @@
  * ReadMe's own API description and many small ones are): the types file has
  * no declaration, and must still be a module, or the client's
  * `import type * as T from "./types.js"` fails under bundler resolution
- * (TS2306 "is not a module"; NodeNext alone treats it as one).
+ * (TS2306 "is not a module"; NodeNext alone treats it as one). And an
+ * operation without `responses` (optional since 3.1) was documented as
+ * answering "." (an empty list).
  */
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "vitest";
 import { EMITTERS } from "../../../generator/emit/index.js";
@@ -30,6 +32,11 @@ paths:
                 required: [text]
                 properties:
                   text: { type: string }
+    # OpenAPI 3.1 made responses optional (ReadMe's examples leave it out).
+    delete:
+      operationId: deleteNote
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
 `;
 
 test.each(["bundler", "NodeNext"])("with no component schemas the output passes tsc --strict (%s resolution)", async (resolution) => {
@@ -55,3 +62,13 @@ test.each(["bundler", "NodeNext"])("with no component schemas the output passes 
   }
   expect(output).toBe("");
 }, 60_000);
+
+test("an operation without responses is documented without an empty list of answers", async () => {
+  const dir = writeTree({ "inline.yaml": SCHEMA });
+  const out = tempDir();
+  const runtime = path.relative(out, path.join(REPO, "runtime/codegen/v1.js")).split(path.sep).join("/");
+  expect((await cli(["gen", "--schema", path.join(dir, "inline.yaml"), "--out", out, "--runtime", runtime], REPO, EMITTERS)).code).toBe(0);
+  const client = readFileSync(path.join(out, "client.ts"), "utf8");
+  expect(client).toContain("* `DELETE /notes/{id}`.\n");
+  expect(client).toContain("* `GET /notes/{id}`; answers 200.\n");
+});
