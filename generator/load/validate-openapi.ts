@@ -71,10 +71,24 @@ function openApiValidator(version: OpenApiVersion): ValidateFunction {
   if (!validate) {
     const file = version === "3.1" ? assetUrl(new URL("./oas-3.1-schema.json", import.meta.url), "oas-3.1-schema.json", import.meta.url) : oas32SchemaUrl();
     const metaSchema: unknown = JSON.parse(readFileSync(file, "utf8"));
+    if (version === "3.1") allowPathItemRef(metaSchema);
     validate = loaderAjv().compile(metaSchema as object);
     cachedValidators.set(version, validate);
   }
   return validate;
+}
+
+/**
+ * OpenAPI 3.1.0 gives the Path Item Object a `$ref` field (a Path Item may
+ * be a reference, typically to `components.pathItems`, which 3.1
+ * introduced for that), but the 2022-10-07 meta-schema's `path-item` omits
+ * it, so a document using it failed as "unknown field $ref"; the 3.2
+ * meta-schema has it. Added here as the 3.2 schema states it.
+ * https://spec.openapis.org/oas/v3.1.0#path-item-object
+ */
+function allowPathItemRef(metaSchema: unknown): void {
+  const pathItem = (metaSchema as { $defs?: Record<string, { properties?: Record<string, unknown> }> }).$defs?.["path-item"];
+  if (pathItem?.properties && !("$ref" in pathItem.properties)) pathItem.properties.$ref = { type: "string", format: "uri-reference" };
 }
 
 /** Validates the bundled document against the meta-schema of its OpenAPI version. Throws `not-openapi-31`. */
@@ -89,7 +103,7 @@ export function validateOpenApiDocument(bundled: BundledDocument, version: OpenA
   throw new SchemaLoadError(
     "not-openapi-31",
     [problems[0] ?? { file: bundled.root.displayPath, message: `the document does not match the OpenAPI ${version} meta-schema.` }, ...problems.slice(1)],
-    `Make the document match the OpenAPI ${version} specification (https://spec.openapis.org/oas/v${version}.0); \`npm run lint:schema\` explains more.`,
+    `Make the document match the OpenAPI ${version} specification (https://spec.openapis.org/oas/v${version}.0); an OpenAPI linter explains more (in this repository: \`npm run lint:schema\`; elsewhere e.g. \`npx @redocly/cli lint\`).`,
   );
 }
 

@@ -88,3 +88,22 @@ describe("OpenAPI 3.2", () => {
     expect(error.problems[0].line).toBe(1);
   });
 });
+
+test("a 3.1 Path Item that is a $ref to components.pathItems loads and its operation is found (the 2022-10-07 meta-schema omits the field OpenAPI 3.1.0 defines)", async () => {
+  const text = [
+    "openapi: 3.1.0",
+    "info: { title: T, version: '1' }",
+    "paths:",
+    "  /pets/{id}:",
+    "    $ref: '#/components/pathItems/Pet'",
+    "components:",
+    "  pathItems:",
+    "    Pet:",
+    "      get:",
+    "        operationId: getPet",
+    "        parameters: [{ name: id, in: path, required: true, schema: { type: string } }]",
+    "        responses: { '200': { description: The pet. } }",
+  ].join("\n");
+  const model = await loadSchema("schema.yaml", { cwd: writeTree({ "schema.yaml": text }) });
+  expect(operationsOf(model.document).map((e) => `${e.httpMethod} ${e.path} ${e.op.operationId}`)).toEqual(["GET /pets/{id} getPet"]);
+});
