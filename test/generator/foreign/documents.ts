@@ -58,6 +58,11 @@ export const FOREIGN_DOCUMENTS: readonly ForeignDocument[] = [
     covers: "GitHub's webhooks description (OpenAPI 3.1, 4.8 MB of JSON): 433 components, 261 webhooks and no paths, large inline schemas, a big document in reasonable time",
   },
   {
+    name: "petstore-3.1-osv",
+    file: pypiSdistFile("openapi-spec-validator", "0.9.0", "6d648cff6490ebb799dcfe273792f2941c050158854c721f086599d845da78b8", "tests/integration/data/v3.1/petstore.yaml"),
+    covers: "the Swagger Petstore in OpenAPI 3.1 (openapi-spec-validator's test data): a Path Item that is a $ref to components.pathItems, which the 2022-10-07 3.1 meta-schema does not allow",
+  },
+  {
     name: "petstore-3.2",
     file: pypiSdistFile("openapi-spec-validator", "0.9.0", "6d648cff6490ebb799dcfe273792f2941c050158854c721f086599d845da78b8", "tests/integration/data/v3.2/petstore.yaml"),
     covers: "the Swagger Petstore in OpenAPI 3.2 (openapi-spec-validator's test data): a Path Item that is a $ref to components.pathItems, a property named $ref, integer status keys",
