@@ -77,7 +77,15 @@ export function prepareComponents(schemas: Readonly<Record<string, SchemaObject>
       const discriminator = node["discriminator"] as { propertyName?: unknown; mapping?: Record<string, string> } | undefined;
       // A property *named* "discriminator" sits in a `properties` map, not beside a oneOf.
       moveProtoProperty(node);
-      if (discriminator === null || typeof discriminator !== "object" || !("oneOf" in node)) return;
+      if (discriminator === null || typeof discriminator !== "object") return;
+      if (!("oneOf" in node)) {
+        // Beside `allOf` (a base schema its variants extend, OpenAPI's own
+        // Pet/Cat/Dog) or `anyOf`, or alone, a discriminator is a hint for
+        // readers of the document; ajv's keyword needs a `oneOf` and refuses
+        // it. (A property *named* "discriminator" has no `propertyName`.)
+        if (typeof discriminator.propertyName === "string") delete node["discriminator"];
+        return;
+      }
       if (discriminator.mapping !== undefined) {
         checkMapping(node, discriminator.mapping, String(discriminator.propertyName), at, schemas);
         const { mapping: _dropped, ...rest } = discriminator;

@@ -9,7 +9,8 @@
  * the validators pick the branch by the tag as OpenAPI says: the same
  * object is valid as the branch its tag names and invalid under a tag no
  * branch has, where plain `oneOf` would reject every Cat and Dog (both
- * branches match any `petType`).
+ * branches match any `petType`). A discriminator beside `allOf` or `anyOf`
+ * made ajv refuse the schema ("discriminator: requires oneOf keyword").
  */
 import path from "node:path";
 import { readFileSync } from "node:fs";
@@ -57,4 +58,12 @@ test("a tag stated in an allOf picks its branch", () => {
   expect(validators.validateShape!({ kind: "circle", radius: 1 })).toBe(true);
   expect(validators.validateShape!({ kind: "square", side: 2 })).toBe(true);
   expect(validators.validateShape!({ kind: "triangle" })).toBe(false);
+});
+
+test("a discriminator beside allOf or anyOf (no oneOf) is a hint: the schemas validate as JSON Schema says", () => {
+  expect(validators.validateCar!({ vehicleType: "Car", doors: 4 })).toBe(true);
+  expect(validators.validateCar!({ doors: 4 })).toBe(false);
+  expect(validators.validateEither!({ petType: "Cat" })).toBe(true);
+  expect(validators.validateEvent!({ discriminator: "x" })).toBe(true);
+  expect(validators.validateEvent!({ discriminator: 1 })).toBe(false);
 });
