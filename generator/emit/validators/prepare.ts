@@ -27,6 +27,8 @@ const COMPONENT_REF = "#/components/schemas/";
 
 /** Keywords whose values are data, not subschemas: never walked. */
 const DATA_KEYWORDS = new Set(["examples", "example", "default", "const", "enum", "x-known-values"]);
+/** Keywords whose value maps names to subschemas. */
+const NAME_MAPS = new Set(["properties", "patternProperties", "dependentSchemas", "$defs"]);
 
 /**
  * The loader refuses such a mapping first, with its place in the file
@@ -75,14 +77,13 @@ export function prepareComponents(schemas: Readonly<Record<string, SchemaObject>
     visit(copy[name], `${COMPONENT_REF}${name}`, (node, at) => {
       for (const key of Object.keys(node)) if (key.startsWith("x-") && !KNOWN_VENDOR_KEYWORDS.has(key)) delete node[key];
       const discriminator = node["discriminator"] as { propertyName?: unknown; mapping?: Record<string, string> } | undefined;
-      // A property *named* "discriminator" sits in a `properties` map, not beside a oneOf.
       moveProtoProperty(node);
       if (discriminator === null || typeof discriminator !== "object") return;
       if (!("oneOf" in node)) {
         // Beside `allOf` (a base schema its variants extend, OpenAPI's own
         // Pet/Cat/Dog) or `anyOf`, or alone, a discriminator is a hint for
         // readers of the document; ajv's keyword needs a `oneOf` and refuses
-        // it. (A property *named* "discriminator" has no `propertyName`.)
+        // it.
         if (typeof discriminator.propertyName === "string") delete node["discriminator"];
         return;
       }
@@ -219,6 +220,11 @@ function visit(value: unknown, at: string, f: (node: Record<string, unknown>, at
   const node = value as Record<string, unknown>;
   f(node, at);
   for (const key of Object.keys(node)) {
-    if (!DATA_KEYWORDS.has(key)) visit(node[key], `${at}/${key}`, f);
+    if (DATA_KEYWORDS.has(key)) continue;
+    const child = node[key];
+    if (NAME_MAPS.has(key) && child !== null && typeof child === "object" && !Array.isArray(child)) {
+      // Its keys are names (a property `x-request-id`, one named `discriminator`), not keywords: only its values are schemas.
+      for (const name of Object.keys(child)) visit((child as Record<string, unknown>)[name], `${at}/${key}/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`, f);
+    } else visit(child, `${at}/${key}`, f);
   }
 }
