@@ -18,7 +18,7 @@ import {
   type StreamRunOptions,
 } from "../runtime/codegen/v1.js";
 
-requireCodegenRevision(4, "mantyx-wire 0.2.0");
+requireCodegenRevision(5, "mantyx-wire 0.2.0");
 
 /** The package version the client identifies itself with. */
 export const CLIENT_VERSION = "0.2.0";

@@ -46,7 +46,7 @@ export {
   type ToolResultOutcome,
 } from "./client-core.js";
 
-requireCodegenRevision(4, "mantyx-wire 0.2.0");
+requireCodegenRevision(5, "mantyx-wire 0.2.0");
 
 /** Every operation, as data (the runtime's `Operation`). */
 export const operations = {

@@ -45,8 +45,8 @@ import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "./va
 /** A template of templates/ (beside the bundle when packed, generator/scripts/build.mjs). */
 const template = (name: string): URL => assetUrl(new URL(`../../templates/${name}`, import.meta.url), name, import.meta.url);
 
-/** The codegen/v1 revision of operation functions, ClientBase and defineOperations (runtime/codegen/v1.ts). */
-export const OPERATION_FUNCTIONS_REVISION = 4;
+/** The codegen/v1 revision of operation functions, ClientBase and defineOperations (runtime/codegen/v1.ts): 5, `operation`, entries' `extras`, `eventStream` with `checkEvent`. */
+export const OPERATION_FUNCTIONS_REVISION = 5;
 
 /**
  * Operations whose answer needs more than "JSON in, JSON out":
@@ -97,6 +97,13 @@ export interface OperationData {
   entry: string;
   /** The same entry without validators (for operations-unvalidated.ts): a body taken unchecked, an event spec without its validator. */
   unvalidatedEntry: string;
+  /**
+   * The entry needs `extras: operationExtras` as an operation function's
+   * (runtime/client/extras.ts): it has parameters, a body that is not JSON,
+   * or a security alternative with a basic, query or cookie scheme. (defineOperations gives it to every
+   * entry of the class.)
+   */
+  extras: boolean;
   /** The name of the operation answering the stream's status probe (`x-resume`'s `status.operation`). */
   probe: string | undefined;
   responseType: PrintedType;
@@ -208,8 +215,13 @@ export function operationData(model: LoadedSchema): OperationData[] {
       params = { type: printed(`{ ${groups.map((g) => `${g.where}${g.required ? "" : "?"}: ${g.type.printed}`).join("; ")} }`), required: groups.some((g) => g.required) };
     }
     // (The resumable stream's connections send the client's own headers and `apiKey`.)
+    let extras = others.length > 0 || bodyShape?.media !== undefined;
     if (security.schemes.length > 0 && (op.security ?? doc.security) !== undefined && !resumable) {
-      fields.push(`security: ${JSON.stringify(requirementsOf(doc, op, security))}`);
+      const requirements = requirementsOf(doc, op, security);
+      fields.push(`security: ${JSON.stringify(requirements)}`);
+      // The runtime sends a bearer token or a header key itself; the other schemes through extras.
+      const plain = (name: string): boolean => security.schemes.some((s) => s.name === name && (s.kind === "bearer" || (s.kind === "apiKey" && s.in === "header")));
+      if (requirements.some((names) => !names.every(plain))) extras = true;
     }
     const pagination = extensions["x-pagination"] as { cursorParam?: unknown; nextCursor?: unknown; items?: unknown } | undefined;
     const paged = pagination !== undefined && typeof pagination.cursorParam === "string" && typeof pagination.nextCursor === "string" && typeof pagination.items === "string";
@@ -247,6 +259,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
       params,
       entry: `{ ${fields.join(", ")} }`,
       unvalidatedEntry: `{ ${fields.map((f, i) => unvalidated.get(i) ?? f).join(", ")} }`,
+      extras,
       probe,
       responseType,
       outcomeNames,
@@ -338,21 +351,32 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
     hasOnce: operations.some((op) => op.kind === "once"),
     schemes: security.schemes.map((scheme) => ({ name: scheme.name, basic: scheme.kind === "basic", description: (/^.*?[.!?](?=\s|$)/.exec(scheme.description.replace(/\s+/g, " ").trim())?.[0] ?? scheme.description.replace(/\s+/g, " ").trim()) || `${scheme.kind}${scheme.kind === "apiKey" ? ` (${scheme.in} ${scheme.parameter})` : ""}` })),
   };
-  /** An operation function's kind: the event stream (its probe asked for lazily: it may be defined further down), an item stream, or none. */
-  const kindArg = (op: OperationData): string | undefined =>
-    op.kind === "stream" ? `/* @__PURE__ */ eventStreamKind(${op.probe !== undefined && ids.has(op.probe) ? `() => ${op.probe}` : "undefined"})` : op.kind === "items" ? "itemStreamKind" : undefined;
   const functions = (unvalidated: boolean): string => {
+    /**
+     * An operation function's kind: the event stream (its probe asked for
+     * lazily: it may be defined further down; its events checked by
+     * checkEvent, but for their envelope only without validators), an item
+     * stream, or none.
+     */
+    const kindArg = (op: OperationData): string | undefined =>
+      op.kind === "stream"
+        ? `/* @__PURE__ */ eventStream(${op.probe !== undefined && ids.has(op.probe) ? `() => ${op.probe}` : "undefined"}${unvalidated ? "" : ", checkEvent"})`
+        : op.kind === "items"
+          ? "itemStreamKind"
+          : undefined;
     // A validated body is checked by checkedBody (only bodies of JSON answers are sent), an at-most-once operation made so by onceKind.
     const checks = (op: OperationData): boolean => !unvalidated && op.body !== undefined && op.kind !== "stream" && op.kind !== "items";
     const kindOf = (op: OperationData): string | undefined => {
       const once = op.kind === "once" ? "onceKind" : undefined;
       return checks(op) ? `/* @__PURE__ */ checkedBody(${once ?? ""})` : (once ?? kindArg(op));
     };
-    const withKinds = operations.map((op) => ({ ...op, functionEntry: unvalidated ? op.unvalidatedEntry : op.entry, kindArg: kindOf(op) }));
+    const withExtras = (entry: string, op: OperationData): string => (op.extras ? entry.replace(/ \}$/, ", extras: operationExtras }") : entry);
+    const withKinds = operations.map((op) => ({ ...op, functionEntry: withExtras(unvalidated ? op.unvalidatedEntry : op.entry, op), kindArg: kindOf(op) }));
     const kindImports = [
+      ...(operations.some((op) => op.extras) ? ["operationExtras"] : []),
       ...(operations.some(checks) ? ["checkedBody"] : []),
       ...(operations.some((op) => op.kind === "once") ? ["onceKind"] : []),
-      ...(operations.some((op) => op.kind === "stream") ? ["eventStreamKind"] : []),
+      ...(operations.some((op) => op.kind === "stream") ? (unvalidated ? ["eventStream"] : ["eventStream", "checkEvent"]) : []),
       ...(operations.some((op) => op.kind === "items") ? ["itemStreamKind"] : []),
       ...(operations.some((op) => op.paged) ? ["pagesKind"] : []),
     ];

@@ -16,9 +16,9 @@
  * browsers, Deno, Bun and edge workers.
  */
 import type { EventStreamSpec, StrictEventValidator, ValidationMode } from "../events/index.js";
-import { MantyxApiError, MantyxConnectionError, UnexpectedResponseError } from "./errors.js";
+import { MantyxApiError, MantyxConnectionError, unexpectedResponse } from "./errors.js";
 import { backoff, sleep, type BackoffOptions } from "./internal/backoff.js";
-import { redactError, redactor, secretForms, type Redact } from "./internal/redact.js";
+import { redactError, redactor, scrub, secretForms, type Redact } from "./internal/redact.js";
 import type { BodyCheck } from "./request-check.js";
 import type { ItemStreamMode } from "./item-stream.js";
 import type { PagesSpec } from "./pages.js";
@@ -65,12 +65,22 @@ export interface Operation {
   readonly pages?: PagesSpec;
   /** The method takes a body without validators (an inline schema, or not JSON). */
   readonly takesBody?: boolean;
-  /** The body's media type when it is not JSON: the body is sent as given (a string, Blob, FormData, ...). */
+  /** The body's media type when it is not JSON: the body is sent as given (a string, Blob, FormData, ...), by `extras`. */
   readonly bodyMedia?: string;
   /** Query, header and cookie parameters, by where they go (see `ParamsSpec`). */
   readonly params?: ParamsSpec;
   /** Security requirement alternatives, each a list of scheme names (`ClientBase`'s `schemes`); the first the client holds every credential of is sent. An empty list: none needed. */
   readonly security?: readonly (readonly string[])[];
+  /**
+   * What sends `params`, a body that is not JSON (`bodyMedia`) and the
+   * credentials of a basic, API-key-in-query or API-key-in-cookie scheme
+   * (`operationExtras`, ./extras.ts): generated
+   * operation functions pass it only in entries that need it, so a program
+   * that calls none bundles none of it. `operationFunction` and
+   * `defineOperations` (the entries of code generated before revision 5)
+   * give it to every entry.
+   */
+  readonly extras?: OperationExtras;
   /** The answer is a stream of items without resume (item-stream.ts). */
   readonly items?: ItemStreamMode;
   /** The success answer is read as text or as a Blob, not as JSON. */
@@ -97,6 +107,26 @@ export type SecurityScheme = readonly ["bearer"] | readonly ["basic"] | readonly
 
 /** A credential for one scheme: a token or key, or a user name and password (basic). */
 export type Credential = string | { readonly username: string; readonly password: string };
+
+/** What a method with parameters takes: `{ query?, header?, cookie? }`, each by the parameter's name. */
+export interface CallParams {
+  readonly query?: Readonly<Record<string, unknown>>;
+  readonly header?: Readonly<Record<string, unknown>>;
+  readonly cookie?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The request parts only some operations need (./extras.ts): writing a
+ * call's `params`, and a credential that is neither a bearer token nor an
+ * API key in a header, into the call's query and headers (a cookie joins
+ * `headers.cookie`); a body that is not JSON.
+ */
+export interface OperationExtras {
+  params(spec: ParamsSpec, given: CallParams | undefined, query: URLSearchParams, headers: Record<string, string>): void;
+  credential(scheme: SecurityScheme, credential: Credential, query: URLSearchParams, headers: Record<string, string>): void;
+  /** A body of media type `media` (not JSON), as sent, and its content type (none for FormData and URLSearchParams, which set their own). */
+  body(body: unknown, media: string): readonly [BodyInit, string?];
+}
 
 /** A streamed operation's settings, from its item schema and `x-resume`. */
 export interface StreamSpec {
@@ -266,7 +296,7 @@ function addHeaders(headers: Headers, set: Record<string, string> | undefined, s
     try {
       headers.set(name, set[name]!);
     } catch {
-      throw new TypeError(`MantyxClient: header ${JSON.stringify(name)} has a value that is no valid header value (not shown)`);
+      throw new TypeError(`MantyxClient: header ${JSON.stringify(name)}: invalid value (not shown)`);
     }
     if (/^(authorization|x-api-key)$/i.test(name)) secrets.push(...secretForms(headers.get(name)!.replace(/^Bearer\s+/i, "")));
   }
@@ -307,33 +337,33 @@ export class ClientBase {
    * from `workspace`) to that option's name.
    */
   constructor(options: ClientOptions, version: string, pathOptions: Readonly<Record<string, string>> = {}, schemes: Readonly<Record<string, SecurityScheme>> = {}) {
-    const { apiKey, userAgent } = options;
+    const { apiKey, userAgent, baseUrl } = options;
+    const secrets = this.#secrets;
     this.#o = options;
     this.#pathOptions = pathOptions;
     this.#schemes = schemes;
     for (const name in options.credentials) {
       const credential = options.credentials[name];
-      if (credential === undefined) continue;
       // Every form a credential is sent in is redacted from errors: as given (with its encodings, internal/redact.ts), and basic's base64.
-      if (typeof credential == "string") this.#secrets.push(...secretForms(credential));
-      else this.#secrets.push(...secretForms(credential.password), ...secretForms(basicToken(credential)));
+      if (typeof credential == "string") secrets.push(...secretForms(credential));
+      else if (credential) secrets.push(...secretForms(credential.password), ...secretForms(basicToken(credential)));
     }
-    if (!options.baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function") throw new TypeError("MantyxClient: pass baseUrl (and fetch)");
+    if (!baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function") throw new TypeError("MantyxClient: pass baseUrl (and fetch)");
     // A mistyped URL fails here, not as a "connection error" on every call.
     // A relative one resolves as fetch resolves it in a browser: against the
     // document's base URL.
     const page = globalThis as { document?: { baseURI?: string }; location?: { href: string } };
     let base: URL;
     try {
-      base = new URL(options.baseUrl, page.document?.baseURI ?? page.location?.href);
+      base = new URL(baseUrl, page.document?.baseURI ?? page.location?.href);
     } catch {
-      throw new TypeError(`MantyxClient: baseUrl ${JSON.stringify(options.baseUrl)} is not a URL`);
+      throw new TypeError(`MantyxClient: baseUrl ${JSON.stringify(baseUrl)} is not a URL`);
     }
     // fetch refuses such a URL, and its error would quote the password.
-    if (base.username || base.password) throw new TypeError("MantyxClient: baseUrl carries a user name or password (not shown); pass the credential as apiKey");
+    if (base.username || base.password) throw new TypeError("MantyxClient: baseUrl has a user name or password (not shown); pass apiKey");
     const inBrowser = "document" in globalThis || "WorkerGlobalScope" in globalThis;
     const headers = (this.#headers = new Headers(inBrowser ? {} : { "user-agent": `@mantyx/wire-types/${version}${userAgent ? " " + userAgent : ""}` }));
-    addHeaders(headers, options.headers, this.#secrets);
+    addHeaders(headers, options.headers, secrets);
     if (apiKey !== undefined) {
       // fetch strips leading and trailing HTTP whitespace from header values,
       // so a key read with its newline is sent (and echoed back) without it:
@@ -343,19 +373,35 @@ export class ClientBase {
       if (/[\0\r\n]|[^\0-\xff]/.test(key)) throw new TypeError("MantyxClient: apiKey is no valid header value (not shown)");
       if (options.credentialHeader == "x-api-key") headers.set("x-api-key", key);
       else headers.set("authorization", "Bearer " + key);
-      this.#secrets.push(...secretForms(key));
+      secrets.push(...secretForms(key));
     }
   }
 
   #call(id: string, operation: Operation, args: unknown[], kind: OperationKind | undefined): unknown {
-    const { method, path, body: check, takesBody, params } = operation;
+    const { method, path, body: check, takesBody, params, extras } = operation;
     const fromOption = this.#pathOptions;
     // Arguments: the path parameters not filled from an option, in path order; the body; the parameters object; the options.
     const pathArgs = (path.match(/\{[^}]+\}/g) ?? []).filter((p) => !(p.slice(1, -1) in fromOption)).length;
     const paramsIndex = pathArgs + (check || takesBody ? 1 : 0);
     const callOptions = args[paramsIndex + (params ? 1 : 0)] as CallContext["callOptions"];
     const settings = this.#o as ClientOptions & Record<string, unknown>;
-    const sent = this.#parameters(operation, params ? (args[paramsIndex] as CallParams | undefined) : undefined);
+    // The query string and headers of the call: its parameters, and the
+    // credentials of the first security alternative the client holds every
+    // credential of.
+    const query = new URLSearchParams();
+    const headers: Record<string, string> = {};
+    if (params) extras!.params(params, args[paramsIndex] as CallParams | undefined, query, headers);
+    const credentials = settings.credentials ?? {};
+    const schemes = this.#schemes;
+    for (const name of operation.security?.find((names) => names.every((name) => credentials[name] !== undefined && schemes[name])) ?? []) {
+      const scheme = schemes[name]!;
+      const credential = credentials[name]!;
+      const secret = typeof credential == "string" ? credential : credential.password;
+      if (scheme[0] == "bearer") headers.authorization = "Bearer " + secret;
+      else if (scheme[1] == "header") headers[scheme[2]!] = secret;
+      else extras!.credential(scheme, credential, query, headers);
+    }
+    const search = "" + query;
     const url = (): string => {
       let nextArg = 0;
       return (
@@ -366,167 +412,104 @@ export class ClientBase {
           if (value == null || value === "") throw new TypeError(`${id}: pass ${option === undefined ? name : `{ ${option} } to the client or the call`}`);
           return encodeURIComponent(value as string);
         }) +
-        sent.query
+        (search && "?" + search)
       );
     };
     const body = check || takesBody ? args[paramsIndex - 1] : undefined;
-    const send = (): Promise<unknown> => this.#invoke(id, operation, url, body, callOptions, sent.headers);
-    if (kind) {
-      return kind({
-        client: this,
-        id,
-        operation,
-        args,
-        pathArgs,
-        paramsIndex,
-        callOptions,
-        settings,
-        url,
-        headers: sent.headers,
-        hide: () => this.#hideFor(callOptions),
-        send,
-        respond: () => this.#invoke(id, operation, url, body, callOptions, sent.headers, true) as Promise<Response>,
-        request: (target, retry, signal, accept, extra) => this.#request(id, method, target, retry, undefined, callOptions, signal, accept, extra),
-      });
-    }
-    return send();
-  }
-
-  /**
-   * The query string (with its `?`) and the headers of one call: its
-   * query, header and cookie parameters, and the credentials of the first
-   * security alternative the client holds every credential of.
-   */
-  #parameters(operation: Operation, params: CallParams | undefined): { query: string; headers: Record<string, string> } {
-    const query = new URLSearchParams();
-    const headers: Record<string, string> = {};
-    const cookies: string[] = [];
-    const styles = operation.params?.query ?? {};
-    for (const name in styles) addQuery(query, name, params?.query?.[name], styles[name]!);
-    for (const name of operation.params?.header ?? []) {
-      const value = params?.header?.[name];
-      if (value != null) headers[name] = Array.isArray(value) ? value.join(",") : String(value);
-    }
-    for (const name of operation.params?.cookie ?? []) {
-      const value = params?.cookie?.[name];
-      if (value != null) cookies.push(`${name}=${encodeURIComponent(String(value))}`);
-    }
-    const credentials = this.#o.credentials ?? {};
-    const met = operation.security?.find((names) => names.every((name) => credentials[name] !== undefined && this.#schemes[name] !== undefined));
-    for (const name of met ?? []) {
-      const scheme = this.#schemes[name]!;
-      const credential = credentials[name]!;
-      const secret = typeof credential == "string" ? credential : credential.password;
-      if (scheme[0] == "bearer") headers.authorization = `Bearer ${secret}`;
-      else if (scheme[0] == "basic") headers.authorization = `Basic ${basicToken(typeof credential == "string" ? { username: credential, password: "" } : credential)}`;
-      else if (scheme[1] == "header") headers[scheme[2]] = secret;
-      else if (scheme[1] == "query") query.append(scheme[2], secret);
-      else cookies.push(`${scheme[2]}=${encodeURIComponent(secret)}`);
-    }
-    if (cookies.length > 0) headers.cookie = cookies.join("; ");
-    const text = query.toString();
-    return { query: text ? `?${text}` : "", headers };
-  }
-
-  async #invoke(
-    id: string,
-    { method, idempotent, emptyOk, bodyMedia, answer }: Operation,
-    url: () => string,
-    body: unknown,
-    callOptions: CallOptions | undefined,
-    extra: Record<string, string> = {},
-    respond = false,
-  ): Promise<unknown> {
-    const target = url();
-    const hide = this.#hideFor(callOptions);
-    const attempts = { count: 0 };
-    const retry = idempotent || method == "GET" || method == "DELETE" ? -1 : 1;
-    const request = (signal: AbortSignal | undefined): Promise<Response> =>
-      this.#request(id, method, target, retry, body, callOptions, signal, answer ? "*/*" : "application/json", extra, attempts, bodyMedia);
-    // The timeout covers the whole call (retries, and reading the answer): a
-    // stalled server fails it instead of hanging it forever.
-    const ms = callOptions?.timeoutMs ?? this.#o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const timed = async <T>(work: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> => {
+    const hide = (): Redact => {
+      // Redaction of the client's credential and of any passed as a per-call header.
+      const secrets = [...this.#secrets];
+      addHeaders(new Headers(), callOptions?.headers, secrets);
+      return redactor(secrets);
+    };
+    /** The call's request, as a plain call sends it (retries, the timeout); `read` reads its answer within that timeout. */
+    const respond = async <T>(read?: (response: Response) => Promise<T>): Promise<[Response, T?]> => {
+      const attempts = [0];
+      // The timeout covers the whole call (retries, and reading the answer): a
+      // stalled server fails it instead of hanging it forever.
+      const ms = callOptions?.timeoutMs ?? settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
       const parent = callOptions?.signal;
-      if (!(ms > 0 && ms < 2 ** 31)) return work(parent);
       // Not aborted when the work is done: aborting a finished fetch can reset its kept-alive connection.
       const deadline = new AbortController();
       const follow = (): void => deadline.abort(parent!.reason);
       if (parent?.aborted) follow();
       parent?.addEventListener("abort", follow);
-      const timer = setTimeout(
-        () => deadline.abort(new MantyxConnectionError(`${id}: no complete answer within ${ms} ms (the timeoutMs option)`, { operationId: id, attempts: attempts.count })),
-        ms,
-      );
+      const timer = ms > 0 && ms < 2 ** 31 && setTimeout(() => deadline.abort(new MantyxConnectionError(`${id}: no complete answer within ${ms} ms (timeoutMs)`, { operationId: id, attempts: attempts[0] })), ms);
       try {
-        return await work(deadline.signal);
+        const target = url();
+        let encoded: readonly [BodyInit?, string?] = [];
+        // A body JSON cannot encode (a BigInt, a cycle, nesting deeper than
+        // the stack) is the caller's mistake, a TypeError; nothing is sent. A
+        // body that is not JSON goes as given (./extras.ts).
+        try {
+          encoded = body === undefined ? [] : operation.bodyMedia ? extras!.body(body, operation.bodyMedia) : [JSON.stringify(body), "application/json"];
+        } catch (cause) {
+          throw new TypeError(`${id}: the body is not JSON-encodable (${(cause as Error).message})`, { cause });
+        }
+        const response = await this.#request(id, method, target, operation.idempotent || method == "GET" || method == "DELETE" ? -1 : 1, callOptions, deadline.signal, operation.answer ? "*/*" : "application/json", headers, encoded, attempts);
+        return [response, await read?.(response)];
       } finally {
-        clearTimeout(timer);
+        clearTimeout(timer as ReturnType<typeof setTimeout>);
         parent?.removeEventListener("abort", follow);
       }
     };
-    if (respond) return timed(request);
-    const [response, content] = await timed(async (signal) => {
-      const answered = await request(signal);
-      return [answered, answer == "blob" ? await answered.blob() : await answered.text()] as const;
-    });
-    if (answer) return content;
-    const text = content as string;
-    try {
-      return text ? JSON.parse(text) : undefined;
-    } catch {
-      // A server may echo the credential into any header.
-      const raw = response.headers.get("content-type");
-      const contentType = raw == null ? null : hide(raw);
-      if (!emptyOk) throw new UnexpectedResponseError(`${id}: ${response.status} ${contentType}, not JSON`, { operationId: id, status: response.status, contentType });
-    }
-  }
-
-  /** Redaction of the client's credential and of any passed as a per-call header. */
-  #hideFor(callOptions: CallOptions | undefined): Redact {
-    const secrets = [...this.#secrets];
-    addHeaders(new Headers(), callOptions?.headers, secrets);
-    return redactor(secrets);
+    const send = async (): Promise<unknown> => {
+      const { answer } = operation;
+      const [response, content] = await respond<string | Blob>((r) => (answer == "blob" ? r.blob() : r.text()));
+      if (answer) return content;
+      try {
+        return content ? JSON.parse(content as string) : undefined;
+      } catch {
+        if (!operation.emptyOk) throw unexpectedResponse(id, response, hide(), "JSON");
+      }
+    };
+    return kind
+      ? kind({
+          client: this,
+          id,
+          operation,
+          args,
+          pathArgs,
+          paramsIndex,
+          callOptions,
+          settings,
+          url,
+          headers,
+          hide,
+          send,
+          respond: async () => (await respond())[0],
+          request: (target, retry, signal, accept, extra) => this.#request(id, method, target, retry, callOptions, signal, accept, extra),
+        })
+      : send();
   }
 
   /**
    * Sends a request; non-2xx answers become MantyxApiError, network failures
    * MantyxConnectionError. Retries with back-off honouring `Retry-After`:
    * 429 always, 5xx and network failures when `retry` is -1 (idempotent),
-   * none when it is 0 (the stream retries on its own).
+   * none when it is 0 (the stream retries on its own). `attempts[0]` counts
+   * the requests sent.
    */
   async #request(
     id: string,
     method: string,
     url: string,
     retry: number,
-    body: unknown,
     callOptions: CallOptions | undefined,
-    signal = callOptions?.signal,
-    accept = "application/json",
-    extra = {},
-    attempts = { count: 0 },
-    bodyMedia?: string,
+    signal: AbortSignal | undefined,
+    accept: string,
+    extra: Record<string, string>,
+    [payload, type]: readonly [BodyInit?, string?] = [],
+    attempts = [0],
   ): Promise<Response> {
-    const { maxRetries = 2, retryDelay, fetch: fetchFn = globalThis.fetch } = this.#o;
-    // Built once, outside the retry loop: a header value fetch refuses or a
-    // body JSON cannot encode (a BigInt, a cycle) is the caller's mistake,
-    // thrown as the TypeError it is, never retried as a network failure.
+    const { maxRetries = 2, retryDelay, fetch: fetchFn = fetch } = this.#o;
+    // Built once, outside the retry loop: a header value fetch refuses is
+    // the caller's mistake, thrown as the TypeError it is, never retried as
+    // a network failure.
     const headers = new Headers(this.#headers);
     const secrets = [...this.#secrets];
-    // A body that is not JSON goes as given; FormData and URLSearchParams set their own content type (with the multipart boundary).
-    const raw = bodyMedia !== undefined && body !== undefined;
-    const ownType = raw && (body instanceof URLSearchParams || (typeof FormData != "undefined" && body instanceof FormData));
-    const contentType = body === undefined || ownType ? {} : { "content-type": raw ? bodyMedia : "application/json" };
-    for (const set of [{ accept }, callOptions?.headers, extra, contentType]) addHeaders(headers, set, secrets);
+    for (const set of [{ accept }, callOptions?.headers, extra, type && { "content-type": type }]) addHeaders(headers, set || {}, secrets);
     const hide = redactor(secrets);
-    let payload: BodyInit | undefined;
-    try {
-      payload = body === undefined ? undefined : raw ? (body as BodyInit) : JSON.stringify(body);
-    } catch (cause) {
-      // A cycle, a BigInt, or nesting deeper than the stack (a RangeError).
-      throw new TypeError(`${id}: the body cannot be encoded as JSON (${(cause as Error).message})`, { cause });
-    }
     // fetch forwards every header but Authorization to the origin a redirect
     // names. A request with a credential in another header (X-API-Key, an
     // API-key scheme's, a cookie) follows its redirects here instead, and
@@ -534,32 +517,55 @@ export class ClientBase {
     const carried: string[] = [];
     headers.forEach((value, name) => name != "authorization" && secrets.some((form) => value.includes(form)) && carried.push(name));
     for (let attempt = 1; ; attempt++) {
-      attempts.count = attempt;
+      attempts[0] = attempt;
       let response: Response | undefined;
       let error: MantyxApiError | MantyxConnectionError;
       try {
-        let hop = { url, method, headers, body: payload };
+        const hop = { url, method, headers, body: payload };
         for (let hops = 0; ; hops++) {
           // Called unbound: a browser's window.fetch called as a method of another object throws "Illegal invocation".
           response = await fetchFn(hop.url, { ...hop, signal, redirect: carried.length ? "manual" : "follow" });
           // (A browser answers "manual" with an opaque redirect: no status, no Location.)
           if (response.type == "opaqueredirect") {
-            throw new MantyxConnectionError(`${id}: redirected, and a browser hides where to; not followed, or the credential in ${carried} would go along: use the Authorization header, or the final URL as baseUrl`, { operationId: id, attempts: attempt });
+            throw new MantyxConnectionError(`${id}: a browser hides the redirect; not followed (${carried} would go along): use Authorization, or the final URL as baseUrl`, { operationId: id, attempts: attempt });
           }
-          const location = carried.length && REDIRECTS.includes(response.status) && response.headers.get("location");
+          const { status } = response;
+          const location = carried.length && REDIRECTS.includes(status) && response.headers.get("location");
           if (!location) break;
           if (hops == 20) throw new TypeError("redirect count exceeded");
           await response.body?.cancel().catch(() => undefined);
           const next = new URL(location, hop.url);
           // Fetch's "HTTP-redirect fetch": a 303 (and a POST's 301/302) becomes a GET without its body.
-          const toGet = (response.status == 303 && hop.method != "HEAD") || (response.status < 303 && hop.method == "POST");
+          const toGet = (status == 303 && hop.method != "HEAD") || (status < 303 && hop.method == "POST");
           const sent = new Headers(hop.headers);
           if (next.origin != new URL(hop.url).origin) for (const name of ["authorization", ...carried]) sent.delete(name);
-          if (toGet) sent.delete("content-type");
-          hop = { url: next.href, method: toGet ? "GET" : hop.method, headers: sent, body: toGet ? undefined : hop.body };
+          if (toGet) {
+            sent.delete("content-type");
+            hop.method = "GET";
+            hop.body = undefined;
+          }
+          hop.url = next.href;
+          hop.headers = sent;
         }
         if (response.ok) return response;
-        error = await this.#error(id, response, hide);
+        // The typed error: the credential is redacted from the body text (also
+        // in its JSON-escaped form, after normalising the JSON) and from every
+        // header the error reads, before anything is taken from them. The body
+        // may be gone (connection dropped): the status still says enough.
+        const answered = response;
+        const text = hide(await answered.text().catch(() => ""));
+        let parsed: unknown = text;
+        try {
+          parsed = scrub(JSON.parse(text), hide);
+        } catch {
+          // Not JSON (a proxy's HTML page): keep the text.
+        }
+        error = new MantyxApiError(id, answered.status, parsed, {
+          get: (name) => {
+            const value = answered.headers.get(name);
+            return value == null ? null : hide(value);
+          },
+        });
       } catch (thrown) {
         if (signal?.aborted) throw signal.reason;
         if (thrown instanceof MantyxConnectionError) throw thrown;
@@ -575,54 +581,8 @@ export class ClientBase {
       await sleep(backoff(attempt, retryDelay, undefined, (error as MantyxApiError).retryAfterMs), signal);
     }
   }
-
-  /**
-   * The typed error of a non-2xx answer. The credential is redacted from the
-   * body text (also in its JSON-escaped form, after normalising the JSON)
-   * and from every header the error reads, before anything is taken from them.
-   */
-  async #error(id: string, response: Response, hide: Redact): Promise<MantyxApiError> {
-    // The body may be gone (connection dropped): the status still says enough.
-    const text = hide(await response.text().catch(() => ""));
-    let body: unknown = text;
-    try {
-      body = JSON.parse(hide(JSON.stringify(JSON.parse(text))));
-    } catch {
-      // Not JSON (a proxy's HTML page): keep the text.
-    }
-    return new MantyxApiError(id, response.status, body, {
-      get: (name) => {
-        const value = response.headers.get(name);
-        return value == null ? null : hide(value);
-      },
-    });
-  }
-}
-
-/** What a method with parameters takes: `{ query?, header?, cookie? }`, each by the parameter's name. */
-interface CallParams {
-  readonly query?: Readonly<Record<string, unknown>>;
-  readonly header?: Readonly<Record<string, unknown>>;
-  readonly cookie?: Readonly<Record<string, unknown>>;
 }
 
 /** `user:password` in base64, from its UTF-8 bytes (btoa alone takes Latin-1 only). */
-function basicToken({ username, password }: { readonly username: string; readonly password: string }): string {
-  let binary = "";
-  for (const byte of new TextEncoder().encode(`${username}:${password}`)) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-/** Appends one query parameter as its style says (an undefined or null value is left out). */
-function addQuery(query: URLSearchParams, name: string, value: unknown, style: QueryStyle): void {
-  if (value == null) return;
-  if (Array.isArray(value)) {
-    if (style == "form" || style == "deep") for (const item of value) query.append(name, String(item));
-    else query.append(name, value.join(style == "csv" ? "," : style == "pipe" ? "|" : " "));
-  } else if (typeof value == "object") {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v != null);
-    if (style == "deep") for (const [key, v] of entries) query.append(`${name}[${key}]`, String(v));
-    else if (style == "form") for (const [key, v] of entries) query.append(key, String(v));
-    else query.append(name, entries.flatMap(([key, v]) => [key, String(v)]).join(","));
-  } else query.append(name, String(value));
-}
+export const basicToken = ({ username, password }: { readonly username: string; readonly password: string }): string =>
+  btoa(String.fromCharCode(...new TextEncoder().encode(`${username}:${password}`)));

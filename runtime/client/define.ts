@@ -6,6 +6,7 @@
  * the operation functions instead (./operation-functions.ts).
  */
 import { callOperation, ClientBase, type Operation, type OperationKind } from "./core.js";
+import { operationExtras } from "./extras.js";
 import { itemStreamKind } from "./item-stream.js";
 import { pagesKind } from "./pages.js";
 import { onceKind } from "./once.js";
@@ -23,7 +24,8 @@ type ClientClass = abstract new (...args: never[]) => ClientBase;
 export function defineOperations(target: ClientClass, operations: Readonly<Record<string, Operation>>): void {
   const methods = target.prototype as Record<string, unknown>;
   for (const id in operations) {
-    const operation = operations[id]!;
+    // Every entry sends its parameters and any credential (./extras.ts): a class bundles all its operations' machinery anyway.
+    const operation: Operation = { extras: operationExtras, ...operations[id]! };
     const { stream, items, pages } = operation;
     const probe = stream?.status?.operation;
     const kind: OperationKind | undefined = stream

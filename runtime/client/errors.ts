@@ -46,10 +46,11 @@ const rateLimitOf = (headers: HeaderSource): RateLimit | undefined => {
   const get = (name: string): string | undefined => headers.get(`x-ratelimit-${name}`)?.trim() || undefined;
   const count = (name: string): number | undefined => {
     const value = get(name);
-    return value !== undefined && /^\d+$/.test(value) ? +value : undefined;
+    return /^\d+$/.test(value!) ? +value! : undefined;
   };
   const figures = { limit: count("limit"), remaining: count("remaining"), reset: get("reset"), bucket: get("bucket") };
-  return Object.values(figures).some((v) => v !== undefined) ? figures : undefined;
+  // (JSON leaves undefined members out: "{}" when the answer sent none.)
+  return JSON.stringify(figures) != "{}" ? figures : undefined;
 };
 
 const CODES: Record<number, string> = { 400: "invalid_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 409: "conflict", 429: "rate_limited" };
@@ -157,6 +158,13 @@ export class UnexpectedResponseError extends ClientError {
   declare readonly operationId: string;
   declare readonly status: number;
   declare readonly contentType: string | null;
+}
+
+/** The UnexpectedResponseError of operation `id`'s 2xx `response`, which is not `what`; its content type redacted by `hide` (a server may echo the credential into any header). */
+export function unexpectedResponse(id: string, response: Response, hide: (text: string) => string, what: string): UnexpectedResponseError {
+  const raw = response.headers.get("content-type");
+  const contentType = raw == null ? null : hide(raw);
+  return new UnexpectedResponseError(`${id}: ${response.status} ${contentType}, not ${what}`, { operationId: id, status: response.status, contentType });
 }
 
 export function isUnexpectedResponseError(e: unknown): e is UnexpectedResponseError {

@@ -4,7 +4,8 @@
  * Explicit exports only: this list is the public surface.
  */
 export { ClientCore, defineOperations } from "./define.js";
-export { operationFunction } from "./operation-functions.js";
+export { operation, operationFunction } from "./operation-functions.js";
+export { operationExtras } from "./extras.js";
 export {
   callOperation,
   ClientBase,
@@ -16,6 +17,7 @@ export {
   type OnceOutcome,
   type OnceSpec,
   type Operation,
+  type OperationExtras,
   type OperationKind,
   type StatusProbe,
   type StreamOpener,
@@ -38,5 +40,5 @@ export { onceKind } from "./once.js";
 export { checkedBody, type BodyCheck } from "./request-check.js";
 export { itemStreamKind } from "./item-stream.js";
 export { pagesKind } from "./pages.js";
-export { DEFAULT_IDLE_TIMEOUT_MS, eventStreamKind, type ReconnectInfo, type RunEventStream, type RunStreamItem, type StreamRunOptions } from "./stream-run.js";
+export { DEFAULT_IDLE_TIMEOUT_MS, eventStream, eventStreamKind, type ReconnectInfo, type RunEventStream, type RunStreamItem, type StreamRunOptions } from "./stream-run.js";
 export { isStreamDecodeError, StreamDecodeError, type OnInvalid, type ValidationMode } from "../events/index.js";

@@ -6,20 +6,37 @@
  * nothing of the others, which a class whose methods all reference their
  * validators cannot offer (./define.ts).
  */
-import { callOperation, type ClientBase, type Operation, type OperationKind } from "./core.js";
+import { callOperation, type ClientBase, type Operation, type OperationExtras, type OperationKind } from "./core.js";
+import { operationExtras } from "./extras.js";
+
+/** An entry with parameters or a body that is not JSON carries the code that sends them (`extras`): without it they could not be sent. */
+type Lean = Operation & ({ readonly params?: undefined; readonly bodyMedia?: undefined } | { readonly extras: OperationExtras });
 
 /**
  * The function of one operation: `(client, ...the method's arguments)`,
  * typed `F` by the generated code; `kind` for a stream, an item stream or
  * pages (./stream-run.ts `eventStreamKind`, ./item-stream.ts, ./pages.ts).
+ * The entry's `params` and its basic, query and cookie credentials are sent
+ * only when it carries `extras` (`operationExtras`, ./extras.ts): generated
+ * code (revision 5 on) passes it in the entries that need it.
  */
-export function operationFunction<F>(id: string, operation: Operation & { readonly body?: undefined; readonly once?: undefined }, kind?: OperationKind): F;
+export function operation<F>(id: string, entry: Lean & { readonly body?: undefined; readonly once?: undefined }, kind?: OperationKind): F;
 /**
  * An entry with a body validator or `once` needs the kind that makes them
  * hold (`checkedBody(…)`, `onceKind`): without it the body would go
  * unchecked, or be sent again.
  */
-export function operationFunction<F>(id: string, operation: Operation, kind: OperationKind): F;
-export function operationFunction<F>(id: string, operation: Operation, kind?: OperationKind): F {
-  return ((client: ClientBase, ...args: unknown[]) => callOperation(client, id, operation, args, kind)) as F;
+export function operation<F>(id: string, entry: Lean, kind: OperationKind): F;
+export function operation<F>(id: string, entry: Operation, kind?: OperationKind): F {
+  return ((client: ClientBase, ...args: unknown[]) => callOperation(client, id, entry, args, kind)) as F;
+}
+
+/**
+ * `operation` for code generated before revision 5, whose entries carry no
+ * `extras`: every entry gets it (so such a program bundles it).
+ */
+export function operationFunction<F>(id: string, entry: Operation & { readonly body?: undefined; readonly once?: undefined }, kind?: OperationKind): F;
+export function operationFunction<F>(id: string, entry: Operation, kind: OperationKind): F;
+export function operationFunction<F>(id: string, entry: Operation, kind?: OperationKind): F {
+  return operation(id, { extras: operationExtras, ...entry }, kind!);
 }

@@ -56,12 +56,14 @@
  * malformed frame (StreamDecodeError, thrown, delivered or warned about) and
  * any warning pass through the client's redaction first.
  */
-import { isSseParseError } from "../sse/index.js";
-import { decodeTypedEventBatches, isTerminalOf, StreamDecodeError, type DecodedItem, type EventEnvelope, type OnInvalid } from "../events/index.js";
-import type { CallOptions, ClientBase, ClientOptions, OperationKind, StreamOpener, StreamSpec } from "./core.js";
-import { MantyxApiError, MantyxConnectionError, UnexpectedResponseError } from "./errors.js";
+import { decoder, DEFAULT_MAX_EVENT_BYTES, type SseMessage } from "../sse/decoder.js";
+import { SseParseError } from "../sse/errors.js";
+import { checkEvent, readEvent, type DecodeOptions, type EventCheck } from "../events/decode.js";
+import { isTerminalOf, StreamDecodeError, type DecodedItem, type EventEnvelope, type OnInvalid } from "../events/index.js";
+import type { CallOptions, ClientBase, OperationKind } from "./core.js";
+import { MantyxApiError, MantyxConnectionError, unexpectedResponse, UnexpectedResponseError } from "./errors.js";
 import { linked, reconnectDelay, sleep, type BackoffOptions } from "./internal/backoff.js";
-import { redactError, type Redact } from "./internal/redact.js";
+import { redactError, scrub, type Redact } from "./internal/redact.js";
 
 /** Default `idleTimeoutMs`: a half-open connection is noticed within a minute. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -112,11 +114,10 @@ function invalidSeq(item: StreamDecodeError): number | undefined {
 
 /** `item` with every form of the credential removed from its frame, value, issues, message and cause (a server may echo it into a frame). */
 function redacted(item: StreamDecodeError, hide: Redact): StreamDecodeError {
-  const scrub = <T>(v: T): T => (v === undefined ? v : (JSON.parse(hide(JSON.stringify(v))) as T));
   const text = JSON.stringify([item.frame, item.value, item.issues]) + item.message;
   const cause = redactError(item.cause, hide);
   if (hide(text) === text && cause === item.cause) return item;
-  return new StreamDecodeError(item.type, scrub(item.frame), scrub(item.issues), cause, scrub(item.value), item.terminal);
+  return new StreamDecodeError(item.type, scrub(item.frame, hide), scrub(item.issues, hide), cause, scrub(item.value, hide), item.terminal);
 }
 
 /**
@@ -134,224 +135,227 @@ export interface RunEventStream<Item = RunStreamItem, Terminal = EventEnvelope> 
 /** How the status probe describes the run: over, live, or neither (an unknown status, or no probe). */
 type RunState = "over" | "live" | "unknown";
 
-/** Answers a stream's status probe (its operation, called with the stream's path arguments and the call's options). */
-export type StatusCall = (options: CallOptions) => Promise<unknown>;
-
-/**
- * The stream behind a streamed operation. `url` is the stream's URL (or the
- * caller mistake that prevented building it, thrown by the first `next()`);
- * `open` sends one request, resuming after `lastSeq` when defined, and
- * resolves with the 2xx response or throws as a request does
- * (MantyxApiError, MantyxConnectionError). `settings` are the client's
- * options; `status` answers the spec's status probe; `hide` removes the
- * credential from what the stream reports.
- */
-export function runEventStream(
-  status: StatusCall | undefined,
-  settings: ClientOptions,
-  id: string,
-  spec: StreamSpec,
-  options: StreamRunOptions,
-  url: string | Error,
-  hide: Redact,
-  open: StreamOpener,
-): RunEventStream {
-  const { events, status: probe } = spec;
-  const isTerminal = (item: unknown): boolean => isTerminalOf(events, item);
-  const { signal: user, idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS, onInvalid = "throw" } = options;
-  const maxReconnects = options.maxReconnects ?? 8;
-  const delays = options.reconnectDelay ?? settings.reconnectDelay;
-  const report = settings.onWarning ?? ((m: string) => console.warn(m));
-  const warn = (message: string, detail: StreamDecodeError): void => report(hide(message), redacted(detail, hide));
-  // A strict-only event is reported once: not again when a reconnect replays
-  // it (decoding, and so the strict check, happens before replays are dropped).
-  const decodeWarn = (message: string, detail: StreamDecodeError): void => {
-    const seq = (detail.value as { seq?: unknown } | undefined)?.seq;
-    if (detail.type === "strict-only" && typeof seq === "number" && stream.lastSeq !== undefined && seq <= stream.lastSeq) return;
-    warn(message, detail);
-  };
-  /** Reconnects since the last new event; connections in a row without one (the back-off's exponent); those of them that count toward `maxReconnects`. */
-  let attempt = 0;
-  let empties = 0;
-  let failures = 0;
-  /** The status probe said the run is over: its terminal event is in the stored log, so reconnect without resume hints (a full replay). */
-  let finished = false;
-  let retryMs: number | undefined;
-  // Malformed messages passed (delivered or skipped) with `seq` equal to
-  // `lastSeq`: a message without an `id:` line inherits the previous one's
-  // id (SSE ids persist), so several in a row may share one. Only a resumed
-  // connection replays, and only before its first new item with a known
-  // seq; there the first that many malformed messages with that seq are
-  // replays, and any more are new. Past the replay none is dropped.
-  let invalidAtLast = 0;
-  const runState = async (): Promise<RunState> => {
-    if (!probe || !status) return "unknown";
-    const answer = (await status(options)) as Record<string, unknown> | undefined;
-    const state = answer?.[probe.field] as string;
-    // Over: a final status, or a field that stays null until the end.
-    if (probe.done.includes(state) || (probe.doneWhenSet ?? []).some((f) => answer?.[f] != null)) return "over";
-    // Only a resource known to be live makes the silence a quiet one; an unknown status counts as a drop (bounded).
-    return probe.live.includes(state) ? "live" : "unknown";
-  };
-  const stream: RunEventStream = {
-    lastSeq: options.lastSeq,
-    terminal: undefined,
-    async *[Symbol.asyncIterator]() {
-      if (typeof url != "string") throw url;
-      // Each pass gets the whole reconnect budget (a pass that gave up used it).
-      attempt = empties = failures = 0;
-      // Delivered already: the run is over, never reconnect.
-      while (!stream.terminal) {
-        const connection = linked(user);
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        let idle: Error | undefined;
-        /** (Re)starts the idle timer: before the request, and at every chunk of bytes. */
-        const touch = (): void => {
-          clearTimeout(timer);
-          if (idleTimeoutMs > 0) timer = setTimeout(() => connection.abort((idle = new Error(`no bytes for ${idleTimeoutMs} ms`))), idleTimeoutMs);
-        };
-        let fatal: unknown;
-        let reason: unknown;
-        /** Delivered something new on this connection. */
-        let fresh = false;
-        /** The server answered with an event stream (so silence after that is the run's, not a dead server's). */
-        let answered = false;
-        /** Past the replay: a new item with a known seq was seen (a malformed one without a seq cannot tell). */
-        let pastReplay = false;
-        /** Malformed messages with seq `lastSeq` that this connection may replay. */
-        let replayable = invalidAtLast;
-        /** This empty connection counts toward maxReconnects. */
-        let counted = true;
-        try {
-          touch();
-          const response = await open(finished ? undefined : stream.lastSeq, connection.signal);
-          const type = response.headers.get("content-type");
-          // (Its body is let go with the connection, in `finally`.)
-          if (!/^text\/event-stream/i.test(type!)) {
-            const contentType = type == null ? null : hide(type);
-            throw new UnexpectedResponseError(`${id}: ${response.status} ${contentType}, not text/event-stream (a proxy or login page?)`, { operationId: id, status: response.status, contentType });
-          }
-          answered = true;
-          // Any bytes reset the idle timer, heartbeat comments included.
-          const bytes = response.body!.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform: (chunk, out) => (touch(), out.enqueue(chunk)) }));
-          for await (const batch of decodeTypedEventBatches(bytes, events, { onInvalid: "deliver", validation: settings.validation, strict: settings.strictEvents, onWarning: decodeWarn, onRetry: (v) => (retryMs = v) })) {
-            for (let item of batch) {
-              const last = stream.lastSeq;
-              if (item instanceof StreamDecodeError) {
-                const seq = invalidSeq(item);
-                item = redacted(item, hide);
-                if (seq !== undefined) {
-                  if (!pastReplay && last !== undefined && (seq < last || (seq == last && replayable > 0))) {
-                    if (seq == last) replayable--;
-                    continue;
-                  }
-                  pastReplay = true;
-                  if (last === undefined || seq > last) {
-                    stream.lastSeq = seq;
-                    invalidAtLast = 1;
-                  } else if (seq == last) invalidAtLast++;
-                }
-                fresh = true;
-                if (onInvalid == "throw") throw (fatal = item);
-                if (onInvalid != "deliver") {
-                  warn(`MANTYX: skipped a malformed stream message (onInvalid: "skip-and-warn"): ${item.message}`, item);
-                  if (item.terminal) return; // the run is over; its terminal event was malformed
-                  continue;
-                }
-              } else if (last !== undefined && item.seq <= last) {
-                // Replayed. A replayed terminal event was delivered on an earlier pass (or before `lastSeq`): the run is over.
-                if (isTerminal(item)) return void (stream.terminal = item);
-                continue;
-              } else {
-                stream.lastSeq = item.seq;
-                invalidAtLast = 0;
-                fresh = pastReplay = true;
-                finished = false;
-                attempt = empties = failures = 0;
-              }
-              // The consumer's time is not the server's silence.
-              clearTimeout(timer);
-              yield item;
-              // A malformed terminal message ends the run too (`terminal` stays undefined).
-              if (item instanceof StreamDecodeError ? item.terminal : isTerminal(item) && (stream.terminal = item)) return;
-              touch();
-            }
-          }
-          reason = new Error("the stream ended without a terminal event");
-        } catch (error) {
-          if (user?.aborted) throw user.reason;
-          // Fatal: our own verdicts, an oversized event, and 4xx answers but 429.
-          if (error === fatal || isSseParseError(error) || (error instanceof MantyxApiError && error.status != 429 && error.status < 500)) throw error;
-          // (Passed to onReconnect and kept as the cause: a body-read error is the runtime's, not ours.)
-          reason = idle ?? redactError(error, hide);
-        } finally {
-          clearTimeout(timer);
-          connection.abort();
-        }
-        if (!fresh) {
-          empties++;
-          // Nothing new, though the server answered (then ended cleanly, fell silent or dropped): the run is over, or quiet (see the top of this file).
-          if (answered && !finished) {
-            try {
-              const state = await runState();
-              if (state == "over") finished = true;
-              counted = state == "unknown";
-              // A live run's connection that stayed open for the whole idle
-              // timeout was no hammering: reconnect at once, as after progress.
-              if (state == "live" && idle) empties = 0;
-            } catch (error) {
-              if (user?.aborted) throw user.reason;
-              if (error instanceof MantyxApiError && error.status != 429 && error.status < 500) throw error;
-              reason = error;
-            }
-          }
-          if (counted && ++failures > maxReconnects) {
-            if (reason instanceof UnexpectedResponseError) throw reason;
-            const what = finished ? `the run is over (${probe?.operation}) but ${failures} connections in a row brought no terminal event` : `${failures} drops in a row`;
-            throw new MantyxConnectionError(`${id}: ${what}; resume with { lastSeq: ${stream.lastSeq} }`, { operationId: id, cause: reason, attempts: failures, lastSeq: stream.lastSeq });
-          }
-        }
-        attempt++;
-        const delayMs = reconnectDelay(empties, delays, retryMs, (reason as MantyxApiError | undefined)?.retryAfterMs);
-        options.onReconnect?.({ attempt, lastSeq: stream.lastSeq, delayMs, reason, counted: !fresh && counted });
-        await sleep(delayMs, user);
-      }
-    },
-  };
-  return stream;
-}
-
 /** A function of the operation that answers a stream's status probe (MANTYX: `getRun`), called with the client and the stream's path arguments. */
 export type StatusOperation = (client: ClientBase, ...args: never[]) => Promise<unknown>;
+
+/** A 4xx answer but 429: the request itself is wrong, and sending it again gives the same answer. */
+const refused = (error: unknown): boolean => error instanceof MantyxApiError && error.status != 429 && error.status < 500;
 
 /**
  * The resumable event stream as an operation kind (core.ts): the stream of
  * a call of an operation with a `stream` spec, its status probe answered by
  * the operation function `probe` returns (asked for when needed: generated
- * code may define it further down).
+ * code may define it further down). A caller mistake that prevents
+ * building the URL (a missing path value, a header value fetch refuses) is
+ * thrown by the first `next()`, not retried as a drop; each connection
+ * resumes after `lastSeq` when defined; the credential is removed (`hide`)
+ * from what the stream reports. Events are checked by `check`
+ * (`checkEvent`, runtime/events/decode.ts) as the client's `validation`
+ * says; without one (the unvalidated operations), for their envelope only.
  */
-export const eventStreamKind =
-  (probe: (() => StatusOperation) | undefined): OperationKind =>
-  ({ client, id, operation, args, pathArgs, callOptions, settings, url, hide, request }) => {
+export const eventStream =
+  (probeOperation: (() => StatusOperation) | undefined, check?: EventCheck): OperationKind =>
+  ({ client, id, operation, args, pathArgs, callOptions, settings, url: target, hide: redaction, request }): RunEventStream => {
     const spec = operation.stream!;
-    const { resumeQuery } = spec;
-    // A caller mistake (a missing path value, a header value fetch refuses) is thrown by the first next(), not retried as a drop.
-    let target: string | Error;
-    let redact: Redact = (text) => text; // (nothing is sent, nor reported but that mistake)
+    const { events, status: probe, resumeQuery } = spec;
+    const options: StreamRunOptions = callOptions ?? {};
+    let url: string | Error;
+    let hide: Redact = (text) => text; // (nothing is sent, nor reported but that mistake)
     try {
-      redact = hide();
-      target = url();
+      hide = redaction();
+      url = target();
     } catch (e) {
-      target = e as Error;
+      url = e as Error;
     }
-    const status = probe && ((options: CallOptions) => (probe() as (...a: unknown[]) => Promise<unknown>)(client, ...args.slice(0, pathArgs), options));
-    return runEventStream(status, settings, id, spec, callOptions ?? {}, target, redact, (seq, signal) =>
-      request(
-        seq === undefined || !resumeQuery ? (target as string) : `${target}${(target as string).includes("?") ? "&" : "?"}${encodeURIComponent(resumeQuery)}=${seq}`,
-        0,
-        signal,
-        "text/event-stream",
-        seq === undefined ? {} : { "last-event-id": "" + seq },
-      ),
-    );
+    const isTerminal = (item: unknown): boolean => isTerminalOf(events, item);
+    const { signal: user, idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS, onInvalid = "throw" } = options;
+    const maxReconnects = options.maxReconnects ?? 8;
+    const delays = options.reconnectDelay ?? settings.reconnectDelay;
+    const report = settings.onWarning ?? ((m: string) => console.warn(m));
+    const warn = (message: string, detail: StreamDecodeError): void => report(hide(message), redacted(detail, hide));
+    // A strict-only event is reported once: not again when a reconnect replays
+    // it (decoding, and so the strict check, happens before replays are dropped).
+    const decoding: DecodeOptions = {
+      validation: settings.validation,
+      strict: settings.strictEvents,
+      onWarning: warn,
+      get seen() {
+        return stream.lastSeq;
+      },
+    };
+    /** Reconnects since the last new event; connections in a row without one (the back-off's exponent); those of them that count toward `maxReconnects`. */
+    let attempt = 0;
+    let empties = 0;
+    let failures = 0;
+    /** The status probe said the run is over: its terminal event is in the stored log, so reconnect without resume hints (a full replay). */
+    let finished = false;
+    let retryMs: number | undefined;
+    // Malformed messages passed (delivered or skipped) with `seq` equal to
+    // `lastSeq`: a message without an `id:` line inherits the previous one's
+    // id (SSE ids persist), so several in a row may share one. Only a resumed
+    // connection replays, and only before its first new item with a known
+    // seq; there the first that many malformed messages with that seq are
+    // replays, and any more are new. Past the replay none is dropped.
+    let invalidAtLast = 0;
+    const runState = async (): Promise<RunState> => {
+      if (!probe || !probeOperation) return "unknown";
+      const answer = (await (probeOperation() as (...a: unknown[]) => Promise<unknown>)(client, ...args.slice(0, pathArgs), options)) as Record<string, unknown> | undefined;
+      const state = answer?.[probe.field] as string;
+      // Over: a final status, or a field that stays null until the end.
+      if (probe.done.includes(state) || (probe.doneWhenSet ?? []).some((f) => answer?.[f] != null)) return "over";
+      // Only a resource known to be live makes the silence a quiet one; an unknown status counts as a drop (bounded).
+      return probe.live.includes(state) ? "live" : "unknown";
+    };
+    const stream: RunEventStream = {
+      lastSeq: options.lastSeq,
+      terminal: undefined,
+      async *[Symbol.asyncIterator]() {
+        if (typeof url != "string") throw url;
+        // Each pass gets the whole reconnect budget (a pass that gave up used it).
+        attempt = empties = failures = 0;
+        // Delivered already: the run is over, never reconnect.
+        while (!stream.terminal) {
+          const connection = linked(user);
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          let idle: Error | undefined;
+          /** (Re)starts the idle timer: before the request, and at every chunk of bytes. */
+          const touch = (): void => {
+            clearTimeout(timer);
+            if (idleTimeoutMs > 0) timer = setTimeout(() => connection.abort((idle = new Error(`no bytes for ${idleTimeoutMs} ms`))), idleTimeoutMs);
+          };
+          let fatal: unknown;
+          let reason: unknown;
+          /** Delivered something new on this connection. */
+          let fresh = false;
+          /** The server answered with an event stream (so silence after that is the run's, not a dead server's). */
+          let answered = false;
+          /** Past the replay: a new item with a known seq was seen (a malformed one without a seq cannot tell). */
+          let pastReplay = false;
+          /** Malformed messages with seq `lastSeq` that this connection may replay. */
+          let replayable = invalidAtLast;
+          /** This empty connection counts toward maxReconnects. */
+          let counted = true;
+          let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+          try {
+            touch();
+            const seq = finished ? undefined : stream.lastSeq;
+            const response = await request(
+              seq === undefined || !resumeQuery ? (url as string) : `${url}${(url as string).includes("?") ? "&" : "?"}${encodeURIComponent(resumeQuery)}=${seq}`,
+              0,
+              connection.signal,
+              "text/event-stream",
+              seq === undefined ? {} : { "last-event-id": "" + seq },
+            );
+            // (Its body is let go with the connection, in `finally`.)
+            if (!/^text\/event-stream/i.test(response.headers.get("content-type")!)) throw unexpectedResponse(id, response, hide, "text/event-stream (a proxy or login page?)");
+            answered = true;
+            // Read here, not through the decoder's iterators (runtime/sse/iterate.ts): the
+            // connection's own abort ends a pending read and lets the body go.
+            reader = response.body!.getReader();
+            const frames: SseMessage[] = [];
+            const feed = decoder({ onMessage: (m) => void frames.push(m), onRetry: (v) => (retryMs = v) }, DEFAULT_MAX_EVENT_BYTES);
+            read: for (;;) {
+              const chunk = await reader.read();
+              if (chunk.done) break;
+              // Any bytes reset the idle timer, heartbeat comments included.
+              touch();
+              let failed: [unknown] | undefined;
+              try {
+                feed(chunk.value);
+              } catch (error) {
+                // (An oversized event: thrown after the events completed before it.)
+                failed = [error];
+              }
+              for (const frame of frames.splice(0)) {
+                let item = readEvent(frame, events, decoding, check);
+                const last = stream.lastSeq;
+                if (item instanceof StreamDecodeError) {
+                  const seq = invalidSeq(item);
+                  item = redacted(item, hide);
+                  if (seq !== undefined) {
+                    if (!pastReplay && last !== undefined && (seq < last || (seq == last && replayable > 0))) {
+                      if (seq == last) replayable--;
+                      // A replayed malformed terminal message: nothing follows it on this connection.
+                      if (item.terminal) break read;
+                      continue;
+                    }
+                    pastReplay = true;
+                    if (last === undefined || seq > last) {
+                      stream.lastSeq = seq;
+                      invalidAtLast = 1;
+                    } else if (seq == last) invalidAtLast++;
+                  }
+                  fresh = true;
+                  if (onInvalid == "throw") throw (fatal = item);
+                  if (onInvalid != "deliver") {
+                    warn(`${id}: skipped (onInvalid "skip-and-warn"): ${item.message}`, item);
+                    if (item.terminal) return; // the run is over; its terminal event was malformed
+                    continue;
+                  }
+                } else if (last !== undefined && item.seq <= last) {
+                  // Replayed. A replayed terminal event was delivered on an earlier pass (or before `lastSeq`): the run is over.
+                  if (isTerminal(item)) return void (stream.terminal = item);
+                  continue;
+                } else {
+                  stream.lastSeq = item.seq;
+                  invalidAtLast = 0;
+                  fresh = pastReplay = true;
+                  finished = false;
+                  attempt = empties = failures = 0;
+                }
+                // The consumer's time is not the server's silence.
+                clearTimeout(timer);
+                yield item;
+                // A malformed terminal message ends the run too (`terminal` stays undefined).
+                if (item instanceof StreamDecodeError ? item.terminal : isTerminal(item) && (stream.terminal = item)) return;
+                touch();
+              }
+              if (failed) throw failed[0];
+            }
+            reason = new Error("the stream ended without a terminal event");
+          } catch (error) {
+            if (user?.aborted) throw user.reason;
+            // Fatal: our own verdicts, an oversized event, and 4xx answers but 429.
+            if (error === fatal || error instanceof SseParseError || refused(error)) throw error;
+            // (Passed to onReconnect and kept as the cause: a body-read error is the runtime's, not ours.)
+            reason = idle ?? redactError(error, hide);
+          } finally {
+            clearTimeout(timer);
+            reader?.cancel().catch(() => {});
+            connection.abort();
+          }
+          if (!fresh) {
+            empties++;
+            // Nothing new, though the server answered (then ended cleanly, fell silent or dropped): the run is over, or quiet (see the top of this file).
+            if (answered && !finished) {
+              try {
+                const state = await runState();
+                if (state == "over") finished = true;
+                counted = state == "unknown";
+                // A live run's connection that stayed open for the whole idle
+                // timeout was no hammering: reconnect at once, as after progress.
+                if (state == "live" && idle) empties = 0;
+              } catch (error) {
+                if (user?.aborted) throw user.reason;
+                if (refused(error)) throw error;
+                reason = error;
+              }
+            }
+            if (counted && ++failures > maxReconnects) {
+              if (reason instanceof UnexpectedResponseError) throw reason;
+              const what = finished ? `the run is over (${probe?.operation}) but ${failures} connections in a row brought no terminal event` : `${failures} drops in a row`;
+              throw new MantyxConnectionError(`${id}: ${what}; resume with { lastSeq: ${stream.lastSeq} }`, { operationId: id, cause: reason, attempts: failures, lastSeq: stream.lastSeq });
+            }
+          }
+          attempt++;
+          const delayMs = reconnectDelay(empties, delays, retryMs, (reason as MantyxApiError | undefined)?.retryAfterMs);
+          options.onReconnect?.({ attempt, lastSeq: stream.lastSeq, delayMs, reason, counted: !fresh && counted });
+          await sleep(delayMs, user);
+        }
+      },
+    };
+    return stream;
   };
+
+/** `eventStream` checking events with `checkEvent`: what code generated before revision 5 passes (it has no `check`). */
+export const eventStreamKind = (probe: (() => StatusOperation) | undefined): OperationKind => eventStream(probe, checkEvent);

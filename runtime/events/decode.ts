@@ -79,6 +79,12 @@ export interface DecodeOptions {
   strict?: StrictEventValidator | undefined;
   /** Default: `console.warn(message, error)`. */
   onWarning?: WarningHandler | undefined;
+  /**
+   * The `seq` up to which events were delivered before (a resumed stream's
+   * replays): such an event is not strict-checked again, so a strict-only
+   * event is reported once however often it is replayed.
+   */
+  seen?: number | undefined;
 }
 
 /** The SSE options (`maxEventBytes`, `onRetry`, `onComment`, `signal`) and the decoding ones. */
@@ -100,43 +106,57 @@ const warn = (options: DecodeOptions, what: string, error: StreamDecodeError): v
 
 /** One SSE message -> an event of `spec` or a StreamDecodeError (never throws). */
 export function decodeTypedEventMessage<E>(frame: SseMessage, spec: EventStreamSpec<E>, options: DecodeOptions = {}): DecodedItem<E> {
+  return readEvent(frame, spec, options, checkEvent);
+}
+
+/**
+ * The schema check of an event read from `frame`, with the spec's validator as `validation` says, and the
+ * strict one when given; `deliver` returns the event. What a stream
+ * without validators leaves out (./decode.ts `readEvent`).
+ */
+export type EventCheck = <E>(frame: SseMessage, spec: EventStreamSpec<E>, options: DecodeOptions, value: any, shape: FrameShape, deliver: () => E) => DecodedItem<E>;
+
+/** What the stream itself relies on: `seq` to resume, `type` to detect the end. */
+const hasEnvelope = (value: any): boolean => typeof value?.type === "string" && Number.isInteger(value.seq) && value.seq >= 0;
+
+export const checkEvent: EventCheck = (frame, spec, options, value, shape, deliver) => {
+  const validate = spec.validate!;
+  const { strict } = options;
+  if (validate(value)) {
+    if (strict !== undefined && !((value as EventEnvelope).seq <= options.seen!) && !strict(value)) {
+      warn(options, "event delivered (fails only the strict level)", new StreamDecodeError("strict-only", frame, strict.errors ?? [], undefined, value, false, shape));
+    }
+    return deliver();
+  }
+  const error = new StreamDecodeError("invalid-event", frame, validate.errors ?? [], undefined, value, isTerminalOf(spec, value), shape);
+  if (options.validation !== "warn" || !hasEnvelope(value)) return error;
+  warn(options, 'event delivered (validation "warn")', error);
+  return deliver();
+};
+
+/**
+ * @internal One SSE message -> an event of `spec` or a StreamDecodeError:
+ * `data` parsed and read in either frame shape, then checked by `check`
+ * unless there is none (or no validator, or `validation: "off"`): then only
+ * the envelope (`seq`, `type`), which resuming and terminal detection need.
+ */
+export function readEvent<E>(frame: SseMessage, spec: EventStreamSpec<E>, options: DecodeOptions, check?: EventCheck): DecodedItem<E> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(frame.data);
   } catch (cause) {
     return new StreamDecodeError("invalid-json", frame, [], cause);
   }
-  const read: { envelope: unknown; shape: FrameShape } = spec.payload === undefined ? { envelope: parsed, shape: "envelope" } : toEnvelope(parsed, spec.payload, frame.event);
-  const value = read.envelope as any;
+  const { envelope: value, shape }: { envelope: any; shape: FrameShape } = spec.payload === undefined ? { envelope: parsed, shape: "envelope" } : toEnvelope(parsed, spec.payload, frame.event);
   const deliver = (): E => {
-    recordFrameShape(value, read.shape);
+    recordFrameShape(value, shape);
     return value;
   };
-  const { validate } = spec;
   // A spec without a validator checks the envelope only, as "off" does.
-  const validation = validate ? options.validation : "off";
-  const { strict } = options;
-  if (validation !== "off" && validate!(value)) {
-    if (strict !== undefined && !strict(value)) {
-      warn(options, "event delivered (fails only the strict level)", new StreamDecodeError("strict-only", frame, strict.errors ?? [], undefined, value, false, read.shape));
-    }
-    return deliver();
-  }
-  // What the stream itself relies on: `seq` to resume, `type` to detect the end.
-  const envelope = typeof value?.type === "string" && Number.isInteger(value.seq) && value.seq >= 0;
-  if (validation === "off" && envelope) return deliver();
-  const error = new StreamDecodeError(
-    "invalid-event",
-    frame,
-    validation === "off" ? [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "needs seq and type" }] : (validate!.errors ?? []),
-    undefined,
-    value,
-    isTerminalOf(spec, value),
-    read.shape,
-  );
-  if (validation !== "warn" || !envelope) return error;
-  warn(options, 'event delivered (validation "warn")', error);
-  return deliver();
+  if (check && spec.validate && options.validation !== "off") return check(frame, spec, options, value, shape, deliver);
+  return hasEnvelope(value)
+    ? deliver()
+    : new StreamDecodeError("invalid-event", frame, [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "needs seq and type" }], undefined, value, isTerminalOf(spec, value), shape);
 }
 
 /** Decodes the messages of a chunk into `out`; true (end) after a terminal event. */

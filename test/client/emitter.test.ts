@@ -93,6 +93,28 @@ describe("client emitter", () => {
     expect(ops["streamRun"]!.entry).toContain('stream: { events: agentRunEventStream, resumeQuery: "lastSeq", status: {"operation":"getRun"');
   });
 
+  it("gives an operation function's entry the extras (revision 5) only where it has parameters or a basic, query or cookie credential", () => {
+    const ops = Object.fromEntries(operationData(model).map((o) => [o.id, o]));
+    expect(ops["listRuns"]!.extras).toBe(true);
+    for (const id of ["createRun", "streamRun", "getRun"]) expect({ id, extras: ops[id]!.extras }).toEqual({ id, extras: false });
+    const [, , checked, unvalidated] = clientEmitter.emit(model) as Array<{ path: string; contents: string }>;
+    for (const file of [checked!, unvalidated!]) {
+      expect(file.contents).toMatch(/operation\("listRuns", \{[^\n]*, extras: operationExtras \}\);/);
+      expect(file.contents).not.toMatch(/operation\("createRun", \{[^\n]*extras/);
+    }
+    const basic = structuredClone(model.document) as typeof model.document;
+    basic.components!.securitySchemes = { ...basic.components!.securitySchemes, basicAuth: { type: "http", scheme: "basic" } };
+    basic.paths!["/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}"]!.get!.security = [{ bearerAuth: [] }, { basicAuth: [] }];
+    const withBasic = Object.fromEntries(operationData({ ...model, document: basic }).map((o) => [o.id, o]));
+    expect(withBasic["getRun"]!.extras).toBe(true);
+    expect(withBasic["createRun"]!.extras).toBe(false);
+    const text = structuredClone(model.document) as typeof model.document;
+    text.paths!["/api/v1/workspaces/{workspaceSlug}/agent-runs"]!.post!.requestBody = { required: true, content: { "text/plain": { schema: { type: "string" } } } };
+    const withText = Object.fromEntries(operationData({ ...model, document: text }).map((o) => [o.id, o]));
+    expect(withText["createRun"]!.entry).toContain('bodyMedia: "text/plain"');
+    expect(withText["createRun"]!.extras).toBe(true);
+  });
+
   it("escapes schema text: a hostile summary cannot close the comment, a hostile path stays a string", () => {
     const hostile = structuredClone(model.document) as typeof model.document;
     const op = hostile.paths!["/api/oauth/userinfo"]!.get!;

@@ -11,7 +11,7 @@ import * as checked from "../../generated/operations.js";
 import * as unvalidated from "../../generated/operations-unvalidated.js";
 import { MantyxCore } from "../../generated/operations.js";
 import type { RunCreateRequest } from "../../generated/types.js";
-import { RequestValidationError, runAgent, ToolRegistry } from "../../index.js";
+import { RequestValidationError, runAgent, StreamDecodeError, ToolRegistry } from "../../index.js";
 import { collect, useMockServer } from "./helpers.js";
 
 const server = useMockServer();
@@ -53,6 +53,16 @@ describe("operation functions on MantyxCore", () => {
     await unvalidated.createRun(client, bad).catch((e: unknown) => e);
     expect(server().requests.length).toBe(before + 1);
     expect(server().requests.at(-1)!.body).toEqual({ prompt: 5 });
+  });
+
+  it("checked: a schema-invalid event is a StreamDecodeError; unvalidated: checked for its envelope only, so it is delivered", async () => {
+    const client = core();
+    const run = async (): Promise<string> => (await checked.createRun(client, { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "invalid" } })).runId;
+    const seen = await collect(checked.streamRun(client, await run(), { onInvalid: "deliver" }));
+    expect(seen.map((i) => (i instanceof StreamDecodeError ? i.type : i.seq))).toEqual([1, "invalid-json", "invalid-event", 4, 5]);
+    const plain = await collect(unvalidated.streamRun(client, await run(), { onInvalid: "deliver" }));
+    expect(plain.map((i) => (i instanceof StreamDecodeError ? i.type : i.seq))).toEqual([1, "invalid-json", 3, 4, 5]);
+    expect(plain[2]).toEqual({ seq: 3, type: "assistant_delta", data: { txet: "missing text" } });
   });
 
   it("the all-in-one client is a MantyxCore: the functions take it, and share its at-most-once ledger", async () => {

@@ -8,7 +8,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ClientCore, type ClientOptions, type Operation, type SecurityScheme } from "../../runtime/codegen/v1.js";
+import { ClientBase, ClientCore, operation, operationExtras, operationFunction, type ClientOptions, type Operation, type SecurityScheme } from "../../runtime/codegen/v1.js";
+import { MantyxCore } from "../../generated/client-core.js";
+import { listRuns } from "../../generated/operations-unvalidated.js";
 import { isMantyxApiError } from "../../runtime/client/errors.js";
 
 let server: Server;
@@ -16,10 +18,14 @@ let baseUrl = "";
 
 beforeAll(async () => {
   server = createServer((request, response) => {
-    const echo = JSON.stringify({ url: request.url, headers: request.headers });
-    // The error route echoes everything it got, credentials included, as a careless server would.
-    response.writeHead(request.url!.startsWith("/fail") ? 401 : 200, { "content-type": "application/json", "x-echo": encodeURIComponent(request.url!) });
-    response.end(echo);
+    const chunks: Buffer[] = [];
+    request.on("data", (c: Buffer) => chunks.push(c));
+    request.on("end", () => {
+      const echo = JSON.stringify({ url: request.url, headers: request.headers, body: Buffer.concat(chunks).toString() });
+      // The error route echoes everything it got, credentials included, as a careless server would.
+      response.writeHead(request.url!.startsWith("/fail") ? 401 : 200, { "content-type": "application/json", "x-echo": encodeURIComponent(request.url!) });
+      response.end(echo);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -42,7 +48,7 @@ const operations = {
   fail: { method: "GET", path: "/fail", security: [["queryKey", "headerKey", "basic"]] },
 } as const satisfies Record<string, Operation>;
 
-type Echo = { url: string; headers: Record<string, string | undefined> };
+type Echo = { url: string; headers: Record<string, string | undefined>; body: string };
 interface Methods {
   search(kind: string, params: object): Promise<Echo>;
   keyed(): Promise<Echo>;
@@ -99,5 +105,64 @@ describe("security schemes", () => {
       expect(everything).not.toContain(secret);
     }
     expect(everything).toContain("[redacted]");
+  });
+});
+
+describe("operation functions and their extras (codegen revision 5)", () => {
+  class Base extends ClientBase {
+    constructor(options: ClientOptions) {
+      super(options, "test", {}, schemes);
+    }
+  }
+  const search = operations.search;
+  const credentials = { queryKey: "qk", cookieKey: "ck", basic: { username: "ann", password: "pw" } };
+  const base = (): Base => new Base({ baseUrl, credentials, maxRetries: 0 });
+  const given = { query: { tags: ["x"] }, header: { "X-Trace": "t-1" }, cookie: { pref: "dark" } };
+  type Fn = (client: ClientBase, ...args: unknown[]) => Promise<Echo>;
+
+  test("an entry with extras sends its parameters and its basic, query and cookie credentials", async () => {
+    const echo = await operation<Fn>("search", { ...search, extras: operationExtras })(base(), "k", given);
+    expect(echo.url).toBe("/items/k?tags=x");
+    expect(echo.headers["x-trace"]).toBe("t-1");
+    expect(echo.headers.cookie).toBe("pref=dark");
+    const keyed = await operation<Fn>("keyed", { method: "GET", path: "/keyed", security: [["queryKey"]], extras: operationExtras })(base());
+    expect(keyed.url).toBe("/keyed?api_key=qk");
+    const both = await operation<Fn>("cookie", { method: "GET", path: "/cookie", params: { cookie: ["pref"] }, security: [["cookieKey", "basic"]], extras: operationExtras })(base(), { cookie: { pref: "dark" } });
+    expect(both.headers.cookie).toBe("pref=dark; session=ck");
+    expect(both.headers.authorization).toBe(`Basic ${Buffer.from("ann:pw").toString("base64")}`);
+  });
+
+  test("an entry with parameters but without extras is refused (its type too), never sent without them", () => {
+    // @ts-expect-error -- `params` needs `extras`
+    const fn = operation<Fn>("search", search);
+    expect(() => fn(base(), "k", given)).toThrow(TypeError);
+  });
+
+  test("a body that is not JSON goes as given with its media type; FormData and URLSearchParams set their own", async () => {
+    const upload = { method: "POST", path: "/upload", takesBody: true, bodyMedia: "text/plain", extras: operationExtras } as const;
+    const text = await operation<Fn>("upload", upload)(base(), "plain words");
+    expect([text.body, text.headers["content-type"]]).toEqual(["plain words", "text/plain"]);
+    const form = new FormData();
+    form.append("a", "1");
+    const sent = await operation<Fn>("upload", upload)(base(), form);
+    expect(sent.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
+    expect(sent.body).toContain('name="a"');
+    const pairs = await operation<Fn>("upload", upload)(base(), new URLSearchParams({ a: "1 2" }));
+    expect([pairs.body, pairs.headers["content-type"]]).toEqual(["a=1+2", "application/x-www-form-urlencoded;charset=UTF-8"]);
+    // A JSON body (no bodyMedia) is encoded.
+    const json = await operation<Fn>("upload", { method: "POST", path: "/upload", takesBody: true })(base(), { a: 1 });
+    expect([json.body, json.headers["content-type"]]).toEqual(['{"a":1}', "application/json"]);
+  });
+
+  test("operationFunction, as code generated for revision 4 calls it, gives every entry its extras", async () => {
+    const echo = await operationFunction<Fn>("search", search)(base(), "k", given);
+    expect(echo.url).toBe("/items/k?tags=x");
+    expect(echo.headers.cookie).toBe("pref=dark");
+  });
+
+  test("the generated listRuns carries its extras: its query parameters are sent", async () => {
+    const core = new MantyxCore({ baseUrl, workspace: "acme", apiKey: "mantyx_k", maxRetries: 0 });
+    const echo = (await listRuns(core, { query: { limit: 2, status: "running" } })) as unknown as Echo;
+    expect(echo.url).toBe("/api/v1/workspaces/acme/agent-runs?limit=2&status=running");
   });
 });

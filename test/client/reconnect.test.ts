@@ -131,9 +131,9 @@ describe("request timeout", () => {
         .createRun({ systemPrompt: "You are helpful.", prompt: "x" })
         .catch((x: unknown) => x);
       expect(e).toBeInstanceOf(MantyxConnectionError);
-      expect((e as Error).message).toBe("createRun: no complete answer within 100 ms (the timeoutMs option)");
+      expect((e as Error).message).toBe("createRun: no complete answer within 100 ms (timeoutMs)");
       const perCall = await defaultClient(server()).listModels({ timeoutMs: 80 }).catch((x: unknown) => x);
-      expect((perCall as Error).message).toBe("listModels: no complete answer within 80 ms (the timeoutMs option)");
+      expect((perCall as Error).message).toBe("listModels: no complete answer within 80 ms (timeoutMs)");
     } finally {
       server().stallNext(0);
     }

@@ -179,7 +179,7 @@ describe("request validation", () => {
     const before = server().requests.length;
     const e = await clientFor(server(), { validation: "off" }).createRun({ systemPrompt: "You are helpful.", prompt: "x", metadata: deep(100_000) } as unknown as RunCreateRequest).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(TypeError);
-    expect(String(e)).toMatch(/^TypeError: createRun: the body cannot be encoded as JSON/);
+    expect(String(e)).toMatch(/^TypeError: createRun: the body is not JSON-encodable/);
     expect(server().requests.length).toBe(before);
   });
 

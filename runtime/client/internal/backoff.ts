@@ -14,15 +14,19 @@ export interface BackoffOptions {
  * server's `retry:` (`serverMs`) is the base and a minimum, as in the SSE
  * reconnection rules (the server sets the reconnection time): jitter never
  * goes below it, and like `atLeastMs` (a `Retry-After`) it is honoured even
- * above the cap, which bounds only the client's own growth.
+ * above the cap, which bounds only the client's own growth. Attempt 0 (a
+ * stream reconnect after progress) is at once, with a little jitter.
+ * `defaults`: the base and cap without options (request retries' unless
+ * given).
  */
-export function backoff(attempt: number, options: BackoffOptions | undefined, serverMs?: number, atLeastMs = 0): number {
-  const exp = Math.min(options?.maxDelayMs ?? 1e4, (serverMs ?? options?.initialDelayMs ?? 500) * 2 ** (attempt - 1));
-  return Math.max(exp / 2 + (Math.random() * exp) / 2, serverMs ?? 0, atLeastMs);
+export function backoff(attempt: number, options: BackoffOptions | undefined, serverMs?: number, atLeastMs = 0, [first, cap] = [500, 1e4]): number {
+  const base = options?.initialDelayMs ?? first;
+  const exp = Math.min(options?.maxDelayMs ?? cap, (serverMs ?? base) * 2 ** (attempt - 1));
+  return Math.max(attempt ? exp / 2 + (Math.random() * exp) / 2 : Math.random() * Math.min(RESUME_JITTER_MS, base), serverMs ?? 0, atLeastMs);
 }
 
-/** Stream reconnect defaults: a quick first retry, a short cap (a stream is waited on live). */
-export const RECONNECT_DEFAULTS = { initialDelayMs: 200, maxDelayMs: 5000 } as const;
+/** Stream reconnect defaults (`initialDelayMs`, `maxDelayMs`): a quick first retry, a short cap (a stream is waited on live). */
+const RECONNECT_DEFAULTS: [number, number] = [200, 5000];
 
 /** The most jitter added to a reconnect right after a connection that delivered events. */
 const RESUME_JITTER_MS = 25;
@@ -34,11 +38,8 @@ const RESUME_JITTER_MS = 25;
  * back-off grows over empty connections only. A `retry:` (`serverMs`) and a
  * `Retry-After` (`atLeastMs`) are minimums either way.
  */
-export function reconnectDelay(empties: number, options: BackoffOptions | undefined, serverMs?: number, atLeastMs = 0): number {
-  const o = { initialDelayMs: options?.initialDelayMs ?? RECONNECT_DEFAULTS.initialDelayMs, maxDelayMs: options?.maxDelayMs ?? RECONNECT_DEFAULTS.maxDelayMs };
-  if (empties > 0) return backoff(empties, o, serverMs, atLeastMs);
-  return Math.max(Math.random() * Math.min(RESUME_JITTER_MS, o.initialDelayMs), serverMs ?? 0, atLeastMs);
-}
+export const reconnectDelay = (empties: number, options: BackoffOptions | undefined, serverMs?: number, atLeastMs?: number): number =>
+  backoff(empties, options, serverMs, atLeastMs, RECONNECT_DEFAULTS);
 
 /**
  * Resolves after `ms`, or rejects with the signal's reason when it aborts

@@ -52,6 +52,9 @@ export function redactor(forms: readonly string[]): Redact {
   return (text) => sorted.reduce((t, form) => (t.includes(form) ? t.split(form).join(REDACTED) : t), text);
 }
 
+/** A JSON value with every form of the credentials removed from its strings and keys (undefined stays undefined). */
+export const scrub = <T>(value: T, hide: Redact): T => (value === undefined ? value : (JSON.parse(hide(JSON.stringify(value))) as T));
+
 /** Everything of an error a log or `inspect` would show: name, message, stack, own fields. */
 function visibleText(error: Error): string {
   let fields = "";

@@ -1,0 +1,53 @@
+/**
+ * What only some operations need in a request, as code an operation entry
+ * carries (`Operation.extras`): its query, header and cookie parameters,
+ * serialised as their styles say, a body that is not JSON, and credentials that go elsewhere than
+ * `Authorization: Bearer` or an API-key header (basic, an API key in the
+ * query or a cookie). Generated operation functions pass it only in the
+ * entries that need it; a program calling none of those bundles none of it.
+ */
+import { basicToken, type CallParams, type Credential, type OperationExtras, type ParamsSpec, type QueryStyle, type SecurityScheme } from "./core.js";
+
+/** Adds `name=value` (value URL-encoded) to the call's `cookie` header. */
+function addCookie(headers: Record<string, string>, name: string, value: string): void {
+  const cookie = `${name}=${encodeURIComponent(value)}`;
+  headers.cookie = headers.cookie ? `${headers.cookie}; ${cookie}` : cookie;
+}
+
+/** Appends one query parameter as its style says (an undefined or null value is left out). */
+function addQuery(query: URLSearchParams, name: string, value: unknown, style: QueryStyle): void {
+  if (value == null) return;
+  if (Array.isArray(value)) {
+    if (style == "form" || style == "deep") for (const item of value) query.append(name, String(item));
+    else query.append(name, value.join(style == "csv" ? "," : style == "pipe" ? "|" : " "));
+  } else if (typeof value == "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v != null);
+    if (style == "deep") for (const [key, v] of entries) query.append(`${name}[${key}]`, String(v));
+    else if (style == "form") for (const [key, v] of entries) query.append(key, String(v));
+    else query.append(name, entries.flatMap(([key, v]) => [key, String(v)]).join(","));
+  } else query.append(name, String(value));
+}
+
+export const operationExtras: OperationExtras = {
+  params(spec: ParamsSpec, given: CallParams | undefined, query: URLSearchParams, headers: Record<string, string>): void {
+    const styles = spec.query ?? {};
+    for (const name in styles) addQuery(query, name, given?.query?.[name], styles[name]!);
+    for (const name of spec.header ?? []) {
+      const value = given?.header?.[name];
+      if (value != null) headers[name] = Array.isArray(value) ? value.join(",") : String(value);
+    }
+    for (const name of spec.cookie ?? []) {
+      const value = given?.cookie?.[name];
+      if (value != null) addCookie(headers, name, String(value));
+    }
+  },
+  credential(scheme: SecurityScheme, credential: Credential, query: URLSearchParams, headers: Record<string, string>): void {
+    const secret = typeof credential == "string" ? credential : credential.password;
+    if (scheme[0] == "basic") headers.authorization = `Basic ${basicToken(typeof credential == "string" ? { username: credential, password: "" } : credential)}`;
+    else if (scheme[1] == "query") query.append(scheme[2]!, secret);
+    else addCookie(headers, scheme[2]!, secret);
+  },
+  // Sent as given; FormData and URLSearchParams set their own content type (with the multipart boundary).
+  body: (body: unknown, media: string): readonly [BodyInit, string?] =>
+    body instanceof URLSearchParams || (typeof FormData != "undefined" && body instanceof FormData) ? [body] : [body as BodyInit, media],
+};
