@@ -33,7 +33,7 @@ export interface ParamShape {
   readonly required: boolean;
   readonly type: PrintedType;
   readonly description: string;
-  readonly style: "form" | "csv" | "deep" | "pipe" | "space";
+  readonly style: "form" | "csv" | "deep" | "pipe" | "space" | "json";
   readonly clientOption: string | undefined;
 }
 
@@ -66,7 +66,9 @@ export function parametersOf(doc: OpenAPIObject, { item, op, at, itemAt }: Opera
   });
   return sent.map(({ p, at }) => {
     const explode = p.explode ?? (p.style === undefined || p.style === "form");
-    const style = p.style === "deepObject" ? "deep" : p.style === "pipeDelimited" ? "pipe" : p.style === "spaceDelimited" ? "space" : explode ? "form" : "csv";
+    // A parameter described by `content` (not `schema`) is its media type's encoding of the whole value: JSON is sent as one JSON text.
+    const media = p.schema === undefined && isPlainObject(p.content) ? Object.keys(p.content)[0] : undefined;
+    const style = media !== undefined && isJsonMediaType(media) ? "json" : p.style === "deepObject" ? "deep" : p.style === "pipeDelimited" ? "pipe" : p.style === "spaceDelimited" ? "space" : explode ? "form" : "csv";
     const schema = p.schema ?? (isPlainObject(p.content) ? Object.values(p.content)[0]?.schema : undefined);
     return {
       wireName: p.name,
