@@ -21,7 +21,7 @@ import { oas32SchemaUrl } from "./oas-3.2-schema.js";
 import type { SourceFile } from "./source-file.js";
 
 const MIGRATE_30 =
-  'Set `openapi: 3.1.0` and migrate the 3.0 idioms: `nullable: true` becomes `type: [T, "null"]`, `example: v` becomes `examples: [v]`, boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers.';
+  'Set `openapi: 3.1.0` (or `3.2.0`) and migrate the 3.0 idioms: `nullable: true` becomes `type: [T, "null"]`, `example: v` becomes `examples: [v]`, boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers.';
 
 /** The OpenAPI minor versions the generator reads. */
 export type OpenApiVersion = "3.1" | "3.2";
@@ -37,7 +37,7 @@ export function checkOpenApiVersion(root: SourceFile): OpenApiVersion {
   }
   if (data.swagger !== undefined) {
     return fail(
-      `this is a Swagger ${JSON.stringify(data.swagger)} document; the generator reads OpenAPI 3.1 only.`,
+      `this is a Swagger ${JSON.stringify(data.swagger)} document; the generator reads OpenAPI 3.1 and 3.2 only.`,
       "Convert it to OpenAPI 3.x (e.g. with swagger2openapi), then to 3.1: " + MIGRATE_30,
       ["swagger"],
       true,
@@ -50,7 +50,7 @@ export function checkOpenApiVersion(root: SourceFile): OpenApiVersion {
     return fail(`\`openapi\` is ${JSON.stringify(data.openapi)}, not a string.`, 'Quote the version: `openapi: "3.1.0"` (YAML reads 3.1 as a number).', ["openapi"]);
   }
   if (/^3\.0\.\d+/.test(data.openapi)) {
-    return fail(`this is an OpenAPI ${data.openapi} document; the generator reads OpenAPI 3.1 only.`, MIGRATE_30, ["openapi"]);
+    return fail(`this is an OpenAPI ${data.openapi} document; the generator reads OpenAPI 3.1 and 3.2 only.`, MIGRATE_30, ["openapi"]);
   }
   const minor = /^3\.([12])\.\d+(-.+)?$/.exec(data.openapi)?.[1];
   if (minor === undefined) {
@@ -71,10 +71,24 @@ function openApiValidator(version: OpenApiVersion): ValidateFunction {
   if (!validate) {
     const file = version === "3.1" ? assetUrl(new URL("./oas-3.1-schema.json", import.meta.url), "oas-3.1-schema.json", import.meta.url) : oas32SchemaUrl();
     const metaSchema: unknown = JSON.parse(readFileSync(file, "utf8"));
+    if (version === "3.1") allowPathItemRef(metaSchema);
     validate = loaderAjv().compile(metaSchema as object);
     cachedValidators.set(version, validate);
   }
   return validate;
+}
+
+/**
+ * OpenAPI 3.1.0 gives the Path Item Object a `$ref` field (a Path Item may
+ * be a reference, typically to `components.pathItems`, which 3.1
+ * introduced for that), but the 2022-10-07 meta-schema's `path-item` omits
+ * it, so a document using it failed as "unknown field $ref"; the 3.2
+ * meta-schema has it. Added here as the 3.2 schema states it.
+ * https://spec.openapis.org/oas/v3.1.0#path-item-object
+ */
+function allowPathItemRef(metaSchema: unknown): void {
+  const pathItem = (metaSchema as { $defs?: Record<string, { properties?: Record<string, unknown> }> }).$defs?.["path-item"];
+  if (pathItem?.properties && !("$ref" in pathItem.properties)) pathItem.properties.$ref = { type: "string", format: "uri-reference" };
 }
 
 /** Validates the bundled document against the meta-schema of its OpenAPI version. Throws `not-openapi-31`. */
@@ -89,7 +103,7 @@ export function validateOpenApiDocument(bundled: BundledDocument, version: OpenA
   throw new SchemaLoadError(
     "not-openapi-31",
     [problems[0] ?? { file: bundled.root.displayPath, message: `the document does not match the OpenAPI ${version} meta-schema.` }, ...problems.slice(1)],
-    `Make the document match the OpenAPI ${version} specification (https://spec.openapis.org/oas/v${version}.0); \`npm run lint:schema\` explains more.`,
+    `Make the document match the OpenAPI ${version} specification (https://spec.openapis.org/oas/v${version}.0); an OpenAPI linter explains more (in this repository: \`npm run lint:schema\`; elsewhere e.g. \`npx @redocly/cli lint\`).`,
   );
 }
 

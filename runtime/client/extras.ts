@@ -17,7 +17,8 @@ function addCookie(headers: Record<string, string>, name: string, value: string)
 /** Appends one query parameter as its style says (an undefined or null value is left out). */
 function addQuery(query: URLSearchParams, name: string, value: unknown, style: QueryStyle): void {
   if (value == null) return;
-  if (Array.isArray(value)) {
+  if (style == "json") query.append(name, JSON.stringify(value));
+  else if (Array.isArray(value)) {
     if (style == "form" || style == "deep") for (const item of value) query.append(name, String(item));
     else query.append(name, value.join(style == "csv" ? "," : style == "pipe" ? "|" : " "));
   } else if (typeof value == "object") {
