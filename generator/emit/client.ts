@@ -150,7 +150,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
     const extensions = op as Record<string, unknown>;
     const resumable = isResumableStream(op);
     const answer = answerOf(doc, entry, types, resumable, leftOut);
-    const all = parametersOf(doc, entry, types);
+    const all = parametersOf(doc, entry, types, leftOut);
     const toData = (p: ParamShape): ParamData => ({ name: camel(p.wireName), wireName: p.wireName, tsType: p.type, required: p.required, description: p.description });
     // In path order: the method's leading arguments, as the runtime fills the template.
     const pathParams = all.filter((p) => p.in === "path").sort((a, b) => path.indexOf(`{${a.wireName}}`) - path.indexOf(`{${b.wireName}}`));

@@ -109,6 +109,9 @@ export function emitTypes(model: LoadedSchema): string {
       blocks.push(tagsBlock(constName, name, union.property, union.tags));
     }
   }
+  // Without a declaration the file would be a script, not a module, under every
+  // resolution but NodeNext's: the client's `import type * as T from "./types.js"` fails (TS2306).
+  if (blocks.length === 1) blocks.push("export {};");
   return `${blocks.join("\n\n")}\n`;
 }
 

@@ -4,7 +4,9 @@
  * dispatches on) and the mapping (what OpenAPI tools and the derived lists,
  * `x-enum-from-mapping`, read). They must say the same: every mapping value
  * is a `oneOf` branch whose tag is that key, and every branch is mapped
- * under its tag. Runs after checkRefs, so every mapping value resolves.
+ * under its tag, or left out of the mapping when it declares no tag (OpenAPI's
+ * implicit mapping tags it by its component name). Runs after checkRefs, so
+ * every mapping value resolves.
  */
 import { SchemaLoadError, type SchemaProblem } from "../errors.js";
 import type { BundledDocument } from "./bundle.js";
@@ -43,7 +45,10 @@ export function checkDiscriminators(bundled: BundledDocument): void {
     }
     branches.forEach((ref, i) => {
       if (ref === undefined || mappedBranches.has(ref)) return;
-      const tags = tagsOf(bundled.data, ref, tagName) ?? [];
+      // An unmapped branch that declares no tag is tagged by its component
+      // name (OpenAPI's implicit mapping); so is one whose tag is that name.
+      const tags = tagsOf(bundled.data, ref, tagName);
+      if (tags === undefined || tags.includes(ref.slice(ref.lastIndexOf("/") + 1))) return;
       const example = tags[0] ?? "<tag>";
       report(
         [...path, "oneOf", String(i)],

@@ -33,7 +33,22 @@ export function metaSchemaText(which: Exclude<MetaSchema, "json-schema-2020-12">
 /** The validator compiled by the loader's instance (what the prebuilt code is built from). */
 export function compileMetaValidator(which: MetaSchema, ajv: Ajv2020 = loaderAjv()): ValidateFunction {
   if (which === "json-schema-2020-12") return ajv.getSchema(DIALECT_2020_12_ID)!;
-  return ajv.compile(JSON.parse(metaSchemaText(which)) as object);
+  const metaSchema: unknown = JSON.parse(metaSchemaText(which));
+  if (which === "oas-3.1") allowPathItemRef(metaSchema);
+  return ajv.compile(metaSchema as object);
+}
+
+/**
+ * OpenAPI 3.1.0 gives the Path Item Object a `$ref` field (a Path Item may
+ * be a reference, typically to `components.pathItems`, which 3.1
+ * introduced for that), but the 2022-10-07 meta-schema's `path-item` omits
+ * it, so a document using it failed as "unknown field $ref"; the 3.2
+ * meta-schema has it. Added here as the 3.2 schema states it.
+ * https://spec.openapis.org/oas/v3.1.0#path-item-object
+ */
+function allowPathItemRef(metaSchema: unknown): void {
+  const pathItem = (metaSchema as { $defs?: Record<string, { properties?: Record<string, unknown> }> }).$defs?.["path-item"];
+  if (pathItem?.properties && !("$ref" in pathItem.properties)) pathItem.properties.$ref = { type: "string", format: "uri-reference" };
 }
 
 const cached = new Map<MetaSchema, ValidateFunction>();

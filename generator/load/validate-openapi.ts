@@ -19,7 +19,7 @@ import { metaValidator } from "./meta-validators.js";
 import type { SourceFile } from "./source-file.js";
 
 const MIGRATE_30 =
-  'Set `openapi: 3.1.0` and migrate the 3.0 idioms: `nullable: true` becomes `type: [T, "null"]`, `example: v` becomes `examples: [v]`, boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers.';
+  'Set `openapi: 3.1.0` (or `3.2.0`) and migrate the 3.0 idioms: `nullable: true` becomes `type: [T, "null"]`, `example: v` becomes `examples: [v]`, boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers.';
 
 /** The OpenAPI minor versions the generator reads. */
 export type OpenApiVersion = "3.1" | "3.2";
@@ -35,7 +35,7 @@ export function checkOpenApiVersion(root: SourceFile): OpenApiVersion {
   }
   if (data.swagger !== undefined) {
     return fail(
-      `this is a Swagger ${JSON.stringify(data.swagger)} document; the generator reads OpenAPI 3.1 only.`,
+      `this is a Swagger ${JSON.stringify(data.swagger)} document; the generator reads OpenAPI 3.1 and 3.2 only.`,
       "Convert it to OpenAPI 3.x (e.g. with swagger2openapi), then to 3.1: " + MIGRATE_30,
       ["swagger"],
       true,
@@ -48,7 +48,7 @@ export function checkOpenApiVersion(root: SourceFile): OpenApiVersion {
     return fail(`\`openapi\` is ${JSON.stringify(data.openapi)}, not a string.`, 'Quote the version: `openapi: "3.1.0"` (YAML reads 3.1 as a number).', ["openapi"]);
   }
   if (/^3\.0\.\d+/.test(data.openapi)) {
-    return fail(`this is an OpenAPI ${data.openapi} document; the generator reads OpenAPI 3.1 only.`, MIGRATE_30, ["openapi"]);
+    return fail(`this is an OpenAPI ${data.openapi} document; the generator reads OpenAPI 3.1 and 3.2 only.`, MIGRATE_30, ["openapi"]);
   }
   const minor = /^3\.([12])\.\d+(-.+)?$/.exec(data.openapi)?.[1];
   if (minor === undefined) {
@@ -73,7 +73,7 @@ export function validateOpenApiDocument(bundled: BundledDocument, version: OpenA
   throw new SchemaLoadError(
     "not-openapi-31",
     [problems[0] ?? { file: bundled.root.displayPath, message: `the document does not match the OpenAPI ${version} meta-schema.` }, ...problems.slice(1)],
-    `Make the document match the OpenAPI ${version} specification (https://spec.openapis.org/oas/v${version}.0); \`npm run lint:schema\` explains more.`,
+    `Make the document match the OpenAPI ${version} specification (https://spec.openapis.org/oas/v${version}.0); an OpenAPI linter explains more (in this repository: \`npm run lint:schema\`; elsewhere e.g. \`npx @redocly/cli lint\`).`,
   );
 }
 

@@ -91,9 +91,11 @@ export interface Operation {
  * How a query parameter is serialised (OpenAPI `style` + `explode`):
  * `form` (the default: `a=1&a=2`, an object's members as their own keys),
  * `csv` (form without explode: `a=1,2`), `deep` (deepObject: `a[k]=v`),
- * `pipe` / `space` (pipeDelimited / spaceDelimited arrays).
+ * `pipe` / `space` (pipeDelimited / spaceDelimited arrays), `json` (a
+ * parameter described by `content: application/json` instead of a schema:
+ * the value as one JSON text, `a=%7B%22k%22%3A1%7D`).
  */
-export type QueryStyle = "form" | "csv" | "deep" | "pipe" | "space";
+export type QueryStyle = "form" | "csv" | "deep" | "pipe" | "space" | "json";
 
 export interface ParamsSpec {
   /** Query parameter names and their style. */

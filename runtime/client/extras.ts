@@ -14,10 +14,19 @@ function addCookie(headers: Record<string, string>, name: string, value: string)
   headers.cookie = headers.cookie ? `${headers.cookie}; ${cookie}` : cookie;
 }
 
+/**
+ * A header or cookie parameter's text: OpenAPI's `simple` style (their
+ * default, without explode): an array's items, or an object's keys and
+ * values, joined by commas; a scalar as it is.
+ */
+const simple = (value: unknown): string =>
+  Array.isArray(value) ? value.join(",") : typeof value == "object" ? Object.entries(value as object).filter(([, v]) => v != null).flat().join(",") : String(value);
+
 /** Appends one query parameter as its style says (an undefined or null value is left out). */
 function addQuery(query: URLSearchParams, name: string, value: unknown, style: QueryStyle): void {
   if (value == null) return;
-  if (Array.isArray(value)) {
+  if (style == "json") query.append(name, JSON.stringify(value));
+  else if (Array.isArray(value)) {
     if (style == "form" || style == "deep") for (const item of value) query.append(name, String(item));
     else query.append(name, value.join(style == "csv" ? "," : style == "pipe" ? "|" : " "));
   } else if (typeof value == "object") {
@@ -34,11 +43,11 @@ export const operationExtras: OperationExtras = {
     for (const name in styles) addQuery(query, name, given?.query?.[name], styles[name]!);
     for (const name of spec.header ?? []) {
       const value = given?.header?.[name];
-      if (value != null) headers[name] = Array.isArray(value) ? value.join(",") : String(value);
+      if (value != null) headers[name] = simple(value);
     }
     for (const name of spec.cookie ?? []) {
       const value = given?.cookie?.[name];
-      if (value != null) addCookie(headers, name, String(value));
+      if (value != null) addCookie(headers, name, simple(value));
     }
   },
   credential(scheme: SecurityScheme, credential: Credential, query: URLSearchParams, headers: Record<string, string>): void {
@@ -47,7 +56,9 @@ export const operationExtras: OperationExtras = {
     else if (scheme[1] == "query") query.append(scheme[2]!, secret);
     else addCookie(headers, scheme[2]!, secret);
   },
-  // Sent as given; FormData and URLSearchParams set their own content type (with the multipart boundary).
+  // Sent as given. FormData and URLSearchParams set their own content type
+  // (with the multipart boundary); a media range (`*/*`, `image/*`) is no
+  // content type, so fetch's own (a Blob's type) goes, or none.
   body: (body: unknown, media: string): readonly [BodyInit, string?] =>
-    body instanceof URLSearchParams || (typeof FormData != "undefined" && body instanceof FormData) ? [body] : [body as BodyInit, media],
+    body instanceof URLSearchParams || (typeof FormData != "undefined" && body instanceof FormData) || media.includes("*") ? [body as BodyInit] : [body as BodyInit, media],
 };

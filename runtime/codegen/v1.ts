@@ -34,7 +34,9 @@
  * (`operationFunction` and `defineOperations` give it to every entry, as
  * revision 4 code expects); and `eventStream(probe, check)`, whose events
  * are schema-checked only when it is given `checkEvent` (`eventStreamKind`
- * always checks them), so the unvalidated operations bundle no checking.
+ * always checks them), so the unvalidated operations bundle no checking;
+ * and the query style `json` (`QueryStyle`: a parameter described by
+ * `content: application/json`).
  */
 export const CODEGEN_V1_REVISION = 5;
 

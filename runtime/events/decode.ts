@@ -25,7 +25,7 @@ import type { SseMessage } from "../sse/index.js";
 import { items, iterate, type SseParseOptions, type SseSource } from "../sse/iterate.js";
 import type { ValidationIssue } from "../validation/issue.js";
 import { StreamDecodeError } from "./errors.js";
-import { recordFrameShape, toEnvelope, type FrameShape } from "./frame-shape.js";
+import { FrameShapeStamp, toEnvelope, type FrameShape } from "./frame-shape.js";
 import { isTerminalOf, type EventEnvelope, type EventStreamSpec } from "./spec.js";
 
 /**
@@ -111,27 +111,27 @@ export function decodeTypedEventMessage<E>(frame: SseMessage, spec: EventStreamS
 
 /**
  * The schema check of an event read from `frame`, with the spec's validator as `validation` says, and the
- * strict one when given; `deliver` returns the event. What a stream
+ * strict one when given: `value` itself when it is delivered, else the StreamDecodeError. What a stream
  * without validators leaves out (./decode.ts `readEvent`).
  */
-export type EventCheck = <E>(frame: SseMessage, spec: EventStreamSpec<E>, options: DecodeOptions, value: any, shape: FrameShape, deliver: () => E) => DecodedItem<E>;
+export type EventCheck = <E>(frame: SseMessage, spec: EventStreamSpec<E>, options: DecodeOptions, value: any, shape: FrameShape) => DecodedItem<E>;
 
 /** What the stream itself relies on: `seq` to resume, `type` to detect the end. */
 const hasEnvelope = (value: any): boolean => typeof value?.type === "string" && Number.isInteger(value.seq) && value.seq >= 0;
 
-export const checkEvent: EventCheck = (frame, spec, options, value, shape, deliver) => {
+export const checkEvent: EventCheck = (frame, spec, options, value, shape) => {
   const validate = spec.validate!;
   const { strict } = options;
   if (validate(value)) {
     if (strict !== undefined && !((value as EventEnvelope).seq <= options.seen!) && !strict(value)) {
       warn(options, "event delivered (fails only the strict level)", new StreamDecodeError("strict-only", frame, strict.errors ?? [], undefined, value, false, shape));
     }
-    return deliver();
+    return value;
   }
   const error = new StreamDecodeError("invalid-event", frame, validate.errors ?? [], undefined, value, isTerminalOf(spec, value), shape);
   if (options.validation !== "warn" || !hasEnvelope(value)) return error;
   warn(options, 'event delivered (validation "warn")', error);
-  return deliver();
+  return value;
 };
 
 /**
@@ -147,16 +147,17 @@ export function readEvent<E>(frame: SseMessage, spec: EventStreamSpec<E>, option
   } catch (cause) {
     return new StreamDecodeError("invalid-json", frame, [], cause);
   }
-  const { envelope: value, shape }: { envelope: any; shape: FrameShape } = spec.payload === undefined ? { envelope: parsed, shape: "envelope" } : toEnvelope(parsed, spec.payload, frame.event);
-  const deliver = (): E => {
-    recordFrameShape(value, shape);
-    return value;
-  };
+  const [value, shape]: [any, FrameShape] = spec.payload === undefined ? [parsed, "envelope"] : toEnvelope(parsed, spec.payload, frame.event);
   // A spec without a validator checks the envelope only, as "off" does.
-  if (check && spec.validate && options.validation !== "off") return check(frame, spec, options, value, shape, deliver);
-  return hasEnvelope(value)
-    ? deliver()
-    : new StreamDecodeError("invalid-event", frame, [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "needs seq and type" }], undefined, value, isTerminalOf(spec, value), shape);
+  const item: DecodedItem<E> =
+    check && spec.validate && options.validation !== "off"
+      ? check(frame, spec, options, value, shape)
+      : hasEnvelope(value)
+        ? value
+        : new StreamDecodeError("invalid-event", frame, [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "needs seq and type" }], undefined, value, isTerminalOf(spec, value), shape);
+  // Delivered: its shape is recorded (no closure per event for this).
+  if (item === value) new FrameShapeStamp(value, shape);
+  return item;
 }
 
 /** Decodes the messages of a chunk into `out`; true (end) after a terminal event. */

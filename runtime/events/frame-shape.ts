@@ -24,21 +24,37 @@ const DEFAULT_EVENT_TYPE = "message";
  * that is not an object is returned as it is (the schema check rejects it).
  * Never mutates `value`.
  */
-export function toEnvelope(value: unknown, payload: string, eventLine: string = DEFAULT_EVENT_TYPE): { envelope: unknown; shape: FrameShape } {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return { envelope: value, shape: "envelope" };
+export function toEnvelope(value: unknown, payload: string, eventLine: string = DEFAULT_EVENT_TYPE): [envelope: unknown, shape: FrameShape] {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return [value, "envelope"];
   const frame = value as Record<string, unknown>;
   const typeFromLine = frame["type"] === undefined && eventLine !== DEFAULT_EVENT_TYPE;
-  if (Object.prototype.hasOwnProperty.call(frame, payload)) return { envelope: typeFromLine ? { ...frame, type: eventLine } : frame, shape: "envelope" };
+  if (Object.prototype.hasOwnProperty.call(frame, payload)) return [typeFromLine ? { ...frame, type: eventLine } : frame, "envelope"];
   const { seq, type, ...fields } = frame;
-  return { envelope: { seq, type: typeFromLine ? eventLine : type, [payload]: fields }, shape: "flat" };
+  return [{ seq, type: typeFromLine ? eventLine : type, [payload]: fields }, "flat"];
 }
 
-/** Shapes of the events this module delivered, without touching the event objects. */
-const shapes = new WeakMap<object, FrameShape>();
-
-/** @internal Records the shape `event` was read from. */
-export function recordFrameShape(event: unknown, shape: FrameShape): void {
-  if (event !== null && typeof event === "object") shapes.set(event, shape);
+/**
+ * @internal `new FrameShapeStamp(event, shape)` records the shape `event`
+ * was read from, once per event (each is a fresh object), as a private
+ * field stamped on it: the base constructor returns the event, so the
+ * field is added to the event. Invisible to the event's readers (keys,
+ * spread, JSON, structuredClone, equality) and nearly free, where a WeakMap
+ * entry per event cost ~1.5 µs, most of it the garbage collector's
+ * ephemeron work: a third of the decode path. (A value that is not an
+ * object has nothing to record: the base's return of it is ignored and a
+ * new object is stamped.)
+ */
+export class FrameShapeStamp extends (function (event: object) {
+  return event;
+} as unknown as new (event: object) => object) {
+  #shape: FrameShape;
+  constructor(event: unknown, shape: FrameShape) {
+    super(event as object);
+    this.#shape = shape;
+  }
+  static of(event: object): FrameShape | undefined {
+    return #shape in event ? (event as FrameShapeStamp).#shape : undefined;
+  }
 }
 
 /**
@@ -47,5 +63,5 @@ export function recordFrameShape(event: unknown, shape: FrameShape): void {
  * this event layer did not decode.
  */
 export function frameShapeOf(event: object): FrameShape | undefined {
-  return shapes.get(event);
+  return Object(event) === event ? FrameShapeStamp.of(event) : undefined;
 }

@@ -154,6 +154,19 @@ describe("operation functions and their extras (codegen revision 5)", () => {
     expect([json.body, json.headers["content-type"]]).toEqual(['{"a":1}', "application/json"]);
   });
 
+  test("header and cookie parameters holding an array or an object are sent in the simple style, never as [object Object]", async () => {
+    const entry = { method: "GET", path: "/simple", params: { header: ["X-Ids", "X-Filter"], cookie: ["pref"] }, extras: operationExtras } as const;
+    const echo = await operation<Fn>("simple", entry)(base(), { header: { "X-Ids": [1, 2], "X-Filter": { role: "admin", name: "Alex", gone: null } }, cookie: { pref: { theme: "dark" } } });
+    expect([echo.headers["x-ids"], echo.headers["x-filter"], echo.headers.cookie]).toEqual(["1,2", "role,admin,name,Alex", "pref=theme%2Cdark"]);
+  });
+
+  test("a body whose media type is a range (*/*, image/*) goes without that range as its content type", async () => {
+    const any = await operation<Fn>("upload", { method: "POST", path: "/upload", takesBody: true, bodyMedia: "*/*", extras: operationExtras })(base(), new Blob(["png"], { type: "image/png" }));
+    expect([any.body, any.headers["content-type"]]).toEqual(["png", "image/png"]);
+    const image = await operation<Fn>("upload", { method: "POST", path: "/upload", takesBody: true, bodyMedia: "image/*", extras: operationExtras })(base(), "raw");
+    expect(image.headers["content-type"]).not.toContain("*");
+  });
+
   test("operationFunction, as code generated for revision 4 calls it, gives every entry its extras", async () => {
     const echo = await operationFunction<Fn>("search", search)(base(), "k", given);
     expect(echo.url).toBe("/items/k?tags=x");

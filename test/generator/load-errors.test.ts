@@ -125,14 +125,14 @@ const cases: [string, Case][] = [
     "swagger 2.0 document",
     {
       files: { "schema.yaml": 'swagger: "2.0"\ninfo: { title: T, version: "1" }\npaths: {}\n' },
-      want: { code: "not-openapi-31", file: "schema.yaml", line: 1, column: 1, pointer: "/swagger", message: /Swagger "2.0"/, fix: /swagger2openapi/ },
+      want: { code: "not-openapi-31", file: "schema.yaml", line: 1, column: 1, pointer: "/swagger", message: /Swagger "2.0" document; the generator reads OpenAPI 3\.1 and 3\.2 only/, fix: /swagger2openapi/ },
     },
   ],
   [
     "OpenAPI 3.0.3 document",
     {
       files: { "schema.yaml": "openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths: {}\n" },
-      want: { code: "not-openapi-31", file: "schema.yaml", line: 1, column: 10, pointer: "/openapi", message: /OpenAPI 3\.0\.3/, fix: /nullable: true/ },
+      want: { code: "not-openapi-31", file: "schema.yaml", line: 1, column: 10, pointer: "/openapi", message: /OpenAPI 3\.0\.3 document; the generator reads OpenAPI 3\.1 and 3\.2 only/, fix: /nullable: true/ },
     },
   ],
   [

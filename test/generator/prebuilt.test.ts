@@ -55,6 +55,12 @@ describe("the prebuilt meta-schema validators report what the compiled ones repo
     expect(errors).toEqual(errorsOf(compiled, documents[which]));
   });
 
+  it("oas-3.1: a Path Item that is a $ref passes (the field OpenAPI 3.1.0 defines and its 2022-10-07 meta-schema omits)", () => {
+    const document = { openapi: "3.1.0", info: { title: "T", version: "1" }, paths: { "/a": { $ref: "#/components/pathItems/A" } }, components: { pathItems: { A: {} } } };
+    expect(errorsOf(compileMetaValidator("oas-3.1", createLoaderAjv()), document)).toEqual([]);
+    expect(errorsOf(load<ValidateFunction>(metaValidatorFile("oas-3.1")), document)).toEqual([]);
+  });
+
   it("json-schema-2020-12: wrong keyword values fail alike", () => {
     const compiled = compileMetaValidator("json-schema-2020-12", createLoaderAjv());
     const prebuilt = load<ValidateFunction>(metaValidatorFile("json-schema-2020-12"));

@@ -64,3 +64,26 @@ describe("discriminator mapping", () => {
     expect(() => emitValidators(model)).toThrow(/discriminator: mapping "b"/);
   });
 });
+
+describe("names that look like keywords", () => {
+  const schemas: Record<string, SchemaObject> = {
+    Headers: {
+      type: "object",
+      additionalProperties: false,
+      required: ["x-request-id"],
+      properties: {
+        "x-request-id": { type: "string" },
+        // A property named like a data keyword: its schema is still a schema (its unknown x- keyword goes).
+        default: { type: "integer", "x-tool-hint": 1 } as SchemaObject,
+      },
+    },
+  };
+
+  it("a property named x-… is a property, not a vendor keyword: kept for ajv and not reported", async () => {
+    const prepared = prepareComponents(schemas);
+    expect(Object.keys(prepared["Headers"]!.properties!)).toEqual(["x-request-id", "default"]);
+    expect(prepared["Headers"]!.properties!["default"]).toEqual({ type: "integer" });
+    const { unknownVendorKeywords } = await import("../../generator/emit/validators/prepare.js");
+    expect([...unknownVendorKeywords(schemas)]).toEqual([["x-tool-hint", "/components/schemas/Headers/properties/default/x-tool-hint"]]);
+  });
+});

@@ -236,6 +236,24 @@ describe("the modules' printer (generator/emit/validators/format.ts)", () => {
     expect(minify(printed)).toBe(minify(code));
   });
 
+  it("prints a schema constant nested 10,000 objects deep on one line, as large documents' validators have (GitHub's: 20-27 kB lines of `const schemaN = {...}`)", async () => {
+    // Each `{` used to rescan the whole line before it (a trim and a
+    // `$`-anchored regular expression): quadratic, half a minute for this line
+    // (29 s measured), so the test's own timeout is what catches it.
+    const { formatModuleSync } = await import("../../generator/emit/validators/format.js");
+    const depth = 10_000;
+    const literal = `${'{"type":"object","properties":'.repeat(depth)}{}${"}".repeat(depth)}`;
+    const printed = formatModuleSync(`const schema1 = ${literal};function v(data){if(data){return schema1;}else {return null;}}`);
+    expect(printed).toBe(`const schema1 = ${literal};\nfunction v(data) {\n  if(data) {\n    return schema1;\n  } else {\n    return null;\n  }\n}\n`);
+  }, 10_000);
+
+  it("tells a block's `{` from an object literal's by what ends the line before it: `)`, `=>`, `else`, `try`, `finally`, `do`", async () => {
+    const { formatModuleSync } = await import("../../generator/emit/validators/format.js");
+    expect(formatModuleSync("const f = (d) =>{return {a:1};};do{a();}while(b);try{a();}catch(e){b();}finally {c();}x = y = > {1}")).toBe(
+      "const f = (d) => {\n  return {a:1};\n};\ndo {\n  a();\n} while(b);\ntry {\n  a();\n} catch(e) {\n  b();\n} finally {\n  c();\n}\nx = y = > {1}\n",
+    );
+  });
+
   it("writes non-ASCII characters as escapes, and leaves braces and semicolons in strings alone", async () => {
     const { formatModuleSync } = await import("../../generator/emit/validators/format.js");
     expect(formatModuleSync('const a = "caf\u00e9 {x;}";function f(d){if(d){return "}";}else {return \'{\';}}')).toBe(

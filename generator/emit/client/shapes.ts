@@ -33,7 +33,7 @@ export interface ParamShape {
   readonly required: boolean;
   readonly type: PrintedType;
   readonly description: string;
-  readonly style: "form" | "csv" | "deep" | "pipe" | "space";
+  readonly style: "form" | "csv" | "deep" | "pipe" | "space" | "json";
   readonly clientOption: string | undefined;
 }
 
@@ -43,8 +43,13 @@ export function clientOptionOf(p: ParameterObject): string | undefined {
   return typeof option === "string" && IDENTIFIER.test(option) ? option : undefined;
 }
 
-/** The parameters of an operation: its path item's, overridden by its own of the same name and place (OpenAPI). */
-export function parametersOf(doc: OpenAPIObject, { item, op, at, itemAt }: OperationEntry, types: InlineTypes): ParamShape[] {
+/**
+ * The parameters of an operation: its path item's, overridden by its own of
+ * the same name and place (OpenAPI). OpenAPI 3.2's `in: querystring` (the
+ * whole query string as one content-encoded value) is left out, with a
+ * warning in `warnings`: the client sends query parameters one by one.
+ */
+export function parametersOf(doc: OpenAPIObject, { item, op, at, itemAt }: OperationEntry, types: InlineTypes, warnings: ClientWarning[] = []): ParamShape[] {
   const merged = new Map<string, { p: ParameterObject; at: string[] }>();
   const add = (list: unknown[] | undefined, at: string[]): void =>
     (list ?? []).forEach((raw, i) => {
@@ -54,9 +59,16 @@ export function parametersOf(doc: OpenAPIObject, { item, op, at, itemAt }: Opera
     });
   add(item.parameters, [...itemAt, "parameters"]);
   add(op.parameters, [...at, "parameters"]);
-  return [...merged.values()].map(({ p, at }) => {
+  const sent = [...merged.values()].filter(({ p, at }) => {
+    if ((p.in as string) !== "querystring") return true;
+    warnings.push({ pointer: `/${at.map((s) => s.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`, reason: `the \`in: querystring\` parameter ${JSON.stringify(p.name)} (OpenAPI 3.2) is left out: the client sends query parameters one by one, each typed` });
+    return false;
+  });
+  return sent.map(({ p, at }) => {
     const explode = p.explode ?? (p.style === undefined || p.style === "form");
-    const style = p.style === "deepObject" ? "deep" : p.style === "pipeDelimited" ? "pipe" : p.style === "spaceDelimited" ? "space" : explode ? "form" : "csv";
+    // A parameter described by `content` (not `schema`) is its media type's encoding of the whole value: JSON is sent as one JSON text.
+    const media = p.schema === undefined && isPlainObject(p.content) ? Object.keys(p.content)[0] : undefined;
+    const style = media !== undefined && isJsonMediaType(media) ? "json" : p.style === "deepObject" ? "deep" : p.style === "pipeDelimited" ? "pipe" : p.style === "spaceDelimited" ? "space" : explode ? "form" : "csv";
     const schema = p.schema ?? (isPlainObject(p.content) ? Object.values(p.content)[0]?.schema : undefined);
     return {
       wireName: p.name,

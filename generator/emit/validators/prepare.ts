@@ -19,12 +19,16 @@
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { EmitError } from "../../errors.js";
 import { annotationKeywords, assertingKeywords } from "../../keywords/index.js";
+import { mappingRef } from "../../load/refs.js";
+import { branchTags, declaredTags } from "../discriminator-tags.js";
 import { dropAnnotations } from "./annotations.js";
 
 const COMPONENT_REF = "#/components/schemas/";
 
 /** Keywords whose values are data, not subschemas: never walked. */
 const DATA_KEYWORDS = new Set(["examples", "example", "default", "const", "enum", "x-known-values"]);
+/** Keywords whose value maps names to subschemas. */
+const NAME_MAPS = new Set(["properties", "patternProperties", "dependentSchemas", "$defs"]);
 
 /**
  * The loader refuses such a mapping first, with its place in the file
@@ -73,14 +77,22 @@ export function prepareComponents(schemas: Readonly<Record<string, SchemaObject>
     visit(copy[name], `${COMPONENT_REF}${name}`, (node, at) => {
       for (const key of Object.keys(node)) if (key.startsWith("x-") && !KNOWN_VENDOR_KEYWORDS.has(key)) delete node[key];
       const discriminator = node["discriminator"] as { propertyName?: unknown; mapping?: Record<string, string> } | undefined;
-      // A property *named* "discriminator" sits in a `properties` map, not beside a oneOf.
       moveProtoProperty(node);
-      if (discriminator === null || typeof discriminator !== "object" || !("oneOf" in node)) return;
+      if (discriminator === null || typeof discriminator !== "object") return;
+      if (!("oneOf" in node)) {
+        // Beside `allOf` (a base schema its variants extend, OpenAPI's own
+        // Pet/Cat/Dog) or `anyOf`, or alone, a discriminator is a hint for
+        // readers of the document; ajv's keyword needs a `oneOf` and refuses
+        // it.
+        if (typeof discriminator.propertyName === "string") delete node["discriminator"];
+        return;
+      }
       if (discriminator.mapping !== undefined) {
         checkMapping(node, discriminator.mapping, String(discriminator.propertyName), at, schemas);
         const { mapping: _dropped, ...rest } = discriminator;
         node["discriminator"] = rest;
       }
+      tagBranches(node, String(discriminator.propertyName), discriminator.mapping ?? {}, schemas);
       if (!everyObjectBranchTagged(node["oneOf"], String(discriminator.propertyName), schemas)) delete node["discriminator"];
     });
   }
@@ -140,14 +152,40 @@ function checkMapping(
   if (!Array.isArray(oneOf)) fail("a discriminator needs a oneOf");
   const branchRefs = new Set((oneOf as Array<{ $ref?: unknown }>).map((b) => b.$ref));
   for (const tag of Object.keys(mapping).sort()) {
-    const ref = mapping[tag];
+    const written = mapping[tag];
+    const ref = typeof written === "string" ? mappingRef(written) : written;
     if (typeof ref !== "string" || !ref.startsWith(COMPONENT_REF)) fail(`mapping "${tag}" is not a "${COMPONENT_REF}..." reference`);
     if (!branchRefs.has(ref)) fail(`mapping "${tag}" -> ${ref} is not one of the oneOf branches`);
     const target = schemas[(ref as string).slice(COMPONENT_REF.length)] as Record<string, unknown> | undefined;
-    const tagSchema = (target?.["properties"] as Record<string, { const?: unknown; enum?: unknown }> | undefined)?.[propertyName];
-    const listed = tagSchema?.const === undefined && Array.isArray(tagSchema?.enum) && tagSchema.enum.includes(tag);
-    if (tagSchema?.const !== tag && !listed) fail(`mapping "${tag}" -> ${ref}, but that schema's "${propertyName}" const is ${JSON.stringify(tagSchema?.const)}`);
+    // A branch that declares no tag is tagged by the mapping (tagBranches).
+    const declared = declaredTags(target, propertyName, { components: { schemas } });
+    if (declared.length > 0 && !declared.includes(tag)) fail(`mapping "${tag}" -> ${ref}, but that schema's "${propertyName}" const is ${declared.map((d) => JSON.stringify(d)).join(" or ")}`);
   }
+}
+
+/**
+ * States on each `oneOf` branch the tag OpenAPI gives it (../discriminator-tags.ts)
+ * where ajv's discriminator would not find it: a branch whose component
+ * declares no `const`/`enum` for the tag (tagged by the mapping, or by its
+ * component name), declares it only inside an `allOf`, or does not
+ * require it. The branch becomes `{ $ref, properties: { tag: { const } },
+ * required: [tag] }` (an inline branch: `allOf: [branch]` instead of the
+ * `$ref`), so the tag picks the branch as OpenAPI says, and the referenced
+ * component itself is unchanged. A branch ajv already dispatches on is left
+ * as written.
+ */
+function tagBranches(node: Record<string, unknown>, propertyName: string, mapping: Readonly<Record<string, unknown>>, schemas: Readonly<Record<string, SchemaObject>>): void {
+  const oneOf = node["oneOf"];
+  if (!Array.isArray(oneOf)) return;
+  const document = { components: { schemas } };
+  node["oneOf"] = oneOf.map((branch: unknown) => {
+    if (branch === null || typeof branch !== "object" || isTagged(branch, propertyName, schemas)) return branch;
+    const { tags } = branchTags(branch, propertyName, mapping, document);
+    if (tags.length === 0) return branch;
+    const ref = (branch as { $ref?: unknown }).$ref;
+    const base = typeof ref === "string" && Object.keys(branch).length === 1 ? { $ref: ref } : { allOf: [branch] };
+    return { ...base, required: [propertyName], properties: { [propertyName]: tags.length === 1 ? { const: tags[0] } : { enum: tags } } };
+  });
 }
 
 /**
@@ -158,15 +196,18 @@ function checkMapping(
  */
 function everyObjectBranchTagged(oneOf: unknown, propertyName: string, schemas: Readonly<Record<string, SchemaObject>>): boolean {
   if (!Array.isArray(oneOf)) return true;
-  return oneOf.every((branch: unknown) => {
-    if (branch === null || typeof branch !== "object") return true;
-    const ref = (branch as { $ref?: unknown }).$ref;
-    const target = (typeof ref === "string" && ref.startsWith(COMPONENT_REF) ? schemas[ref.slice(COMPONENT_REF.length)] : branch) as Record<string, unknown> | undefined;
-    if (target === undefined || typeof target !== "object") return true;
-    const required = Array.isArray(target["required"]) && target["required"].includes(propertyName);
-    const tag = (target["properties"] as Record<string, { const?: unknown; enum?: unknown }> | undefined)?.[propertyName];
-    return required && tag !== undefined && (tag.const !== undefined || Array.isArray(tag.enum));
-  });
+  return oneOf.every((branch: unknown) => branch === null || typeof branch !== "object" || isTagged(branch, propertyName, schemas));
+}
+
+/** Whether ajv's discriminator finds the tag of `branch`: required, with a `const` or an `enum`, in the branch (a lone `$ref`: its target). */
+function isTagged(branch: object, propertyName: string, schemas: Readonly<Record<string, SchemaObject>>): boolean {
+  const ref = (branch as { $ref?: unknown }).$ref;
+  const lone = typeof ref === "string" && ref.startsWith(COMPONENT_REF) && Object.keys(branch).length === 1;
+  const target = (lone ? schemas[(ref as string).slice(COMPONENT_REF.length)] : branch) as Record<string, unknown> | undefined;
+  if (target === undefined || typeof target !== "object") return true;
+  const required = Array.isArray(target["required"]) && target["required"].includes(propertyName);
+  const tag = (target["properties"] as Record<string, { const?: unknown; enum?: unknown }> | undefined)?.[propertyName];
+  return required && tag !== undefined && (tag.const !== undefined || Array.isArray(tag.enum));
 }
 
 /** Calls `f` on every subschema object (depth first), skipping data-valued keywords. */
@@ -179,6 +220,11 @@ function visit(value: unknown, at: string, f: (node: Record<string, unknown>, at
   const node = value as Record<string, unknown>;
   f(node, at);
   for (const key of Object.keys(node)) {
-    if (!DATA_KEYWORDS.has(key)) visit(node[key], `${at}/${key}`, f);
+    if (DATA_KEYWORDS.has(key)) continue;
+    const child = node[key];
+    if (NAME_MAPS.has(key) && child !== null && typeof child === "object" && !Array.isArray(child)) {
+      // Its keys are names (a property `x-request-id`, one named `discriminator`), not keywords: only its values are schemas.
+      for (const name of Object.keys(child)) visit((child as Record<string, unknown>)[name], `${at}/${key}/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`, f);
+    } else visit(child, `${at}/${key}`, f);
   }
 }

@@ -50,6 +50,18 @@ export const FOREIGN_DOCUMENTS: readonly ForeignDocument[] = [
   { name: "galaxy", file: path.join(packageDir("@scalar/galaxy"), "dist", "3.1.yaml"), covers: "Scalar Galaxy: parameters on many operations, bearer/basic/apiKey (header, query, cookie)/oauth2 security, multipart upload, a webhook, $dynamicRef, enum-tagged discriminators, tool-specific x- keywords" },
   { name: "petstore", file: readme("petstore.yaml"), covers: "the Swagger Petstore in 3.1: query arrays, form and multipart bodies, XML and JSON answers, apiKey and oauth2" },
   { name: "security", file: readme("security.yaml"), covers: "ReadMe's security example: operations without operationId, every security scheme type incl. mutualTLS (left out with a warning)" },
+  { name: "readme-api", file: readme("readme.yaml"), covers: "ReadMe's own API (2.0.0): 54 operations with every schema inline (no components.schemas), kebab-case paths, bearer security" },
+  { name: "rclone", file: path.join(packageDir("rclone-openapi"), "openapi.yaml"), covers: "the Rclone RC API (rclone-openapi): 101 operations, all POST with query parameters, 113 components, basic security" },
+  {
+    name: "github-webhooks",
+    file: path.join(packageDir("@octokit/openapi-webhooks"), "generated", "api.github.com.json"),
+    covers: "GitHub's webhooks description (OpenAPI 3.1, 4.8 MB of JSON): 433 components, 261 webhooks and no paths, large inline schemas, a big document in reasonable time",
+  },
+  {
+    name: "petstore-3.1-osv",
+    file: pypiSdistFile("openapi-spec-validator", "0.9.0", "6d648cff6490ebb799dcfe273792f2941c050158854c721f086599d845da78b8", "tests/integration/data/v3.1/petstore.yaml"),
+    covers: "the Swagger Petstore in OpenAPI 3.1 (openapi-spec-validator's test data): a Path Item that is a $ref to components.pathItems, which the 2022-10-07 3.1 meta-schema does not allow",
+  },
   {
     name: "petstore-3.2",
     file: pypiSdistFile("openapi-spec-validator", "0.9.0", "6d648cff6490ebb799dcfe273792f2941c050158854c721f086599d845da78b8", "tests/integration/data/v3.2/petstore.yaml"),

@@ -88,3 +88,46 @@ describe("OpenAPI 3.2", () => {
     expect(error.problems[0].line).toBe(1);
   });
 });
+
+test("a 3.1 Path Item that is a $ref to components.pathItems loads and its operation is found (the 2022-10-07 meta-schema omits the field OpenAPI 3.1.0 defines)", async () => {
+  const text = [
+    "openapi: 3.1.0",
+    "info: { title: T, version: '1' }",
+    "paths:",
+    "  /pets/{id}:",
+    "    $ref: '#/components/pathItems/Pet'",
+    "components:",
+    "  pathItems:",
+    "    Pet:",
+    "      get:",
+    "        operationId: getPet",
+    "        parameters: [{ name: id, in: path, required: true, schema: { type: string } }]",
+    "        responses: { '200': { description: The pet. } }",
+  ].join("\n");
+  const model = await loadSchema("schema.yaml", { cwd: writeTree({ "schema.yaml": text }) });
+  expect(operationsOf(model.document).map((e) => `${e.httpMethod} ${e.path} ${e.op.operationId}`)).toEqual(["GET /pets/{id} getPet"]);
+});
+
+test("a 3.2 `in: querystring` parameter is left out of the client with a warning naming it, not dropped silently into an empty `params: {}`", async () => {
+  const extra = [
+    "    get:",
+    "      operationId: listItems",
+    "      parameters:",
+    "        - name: selection",
+    "          in: querystring",
+    "          content:",
+    "            application/x-www-form-urlencoded:",
+    "              schema: { type: object, properties: { name: { type: string } } }",
+    // 3.2 forbids `in: query` beside it; a header goes with it.
+    "        - { name: X-Limit, in: header, schema: { type: integer } }",
+    "      responses: { '200': { description: The items. } }",
+  ].join("\n");
+  const model = await loadSchema("schema.yaml", { cwd: writeTree({ "schema.yaml": doc32(extra) }) });
+  const { clientReport, operationData } = await import("../../../generator/emit/client.js");
+  const list = operationData(model).find((op) => op.id === "listItems")!;
+  expect(JSON.stringify(list)).toContain("X-Limit");
+  expect(JSON.stringify(list)).not.toContain("selection");
+  expect(clientReport(model).leftOut).toEqual([
+    { pointer: "/paths/~1items/get/parameters/0", reason: expect.stringMatching(/the `in: querystring` parameter "selection" \(OpenAPI 3\.2\) is left out/) },
+  ]);
+});
