@@ -15,6 +15,7 @@ import { appendFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "n
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { npmPack } from "../package/npm-pack.js";
 import { casesOf, expectTierLines, knownFailuresFile, REPO, scratchDir } from "./support.js";
 
 const require = createRequire(import.meta.url);
@@ -81,9 +82,7 @@ const transcripts = casesOf().filter((c) => c.id.startsWith("transcripts.json::"
 
 beforeAll(() => {
   scratch = scratchDir("npm-conformance");
-  execFileSync("npm", ["pack", "--silent", "--pack-destination", scratch], { cwd: REPO, stdio: ["ignore", "ignore", "inherit"] });
-  const tarball = readdirSync(scratch).find((f) => f.endsWith(".tgz"));
-  if (tarball === undefined) throw new Error("npm pack wrote no tarball");
+  const tarball = npmPack(scratch);
   app = join(scratch, "sdk");
   mkdirSync(join(app, "src"), { recursive: true });
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "other-sdk", private: true, type: "module", dependencies: { "@mantyx/wire-types": `file:../${tarball}`, ajv: AJV_VERSION } }, null, 2));
@@ -97,7 +96,7 @@ beforeAll(() => {
   // The tarball and ajv from npm's cache (the repository's own install put ajv there).
   execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], { cwd: app, stdio: ["ignore", "ignore", "inherit"] });
   execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", app], { stdio: "inherit" });
-}, 240_000);
+}, 360_000);
 
 // A venv or a module copy is thousands of files: removing them takes a while on a busy machine.
 afterAll(() => rmSync(scratch, { recursive: true, force: true }), 120_000);

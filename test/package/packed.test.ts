@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { npmPack } from "./npm-pack.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMockServer, type MockServer } from "../../generator/mock/index.js";
 import { bundleConsumer } from "../portability/bundle.js";
@@ -29,16 +30,14 @@ let server: MockServer;
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), "wire-packed-"));
-  execFileSync("npm", ["pack", "--silent", "--pack-destination", scratch], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
-  const tarball = readdirSync(scratch).find((f) => f.endsWith(".tgz"));
-  if (tarball === undefined) throw new Error("npm pack wrote no tarball");
+  const tarball = npmPack(scratch);
   app = join(scratch, "app");
   const pkg = join(app, "node_modules", "@mantyx", "wire-types");
   mkdirSync(pkg, { recursive: true });
   execFileSync("tar", ["-xzf", join(scratch, tarball), "-C", pkg, "--strip-components=1"]);
   writeFileSync(join(app, "package.json"), '{ "name": "app", "private": true, "type": "module" }\n');
   server = await startMockServer();
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await server?.close();

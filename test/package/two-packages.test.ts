@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { npmPack } from "./npm-pack.js";
 import { startMockServer, type MockServer } from "../../generator/mock/index.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -46,12 +47,9 @@ function scratchApp(name: string): string {
 
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), "wire-two-packages-"));
-  npm(["pack", "--silent", "--pack-destination", scratch], root);
-  npm(["pack", "--silent", "--pack-destination", scratch, "-w", "@mantyx/wire-gen"], root);
-  const tarballs = readdirSync(scratch).filter((f) => f.endsWith(".tgz"));
-  typesTarball = join(scratch, tarballs.find((f) => f.startsWith("mantyx-wire-types-"))!);
-  genTarball = join(scratch, tarballs.find((f) => f.startsWith("mantyx-wire-gen-"))!);
-}, 180_000);
+  typesTarball = join(scratch, npmPack(scratch));
+  genTarball = join(scratch, npmPack(scratch, "@mantyx/wire-gen"));
+}, 300_000);
 
 afterAll(async () => {
   await server?.close();
