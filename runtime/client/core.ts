@@ -390,21 +390,35 @@ export class ClientBase {
     // The query string and headers of the call: its parameters, and the
     // credentials of the first security alternative the client holds every
     // credential of.
+    // A value that cannot be sent (a parameter JSON cannot encode, an entry
+    // without the extras its credential needs) is the caller's mistake, a
+    // TypeError thrown where the call is awaited (by `url`), like a missing
+    // path value: never synchronously, never retried.
     const query = new URLSearchParams();
     const headers: Record<string, string> = {};
-    if (params) extras!.params(params, args[paramsIndex] as CallParams | undefined, query, headers);
-    const credentials = settings.credentials ?? {};
-    const schemes = this.#schemes;
-    for (const name of operation.security?.find((names) => names.every((name) => credentials[name] !== undefined && schemes[name])) ?? []) {
-      const scheme = schemes[name]!;
-      const credential = credentials[name]!;
-      const secret = typeof credential == "string" ? credential : credential.password;
-      if (scheme[0] == "bearer") headers.authorization = "Bearer " + secret;
-      else if (scheme[1] == "header") headers[scheme[2]!] = secret;
-      else extras!.credential(scheme, credential, query, headers);
+    let mistake: TypeError | undefined;
+    const need = (what: string): OperationExtras => {
+      if (!extras) throw Error(what + " needs operationExtras in the entry");
+      return extras;
+    };
+    try {
+      if (params) need("params").params(params, args[paramsIndex] as CallParams | undefined, query, headers);
+      const credentials = settings.credentials ?? {};
+      const schemes = this.#schemes;
+      for (const name of operation.security?.find((names) => names.every((name) => credentials[name] !== undefined && schemes[name])) ?? []) {
+        const scheme = schemes[name]!;
+        const credential = credentials[name]!;
+        const secret = typeof credential == "string" ? credential : credential.password;
+        if (scheme[0] == "bearer") headers.authorization = "Bearer " + secret;
+        else if (scheme[1] == "header") headers[scheme[2]!] = secret;
+        else need(name).credential(scheme, credential, query, headers);
+      }
+    } catch (cause) {
+      mistake = new TypeError(`${id}: ${(cause as Error).message}`, { cause });
     }
     const search = "" + query;
     const url = (): string => {
+      if (mistake) throw mistake;
       let nextArg = 0;
       return (
         settings.baseUrl.replace(/\/+$/, "") +

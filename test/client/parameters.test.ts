@@ -132,10 +132,23 @@ describe("operation functions and their extras (codegen revision 5)", () => {
     expect(both.headers.authorization).toBe(`Basic ${Buffer.from("ann:pw").toString("base64")}`);
   });
 
-  test("an entry with parameters but without extras is refused (its type too), never sent without them", () => {
+  test("an entry with parameters but without extras is refused (its type too), never sent without them", async () => {
     // @ts-expect-error -- `params` needs `extras`
     const fn = operation<Fn>("search", search);
-    expect(() => fn(base(), "k", given)).toThrow(TypeError);
+    await expect(fn(base(), "k", given)).rejects.toThrow(new TypeError("search: params needs operationExtras in the entry"));
+  });
+
+  test("an entry whose credential needs extras it lacks is refused with a TypeError naming the scheme, nothing sent", async () => {
+    const fn = operation<Fn>("keyed", { method: "GET", path: "/keyed", security: [["queryKey"]] });
+    await expect(fn(base())).rejects.toThrow(new TypeError("keyed: queryKey needs operationExtras in the entry"));
+  });
+
+  test("a parameter JSON cannot encode is a TypeError of the awaited call, not a synchronous throw, and is never sent", async () => {
+    const fn = operation<Fn>("find", { method: "GET", path: "/find", params: { query: { filter: "json" } }, extras: operationExtras });
+    let pending: Promise<unknown> | undefined;
+    expect(() => (pending = fn(base(), { query: { filter: { big: 1n } } }))).not.toThrow();
+    await expect(pending).rejects.toThrow(/^find: .*BigInt/);
+    await expect(pending).rejects.toBeInstanceOf(TypeError);
   });
 
   test("a body that is not JSON goes as given with its media type; FormData and URLSearchParams set their own", async () => {
