@@ -201,8 +201,9 @@ export function operationData(model: LoadedSchema): OperationData[] {
         if (group.length === 0) continue;
         groups.push({ where, required: group.some((p) => p.required), type: groupType(group) });
         spec.push(
-          where === "query"
-            ? `query: { ${group.map((p) => `${JSON.stringify(p.wireName)}: ${JSON.stringify(p.style)}`).join(", ")} }`
+          // Header and cookie parameters all `simple` stay a list of names (revision 4's form).
+          where === "query" || group.some((p) => p.style !== "simple")
+            ? `${where}: { ${group.map((p) => `${JSON.stringify(p.wireName)}: ${JSON.stringify(p.style)}`).join(", ")} }`
             : `${where}: [${group.map((p) => JSON.stringify(p.wireName)).join(", ")}]`,
         );
       }

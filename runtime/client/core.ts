@@ -97,11 +97,20 @@ export interface Operation {
  */
 export type QueryStyle = "form" | "csv" | "deep" | "pipe" | "space" | "json";
 
+/**
+ * How a header or cookie parameter is written: `simple` (OpenAPI's default
+ * for them: an array's items, or an object's keys and values, joined by
+ * commas), `explode` (simple with explode: an object as `k=v,k2=v2`),
+ * `json` (described by `content: application/json`: one JSON text).
+ */
+export type HeaderStyle = "simple" | "explode" | "json";
+
 export interface ParamsSpec {
   /** Query parameter names and their style. */
   readonly query?: Readonly<Record<string, QueryStyle>>;
-  readonly header?: readonly string[];
-  readonly cookie?: readonly string[];
+  /** Header and cookie parameter names, each `simple` (a list, as revision 4 writes them), or by name with their style. */
+  readonly header?: readonly string[] | Readonly<Record<string, HeaderStyle>>;
+  readonly cookie?: readonly string[] | Readonly<Record<string, HeaderStyle>>;
 }
 
 /** A security scheme the client sends (OpenAPI Security Scheme Object): bearer token, basic user/password, or an API key by name in a header, the query or a cookie. */

@@ -6,7 +6,7 @@
  * query or a cookie). Generated operation functions pass it only in the
  * entries that need it; a program calling none of those bundles none of it.
  */
-import { basicToken, type CallParams, type Credential, type OperationExtras, type ParamsSpec, type QueryStyle, type SecurityScheme } from "./core.js";
+import { basicToken, type CallParams, type Credential, type HeaderStyle, type OperationExtras, type ParamsSpec, type QueryStyle, type SecurityScheme } from "./core.js";
 
 /** Adds `name=value` (value URL-encoded) to the call's `cookie` header. */
 function addCookie(headers: Record<string, string>, name: string, value: string): void {
@@ -15,12 +15,25 @@ function addCookie(headers: Record<string, string>, name: string, value: string)
 }
 
 /**
- * A header or cookie parameter's text: OpenAPI's `simple` style (their
- * default, without explode): an array's items, or an object's keys and
- * values, joined by commas; a scalar as it is.
+ * A header or cookie parameter's text as its style says (`HeaderStyle`):
+ * JSON; or an array's items, an object's keys and values (`k=v` pairs with
+ * explode), joined by commas; a scalar as it is.
  */
-const simple = (value: unknown): string =>
-  Array.isArray(value) ? value.join(",") : typeof value == "object" ? Object.entries(value as object).filter(([, v]) => v != null).flat().join(",") : String(value);
+const headerText = (value: unknown, style: HeaderStyle = "simple"): string =>
+  style == "json"
+    ? JSON.stringify(value)
+    : Array.isArray(value)
+      ? value.join(",")
+      : typeof value == "object"
+        ? Object.entries(value as object)
+            .filter(([, v]) => v != null)
+            .map(([k, v]) => (style == "explode" ? `${k}=${v}` : `${k},${v}`))
+            .join(",")
+        : String(value);
+
+/** Header or cookie parameters by name with their style: a list (revision 4's form) names `simple` ones. */
+const styled = (spec: ParamsSpec["header"]): Readonly<Record<string, HeaderStyle>> =>
+  Array.isArray(spec) ? Object.fromEntries(spec.map((name) => [name, "simple"])) : ((spec ?? {}) as Readonly<Record<string, HeaderStyle>>);
 
 /** Appends one query parameter as its style says (an undefined or null value is left out). */
 function addQuery(query: URLSearchParams, name: string, value: unknown, style: QueryStyle): void {
@@ -41,13 +54,15 @@ export const operationExtras: OperationExtras = {
   params(spec: ParamsSpec, given: CallParams | undefined, query: URLSearchParams, headers: Record<string, string>): void {
     const styles = spec.query ?? {};
     for (const name in styles) addQuery(query, name, given?.query?.[name], styles[name]!);
-    for (const name of spec.header ?? []) {
+    const header = styled(spec.header);
+    for (const name in header) {
       const value = given?.header?.[name];
-      if (value != null) headers[name] = simple(value);
+      if (value != null) headers[name] = headerText(value, header[name]);
     }
-    for (const name of spec.cookie ?? []) {
+    const cookie = styled(spec.cookie);
+    for (const name in cookie) {
       const value = given?.cookie?.[name];
-      if (value != null) addCookie(headers, name, simple(value));
+      if (value != null) addCookie(headers, name, headerText(value, cookie[name]));
     }
   },
   credential(scheme: SecurityScheme, credential: Credential, query: URLSearchParams, headers: Record<string, string>): void {

@@ -36,7 +36,8 @@
  * are schema-checked only when it is given `checkEvent` (`eventStreamKind`
  * always checks them), so the unvalidated operations bundle no checking;
  * and the query style `json` (`QueryStyle`: a parameter described by
- * `content: application/json`).
+ * `content: application/json`), and header and cookie parameters by name
+ * with a style (`HeaderStyle`: `simple`, `explode`, `json`).
  */
 export const CODEGEN_V1_REVISION = 5;
 
@@ -72,6 +73,7 @@ export {
   type OperationExtras,
   type CallParams,
   type ParamsSpec,
+  type HeaderStyle,
   type QueryStyle,
   type SecurityScheme,
   type StatusProbe,

@@ -33,7 +33,8 @@ export interface ParamShape {
   readonly required: boolean;
   readonly type: PrintedType;
   readonly description: string;
-  readonly style: "form" | "csv" | "deep" | "pipe" | "space" | "json";
+  /** Query parameters: the runtime's `QueryStyle`; header and cookie ones: its `HeaderStyle`. */
+  readonly style: "form" | "csv" | "deep" | "pipe" | "space" | "json" | "simple" | "explode";
   readonly clientOption: string | undefined;
 }
 
@@ -65,10 +66,27 @@ export function parametersOf(doc: OpenAPIObject, { item, op, at, itemAt }: Opera
     return false;
   });
   return sent.map(({ p, at }) => {
-    const explode = p.explode ?? (p.style === undefined || p.style === "form");
     // A parameter described by `content` (not `schema`) is its media type's encoding of the whole value: JSON is sent as one JSON text.
     const media = p.schema === undefined && isPlainObject(p.content) ? Object.keys(p.content)[0] : undefined;
-    const style = media !== undefined && isJsonMediaType(media) ? "json" : p.style === "deepObject" ? "deep" : p.style === "pipeDelimited" ? "pipe" : p.style === "spaceDelimited" ? "space" : explode ? "form" : "csv";
+    const json = media !== undefined && isJsonMediaType(media);
+    // Query parameters default to `form` with explode; headers and cookies to `simple` without (OpenAPI, "style").
+    const inQuery = p.in === "query";
+    const explode = p.explode ?? (inQuery ? p.style === undefined || p.style === "form" : false);
+    const style = json
+      ? "json"
+      : !inQuery
+        ? explode
+          ? "explode"
+          : "simple"
+        : p.style === "deepObject"
+          ? "deep"
+          : p.style === "pipeDelimited"
+            ? "pipe"
+            : p.style === "spaceDelimited"
+              ? "space"
+              : explode
+                ? "form"
+                : "csv";
     const schema = p.schema ?? (isPlainObject(p.content) ? Object.values(p.content)[0]?.schema : undefined);
     return {
       wireName: p.name,
