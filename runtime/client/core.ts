@@ -65,7 +65,7 @@ export interface Operation {
   readonly pages?: PagesSpec;
   /** The method takes a body without validators (an inline schema, or not JSON). */
   readonly takesBody?: boolean;
-  /** The body's media type when it is not JSON: the body is sent as given (a string, Blob, FormData, ...), by `extras`. */
+  /** The body's media type when it is not `application/json`, sent by `extras`: another JSON one (`application/merge-patch+json`) JSON-encoded, any other body as given (a string, Blob, FormData, ...). */
   readonly bodyMedia?: string;
   /** Query, header and cookie parameters, by where they go (see `ParamsSpec`). */
   readonly params?: ParamsSpec;

@@ -71,9 +71,15 @@ export const operationExtras: OperationExtras = {
     else if (scheme[1] == "query") query.append(scheme[2]!, secret);
     else addCookie(headers, scheme[2]!, secret);
   },
-  // Sent as given. FormData and URLSearchParams set their own content type
-  // (with the multipart boundary); a media range (`*/*`, `image/*`) is no
-  // content type, so fetch's own (a Blob's type) goes, or none.
+  // A JSON media type other than application/json (`application/merge-patch+json`)
+  // is JSON-encoded and sent with its own type. Any other body is sent as
+  // given: FormData and URLSearchParams set their own content type (with the
+  // multipart boundary); a media range (`*/*`, `image/*`) is no content
+  // type, so fetch's own (a Blob's type) goes, or none.
   body: (body: unknown, media: string): readonly [BodyInit, string?] =>
-    body instanceof URLSearchParams || (typeof FormData != "undefined" && body instanceof FormData) || media.includes("*") ? [body as BodyInit] : [body as BodyInit, media],
+    /^application\/([\w.-]+\+)?json\s*(;|$)/i.test(media)
+      ? [JSON.stringify(body), media]
+      : body instanceof URLSearchParams || (typeof FormData != "undefined" && body instanceof FormData) || media.includes("*")
+        ? [body as BodyInit]
+        : [body as BodyInit, media],
 };

@@ -103,7 +103,7 @@ export function parametersOf(doc: OpenAPIObject, { item, op, at, itemAt }: Opera
 export interface BodyShape {
   readonly type: PrintedType;
   readonly required: boolean;
-  /** The media type when it is not JSON (the body is sent as given). */
+  /** The media type when it is not `application/json`: another JSON one (`application/merge-patch+json`) is sent JSON-encoded with it, any other as given. */
   readonly media: string | undefined;
 }
 
@@ -128,7 +128,7 @@ export function bodyOf(doc: OpenAPIObject, { op, at: opAt }: OperationEntry, typ
   return {
     type: json ? types.typeOf(schema ?? true, at) : rawBodyType(media),
     required: body.required === true,
-    media: json ? undefined : media,
+    media: json && /^application\/json$/i.test(media) ? undefined : media,
   };
 }
 
