@@ -356,7 +356,8 @@ export class ClientBase {
     for (const name in options.credentials) {
       const credential = options.credentials[name];
       // Every form a credential is sent in is redacted from errors: as given (with its encodings, internal/redact.ts), and basic's base64.
-      if (typeof credential == "string") secrets.push(...secretForms(credential));
+      // (A string sent by a basic scheme is its user name, with no password: its token is redacted too, however short.)
+      if (typeof credential == "string") secrets.push(...secretForms(credential), ...secretForms(basicToken({ username: credential, password: "" })));
       else if (credential) secrets.push(...secretForms(credential.password), ...secretForms(basicToken(credential)));
     }
     if (!baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function") throw new TypeError("MantyxClient: pass baseUrl (and fetch)");

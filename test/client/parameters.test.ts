@@ -21,7 +21,8 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     request.on("data", (c: Buffer) => chunks.push(c));
     request.on("end", () => {
-      const echo = JSON.stringify({ url: request.url, headers: request.headers, body: Buffer.concat(chunks).toString() });
+      // (The credential of an Authorization header also alone, as a server quoting the token it refused would.)
+      const echo = JSON.stringify({ url: request.url, headers: request.headers, body: Buffer.concat(chunks).toString(), token: request.headers.authorization?.split(" ")[1] });
       // The error route echoes everything it got, credentials included, as a careless server would.
       response.writeHead(request.url!.startsWith("/fail") ? 401 : 200, { "content-type": "application/json", "x-echo": encodeURIComponent(request.url!) });
       response.end(echo);
@@ -136,6 +137,15 @@ describe("operation functions and their extras (codegen revision 5)", () => {
     // @ts-expect-error -- `params` needs `extras`
     const fn = operation<Fn>("search", search);
     await expect(fn(base(), "k", given)).rejects.toThrow(new TypeError("search: params needs operationExtras in the entry"));
+  });
+
+  test("a short string credential of a basic scheme is redacted in its Basic token too", async () => {
+    const client = new Base({ baseUrl, credentials: { basic: "abc" }, maxRetries: 0 });
+    const error = await operation<Fn>("fail", { method: "GET", path: "/fail", security: [["basic"]], extras: operationExtras })(client).then(() => undefined, (e: unknown) => e);
+    expect(isMantyxApiError(error) && error.status).toBe(401);
+    const everything = JSON.stringify({ message: (error as Error).message, body: (error as { body: unknown }).body, stack: (error as Error).stack, error });
+    expect(everything).not.toContain(Buffer.from("abc:").toString("base64"));
+    expect(everything).toContain("[redacted]");
   });
 
   test("an entry whose credential needs extras it lacks is refused with a TypeError naming the scheme, nothing sent", async () => {
