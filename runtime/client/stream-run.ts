@@ -117,7 +117,7 @@ function redacted(item: StreamDecodeError, hide: Redact): StreamDecodeError {
   const text = JSON.stringify([item.frame, item.value, item.issues]) + item.message;
   const cause = redactError(item.cause, hide);
   if (hide(text) === text && cause === item.cause) return item;
-  return new StreamDecodeError(item.type, scrub(item.frame, hide), scrub(item.issues, hide), cause, scrub(item.value, hide), item.terminal);
+  return new StreamDecodeError(item.type, scrub(item.frame, hide), scrub(item.issues, hide), cause, scrub(item.value, hide), item.terminal, item.shape);
 }
 
 /**

@@ -94,6 +94,16 @@ describe("an echoing server never gets the credential into an error or a log lin
     }, 60_000);
   }
 
+  it("a malformed frame delivered with its credential removed keeps the frame shape it came in", async () => {
+    echo.mode = "frames";
+    const items = await collect(client({}, []).streamRun("run_1", { maxReconnects: 1, onInvalid: "deliver" })).catch((e: unknown) => [e]);
+    // Frame 1 is an envelope whose payload echoes the key (an invalid event): redacted, and still read as an envelope.
+    const invalid = items.find((i) => i instanceof Error && (i as { type?: unknown }).type === "invalid-event") as (Error & { shape?: unknown }) | undefined;
+    expect(invalid).toBeDefined();
+    expectNoForm("redacted invalid event", invalid);
+    expect(invalid!.shape).toBe("envelope");
+  });
+
   it("the echo reaches the client in every form (so the test above can fail)", async () => {
     echo.mode = "error";
     const response = await fetch(`${echo.url}/x`, { headers: { authorization: `Bearer ${KEY}` } });
