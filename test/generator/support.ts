@@ -4,8 +4,9 @@ import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { expect } from "vitest";
 import { runCli } from "../../generator/cli.js";
-import { openApiJsonEmitter } from "../../generator/emit/index.js";
+import { EMITTERS, openApiJsonEmitter } from "../../generator/emit/index.js";
 import { typesEmitter } from "../../generator/emit/types.js";
 import type { Emitter } from "../../generator/model.js";
 
@@ -48,6 +49,23 @@ export async function cli(args: string[], cwd = REPO, emitters: readonly Emitter
   let stderr = "";
   const code = await runCli(args, { cwd, emitters, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
   return { code, stdout, stderr };
+}
+
+/** The `--runtime` of code generated into `out` that imports this repository's runtime contract (its source) relatively. */
+export function runtimeFor(out: string): string {
+  return path.relative(out, path.join(REPO, "runtime/codegen/v1.js")).split(path.sep).join("/");
+}
+
+/**
+ * `gen` of every artefact of `schema` into `out` (a fresh folder by
+ * default), importing this repository's runtime; fails the test unless it
+ * exits 0 with no error and no warning. Returns `out`.
+ */
+export async function genQuietly(schema: string, out = tempDir()): Promise<string> {
+  const run = await cli(["gen", "--schema", schema, "--out", out, "--runtime", runtimeFor(out)], REPO, EMITTERS);
+  expect(run.stderr).not.toMatch(/^(error|warning)/m);
+  expect(run.code).toBe(0);
+  return out;
 }
 
 /** Every file below `dir`, by its `/`-separated path relative to `dir`, sorted, with its text. */

@@ -17,7 +17,7 @@ import { operationsOf } from "../../../generator/emit/operations.js";
 import { typeDegradations } from "../../../generator/emit/types.js";
 import { typeName } from "../../../generator/emit/types/names.js";
 import { loadSchema } from "../../../generator/load/index.js";
-import { cli, REPO, tempDir, type CliRun } from "../support.js";
+import { cli, REPO, runtimeFor, tempDir, type CliRun } from "../support.js";
 import { FOREIGN_DOCUMENTS } from "./documents.js";
 import { generatedCoverage, referenceCoverage } from "./reference.js";
 
@@ -57,7 +57,7 @@ beforeAll(async () => {
   for (const doc of FOREIGN_DOCUMENTS) {
     const out = outOf(doc.name);
     // The generated code imports the runtime contract from this repository's source.
-    const runtime = path.relative(out, path.join(REPO, "runtime/codegen/v1.js")).split(path.sep).join("/");
+    const runtime = runtimeFor(out);
     runs.set(doc.name, await cli(["gen", "--schema", doc.file, "--out", out, "--runtime", runtime], REPO, EMITTERS));
   }
 }, 240_000);

@@ -10,8 +10,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { EMITTERS } from "../../../generator/emit/index.js";
-import { cli, REPO, tempDir, writeTree } from "../support.js";
+import { genQuietly, writeTree } from "../support.js";
 
 const OBJECT = "{ type: object, properties: { role: { type: string }, level: { type: integer } } }";
 const SCHEMA = `openapi: 3.1.0
@@ -52,11 +51,7 @@ let baseUrl = "";
 const seen: IncomingHttpHeaders[] = [];
 
 beforeAll(async () => {
-  const out = tempDir();
-  const runtime = path.relative(out, path.join(REPO, "runtime/codegen/v1.js")).split(path.sep).join("/");
-  const run = await cli(["gen", "--schema", path.join(writeTree({ "styles.yaml": SCHEMA }), "styles.yaml"), "--out", out, "--runtime", runtime], REPO, EMITTERS);
-  expect(run.stderr).not.toMatch(/^(error|warning)/m);
-  expect(run.code).toBe(0);
+  const out = await genQuietly(path.join(writeTree({ "styles.yaml": SCHEMA }), "styles.yaml"));
   ({ ApiClient } = (await import(path.join(out, "client.ts"))) as { ApiClient: typeof ApiClient });
   server = createServer((request, response) => {
     seen.push(request.headers);

@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "vitest";
 import { EMITTERS } from "../../../generator/emit/index.js";
-import { cli, REPO, tempDir, writeTree } from "../support.js";
+import { cli, REPO, runtimeFor, tempDir, writeTree } from "../support.js";
 
 const SCHEMA = `openapi: 3.1.0
 info: { title: Inline only, version: "1" }
@@ -43,7 +43,7 @@ test.each(["bundler", "NodeNext"])("with no component schemas the output passes 
   const dir = writeTree({ "inline.yaml": SCHEMA });
   const root = tempDir();
   const out = path.join(root, "gen");
-  const runtime = path.relative(out, path.join(REPO, "runtime/codegen/v1.js")).split(path.sep).join("/");
+  const runtime = runtimeFor(out);
   const run = await cli(["gen", "--schema", path.join(dir, "inline.yaml"), "--out", out, "--runtime", runtime], REPO, EMITTERS);
   expect(run.stderr).not.toMatch(/^error/m);
   expect(run.code).toBe(0);
@@ -66,7 +66,7 @@ test.each(["bundler", "NodeNext"])("with no component schemas the output passes 
 test("an operation without responses is documented without an empty list of answers", async () => {
   const dir = writeTree({ "inline.yaml": SCHEMA });
   const out = tempDir();
-  const runtime = path.relative(out, path.join(REPO, "runtime/codegen/v1.js")).split(path.sep).join("/");
+  const runtime = runtimeFor(out);
   expect((await cli(["gen", "--schema", path.join(dir, "inline.yaml"), "--out", out, "--runtime", runtime], REPO, EMITTERS)).code).toBe(0);
   const client = readFileSync(path.join(out, "client.ts"), "utf8");
   expect(client).toContain("* `DELETE /notes/{id}`.\n");
