@@ -355,10 +355,9 @@ export class ClientBase {
     this.#schemes = schemes;
     for (const name in options.credentials) {
       const credential = options.credentials[name];
-      // Every form a credential is sent in is redacted from errors: as given (with its encodings, internal/redact.ts), and basic's base64.
-      // (A string sent by a basic scheme is its user name, with no password: its token is redacted too, however short.)
-      if (typeof credential == "string") secrets.push(...secretForms(credential), ...secretForms(basicToken({ username: credential, password: "" })));
-      else if (credential) secrets.push(...secretForms(credential.password), ...secretForms(basicToken(credential)));
+      // Every form a credential is sent in is redacted from errors: as given (with its encodings, internal/redact.ts), and
+      // as a basic scheme's whole token, however short (a string is sent by one as its user name).
+      if (credential != null) secrets.push(...secretForms(typeof credential == "string" ? credential : credential.password), ...secretForms(basicToken(credential)));
     }
     if (!baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function") throw new TypeError("MantyxClient: pass baseUrl (and fetch)");
     // A mistyped URL fails here, not as a "connection error" on every call.
@@ -609,6 +608,8 @@ export class ClientBase {
   }
 }
 
-/** `user:password` in base64, from its UTF-8 bytes (btoa alone takes Latin-1 only). */
-export const basicToken = ({ username, password }: { readonly username: string; readonly password: string }): string =>
-  btoa(String.fromCharCode(...new TextEncoder().encode(`${username}:${password}`)));
+/** A basic scheme's `user:password` in base64, from its UTF-8 bytes (btoa alone takes Latin-1 only); a string credential is the user name, with no password. */
+export const basicToken = (credential: Credential): string => {
+  const { username, password } = typeof credential == "string" ? { username: credential, password: "" } : credential;
+  return btoa(String.fromCharCode(...new TextEncoder().encode(`${username}:${password}`)));
+};

@@ -67,7 +67,7 @@ export const operationExtras: OperationExtras = {
   },
   credential(scheme: SecurityScheme, credential: Credential, query: URLSearchParams, headers: Record<string, string>): void {
     const secret = typeof credential == "string" ? credential : credential.password;
-    if (scheme[0] == "basic") headers.authorization = `Basic ${basicToken(typeof credential == "string" ? { username: credential, password: "" } : credential)}`;
+    if (scheme[0] == "basic") headers.authorization = `Basic ${basicToken(credential)}`;
     else if (scheme[1] == "query") query.append(scheme[2]!, secret);
     else addCookie(headers, scheme[2]!, secret);
   },
