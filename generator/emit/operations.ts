@@ -7,6 +7,7 @@
 import type { OpenAPIObject, OperationObject, PathItemObject, ReferenceObject, RequestBodyObject } from "openapi3-ts/oas31";
 import { getAtPointer, parseRefFragment, type Pointer } from "../load/json-pointer.js";
 import { pathItemsOf } from "../load/path-items.js";
+import { isJsonMediaType } from "../../runtime/client/media.js";
 
 const COMPONENT = "#/components/schemas/";
 /** The HTTP methods of a Path Item (OpenAPI 3.1; `query` is 3.2's), in the order operations are listed. */
@@ -75,10 +76,8 @@ export function componentName(schema: unknown): string | undefined {
   return segments?.length === 3 ? segments[2] : undefined;
 }
 
-/** A JSON media type: `application/json`, `application/problem+json`, `application/vnd.api+json; charset=utf-8`. */
-export function isJsonMediaType(media: string): boolean {
-  return /^application\/([\w.-]+\+)?json\s*(;|$)/i.test(media);
-}
+/** A JSON media type (`application/json`, `application/problem+json`, `application/vnd.api+json; charset=utf-8`): the runtime's rule, which the client encodes bodies by. */
+export { isJsonMediaType };
 
 /** The first JSON media type of a `content` map (in the document's order), or undefined. */
 export function jsonMediaTypeOf(content: Record<string, unknown> | undefined): string | undefined {

@@ -7,6 +7,7 @@
  * entries that need it; a program calling none of those bundles none of it.
  */
 import { basicToken, type CallParams, type Credential, type HeaderStyle, type OperationExtras, type ParamsSpec, type QueryStyle, type SecurityScheme } from "./core.js";
+import { isJsonMediaType } from "./media.js";
 
 /** Adds `name=value` (value URL-encoded) to the call's `cookie` header. */
 function addCookie(headers: Record<string, string>, name: string, value: string): void {
@@ -77,7 +78,7 @@ export const operationExtras: OperationExtras = {
   // multipart boundary); a media range (`*/*`, `image/*`) is no content
   // type, so fetch's own (a Blob's type) goes, or none.
   body: (body: unknown, media: string): readonly [BodyInit, string?] =>
-    /^application\/([\w.-]+\+)?json\s*(;|$)/i.test(media)
+    isJsonMediaType(media)
       ? [JSON.stringify(body), media]
       : body instanceof URLSearchParams || (typeof FormData != "undefined" && body instanceof FormData) || media.includes("*")
         ? [body as BodyInit]
