@@ -38,6 +38,9 @@ export interface ParamShape {
   readonly clientOption: string | undefined;
 }
 
+/** The query styles OpenAPI names that are not `form` (which is `form` or `csv` by `explode`). */
+const QUERY_STYLES: Readonly<Record<string, ParamShape["style"]>> = { deepObject: "deep", pipeDelimited: "pipe", spaceDelimited: "space" };
+
 /** The client option a parameter is filled from (`x-client-option`), when it names one that is an identifier. */
 export function clientOptionOf(p: ParameterObject): string | undefined {
   const option = (p as unknown as Record<string, unknown>)["x-client-option"];
@@ -72,21 +75,7 @@ export function parametersOf(doc: OpenAPIObject, { item, op, at, itemAt }: Opera
     // Query parameters default to `form` with explode; headers and cookies to `simple` without (OpenAPI, "style").
     const inQuery = p.in === "query";
     const explode = p.explode ?? (inQuery ? p.style === undefined || p.style === "form" : false);
-    const style = json
-      ? "json"
-      : !inQuery
-        ? explode
-          ? "explode"
-          : "simple"
-        : p.style === "deepObject"
-          ? "deep"
-          : p.style === "pipeDelimited"
-            ? "pipe"
-            : p.style === "spaceDelimited"
-              ? "space"
-              : explode
-                ? "form"
-                : "csv";
+    const style: ParamShape["style"] = json ? "json" : !inQuery ? (explode ? "explode" : "simple") : (QUERY_STYLES[p.style ?? ""] ?? (explode ? "form" : "csv"));
     const schema = p.schema ?? (isPlainObject(p.content) ? Object.values(p.content)[0]?.schema : undefined);
     return {
       wireName: p.name,
