@@ -27,12 +27,12 @@ import type { ParameterObject } from "openapi3-ts/oas31";
 import { header } from "../header.js";
 import { templateEnvironment, type TemplateFile } from "../templates.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
-import { IDENTIFIER } from "./identifier.js";
+import { bindingName, IDENTIFIER } from "./identifier.js";
 import { answerOf, bodyOf, clientOptionOf, parametersOf, type ParamShape } from "./client/shapes.js";
 import { InlineTypes, printed, type PrintedType } from "./client/inline-types.js";
 import { requirementsOf, securityModel } from "./client/security.js";
 import { eventStreams, isResumableStream, streamItemComponent } from "./event-streams.js";
-import { methodNames } from "./operation-names.js";
+import { functionNames, methodNames } from "./operation-names.js";
 import { typeName } from "./types/names.js";
 import { propertyKey } from "./types/ts-type.js";
 import { streamSpecName, terminalTypeName } from "./events.js";
@@ -116,6 +116,9 @@ export interface ClientReport {
   readonly leftOut: readonly { readonly pointer: string; readonly reason: string }[];
 }
 
+/** The names an operation's function or method gives its other arguments (templates/operation-args.hbs, operations.ts.hbs), and the types namespace. */
+const METHOD_ARGUMENTS = ["client", "body", "params", "options", "T"];
+
 function camel(name: string): string {
   const out = name.replace(/[^A-Za-z0-9_$]+(.)?/g, (_m, c: string | undefined) => (c ?? "").toUpperCase());
   const lower = out.charAt(0).toLowerCase() + out.slice(1);
@@ -151,9 +154,16 @@ export function operationData(model: LoadedSchema): OperationData[] {
     const resumable = isResumableStream(op);
     const answer = answerOf(doc, entry, types, resumable, leftOut);
     const all = parametersOf(doc, entry, types, leftOut);
-    const toData = (p: ParamShape): ParamData => ({ name: camel(p.wireName), wireName: p.wireName, tsType: p.type, required: p.required, description: p.description });
     // In path order: the method's leading arguments, as the runtime fills the template.
     const pathParams = all.filter((p) => p.in === "path").sort((a, b) => path.indexOf(`{${a.wireName}}`) - path.indexOf(`{${b.wireName}}`));
+    // Argument names: never a reserved word (`{class}`), an argument of their own (`client`, `body`, `params`, `options`) or another path parameter's (`{a.b}`, `{a-b}`).
+    const argNames = new Set(METHOD_ARGUMENTS);
+    const argName = new Map(pathParams.map((p) => {
+      const name = bindingName(camel(p.wireName), argNames);
+      argNames.add(name);
+      return [p, name] as const;
+    }));
+    const toData = (p: ParamShape): ParamData => ({ name: argName.get(p)!, wireName: p.wireName, tsType: p.type, required: p.required, description: p.description });
     // The resumable stream's own query and header (resume position) are the runtime's.
     const others = resumable ? [] : all.filter((p) => p.in !== "path");
     const responses = Object.keys(op.responses ?? {}).sort();
@@ -358,7 +368,7 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
      */
     const kindArg = (op: OperationData): string | undefined =>
       op.kind === "stream"
-        ? `/* @__PURE__ */ eventStream(${op.probe !== undefined && ids.has(op.probe) ? `() => ${op.probe}` : "undefined"}${unvalidated ? "" : ", checkEvent"})`
+        ? `/* @__PURE__ */ eventStream(${op.probe !== undefined && ids.has(op.probe) ? `() => ${fns.get(op.probe)!}` : "undefined"}${unvalidated ? "" : ", checkEvent"})`
         : op.kind === "items"
           ? "itemStreamKind"
           : undefined;
@@ -369,7 +379,6 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
       return checks(op) ? `/* @__PURE__ */ checkedBody(${once ?? ""})` : (once ?? kindArg(op));
     };
     const withExtras = (entry: string, op: OperationData): string => (op.extras ? entry.replace(/ \}$/, ", extras: operationExtras }") : entry);
-    const withKinds = operations.map((op) => ({ ...op, functionEntry: withExtras(unvalidated ? op.unvalidatedEntry : op.entry, op), kindArg: kindOf(op) }));
     const kindImports = [
       ...(operations.some((op) => op.extras) ? ["operationExtras"] : []),
       ...(operations.some(checks) ? ["checkedBody"] : []),
@@ -378,14 +387,25 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
       ...(operations.some((op) => op.kind === "items") ? ["itemStreamKind"] : []),
       ...(operations.some((op) => op.paged) ? ["pagesKind"] : []),
     ];
+    const streamValues = unvalidated ? [] : streamItems.map(streamSpecName);
+    const streamTypes = streamItems.map(terminalTypeName);
+    const validatorImports = unvalidated ? [] : sortedImports;
+    // Every name the module has besides the functions (operations.ts.hbs's imports and re-exports).
+    const imported = new Set([
+      "operation", "requireCodegenRevision", "DecodedItemFor", "OnceOutcome", "OnInvalid", "RunEventStream", "T",
+      common.coreName, common.optionsName, common.callOptionsName, common.streamOptionsName,
+      ...kindImports, ...streamValues, ...streamTypes, ...validatorImports.map((v) => v.name),
+    ]);
+    const fns = functionNames(operations.map((op) => op.id), imported);
+    const withKinds = operations.map((op) => ({ ...op, functionEntry: withExtras(unvalidated ? op.unvalidatedEntry : op.entry, op), kindArg: kindOf(op) }));
     return createRenderer("operations.ts.hbs")({
       ...common,
       unvalidated,
-      operations: withKinds,
+      operations: withKinds.map((op) => ({ ...op, fn: fns.get(op.id)! })),
       kindImports,
-      streamValues: unvalidated ? "" : streamItems.map(streamSpecName).join(", "),
-      streamTypes: streamItems.map(terminalTypeName).join(", "),
-      validatorImports: unvalidated ? [] : sortedImports,
+      streamValues: streamValues.join(", "),
+      streamTypes: streamTypes.join(", "),
+      validatorImports,
     });
   };
   const tidy = (contents: string): string => contents.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n");

@@ -11,12 +11,19 @@
  *    PascalCase, a `{param}` segment as `By` + the parameter
  *    (`GET /stations/{stationId}/departures` -> `getStationsByStationIdDepartures`,
  *    `GET /` -> `get`).
- * `constructor` (which would replace the class's constructor) gets a `_`.
+ * `constructor` (which would replace the class's constructor), `__proto__`
+ * (which would set the operation table's prototype) and `then` (which would
+ * make the client a thenable: `await`ing it, or returning it from an async
+ * function, would call the operation) get a `_`.
  * Two operations with one name are `error[name-collision]` naming both.
+ * An operation's function in operations.ts is named like its method, but a
+ * reserved word (`delete`) or a name the module imports (`operation`) gets
+ * `_`s until it is free (`delete_`): a method may be named `delete`, a
+ * `const` may not.
  */
 import { EmitError } from "../errors.js";
 import { formatPointer } from "../load/json-pointer.js";
-import { IDENTIFIER } from "./identifier.js";
+import { bindingName, IDENTIFIER, RESERVED_BINDINGS } from "./identifier.js";
 import type { OperationEntry } from "./operations.js";
 
 /** The words of `text`: split at every run of characters an identifier cannot hold (case inside a word is kept). */
@@ -30,6 +37,9 @@ function camel(parts: readonly string[]): string {
   const joined = parts.map((part, i) => (i === 0 ? part.charAt(0).toLowerCase() + part.slice(1) : upperFirst(part))).join("");
   return /^[0-9]/.test(joined) ? `_${joined}` : joined;
 }
+
+/** Method names an object cannot carry as operations (the rule above). */
+const METHOD_NAMES_TAKEN = new Set(["constructor", "__proto__", "then"]);
 
 /** The method name of one operation, by the rule above (without the collision check). */
 export function methodNameOf(entry: Pick<OperationEntry, "method" | "path" | "op">): string {
@@ -45,7 +55,7 @@ export function methodNameOf(entry: Pick<OperationEntry, "method" | "path" | "op
     });
     name = camel([entry.method, ...parts]);
   }
-  return name === "constructor" ? `${name}_` : name;
+  return METHOD_NAMES_TAKEN.has(name) ? `${name}_` : name;
 }
 
 /** Where an operation is in the bundled document (its `operationId` when it has one). */
@@ -73,6 +83,22 @@ export function methodNames<E extends Pick<OperationEntry, "method" | "path" | "
     }
     owners.set(name, entry);
     names.set(entry, name);
+  }
+  return names;
+}
+
+/** The binding of each method's function in a module that imports `imported` (the rule above): method name -> function name. */
+export function functionNames(methods: readonly string[], imported: ReadonlySet<string>): Map<string, string> {
+  const taken = new Set([...imported, ...methods]);
+  const names = new Map<string, string>();
+  for (const method of methods) {
+    if (!RESERVED_BINDINGS.has(method) && !imported.has(method)) {
+      names.set(method, method);
+      continue;
+    }
+    const name = bindingName(method, taken);
+    taken.add(name);
+    names.set(method, name);
   }
   return names;
 }

@@ -25,6 +25,8 @@ describe("client method names (schema/CONVENTIONS.md, Names)", () => {
     ["no operationId at the root", "get", "/", undefined, "get"],
     ["an operationId of only punctuation counts as none", "put", "/x", "--", "putX"],
     ["constructor would replace the class's constructor", "get", "/a", "constructor", "constructor_"],
+    ["__proto__ would set the operation table's prototype", "get", "/a", "__proto__", "__proto___"],
+    ["then would make the client a thenable", "get", "/a", "then", "then_"],
   ])("%s", (_name, method, path, operationId, want) => {
     expect(methodNameOf({ method: method as "get", path, op: op(operationId) as never })).toBe(want);
   });
