@@ -31,6 +31,12 @@ export const validatorAjvOptions: Readonly<Options> = {
   // `type: object` in their branches; strictTypes wants it repeated on the
   // union. Unknown keywords (strictSchema) and bad numbers stay errors.
   strictTypes: false,
+  // `prefixItems` without `minItems`/`maxItems` (a tuple whose tail is
+  // optional or open: `items: {…}`) is plain 2020-12 that documents written
+  // elsewhere use; strictTuples refused it. Likewise a property that also
+  // matches a `patternProperties` pattern (both apply, as the spec says).
+  strictTuples: false,
+  allowMatchingProperties: true,
   // Formats are annotations in this project (CONVENTIONS.md).
   validateFormats: false,
   unicodeRegExp: true,
