@@ -74,7 +74,8 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
   const document = bundled.data as OpenAPIObject;
   const components: Record<string, unknown> = isPlainObject(document.components) && isPlainObject(document.components.schemas) ? document.components.schemas : {};
   const schemas: Record<string, SchemaObject> = {};
-  for (const name of Object.keys(components).sort()) schemas[name] = components[name] as SchemaObject;
+  // Defined, not assigned: `schemas["__proto__"] = …` would set the prototype and drop the component.
+  for (const name of Object.keys(components).sort()) Object.defineProperty(schemas, name, { value: components[name], enumerable: true, writable: true, configurable: true });
   const model: LoadedSchema = {
     document,
     schemas,

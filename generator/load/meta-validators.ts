@@ -34,7 +34,10 @@ export function metaSchemaText(which: Exclude<MetaSchema, "json-schema-2020-12">
 export function compileMetaValidator(which: MetaSchema, ajv: Ajv2020 = loaderAjv()): ValidateFunction {
   if (which === "json-schema-2020-12") return ajv.getSchema(DIALECT_2020_12_ID)!;
   const metaSchema: unknown = JSON.parse(metaSchemaText(which));
-  if (which === "oas-3.1") allowPathItemRef(metaSchema);
+  if (which === "oas-3.1") {
+    allowPathItemRef(metaSchema);
+    allowLinkServer(metaSchema);
+  }
   return ajv.compile(metaSchema as object);
 }
 
@@ -49,6 +52,21 @@ export function compileMetaValidator(which: MetaSchema, ajv: Ajv2020 = loaderAjv
 function allowPathItemRef(metaSchema: unknown): void {
   const pathItem = (metaSchema as { $defs?: Record<string, { properties?: Record<string, unknown> }> }).$defs?.["path-item"];
   if (pathItem?.properties && !("$ref" in pathItem.properties)) pathItem.properties.$ref = { type: "string", format: "uri-reference" };
+}
+
+/**
+ * A Link Object's `server` (OpenAPI 3.1: "A server object to be used by the
+ * target operation"): the 2022-10-07 meta-schema's `link` names that
+ * property `body` by mistake (later editions and the 3.2 schema say
+ * `server`), so a document with a link's `server` failed as "unknown field".
+ * https://spec.openapis.org/oas/v3.1.0#link-object
+ */
+function allowLinkServer(metaSchema: unknown): void {
+  const link = (metaSchema as { $defs?: Record<string, { properties?: Record<string, unknown> }> }).$defs?.link;
+  if (link?.properties && !("server" in link.properties) && "body" in link.properties) {
+    link.properties.server = link.properties.body;
+    delete link.properties.body;
+  }
 }
 
 const cached = new Map<MetaSchema, ValidateFunction>();

@@ -1,0 +1,114 @@
+/**
+ * Valid documents the loader refused or mangled, from the OpenAPI
+ * Initiative's own schema tests (OAI/OpenAPI-Specification, branches
+ * v3.1-dev and v3.2-dev, tests/schema/pass/: json_schema_dialect.yaml,
+ * path_item_servers_parameters.yaml), rewritten small here:
+ * - `jsonSchemaDialect` naming OpenAPI's own dialect other than
+ *   `…/3.1/dialect/base` (a dated one, 3.2's) was error[invalid-json-schema];
+ *   a component whose `$schema` names it was an internal error ("no schema
+ *   with key or ref"), and so was one naming any other draft, which is now
+ *   a typed error at its `$schema`;
+ * - a Link Object's `server` was "unknown field" (the 2022-10-07 3.1
+ *   meta-schema calls it `body`);
+ * - a component named `__proto__` was dropped without a word (assigned into
+ *   a plain object, it set the prototype).
+ */
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { expect, test } from "vitest";
+import { EMITTERS } from "../../../generator/emit/index.js";
+import { cli, readTree, REPO, runtimeFor, tempDir, writeTree } from "../support.js";
+
+async function gen(schema: string): Promise<{ code: number | undefined; stderr: string; out: string }> {
+  const dir = writeTree({ "doc.yaml": schema });
+  const out = tempDir();
+  const run = await cli(["gen", "--schema", path.join(dir, "doc.yaml"), "--out", out, "--runtime", runtimeFor(out)], REPO, EMITTERS);
+  return { code: run.code, stderr: run.stderr, out };
+}
+
+const withDialect = (openapi: string, dialect: string, schemaDialect = dialect): string => `openapi: ${openapi}
+info: { title: Dialect, version: "1" }
+jsonSchemaDialect: ${dialect}
+paths: {}
+components:
+  schemas:
+    Named:
+      $schema: "${schemaDialect}"
+      type: object
+      properties: { name: { type: string } }
+`;
+
+test.each([
+  ["3.1.0", "https://spec.openapis.org/oas/3.1/dialect/base"],
+  ["3.1.1", "https://spec.openapis.org/oas/3.1/dialect/2024-11-10"],
+  ["3.2.0", "https://spec.openapis.org/oas/3.2/dialect/2025-09-17"],
+  ["3.1.0", "https://json-schema.org/draft/2020-12/schema"],
+])("OpenAPI %s with jsonSchemaDialect and a component $schema %s generates", async (openapi, dialect) => {
+  const run = await gen(withDialect(openapi, dialect));
+  expect(run.stderr).not.toMatch(/^(error|warning|internal error)/m);
+  expect(run.code).toBe(0);
+  expect(readTree(run.out).get("types.ts")).toContain("export interface Named {");
+});
+
+test("a component $schema of another draft is a typed error at its $schema, not an internal error", async () => {
+  const run = await gen(withDialect("3.1.0", "https://spec.openapis.org/oas/3.1/dialect/base", "http://json-schema.org/draft-07/schema#"));
+  expect(run.code).toBe(2);
+  expect(run.stderr).toMatch(/^error\[invalid-json-schema\]/);
+  expect(run.stderr).toContain("doc.yaml:8:16");
+  expect(run.stderr).toContain('"$schema" is "http://json-schema.org/draft-07/schema#"; the generator reads JSON Schema 2020-12 only');
+  expect(run.stderr).toContain("fix: Remove `$schema`");
+  expect(run.stderr).not.toContain("internal error");
+  expect(run.stderr).not.toMatch(/^\s+at /m);
+});
+
+test("another jsonSchemaDialect is still refused, with the fix", async () => {
+  const run = await gen(withDialect("3.1.0", "http://json-schema.org/draft-07/schema#"));
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain("doc.yaml:3:20");
+  expect(run.stderr).toContain('jsonSchemaDialect is "http://json-schema.org/draft-07/schema#"');
+});
+
+test("a Link Object's server (OpenAPI 3.1) is accepted", async () => {
+  const run = await gen(`openapi: 3.1.0
+info: { title: Links, version: "1" }
+paths:
+  /things:
+    post:
+      operationId: makeThing
+      responses:
+        "201":
+          description: made
+          links:
+            GetThing:
+              operationId: getThing
+              parameters: { thingId: "$response.body#/id" }
+              server: { url: "https://other.example.com" }
+  /things/{thingId}:
+    get:
+      operationId: getThing
+      parameters:
+        - { name: thingId, in: path, required: true, schema: { type: string } }
+      responses: { "200": { description: the thing } }
+`);
+  expect(run.stderr).not.toMatch(/^(error|warning)/m);
+  expect(run.code).toBe(0);
+  expect(readTree(run.out).get("client.ts")).toContain("  makeThing(options?: ApiCallOptions)");
+});
+
+test("a component named __proto__ becomes a type and a validator like any other", async () => {
+  const run = await gen(`openapi: 3.1.0
+info: { title: Proto, version: "1" }
+paths: {}
+components:
+  schemas:
+    __proto__: { type: object, properties: { a: { type: string } }, required: [a] }
+    Other: { type: object, properties: { p: { $ref: "#/components/schemas/__proto__" } } }
+`);
+  expect(run.stderr).not.toMatch(/^(error|warning)/m);
+  expect(run.code).toBe(0);
+  const types = readTree(run.out).get("types.ts")!;
+  expect(types).toContain("export interface __proto__ {\n  a: string;");
+  expect(types).toContain("  p?: __proto__;");
+  const validators = (await import(pathToFileURL(path.join(run.out, "validators", "index.js")).href)) as Record<string, (data: unknown) => boolean>;
+  expect([validators.validate__proto__!({ a: "x" }), validators.validate__proto__!({}), validators.validateOther!({ p: {} }), validators.validateOther!({ p: { a: "y" } })]).toEqual([true, false, false, true]);
+});
