@@ -27,6 +27,10 @@ export const validatorAjvOptions: Readonly<Options> = {
   // OpenAPI unions put `required` beside `oneOf` (ToolResultRequest: one of
   // `result` / `error`), with the properties defined in the other keyword.
   strictRequired: false,
+  // `prefixItems` without `minItems` (a tuple whose last items may be
+  // missing) is valid JSON Schema that documents written elsewhere use;
+  // strictTuples is a lint for authors, not a rule of the dialect.
+  strictTuples: false,
   // OpenAPI unions (`discriminator` + `oneOf`, `not: { anyOf }`) state
   // `type: object` in their branches; strictTypes wants it repeated on the
   // union. Unknown keywords (strictSchema) and bad numbers stay errors.
