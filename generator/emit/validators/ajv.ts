@@ -27,15 +27,18 @@ export const validatorAjvOptions: Readonly<Options> = {
   // OpenAPI unions put `required` beside `oneOf` (ToolResultRequest: one of
   // `result` / `error`), with the properties defined in the other keyword.
   strictRequired: false,
+  // `prefixItems` without `minItems` (a tuple whose last items may be
+  // missing) is valid JSON Schema that documents written elsewhere use;
+  // strictTuples is a lint for authors, not a rule of the dialect.
+  strictTuples: false,
   // OpenAPI unions (`discriminator` + `oneOf`, `not: { anyOf }`) state
   // `type: object` in their branches; strictTypes wants it repeated on the
   // union. Unknown keywords (strictSchema) and bad numbers stay errors.
   strictTypes: false,
-  // `prefixItems` without `minItems`/`maxItems` (a tuple whose tail is
-  // optional or open: `items: {…}`) is plain 2020-12 that documents written
-  // elsewhere use; strictTuples refused it. Likewise a property that also
-  // matches a `patternProperties` pattern (both apply, as the spec says).
-  strictTuples: false,
+  // A property that also matches a `patternProperties` pattern is valid
+  // JSON Schema (both apply) that documents written elsewhere use
+  // (`properties: { x-id }` beside `patternProperties: { "^x-" }`); ajv's
+  // strict mode refused it as a lint.
   allowMatchingProperties: true,
   // Formats are annotations in this project (CONVENTIONS.md).
   validateFormats: false,
