@@ -33,6 +33,8 @@
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { EmitError } from "../../errors.js";
 import { assertingKeywords } from "../../keywords/index.js";
+import { isKnownKeyword } from "../../load/validate-schemas.js";
+import { ANNOTATION_KEYWORDS } from "./annotations.js";
 
 export const RECEIVE_KEEPS = "x-receive";
 export const STRICT_ONLY = "x-strict-only";
@@ -123,6 +125,9 @@ export function receiveSchema(schema: SchemaObject | boolean, at: string, tags: 
       out[key] = value;
     } else if (STRICT.has(key)) {
       // dropped: a rule only the strict level checks
+    } else if (ANNOTATION_KEYWORDS.has(key) || !isKnownKeyword(key)) {
+      // The other validators' annotations (3.0's `nullable` among them), and a keyword of no dialect, which JSON Schema says is one.
+      out[key] = value;
     } else {
       throw new EmitError(
         "unsupported-schema",
