@@ -40,8 +40,8 @@ import { deref, operationsOf, requestBodyComponent } from "./operations.js";
 import { checksRevision, runtimeImport } from "./runtime-import.js";
 import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "./validators/names.js";
 
-/** The codegen/v1 revision of operation functions, ClientBase and defineOperations (runtime/codegen/v1.ts): 5, `operation`, entries' `extras`, `eventStream` with `checkEvent`. */
-export const OPERATION_FUNCTIONS_REVISION = 5;
+/** The codegen/v1 revision of operation functions, ClientBase and defineOperations (runtime/codegen/v1.ts): 5, `operation`, entries' `extras`, `eventStream` with `checkEvent`; 6, entries' `pathStyles`. */
+export const OPERATION_FUNCTIONS_REVISION = 6;
 
 /**
  * Operations whose answer needs more than "JSON in, JSON out":
@@ -200,6 +200,8 @@ export function operationData(model: LoadedSchema): OperationData[] {
       unvalidated.set(fields.length, `stream: { ${[`events: ${bare}`, ...rest].join(", ")} }`);
       fields.push(`stream: { ${[`events: ${streamSpecName(itemType)}`, ...rest].join(", ")} }`);
     }
+    const styledPath = pathParams.filter((p) => p.pathStyle !== undefined && p.clientOption === undefined);
+    if (styledPath.length > 0) fields.push(`pathStyles: { ${styledPath.map((p) => `${JSON.stringify(p.wireName)}: ${JSON.stringify(p.pathStyle)}`).join(", ")} }`);
     if (answer.kind === "items") fields.push(`items: ${JSON.stringify(answer.mode)}`);
     if (answer.kind === "text" || answer.kind === "blob") fields.push(`answer: ${JSON.stringify(answer.kind)}`);
     let params: OperationData["params"];
@@ -221,7 +223,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
       params = { type: printed(`{ ${groups.map((g) => `${g.where}${g.required ? "" : "?"}: ${g.type.printed}`).join("; ")} }`), required: groups.some((g) => g.required) };
     }
     // (The resumable stream's connections send the client's own headers and `apiKey`.)
-    let extras = others.length > 0 || bodyShape?.media !== undefined;
+    let extras = others.length > 0 || bodyShape?.media !== undefined || styledPath.length > 0;
     if (security.schemes.length > 0 && (op.security ?? doc.security) !== undefined && !resumable) {
       const requirements = requirementsOf(doc, op, security);
       fields.push(`security: ${JSON.stringify(requirements)}`);

@@ -64,6 +64,8 @@ export interface Operation {
   readonly once?: OnceSpec;
   /** Cursor pagination (the schema's `x-pagination`): the client also gets `<operation>Pages`, an async iteration over the pages. */
   readonly pages?: PagesSpec;
+  /** Path parameters written otherwise than as one URL-encoded scalar (an array, an object, `label` or `matrix` style), by name; sent by `extras`. */
+  readonly pathStyles?: Readonly<Record<string, PathStyle>>;
   /** The method takes a body without validators (an inline schema, or not JSON). */
   readonly takesBody?: boolean;
   /** The body's media type when it is not `application/json`, sent by `extras`: another JSON one (`application/merge-patch+json`) JSON-encoded, any other body as given (a string, Blob, FormData, ...). */
@@ -106,6 +108,17 @@ export type QueryStyle = "form" | "csv" | "deep" | "pipe" | "space" | "json";
  */
 export type HeaderStyle = "simple" | "explode" | "json";
 
+/**
+ * How a path parameter is written when it is not a scalar in OpenAPI's
+ * default `simple` style (which the client writes itself, URL-encoded):
+ * `simple` / `explode` (an array's items, an object's keys and values, joined
+ * by commas; `k=v` pairs with explode), `label` (`.a.b` with explode, `.a,b`
+ * without), `matrix` (`;id=a;id=b` with explode, `;id=a,b` without), `json`
+ * (described by `content: application/json`). RFC 6570's expansions, which
+ * OpenAPI's `style` names.
+ */
+export type PathStyle = "simple" | "explode" | "label" | "labelExplode" | "matrix" | "matrixExplode" | "json";
+
 export interface ParamsSpec {
   /** Query parameter names and their style. */
   readonly query?: Readonly<Record<string, QueryStyle>>;
@@ -138,6 +151,8 @@ export interface OperationExtras {
   credential(scheme: SecurityScheme, credential: Credential, query: URLSearchParams, headers: Record<string, string>): void;
   /** A body of media type `media` (not JSON), as sent, and its content type (none for FormData and URLSearchParams, which set their own). */
   body(body: unknown, media: string): readonly [BodyInit, string?];
+  /** A path parameter's value as its style writes it into the path, URL-encoded (`PathStyle`). */
+  pathText(name: string, value: unknown, style: PathStyle): string;
 }
 
 /** A streamed operation's settings, from its item schema and `x-resume`. */
@@ -386,7 +401,7 @@ export class ClientBase {
   }
 
   #call(id: string, operation: Operation, args: unknown[], kind: OperationKind | undefined): unknown {
-    const { method, path, body: check, takesBody, params, extras } = operation;
+    const { method, path, body: check, takesBody, params, extras, pathStyles } = operation;
     const fromOption = this.#pathOptions;
     // Arguments: the path parameters not filled from an option, in path order; the body; the parameters object; the options.
     const pathArgs = (path.match(/\{[^}]+\}/g) ?? []).filter((p) => !(p.slice(1, -1) in fromOption)).length;
@@ -432,7 +447,8 @@ export class ClientBase {
           const option = fromOption[name];
           const value = option === undefined ? args[nextArg++] : (callOptions?.[option] ?? settings[option]);
           if (value == null || value === "") throw new TypeError(`${id}: pass ${option === undefined ? name : `{ ${option} } to the client or the call`}`);
-          return encodeURIComponent(value as string);
+          const style = pathStyles?.[name];
+          return style ? need("pathStyles").pathText(name, value, style) : encodeURIComponent(value as string);
         }) +
         (search && "?" + search)
       );

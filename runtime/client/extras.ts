@@ -6,7 +6,7 @@
  * query or a cookie). Generated operation functions pass it only in the
  * entries that need it; a program calling none of those bundles none of it.
  */
-import { basicToken, type CallParams, type Credential, type HeaderStyle, type OperationExtras, type ParamsSpec, type QueryStyle, type SecurityScheme } from "./core.js";
+import { basicToken, type CallParams, type Credential, type HeaderStyle, type OperationExtras, type ParamsSpec, type PathStyle, type QueryStyle, type SecurityScheme } from "./core.js";
 import { isJsonMediaType } from "./media.js";
 
 /** Adds `name=value` (value URL-encoded) to the call's `cookie` header. */
@@ -51,7 +51,31 @@ function addQuery(query: URLSearchParams, name: string, value: unknown, style: Q
   } else query.append(name, String(value));
 }
 
+/**
+ * A path parameter's text (`PathStyle`, RFC 6570's simple, label and path-style
+ * expansions): every name, key and value URL-encoded, the separators not.
+ */
+function pathText(name: string, value: unknown, style: PathStyle): string {
+  const enc = (v: unknown): string => encodeURIComponent(String(v));
+  if (style == "json") return enc(JSON.stringify(value));
+  const explode = style == "explode" || style == "labelExplode" || style == "matrixExplode";
+  const matrix = style == "matrix" || style == "matrixExplode";
+  const prefix = matrix ? ";" : style == "simple" || style == "explode" ? "" : ".";
+  if (Array.isArray(value)) {
+    const items = value.filter((v) => v != null).map(enc);
+    if (!matrix) return prefix + items.join(explode ? prefix || "," : ",");
+    return explode ? items.map((item) => `;${enc(name)}=${item}`).join("") : `;${enc(name)}=${items.join(",")}`;
+  }
+  if (typeof value == "object" && value !== null) {
+    const entries = Object.entries(value).filter(([, v]) => v != null);
+    if (explode) return prefix + entries.map(([k, v]) => `${enc(k)}=${enc(v)}`).join(prefix || ",");
+    return prefix + (matrix ? `${enc(name)}=` : "") + entries.flatMap(([k, v]) => [enc(k), enc(v)]).join(",");
+  }
+  return prefix + (matrix ? `${enc(name)}=` : "") + enc(value);
+}
+
 export const operationExtras: OperationExtras = {
+  pathText,
   params(spec: ParamsSpec, given: CallParams | undefined, query: URLSearchParams, headers: Record<string, string>): void {
     const styles = spec.query ?? {};
     for (const name in styles) addQuery(query, name, given?.query?.[name], styles[name]!);

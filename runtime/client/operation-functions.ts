@@ -9,8 +9,8 @@
 import { callOperation, type ClientBase, type Operation, type OperationExtras, type OperationKind } from "./core.js";
 import { operationExtras } from "./extras.js";
 
-/** An entry with parameters or a body that is not JSON carries the code that sends them (`extras`): without it they could not be sent. */
-type Lean = Operation & ({ readonly params?: undefined; readonly bodyMedia?: undefined } | { readonly extras: OperationExtras });
+/** An entry with parameters, styled path parameters or a body that is not JSON carries the code that sends them (`extras`): without it they could not be sent. */
+type Lean = Operation & ({ readonly params?: undefined; readonly bodyMedia?: undefined; readonly pathStyles?: undefined } | { readonly extras: OperationExtras });
 
 /**
  * The function of one operation: `(client, ...the method's arguments)`,

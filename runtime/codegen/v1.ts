@@ -37,9 +37,12 @@
  * always checks them), so the unvalidated operations bundle no checking;
  * and the query style `json` (`QueryStyle`: a parameter described by
  * `content: application/json`), and header and cookie parameters by name
- * with a style (`HeaderStyle`: `simple`, `explode`, `json`).
+ * with a style (`HeaderStyle`: `simple`, `explode`, `json`); 6,
+ * `Operation.pathStyles` (`PathStyle`): path parameters that are arrays or
+ * objects, or in `label` or `matrix` style, written by `extras` as their
+ * style says (a revision 5 runtime wrote them as one encoded string).
  */
-export const CODEGEN_V1_REVISION = 5;
+export const CODEGEN_V1_REVISION = 6;
 
 /**
  * Throws at import time when the installed runtime's contract revision is
@@ -74,6 +77,7 @@ export {
   type CallParams,
   type ParamsSpec,
   type HeaderStyle,
+  type PathStyle,
   type QueryStyle,
   type SecurityScheme,
   type StatusProbe,

@@ -147,7 +147,7 @@ describe("client emitter", () => {
 
   it("renders an operation function from plain template data (the operations template and its partials)", () => {
     const render = createRenderer("operations.ts.hbs");
-    const op = { id: "x", kind: "json", method: "GET", path: "/", summary: "s", description: "", scopes: [], statuses: [], pathParams: [], responseType: "T.X", functionEntry: "{}", paged: false };
+    const op = { id: "x", fn: "x", kind: "json", method: "GET", path: "/", summary: "s", description: "", scopes: [], statuses: [], pathParams: [], responseType: "T.X", functionEntry: "{}", paged: false };
     const data = { header: "h", runtime: "r", revision: 4, generator: "g", coreName: "C", optionsName: "O", callOptionsName: "CO", streamOptionsName: "SO", kindImports: [], validatorImports: [], operations: [op], unvalidated: false, hasOnce: false, streamValues: "", streamTypes: "" };
     expect(render(data)).toContain("export const x: (client: C, options?: CO) => Promise<T.X>");
   });

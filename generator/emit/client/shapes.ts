@@ -36,6 +36,17 @@ export interface ParamShape {
   /** Query parameters: the runtime's `QueryStyle`; header and cookie ones: its `HeaderStyle`. */
   readonly style: "form" | "csv" | "deep" | "pipe" | "space" | "json" | "simple" | "explode";
   readonly clientOption: string | undefined;
+  /** A path parameter the runtime does not write as one URL-encoded scalar: its `PathStyle` (an array or object, `label`, `matrix`, JSON content). */
+  readonly pathStyle?: "simple" | "explode" | "label" | "labelExplode" | "matrix" | "matrixExplode" | "json";
+}
+
+/** Whether a (dereferenced) schema may hold an array or an object: anything but a plain scalar type. */
+function mayBeStructured(doc: OpenAPIObject, schema: unknown): boolean {
+  const s = isRef(schema) ? deref<unknown>(doc, schema) : schema;
+  if (!isPlainObject(s)) return true;
+  const types = typeof s.type === "string" ? [s.type] : Array.isArray(s.type) ? s.type : undefined;
+  if (types === undefined) return s.enum === undefined && s.const === undefined && s.format === undefined;
+  return types.some((t) => t === "array" || t === "object");
 }
 
 /** The query styles OpenAPI names that are not `form` (which is `form` or `csv` by `explode`). */
@@ -77,6 +88,17 @@ export function parametersOf(doc: OpenAPIObject, { item, op, at, itemAt }: Opera
     const explode = p.explode ?? (inQuery ? p.style === undefined || p.style === "form" : false);
     const style: ParamShape["style"] = json ? "json" : !inQuery ? (explode ? "explode" : "simple") : (QUERY_STYLES[p.style ?? ""] ?? (explode ? "form" : "csv"));
     const schema = p.schema ?? (isPlainObject(p.content) ? Object.values(p.content)[0]?.schema : undefined);
+    // Path: `simple` (the default), `label` or `matrix`, each with or without explode (default without).
+    const pathStyle: ParamShape["pathStyle"] =
+      p.in !== "path"
+        ? undefined
+        : json
+          ? "json"
+          : p.style === "label" || p.style === "matrix"
+            ? p.explode === true ? `${p.style}Explode` : p.style
+            : mayBeStructured(doc, schema)
+              ? p.explode === true ? "explode" : "simple"
+              : undefined;
     return {
       wireName: p.name,
       in: p.in as ParamShape["in"],
@@ -85,6 +107,7 @@ export function parametersOf(doc: OpenAPIObject, { item, op, at, itemAt }: Opera
       description: p.description ?? "",
       style,
       clientOption: clientOptionOf(p),
+      ...(pathStyle !== undefined && { pathStyle }),
     };
   });
 }
