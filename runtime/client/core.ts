@@ -72,7 +72,7 @@ export interface Operation {
   readonly bodyMedia?: string;
   /** Query, header and cookie parameters, by where they go (see `ParamsSpec`). */
   readonly params?: ParamsSpec;
-  /** Security requirement alternatives, each a list of scheme names (`ClientBase`'s `schemes`); the first the client holds every credential of is sent. An empty list: none needed. */
+  /** Security requirement alternatives, each a list of scheme names (`ClientBase`'s `schemes`); the first non-empty one the client holds every credential of is sent. An empty list: none needed (an empty alternative beside others: authentication is optional, and a held credential is still sent). */
   readonly security?: readonly (readonly string[])[];
   /**
    * What sends `params`, a body that is not JSON (`bodyMedia`) and the
@@ -409,8 +409,8 @@ export class ClientBase {
     const callOptions = args[paramsIndex + (params ? 1 : 0)] as CallContext["callOptions"];
     const settings = this.#o as ClientOptions & Record<string, unknown>;
     // The query string and headers of the call: its parameters, and the
-    // credentials of the first security alternative the client holds every
-    // credential of.
+    // credentials of the first non-empty security alternative the client
+    // holds every credential of.
     // A value that cannot be sent (a parameter JSON cannot encode, an entry
     // without the extras its credential needs) is the caller's mistake, a
     // TypeError thrown where the call is awaited (by `url`), like a missing
@@ -426,7 +426,8 @@ export class ClientBase {
       if (params) need("params").params(params, args[paramsIndex] as CallParams | undefined, query, headers);
       const credentials = settings.credentials ?? {};
       const schemes = this.#schemes;
-      for (const name of operation.security?.find((names) => names.every((name) => credentials[name] !== undefined && schemes[name])) ?? []) {
+      // An empty alternative (`{}`: authentication optional) is taken only when no other is held: a held token is sent.
+      for (const name of operation.security?.find((names) => names.length > 0 && names.every((name) => credentials[name] !== undefined && schemes[name])) ?? []) {
         const scheme = schemes[name]!;
         const credential = credentials[name]!;
         const secret = typeof credential == "string" ? credential : credential.password;

@@ -1,0 +1,68 @@
+/**
+ * Optional authentication as OpenAPI writes it: `security: [{}, { bearer: [] }]`
+ * (an empty requirement beside another; GitHub-style APIs answer more to an
+ * authenticated caller). The client took the empty alternative first and so
+ * never sent the token it held. It now sends a held credential, and without
+ * one calls anonymously; `security: []` still sends nothing. Over real HTTP
+ * on 127.0.0.1.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { genQuietly, writeTree } from "../support.js";
+
+const SCHEMA = `openapi: 3.1.0
+info: { title: Optional auth, version: "1" }
+security: [{ bearer: [] }]
+paths:
+  /optional:
+    get: { operationId: optional, security: [{}, { bearer: [] }], responses: { "204": { description: none } } }
+  /public:
+    get: { operationId: publicOne, security: [], responses: { "204": { description: none } } }
+  /private:
+    get: { operationId: privateOne, responses: { "204": { description: none } } }
+components:
+  securitySchemes:
+    bearer: { type: http, scheme: bearer }
+`;
+
+interface Client {
+  optional(): Promise<undefined>;
+  publicOne(): Promise<undefined>;
+  privateOne(): Promise<undefined>;
+}
+let ApiClient: new (options: { baseUrl: string; credentials?: { bearer?: string } }) => Client;
+let server: Server;
+let baseUrl = "";
+const seen: string[] = [];
+
+beforeAll(async () => {
+  const out = await genQuietly(path.join(writeTree({ "auth.yaml": SCHEMA }), "auth.yaml"));
+  ({ ApiClient } = (await import(path.join(out, "client.ts"))) as { ApiClient: typeof ApiClient });
+  server = createServer((request, response) => {
+    seen.push(`${request.url} ${request.headers.authorization ?? "-"}`);
+    response.writeHead(204).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}, 60_000);
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+test("with a token: sent where it is required or optional, not where security is []", async () => {
+  seen.length = 0;
+  const client = new ApiClient({ baseUrl, credentials: { bearer: "tok" } });
+  await client.optional();
+  await client.publicOne();
+  await client.privateOne();
+  expect(seen).toEqual(["/optional Bearer tok", "/public -", "/private Bearer tok"]);
+});
+
+test("without one: the optional operation is called anonymously", async () => {
+  seen.length = 0;
+  const client = new ApiClient({ baseUrl });
+  await client.optional();
+  await client.publicOne();
+  expect(seen).toEqual(["/optional -", "/public -"]);
+});
