@@ -42,11 +42,6 @@ export const validatorAjvOptions: Readonly<Options> = {
   // `type: object` in their branches; strictTypes wants it repeated on the
   // union. Unknown keywords (strictSchema) and bad numbers stay errors.
   strictTypes: false,
-  // A property that also matches a `patternProperties` pattern is valid
-  // JSON Schema (both apply) that documents written elsewhere use
-  // (`properties: { x-id }` beside `patternProperties: { "^x-" }`); ajv's
-  // strict mode refused it as a lint.
-  allowMatchingProperties: true,
   // Formats are annotations in this project (CONVENTIONS.md).
   validateFormats: false,
   unicodeRegExp: true,
