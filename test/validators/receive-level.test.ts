@@ -5,7 +5,6 @@
  * receive-level validators a client applies to what it reads.
  */
 import { describe, expect, it } from "vitest";
-import { isEmitError } from "../../generator/errors.js";
 import { receivedComponents } from "../../generator/emit/validators/received-components.js";
 import { receiveComponents, receiveSchema } from "../../generator/emit/validators/receive-level.js";
 import { validateAgentRunEvent } from "../../generated/validators/agent-run-event.js";
