@@ -11,6 +11,7 @@ import { eventsEmitter } from "./events.js";
 import { fixturesEmitter } from "./fixtures.js";
 import { typesEmitter } from "./types.js";
 import { validatorsEmitter } from "./validators.js";
+import { closeReceiveThread } from "./validators/receive-thread.js";
 import { transcriptEmitter } from "../transcript/emit.js";
 
 /** `openapi.json`: the bundled document (internal `$ref`s only), what other languages load. Author order, 2-space indent. */
@@ -33,8 +34,13 @@ export const EMITTERS: readonly Emitter[] = [
 /** Run the emitters in order and finalize their files (headers, manifest, sorted). */
 export async function generate(model: LoadedSchema, emitters: readonly Emitter[] = EMITTERS): Promise<EmittedFile[]> {
   const produced: Produced[] = [];
-  for (const emitter of emitters) {
-    for (const file of await emitter.emit(model)) produced.push({ emitter: emitter.name, file });
+  try {
+    for (const emitter of emitters) {
+      for (const file of await emitter.emit(model)) produced.push({ emitter: emitter.name, file });
+    }
+  } finally {
+    // The validators and fixtures emitters share it; it ends with the run, whichever of them ran.
+    closeReceiveThread(model);
   }
   return finalizeFiles(produced, model);
 }
