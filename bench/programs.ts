@@ -8,6 +8,7 @@
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build, type Metafile, type Plugin } from "esbuild";
+import { browserPlatform } from "../scripts/client-platform.mjs";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 
@@ -74,7 +75,12 @@ export interface Bundle {
   inputs: string[];
 }
 
-/** esbuild, browser platform, ESM, minified, with code splitting: every emitted chunk is counted. */
+/**
+ * esbuild, browser platform, ESM, minified, with code splitting: every
+ * emitted chunk is counted. The client's platform module is its browser
+ * variant, as the packed package's `browser` condition resolves it
+ * (scripts/client-platform.mjs).
+ */
 export async function bundle(source: string): Promise<Bundle> {
   const out = await build({
     stdin: { contents: source, resolveDir: root, loader: "ts", sourcefile: "program.ts" },
@@ -87,7 +93,7 @@ export async function bundle(source: string): Promise<Bundle> {
     outdir: "/bundle-out",
     write: false,
     metafile: true,
-    plugins: [packageSources],
+    plugins: [packageSources, browserPlatform],
     logLevel: "silent",
   });
   let min = 0;

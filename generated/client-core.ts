@@ -10,15 +10,12 @@
  */
 import {
   ClientBase,
-  requireCodegenRevision,
   type CallOptions,
   type ClientOptions,
   type Credential,
   type OnceOutcome,
   type StreamRunOptions,
 } from "../runtime/codegen/v1.js";
-
-requireCodegenRevision(5, "mantyx-wire 0.2.0");
 
 /** The package version the client identifies itself with. */
 export const CLIENT_VERSION = "0.2.0";

@@ -20,7 +20,6 @@
  */
 import {
   defineOperations,
-  requireCodegenRevision,
   type DecodedItemFor,
   type OnceOutcome,
   type OnInvalid,
@@ -45,8 +44,6 @@ export {
   type MantyxStreamOptions,
   type ToolResultOutcome,
 } from "./client-core.js";
-
-requireCodegenRevision(5, "mantyx-wire 0.2.0");
 
 /** Every operation, as data (the runtime's `Operation`). */
 export const operations = {

@@ -16,12 +16,9 @@ import {
   type OnInvalid,
   type SseMessage,
   type SseSource,
-  requireCodegenRevision,
 } from "../runtime/codegen/v1.js";
 import type * as T from "./types.js";
 import { validateAgentRunEventReceive } from "./validators/agent-run-event.receive.js";
-
-requireCodegenRevision(3, "mantyx-wire 0.2.0");
 
 /**
  * The events of `streamRun`: each message's data is a `AgentRunEvent`,

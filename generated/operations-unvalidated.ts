@@ -14,7 +14,6 @@
  */
 import {
   operation,
-  requireCodegenRevision,
   operationExtras,
   onceKind,
   eventStream,
@@ -29,8 +28,6 @@ import type { TerminalAgentRunEvent } from "./events.js";
 import type * as T from "./types.js";
 
 export { MantyxCore, type MantyxClientOptions, type MantyxCallOptions, type MantyxStreamOptions } from "./client-core.js";
-
-requireCodegenRevision(5, "mantyx-wire 0.2.0");
 
 /**
  * Cancel a run (idempotent, best effort).

@@ -17,7 +17,6 @@
  */
 import {
   operation,
-  requireCodegenRevision,
   operationExtras,
   checkedBody,
   onceKind,
@@ -40,8 +39,6 @@ import { validateSessionMessageRequestAllErrors } from "./validators/session-mes
 import { validateToolResultRequestAllErrors } from "./validators/tool-result-request.all-errors.js";
 
 export { MantyxCore, type MantyxClientOptions, type MantyxCallOptions, type MantyxStreamOptions } from "./client-core.js";
-
-requireCodegenRevision(5, "mantyx-wire 0.2.0");
 
 /**
  * Cancel a run (idempotent, best effort).

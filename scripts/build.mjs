@@ -4,14 +4,17 @@
  *   1. tsc -p tsconfig.build.json: index.ts, generated/*.ts and the runtime
  *      they import, as ES2022 modules with declarations;
  *   2. the generated validators (with validators/internal/), JavaScript plus .d.ts already, copied next
- *      to the compiled client, which imports them as ./validators/index.js.
+ *      to the compiled client, which imports them as ./validators/index.js;
+ *   3. the compiled client core pointed at the package import `#client-platform`
+ *      (./client-platform.mjs), so a browser bundle gets the browser variant.
  * dist/ is build output (gitignored); generated/ stays the committed source.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { PLATFORM_IMPORT, PLATFORM_SPECIFIER } from "./client-platform.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
@@ -24,4 +27,9 @@ const to = join(dist, "generated", "validators");
 // With internal/, the level modules the public validator modules share.
 const copied = readdirSync(from, { recursive: true }).filter((file) => /\.(js|d\.ts)$/.test(file));
 for (const file of copied) cpSync(join(from, file), join(to, file));
+const core = join(dist, "runtime", "client", "core.js");
+const compiled = readFileSync(core, "utf8");
+const platformImport = `from "${PLATFORM_SPECIFIER}"`;
+if (compiled.split(platformImport).length !== 2) throw new Error(`build: ${core} should import ${PLATFORM_SPECIFIER} once`);
+writeFileSync(core, compiled.replace(platformImport, `from "${PLATFORM_IMPORT}"`));
 console.log(`build: dist/ written (${copied.length} validator files copied)`);

@@ -37,7 +37,7 @@ import { typeName } from "./types/names.js";
 import { propertyKey } from "./types/ts-type.js";
 import { streamSpecName, terminalTypeName } from "./events.js";
 import { deref, operationsOf, requestBodyComponent } from "./operations.js";
-import { runtimeImport } from "./runtime-import.js";
+import { checksRevision, runtimeImport } from "./runtime-import.js";
 import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "./validators/names.js";
 
 /** The codegen/v1 revision of operation functions, ClientBase and defineOperations (runtime/codegen/v1.ts): 5, `operation`, entries' `extras`, `eventStream` with `checkEvent`. */
@@ -345,7 +345,7 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
     optionsName: `${prefix}ClientOptions`,
     callOptionsName: `${prefix}CallOptions`,
     streamOptionsName: `${prefix}StreamOptions`,
-    revision: OPERATION_FUNCTIONS_REVISION,
+    revision: checksRevision(model) ? OPERATION_FUNCTIONS_REVISION : undefined,
     hasOnce: operations.some((op) => op.kind === "once"),
     schemes: security.schemes.map((scheme) => ({ name: scheme.name, basic: scheme.kind === "basic", description: (/^.*?[.!?](?=\s|$)/.exec(scheme.description.replace(/\s+/g, " ").trim())?.[0] ?? scheme.description.replace(/\s+/g, " ").trim()) || `${scheme.kind}${scheme.kind === "apiKey" ? ` (${scheme.in} ${scheme.parameter})` : ""}` })),
   };

@@ -14,7 +14,7 @@
 import { header } from "../header.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { eventStreams, type EventStream } from "./event-streams.js";
-import { runtimeImport } from "./runtime-import.js";
+import { checksRevision, runtimeImport } from "./runtime-import.js";
 import { receiveFile, receiveName } from "./validators/names.js";
 
 const FILE = "events.ts";
@@ -101,13 +101,13 @@ export function emitEvents(model: LoadedSchema): EmittedFile[] {
     `  type OnInvalid,`,
     `  type SseMessage,`,
     `  type SseSource,`,
-    ...(flat ? [`  requireCodegenRevision,`] : []),
+    ...(flat && checksRevision(model) ? [`  requireCodegenRevision,`] : []),
     `} from ${JSON.stringify(runtimeImport(model, FILE))};`,
     `import type * as T from "./types.js";`,
     ...imports,
     ``,
     // Reading flattened frames (EventStreamSpec.payload) is revision 2 of the contract: an older runtime would ignore it.
-    ...(flat ? [`requireCodegenRevision(${PAYLOAD_REVISION}, ${JSON.stringify(`mantyx-wire ${model.generatorVersion}`)});`, ``] : []),
+    ...(flat && checksRevision(model) ? [`requireCodegenRevision(${PAYLOAD_REVISION}, ${JSON.stringify(`mantyx-wire ${model.generatorVersion}`)});`, ``] : []),
     streams.map((s) => streamBlock(s, streams.length === 1)).join("\n\n"),
     ``,
   ].join("\n");

@@ -21,6 +21,20 @@ export const DEFAULT_RUNTIME = "@mantyx/wire-types/codegen/v1";
 /** The version of the contract this generator emits code for. */
 export const CODEGEN_CONTRACT = 1;
 
+/**
+ * Whether generated code checks the runtime's contract revision when it is
+ * imported (`requireCodegenRevision`): for a runtime imported as a package,
+ * which may be installed at another version than the code was generated
+ * for. A relative `--runtime` is a source path compiled along with the code
+ * (this repository's `generated/` and its `runtime/` ship in one package,
+ * at one version): `tsc` checks the code against it, and the check would
+ * only add bytes to every bundle.
+ */
+export function checksRevision(model: LoadedSchema): boolean {
+  const runtime = model.runtime ?? DEFAULT_RUNTIME;
+  return !runtime.startsWith("./") && !runtime.startsWith("../");
+}
+
 /** The specifier `file` (a path relative to the output folder) imports the runtime contract by. */
 export function runtimeImport(model: LoadedSchema, file: string): string {
   const runtime = model.runtime ?? DEFAULT_RUNTIME;

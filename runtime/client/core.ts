@@ -18,6 +18,7 @@
 import type { EventStreamSpec, StrictEventValidator, ValidationMode } from "../events/index.js";
 import { MantyxApiError, MantyxConnectionError, unexpectedResponse } from "./errors.js";
 import { backoff, sleep, type BackoffOptions } from "./internal/backoff.js";
+import { platformHeaders, send } from "./internal/platform.js";
 import { redactError, redactor, scrub, secretForms, type Redact } from "./internal/redact.js";
 import type { BodyCheck } from "./request-check.js";
 import type { ItemStreamMode } from "./item-stream.js";
@@ -313,9 +314,6 @@ function addHeaders(headers: Headers, set: Record<string, string> | undefined, s
   }
 }
 
-/** The redirect statuses fetch follows (Fetch, "redirect status"). */
-const REDIRECTS = [301, 302, 303, 307, 308];
-
 /** Set by ClientBase's static block: the only way into a client's private `#call` (the operation functions, ./operation-functions.ts). */
 let call: (client: ClientBase, id: string, operation: Operation, args: unknown[], kind?: OperationKind) => unknown;
 
@@ -372,8 +370,7 @@ export class ClientBase {
     }
     // fetch refuses such a URL, and its error would quote the password.
     if (base.username || base.password) throw new TypeError("MantyxClient: baseUrl has a user name or password (not shown); pass apiKey");
-    const inBrowser = "document" in globalThis || "WorkerGlobalScope" in globalThis;
-    const headers = (this.#headers = new Headers(inBrowser ? {} : { "user-agent": `@mantyx/wire-types/${version}${userAgent ? " " + userAgent : ""}` }));
+    const headers = (this.#headers = new Headers(platformHeaders(version, userAgent)));
     addHeaders(headers, options.headers, secrets);
     if (apiKey !== undefined) {
       // fetch strips leading and trailing HTTP whitespace from header values,
@@ -535,10 +532,7 @@ export class ClientBase {
     const secrets = [...this.#secrets];
     for (const set of [{ accept }, callOptions?.headers, extra, type && { "content-type": type }]) addHeaders(headers, set || {}, secrets);
     const hide = redactor(secrets);
-    // fetch forwards every header but Authorization to the origin a redirect
-    // names. A request with a credential in another header (X-API-Key, an
-    // API-key scheme's, a cookie) follows its redirects here instead, and
-    // leaves the credentials behind on a hop to another origin.
+    // The headers with a credential that fetch would forward to the origin a redirect names (./internal/platform.ts).
     const carried: string[] = [];
     headers.forEach((value, name) => name != "authorization" && secrets.some((form) => value.includes(form)) && carried.push(name));
     for (let attempt = 1; ; attempt++) {
@@ -546,32 +540,16 @@ export class ClientBase {
       let response: Response | undefined;
       let error: MantyxApiError | MantyxConnectionError;
       try {
-        const hop = { url, method, headers, body: payload };
-        for (let hops = 0; ; hops++) {
-          // Called unbound: a browser's window.fetch called as a method of another object throws "Illegal invocation".
-          response = await fetchFn(hop.url, { ...hop, signal, redirect: carried.length ? "manual" : "follow" });
-          // (A browser answers "manual" with an opaque redirect: no status, no Location.)
-          if (response.type == "opaqueredirect") {
-            throw new MantyxConnectionError(`${id}: a browser hides the redirect; not followed (${carried} would go along): use Authorization, or the final URL as baseUrl`, { operationId: id, attempts: attempt });
-          }
-          const { status } = response;
-          const location = carried.length && REDIRECTS.includes(status) && response.headers.get("location");
-          if (!location) break;
-          if (hops == 20) throw new TypeError("redirect count exceeded");
-          await response.body?.cancel().catch(() => undefined);
-          const next = new URL(location, hop.url);
-          // Fetch's "HTTP-redirect fetch": a 303 (and a POST's 301/302) becomes a GET without its body.
-          const toGet = (status == 303 && hop.method != "HEAD") || (status < 303 && hop.method == "POST");
-          const sent = new Headers(hop.headers);
-          if (next.origin != new URL(hop.url).origin) for (const name of ["authorization", ...carried]) sent.delete(name);
-          if (toGet) {
-            sent.delete("content-type");
-            hop.method = "GET";
-            hop.body = undefined;
-          }
-          hop.url = next.href;
-          hop.headers = sent;
-        }
+        response = await send(
+          fetchFn,
+          { url, method, headers, body: payload, signal },
+          carried,
+          () =>
+            new MantyxConnectionError(`${id}: a browser hides the redirect; not followed (${carried} would go along): use Authorization, or the final URL as baseUrl`, {
+              operationId: id,
+              attempts: attempt,
+            }),
+        );
         if (response.ok) return response;
         // The typed error: the credential is redacted from the body text (also
         // in its JSON-escaped form, after normalising the JSON) and from every

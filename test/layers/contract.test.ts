@@ -3,14 +3,27 @@
  * and the check that refuses a runtime older than the code needs.
  */
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { EMITTERS } from "../../generator/emit/index.js";
 import { CODEGEN_V1_REVISION, requireCodegenRevision } from "../../runtime/codegen/v1.js";
+import { cli, REPO, tempDir } from "../generator/support.js";
+
+const CLIENT_MODULES = ["client.ts", "client-core.ts", "operations.ts", "operations-unvalidated.ts"];
 
 describe("codegen contract v1", () => {
-  it("generated code asks for the revision this runtime provides", () => {
-    const client = readFileSync(new URL("../../generated/client.ts", import.meta.url), "utf8");
-    expect(client).toContain(`requireCodegenRevision(${CODEGEN_V1_REVISION}, `);
+  it("code that imports the runtime as a package (the default --runtime) asks for the revision this runtime provides", async () => {
+    const out = tempDir();
+    const run = await cli(["gen", "--schema", "schema/openapi.yaml", "--out", out], REPO, EMITTERS);
+    expect(run.code, run.stderr).toBe(0);
+    for (const file of CLIENT_MODULES) expect(readFileSync(path.join(out, file), "utf8"), file).toContain(`requireCodegenRevision(${CODEGEN_V1_REVISION}, "mantyx-wire `);
+    // The event spec names its payload member, which revision 3 reads.
+    expect(readFileSync(path.join(out, "events.ts"), "utf8")).toMatch(/^requireCodegenRevision\(3, "mantyx-wire [^"]+"\);$/m);
     expect(() => requireCodegenRevision(CODEGEN_V1_REVISION, "mantyx-wire test")).not.toThrow();
+  }, 60_000);
+
+  it("code compiled with its runtime (a relative --runtime: this package's generated/) has no import-time check to bundle", () => {
+    for (const file of [...CLIENT_MODULES, "events.ts"]) expect(readFileSync(path.join(REPO, "generated", file), "utf8"), file).not.toContain("requireCodegenRevision");
   });
 
   it("code generated for a newer revision fails at import time, saying what to upgrade", () => {

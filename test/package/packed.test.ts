@@ -143,6 +143,27 @@ export const ref: ToolRef = { kind: "local", name: "t", description: "d", parame
     expect(() => execFileSync(process.execPath, [tsc, "-p", join(app, "tsconfig.legacy.json")], { cwd: app, encoding: "utf8" })).not.toThrow();
   }, 60_000);
 
+  it("a browser bundle gets the client's browser platform module; Node, workerd and a plain import get the server one", async () => {
+    const bundleFor = async (platform: "browser" | "node", conditions?: string[]): Promise<string> => {
+      const out = await build({
+        stdin: { contents: 'export { MantyxCore, createRun } from "@mantyx/wire-types/operations/unvalidated";', resolveDir: app, loader: "js" },
+        bundle: true,
+        format: "esm",
+        platform,
+        ...(conditions && { conditions }),
+        write: false,
+        logLevel: "silent",
+      });
+      return out.outputFiles[0]!.text;
+    };
+    // The redirect loop (runtime/client/internal/platform.ts) is what a browser could never run.
+    expect(await bundleFor("browser")).not.toContain("redirect count exceeded");
+    expect(await bundleFor("browser", ["workerd", "worker", "browser"])).toContain("redirect count exceeded");
+    expect(await bundleFor("node")).toContain("redirect count exceeded");
+    const imported = execFileSync(process.execPath, ["--input-type=module", "-e", 'import("@mantyx/wire-types/codegen/v1").then((m) => console.log(typeof m.ClientBase))'], { cwd: app, encoding: "utf8" });
+    expect(imported.trim()).toBe("function");
+  });
+
   it("the main entry bundles for the browser without Node built-ins", async () => {
     const out = await build({
       stdin: { contents: 'export { MantyxClient, parseSse, decodeEvents } from "@mantyx/wire-types";', resolveDir: app, loader: "js" },

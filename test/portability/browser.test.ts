@@ -2,7 +2,8 @@
  * The runtime in a real browser: headless Chromium (Debian's, driven by
  * playwright-core) loads a page whose script is the portability consumer
  * (./consumer.ts) bundled by esbuild, and runs the same tool round trip as
- * Deno, Bun and the edge VM do. The page and the API share one origin: a
+ * Deno, Bun and the edge VM do, on the client's browser platform module
+ * (no redirect loop of its own, no User-Agent). The page and the API share one origin: a
  * small server here serves the page and passes every other request through
  * to the mock server, streaming (an SSE answer must not be buffered).
  *
@@ -28,11 +29,13 @@ let browser: Browser | undefined;
 beforeAll(async () => {
   if (!available) return;
   api = await startMockServer();
-  const script = await bundleConsumer("script");
+  const script = await bundleConsumer("script", { browser: true });
   const upstream = new URL(api.url);
   site = createServer((req, res) => {
     if (req.url === "/") return void res.writeHead(200, { "content-type": "text/html" }).end('<!doctype html><script src="/consumer.js"></script>');
     if (req.url === "/consumer.js") return void res.writeHead(200, { "content-type": "text/javascript" }).end(script);
+    // A base URL that redirects to another origin (the API's own).
+    if (req.url?.startsWith("/hop/")) return void res.writeHead(307, { location: `${api.url}${req.url.slice(4)}`, "access-control-allow-origin": "*" }).end();
     const proxied = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
@@ -72,5 +75,20 @@ describe("the runtime in a browser", () => {
     const created = api.requests.find((r) => r.method === "POST" && r.path.endsWith("/agent-runs"));
     expect(created?.headers["x-mantyx-client"]).toBeUndefined();
     expect(String(created?.headers["user-agent"])).toMatch(/Chrome/);
+  }, 60_000);
+
+  it.skipIf(!available)("a credential outside Authorization is not carried along a redirect the browser hides: a clear error, no leak", async () => {
+    const page = await browser!.newPage();
+    await page.goto(`${origin}/`);
+    const before = api.requests.length;
+    const out = await page.evaluate(
+      async ([base, workspace, key]) =>
+        (globalThis as unknown as { portable: { redirected(a: string, b: string, c: string): Promise<Record<string, unknown>> } }).portable.redirected(base!, workspace!, key!),
+      [`${origin}/hop`, api.workspace, api.apiKey],
+    );
+    expect(out).toMatchObject({ threw: true, name: "MantyxConnectionError", leaks: false });
+    expect(out["message"]).toMatch(/listModels: a browser hides the redirect; not followed \(x-api-key would go along\)/);
+    // The browser did not follow it either: the API origin saw no such request (a page's favicon request aside).
+    expect(api.requests.slice(before).filter((r) => r.path.includes("/models"))).toEqual([]);
   }, 60_000);
 });

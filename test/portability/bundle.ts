@@ -11,12 +11,13 @@
  */
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
+import { browserPlatform } from "../../scripts/client-platform.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const consumer = JSON.stringify(fileURLToPath(new URL("./consumer.ts", import.meta.url)));
 
 const ENTRIES = {
-  script: `export { consume } from ${consumer};`,
+  script: `export { consume, redirected } from ${consumer};`,
   package: `export { consume } from ${consumer};`,
   cli: `import { consume } from ${consumer};
 const args = (globalThis as any).Deno ? (globalThis as any).Deno.args : (globalThis as any).process.argv.slice(2);
@@ -32,9 +33,10 @@ const viaPackage: Plugin = {
   },
 };
 
-export async function bundleConsumer(kind: keyof typeof ENTRIES): Promise<string> {
+/** `browser`: with the client's browser platform module, as the package's `browser` condition gives a browser bundle (scripts/client-platform.mjs). */
+export async function bundleConsumer(kind: keyof typeof ENTRIES, { browser = false } = {}): Promise<string> {
   const out = await build({
-    plugins: kind === "package" ? [viaPackage] : [],
+    plugins: [...(kind === "package" ? [viaPackage] : []), ...(browser ? [browserPlatform] : [])],
     stdin: { contents: ENTRIES[kind], resolveDir: root, loader: "ts", sourcefile: "entry.ts" },
     bundle: true,
     format: kind === "script" ? "iife" : "esm",

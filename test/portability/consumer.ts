@@ -59,3 +59,18 @@ export async function consume(baseUrl: string, workspace: string, apiKey: string
   }
   return out;
 }
+
+/**
+ * A call whose credential rides in `X-API-Key` (which fetch would forward
+ * to the origin a redirect names) against a base URL that redirects: the
+ * error it ends in (a browser hides the redirect from the client).
+ */
+export async function redirected(baseUrl: string, workspace: string, apiKey: string): Promise<Record<string, unknown>> {
+  try {
+    await new MantyxClient({ baseUrl, workspace, apiKey, credentialHeader: "x-api-key" }).listModels();
+    return { threw: false };
+  } catch (e) {
+    const text = `${String((e as Error).stack)}${JSON.stringify(e)}${(e as Error).message}`;
+    return { threw: true, name: (e as Error).name, message: (e as Error).message, leaks: text.includes(apiKey) };
+  }
+}
