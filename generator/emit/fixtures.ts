@@ -30,14 +30,14 @@ import { SUITE_VERSION, caseFormatSchema, fixturesReadme } from "./fixtures/form
 import type { Json } from "./fixtures/json.js";
 import { LiveAjv } from "./fixtures/live-ajv.js";
 import { planMessageSuite, type MessageGroup, type MessageSuite } from "./fixtures/message-cases.js";
-import { levelReceiveJudge, type ReceiveJudge } from "./fixtures/receive-judge.js";
+import { liveCaseJudges, type CaseJudges } from "./fixtures/case-judges.js";
 import { checkSseCases, flatFrameCases, framingCases, mantyxCases } from "./fixtures/sse-cases.js";
 import { buildTranscriptGroups } from "./fixtures/transcript-cases.js";
 import { reachableComponents, TIERS, type Tier } from "./fixtures/tiers.js";
 import { levelAjv, preparedComponents } from "./validators/levels.js";
 import { receiveComponents } from "./validators/receive-level.js";
 import { receivedComponents } from "./validators/received-components.js";
-import { receiveThread } from "./validators/receive-thread.js";
+import { levelThread } from "./validators/level-thread.js";
 
 export const FIXTURES_DIR = "fixtures";
 export const SCHEMA_ID = "https://mantyx.invalid/wire-types/fixtures/schema.json";
@@ -47,20 +47,20 @@ export type { FixturesOptions } from "./fixtures/cases-dir.js";
 
 /** The suite: every case file, the manifest and the case format. */
 export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {}): EmittedFile[] {
-  return planFixtures(model, options, levelReceiveJudge(model)).finish();
+  return planFixtures(model, options, liveCaseJudges(model)).finish();
 }
 
 /**
- * The suite in two steps, around the receive-level verdicts of the message
- * cases (./fixtures/receive-judge.ts): everything else is done here, and
- * `finish`, once `receiveJudge` has settled, writes the message files and
- * the manifest.
+ * The suite in two steps, around what `judges` answer for the message cases
+ * (./fixtures/case-judges.ts): everything else is done here, and `finish`,
+ * once the judges have settled, writes the message files and the manifest.
  */
-export function planFixtures(model: LoadedSchema, options: FixturesOptions, receiveJudge: ReceiveJudge): { finish(): EmittedFile[] } {
+export function planFixtures(model: LoadedSchema, options: FixturesOptions, judges: CaseJudges): { finish(): EmittedFile[] } {
   const casesDir = casesDirOf(schemaFileOf(model), options);
   const schemas = model.schemas;
-  // The validators' own compiled functions judge the cases (./validators/levels.ts).
-  const ajv = new LiveAjv(schemas, { shared: { check: levelAjv(model, "all-errors"), accept: levelAjv(model, "strict") }, prepared: preparedComponents(model, "strict") });
+  // The validators' own compiled functions judge the cases (./validators/levels.ts): here the strict level's
+  // verdicts; the all-errors level's lists through `judges`, and here only to explain a flow that fails.
+  const ajv = new LiveAjv(schemas, { shared: { check: () => levelAjv(model, "all-errors"), accept: levelAjv(model, "strict") }, prepared: preparedComponents(model, "strict") });
   const rules = readTranscriptRules(schemas);
   const protocolVersion = String((model.document.info as unknown as Record<string, unknown>)["x-protocol-version"] ?? "unknown");
 
@@ -76,7 +76,7 @@ export function planFixtures(model: LoadedSchema, options: FixturesOptions, rece
   const received = reachableComponents(schemas, receivedComponents(model.document));
 
   const handCases = loadHandCases(casesDir);
-  const messages = planMessageSuite(schemas, ajv, handCases, { judge: receiveJudge, received });
+  const messages = planMessageSuite(schemas, ajv, handCases, { judges, received });
 
   // Decoding both frame shapes and running flows: what every SDK must do.
   const behaviour = <T extends { description: string }>({ description, ...rest }: T): T & { tier: Tier } => ({ description, tier: "behaviour", ...rest }) as T & { tier: Tier };
@@ -214,11 +214,11 @@ function sha256(text: string): string {
 /** Opt-in (./opt-in.ts): a document without `x-fixture-suite` gets no fixtures/ (and needs no cases/ folder). */
 export const fixturesEmitter: Emitter = { name: "fixtures", emit: (model) => (fixturesOptIn(model).skipped === undefined ? emitFixturesInParallel(model) : []) };
 
-/** `emitFixtures`, with the receive-level verdicts from the receive thread (./validators/receive-thread.ts) where there is one. */
+/** `emitFixtures`, with the message cases' error lists and receive-level verdicts from the level thread (./validators/level-thread.ts) where there is one. */
 async function emitFixturesInParallel(model: LoadedSchema): Promise<EmittedFile[]> {
-  const thread = receiveThread(model);
+  const thread = levelThread(model);
   if (thread === undefined) return emitFixtures(model);
-  const plan = planFixtures(model, {}, thread.judge);
+  const plan = planFixtures(model, {}, thread.judges);
   await thread.settled();
   return plan.finish();
 }

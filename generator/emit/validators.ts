@@ -46,7 +46,7 @@ import { header } from "../header.js";
 import { LEVEL_MODULES, levelModuleText } from "./validators/level-module-text.js";
 import { allErrorsFile, allErrorsName, receiveFile, receiveName, validatorFile, validatorName } from "./validators/names.js";
 import { levelComponents, type LevelName } from "./validators/levels.js";
-import { receiveThread } from "./validators/receive-thread.js";
+import { levelThread, THREAD_LEVELS } from "./validators/level-thread.js";
 import { assertPortable } from "./validators/portability.js";
 import { runtimeImport } from "./runtime-import.js";
 
@@ -71,20 +71,18 @@ export function emitValidators(model: LoadedSchema): EmittedFile[] {
 }
 
 /**
- * `emitValidators`, with the receive level compiled and printed on the
- * receive thread (./validators/receive-thread.ts) while this one does the
- * strict and all-errors levels; on this thread where there is none.
+ * `emitValidators`, with the all-errors and receive levels compiled and
+ * printed on the level thread (./validators/level-thread.ts) while this one
+ * does the strict level; on this thread where there is none.
  */
 async function emitValidatorsInParallel(model: LoadedSchema): Promise<EmittedFile[]> {
-  const thread = receiveThread(model);
+  const thread = levelThread(model);
   if (thread === undefined) return emitValidators(model);
   checkFileNames(levelComponents(model, "strict"), levelComponents(model, "all-errors"), levelComponents(model, "receive"));
-  // This thread's levels in the usual order (strict, then all-errors), so their errors come first as before.
-  const texts = new Map<LevelName, string>();
-  for (const level of ["strict", "all-errors"] as const) {
-    if (levelComponents(model, level).length > 0) texts.set(level, levelModuleText(model, level, levelRuntime(model, level)));
-  }
-  texts.set("receive", await thread.module());
+  // The strict level first, as on one thread: its errors come before the other levels'.
+  const texts = new Map<LevelName, string | undefined>();
+  if (levelComponents(model, "strict").length > 0) texts.set("strict", levelModuleText(model, "strict", levelRuntime(model, "strict")));
+  for (const level of THREAD_LEVELS) texts.set(level, await thread.module(level));
   return validatorFiles(model, (level) => texts.get(level)!);
 }
 

@@ -112,7 +112,7 @@ describe("the built bin", () => {
     expect(run.stderr).toBe(fromSources.stderr);
   });
 
-  it("reports an error of the receive level (compiled on the bin's receive thread) as the sources' CLI does, with its place", async () => {
+  it("reports an error of the receive level (compiled on the bin's level thread) as the sources' CLI does, with its place", async () => {
     // A component a client reads (a 200 answer) whose x-receive names a keyword the receive level keeps anyway.
     const text = [
       "openapi: 3.1.0",
