@@ -10,12 +10,20 @@
  * the worker gets by structured clone (not by loading the schema again).
  *
  * Where there is no worker file beside the bundle (the sources run by tsx,
- * the tests) `levelThread` is undefined and the emitters do the same work on
- * this thread, with the same functions, so the bytes are the same either
- * way (test/generator/prebuilt.test.ts compares the bin's output with the
- * committed one).
+ * the tests), or no core to spare (below), `levelThread` is undefined and
+ * the emitters do the same work on this thread, with the same functions, so
+ * the bytes are the same either way (test/generator/prebuilt.test.ts
+ * compares the bin's output with the committed one, on the thread and not).
+ *
+ * A core to spare: the worker costs CPU of its own (a second isolate loads
+ * and warms up ajv, and the cases cross by structured clone: about 0.3-0.5 s
+ * for the MANTYX schema), which pays only when it runs beside this thread,
+ * not in turns with it. So it is started only with two cores or more and a
+ * one-minute load average below their number; `MANTYX_WIRE_LEVEL_THREAD=on`
+ * or `off` decides instead (the tests run both ways).
  */
 import { existsSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { EmitError, type EmitErrorCode } from "../../errors.js";
@@ -88,13 +96,21 @@ function workerFile(): string | undefined {
 export function levelThread(model: LoadedSchema): LevelThread | undefined {
   const started = threads.get(model.document);
   if (started !== undefined) return started;
-  if (THREAD_LEVELS.every((level) => levelComponents(model, level).length === 0)) return undefined;
+  if (THREAD_LEVELS.every((level) => levelComponents(model, level).length === 0) || !coreToSpare()) return undefined;
   const file = workerFile();
   if (file === undefined) return undefined;
   const runtimes = Object.fromEntries(THREAD_LEVELS.map((level) => [level, runtimeImport(model, `validators/${LEVEL_MODULES[level].module}`)])) as Record<ThreadLevel, string>;
   const thread = startThread(file, { model: plainModel(model), runtimes });
   threads.set(model.document, thread);
   return thread;
+}
+
+/** Whether a worker would run beside this thread (see the file's comment). */
+function coreToSpare(): boolean {
+  const forced = process.env["MANTYX_WIRE_LEVEL_THREAD"];
+  if (forced === "on" || forced === "off") return forced === "on";
+  const cores = availableParallelism();
+  return cores >= 2 && (loadavg()[0] ?? 0) < cores;
 }
 
 /** Ends the level thread of `model`, if one was started. */
