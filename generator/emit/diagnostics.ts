@@ -32,6 +32,37 @@ export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnosti
       pointer,
     });
   }
+  const { unknownKeywords } = await import("./validators/annotations.js");
+  for (const [keyword, pointer] of unknownKeywords(model.schemas)) {
+    out.push({
+      level: "warning",
+      emitter: "validators",
+      message: `\`${keyword}\` is no keyword of JSON Schema 2020-12 or OpenAPI 3.1; as JSON Schema says of unknown keywords, it is read as an annotation and asserts nothing (first use shown). If it is a tool's extension, name it \`x-${keyword}\`.`,
+      pointer,
+    });
+  }
+  const { nullableUses } = await import("../load/nullable.js");
+  const nullable = nullableUses(model.document);
+  if (nullable.length > 0) {
+    const typed = nullable.filter((use) => use.typed);
+    const untyped = nullable.filter((use) => !use.typed);
+    if (typed.length > 0) {
+      out.push({
+        level: "warning",
+        emitter: "types",
+        message: `OpenAPI 3.0's \`nullable: true\` (${typed.length} schema(s), first shown) is no 3.1 keyword; it is read as \`null\` added to the schema's \`type\` (and \`enum\`), as its author meant. Write \`type: [T, "null"]\` instead.`,
+        pointer: typed[0]!.pointer,
+      });
+    }
+    if (untyped.length > 0) {
+      out.push({
+        level: "warning",
+        emitter: "types",
+        message: `\`nullable: true\` without a \`type\` (${untyped.length} schema(s), first shown) means nothing, in OpenAPI 3.0 as in 3.1: \`null\` is not allowed there. To allow it, write \`anyOf: [<the schema>, { type: "null" }]\`.`,
+        pointer: untyped[0]!.pointer,
+      });
+    }
+  }
   const { clientReport } = await import("./client.js");
   const client = clientReport(model);
   for (const { pointer, reason } of client.degraded) out.push({ level: "warning", emitter: "client", message: `${reason}.`, pointer });

@@ -36,6 +36,7 @@ import { sourcePathOf, toPosix } from "./source-path.js";
 import { checkOpenApiVersion, validateOpenApiDocument } from "./validate-openapi.js";
 import { validatePagination } from "./validate-pagination.js";
 import { validateComponentSchemas } from "./validate-schemas.js";
+import { readNullable } from "./nullable.js";
 
 export interface LoadOptions {
   /** Directory relative paths (and displayed paths) are taken from. Default: `process.cwd()`. */
@@ -69,6 +70,7 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
   checkRefCycles(bundled);
   checkDiscriminators(bundled);
   resolveEnumsFromMapping(bundled);
+  readNullable(bundled);
   checkKnownLists(bundled);
 
   const document = bundled.data as OpenAPIObject;

@@ -1,9 +1,12 @@
 /**
  * Every component schema must be valid JSON Schema 2020-12 (checked against
- * the 2020-12 meta-schema: `type: strnig` fails), and "strict": every keyword
- * is a known 2020-12 / OpenAPI keyword or an `x-` vendor keyword, vendor
- * keyword values have the shape CONVENTIONS.md gives them, and every
- * `pattern` is a valid regular expression.
+ * the 2020-12 meta-schema: `type: strnig` fails), and "strict": no keyword
+ * is a misspelt 2020-12 / OpenAPI keyword (`requird`, or one from another
+ * dialect such as `definitions`), vendor keyword values have the shape
+ * CONVENTIONS.md gives them, and every `pattern` is a valid regular
+ * expression. Any other keyword the generator does not know is, as JSON
+ * Schema says, an annotation: `gen` warns about it and it asserts nothing
+ * (emit/validators/prepare.ts `unknownKeywords`).
  *
  * The strict part is what ajv's `strict: true` compile reports, done by a
  * walk instead: it names the exact place of each problem (ajv's compile error
@@ -15,6 +18,7 @@ import { annotationKeywords, assertingKeywords } from "../keywords/index.js";
 import { selectProblems } from "./ajv-problems.js";
 import { loaderAjv } from "./ajv.js";
 import { metaValidator } from "./meta-validators.js";
+import { NULLABLE } from "./nullable.js";
 import type { BundledDocument } from "./bundle.js";
 import { isPlainObject } from "./json-pointer.js";
 import { closest } from "./suggest.js";
@@ -47,13 +51,20 @@ const OTHER_KEYWORDS = new Set([
   "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains",
   "maxProperties", "minProperties", "required", "dependentRequired", "format", "contentEncoding",
   "contentMediaType", "title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples",
+  // OpenAPI 3.0's, read as a `type` with null (./nullable.ts).
+  NULLABLE,
   ...EXTRA_KEYWORDS.keys(),
 ]);
 const ALL_KEYWORDS = [...SCHEMA_KEYWORDS, ...SCHEMA_ARRAY_KEYWORDS, ...SCHEMA_MAP_KEYWORDS, ...OTHER_KEYWORDS];
+const KNOWN_KEYWORDS: ReadonlySet<string> = new Set(ALL_KEYWORDS);
+
+/** Whether `keyword` is one of JSON Schema 2020-12, OpenAPI's, or a vendor keyword of generator/keywords. */
+export function isKnownKeyword(keyword: string): boolean {
+  return KNOWN_KEYWORDS.has(keyword);
+}
 
 /** Fixes for keywords people bring from other dialects. */
 const KNOWN_MISTAKES: Readonly<Record<string, string>> = {
-  nullable: 'OpenAPI 3.0 `nullable` is not JSON Schema 2020-12: write `type: [T, "null"]`.',
   definitions: "Use `$defs` (2020-12), or a component under components.schemas.",
   additionalItems: "2020-12 replaced `additionalItems` with `items` (and `items: [...]` with `prefixItems`).",
 };
@@ -163,6 +174,8 @@ function walkSchema(
           walkSchema(sub, [...here, entry], report, checkVendor);
         }
       }
+    } else if (keyword === NULLABLE) {
+      if (typeof value !== "boolean") report({ at: here, key: false, message: `keyword "nullable": value ${JSON.stringify(value)} is no boolean.`, fix: 'Write `type: [T, "null"]` (OpenAPI 3.1), or `nullable: true`.' });
     } else if (keyword === "pattern") {
       if (typeof value === "string") checkRegex(value, here, false, report);
     } else if (keyword.startsWith("x-") || EXTRA_KEYWORDS.has(keyword)) {
@@ -179,19 +192,17 @@ function walkSchema(
       }
       if (keyword === "x-item-schema") walkSchema(value, here, report, checkVendor);
     } else if (!OTHER_KEYWORDS.has(keyword)) {
-      const suggestion = closest(keyword, ALL_KEYWORDS);
-      report({
-        at: here,
-        key: true,
-        message: `unknown keyword ${JSON.stringify(keyword)}.`,
-        fix:
-          KNOWN_MISTAKES[keyword] ??
-          (suggestion !== undefined
-            ? `Did you mean ${JSON.stringify(suggestion)}?`
-            : "Remove it, or make it a vendor keyword (`x-...`) documented in schema/CONVENTIONS.md."),
-      });
+      // A misspelt keyword would silently assert nothing: refused. Any other unknown one is an annotation (a warning).
+      const fix = KNOWN_MISTAKES[keyword] ?? misspelt(keyword);
+      if (fix !== undefined) report({ at: here, key: true, message: `unknown keyword ${JSON.stringify(keyword)}.`, fix });
     }
   }
+}
+
+/** "Did you mean …?" when `keyword` is a known keyword misspelt (e.g. `requird`). */
+export function misspelt(keyword: string): string | undefined {
+  const suggestion = closest(keyword, ALL_KEYWORDS);
+  return suggestion === undefined ? undefined : `Did you mean ${JSON.stringify(suggestion)}?`;
 }
 
 function checkRegex(pattern: string, at: string[], key: boolean, report: (problem: StrictProblem) => void): void {

@@ -176,10 +176,10 @@ const cases: [string, Case][] = [
     },
   ],
   [
-    "schema with OpenAPI 3.0 `nullable`",
+    "schema with an OpenAPI 3.0 `nullable` that is no boolean",
     {
-      files: { "schema.yaml": openApiYaml("    Name:\n      type: string\n      nullable: true") },
-      want: { code: "invalid-json-schema", file: "schema.yaml", line: 10, pointer: "/components/schemas/Name/nullable", message: /unknown keyword "nullable"/, fix: /type: \[T, "null"\]/ },
+      files: { "schema.yaml": openApiYaml('    Name:\n      type: string\n      nullable: "yes"') },
+      want: { code: "invalid-json-schema", file: "schema.yaml", line: 10, pointer: "/components/schemas/Name/nullable", message: /keyword "nullable": value "yes" is no boolean/, fix: /type: \[T, "null"\]/ },
     },
   ],
   [

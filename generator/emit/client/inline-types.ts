@@ -62,7 +62,7 @@ function qualify(type: TsType): TsType {
     case "array":
       return { kind: "array", element: qualify(type.element) };
     case "tuple":
-      return { kind: "tuple", elements: type.elements.map(qualify) };
+      return { kind: "tuple", elements: type.elements.map(qualify), required: type.required };
     case "union":
     case "intersection":
       return { kind: type.kind, members: type.members.map(qualify) };

@@ -127,7 +127,9 @@ export class SchemaConverter {
     const items = "items" in schema ? this.convert(schema.items, child(site, "items")) : UNKNOWN;
     if (!Array.isArray(schema.prefixItems)) return array(items);
     const prefix = schema.prefixItems.map((item, i) => this.convert(item, child(site, "prefixItems", String(i))));
-    return schema.items === false ? tuple(prefix) : array(union([...prefix, items]));
+    // With `items: false` a tuple; its elements past `minItems` may be missing.
+    const required = typeof schema.minItems === "number" ? Math.min(schema.minItems, prefix.length) : 0;
+    return schema.items === false ? tuple(prefix, required) : array(union([...prefix, items]));
   }
 
   private objectType(schema: Record<string, unknown>, site: Site): TsType {

@@ -13,7 +13,8 @@ export type TsType =
   | { readonly kind: "literal"; readonly value: string | number | boolean }
   | { readonly kind: "reference"; readonly name: string }
   | { readonly kind: "array"; readonly element: TsType }
-  | { readonly kind: "tuple"; readonly elements: readonly TsType[] }
+  /** `required`: how many leading elements every value has (the schema's `minItems`); the others are optional (`[A, B?]`). */
+  | { readonly kind: "tuple"; readonly elements: readonly TsType[]; readonly required: number }
   | { readonly kind: "union"; readonly members: readonly TsType[] }
   | { readonly kind: "intersection"; readonly members: readonly TsType[] }
   | { readonly kind: "object"; readonly properties: readonly TsProperty[]; readonly index?: TsType };
@@ -32,7 +33,7 @@ export const NEVER = keyword("never");
 export const literal = (value: string | number | boolean): TsType => ({ kind: "literal", value });
 export const reference = (name: string): TsType => ({ kind: "reference", name });
 export const array = (element: TsType): TsType => ({ kind: "array", element });
-export const tuple = (elements: readonly TsType[]): TsType => ({ kind: "tuple", elements });
+export const tuple = (elements: readonly TsType[], required = elements.length): TsType => ({ kind: "tuple", elements, required });
 export const object = (properties: readonly TsProperty[], index?: TsType): TsType =>
   index === undefined ? { kind: "object", properties } : { kind: "object", properties, index };
 
@@ -93,7 +94,7 @@ export function printType(type: TsType, indent: string, inline = true): string {
     case "array":
       return `${print(type.element, ["union", "intersection"])}[]`;
     case "tuple":
-      return `[${type.elements.map((element) => print(element)).join(", ")}]`;
+      return `[${type.elements.map((element, i) => (i < type.required ? print(element) : `${print(element, ["union", "intersection"])}?`)).join(", ")}]`;
     case "union":
       // `&` binds tighter than `|`; the parentheses are for the reader.
       return type.members.map((member) => print(member, ["intersection"])).join(" | ");

@@ -27,6 +27,17 @@ export const validatorAjvOptions: Readonly<Options> = {
   // OpenAPI unions put `required` beside `oneOf` (ToolResultRequest: one of
   // `result` / `error`), with the properties defined in the other keyword.
   strictRequired: false,
+  // ajv's lints for schema authors, not rules of the dialect, which valid
+  // documents written elsewhere break: `prefixItems` without `minItems` (a
+  // tuple whose last items may be missing), a keyword that is ignored where
+  // it stands (`then` without `if`, `maxContains` without `contains`), a
+  // property a pattern also matches. Unknown keywords never reach ajv (the
+  // loader refuses misspellings; ./annotations.ts drops the rest). This
+  // repository's own schema still passes every lint
+  // (test/validators/strict-lints.test.ts).
+  strictTuples: false,
+  strictSchema: false,
+  allowMatchingProperties: true,
   // OpenAPI unions (`discriminator` + `oneOf`, `not: { anyOf }`) state
   // `type: object` in their branches; strictTypes wants it repeated on the
   // union. Unknown keywords (strictSchema) and bad numbers stay errors.

@@ -12,9 +12,16 @@
  * `message`) are those of the annotated schema. The walk follows JSON
  * Schema 2020-12's subschema positions only, so a *property* named
  * `description` or `default` is a property, not an annotation.
+ *
+ * A keyword the generator does not know at all (neither JSON Schema's nor
+ * OpenAPI's nor a vendor keyword of generator/keywords, and no misspelling
+ * of one, which the loader refuses) is an annotation too, as JSON Schema
+ * says unknown keywords are: dropped here, and reported by `gen`
+ * (`unknownKeywords`).
  */
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { annotationKeywords } from "../../keywords/index.js";
+import { isKnownKeyword } from "../../load/validate-schemas.js";
 
 /**
  * Keywords that assert nothing under the validators' options
@@ -25,6 +32,8 @@ import { annotationKeywords } from "../../keywords/index.js";
 export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
   "title", "description", "$comment", "examples", "example", "default", "deprecated", "readOnly", "writeOnly",
   "contentEncoding", "contentMediaType", "contentSchema", "format",
+  // OpenAPI 3.0's; the loader has added its `null` to the `type` (../../load/nullable.ts).
+  "nullable",
   ...annotationKeywords.flatMap((def) => [def.keyword].flat()),
 ]);
 
@@ -37,21 +46,43 @@ const SUBSCHEMA_MAP = ["properties", "patternProperties", "dependentSchemas", "$
 
 /** `schemas` (already a private copy) with every annotation removed, in place; returns it. */
 export function dropAnnotations(schemas: Record<string, SchemaObject>): Record<string, SchemaObject> {
-  for (const name of Object.keys(schemas)) strip(schemas[name]);
+  for (const name of Object.keys(schemas)) {
+    eachSchema(schemas[name], "", (node) => {
+      for (const key of Object.keys(node)) if (ANNOTATION_KEYWORDS.has(key) || !isKnownKeyword(key)) delete node[key];
+    });
+  }
   return schemas;
 }
 
-function strip(schema: unknown): void {
+/**
+ * Each keyword of the component schemas that the generator does not know
+ * and that is no `x-` extension (those are `unknownVendorKeywords`'s), with
+ * the pointer of its first use, in component order.
+ */
+export function unknownKeywords(schemas: Readonly<Record<string, SchemaObject>>): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const name of Object.keys(schemas).sort()) {
+    eachSchema(schemas[name], `/components/schemas/${escape(name)}`, (node, at) => {
+      for (const key of Object.keys(node)) if (!key.startsWith("x-") && !isKnownKeyword(key) && !found.has(key)) found.set(key, `${at}/${escape(key)}`);
+    });
+  }
+  return found;
+}
+
+const escape = (segment: string): string => segment.replace(/~/g, "~0").replace(/\//g, "~1");
+
+/** Calls `f` on `schema` and on each of its subschemas (JSON Schema 2020-12's positions only), parents first. */
+function eachSchema(schema: unknown, at: string, f: (node: Record<string, unknown>, at: string) => void): void {
   if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return; // `true`/`false` schemas
   const node = schema as Record<string, unknown>;
-  for (const key of Object.keys(node)) if (ANNOTATION_KEYWORDS.has(key)) delete node[key];
-  for (const key of SUBSCHEMA) strip(node[key]);
+  f(node, at);
+  for (const key of SUBSCHEMA) eachSchema(node[key], `${at}/${key}`, f);
   for (const key of SUBSCHEMA_LIST) {
     const list = node[key];
-    if (Array.isArray(list)) list.forEach(strip);
+    if (Array.isArray(list)) list.forEach((sub, i) => eachSchema(sub, `${at}/${key}/${i}`, f));
   }
   for (const key of SUBSCHEMA_MAP) {
     const map = node[key];
-    if (map !== null && typeof map === "object") for (const sub of Object.values(map)) strip(sub);
+    if (map !== null && typeof map === "object") for (const [name, sub] of Object.entries(map)) eachSchema(sub, `${at}/${key}/${escape(name)}`, f);
   }
 }
