@@ -29,13 +29,15 @@ import { checkCaseFormat } from "./fixtures/case-format-check.js";
 import { SUITE_VERSION, caseFormatSchema, fixturesReadme } from "./fixtures/format-doc.js";
 import type { Json } from "./fixtures/json.js";
 import { LiveAjv } from "./fixtures/live-ajv.js";
-import { buildMessageSuite, type MessageGroup } from "./fixtures/message-cases.js";
+import { planMessageSuite, type MessageGroup, type MessageSuite } from "./fixtures/message-cases.js";
+import { liveCaseJudges, type CaseJudges } from "./fixtures/case-judges.js";
 import { checkSseCases, flatFrameCases, framingCases, mantyxCases } from "./fixtures/sse-cases.js";
 import { buildTranscriptGroups } from "./fixtures/transcript-cases.js";
 import { reachableComponents, TIERS, type Tier } from "./fixtures/tiers.js";
 import { levelAjv, preparedComponents } from "./validators/levels.js";
 import { receiveComponents } from "./validators/receive-level.js";
 import { receivedComponents } from "./validators/received-components.js";
+import { levelThread } from "./validators/level-thread.js";
 
 export const FIXTURES_DIR = "fixtures";
 export const SCHEMA_ID = "https://mantyx.invalid/wire-types/fixtures/schema.json";
@@ -45,10 +47,20 @@ export type { FixturesOptions } from "./fixtures/cases-dir.js";
 
 /** The suite: every case file, the manifest and the case format. */
 export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {}): EmittedFile[] {
+  return planFixtures(model, options, liveCaseJudges(model)).finish();
+}
+
+/**
+ * The suite in two steps, around what `judges` answer for the message cases
+ * (./fixtures/case-judges.ts): everything else is done here, and `finish`,
+ * once the judges have settled, writes the message files and the manifest.
+ */
+export function planFixtures(model: LoadedSchema, options: FixturesOptions, judges: CaseJudges): { finish(): EmittedFile[] } {
   const casesDir = casesDirOf(schemaFileOf(model), options);
   const schemas = model.schemas;
-  // The validators' own compiled functions judge the cases (./validators/levels.ts).
-  const ajv = new LiveAjv(schemas, { shared: { check: levelAjv(model, "all-errors"), accept: levelAjv(model, "strict") }, prepared: preparedComponents(model, "strict") });
+  // The validators' own compiled functions judge the cases (./validators/levels.ts): here the strict level's
+  // verdicts; the all-errors level's lists through `judges`, and here only to explain a flow that fails.
+  const ajv = new LiveAjv(schemas, { shared: { check: () => levelAjv(model, "all-errors"), accept: levelAjv(model, "strict") }, prepared: preparedComponents(model, "strict") });
   const rules = readTranscriptRules(schemas);
   const protocolVersion = String((model.document.info as unknown as Record<string, unknown>)["x-protocol-version"] ?? "unknown");
 
@@ -64,21 +76,7 @@ export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {})
   const received = reachableComponents(schemas, receivedComponents(model.document));
 
   const handCases = loadHandCases(casesDir);
-  const suite = buildMessageSuite(schemas, ajv, handCases, { ajv: new LiveAjv(receiveSchemas, { firstError: true, shared: { check: levelAjv(model, "receive") }, prepared: preparedComponents(model, "receive") }), received });
-  let messageCases = 0;
-  let tagged = 0;
-  const withoutValid: string[] = [];
-  const withoutInvalid: string[] = [];
-  for (const [path, groups] of suite.files) {
-    const tests = groups.flatMap((g: MessageGroup) => g.tests);
-    messageCases += tests.length;
-    tagged += tests.filter((t) => t.tags !== undefined).length;
-    for (const t of tests) tiers[t.tier]++;
-    const name = path.slice("messages/".length, -".json".length);
-    if (!tests.some((t) => t.valid)) withoutValid.push(name);
-    if (!tests.some((t) => !t.valid)) withoutInvalid.push(name);
-    put(path, groups, tests.length);
-  }
+  const messages = planMessageSuite(schemas, ajv, handCases, { judges, received });
 
   // Decoding both frame shapes and running flows: what every SDK must do.
   const behaviour = <T extends { description: string }>({ description, ...rest }: T): T & { tier: Tier } => ({ description, tier: "behaviour", ...rest }) as T & { tier: Tier };
@@ -104,6 +102,47 @@ export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {})
   put("transcripts.json", transcripts, transcriptCases);
 
   put("case-format.json", caseFormatSchema, 0);
+  return { finish: () => finishFixtures(model, { files, tiers, put, messages, protocolVersion, sse: framing.length + mantyx.length, flows: allFlows.length, transcriptCases }) };
+}
+
+/** The second step of `planFixtures`: the message files, the format check and the manifest. */
+function finishFixtures(
+  model: LoadedSchema,
+  {
+    files,
+    tiers,
+    put,
+    messages,
+    protocolVersion,
+    sse,
+    flows: flowCount,
+    transcriptCases,
+  }: {
+    files: Map<string, { contents: string; cases: number }>;
+    tiers: Record<Tier, number>;
+    put: (path: string, value: unknown, cases: number) => void;
+    messages: { finish(): MessageSuite };
+    protocolVersion: string;
+    sse: number;
+    flows: number;
+    transcriptCases: number;
+  },
+): EmittedFile[] {
+  const suite = messages.finish();
+  let messageCases = 0;
+  let tagged = 0;
+  const withoutValid: string[] = [];
+  const withoutInvalid: string[] = [];
+  for (const [path, groups] of suite.files) {
+    const tests = groups.flatMap((g: MessageGroup) => g.tests);
+    messageCases += tests.length;
+    tagged += tests.filter((t) => t.tags !== undefined).length;
+    for (const t of tests) tiers[t.tier]++;
+    const name = path.slice("messages/".length, -".json".length);
+    if (!tests.some((t) => t.valid)) withoutValid.push(name);
+    if (!tests.some((t) => !t.valid)) withoutInvalid.push(name);
+    put(path, groups, tests.length);
+  }
   checkCaseFormat(files);
 
   // With the header already in place, the generator leaves the text (and so its sha256) as it is.
@@ -121,8 +160,8 @@ export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {})
       messages: messageCases,
       messagesTaggedWithVendorKeywords: tagged,
       messageFiles: suite.files.size,
-      sse: framing.length + mantyx.length,
-      flows: allFlows.length,
+      sse,
+      flows: flowCount,
       transcripts: transcriptCases,
       tiers: Object.fromEntries(TIERS.map((t) => [t, tiers[t]])),
     },
@@ -173,4 +212,13 @@ function sha256(text: string): string {
 
 /** The emitter: the fixture suite, in `fixtures/`. */
 /** Opt-in (./opt-in.ts): a document without `x-fixture-suite` gets no fixtures/ (and needs no cases/ folder). */
-export const fixturesEmitter: Emitter = { name: "fixtures", emit: (model) => (fixturesOptIn(model).skipped === undefined ? emitFixtures(model) : []) };
+export const fixturesEmitter: Emitter = { name: "fixtures", emit: (model) => (fixturesOptIn(model).skipped === undefined ? emitFixturesInParallel(model) : []) };
+
+/** `emitFixtures`, with the message cases' error lists and receive-level verdicts from the level thread (./validators/level-thread.ts) where there is one. */
+async function emitFixturesInParallel(model: LoadedSchema): Promise<EmittedFile[]> {
+  const thread = levelThread(model);
+  if (thread === undefined) return emitFixtures(model);
+  const plan = planFixtures(model, {}, thread.judges);
+  await thread.settled();
+  return plan.finish();
+}

@@ -11,6 +11,7 @@ import { eventsEmitter } from "./events.js";
 import { fixturesEmitter } from "./fixtures.js";
 import { typesEmitter } from "./types.js";
 import { validatorsEmitter } from "./validators.js";
+import { closeLevelThread } from "./validators/level-thread.js";
 import { transcriptEmitter } from "../transcript/emit.js";
 
 /** `openapi.json`: the bundled document (internal `$ref`s only), what other languages load. Author order, 2-space indent. */
@@ -30,11 +31,48 @@ export const EMITTERS: readonly Emitter[] = [
   fixturesEmitter,
 ];
 
-/** Run the emitters in order and finalize their files (headers, manifest, sorted). */
+/**
+ * Run the emitters in order and finalize their files (headers, manifest,
+ * sorted). Each emitter starts once the one before it has done its own
+ * work or is waiting (the validators and fixtures emitters wait for the
+ * level thread, ./validators/level-thread.ts), so the next one works
+ * meanwhile; the files, and the error reported when several fail, are in
+ * emitter order. After an emitter fails on this thread, no further one starts.
+ */
 export async function generate(model: LoadedSchema, emitters: readonly Emitter[] = EMITTERS): Promise<EmittedFile[]> {
-  const produced: Produced[] = [];
-  for (const emitter of emitters) {
-    for (const file of await emitter.emit(model)) produced.push({ emitter: emitter.name, file });
+  const runs: Array<Promise<EmittedFile[]>> = [];
+  try {
+    for (const emitter of emitters) {
+      let run: Promise<EmittedFile[]>;
+      try {
+        run = Promise.resolve(emitter.emit(model));
+      } catch (error) {
+        run = Promise.reject(error);
+      }
+      // Every run gets a handler at once: one that fails while an earlier one is awaited is no unhandled rejection.
+      run.catch(() => undefined);
+      runs.push(run);
+      if (await failedAlready(run)) break;
+    }
+    const produced: Produced[] = [];
+    for (const [i, run] of runs.entries()) {
+      for (const file of await run) produced.push({ emitter: emitters[i]!.name, file });
+    }
+    return finalizeFiles(produced, model);
+  } finally {
+    // The validators and fixtures emitters share it; it ends with the run, whichever of them ran.
+    await Promise.allSettled(runs);
+    closeLevelThread(model);
   }
-  return finalizeFiles(produced, model);
+}
+
+/** Whether `run` has already rejected (a synchronous throw, or a failure before its first wait); never waits for it. */
+async function failedAlready(run: Promise<unknown>): Promise<boolean> {
+  try {
+    // A settled `run` wins the race against the value after it; a pending one loses.
+    await Promise.race([run, undefined]);
+    return false;
+  } catch {
+    return true;
+  }
 }

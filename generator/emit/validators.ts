@@ -41,13 +41,12 @@
 import { EmitError } from "../errors.js";
 import { formatPointer } from "../load/json-pointer.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
-import { componentRef } from "./validators/ajv.js";
 import { componentDeclarations, indexDeclarations, indexModule } from "./validators/declarations.js";
 import { header } from "../header.js";
-import { formatModuleSync } from "./validators/format.js";
-import { levelModuleSource } from "./validators/level-module.js";
+import { LEVEL_MODULES, levelModuleText } from "./validators/level-module-text.js";
 import { allErrorsFile, allErrorsName, receiveFile, receiveName, validatorFile, validatorName } from "./validators/names.js";
-import { levelAjv, levelComponents, type LevelName } from "./validators/levels.js";
+import { levelComponents, type LevelName } from "./validators/levels.js";
+import { levelThread, THREAD_LEVELS } from "./validators/level-thread.js";
 import { assertPortable } from "./validators/portability.js";
 import { runtimeImport } from "./runtime-import.js";
 
@@ -55,15 +54,12 @@ const DIR = "validators";
 
 export const validatorsEmitter: Emitter = {
   name: "validators",
-  emit: emitValidators,
+  emit: emitValidatorsInParallel,
 };
 
-/** One validation level: which components it builds, under which names, into which shared module. */
+/** One validation level: which components it builds, under which names. */
 interface Level {
-  /** The shared module, relative to validators/. */
-  readonly module: string;
   readonly components: readonly string[];
-  readonly exportName: (name: string) => string;
   readonly file: (name: string) => string;
   readonly declarations: (name: string, runtime: string) => string;
   readonly level: LevelName;
@@ -71,36 +67,41 @@ interface Level {
 
 /** The validator files: the public modules, their declarations, the three shared level modules and index. */
 export function emitValidators(model: LoadedSchema): EmittedFile[] {
+  return validatorFiles(model, (level) => levelModuleText(model, level, levelRuntime(model, level)));
+}
+
+/**
+ * `emitValidators`, with the all-errors and receive levels compiled and
+ * printed on the level thread (./validators/level-thread.ts) while this one
+ * does the strict level; on this thread where there is none.
+ */
+async function emitValidatorsInParallel(model: LoadedSchema): Promise<EmittedFile[]> {
+  const thread = levelThread(model);
+  if (thread === undefined) return emitValidators(model);
+  checkFileNames(levelComponents(model, "strict"), levelComponents(model, "all-errors"), levelComponents(model, "receive"));
+  // The strict level first, as on one thread: its errors come before the other levels'.
+  const texts = new Map<LevelName, string | undefined>();
+  if (levelComponents(model, "strict").length > 0) texts.set("strict", levelModuleText(model, "strict", levelRuntime(model, "strict")));
+  for (const level of THREAD_LEVELS) texts.set(level, await thread.module(level));
+  return validatorFiles(model, (level) => texts.get(level)!);
+}
+
+/** The specifier `level`'s shared module imports the runtime by. */
+function levelRuntime(model: LoadedSchema, level: LevelName): string {
+  return runtimeImport(model, `${DIR}/${LEVEL_MODULES[level].module}`);
+}
+
+/** The validator files, with each level's shared module text from `moduleText` (asked in the order strict, all-errors, receive). */
+function validatorFiles(model: LoadedSchema, moduleText: (level: LevelName) => string): EmittedFile[] {
   const names = levelComponents(model, "strict");
   const bodies = levelComponents(model, "all-errors");
   const received = levelComponents(model, "receive");
   checkFileNames(names, bodies, received);
 
   const levels: Level[] = [
-    {
-      module: "internal/strict.js",
-      components: names,
-      exportName: validatorName,
-      file: validatorFile,
-      declarations: (name, runtime) => componentDeclarations(name, { runtime }),
-      level: "strict",
-    },
-    {
-      module: "internal/all-errors.js",
-      components: bodies,
-      exportName: allErrorsName,
-      file: allErrorsFile,
-      declarations: (name, runtime) => componentDeclarations(name, { allErrors: true, runtime }),
-      level: "all-errors",
-    },
-    {
-      module: "internal/receive.js",
-      components: received,
-      exportName: receiveName,
-      file: receiveFile,
-      declarations: (name, runtime) => componentDeclarations(name, { receive: true, runtime }),
-      level: "receive",
-    },
+    { components: names, file: validatorFile, declarations: (name, runtime) => componentDeclarations(name, { runtime }), level: "strict" },
+    { components: bodies, file: allErrorsFile, declarations: (name, runtime) => componentDeclarations(name, { allErrors: true, runtime }), level: "all-errors" },
+    { components: received, file: receiveFile, declarations: (name, runtime) => componentDeclarations(name, { receive: true, runtime }), level: "receive" },
   ];
 
   const top = header(model, "//");
@@ -108,12 +109,11 @@ export function emitValidators(model: LoadedSchema): EmittedFile[] {
   const files: EmittedFile[] = [];
   for (const level of levels) {
     if (level.components.length === 0) continue;
-    const exports = new Map(level.components.map((name) => [level.exportName(name), componentRef(name)]));
-    const source = levelModuleSource(levelAjv(model, level.level), exports, runtimeImport(model, `${DIR}/${level.module}`));
-    files.push({ path: `${DIR}/${level.module}`, contents: `${top}// Not public: import the validators from ../index.js or ../<name>.js.\n${formatModuleSync(source)}` });
+    const { module, exportName } = LEVEL_MODULES[level.level];
+    files.push({ path: `${DIR}/${module}`, contents: `${top}// Not public: import the validators from ../index.js or ../<name>.js.\n${moduleText(level.level)}` });
     for (const name of level.components) {
       const base = `${DIR}/${level.file(name)}`;
-      files.push({ path: `${base}.js`, contents: top + publicModule(level.exportName(name), `./${level.module}`, runtime) });
+      files.push({ path: `${base}.js`, contents: top + publicModule(exportName(name), `./${module}`, runtime) });
       files.push({ path: `${base}.d.ts`, contents: top + level.declarations(name, runtime) });
     }
   }

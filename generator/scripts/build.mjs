@@ -31,7 +31,8 @@ const out = process.argv[2] ?? join(generator, "dist");
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 await build({
-  entryPoints: { "mantyx-wire": join(generator, "main.ts") },
+  // The validators' level thread beside the entry: `gen` runs it on a thread of its own (generator/emit/validators/level-thread.ts).
+  entryPoints: { "mantyx-wire": join(generator, "main.ts"), "level-thread-worker": join(generator, "emit", "validators", "level-thread-worker.ts") },
   outdir: out,
   bundle: true,
   splitting: true,

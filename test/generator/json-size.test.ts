@@ -1,11 +1,13 @@
 /**
  * jsonUtf8Bytes (generator/emit/fixtures/json-size.ts) is the size the
  * fixtures manifest lists for each case too large to ship: it must be
- * exactly the UTF-8 size of JSON.stringify, escapes and surrogates included.
+ * exactly the UTF-8 size of JSON.stringify, escapes and surrogates included,
+ * also where the hand-written cases' expansion tells it the size.
  */
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../generator/emit/fixtures/json.js";
 import { jsonUtf8Bytes } from "../../generator/emit/fixtures/json-size.js";
+import { expandCaseData } from "../../generator/cases/expand.js";
 
 const expected = (v: Json): number => Buffer.byteLength(JSON.stringify(v), "utf8");
 
@@ -56,5 +58,29 @@ describe("jsonUtf8Bytes", () => {
   it("leaves out object members whose value is undefined, as JSON.stringify does", () => {
     const v = { a: 1, b: undefined, c: 2 } as unknown as Json;
     expect(jsonUtf8Bytes(v)).toBe(expected(v));
+  });
+});
+
+describe("sizes told by the hand-written cases' expansion (generator/cases/expand.ts)", () => {
+  it.each([
+    ["a long ASCII string in an object", { toolUseId: "tu_1", result: { $repeatString: { value: "a", count: 200_000 } } }],
+    ["strings with escapes and multi-byte characters", [{ a: { $repeatString: { value: 'é"\\\n€', count: 5000 } } }, "x", 1, null, true]],
+    ["an empty unit and a zero count", { a: { $repeatString: { value: "", count: 9 } }, b: { $repeatString: { value: "ab", count: 0 } } }],
+    ["a lone surrogate unit, which repetition pairs up", { a: { $repeatString: { value: "\ud83d\ude00\ud800", count: 1000 } } }],
+    ["repeated items and entries around a repeated string", { list: { $repeatItems: { value: { s: { $repeatString: { value: "QUJD", count: 3000 } } }, count: 4 } }, map: { $repeatEntries: { key: "k{i}", value: [{ $repeatString: { value: "z", count: 70_000 } }], count: 3 } } }],
+    ["a repeated key (the last value is written)", { $repeatEntries: { key: "same", value: { $repeatString: { value: "q", count: 70_000 } }, count: 3 } }],
+    ["a __proto__ key beside a repeated string (JSON.stringify leaves it out)", JSON.parse('{"__proto__": {"x": 1}, "s": {"$repeatString": {"value": "y", "count": 70000}}}')],
+  ] as const)("%s: the told size is JSON.stringify's", (_name, data) => {
+    const expanded = expandCaseData(data as Json);
+    expect(jsonUtf8Bytes(expanded as Json)).toBe(expected(expanded as Json));
+  });
+
+  it("is what jsonUtf8Bytes answers, without walking the value", () => {
+    const expanded = expandCaseData({ role: "user", content: { $repeatString: { value: "a", count: 200_000 } } }) as { role: string; content: string };
+    const told = expected(expanded);
+    // The expansion's values are never changed; changing one shows that the size comes from what was told.
+    expanded.content = "short";
+    expect(jsonUtf8Bytes(expanded)).toBe(told);
+    expect(jsonUtf8Bytes({ ...expanded })).toBe(expected({ ...expanded }));
   });
 });

@@ -14,6 +14,7 @@ import { caseFormatAjv, CASE_FORMAT_VALIDATORS_FILE } from "../../generator/emit
 import { CASE_FORMAT_REFS } from "../../generator/emit/fixtures/format-doc.js";
 import { createLoaderAjv } from "../../generator/load/ajv.js";
 import { compileMetaValidator, META_SCHEMAS, metaValidatorFile } from "../../generator/load/meta-validators.js";
+import { EMITTERS } from "../../generator/emit/index.js";
 import { PREBUILT_DIR } from "../../generator/prebuilt.js";
 import { PRECOMPILED_TEMPLATES_FILE } from "../../generator/templates.js";
 import { builtBin, cli, openApiYaml, readTree, REPO, tempDir, writeTree } from "./support.js";
@@ -85,9 +86,15 @@ describe("the prebuilt meta-schema validators report what the compiled ones repo
 });
 
 describe("the built bin", () => {
-  it("writes the committed generated/ byte for byte (templates precompiled, validators prebuilt)", () => {
+  // The level thread (generator/emit/validators/level-thread.ts) runs where a core is free: both ways, whatever the machine's load.
+  it.each(["on", "off"])("writes the committed generated/ byte for byte (templates precompiled, validators prebuilt; level thread %s)", (thread) => {
     const out = path.join(tempDir(), "generated");
-    const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", "schema/openapi.yaml", "--out", out, "--runtime", "../runtime/codegen/v1.js"], { cwd: REPO, encoding: "utf8", timeout: 120_000 });
+    const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", "schema/openapi.yaml", "--out", out, "--runtime", "../runtime/codegen/v1.js"], {
+      cwd: REPO,
+      encoding: "utf8",
+      timeout: 120_000,
+      env: { ...process.env, MANTYX_WIRE_LEVEL_THREAD: thread },
+    });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     const written = readTree(out);
@@ -107,6 +114,39 @@ describe("the built bin", () => {
     const fromSources = await cli(["gen", "--schema", "schema.yaml", "--out", "out"], dir);
     const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", "schema.yaml", "--out", "out"], { cwd: dir, encoding: "utf8", timeout: 60_000 });
     expect(fromSources.code).toBe(2);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe(fromSources.stderr);
+  });
+
+  it("reports an error of the receive level (compiled on the bin's level thread) as the sources' CLI does, with its place", async () => {
+    // A component a client reads (a 200 answer) whose x-receive names a keyword the receive level keeps anyway.
+    const text = [
+      "openapi: 3.1.0",
+      "info: { title: T, version: '1' }",
+      "paths:",
+      "  /thing:",
+      "    get:",
+      "      operationId: getThing",
+      "      responses:",
+      "        '200':",
+      "          description: ok",
+      "          content:",
+      "            application/json:",
+      "              schema: { $ref: '#/components/schemas/Thing' }",
+      "components:",
+      "  schemas:",
+      "    Thing:",
+      "      type: integer",
+      "      maximum: 3",
+      "      x-receive: [type]",
+      "",
+    ].join("\n");
+    const dir = writeTree({ "schema.yaml": text });
+    const fromSources = await cli(["gen", "--schema", "schema.yaml", "--out", "out"], dir, EMITTERS);
+    const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", "schema.yaml", "--out", "out"], { cwd: dir, encoding: "utf8", timeout: 60_000, env: { ...process.env, MANTYX_WIRE_LEVEL_THREAD: "on" } });
+    expect(fromSources.code).toBe(2);
+    expect(fromSources.stderr).toMatch(/schema\.yaml:18:\d+/);
+    expect(fromSources.stderr).toMatch(/not a keyword the receive level drops/);
     expect(run.status).toBe(2);
     expect(run.stderr).toBe(fromSources.stderr);
   });

@@ -10,15 +10,55 @@
  * service process and a worker thread per run, for three calls. It knows the
  * shape of ajv's output (no regular-expression or template literals, no
  * comments but `/* @__PURE__ *\/`), not JavaScript at large.
+ *
+ * It reads the code a run at a time (the text up to the next quote, bracket,
+ * brace, `;` or line break) rather than a
+ * character at a time: the three modules are about a megabyte, and looking
+ * at every character cost a twentieth of `gen`.
  */
 
 const INDENT = "  ";
 /** Words after which `{` opens a block rather than an object literal. */
 const BLOCK_WORDS = new Set(["else", "try", "finally", "do"]);
+/** The longest of BLOCK_WORDS: a longer word is none of them. */
+const LONGEST_BLOCK_WORD = 7;
 /** Words that continue a statement after a block's `}`. */
 const CONTINUATIONS = /^(?:else|catch|finally|while)\b/;
+/** The characters the printer acts on (by code); everything between them is copied as it is. */
+const SPECIAL: readonly boolean[] = Array.from({ length: 0x80 }, (_, code) => `"'\n()[]{};`.includes(String.fromCharCode(code)));
 const WHITESPACE = /\s/;
-const WORD_CHAR = /[\w$]/;
+
+const CODE_GT = 0x3e;
+const CODE_EQ = 0x3d;
+const CODE_CLOSE_PAREN = 0x29;
+
+function isWordCode(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x24;
+}
+
+/** `/\s/` for one character, the common ASCII ones without a regular expression. */
+function isBlankAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) return true;
+  return c > 0x7f && WHITESPACE.test(text[i]!);
+}
+
+/**
+ * The index after the string literal opened at `start`: after its closing
+ * quote, the first one not escaped (an odd run of backslashes before a quote
+ * escapes it), or the end of `code` for a literal that is not closed.
+ */
+function stringEnd(code: string, start: number): number {
+  const quote = code[start]!;
+  for (let from = start + 1; ; ) {
+    const at = code.indexOf(quote, from);
+    if (at === -1) return code.length;
+    let backslashes = 0;
+    while (at - backslashes - 1 > start && code.charCodeAt(at - backslashes - 1) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return at + 1;
+    from = at + 1;
+  }
+}
 
 /** `code` with one statement per line and its blocks indented. */
 export function formatModuleSync(code: string): string {
@@ -28,82 +68,113 @@ export function formatModuleSync(code: string): string {
   let depth = 0;
   let parens = 0;
   let line = "";
-  // What a `{` needs to know of the line before it, kept as the line grows:
-  // reading the line itself at each `{` (an object literal keeps all its
-  // `{`s on one line) made formatting a large schema's validators quadratic.
-  /** The last two characters of the line, its trailing blanks left out. */
-  let tail = "";
-  /** The identifier the line ends with (before its trailing blanks), or "". */
+  // What a `{` needs to know of the line before it, kept as the line grows
+  // (reading the line itself at each `{` made a large schema's validators
+  // quadratic): the line's last non-blank character, the one just before it
+  // when no blank separates them, and the identifier the line ends with.
+  /** The last non-blank character's code, or -1 on an empty line. */
+  let last = -1;
+  /** The character right before `last` when no blank separates them, or -1. */
+  let before = -1;
+  /** The identifier that ends at `last` when it is short enough to be a block word, else "". */
   let word = "";
-  /** Whether blanks follow the line's last other character. */
+  /** Whether blanks follow `last`. */
   let blank = false;
-  const append = (text: string): void => {
+
+  /** Appends code that is no string literal, keeping `last`, `before`, `word` and `blank`. */
+  const appendCode = (text: string): void => {
     line += text;
-    for (const ch of text.length > 2 ? text.slice(-2) : text) {
-      if (WHITESPACE.test(ch)) {
-        if (tail !== "") blank = true;
-        continue;
-      }
-      const continues = !blank && tail !== "";
-      word = WORD_CHAR.test(ch) && text.length <= 2 ? (continues && WORD_CHAR.test(tail[tail.length - 1]!) ? word + ch : ch) : "";
-      tail = ((continues ? tail : blank ? " " : "") + ch).slice(-2);
-      blank = false;
+    let k = text.length - 1;
+    while (k >= 0 && isBlankAt(text, k)) k--;
+    if (k < 0) {
+      if (last !== -1 && text.length > 0) blank = true;
+      return;
     }
+    const c = text.charCodeAt(k);
+    if (k > 0 && !isBlankAt(text, k - 1)) before = text.charCodeAt(k - 1);
+    else if (k === 0 && !blank && last !== -1) before = last;
+    else before = -1;
+    if (isWordCode(c)) {
+      let s = k;
+      while (s > 0 && isWordCode(text.charCodeAt(s - 1))) s--;
+      // A word never continues across appends: what precedes a run of code is a quote, bracket, brace or `;`.
+      word = k - s < LONGEST_BLOCK_WORD ? text.slice(s, k + 1) : "";
+    } else word = "";
+    last = c;
+    blank = k < text.length - 1;
+  };
+  /** Appends a string literal: it ends the line's identifier, and its closing quote is the last character. */
+  const appendString = (text: string): void => {
+    line += text;
+    last = text.charCodeAt(text.length - 1);
+    before = -1;
+    word = "";
+    blank = false;
   };
   const flush = (): void => {
     const text = line.trim();
     if (text !== "") out.push(INDENT.repeat(depth) + text);
     line = "";
-    tail = "";
+    last = -1;
+    before = -1;
     word = "";
     blank = false;
   };
+  /** Copies `code.slice(from, to)`, none of it special; blanks that would start a line are the printer's to write. */
+  const copy = (from: number, to: number): void => {
+    if (line === "") while (from < to && code.charCodeAt(from) === 0x20) from++;
+    if (from < to) appendCode(code.slice(from, to));
+  };
+
+  let run = 0;
   for (let i = 0; i < code.length; i++) {
-    const c = code[i]!;
-    if (c === '"' || c === "'") {
-      let j = i + 1;
-      while (j < code.length && code[j] !== c) j += code[j] === "\\" ? 2 : 1;
-      append(code.slice(i, j + 1));
-      i = j;
-    } else if (c === "\n") {
+    const c = code.charCodeAt(i);
+    if (c >= 0x80 || !SPECIAL[c]) continue;
+    copy(run, i);
+    if (c === 0x22 || c === 0x27) {
+      const end = stringEnd(code, i);
+      appendString(code.slice(i, end));
+      i = end - 1;
+    } else if (c === 0x0a) {
       flush();
-    } else if (c === "(" || c === "[") {
+    } else if (c === 0x28 || c === 0x5b) {
       parens++;
-      append(c);
-    } else if (c === ")" || c === "]") {
+      appendCode(code[i]!);
+    } else if (c === 0x29 || c === 0x5d) {
       parens--;
-      append(c);
-    } else if (c === "{") {
-      const block = tail.endsWith(")") || tail === "=>" || BLOCK_WORDS.has(word);
+      appendCode(code[i]!);
+    } else if (c === 0x7b) {
+      const block = last === CODE_CLOSE_PAREN || (last === CODE_GT && before === CODE_EQ) || BLOCK_WORDS.has(word);
       braces.push(block);
       if (block) {
         line = `${line.trimEnd()} {`;
         flush();
         depth++;
       } else {
-        append(c);
+        appendCode("{");
       }
-    } else if (c === "}") {
+    } else if (c === 0x7d) {
       const block = braces.pop() ?? false;
       if (!block) {
-        append(c);
-        continue;
+        appendCode("}");
+      } else {
+        flush();
+        depth--;
+        appendCode("}");
+        const rest = code.slice(i + 1, i + 12).trimStart();
+        if (CONTINUATIONS.test(rest)) appendCode(" ");
+        else if (!/^[);,.]/.test(rest)) flush();
       }
+    } else if (parens === 0 && (braces.length === 0 || braces[braces.length - 1])) {
+      // `;` ending a statement
+      appendCode(";");
       flush();
-      depth--;
-      append("}");
-      const rest = code.slice(i + 1, i + 12).trimStart();
-      if (CONTINUATIONS.test(rest)) append(" ");
-      else if (!/^[);,.]/.test(rest)) flush();
-    } else if (c === ";" && parens === 0 && (braces.length === 0 || braces[braces.length - 1])) {
-      append(c);
-      flush();
-    } else if (c === " " && line === "") {
-      // no leading blanks: the indentation is the printer's
     } else {
-      append(c);
+      appendCode(";");
     }
+    run = i + 1;
   }
+  copy(run, code.length);
   flush();
   return `${out.join("\n")}\n`.replace(/[^\x00-\x7f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

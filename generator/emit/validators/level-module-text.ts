@@ -1,0 +1,27 @@
+/**
+ * The three levels' shared modules as files: which module each level's
+ * functions go to, under which export names, and the module's printed text
+ * (./level-module.ts, ./format.ts). The validators emitter writes them; in
+ * the published bin the receive level's is printed on the receive thread
+ * (./receive-thread.ts) by this same function.
+ */
+import type { LoadedSchema } from "../../model.js";
+import { componentRef } from "./ajv.js";
+import { formatModuleSync } from "./format.js";
+import { levelModuleSource } from "./level-module.js";
+import { levelAjv, levelComponents, type LevelName } from "./levels.js";
+import { allErrorsName, receiveName, validatorName } from "./names.js";
+
+/** Each level's shared module (relative to validators/) and the export name of a component's validator there. */
+export const LEVEL_MODULES: Readonly<Record<LevelName, { readonly module: string; readonly exportName: (name: string) => string }>> = {
+  strict: { module: "internal/strict.js", exportName: validatorName },
+  "all-errors": { module: "internal/all-errors.js", exportName: allErrorsName },
+  receive: { module: "internal/receive.js", exportName: receiveName },
+};
+
+/** The text of `level`'s shared module, formatted, without header; `runtime` is the specifier it imports the runtime by. */
+export function levelModuleText(model: LoadedSchema, level: LevelName, runtime: string): string {
+  const { exportName } = LEVEL_MODULES[level];
+  const exports = new Map(levelComponents(model, level).map((name) => [exportName(name), componentRef(name)]));
+  return formatModuleSync(levelModuleSource(levelAjv(model, level), exports, runtime));
+}

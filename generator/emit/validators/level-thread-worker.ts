@@ -1,0 +1,37 @@
+/**
+ * The level thread's worker (./level-thread.ts): compiles the all-errors
+ * and receive levels of the model it is given and sends their modules' text,
+ * then answers each batch of the fixture cases' questions, in order.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { judgeVerdict, levelErrorsJudge, levelReceiveJudge } from "../fixtures/case-judges.js";
+import type { LiveAjv } from "../fixtures/live-ajv.js";
+import { levelModuleText } from "./level-module-text.js";
+import { levelComponents } from "./levels.js";
+import { THREAD_LEVELS, toThreadError, type FromWorker, type JudgeBatch, type LevelThreadInput } from "./level-thread.js";
+
+const { model, runtimes } = workerData as LevelThreadInput;
+const port = parentPort!;
+const post = (message: FromWorker): void => port.postMessage(message);
+
+try {
+  // The order the main thread would compile them in (after its strict level): the same error comes first.
+  for (const level of THREAD_LEVELS) {
+    post({ kind: "module", level, text: levelComponents(model, level).length > 0 ? levelModuleText(model, level, runtimes[level]) : undefined });
+  }
+  const judges: Record<"errors" | "receive", () => LiveAjv> = { errors: lazy(() => levelErrorsJudge(model)), receive: lazy(() => levelReceiveJudge(model)) };
+  port.on("message", ({ items }: JudgeBatch) => {
+    try {
+      post({ kind: "verdicts", verdicts: items.map(([judge, pointer, data]) => judgeVerdict(judges[judge](), pointer, data)) });
+    } catch (error) {
+      post({ kind: "failed", error: toThreadError(error) });
+    }
+  });
+} catch (error) {
+  post({ kind: "failed", error: toThreadError(error) });
+}
+
+function lazy<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}

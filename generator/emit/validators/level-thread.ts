@@ -1,0 +1,206 @@
+/**
+ * The all-errors and receive levels on a thread of their own, in the
+ * published bin: while this thread compiles the strict level and builds the
+ * fixture cases, a worker (./level-thread-worker.ts) compiles the other two
+ * levels, prints their modules (validators/internal/all-errors.js and
+ * receive.js) and answers what the fixture cases ask of them (their full
+ * error lists and verdicts without vendor keywords, their receive-level
+ * verdicts: ../fixtures/case-judges.ts). Nothing is compiled twice: the two
+ * levels' ajv instances exist only there, built from the loaded model, which
+ * the worker gets by structured clone (not by loading the schema again).
+ *
+ * Where there is no worker file beside the bundle (the sources run by tsx,
+ * the tests), or no core to spare (below), `levelThread` is undefined and
+ * the emitters do the same work on this thread, with the same functions, so
+ * the bytes are the same either way (test/generator/prebuilt.test.ts
+ * compares the bin's output with the committed one, on the thread and not).
+ *
+ * A core to spare: the worker costs CPU of its own (a second isolate loads
+ * and warms up ajv, and the cases cross by structured clone: about 0.3-0.5 s
+ * for the MANTYX schema), which pays only when it runs beside this thread,
+ * not in turns with it. So it is started only with two cores or more and a
+ * one-minute load average below their number; `MANTYX_WIRE_LEVEL_THREAD=on`
+ * or `off` decides instead (the tests run both ways).
+ */
+import { existsSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { EmitError, type EmitErrorCode } from "../../errors.js";
+import type { LoadedSchema } from "../../model.js";
+import type { CaseJudges, DeferredJudge, JudgeVerdict } from "../fixtures/case-judges.js";
+import type { Json } from "../fixtures/json.js";
+import { runtimeImport } from "../runtime-import.js";
+import { LEVEL_MODULES } from "./level-module-text.js";
+import { levelComponents } from "./levels.js";
+
+/** The worker's file name, beside the bundle's entry (generator/scripts/build.mjs). */
+export const LEVEL_THREAD_WORKER_FILE = "level-thread-worker.js";
+
+/** The levels the worker compiles. */
+export const THREAD_LEVELS = ["all-errors", "receive"] as const;
+export type ThreadLevel = (typeof THREAD_LEVELS)[number];
+
+/** What the worker is given. */
+export interface LevelThreadInput {
+  readonly model: LoadedSchema;
+  /** The specifier each level's module imports the runtime by. */
+  readonly runtimes: Readonly<Record<ThreadLevel, string>>;
+}
+
+/** An error of the worker, as it crosses to this thread. */
+export type ThreadError =
+  | { readonly kind: "emit"; readonly code: EmitErrorCode; readonly emitter: string; readonly message: string; readonly fix: string; readonly pointer: string | undefined; readonly related: readonly string[] }
+  | { readonly kind: "other"; readonly message: string; readonly stack: string | undefined };
+
+/** Messages from the worker: each level's module once (in THREAD_LEVELS order), then one `verdicts` per batch, in order. */
+export type FromWorker =
+  | { readonly kind: "module"; readonly level: ThreadLevel; readonly text: string | undefined }
+  | { readonly kind: "verdicts"; readonly verdicts: readonly JudgeVerdict[] }
+  | { readonly kind: "failed"; readonly error: ThreadError };
+
+/** A batch of cases to judge, to the worker: which judge (`errors` or `receive`), where, what. */
+export interface JudgeBatch {
+  readonly items: ReadonlyArray<readonly [judge: keyof CaseJudges, pointer: string, data: Json]>;
+}
+
+export interface LevelThread {
+  /** `level`'s module text, formatted, without its header (undefined for a level without components). */
+  module(level: ThreadLevel): Promise<string | undefined>;
+  /** Ask the worker; read the answers after `settled`. */
+  readonly judges: CaseJudges;
+  /** Resolves when every verdict asked for has arrived. */
+  settled(): Promise<void>;
+  close(): void;
+}
+
+/** Cases sent to the worker at a time: often enough that it judges while this thread builds the next cases. */
+const BATCH = 32;
+
+const threads = new WeakMap<object, LevelThread>();
+
+/** The worker's file in the published bin, or undefined when running from the sources. */
+function workerFile(): string | undefined {
+  for (const dir of [".", ".."]) {
+    const file = fileURLToPath(new URL(`${dir}/${LEVEL_THREAD_WORKER_FILE}`, import.meta.url));
+    if (existsSync(file)) return file;
+  }
+  return undefined;
+}
+
+/**
+ * The level thread of `model` (one per loaded document, started on the
+ * first call), or undefined where there is no worker file, or neither level
+ * has components (a document whose clients read nothing and send no body).
+ */
+export function levelThread(model: LoadedSchema): LevelThread | undefined {
+  const started = threads.get(model.document);
+  if (started !== undefined) return started;
+  if (THREAD_LEVELS.every((level) => levelComponents(model, level).length === 0) || !coreToSpare()) return undefined;
+  const file = workerFile();
+  if (file === undefined) return undefined;
+  const runtimes = Object.fromEntries(THREAD_LEVELS.map((level) => [level, runtimeImport(model, `validators/${LEVEL_MODULES[level].module}`)])) as Record<ThreadLevel, string>;
+  const thread = startThread(file, { model: plainModel(model), runtimes });
+  threads.set(model.document, thread);
+  return thread;
+}
+
+/** Whether a worker would run beside this thread (see the file's comment). */
+function coreToSpare(): boolean {
+  const forced = process.env["MANTYX_WIRE_LEVEL_THREAD"];
+  if (forced === "on" || forced === "off") return forced === "on";
+  const cores = availableParallelism();
+  return cores >= 2 && (loadavg()[0] ?? 0) < cores;
+}
+
+/** Ends the level thread of `model`, if one was started. */
+export function closeLevelThread(model: LoadedSchema): void {
+  threads.get(model.document)?.close();
+  threads.delete(model.document);
+}
+
+/** The model's data fields: what the worker needs, clonable. */
+function plainModel(model: LoadedSchema): LoadedSchema {
+  const { document, schemas, sourcePath, sourceFile, hash, generatorVersion, runtime } = model;
+  return { document, schemas, sourcePath, hash, generatorVersion, ...(sourceFile !== undefined && { sourceFile }), ...(runtime !== undefined && { runtime }) };
+}
+
+function startThread(file: string, input: LevelThreadInput): LevelThread {
+  const worker = new Worker(file, { workerData: input });
+  let failure: Error | undefined;
+  const modules = new Map<ThreadLevel, string | undefined>();
+  const waiting: Array<() => void> = [];
+  const answers: JudgeVerdict[] = [];
+  let asked = 0;
+  let batch: Array<readonly [keyof CaseJudges, string, Json]> = [];
+
+  const wake = (): void => {
+    for (const resolve of waiting.splice(0)) resolve();
+  };
+  worker.on("message", (message: FromWorker) => {
+    if (message.kind === "module") modules.set(message.level, message.text);
+    else if (message.kind === "verdicts") answers.push(...message.verdicts);
+    else failure ??= fromThreadError(message.error);
+    wake();
+  });
+  worker.on("error", (error) => {
+    failure ??= error;
+    wake();
+  });
+  worker.on("exit", (code) => {
+    failure ??= new Error(`the validators' level thread stopped (exit code ${code}) before it answered`);
+    wake();
+  });
+  const send = (): void => {
+    if (batch.length === 0) return;
+    worker.postMessage({ items: batch } satisfies JudgeBatch);
+    batch = [];
+  };
+  const until = async (done: () => boolean): Promise<void> => {
+    while (!done()) {
+      if (failure !== undefined) throw failure;
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    }
+  };
+  const judge = (which: keyof CaseJudges): DeferredJudge => ({
+    ask(pointer, data) {
+      const index = asked++;
+      batch.push([which, pointer, data]);
+      if (batch.length >= BATCH) send();
+      return () => {
+        const verdict = answers[index];
+        if (verdict === undefined) throw new Error("a verdict of the level thread was read before it settled");
+        return verdict;
+      };
+    },
+  });
+  return {
+    async module(level) {
+      await until(() => modules.has(level));
+      return modules.get(level);
+    },
+    judges: { errors: judge("errors"), receive: judge("receive") },
+    async settled() {
+      send();
+      await until(() => answers.length === asked);
+    },
+    close() {
+      void worker.terminate();
+    },
+  };
+}
+
+/** `error` as it crosses from the worker (a generator error keeps its type, so `gen` reports it with its place). */
+export function toThreadError(error: unknown): ThreadError {
+  if (error instanceof EmitError) {
+    return { kind: "emit", code: error.code, emitter: error.emitter, message: error.message, fix: error.fix, pointer: error.pointer, related: error.related };
+  }
+  return { kind: "other", message: error instanceof Error ? error.message : String(error), stack: error instanceof Error ? error.stack : undefined };
+}
+
+function fromThreadError(error: ThreadError): Error {
+  if (error.kind === "emit") return new EmitError(error.code, error.emitter, error.message, error.fix, error.pointer, error.related);
+  const rebuilt = new Error(error.message);
+  if (error.stack !== undefined) rebuilt.stack = error.stack;
+  return rebuilt;
+}
