@@ -8,6 +8,7 @@
  * meaning: both keywords apply).
  */
 import path from "node:path";
+import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, expect, test } from "vitest";
@@ -16,12 +17,14 @@ import { cli, REPO, runtimeFor, tempDir, writeTree } from "../support.js";
 
 const SCHEMAS = {
   Pair: { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }], items: false },
+  Closed: { type: "array", prefixItems: [{ type: "string" }, { type: ["integer", "null"] }], items: false, minItems: 1 },
   Head: { type: "array", prefixItems: [{ type: "string" }], items: { type: "boolean" } },
   Extensible: { type: "object", properties: { "x-id": { type: "string", minLength: 2 } }, patternProperties: { "^x-": { type: "string" } }, additionalProperties: false },
 } as const;
 
 const DATA: Record<keyof typeof SCHEMAS, unknown[]> = {
   Pair: [["a", 1], ["a"], [], [1, "a"], ["a", 1, "extra"], ["a", 1.5]],
+  Closed: [["a"], ["a", null], ["a", 2], [], ["a", 2, 3], [1]],
   Head: [["a"], ["a", true, false], ["a", 1], [2], []],
   Extensible: [{ "x-id": "ab" }, { "x-id": "a" }, { "x-id": 3 }, { "x-other": "v" }, { "x-other": 1 }, { other: "v" }, {}],
 };
@@ -52,4 +55,11 @@ test.each(Object.keys(SCHEMAS) as (keyof typeof SCHEMAS)[])("validate%s agrees w
   expect(verdicts).toEqual(DATA[name].map((data) => [JSON.stringify(data), live(data)]));
   // Both verdicts occur: the samples tell a validator that accepts everything from a right one.
   expect(new Set(verdicts.map(([, valid]) => valid))).toEqual(new Set([true, false]));
+});
+
+test("a tuple's type makes its items past minItems optional (items: false), an open one is an array", () => {
+  const types = readFileSync(path.join(out, "types.ts"), "utf8");
+  expect(types).toContain("export type Pair = [string?, number?];");
+  expect(types).toContain("export type Closed = [string, (number | null)?];");
+  expect(types).toContain("export type Head = (string | boolean)[];");
 });
