@@ -26,6 +26,8 @@ const PRIORITY: Readonly<Record<string, number>> = {
   type: 3,
   pattern: 4,
   format: 4,
+  // Its summary of a name that failed: the error inside it says why (and names the key).
+  propertyNames: 8,
   if: 9,
   anyOf: 9,
   oneOf: 9,
@@ -67,6 +69,11 @@ function toProblem(error: ErrorObject, objectName: string | undefined): AjvProbl
   const params = error.params as Record<string, unknown>;
   const where = objectName ? ` in ${objectName}` : "";
   const last = at[at.length - 1];
+  // A key that fails `propertyNames` (a component named `Bad name`): ajv places the error at the object; the key is the place.
+  const name = error.propertyName ?? (error.keyword === "propertyNames" ? params.propertyName : undefined);
+  if (typeof name === "string") {
+    return { at: [...at, name], key: true, message: `the name ${JSON.stringify(name)}${last === undefined ? "" : ` in ${JSON.stringify(last)}`}${where} ${error.keyword === "propertyNames" ? "is invalid" : (error.message ?? "is invalid")}.` };
+  }
   const allowed = (error.parentSchema?.properties ?? {}) as Record<string, unknown>;
   switch (error.keyword) {
     case "unevaluatedProperties":

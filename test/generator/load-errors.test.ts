@@ -169,6 +169,13 @@ const cases: [string, Case][] = [
     },
   ],
   [
+    "component name the OpenAPI pattern refuses: the place is its key, not the first component's",
+    {
+      files: { "schema.yaml": openApiYaml('    Good:\n      type: string\n    "Bad name":\n      type: string') },
+      want: { code: "not-openapi-31", file: "schema.yaml", line: 10, column: 5, pointer: "/components/schemas/Bad name", message: /the name "Bad name" in "schemas" must match pattern/, fix: /OpenAPI 3\.1 specification/ },
+    },
+  ],
+  [
     "schema with an unknown keyword",
     {
       files: { "schema.yaml": openApiYaml("    Name:\n      type: object\n      requird: [first]") },
