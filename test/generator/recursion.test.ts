@@ -7,11 +7,10 @@
  */
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { expect, test } from "vitest";
 import { EMITTERS } from "../../generator/emit/index.js";
 import { RUNTIME_URL } from "../validators/support/emitted.js";
-import { cli, REPO, tempDir } from "./support.js";
+import { cli, emittedValidator, REPO, tempDir } from "./support.js";
 
 const RECURSIVE = `    TreeNode:
       type: object
@@ -64,10 +63,10 @@ test("the real schema plus recursive components: every emitter succeeds, and the
   expect(types).toMatch(/export interface Ping \{[^}]*pong\?: Pong;/);
   expect(types).toMatch(/export type Expr = number \| \{ op: "add" \| "mul"; args: Expr\[\];/);
 
-  const { validateTreeNode } = (await import(pathToFileURL(path.join(out, "validators/tree-node.js")).href)) as Record<string, (data: unknown) => boolean>;
+  const validateTreeNode = await emittedValidator(out, "TreeNode");
   expect(validateTreeNode!({ name: "a", children: [{ name: "b", children: [{ name: "c" }] }] })).toBe(true);
   expect(validateTreeNode!({ name: "a", children: [{ name: "b", children: [{ name: 3 }] }] })).toBe(false);
-  const { validateExpr } = (await import(pathToFileURL(path.join(out, "validators/expr.js")).href)) as Record<string, (data: unknown) => boolean>;
+  const validateExpr = await emittedValidator(out, "Expr");
   expect(validateExpr!({ op: "add", args: [1, { op: "mul", args: [2, 3] }] })).toBe(true);
   expect(validateExpr!({ op: "add", args: [1, { op: "sub", args: [] }] })).toBe(false);
 });

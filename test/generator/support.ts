@@ -1,13 +1,16 @@
 /** Helpers for the generator tests: temp folders, schema files, running the CLI in-process. */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type RequestListener } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { expect } from "vitest";
 import { runCli } from "../../generator/cli.js";
 import { EMITTERS, openApiJsonEmitter } from "../../generator/emit/index.js";
 import { typesEmitter } from "../../generator/emit/types.js";
+import { validatorFile, validatorName } from "../../generator/emit/validators/names.js";
 import type { Emitter } from "../../generator/model.js";
 
 export const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -58,14 +61,41 @@ export function runtimeFor(out: string): string {
 
 /**
  * `gen` of every artefact of `schema` into `out` (a fresh folder by
- * default), importing this repository's runtime; fails the test unless it
- * exits 0 with no error and no warning. Returns `out`.
+ * default), importing this repository's runtime, run from the schema's
+ * folder (so diagnostics name it by its file name): the run and `out`.
  */
+export async function genAll(schema: string, out = tempDir()): Promise<CliRun & { out: string }> {
+  const run = await cli(["gen", "--schema", path.basename(schema), "--out", out, "--runtime", runtimeFor(out)], path.dirname(schema), EMITTERS);
+  return { ...run, out };
+}
+
+/** `genAll`, failing the test unless it exits 0 with no error and no warning. Returns `out`. */
 export async function genQuietly(schema: string, out = tempDir()): Promise<string> {
-  const run = await cli(["gen", "--schema", schema, "--out", out, "--runtime", runtimeFor(out)], REPO, EMITTERS);
+  const run = await genAll(schema, out);
   expect(run.stderr).not.toMatch(/^(error|warning)/m);
   expect(run.code).toBe(0);
   return out;
+}
+
+/** Component `name`'s emitted validator in `out` (validators/<file>.js), imported. */
+export async function emittedValidator(out: string, name: string): Promise<(data: unknown) => boolean> {
+  const module = (await import(pathToFileURL(path.join(out, "validators", `${validatorFile(name)}.js`)).href)) as Record<string, (data: unknown) => boolean>;
+  return module[validatorName(name)]!;
+}
+
+export interface LocalServer {
+  readonly baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** A node:http server on 127.0.0.1 (a free port) answering with `handler`. */
+export async function localServer(handler: RequestListener): Promise<LocalServer> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** Every file below `dir`, by its `/`-separated path relative to `dir`, sorted, with its text. */

@@ -6,8 +6,7 @@
 import path from "node:path";
 import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
-import { EMITTERS } from "../../../generator/emit/index.js";
-import { cli, runtimeFor, tempDir, writeTree } from "../support.js";
+import { genAll, writeTree } from "../support.js";
 
 const SCHEMA = `openapi: 3.1.0
 info: { title: T, version: "1" }
@@ -35,10 +34,8 @@ components:
 `;
 
 test("a $ref cycle through the middle of a schema and a $dynamicRef without anchor are unknown there, with warnings at their lines; an unknown x- keyword is an annotation", async () => {
-  const dir = writeTree({ "schema.yaml": SCHEMA });
-  const out = tempDir();
-  const runtime = runtimeFor(out);
-  const run = await cli(["gen", "--schema", "schema.yaml", "--out", out, "--runtime", runtime], dir, EMITTERS);
+  const run = await genAll(path.join(writeTree({ "schema.yaml": SCHEMA }), "schema.yaml"));
+  const { out } = run;
   expect(run.code).toBe(0);
   const warnings = run.stderr.split("\n").filter((line) => line.startsWith("warning"));
   // Components in name order; each place is the key of the schema that became unknown (the repeated one for the cycle).

@@ -6,11 +6,10 @@
  * over real HTTP on 127.0.0.1 (they went out comma-joined whatever the
  * style, and as `[object Object]` before that).
  */
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingHttpHeaders } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { genQuietly, writeTree } from "../support.js";
+import { genQuietly, writeTree, localServer, type LocalServer } from "../support.js";
 
 const OBJECT = "{ type: object, properties: { role: { type: string }, level: { type: integer } } }";
 const SCHEMA = `openapi: 3.1.0
@@ -46,22 +45,21 @@ interface StylesClient {
   listThings(params?: { header?: { "X-Simple"?: Thing; "X-Exploded"?: Thing; "X-Json"?: Thing; "X-Ids"?: number[] }; cookie?: { prefs?: Thing } }): Promise<string[]>;
 }
 let ApiClient: new (options: { baseUrl: string }) => StylesClient;
-let server: Server;
+let server: LocalServer;
 let baseUrl = "";
 const seen: IncomingHttpHeaders[] = [];
 
 beforeAll(async () => {
   const out = await genQuietly(path.join(writeTree({ "styles.yaml": SCHEMA }), "styles.yaml"));
   ({ ApiClient } = (await import(path.join(out, "client.ts"))) as { ApiClient: typeof ApiClient });
-  server = createServer((request, response) => {
+  server = await localServer((request, response) => {
     seen.push(request.headers);
     response.writeHead(200, { "content-type": "application/json" }).end('["a"]');
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = server.baseUrl;
 }, 60_000);
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 test("each header and cookie parameter goes in its style", async () => {
   const value = { role: "admin", level: 2 };

@@ -6,11 +6,9 @@
  * Generated from a small document written here, called over real HTTP on
  * 127.0.0.1; an `application/json` body beside it is unchanged.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { genQuietly, writeTree } from "../support.js";
+import { genQuietly, writeTree, localServer, type LocalServer } from "../support.js";
 
 const SCHEMA = `openapi: 3.1.0
 info: { title: Patch, version: "1" }
@@ -49,14 +47,14 @@ interface PatchClient {
   putPet(id: string, body: { name?: string | null }): Promise<unknown>;
 }
 let ApiClient: new (options: { baseUrl: string }) => PatchClient;
-let server: Server;
+let server: LocalServer;
 let baseUrl = "";
 const seen: Array<{ method: string; type: string | undefined; body: string }> = [];
 
 beforeAll(async () => {
   const out = await genQuietly(path.join(writeTree({ "patch.yaml": SCHEMA }), "patch.yaml"));
   ({ ApiClient } = (await import(path.join(out, "client.ts"))) as { ApiClient: typeof ApiClient });
-  server = createServer((request, response) => {
+  server = await localServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (c: Buffer) => chunks.push(c));
     request.on("end", () => {
@@ -64,11 +62,10 @@ beforeAll(async () => {
       response.writeHead(204).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = server.baseUrl;
 }, 60_000);
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 test("the merge patch goes JSON-encoded as application/merge-patch+json; the replacement as application/json", async () => {
   const client = new ApiClient({ baseUrl });

@@ -16,15 +16,9 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test } from "vitest";
-import { EMITTERS } from "../../../generator/emit/index.js";
-import { cli, readTree, REPO, runtimeFor, tempDir, writeTree } from "../support.js";
+import { genAll, readTree, writeTree } from "../support.js";
 
-async function gen(schema: string): Promise<{ code: number | undefined; stderr: string; out: string }> {
-  const dir = writeTree({ "doc.yaml": schema });
-  const out = tempDir();
-  const run = await cli(["gen", "--schema", path.join(dir, "doc.yaml"), "--out", out, "--runtime", runtimeFor(out)], REPO, EMITTERS);
-  return { code: run.code, stderr: run.stderr, out };
-}
+const gen = (schema: string) => genAll(path.join(writeTree({ "doc.yaml": schema }), "doc.yaml"));
 
 const withDialect = (openapi: string, dialect: string, schemaDialect = dialect): string => `openapi: ${openapi}
 info: { title: Dialect, version: "1" }

@@ -11,8 +11,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { expect, test } from "vitest";
-import { EMITTERS } from "../../../generator/emit/index.js";
-import { cli, REPO, runtimeFor, tempDir, writeTree } from "../support.js";
+import { genAll, writeTree } from "../support.js";
 
 const SCHEMA = `openapi: 3.1.2
 info: { title: Answers, version: "1" }
@@ -39,9 +38,8 @@ components:
 `;
 
 test("gen exits 0 and the receive-level validator reads nullable and an unknown keyword as annotations", async () => {
-  const dir = writeTree({ "answers.yaml": SCHEMA });
-  const out = tempDir();
-  const run = await cli(["gen", "--schema", path.join(dir, "answers.yaml"), "--out", out, "--runtime", runtimeFor(out)], REPO, EMITTERS);
+  const run = await genAll(path.join(writeTree({ "answers.yaml": SCHEMA }), "answers.yaml"));
+  const { out } = run;
   expect(run.stderr).not.toMatch(/^error|internal error/m);
   expect(run.code).toBe(0);
   const { validateMailReceive: validate } = (await import(pathToFileURL(path.join(out, "validators", "mail.receive.js")).href)) as { validateMailReceive: (data: unknown) => boolean };

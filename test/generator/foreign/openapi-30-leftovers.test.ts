@@ -9,10 +9,8 @@
  */
 import path from "node:path";
 import { readFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
 import { expect, test } from "vitest";
-import { EMITTERS } from "../../../generator/emit/index.js";
-import { cli, runtimeFor, tempDir, writeTree } from "../support.js";
+import { emittedValidator, genAll, writeTree } from "../support.js";
 
 const SCHEMA = `openapi: 3.1.0
 info: { title: T, version: "1" }
@@ -32,9 +30,8 @@ components:
 `;
 
 test("nullable: true adds null to a type (with a warning); without a type it means nothing (a warning); an unknown keyword is an annotation (a warning)", async () => {
-  const dir = writeTree({ "schema.yaml": SCHEMA });
-  const out = tempDir();
-  const run = await cli(["gen", "--schema", "schema.yaml", "--out", out, "--runtime", runtimeFor(out)], dir, EMITTERS);
+  const run = await genAll(path.join(writeTree({ "schema.yaml": SCHEMA }), "schema.yaml"));
+  const { out } = run;
   expect(run.code, run.stderr).toBe(0);
   expect(run.stderr).not.toMatch(/internal error|error\[/);
   const warnings = run.stderr.split("\n").filter((line) => line.startsWith("warning"));
@@ -52,7 +49,7 @@ test("nullable: true adds null to a type (with a warning); without a type it mea
   expect(types).toContain("ref?: Code;");
   expect(types).toContain("count?: number;");
 
-  const { validateOrder } = (await import(pathToFileURL(path.join(out, "validators/order.js")).href)) as { validateOrder: (data: unknown) => boolean };
+  const validateOrder = await emittedValidator(out, "Order");
   expect(validateOrder({ note: null, state: null, sizes: null })).toBe(true);
   expect(validateOrder({ note: "n", state: "open", sizes: 3 })).toBe(true);
   expect(validateOrder({ state: "other" })).toBe(false);

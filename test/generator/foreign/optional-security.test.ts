@@ -6,11 +6,9 @@
  * one calls anonymously; `security: []` still sends nothing. Over real HTTP
  * on 127.0.0.1.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { genQuietly, writeTree } from "../support.js";
+import { genQuietly, writeTree, localServer, type LocalServer } from "../support.js";
 
 const SCHEMA = `openapi: 3.1.0
 info: { title: Optional auth, version: "1" }
@@ -33,22 +31,21 @@ interface Client {
   privateOne(): Promise<undefined>;
 }
 let ApiClient: new (options: { baseUrl: string; credentials?: { bearer?: string } }) => Client;
-let server: Server;
+let server: LocalServer;
 let baseUrl = "";
 const seen: string[] = [];
 
 beforeAll(async () => {
   const out = await genQuietly(path.join(writeTree({ "auth.yaml": SCHEMA }), "auth.yaml"));
   ({ ApiClient } = (await import(path.join(out, "client.ts"))) as { ApiClient: typeof ApiClient });
-  server = createServer((request, response) => {
+  server = await localServer((request, response) => {
     seen.push(`${request.url} ${request.headers.authorization ?? "-"}`);
     response.writeHead(204).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = server.baseUrl;
 }, 60_000);
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 test("with a token: sent where it is required or optional, not where security is []", async () => {
   seen.length = 0;

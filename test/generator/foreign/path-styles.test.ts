@@ -8,11 +8,9 @@
  * 6570's expansions (the examples of OpenAPI 3.1's "Style Examples"
  * table), every name, key and value URL-encoded and the separators not.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { genQuietly, writeTree } from "../support.js";
+import { genQuietly, writeTree, localServer, type LocalServer } from "../support.js";
 
 const ARRAY = "{ type: array, items: { type: string } }";
 const OBJECT = "{ type: object, properties: { R: { type: integer }, G: { type: integer } } }";
@@ -68,21 +66,20 @@ components:
 
 type Client = Record<string, (value: unknown) => Promise<undefined>>;
 let client: Client;
-let server: Server;
+let server: LocalServer;
 const seen: string[] = [];
 
 beforeAll(async () => {
   const out = await genQuietly(path.join(writeTree({ "styles.yaml": SCHEMA }), "styles.yaml"));
   const { ApiClient } = (await import(path.join(out, "client.ts"))) as { ApiClient: new (options: { baseUrl: string }) => Client };
-  server = createServer((request, response) => {
+  server = await localServer((request, response) => {
     seen.push(request.url!);
     response.writeHead(204).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  client = new ApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+  client = new ApiClient({ baseUrl: server.baseUrl });
 }, 60_000);
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 const COLOR = { R: 100, G: 200 };
 const LIST = ["blue", "black", "a,b"];

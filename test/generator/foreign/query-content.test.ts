@@ -6,11 +6,9 @@
  * Generated from a small document written here, called over real HTTP on
  * 127.0.0.1; a schema-described object beside it keeps its form style.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { genQuietly, writeTree } from "../support.js";
+import { genQuietly, writeTree, localServer, type LocalServer } from "../support.js";
 
 const SCHEMA = `openapi: 3.1.0
 info: { title: Search, version: "1" }
@@ -35,7 +33,7 @@ paths:
               schema: { type: array, items: { type: string } }
 `;
 
-let server: Server;
+let server: LocalServer;
 let baseUrl = "";
 const urls: string[] = [];
 interface SearchClient {
@@ -46,15 +44,14 @@ let ApiClient: new (options: { baseUrl: string }) => SearchClient;
 beforeAll(async () => {
   const out = await genQuietly(path.join(writeTree({ "search.yaml": SCHEMA }), "search.yaml"));
   ({ ApiClient } = (await import(path.join(out, "client.ts"))) as { ApiClient: typeof ApiClient });
-  server = createServer((request, response) => {
+  server = await localServer((request, response) => {
     urls.push(request.url!);
     response.writeHead(200, { "content-type": "application/json" }).end('["ISSUE-1"]');
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = server.baseUrl;
 }, 60_000);
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 test("the content-described parameter is one JSON text; the schema-described object stays form-exploded", async () => {
   const client = new ApiClient({ baseUrl });

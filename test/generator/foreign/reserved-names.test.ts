@@ -11,12 +11,9 @@
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { EMITTERS } from "../../../generator/emit/index.js";
-import { cli, REPO, runtimeFor, tempDir, writeTree } from "../support.js";
+import { genAll, REPO, tempDir, writeTree, localServer, type LocalServer } from "../support.js";
 
 const PATH_PARAMS = ["class", "default", "a.b", "a-b", "body"].map((name) => `      - { name: ${name}, in: path, required: true, schema: { type: string } }`).join("\n");
 const SCHEMA = `openapi: 3.1.0
@@ -55,25 +52,23 @@ interface ReservedClient {
   then_(): Promise<undefined>;
 }
 type Fn = (core: unknown, ...args: unknown[]) => Promise<unknown>;
-let server: Server;
+let server: LocalServer;
 let baseUrl = "";
 const seen: string[] = [];
 
 beforeAll(async () => {
-  const dir = writeTree({ "reserved.yaml": SCHEMA });
-  const run = await cli(["gen", "--schema", path.join(dir, "reserved.yaml"), "--out", out, "--runtime", runtimeFor(out)], REPO, EMITTERS);
+  const run = await genAll(path.join(writeTree({ "reserved.yaml": SCHEMA }), "reserved.yaml"), out);
   stderr = run.stderr;
   expect(run.code).toBe(0);
-  server = createServer((request, response) => {
+  server = await localServer((request, response) => {
     seen.push(`${request.method} ${request.url}`);
     if (request.method === "GET" && request.url!.startsWith("/things")) response.writeHead(200, { "content-type": "application/json" }).end("{}");
     else response.writeHead(204).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = server.baseUrl;
 }, 60_000);
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 test("gen exits 0 without an error or a warning", () => {
   expect(stderr).not.toMatch(/^(error|warning)/m);

@@ -9,16 +9,15 @@
  * JSON-lines one (split across chunks) with basic credentials.
  */
 import { execFileSync } from "node:child_process";
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage } from "node:http";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { genQuietly, REPO, tempDir } from "../support.js";
+import { genQuietly, REPO, tempDir, localServer, type LocalServer } from "../support.js";
 
 const SCHEMA = path.join(REPO, "test/generator/foreign/streams-3.2.yaml");
 const out = tempDir();
-let server: Server;
+let server: LocalServer;
 let baseUrl = "";
 const seen: IncomingMessage[] = [];
 
@@ -34,7 +33,7 @@ let ApiClient: new (options: { baseUrl: string; credentials?: Record<string, unk
 beforeAll(async () => {
   await genQuietly(SCHEMA, out);
   ({ ApiClient } = (await import(path.join(out, "client.ts"))) as { ApiClient: typeof ApiClient });
-  server = createServer((request, response) => {
+  server = await localServer((request, response) => {
     seen.push(request);
     if (request.method === "QUERY" || request.method === "HEAD") {
       let body = "";
@@ -56,11 +55,10 @@ beforeAll(async () => {
       setTimeout(() => response.end('"INIT","quantity":7}\n'), 10);
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = server.baseUrl;
 }, 60_000);
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 describe("generated client for OpenAPI 3.2 itemSchema streams", () => {
   test("an SSE stream: items typed by itemSchema, told apart by event, JSON data decoded; parameters and the API key sent", async () => {

@@ -9,11 +9,9 @@
  */
 import path from "node:path";
 import { readFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, expect, test } from "vitest";
-import { EMITTERS } from "../../../generator/emit/index.js";
-import { cli, REPO, runtimeFor, tempDir, writeTree } from "../support.js";
+import { emittedValidator, genAll, writeTree } from "../support.js";
 
 const SCHEMAS = {
   Pair: { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }], items: false },
@@ -35,11 +33,8 @@ let code: number | undefined;
 
 beforeAll(async () => {
   const schema = `openapi: 3.1.0\ninfo: { title: Tuples, version: "1" }\npaths: {}\ncomponents:\n  schemas: ${JSON.stringify(SCHEMAS)}\n`;
-  const dir = writeTree({ "tuples.yaml": schema });
-  out = tempDir();
-  const run = await cli(["gen", "--schema", path.join(dir, "tuples.yaml"), "--out", out, "--runtime", runtimeFor(out)], REPO, EMITTERS);
-  stderr = run.stderr;
-  code = run.code;
+  const run = await genAll(path.join(writeTree({ "tuples.yaml": schema }), "tuples.yaml"));
+  ({ out, stderr, code } = run);
 }, 60_000);
 
 test("gen exits 0, with no error or warning", () => {
@@ -48,8 +43,7 @@ test("gen exits 0, with no error or warning", () => {
 });
 
 test.each(Object.keys(SCHEMAS) as (keyof typeof SCHEMAS)[])("validate%s agrees with live ajv (non-strict) on every sample", async (name) => {
-  const module = (await import(pathToFileURL(path.join(out, "validators", `${name.toLowerCase()}.js`)).href)) as Record<string, (data: unknown) => boolean>;
-  const emitted = module[`validate${name}`]!;
+  const emitted = await emittedValidator(out, name);
   const live = new Ajv2020({ strict: false }).compile(SCHEMAS[name]);
   const verdicts = DATA[name].map((data) => [JSON.stringify(data), emitted(data)]);
   expect(verdicts).toEqual(DATA[name].map((data) => [JSON.stringify(data), live(data)]));
