@@ -24,6 +24,11 @@ beforeAll(async () => {
       // (The credential of an Authorization header also alone, as a server quoting the token it refused would.)
       const echo = JSON.stringify({ url: request.url, headers: request.headers, body: Buffer.concat(chunks).toString(), token: request.headers.authorization?.split(" ")[1] });
       // The error route echoes everything it got, credentials included, as a careless server would.
+      if (request.url!.startsWith("/page")) {
+        // A 2xx that is not JSON, its content type quoting the Authorization header (a login page of a proxy, say).
+        response.writeHead(200, { "content-type": `text/html; for=${request.headers.authorization}` });
+        return response.end("<html>");
+      }
       response.writeHead(request.url!.startsWith("/fail") ? 401 : 200, { "content-type": "application/json", "x-echo": encodeURIComponent(request.url!) });
       response.end(echo);
     });
@@ -146,6 +151,15 @@ describe("operation functions and their extras (codegen revision 5)", () => {
     const everything = JSON.stringify({ message: (error as Error).message, body: (error as { body: unknown }).body, stack: (error as Error).stack, error });
     expect(everything).not.toContain(Buffer.from("abc:").toString("base64"));
     expect(everything).toContain("[redacted]");
+  });
+
+  test("a basic token a 2xx answer echoes is redacted from the UnexpectedResponseError, as from an API error", async () => {
+    const client = new Base({ baseUrl, credentials: { basic: { username: "ann", password: "pw-secret" } }, maxRetries: 0 });
+    const error = await operation<Fn>("page", { method: "GET", path: "/page", security: [["basic"]], extras: operationExtras })(client).then(() => undefined, (e: unknown) => e);
+    expect((error as Error).name).toBe("UnexpectedResponseError");
+    const everything = JSON.stringify({ message: (error as Error).message, stack: (error as Error).stack, error });
+    expect(everything).not.toContain(Buffer.from("ann:pw-secret").toString("base64"));
+    expect((error as { contentType: string }).contentType).toBe("text/html; for=Basic [redacted]");
   });
 
   test("an entry whose credential needs extras it lacks is refused with a TypeError naming the scheme, nothing sent", async () => {
