@@ -181,6 +181,8 @@ const MODELS = {
   defaultModelId: "platform:demo",
 };
 
+/** The replay page size when paging by `beforeSeq` without `lastMessages` (agent-runs §6.2: "default page size 100"). */
+const REPLAY_PAGE = 100;
 const TOKENS = { inputTokens: 120, cachedTokens: 0, reasoningTokens: 0, outputTokens: 40 };
 const MODEL = { id: "platform:demo", provider: "openai", vendorModelId: "gpt-5.4-mini" };
 /** A recorded body larger than this is kept as its size only. */
@@ -502,6 +504,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     return { slice, nextCursor: next, limit };
   }
 
+  /** A yes/no query parameter (`QueryFlag`: `1`/`true` yes, `0`/`false` no), `absent` when it is not sent. */
+  function flagOf(ctx: Context, name: string, absent: boolean): boolean {
+    const value = ctx.url.searchParams.get(name);
+    return value === null ? absent : value === "1" || value === "true";
+  }
+
   /** `metadata=key:value` filters (AND), as the list routes take them. */
   function metadataFilter(ctx: Context): (metadata: unknown) => boolean {
     const pairs = ctx.url.searchParams.getAll("metadata").map((entry) => [entry.slice(0, entry.indexOf(":")), entry.slice(entry.indexOf(":") + 1)] as const);
@@ -536,7 +544,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         .filter((r) => (status === null || r.status === status) && (modelId === null || r.spec["modelId"] === modelId) && (agentId === null || r.spec["agentId"] === agentId) && meta(r.spec["metadata"]));
       const p = page(ctx, all);
       if (p === undefined) return;
-      send(ctx.res, 200, { total: ctx.url.searchParams.get("includeTotal") === "1" ? all.length : null, limit: p.limit, nextCursor: p.nextCursor, runs: p.slice.map(runSummary) });
+      // The exact count only when asked for (agent-runs §5: "includeTotal=1 adds total").
+      send(ctx.res, 200, { total: flagOf(ctx, "includeTotal", false) ? all.length : null, limit: p.limit, nextCursor: p.nextCursor, runs: p.slice.map(runSummary) });
     },
     createRun: (ctx) => {
       const spec = ctx.body as Record<string, unknown>;
@@ -614,7 +623,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       const p = page(ctx, all);
       if (p === undefined) return;
       send(ctx.res, 200, {
-        total: ctx.url.searchParams.get("includeTotal") === "1" ? all.length : null,
+        // Counted unless turned off (agent-runs §6.1: includeTotal "defaults to true; set 0 to skip").
+        total: flagOf(ctx, "includeTotal", true) ? all.length : null,
         limit: p.limit,
         nextCursor: p.nextCursor,
         sessions: p.slice.map((s) => ({ sessionId: s.id, status: s.status, metadata: (s.spec["metadata"] as object | undefined) ?? null, summary: s.history[0]?.content.slice(0, 80) ?? null })),
@@ -648,8 +658,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       const q = ctx.url.searchParams;
       const before = q.has("beforeSeq") ? Number(q.get("beforeSeq")) : undefined;
       const upTo = before === undefined ? frames : frames.filter((f) => f.seq < before);
-      const whole = q.get("full") === "1" || (!q.has("lastMessages") && before === undefined);
-      const count = whole ? upTo.length : Math.min(Number(q.get("lastMessages") ?? 50), 500);
+      // full=1|true overrides paging; no paging parameter at all is the whole history; a page is lastMessages, else 100 (§6.2).
+      const whole = flagOf(ctx, "full", false) || (!q.has("lastMessages") && before === undefined);
+      const count = whole ? upTo.length : Math.min(Number(q.get("lastMessages") ?? REPLAY_PAGE), 500);
       const events = upTo.slice(Math.max(0, upTo.length - count));
       const truncated = events.length < upTo.length;
       send(ctx.res, 200, { sessionId: session.id, total: frames.length, events, nextBeforeSeq: truncated ? events[0]!.seq : null, truncated });
