@@ -38,6 +38,8 @@ export interface EditionShapes {
   readonly structuredOutput: boolean;
   /** `local_tool_result_in` lists the posted `files` as metadata, `{ filename, mimeType, sizeBytes }` (agent-runs §7, October 2026). */
   readonly mirroredFiles: boolean;
+  /** The body of a Developer API `429`: `code: "rate_limit_exceeded"`, also the body's machine code (agent-runs §10, October 2026), or the older companion's `rate_limited`. */
+  readonly rateLimited: Readonly<Record<string, string>>;
 }
 
 const SHAPES: Record<Edition, EditionShapes> = {
@@ -52,6 +54,7 @@ const SHAPES: Record<Edition, EditionShapes> = {
     startedEvent: false,
     structuredOutput: true,
     mirroredFiles: true,
+    rateLimited: { error: "rate_limit_exceeded", code: "rate_limit_exceeded", message: "Rate limit exceeded; retry after Retry-After." },
   },
   "2026-09": {
     runCreated: 201,
@@ -64,6 +67,7 @@ const SHAPES: Record<Edition, EditionShapes> = {
     startedEvent: false,
     structuredOutput: false,
     mirroredFiles: false,
+    rateLimited: { error: "rate_limited" },
   },
   older: {
     runCreated: 202,
@@ -76,6 +80,7 @@ const SHAPES: Record<Edition, EditionShapes> = {
     startedEvent: true,
     structuredOutput: false,
     mirroredFiles: false,
+    rateLimited: { error: "rate_limited" },
   },
 };
 

@@ -25,7 +25,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { describeBodyIssues } from "../../runtime/client/request-check.js";
 import { isTerminalType, mantyxDocument, mantyxFlows } from "./artefacts.js";
 import { readJsonBody } from "./body.js";
-import { isEdition, type Edition } from "./editions.js";
+import { editionShapes, isEdition, type Edition } from "./editions.js";
 import { scriptOf, type Script } from "./flow-player.js";
 import { RingLog } from "./ring-log.js";
 import { routesOf, type BodyIssue, type Route } from "./routes.js";
@@ -387,7 +387,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
     if (rateLimited > 0) {
       rateLimited--;
-      return refuse(req, res, 429, { error: "rate_limited" }, { "retry-after": String(rateLimitRetryAfter) });
+      return refuse(req, res, 429, editionShapes(edition).rateLimited, { "retry-after": String(rateLimitRetryAfter) });
     }
 
     // Credentials first, from the headers alone: one code path for API keys and OAuth tokens.
@@ -745,6 +745,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         retryMs: options.retryMs,
         headers: { "x-request-id": `req_${++counter}` },
         refuse: (status, body, headers) => send(res, status, body, headers),
+        rateLimitedBody: run.shapes.rateLimited,
         onOpen: () => finishRecord(res, 200),
         onEnd: (end, frames, writes) => {
           record.end = end;

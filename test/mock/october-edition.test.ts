@@ -68,10 +68,29 @@ describe("listing and replay defaults", () => {
   });
 });
 
+describe("429 bodies", () => {
+  it("2026-10 answers code rate_limit_exceeded (§10), the seed edition the older rate_limited, on any route and on a stream's status fault", async () => {
+    for (const [on, body] of [
+      [server, { error: "rate_limit_exceeded", code: "rate_limit_exceeded" }],
+      [seed, { error: "rate_limited" }],
+    ] as const) {
+      on.rateLimitNext(1, 2);
+      const limited = await raw(on.url, "GET", base("/models"), auth(on.apiKey));
+      expect(limited.status).toBe(429);
+      expect(limited.headers["retry-after"]).toBe("2");
+      expect(limited.json).toMatchObject(body);
+      const { runId } = (await post(on, "/agent-runs", { systemPrompt: "s", prompt: "p", metadata: { scenario: "text" } })) as { runId: string };
+      const stream = await raw(on.url, "GET", base(`/agent-runs/${runId}/stream`), { ...auth(on.apiKey), "x-mock-fault": "status=429,retry-after=1" });
+      expect(stream.status).toBe(429);
+      expect(stream.json).toMatchObject(body);
+    }
+  });
+});
+
 describe("terminal structuredOutput and mirrored files (2026-10 edition)", () => {
   async function finished(on: MockServer, spec: Record<string, unknown>) {
     const { runId } = (await post(on, "/agent-runs", { systemPrompt: "s", prompt: "p", ...spec })) as { runId: string };
-    return (await on.waitForRun(runId)).events;
+    return (await on.waitForRun(runId)).events as Array<{ type: string; data?: unknown }>;
   }
 
   it("a result says no schema was requested without outputSchema, and native enforcement with one", async () => {
@@ -110,7 +129,7 @@ describe("terminal structuredOutput and mirrored files (2026-10 edition)", () =>
         });
       });
       await post(s, `/agent-runs/${runId}/tool-results`, { toolUseId: call.data.toolUseId, result: "chart", files: [{ filename: "chart.png", mimeType: "image/png", data: "iVBORw0KGgo=" }] });
-      const mirror = (await s.waitForRun(runId)).events.find((e) => e.type === "local_tool_result_in")!;
+      const mirror = (await s.waitForRun(runId)).events.find((e) => e.type === "local_tool_result_in") as { data: unknown };
       if (mirrored) expect(mirror.data).toEqual({ toolUseId: call.data.toolUseId, result: "chart", files: [{ filename: "chart.png", mimeType: "image/png", sizeBytes: 8 }] });
       else expect(mirror.data).toEqual({ toolUseId: call.data.toolUseId, result: "chart" });
     });
