@@ -112,12 +112,16 @@ function invalidSeq(item: StreamDecodeError): number | undefined {
   return Number.isInteger(seq) && (seq as number) >= 0 ? (seq as number) : /^\d+$/.test(item.frame.id) ? +item.frame.id : undefined;
 }
 
-/** `item` with every form of the credential removed from its frame, value, issues, message and cause (a server may echo it into a frame). */
+/**
+ * `item` with every form of the credential removed from its frame, value, issues, message and cause (a server may echo it into a frame).
+ * The frame's texts are redacted as received: a JSON echo of the key is there in its escaped form, which JSON-encoding the frame again would hide.
+ */
 function redacted(item: StreamDecodeError, hide: Redact): StreamDecodeError {
-  const text = JSON.stringify([item.frame, item.value, item.issues]) + item.message;
+  const { frame } = item;
+  const text = JSON.stringify([item.value, item.issues]) + item.message + frame.id + frame.event + frame.data;
   const cause = redactError(item.cause, hide);
   if (hide(text) === text && cause === item.cause) return item;
-  return new StreamDecodeError(item.type, scrub(item.frame, hide), scrub(item.issues, hide), cause, scrub(item.value, hide), item.terminal, item.shape);
+  return new StreamDecodeError(item.type, { ...frame, id: hide(frame.id), event: hide(frame.event), data: hide(frame.data) }, scrub(item.issues, hide), cause, scrub(item.value, hide), item.terminal, item.shape);
 }
 
 /**
