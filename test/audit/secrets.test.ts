@@ -2,8 +2,9 @@
  * Echoes of the credential that test/client/secrets.test.ts's echoing
  * server does not write: a frame that quotes the key without JSON quotes
  * (the engine's JSON.parse message then quotes a window of the frame, so a
- * fragment of the key), and the key JSON-encoded into a frame (its quote
- * escaped as the frame holds it). Driven through
+ * fragment of the key), the key JSON-encoded into a frame (its quote
+ * escaped as the frame holds it), and JSON escapes other encoders use (`\/`
+ * by PHP's json_encode, `\u0026` for `&` by Go's encoding/json). Driven through
  * streamRun in every onInvalid mode, the default console.warn included, and
  * through runAgent.
  */
@@ -42,7 +43,7 @@ function shown(value: unknown): string {
 /** No piece of the secret part of the key, raw or JSON-escaped either way. */
 function expectNoFragment(label: string, value: unknown): void {
   const text = shown(value);
-  const pieces = [...fragments(SECRET), ...fragments(JSON.stringify(SECRET).slice(1, -1))];
+  const pieces = [...fragments(SECRET), ...fragments(JSON.stringify(SECRET).slice(1, -1).replace("/", "\\/")), ...fragments(JSON.stringify(SECRET).slice(1, -1).replace("&", "\\u0026"))];
   const leaked = pieces.find((p) => text.includes(p));
   if (leaked && process.env.AUDIT_DEBUG) console.log(label, text.slice(Math.max(0, text.indexOf(leaked) - 200), text.indexOf(leaked) + 100));
   expect({ label, leaked: leaked ?? null }).toEqual({ label, leaked: null });
@@ -54,6 +55,8 @@ const FRAMES: Array<[string, Step]> = [
   ["the key pasted into a JSON string unescaped (its quote ends the string)", { emit: { type: "assistant_delta", rawData: `{"seq":1,"type":"assistant_delta","data":{"text":"${KEY}"}}` } }],
   ["a number glued to the key", { emit: { type: "assistant_delta", rawData: `{"seq":1,"type":"assistant_delta","data":{"text": 1${KEY}}}` } }],
   ["the key JSON-encoded (a standard echo) in an invalid event", { emit: { type: "assistant_delta", rawData: JSON.stringify({ seq: 1, type: "assistant_delta", data: { txt: KEY } }) } }],
+  ["PHP-style \\/ escape in an invalid event", { emit: { type: "assistant_delta", rawData: `{"seq":1,"type":"assistant_delta","data":{"txt":"${JSON.stringify(KEY).slice(1, -1).replace("/", "\\/")}"}}` } }],
+  ["Go-style \\u0026 escape in an invalid event", { emit: { type: "assistant_delta", rawData: `{"seq":1,"type":"assistant_delta","data":{"txt":"${JSON.stringify(KEY).slice(1, -1).replace("&", "\\u0026")}"}}` } }],
 ];
 
 const client = (warnings: unknown[] | undefined): MantyxClient =>
