@@ -51,6 +51,10 @@ export interface ConnectionFaults {
   endAfter?: number;
   /** After K frames write nothing more, socket left open. */
   stallAfter?: number;
+  /** After K frames, write `partialBytes` bytes of the next frame, then (`partialThen`) end cleanly or fall silent. */
+  partialAfter?: number;
+  partialBytes?: number;
+  partialThen?: "end" | "stall";
   /** Ignore Last-Event-ID and ?lastSeq= (a proxy strips them): the whole log again. */
   ignoreResume?: boolean;
   /** Resend the K frames before the resume point first. */
@@ -104,6 +108,10 @@ export interface AuditServer {
   snapshotExtra: Record<string, unknown>;
   /** Requests by route label. */
   hits: Record<string, number>;
+  /** Stream responses the server is still writing or holding open (a client that let go of one closes it). */
+  openStreams: number;
+  /** Answers a request itself instead of the routes (HTTP-level oddities: deep or huge bodies, 304, ...): return true when it did. */
+  override: (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
   close(): Promise<void>;
 }
 
@@ -124,6 +132,8 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
     toolResultStatus: 200,
     snapshotExtra: {},
     hits: {},
+    openStreams: 0,
+    override: () => false,
     close: async () => undefined,
   };
 
@@ -200,10 +210,12 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
     const resume = Math.max(0, ...hints);
     res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
     res.flushHeaders();
+    server.openStreams++;
+    res.once("close", () => server.openStreams--);
     const socket = res.socket!;
     socket.setNoDelay(true);
-    const write = async (text: string): Promise<void> => {
-      const bytes = Buffer.from(text, "utf8");
+    const write = async (text: string | Buffer): Promise<void> => {
+      const bytes = typeof text == "string" ? Buffer.from(text, "utf8") : text;
       const size = f.chunk ?? bytes.length;
       for (let i = 0; i < bytes.length; i += size) {
         if (socket.destroyed) return;
@@ -229,6 +241,11 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
         }
         if (f.endAfter !== undefined && sent >= f.endAfter) return void res.end();
         const text = frameText(event, f);
+        if (f.partialAfter !== undefined && sent >= f.partialAfter) {
+          await write(Buffer.from(text, "utf8").subarray(0, Math.min(f.partialBytes ?? 5, Buffer.byteLength(text) - 1)));
+          if (f.partialThen == "stall") return;
+          return void res.end();
+        }
         if (f.cutAfter !== undefined && sent >= f.cutAfter) {
           const bytes = Buffer.from(text, "utf8");
           res.write(bytes.subarray(0, Math.min(f.cutBytes ?? 5, bytes.length - 1)));
@@ -267,6 +284,7 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
     const base = `/api/v1/workspaces/${WORKSPACE}/agent-runs`;
     const label = `${req.method} ${url.pathname.replace(/run_\d+/, ":id")}`;
     server.hits[label] = (server.hits[label] ?? 0) + 1;
+    if (server.override(req, res, url)) return;
     if (given !== apiKey) return fail(res, 401, "unauthorized", "Missing or invalid API key");
     if (!url.pathname.startsWith(base)) return fail(res, 404, "not_found", "no such route");
     const rest = url.pathname.slice(base.length).split("/").filter(Boolean);

@@ -47,11 +47,18 @@ async function streamAll(faults: (n: number, run: AuditRun) => ConnectionFaults,
   return { seqs, types, error, run, stream, runId };
 }
 
-/** Delivered exactly the stored log, once each, in order, ending with the terminal event. */
-function expectWhole(result: Awaited<ReturnType<typeof streamAll>>): void {
+/** Delivered exactly the stored log, once each, in order, ending with the terminal event; no stream connection left open. */
+async function expectWhole(result: Awaited<ReturnType<typeof streamAll>>): Promise<void> {
   expect(result.error).toBeUndefined();
   expect(result.seqs).toEqual(result.run.log.map((e) => e.seq));
   expect(result.stream.terminal).toBeDefined();
+  await expectNoOpenStream();
+}
+
+/** Every stream connection closed (the client let go of stalled ones), within a moment. */
+async function expectNoOpenStream(): Promise<void> {
+  for (let i = 0; i < 50 && server.openStreams > 0; i++) await new Promise((r) => setTimeout(r, 10));
+  expect(server.openStreams).toBe(0);
 }
 
 describe("connection faults, default settings", () => {
@@ -69,6 +76,10 @@ describe("connection faults, default settings", () => {
     ["stripped resume hints", (n) => (n < 5 ? { dropAfter: 2 + n, ignoreResume: true } : { ignoreResume: true })],
     ["CR line ends, BOM, 1-byte chunks", () => ({ eol: "\r", bom: true, chunk: 1 })],
     ["CRLF line ends in 3-byte chunks", () => ({ eol: "\r\n", chunk: 3 })],
+    ["CRLF line ends in 1-byte chunks (every CR and LF apart)", () => ({ eol: "\r\n", chunk: 1 })],
+    ["a partial frame, then a clean end (the partial frame is discarded)", (n) => (n < 8 ? { partialAfter: 1, partialBytes: 10 + n * 7 } : {})],
+    ["a partial frame ending in its data line's last byte but no blank line, then a clean end", (n) => (n < 3 ? { partialAfter: 1, partialBytes: 10_000 } : {})],
+    ["a partial frame, then silence (socket open)", (n) => (n < 3 ? { partialAfter: 2, partialBytes: 20, partialThen: "stall" } : {})],
     ["flat frames", (n) => (n < 3 ? { flat: true, dropAfter: 2 } : { flat: true })],
     ["flat frames with the type only on the event: line", (n) => (n < 3 ? { flatNoType: true, dropAfter: 2 } : { flatNoType: true })],
     ["comments, retry:, unknown fields and fields without colon before the frames", () => ({ preamble: ": hi\nretry: 10\nfoo: bar\nretry\nid\n\n" })],
@@ -76,7 +87,7 @@ describe("connection faults, default settings", () => {
   for (const [name, faults] of cases) {
     it(name, async () => {
       const result = await streamAll(faults, chatter(6));
-      expectWhole(result);
+      await expectWhole(result);
     });
   }
 });
@@ -84,7 +95,7 @@ describe("connection faults, default settings", () => {
 describe("what the server writes that the client must tolerate", () => {
   it("an unknown event type is delivered (the open variant), not dropped", async () => {
     const r = await streamAll(() => ({}), [{ emit: { type: "future_thing", data: { x: 1 } } }, ...chatter(1)]);
-    expectWhole(r);
+    await expectWhole(r);
     expect(r.types[0]).toBe("future_thing");
   });
 
@@ -94,7 +105,26 @@ describe("what the server writes that the client must tolerate", () => {
       { emit: { type: "task_plan", data: { brief: "b", steps: [{ id: "1", title: "t", status: "paused_new_status" }], v: 3 } } },
       { emit: { type: "error", data: { error: "e", code: "brand_new_class", errorClass: "brand_new_class", extra: true } } },
     ]);
-    expectWhole(r);
+    await expectWhole(r);
+  });
+
+  it("data split over several data: lines (joined with LF), and an event: line that disagrees with the JSON type (the JSON wins)", async () => {
+    const r = await streamAll(() => ({}), [
+      { emit: { type: "assistant_delta", rawData: JSON.stringify({ seq: 1, type: "assistant_delta", data: { text: "a" } }, null, 2) } },
+      { emit: { type: "tool_call", rawData: JSON.stringify({ seq: 2, type: "assistant_delta", data: { text: "b" } }) } },
+      ...chatter(1),
+    ]);
+    await expectWhole(r);
+    expect(r.types.slice(0, 2)).toEqual(["assistant_delta", "assistant_delta"]);
+  });
+
+  it("a terminal error event ends the stream (typed, delivered once)", async () => {
+    const r = await streamAll((n) => (n < 3 ? { dropAfter: 1 } : {}), [
+      { emit: { type: "assistant_delta", data: { text: "a" } } },
+      { emit: { type: "error", data: { error: "Model output was truncated", code: "truncation", errorClass: "truncation", finishReason: "max_tokens", partialText: "{" } } },
+    ]);
+    await expectWhole(r);
+    expect(r.types).toEqual(["assistant_delta", "error"]);
   });
 
   it("an id: line with NUL is ignored by the SSE rules; the seq in data still resumes", async () => {
@@ -104,7 +134,7 @@ describe("what the server writes that the client must tolerate", () => {
       { emit: { type: "assistant_delta", data: { text: "c" }, noEventLine: true } },
       ...chatter(1),
     ]);
-    expectWhole(r);
+    await expectWhole(r);
   });
 
   it("a broken frame is a typed StreamDecodeError (default onInvalid throw), after the events before it", async () => {
@@ -133,7 +163,7 @@ describe("what the server writes that the client must tolerate", () => {
   it("connections that end cleanly with nothing while getRun says running (a proxy closing quiet streams) never fail the run", async () => {
     // While the run is quiet (the pause), every connection closes at once with nothing new.
     const r = await streamAll((_n, run) => (run.log.length < 2 ? { endAfter: 0 } : {}), [{ emit: { type: "assistant_delta", data: { text: "a" } } }, { pauseMs: 1500 }, ...chatter(1)]);
-    expectWhole(r);
+    await expectWhole(r);
   });
 
   it("a stream that never comes back ends in MantyxConnectionError, never quietly", async () => {
