@@ -118,10 +118,19 @@ function invalidSeq(item: StreamDecodeError): number | undefined {
  */
 function redacted(item: StreamDecodeError, hide: Redact): StreamDecodeError {
   const { frame } = item;
-  const text = JSON.stringify([item.value, item.issues]) + item.message + frame.id + frame.event + frame.data;
+  let { value } = item;
+  let text: string;
+  try {
+    text = JSON.stringify([value, item.issues]);
+  } catch {
+    // Nested deeper than JSON.stringify's stack (JSON.parse has none): left out, the frame's text holds it.
+    text = JSON.stringify(item.issues);
+    value = undefined;
+  }
+  text += item.message + frame.id + frame.event + frame.data;
   const cause = redactError(item.cause, hide);
-  if (hide(text) === text && cause === item.cause) return item;
-  return new StreamDecodeError(item.type, { ...frame, id: hide(frame.id), event: hide(frame.event), data: hide(frame.data) }, scrub(item.issues, hide), cause, scrub(item.value, hide), item.terminal, item.shape);
+  if (hide(text) === text && cause === item.cause && value === item.value) return item;
+  return new StreamDecodeError(item.type, { ...frame, id: hide(frame.id), event: hide(frame.event), data: hide(frame.data) }, scrub(item.issues, hide), cause, scrub(value, hide), item.terminal, item.shape);
 }
 
 /**
