@@ -488,7 +488,7 @@ export class ClientBase {
         } catch (cause) {
           throw new TypeError(`${id}: the body is not JSON-encodable (${(cause as Error).message})`, { cause });
         }
-        const response = await this.#request(id, method, target, operation.idempotent || method == "GET" || method == "DELETE" ? -1 : 1, callOptions, deadline.signal, operation.answer ? "*/*" : "application/json", headers, encoded, attempts);
+        const response = await this.#request(id, method, target, operation.idempotent || method == "GET" || method == "DELETE" ? -1 : 1, callOptions, deadline.signal, operation.answer ? "*/*" : "application/json", headers, hide, encoded, attempts);
         return [response, await read?.(response)];
       } finally {
         clearTimeout(timer as ReturnType<typeof setTimeout>);
@@ -520,7 +520,7 @@ export class ClientBase {
           hide,
           send,
           respond: async () => (await respond())[0],
-          request: (target, retry, signal, accept, extra) => this.#request(id, method, target, retry, callOptions, signal, accept, extra),
+          request: (target, retry, signal, accept, extra) => this.#request(id, method, target, retry, callOptions, signal, accept, extra, hide),
         })
       : send();
   }
@@ -541,6 +541,7 @@ export class ClientBase {
     signal: AbortSignal | undefined,
     accept: string,
     extra: Record<string, string>,
+    redaction: () => Redact,
     [payload, type]: readonly [BodyInit?, string?] = [],
     attempts = [0],
   ): Promise<Response> {
@@ -549,12 +550,12 @@ export class ClientBase {
     // the caller's mistake, thrown as the TypeError it is, never retried as
     // a network failure.
     const headers = new Headers(this.#headers);
-    const secrets = [...this.#secrets];
-    for (const set of [{ accept }, callOptions?.headers, extra, type && { "content-type": type }]) addHeaders(headers, set || {}, secrets);
-    const hide = redactor(secrets);
+    for (const set of [{ accept }, callOptions?.headers, extra, type && { "content-type": type }]) addHeaders(headers, set || {}, []);
+    // The call's redaction (its `extra` headers are the call's own, plus a resume point).
+    const hide = redaction();
     // The headers with a credential that fetch would forward to the origin a redirect names (./internal/platform.ts).
     const carried: string[] = [];
-    headers.forEach((value, name) => name != "authorization" && secrets.some((form) => value.includes(form)) && carried.push(name));
+    headers.forEach((value, name) => name != "authorization" && hide(value) != value && carried.push(name));
     for (let attempt = 1; ; attempt++) {
       attempts[0] = attempt;
       let response: Response | undefined;
