@@ -104,6 +104,8 @@ export interface AuditServer {
   createStatus: number;
   /** Status of an accepted tool result: 200 `{}` (October) or 204 (seed). */
   toolResultStatus: 200 | 204;
+  /** A status to answer tool-result POST n (1-based, over the server's life) with instead of handling it (429, 503, ...), with Retry-After 0. */
+  toolResultFault: (n: number) => number | undefined;
   /** Extra members of getRun's snapshot. */
   snapshotExtra: Record<string, unknown>;
   /** Requests by route label. */
@@ -121,6 +123,7 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
   const sockets = new Set<Socket>();
   const runs = new Map<string, AuditRun>();
   let nextRun = 1;
+  let toolPosts = 0;
   const server: AuditServer = {
     url: "",
     workspace: WORKSPACE,
@@ -133,6 +136,7 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
     snapshotExtra: {},
     hits: {},
     openStreams: 0,
+    toolResultFault: () => undefined,
     override: () => false,
     close: async () => undefined,
   };
@@ -166,10 +170,12 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
         await new Promise((r) => setTimeout(r, step.pauseMs));
       } else {
         const id = step.awaitTool;
+        let timer: ReturnType<typeof setTimeout> | undefined;
         const answered = await new Promise<unknown>((resolve) => {
           run.waiters.set(id, resolve);
-          setTimeout(() => resolve(undefined), step.waitMs ?? 10_000);
+          timer = setTimeout(() => resolve(undefined), step.waitMs ?? 10_000);
         });
+        clearTimeout(timer);
         run.waiters.delete(id);
         if (answered === undefined) {
           append(run, "result", { subtype: "error_local_tool_timeout", error: `Timed out waiting for local tool result ${id}` });
@@ -306,6 +312,11 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
     if (req.method == "GET" && rest[1] == "stream") return stream(run, req, res, url.searchParams);
     if (req.method == "POST" && rest[1] == "tool-results") {
       const body = JSON.parse(await readBody(req)) as { toolUseId: string };
+      const faulted = server.toolResultFault(++toolPosts);
+      if (faulted) {
+        (run.posts.get(body.toolUseId) ?? run.posts.set(body.toolUseId, []).get(body.toolUseId)!).push(faulted);
+        return fail(res, faulted, faulted == 429 ? "rate_limit_exceeded" : "unavailable", "try later", { "retry-after": "0" });
+      }
       run.postBodies.push(body);
       const statuses = run.posts.get(body.toolUseId) ?? [];
       run.posts.set(body.toolUseId, statuses);

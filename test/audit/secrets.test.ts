@@ -75,7 +75,7 @@ describe("fragments and escape variants of an echoed key never reach an error or
         const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" });
         const reported: unknown[] = [];
         try {
-          for await (const item of c.streamRun(runId, { onInvalid: mode.startsWith("skip") ? "skip-and-warn" : mode, idleTimeoutMs: 400 })) reported.push(item);
+          for await (const item of c.streamRun(runId, { onInvalid: mode.startsWith("skip") ? "skip-and-warn" : (mode as "throw" | "deliver"), idleTimeoutMs: 400 })) reported.push(item);
         } catch (e) {
           reported.push(e);
         } finally {
