@@ -500,10 +500,12 @@ export class ClientBase {
       const [response, content] = await respond<string | Blob>((r) => (answer == "blob" ? r.blob() : r.text()));
       if (answer) return content;
       try {
-        return content ? JSON.parse(content as string) : undefined;
+        if (content) return JSON.parse(content as string);
       } catch {
-        if (!operation.emptyOk) throw unexpectedResponse(id, response, hide(), "JSON");
+        // (Not JSON: below.)
       }
+      // Also no body at all where every success answer has one (a proxy's bare 202): unexpected, not `undefined`.
+      if (!operation.emptyOk) throw unexpectedResponse(id, response, hide(), content ? "JSON" : "JSON (no body)");
     };
     return kind
       ? kind({

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
-import { isMantyxApiError, isUnexpectedResponseError } from "../../index.js";
+import { isMantyxApiError, isUnexpectedResponseError, runAgent } from "../../index.js";
 import { startAuditServer, type AuditServer } from "./fault-server.js";
 
 let server: AuditServer;
@@ -138,4 +138,21 @@ describe("statuses the documents allow", () => {
     server.override = () => false;
     expect(isMantyxApiError(error) || isUnexpectedResponseError(error)).toBe(true);
   });
+});
+
+describe("a new run's answer without a body", () => {
+  for (const status of [202, 204]) {
+    it(`a bare ${status}: createRun and runAgent fail with a typed UnexpectedResponseError, not with undefined and a TypeError from reading its runId`, async () => {
+      server.override = (req, res) => {
+        if (req.method != "POST" || !req.url?.endsWith("/agent-runs")) return false;
+        res.writeHead(status, status == 202 ? { "content-type": "application/json" } : {});
+        res.end();
+        return true;
+      };
+      const created = await client().createRun({ systemPrompt: "s", prompt: "p" }).catch((e: unknown) => e);
+      const ran = await runAgent(client(), { systemPrompt: "s", prompt: "p" }).catch((e: unknown) => e);
+      server.override = () => false;
+      expect([isUnexpectedResponseError(created), isUnexpectedResponseError(ran)]).toEqual([true, true]);
+    });
+  }
 });
