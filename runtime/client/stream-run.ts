@@ -284,7 +284,9 @@ export const eventStream =
                 let item = readEvent(frame, events, decoding, check);
                 const last = stream.lastSeq;
                 if (item instanceof StreamDecodeError) {
-                  const seq = invalidSeq(item);
+                  // Without a seq of its own before anything with one, it follows the resume point, as the messages inheriting
+                  // that id did: a server resuming after `lastSeq` sends those with no id (the connection has none yet).
+                  const seq = invalidSeq(item) ?? (pastReplay ? undefined : last);
                   item = redacted(item, hide);
                   if (seq !== undefined) {
                     if (!pastReplay && last !== undefined && (seq < last || (seq == last && replayable > 0))) {
