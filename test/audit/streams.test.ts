@@ -155,8 +155,9 @@ describe("what the server writes that the client must tolerate", () => {
     expect(isMantyxApiError(r.error)).toBe(true);
   });
 
-  it("a wrong content type that persists is an UnexpectedResponseError", async () => {
-    const r = await streamAll(() => ({ contentType: "text/html; charset=utf-8" }), chatter(1));
+  it("a wrong content type that persists is an UnexpectedResponseError (after maxReconnects; a short back-off, which this does not test)", async () => {
+    const r = await streamAll(() => ({ contentType: "text/html; charset=utf-8" }), chatter(1), { reconnectDelay: { initialDelayMs: 1, maxDelayMs: 2 } });
+    expect(r.run.connections).toBe(9);
     expect(isUnexpectedResponseError(r.error)).toBe(true);
   });
 
@@ -217,6 +218,19 @@ describe("runAgent with default settings", () => {
     expect(r.error).toBeUndefined();
     expect(r.seqs).toEqual(r.run.log.map((e) => e.seq));
     expect(r.run.posts.get("tu_1")).toEqual([200]);
+  });
+
+  it("five calls of one turn under drops, replays and stripped hints: each answered by exactly one POST", async () => {
+    const ids = ["tu_a", "tu_b", "tu_c", "tu_d", "tu_e"];
+    const r = await run((n) => (n < 8 ? { dropAfter: 2, ignoreResume: n % 3 == 0, replay: 3 } : {}), [
+      ...ids.map((id, i) => ({ emit: { type: "local_tool_call", data: { toolUseId: id, name: "add", args: { a: i, b: 1 } } } })),
+      ...ids.map((id) => ({ awaitTool: id })),
+      ...chatter(1),
+    ], 30);
+    expect(r.error).toBeUndefined();
+    expect(r.seqs).toEqual(r.run.log.map((e) => e.seq));
+    expect(Object.fromEntries(r.run.posts)).toEqual(Object.fromEntries(ids.map((id) => [id, [200]])));
+    expect(r.run.postBodies.map((b) => (b as { result: string }).result).sort()).toEqual(["1", "2", "3", "4", "5"]);
   });
 
   it("a slow tool (20 idle timeouts) with no heartbeats completes, one POST", async () => {
