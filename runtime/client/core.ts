@@ -489,7 +489,15 @@ export class ClientBase {
           throw new TypeError(`${id}: the body is not JSON-encodable (${(cause as Error).message})`, { cause });
         }
         const response = await this.#request(id, method, target, operation.idempotent || method == "GET" || method == "DELETE" ? -1 : 1, callOptions, deadline.signal, operation.answer ? "*/*" : "application/json", headers, hide, encoded, attempts);
-        return [response, await read?.(response)];
+        try {
+          return [response, await read?.(response)];
+        } catch (thrown) {
+          // The answer broke off (a reset, a malformed chunk): a connection failure as before its headers, and fetch's error may quote the server's bytes.
+          if (deadline.signal.aborted) throw deadline.signal.reason;
+          const redact = hide();
+          const cause = redactError(thrown, redact);
+          throw new MantyxConnectionError(redact(`${id}: ${(cause as Error)?.message}${failureReason(cause)}`), { operationId: id, cause, attempts: attempts[0] });
+        }
       } finally {
         clearTimeout(timer as ReturnType<typeof setTimeout>);
         parent?.removeEventListener("abort", follow);
