@@ -1743,7 +1743,7 @@ export interface RunListResponse {
  *   }
  * }
  */
-export type RunSnapshot = {
+export interface RunSnapshot {
   runId?: string;
   id?: string;
   /** Run state. `failed` is documented; running, succeeded and cancelled states exist. */
@@ -1759,11 +1759,7 @@ export type RunSnapshot = {
   turns?: number | null;
   model?: ResolvedModel | null;
   [key: string]: unknown;
-} & {
-  tokens: unknown;
-  turns: unknown;
-  model: unknown;
-};
+}
 
 /**
  * Every event of one run, in the order the stream delivered them, with
