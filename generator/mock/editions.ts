@@ -40,6 +40,8 @@ export interface EditionShapes {
   readonly mirroredFiles: boolean;
   /** The body of a Developer API `429`: `code: "rate_limit_exceeded"`, also the body's machine code (agent-runs §10, October 2026), or the older companion's `rate_limited`. */
   readonly rateLimited: Readonly<Record<string, string>>;
+  /** A `429` carries `X-RateLimit-Limit`, `-Remaining`, `-Reset` and `-Bucket` (agent-runs §10, October 2026; the bucket names are the mock's, the document gives none). */
+  readonly rateLimitHeaders: boolean;
 }
 
 const SHAPES: Record<Edition, EditionShapes> = {
@@ -55,6 +57,7 @@ const SHAPES: Record<Edition, EditionShapes> = {
     structuredOutput: true,
     mirroredFiles: true,
     rateLimited: { error: "rate_limit_exceeded", code: "rate_limit_exceeded", message: "Rate limit exceeded; retry after Retry-After." },
+    rateLimitHeaders: true,
   },
   "2026-09": {
     runCreated: 201,
@@ -68,6 +71,7 @@ const SHAPES: Record<Edition, EditionShapes> = {
     structuredOutput: false,
     mirroredFiles: false,
     rateLimited: { error: "rate_limited" },
+    rateLimitHeaders: false,
   },
   older: {
     runCreated: 202,
@@ -81,6 +85,7 @@ const SHAPES: Record<Edition, EditionShapes> = {
     structuredOutput: false,
     mirroredFiles: false,
     rateLimited: { error: "rate_limited" },
+    rateLimitHeaders: false,
   },
 };
 

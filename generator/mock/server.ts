@@ -224,6 +224,24 @@ interface Context {
   readonly body: unknown;
 }
 
+/**
+ * The `X-RateLimit-*` headers of a 429 (agent-runs §10): the bucket of the
+ * route and its default per-minute maximum (run starts 120, the run
+ * lifecycle 600, other mutations 120; reads and streams have a separate
+ * transport limit, here 6000), none left, reset when `Retry-After` says.
+ */
+function rateLimitHeaders(method: string, path: string, retryAfterSeconds: number): Record<string, string> {
+  const [bucket, limit] =
+    method == "GET" || method == "HEAD"
+      ? ["transport", 6000]
+      : method == "POST" && path.endsWith("/agent-runs")
+        ? ["run-start", 120]
+        : /\/(tool-results|approvals|feedback|cancel)(\/|$)/.test(path)
+          ? ["lifecycle", 600]
+          : ["mutation", 120];
+  return { "x-ratelimit-limit": String(limit), "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(retryAfterSeconds), "x-ratelimit-bucket": bucket };
+}
+
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const apiKey = options.apiKey ?? "mantyx_test_key";
   const workspace = options.workspace ?? "acme";
@@ -387,7 +405,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
     if (rateLimited > 0) {
       rateLimited--;
-      return refuse(req, res, 429, editionShapes(edition).rateLimited, { "retry-after": String(rateLimitRetryAfter) });
+      const shapes = editionShapes(edition);
+      return refuse(req, res, 429, shapes.rateLimited, { "retry-after": String(rateLimitRetryAfter), ...(shapes.rateLimitHeaders && rateLimitHeaders(method, path, rateLimitRetryAfter)) });
     }
 
     // Credentials first, from the headers alone: one code path for API keys and OAuth tokens.

@@ -79,6 +79,9 @@ describe("429 bodies", () => {
       expect(limited.status).toBe(429);
       expect(limited.headers["retry-after"]).toBe("2");
       expect(limited.json).toMatchObject(body);
+      // October's X-RateLimit-* headers (the older editions have none).
+      expect(limited.headers["x-ratelimit-bucket"]).toBe(on === server ? "transport" : undefined);
+      if (on === server) expect(limited.headers).toMatchObject({ "x-ratelimit-limit": "6000", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "2" });
       const { runId } = (await post(on, "/agent-runs", { systemPrompt: "s", prompt: "p", metadata: { scenario: "text" } })) as { runId: string };
       const stream = await raw(on.url, "GET", base(`/agent-runs/${runId}/stream`), { ...auth(on.apiKey), "x-mock-fault": "status=429,retry-after=1" });
       expect(stream.status).toBe(429);
