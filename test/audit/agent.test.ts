@@ -121,3 +121,21 @@ describe("the process can end after a run (nothing keeps its event loop alive)",
     }, 40_000);
   }
 });
+
+describe("a local tool call of a kind this client does not know (a newer server's)", () => {
+  it("is delivered, answered by one POST with an error the model can read, and the run goes on to its end", async () => {
+    server.script = [
+      { emit: { type: "local_tool_call", data: { toolUseId: "tu_new", name: "browse", args: { url: "https://example.com" }, kind: "browser_local" } } },
+      { awaitTool: "tu_new", waitMs: 10_000 },
+      { emit: { type: "result", data: { subtype: "success", text: "done" } } },
+    ];
+    server.faults = () => ({});
+    const seen: string[] = [];
+    const terminal = await runAgent(client(), { systemPrompt: "s", prompt: "p" }, { tools: tools(), idleTimeoutMs: IDLE, onEvent: (e) => void seen.push(String(e.type)) });
+    expect(terminal).toMatchObject({ type: "result" });
+    expect(seen).toContain("local_tool_call");
+    expect(lastRun().posts.get("tu_new")).toEqual([200]);
+    expect(lastRun().postBodies).toEqual([{ toolUseId: "tu_new", error: expect.stringContaining('"browser_local"') }]);
+    await settled();
+  });
+});
