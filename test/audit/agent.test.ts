@@ -82,6 +82,19 @@ describe("no stream connection left open", () => {
     await settled();
   });
 
+  it("after a late result answered 404 with another code than unknown_tool_use: a late arrival, not a failure", async () => {
+    server.script = toolRun(100);
+    server.faults = () => ({});
+    server.toolResultFault = () => 404;
+    const outcomes: unknown[] = [];
+    const terminal = await runAgent(client(), { systemPrompt: "s", prompt: "p" }, { tools: tools(400), idleTimeoutMs: IDLE, onToolResult: (_c, o, info) => void outcomes.push([o.status, info.late]) }).catch((e: unknown) => e);
+    server.toolResultFault = () => undefined;
+    expect(terminal).toMatchObject({ type: "result" });
+    expect(outcomes).toEqual([["unknown_tool_use", true]]);
+    expect(lastRun().posts.get("tu_1")).toEqual([404]);
+    await settled();
+  });
+
   it("after the consumer breaks out of a stream mid-run (the connection is let go)", async () => {
     server.script = [{ emit: { type: "assistant_delta", data: { text: "a" } } }, { pauseMs: 5000 }, { emit: { type: "result", data: { subtype: "success" } } }];
     server.faults = () => ({});
