@@ -261,6 +261,8 @@ export const eventStream =
               seq === undefined ? headers : { ...headers, "last-event-id": "" + seq },
             );
             // (Its body is let go with the connection, in `finally`.)
+            // A 204 tells the client to stop reconnecting (WHATWG SSE); another 2xx without an event stream is retried like a drop (a proxy's page).
+            if (response.status == 204) throw (fatal = unexpectedResponse(id, response, hide, "an event stream (204: stop reconnecting)"));
             if (!/^text\/event-stream/i.test(response.headers.get("content-type")!)) throw unexpectedResponse(id, response, hide, "text/event-stream (a proxy or login page?)");
             answered = true;
             // Read here, not through the decoder's iterators (runtime/sse/iterate.ts): the

@@ -105,12 +105,14 @@ describe("statuses the documents allow", () => {
     server.toolResultStatus = 200;
   });
 
-  it("a 204 to the stream request (WHATWG: stop reconnecting) ends in a typed error, not a quiet end", async () => {
+  it("a 204 to the stream request (WHATWG: stop reconnecting) ends in a typed error at once, not a quiet end nor a reconnect", async () => {
     server.script = [{ emit: { type: "result", data: { subtype: "success" } } }];
     const c = client();
     const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" });
+    let connections = 0;
     server.override = (req, res) => {
       if (!req.url?.includes("/stream")) return false;
+      connections++;
       res.writeHead(204);
       res.end();
       return true;
@@ -120,6 +122,7 @@ describe("statuses the documents allow", () => {
     })().catch((e: unknown) => e);
     server.override = () => false;
     expect(isUnexpectedResponseError(error)).toBe(true);
+    expect(connections).toBe(1);
   });
 
   it("a 304 to the stream request is a typed MantyxApiError", async () => {
