@@ -5,6 +5,7 @@
  * and run outcomes. Each is standalone: a program bundles it only when it
  * imports it. Explicit exports only: this list is the public surface.
  */
+export { candidatesOf, rateLimitOf, requiredScopesOf, type RateLimit } from "./api-errors.js";
 export { failureMessage, runOutcome, type RunOutcome } from "./outcome.js";
 export { DEFAULT_LATE_RESULT_TIMEOUT_MS, runAgent, withTools, type RunnableClient, type RunOptions, type ToolDispatcher } from "./run-agent.js";
 export { isOutputParseError, OutputParseError, parseStructuredOutput, type OutputParseErrorType, type OutputValidator } from "./structured-output.js";

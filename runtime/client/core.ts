@@ -18,7 +18,7 @@
 import type { EventStreamSpec, StrictEventValidator, ValidationMode } from "../events/index.js";
 import { MantyxApiError, MantyxConnectionError, unexpectedResponse } from "./errors.js";
 import { backoff, sleep, type BackoffOptions } from "./internal/backoff.js";
-import { platformHeaders, send } from "./internal/platform.js";
+import { failureReason, platformHeaders, send } from "./internal/platform.js";
 import { redactError, redactor, scrub, secretForms, type Redact } from "./internal/redact.js";
 import type { BodyCheck } from "./request-check.js";
 import type { ItemStreamMode } from "./item-stream.js";
@@ -315,7 +315,8 @@ export type OperationKind = (call: CallContext) => unknown;
 /**
  * Sets each header of `set` on `headers`, and adds the credential of an
  * `authorization` or `x-api-key` one to `secrets` (a credential passed as a
- * plain header is redacted too). A value fetch would refuse is a TypeError
+ * plain header is redacted too; a bearer or basic one without its scheme
+ * word). A value fetch would refuse is a TypeError
  * naming the header, not quoting the value (it may be a credential).
  */
 function addHeaders(headers: Headers, set: Record<string, string> | undefined, secrets: string[]): void {
@@ -325,7 +326,7 @@ function addHeaders(headers: Headers, set: Record<string, string> | undefined, s
     } catch {
       throw new TypeError(`MantyxClient: header ${JSON.stringify(name)}: invalid value (not shown)`);
     }
-    if (/^(authorization|x-api-key)$/i.test(name)) secrets.push(...secretForms(headers.get(name)!.replace(/^Bearer\s+/i, "")));
+    if (/^(authorization|x-api-key)$/i.test(name)) secrets.push(...secretForms(headers.get(name)!.replace(/^(bearer|basic)\s+/i, "")));
   }
 }
 
@@ -368,9 +369,11 @@ export class ClientBase {
     this.#schemes = schemes;
     for (const name in options.credentials) {
       const credential = options.credentials[name];
-      // Every form a credential is sent in is redacted from errors: as given (with its encodings, internal/redact.ts), and
-      // as a basic scheme's whole token, however short (a string is sent by one as its user name).
-      if (credential != null) secrets.push(...secretForms(typeof credential == "string" ? credential : credential.password), ...secretForms(basicToken(credential)));
+      // Every form a credential is sent in is redacted from errors: as given
+      // (with its encodings, internal/redact.ts) from here; a basic scheme's
+      // whole token, however short, from the Authorization header a call sends
+      // it in (`addHeaders`).
+      if (credential != null) secrets.push(...secretForms(typeof credential == "string" ? credential : credential.password));
     }
     if (!baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function") throw new TypeError("MantyxClient: pass baseUrl (and fetch)");
     // A mistyped URL fails here, not as a "connection error" on every call.
@@ -456,9 +459,9 @@ export class ClientBase {
     };
     const body = check || takesBody ? args[paramsIndex - 1] : undefined;
     const hide = (): Redact => {
-      // Redaction of the client's credential and of any passed as a per-call header.
+      // Redaction of the client's credentials, and of those this call sends in its own headers (a basic token) or a per-call header.
       const secrets = [...this.#secrets];
-      addHeaders(new Headers(), callOptions?.headers, secrets);
+      addHeaders(new Headers(), { ...headers, ...callOptions?.headers }, secrets);
       return redactor(secrets);
     };
     /** The call's request, as a plain call sends it (retries, the timeout); `read` reads its answer within that timeout. */
@@ -485,7 +488,7 @@ export class ClientBase {
         } catch (cause) {
           throw new TypeError(`${id}: the body is not JSON-encodable (${(cause as Error).message})`, { cause });
         }
-        const response = await this.#request(id, method, target, operation.idempotent || method == "GET" || method == "DELETE" ? -1 : 1, callOptions, deadline.signal, operation.answer ? "*/*" : "application/json", headers, encoded, attempts);
+        const response = await this.#request(id, method, target, operation.idempotent || method == "GET" || method == "DELETE" ? -1 : 1, callOptions, deadline.signal, operation.answer ? "*/*" : "application/json", headers, hide, encoded, attempts);
         return [response, await read?.(response)];
       } finally {
         clearTimeout(timer as ReturnType<typeof setTimeout>);
@@ -517,7 +520,7 @@ export class ClientBase {
           hide,
           send,
           respond: async () => (await respond())[0],
-          request: (target, retry, signal, accept, extra) => this.#request(id, method, target, retry, callOptions, signal, accept, extra),
+          request: (target, retry, signal, accept, extra) => this.#request(id, method, target, retry, callOptions, signal, accept, extra, hide),
         })
       : send();
   }
@@ -538,6 +541,7 @@ export class ClientBase {
     signal: AbortSignal | undefined,
     accept: string,
     extra: Record<string, string>,
+    redaction: () => Redact,
     [payload, type]: readonly [BodyInit?, string?] = [],
     attempts = [0],
   ): Promise<Response> {
@@ -546,12 +550,12 @@ export class ClientBase {
     // the caller's mistake, thrown as the TypeError it is, never retried as
     // a network failure.
     const headers = new Headers(this.#headers);
-    const secrets = [...this.#secrets];
-    for (const set of [{ accept }, callOptions?.headers, extra, type && { "content-type": type }]) addHeaders(headers, set || {}, secrets);
-    const hide = redactor(secrets);
+    for (const set of [{ accept }, callOptions?.headers, extra, type && { "content-type": type }]) addHeaders(headers, set || {}, []);
+    // The call's redaction (its `extra` headers are the call's own, plus a resume point).
+    const hide = redaction();
     // The headers with a credential that fetch would forward to the origin a redirect names (./internal/platform.ts).
     const carried: string[] = [];
-    headers.forEach((value, name) => name != "authorization" && secrets.some((form) => value.includes(form)) && carried.push(name));
+    headers.forEach((value, name) => name != "authorization" && hide(value) != value && carried.push(name));
     for (let attempt = 1; ; attempt++) {
       attempts[0] = attempt;
       let response: Response | undefined;
@@ -583,7 +587,7 @@ export class ClientBase {
         error = new MantyxApiError(id, answered.status, parsed, {
           get: (name) => {
             const value = answered.headers.get(name);
-            return value == null ? null : hide(value);
+            return value && hide(value);
           },
         });
       } catch (thrown) {
@@ -591,10 +595,7 @@ export class ClientBase {
         if (thrown instanceof MantyxConnectionError) throw thrown;
         // fetch's errors may quote a URL a redirect named, and so an echoed credential.
         const cause = redactError(thrown, hide);
-        // fetch's own message is often just "fetch failed": the reason (ECONNREFUSED, a DNS failure, …) is its cause's.
-        const reason = (cause as { cause?: { message?: unknown; code?: unknown } } | undefined)?.cause;
-        const detail = reason?.message || reason?.code;
-        error = new MantyxConnectionError(hide(`${id}: ${(cause as Error)?.message}${typeof detail == "string" ? ` (${detail})` : ""}`), { operationId: id, cause, attempts: attempt });
+        error = new MantyxConnectionError(hide(`${id}: ${(cause as Error)?.message}${failureReason(cause)}`), { operationId: id, cause, attempts: attempt });
       }
       const retriable = response?.status == 429 || (retry < 0 && (!response || response.status > 499));
       if (!retry || attempt > maxRetries || !retriable) throw error;
@@ -602,9 +603,3 @@ export class ClientBase {
     }
   }
 }
-
-/** A basic scheme's `user:password` in base64, from its UTF-8 bytes (btoa alone takes Latin-1 only); a string credential is the user name, with no password. */
-export const basicToken = (credential: Credential): string => {
-  const { username, password } = typeof credential == "string" ? { username: credential, password: "" } : credential;
-  return btoa(String.fromCharCode(...new TextEncoder().encode(`${username}:${password}`)));
-};

@@ -10,7 +10,7 @@
  */
 import type { ValidationIssue } from "../validation/issue.js";
 
-/** Response headers the errors read; a `Headers` object fits. */
+/** Response headers as an error holds them: `get` answers with the credential redacted. A `Headers` object fits. */
 export interface HeaderSource {
   get(name: string): string | null;
 }
@@ -30,29 +30,6 @@ class ClientError extends Error {
 export const retryAfterMs = (h: string | null): number | undefined =>
   h == null ? undefined : Math.max(0, +h >= 0 ? +h * 1e3 : Date.parse(h) - Date.now()) || 0;
 
-/**
- * The `X-RateLimit-*` headers of an answer: the window's limit and what is
- * left of it as numbers (when they are), its reset and bucket as sent (a
- * server may give the reset as seconds, an epoch or a date).
- */
-export interface RateLimit {
-  limit: number | undefined;
-  remaining: number | undefined;
-  reset: string | undefined;
-  bucket: string | undefined;
-}
-
-const rateLimitOf = (headers: HeaderSource): RateLimit | undefined => {
-  const get = (name: string): string | undefined => headers.get(`x-ratelimit-${name}`)?.trim() || undefined;
-  const count = (name: string): number | undefined => {
-    const value = get(name);
-    return /^\d+$/.test(value!) ? +value! : undefined;
-  };
-  const figures = { limit: count("limit"), remaining: count("remaining"), reset: get("reset"), bucket: get("bucket") };
-  // (JSON leaves undefined members out: "{}" when the answer sent none.)
-  return JSON.stringify(figures) != "{}" ? figures : undefined;
-};
-
 const CODES: Record<number, string> = { 400: "invalid_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 409: "conflict", 429: "rate_limited" };
 
 /** A non-2xx answer from the MANTYX API. */
@@ -69,20 +46,22 @@ export class MantyxApiError extends ClientError {
   declare readonly code: string;
   /** The fix the server suggests (e.g. the right workspace slug on a 404). */
   declare readonly hint: string | undefined;
-  /** Missing OAuth scopes, from the body's `required` and the `WWW-Authenticate` header. */
-  declare readonly requiredScopes: string[];
-  /** Model ids close to an unresolvable `modelId` (`invalid_model`). */
-  declare readonly candidates: unknown[] | undefined;
   /** The `x-request-id` response header, for support. */
   declare readonly requestId: string | undefined;
   /** The `Retry-After` header in ms (429, 503), when sent. */
   declare readonly retryAfterMs: number | undefined;
-  /** The `X-RateLimit-*` figures of the answer (a 429 carries them), or undefined when it sent none. */
-  declare readonly rateLimit: RateLimit | undefined;
   /** The operation that failed (`createRun`, …). */
   declare readonly operationId: string;
   /** The response body (parsed JSON, or the text), credential redacted. */
   declare readonly body: unknown;
+  /**
+   * The response headers, credential redacted. MANTYX's other details
+   * (agent-runs §10) are read from `body` and these on demand, by the
+   * helpers of the MANTYX layer: `rateLimitOf`, `requiredScopesOf`,
+   * `candidatesOf` (mantyx/api-errors.ts), so a program that reads none
+   * bundles none.
+   */
+  declare readonly headers: HeaderSource;
 
   /** `body` and `headers` must already be free of the credential (the client redacts them). */
   constructor(operationId: string, status: number, body: unknown, headers: HeaderSource) {
@@ -91,23 +70,20 @@ export class MantyxApiError extends ClientError {
     const error = str(b["error"]);
     const code = (error && /^[a-z][a-z0-9_.]*$/.test(error) ? error : str(b["code"])) ?? CODES[status] ?? (status > 499 ? "server_error" : "http_error");
     const hint = str(b["hint"]);
-    const requiredScopes = [
-      ...new Set([b["required"], /\bscope="([^"]*)/i.exec(headers.get("www-authenticate") ?? "")?.[1]?.split(" ")].flat().filter((s): s is string => !!s && typeof s == "string")),
-    ];
+    // (The scopes of a 403 as the body names them; `requiredScopesOf` adds WWW-Authenticate's.)
+    const scopes = b["required"];
     const human = str(b["message"]) ?? (error != code ? error : str(body)?.slice(0, 300));
     super(
-      `${operationId}: ${status} ${code}${human ? ` — ${human}` : ""}${hint ? ` (hint: ${hint})` : ""}${requiredScopes[0] ? ` (needs scope ${requiredScopes})` : ""}`,
+      `${operationId}: ${status} ${code}${human ? ` — ${human}` : ""}${hint ? ` (hint: ${hint})` : ""}${scopes ? ` (needs scope ${scopes})` : ""}`,
       {
         status,
         code,
         hint,
-        requiredScopes,
-        candidates: Array.isArray(b["candidates"]) ? b["candidates"] : undefined,
         requestId: headers.get("x-request-id") ?? undefined,
         retryAfterMs: retryAfterMs(headers.get("retry-after")),
-        rateLimit: rateLimitOf(headers),
         operationId,
         body,
+        headers,
       },
     );
   }

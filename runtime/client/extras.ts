@@ -6,7 +6,7 @@
  * query or a cookie). Generated operation functions pass it only in the
  * entries that need it; a program calling none of those bundles none of it.
  */
-import { basicToken, type CallParams, type Credential, type HeaderStyle, type OperationExtras, type ParamsSpec, type PathStyle, type QueryStyle, type SecurityScheme } from "./core.js";
+import { type CallParams, type Credential, type HeaderStyle, type OperationExtras, type ParamsSpec, type PathStyle, type QueryStyle, type SecurityScheme } from "./core.js";
 import { isJsonMediaType } from "./media.js";
 
 /** Adds `name=value` (value URL-encoded) to the call's `cookie` header. */
@@ -107,4 +107,10 @@ export const operationExtras: OperationExtras = {
       : body instanceof URLSearchParams || (typeof FormData != "undefined" && body instanceof FormData) || media.includes("*")
         ? [body as BodyInit]
         : [body as BodyInit, media],
+};
+
+/** A basic scheme's `user:password` in base64, from its UTF-8 bytes (btoa alone takes Latin-1 only); a string credential is the user name, with no password. */
+const basicToken = (credential: Credential): string => {
+  const { username, password } = typeof credential == "string" ? { username: credential, password: "" } : credential;
+  return btoa(String.fromCharCode(...new TextEncoder().encode(`${username}:${password}`)));
 };

@@ -33,7 +33,6 @@ export {
   RequestValidationError,
   UnexpectedResponseError,
   type HeaderSource,
-  type RateLimit,
 } from "./errors.js";
 export type { BackoffOptions } from "./internal/backoff.js";
 export { onceKind } from "./once.js";

@@ -155,7 +155,7 @@ const refused = (error: unknown): boolean => error instanceof MantyxApiError && 
  */
 export const eventStream =
   (probeOperation: (() => StatusOperation) | undefined, check?: EventCheck): OperationKind =>
-  ({ client, id, operation, args, pathArgs, callOptions, settings, url: target, hide: redaction, request }): RunEventStream => {
+  ({ client, id, operation, args, pathArgs, callOptions, settings, url: target, headers, hide: redaction, request }): RunEventStream => {
     const spec = operation.stream!;
     const { events, status: probe, resumeQuery } = spec;
     const options: StreamRunOptions = callOptions ?? {};
@@ -244,7 +244,8 @@ export const eventStream =
               0,
               connection.signal,
               "text/event-stream",
-              seq === undefined ? {} : { "last-event-id": "" + seq },
+              // The call's own headers (its header parameters and credentials of a scheme), and the resume point.
+              seq === undefined ? headers : { ...headers, "last-event-id": "" + seq },
             );
             // (Its body is let go with the connection, in `finally`.)
             if (!/^text\/event-stream/i.test(response.headers.get("content-type")!)) throw unexpectedResponse(id, response, hide, "text/event-stream (a proxy or login page?)");

@@ -8,6 +8,8 @@ import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
 import {
+  candidatesOf,
+  requiredScopesOf,
   isMantyxApiError,
   isMantyxConnectionError,
   isRequestValidationError,
@@ -36,7 +38,8 @@ describe("error statuses", () => {
     const e = await failure(clientFor(server()).createRun({ systemPrompt: "You are helpful.", prompt: "x", modelId: "bogus-9" }));
     expect(e).toBeInstanceOf(MantyxApiError);
     expect(e.name).toBe("MantyxApiError");
-    expect(e).toMatchObject({ status: 400, code: "invalid_model", candidates: ["platform:demo", "provider:cm6def456"], operationId: "createRun" });
+    expect(e).toMatchObject({ status: 400, code: "invalid_model", operationId: "createRun" });
+    expect(candidatesOf(e)).toEqual(["platform:demo", "provider:cm6def456"]);
     expect(e.message).toContain("Unknown model bogus-9");
     expect(e.requestId).toMatch(/^req_/);
   });
@@ -62,7 +65,8 @@ describe("error statuses", () => {
 
   it("403 insufficient_scope -> requiredScopes from the body and WWW-Authenticate", async () => {
     const e = await failure(clientFor(server(), { apiKey: "mantyx_at_readonly" }).createRun({ systemPrompt: "You are helpful.", prompt: "x" }));
-    expect(e).toMatchObject({ status: 403, code: "insufficient_scope", requiredScopes: ["runs:write"] });
+    expect(e).toMatchObject({ status: 403, code: "insufficient_scope" });
+    expect(requiredScopesOf(e)).toEqual(["runs:write"]);
     expect(e.message).toContain("runs:write");
   });
 
@@ -125,7 +129,7 @@ describe("error statuses", () => {
     ["only the header", { error: "Forbidden" }, 'Bearer realm="mantyx", error="insufficient_scope", scope="models:read"', ["models:read"]],
   ])("requiredScopes: %s", (_name, body, header, want) => {
     const headers = new Headers(header === null ? {} : { "www-authenticate": header });
-    expect(new MantyxApiError("op", 403, body, headers).requiredScopes).toEqual(want);
+    expect(requiredScopesOf(new MantyxApiError("op", 403, body, headers))).toEqual(want);
   });
 
   it.each([
@@ -240,7 +244,10 @@ describe("the credential never leaks", () => {
       const e = await failure(clientFor(echoServer(), { apiKey: secret, credentialHeader }).createRun({ systemPrompt: "You are helpful.", prompt: "x" }));
       expect(e.status).toBe(403);
       expect(e.requestId).toMatch(/^req_/);
-      expect(e.requiredScopes).toContain("runs:write");
+      expect(requiredScopesOf(e)).toContain("runs:write");
+      // The headers the error holds answer redacted (the echo is in WWW-Authenticate's realm and scope).
+      expect(e.headers.get("www-authenticate")).toContain('realm="[redacted]"');
+      expect(requiredScopesOf(e).join(" ")).not.toContain(secret);
       expect(e.message).toContain("credential [redacted] was refused");
       expect(e.body).toMatchObject({ echo: { "[redacted]": "[redacted]" } });
       expectNoSecret(e);

@@ -8,7 +8,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ClientBase, ClientCore, operation, operationExtras, operationFunction, type ClientOptions, type Operation, type SecurityScheme } from "../../runtime/codegen/v1.js";
+import { ClientBase, ClientCore, eventStream, operation, operationExtras, operationFunction, type ClientOptions, type Operation, type SecurityScheme } from "../../runtime/codegen/v1.js";
 import { MantyxCore } from "../../generated/client-core.js";
 import { listRuns } from "../../generated/operations-unvalidated.js";
 import { isMantyxApiError } from "../../runtime/client/errors.js";
@@ -24,6 +24,18 @@ beforeAll(async () => {
       // (The credential of an Authorization header also alone, as a server quoting the token it refused would.)
       const echo = JSON.stringify({ url: request.url, headers: request.headers, body: Buffer.concat(chunks).toString(), token: request.headers.authorization?.split(" ")[1] });
       // The error route echoes everything it got, credentials included, as a careless server would.
+      if (request.url!.startsWith("/events")) {
+        // An event stream that says which credential and header parameter each connection brought; it ends after one event without a terminal one the first time.
+        const seen = `${request.headers.authorization}|${request.headers["x-trace"]}|${request.headers["last-event-id"]}`;
+        response.writeHead(200, { "content-type": "text/event-stream" });
+        const resumed = request.headers["last-event-id"] !== undefined;
+        return response.end(`data: ${JSON.stringify({ seq: resumed ? 2 : 1, type: resumed ? "done" : "note", seen })}\n\n`);
+      }
+      if (request.url!.startsWith("/page")) {
+        // A 2xx that is not JSON, its content type quoting the Authorization header (a login page of a proxy, say).
+        response.writeHead(200, { "content-type": `text/html; for=${request.headers.authorization}` });
+        return response.end("<html>");
+      }
       response.writeHead(request.url!.startsWith("/fail") ? 401 : 200, { "content-type": "application/json", "x-echo": encodeURIComponent(request.url!) });
       response.end(echo);
     });
@@ -146,6 +158,24 @@ describe("operation functions and their extras (codegen revision 5)", () => {
     const everything = JSON.stringify({ message: (error as Error).message, body: (error as { body: unknown }).body, stack: (error as Error).stack, error });
     expect(everything).not.toContain(Buffer.from("abc:").toString("base64"));
     expect(everything).toContain("[redacted]");
+  });
+
+  test("a basic token a 2xx answer echoes is redacted from the UnexpectedResponseError, as from an API error", async () => {
+    const client = new Base({ baseUrl, credentials: { basic: { username: "ann", password: "pw-secret" } }, maxRetries: 0 });
+    const error = await operation<Fn>("page", { method: "GET", path: "/page", security: [["basic"]], extras: operationExtras })(client).then(() => undefined, (e: unknown) => e);
+    expect((error as Error).name).toBe("UnexpectedResponseError");
+    const everything = JSON.stringify({ message: (error as Error).message, stack: (error as Error).stack, error });
+    expect(everything).not.toContain(Buffer.from("ann:pw-secret").toString("base64"));
+    expect((error as { contentType: string }).contentType).toBe("text/html; for=Basic [redacted]");
+  });
+
+  test("an event stream sends the call's credentials and header parameters on every connection, resumes included", async () => {
+    const client = new Base({ baseUrl, credentials: { bearer: "tok-1" }, maxRetries: 0, reconnectDelay: { initialDelayMs: 1 } });
+    const entry = { method: "GET", path: "/events", params: { header: ["X-Trace"] }, security: [["bearer"]], stream: { events: { terminal: ["done"] } }, extras: operationExtras } as const;
+    const stream = operation<(c: ClientBase, p: object) => AsyncIterable<{ seen: string }>>("events", entry, eventStream(undefined))(client, { header: { "X-Trace": "t-9" } });
+    const seen: string[] = [];
+    for await (const event of stream) seen.push(event.seen);
+    expect(seen).toEqual(["Bearer tok-1|t-9|undefined", "Bearer tok-1|t-9|1"]);
   });
 
   test("an entry whose credential needs extras it lacks is refused with a TypeError naming the scheme, nothing sent", async () => {

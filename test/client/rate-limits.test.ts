@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
-import { isMantyxApiError, type MantyxApiError } from "../../index.js";
+import { isMantyxApiError, rateLimitOf, type MantyxApiError } from "../../index.js";
 
 let url: string;
 let requests = 0;
@@ -38,13 +38,13 @@ describe("429 rate_limit_exceeded", () => {
     const e = await failure();
     expect(requests).toBe(2);
     expect(e).toMatchObject({ status: 429, code: "rate_limit_exceeded", retryAfterMs: 0 });
-    expect(e.rateLimit).toEqual({ limit: 60, remaining: 0, reset: "1764590400", bucket: "reads" });
+    expect(rateLimitOf(e)).toEqual({ limit: 60, remaining: 0, reset: "1764590400", bucket: "reads" });
   });
 
   it("has no rateLimit when the answer sent none, and keeps a figure that is no count as undefined", async () => {
     headers = {};
-    expect((await failure()).rateLimit).toBeUndefined();
+    expect(rateLimitOf(await failure())).toBeUndefined();
     headers = { "x-ratelimit-limit": "lots", "x-ratelimit-bucket": "runs" };
-    expect((await failure()).rateLimit).toEqual({ limit: undefined, remaining: undefined, reset: undefined, bucket: "runs" });
+    expect(rateLimitOf(await failure())).toEqual({ limit: undefined, remaining: undefined, reset: undefined, bucket: "runs" });
   });
 });

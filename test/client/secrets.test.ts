@@ -11,7 +11,7 @@ import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
 import { redactor, secretForms } from "../../runtime/client/internal/redact.js";
-import type { ClientOptions } from "../../index.js";
+import { candidatesOf, isMantyxApiError, rateLimitOf, requiredScopesOf, type ClientOptions } from "../../index.js";
 import { echoForms, startEchoServer, type EchoMode, type EchoServer } from "../mock-server/echo-server.js";
 import { collect } from "./helpers.js";
 
@@ -36,6 +36,11 @@ function shown(value: unknown): string {
     }
   }
   if (typeof value == "string") parts.push(value);
+  // What an API error hands out on demand: the headers it holds, and MANTYX's details read from them and the body.
+  if (isMantyxApiError(value)) {
+    for (const name of ["content-type", "x-request-id", "www-authenticate", "retry-after", "x-echo-forms", "x-ratelimit-remaining", "location"]) parts.push(String(value.headers.get(name)));
+    parts.push(JSON.stringify([rateLimitOf(value), requiredScopesOf(value), candidatesOf(value)]));
+  }
   return parts.join("\n");
 }
 

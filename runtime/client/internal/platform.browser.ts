@@ -11,6 +11,9 @@ export type { Hop };
 /** A browser sends its own User-Agent. */
 export const platformHeaders = (_version: string, _userAgent: string | undefined): Record<string, string> => ({});
 
+/** A browser's fetch error tells a page no reason for the failure (no `cause`): there is none to add. */
+export const failureReason = (_error: unknown): string => "";
+
 /**
  * fetch of `hop`; with a credential outside Authorization (`carried`),
  * which a browser would forward to the origin a redirect names, a redirect

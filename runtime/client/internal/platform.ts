@@ -29,6 +29,17 @@ export const platformHeaders = (version: string, userAgent: string | undefined):
   "document" in globalThis || "WorkerGlobalScope" in globalThis ? {} : { "user-agent": `@mantyx/wire-types/${version}${userAgent ? " " + userAgent : ""}` };
 
 /**
+ * The reason of a failed fetch, as ` (reason)`: its own message is often
+ * just "fetch failed", the reason (ECONNREFUSED, a DNS failure, …) is its
+ * cause's. (A browser tells a page no reason.)
+ */
+export const failureReason = (error: unknown): string => {
+  const reason = (error as { cause?: { message?: unknown; code?: unknown } } | undefined)?.cause;
+  const detail = reason?.message || reason?.code;
+  return typeof detail == "string" ? ` (${detail})` : "";
+};
+
+/**
  * fetch of `hop`. fetch forwards every header but Authorization to the
  * origin a redirect names; a request with a credential in another header
  * (`carried`: X-API-Key, an API-key scheme's, a cookie) follows its

@@ -35,9 +35,10 @@ function base64Core(key: string, shift: number): string {
 export function secretForms(key: string): string[] {
   if (!key) return [];
   const url = encodeURIComponent(key);
-  // A query string or form body (URLSearchParams) also escapes !'()~ and writes a space as `+`.
-  const form = url.replace(/[!'()~]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase()).replace(/%20/g, "+");
-  const forms = [key, JSON.stringify(key).slice(1, -1), url, url.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()), url.replace(/%20/g, "+"), form];
+  const plus = url.replace(/%20/g, "+");
+  // A query string or form body (URLSearchParams) also escapes !'()~.
+  const form = plus.replace(/[!'()~]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
+  const forms = [key, JSON.stringify(key).slice(1, -1), url, url.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()), plus, form];
   for (const shift of [0, 1, 2]) {
     const core = base64Core(key, shift);
     // A short core would match unrelated text; 8 digits are 6 bytes of the key.
