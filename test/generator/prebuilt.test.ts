@@ -14,6 +14,7 @@ import { caseFormatAjv, CASE_FORMAT_VALIDATORS_FILE } from "../../generator/emit
 import { CASE_FORMAT_REFS } from "../../generator/emit/fixtures/format-doc.js";
 import { createLoaderAjv } from "../../generator/load/ajv.js";
 import { compileMetaValidator, META_SCHEMAS, metaValidatorFile } from "../../generator/load/meta-validators.js";
+import { addVendorValueSchemas, VENDOR_VALUES_FILE } from "../../generator/load/validate-schemas.js";
 import { EMITTERS } from "../../generator/emit/index.js";
 import { PREBUILT_DIR } from "../../generator/prebuilt.js";
 import { PRECOMPILED_TEMPLATES_FILE } from "../../generator/templates.js";
@@ -28,8 +29,8 @@ beforeAll(() => {
 }, 120_000);
 
 describe("the prebuilt files", () => {
-  it("are each meta-schema's, the case format's and the templates' (a file for each)", () => {
-    expect([...readTree(prebuiltDir).keys()].sort()).toEqual([...META_SCHEMAS.map(metaValidatorFile), CASE_FORMAT_VALIDATORS_FILE, PRECOMPILED_TEMPLATES_FILE].sort());
+  it("are each meta-schema's, the vendor keyword values', the case format's and the templates' (a file for each)", () => {
+    expect([...readTree(prebuiltDir).keys()].sort()).toEqual([...META_SCHEMAS.map(metaValidatorFile), VENDOR_VALUES_FILE, CASE_FORMAT_VALIDATORS_FILE, PRECOMPILED_TEMPLATES_FILE].sort());
   });
 });
 
@@ -70,6 +71,19 @@ describe("the prebuilt meta-schema validators report what the compiled ones repo
       expect(errors!.length, JSON.stringify(schema)).toBeGreaterThan(1);
       expect(errors).toEqual(errorsOf(compiled, schema));
     }
+  });
+
+  it("the vendor keywords' values: each keyword's wrong values fail alike, a right one passes", () => {
+    const ajv = createLoaderAjv();
+    const keys = addVendorValueSchemas(ajv);
+    const prebuilt = load<Record<string, ValidateFunction>>(VENDOR_VALUES_FILE);
+    expect(Object.keys(prebuilt).sort()).toEqual(Object.keys(keys).sort());
+    const right: Record<string, unknown> = { "x-max-utf8-bytes": 10, "x-greater-than": [{ property: "a", than: "b" }] };
+    for (const [keyword, key] of Object.entries(keys)) {
+      for (const value of [-1, "x", [{}], { property: 1 }, null, 1.5]) expect(errorsOf(prebuilt[keyword]!, value), `${keyword}: ${JSON.stringify(value)}`).toEqual(errorsOf(ajv.getSchema(key)!, value));
+      if (keyword in right) expect(errorsOf(prebuilt[keyword]!, right[keyword])).toEqual([]);
+    }
+    expect(errorsOf(prebuilt["x-max-utf8-bytes"]!, -1)!.length).toBeGreaterThan(0);
   });
 
   it("the case format: a broken case file fails alike, a good one passes", () => {
