@@ -73,6 +73,17 @@ describe("plain verdicts read from the error list", () => {
     expect(judge.plainJudgeUsed).toBe(true);
   });
 
+  test("a first error proves a rejection where a failure of its keyword fails the plain rules too; a vendor keyword's proves nothing", () => {
+    const judge = new LiveAjv({ Obj: { type: "object", required: ["n"], properties: { a: { type: "string", "x-max-utf8-bytes": 2 }, n: { type: "integer" } } } } as never);
+    const missing = judge.firstCheck(`${C}Obj`, { a: "éé" });
+    expect(missing.errors.map((e) => e.keyword)).toContain("required");
+    expect(judge.plainRejects(`${C}Obj`, missing.errors)).toBe(true);
+    const vendor = judge.firstCheck(`${C}Obj`, { a: "éé", n: 1 });
+    expect(vendor.errors.map((e) => e.keyword)).toEqual(["x-max-utf8-bytes"]);
+    expect(judge.plainRejects(`${C}Obj`, vendor.errors)).toBe(false);
+    expect(judge.plainVerdict(`${C}Obj`, { a: "éé" })).toBe(false);
+  });
+
   test("every message case of the MANTYX suite: the verdict read from the list is the plain judge's", async () => {
     const model = await loadSchema("schema/openapi.yaml", { cwd: REPO });
     const judge = new LiveAjv(model.schemas);
