@@ -69,7 +69,8 @@ export function createValidatorAjv(options: Options = {}): Ajv2020 {
   useJsonEqualInAjv();
   useFastCodegenNames();
   const ajv = new Ajv2020({ ...validatorAjvOptions, ...options });
-  registerVendorKeywords(ajv);
+  // Without a meta-schema check (`validateSchema: false`), the loader's check of the vendor keywords' values stands for theirs too.
+  registerVendorKeywords(ajv, { valuesChecked: options.validateSchema === false });
   // The container keyword of the document schema below: `$ref`s such as
   // `#/components/schemas/Name` resolve by JSON pointer through it.
   ajv.addKeyword({ keyword: "components", schemaType: "object" });
