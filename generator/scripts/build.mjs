@@ -4,15 +4,15 @@
  * `npm pack` / `npm publish` of @mantyx/wire-gen through `prepack`):
  *   - dist/mantyx-wire.js: generator/main.ts, the generator's own modules
  *     and the pure-JavaScript code of its dependencies they import (ajv and
- *     its own, js-yaml, commander) bundled by esbuild as ES modules for Node
+ *     its own, js-yaml, commander, the Handlebars runtime) bundled by esbuild as ES modules for Node
  *     20, split so that each command loads its work only when it runs
  *     (`--help` loads commander and the CLI alone). Bundled, not imported
  *     file by file from node_modules: Node loading ajv's hundred CommonJS
  *     files from ES modules cost ~0.18 s of CPU per thread (the level
  *     thread loads them too). What is required at run time stays in
- *     node_modules (the prebuilt validators' ajv runtime helpers, the
- *     Handlebars runtime, yaml for error locations, the OAS 3.2
- *     meta-schema), so the package's dependencies are unchanged; the
+ *     node_modules (the prebuilt validators' ajv runtime helpers, yaml for
+ *     error locations, the OAS 3.2 meta-schema), so the package's
+ *     dependencies are unchanged; the
  *     licences of the bundled packages ship in THIRD_PARTY_LICENSES.txt;
  *   - the files the generator reads at run time, beside it: the client
  *     template and the OpenAPI 3.1 meta-schema;

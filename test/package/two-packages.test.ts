@@ -94,7 +94,7 @@ describe("@mantyx/wire-gen beside it: mantyx-wire gen in a user's project", () =
     expect([...imported].filter((specifier) => !specifier.startsWith("node:") && !specifier.startsWith("."))).toEqual([]);
     expect(imported).toContain("node:fs");
     const licences = readFileSync(join(dist, "THIRD_PARTY_LICENSES.txt"), "utf8");
-    for (const name of ["ajv", "commander", "js-yaml", "fast-uri", "fast-deep-equal", "json-schema-traverse"]) expect(licences).toMatch(new RegExp(`^${name} \\d+\\.\\d+\\.\\d+ \\(`, "m"));
+    for (const name of ["ajv", "commander", "js-yaml", "fast-uri", "fast-deep-equal", "json-schema-traverse", "handlebars"]) expect(licences).toMatch(new RegExp(`^${name} \\d+\\.\\d+\\.\\d+ \\(`, "m"));
     expect(licences).toContain("Permission is hereby granted");
   });
 
