@@ -489,7 +489,15 @@ export class ClientBase {
           throw new TypeError(`${id}: the body is not JSON-encodable (${(cause as Error).message})`, { cause });
         }
         const response = await this.#request(id, method, target, operation.idempotent || method == "GET" || method == "DELETE" ? -1 : 1, callOptions, deadline.signal, operation.answer ? "*/*" : "application/json", headers, hide, encoded, attempts);
-        return [response, await read?.(response)];
+        try {
+          return [response, await read?.(response)];
+        } catch (thrown) {
+          // The answer broke off (a reset, a malformed chunk): a connection failure as before its headers, and fetch's error may quote the server's bytes.
+          if (deadline.signal.aborted) throw deadline.signal.reason;
+          const redact = hide();
+          const cause = redactError(thrown, redact);
+          throw new MantyxConnectionError(redact(`${id}: ${(cause as Error)?.message}${failureReason(cause)}`), { operationId: id, cause, attempts: attempts[0] });
+        }
       } finally {
         clearTimeout(timer as ReturnType<typeof setTimeout>);
         parent?.removeEventListener("abort", follow);
@@ -500,10 +508,12 @@ export class ClientBase {
       const [response, content] = await respond<string | Blob>((r) => (answer == "blob" ? r.blob() : r.text()));
       if (answer) return content;
       try {
-        return content ? JSON.parse(content as string) : undefined;
+        if (content) return JSON.parse(content as string);
       } catch {
-        if (!operation.emptyOk) throw unexpectedResponse(id, response, hide(), "JSON");
+        // (Not JSON: below.)
       }
+      // Also no body at all where every success answer has one (a proxy's bare 202): unexpected, not `undefined`.
+      if (!operation.emptyOk) throw unexpectedResponse(id, response, hide(), content ? "JSON" : "JSON (no body)");
     };
     return kind
       ? kind({

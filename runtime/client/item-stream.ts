@@ -16,6 +16,7 @@ import { parseJsonLines } from "../jsonl/index.js";
 import { parseSse, type SseMessage } from "../sse/index.js";
 import type { OperationKind } from "./core.js";
 import { UnexpectedResponseError } from "./errors.js";
+import { redactError, type Redact } from "./internal/redact.js";
 
 export type ItemStreamMode = "sse" | "sse-json" | "sse-data" | "jsonl";
 
@@ -41,34 +42,41 @@ function sseItem(message: SseMessage, json: boolean): Record<string, unknown> {
   return item;
 }
 
-export function itemStream<T>(id: string, mode: ItemStreamMode, open: () => Promise<Response>, signal: AbortSignal | undefined): AsyncIterable<T> {
+/** `hide` removes the credential from what the stream reports: a server may echo it into the content type or the body (whose bytes a failed read's error may quote). */
+export function itemStream<T>(id: string, mode: ItemStreamMode, open: () => Promise<Response>, signal: AbortSignal | undefined, hide: Redact = (text) => text): AsyncIterable<T> {
   return {
     async *[Symbol.asyncIterator]() {
       const response = await open();
-      const contentType = response.headers.get("content-type") ?? "";
+      const contentType = hide(response.headers.get("content-type") ?? "");
       if (!MEDIA[mode].test(contentType) || !response.body) {
         await response.body?.cancel().catch(() => undefined);
         throw new UnexpectedResponseError(`${id}: ${response.status} ${contentType || "without a content type"}, not ${ITEM_STREAM_ACCEPT[mode]}`, { operationId: id, status: response.status, contentType });
       }
-      if (mode === "jsonl") {
-        yield* parseJsonLines(response.body, { signal }) as AsyncIterable<T>;
-        return;
-      }
-      for await (const message of parseSse(response.body, { signal })) {
-        yield (mode === "sse-data" ? JSON.parse(message.data) : sseItem(message, mode === "sse-json")) as T;
+      try {
+        if (mode === "jsonl") {
+          yield* parseJsonLines(response.body, { signal }) as AsyncIterable<T>;
+          return;
+        }
+        for await (const message of parseSse(response.body, { signal })) {
+          yield (mode === "sse-data" ? JSON.parse(message.data) : sseItem(message, mode === "sse-json")) as T;
+        }
+      } catch (error) {
+        throw redactError(error, hide);
       }
     },
   };
 }
 
 /** Item streams as an operation kind (core.ts): a call of an operation with an `items` mode. A caller mistake (a missing path value) is thrown by the first `next()`. */
-export const itemStreamKind: OperationKind = ({ id, operation, callOptions, url, headers, request }) => {
+export const itemStreamKind: OperationKind = ({ id, operation, callOptions, url, headers, request, hide }) => {
   const mode = operation.items!;
   let target: string;
+  let redact: Redact;
   try {
     target = url();
+    redact = hide();
   } catch (e) {
     return { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(e) }) };
   }
-  return itemStream(id, mode, () => request(target, -1, callOptions?.signal, ITEM_STREAM_ACCEPT[mode], headers), callOptions?.signal);
+  return itemStream(id, mode, () => request(target, -1, callOptions?.signal, ITEM_STREAM_ACCEPT[mode], headers), callOptions?.signal, redact);
 };

@@ -112,12 +112,25 @@ function invalidSeq(item: StreamDecodeError): number | undefined {
   return Number.isInteger(seq) && (seq as number) >= 0 ? (seq as number) : /^\d+$/.test(item.frame.id) ? +item.frame.id : undefined;
 }
 
-/** `item` with every form of the credential removed from its frame, value, issues, message and cause (a server may echo it into a frame). */
+/**
+ * `item` with every form of the credential removed from its frame, value, issues, message and cause (a server may echo it into a frame).
+ * The frame's texts are redacted as received: a JSON echo of the key is there in its escaped form, which JSON-encoding the frame again would hide.
+ */
 function redacted(item: StreamDecodeError, hide: Redact): StreamDecodeError {
-  const text = JSON.stringify([item.frame, item.value, item.issues]) + item.message;
+  const { frame } = item;
+  let { value } = item;
+  let text: string;
+  try {
+    text = JSON.stringify([value, item.issues]);
+  } catch {
+    // Nested deeper than JSON.stringify's stack (JSON.parse has none): left out, the frame's text holds it.
+    text = JSON.stringify(item.issues);
+    value = undefined;
+  }
+  text += item.message + frame.id + frame.event + frame.data;
   const cause = redactError(item.cause, hide);
-  if (hide(text) === text && cause === item.cause) return item;
-  return new StreamDecodeError(item.type, scrub(item.frame, hide), scrub(item.issues, hide), cause, scrub(item.value, hide), item.terminal, item.shape);
+  if (hide(text) === text && cause === item.cause && value === item.value) return item;
+  return new StreamDecodeError(item.type, { ...frame, id: hide(frame.id), event: hide(frame.event), data: hide(frame.data) }, scrub(item.issues, hide), cause, scrub(value, hide), item.terminal, item.shape);
 }
 
 /**
@@ -271,7 +284,9 @@ export const eventStream =
                 let item = readEvent(frame, events, decoding, check);
                 const last = stream.lastSeq;
                 if (item instanceof StreamDecodeError) {
-                  const seq = invalidSeq(item);
+                  // Without a seq of its own before anything with one, it follows the resume point, as the messages inheriting
+                  // that id did: a server resuming after `lastSeq` sends those with no id (the connection has none yet).
+                  const seq = invalidSeq(item) ?? (pastReplay ? undefined : last);
                   item = redacted(item, hide);
                   if (seq !== undefined) {
                     if (!pastReplay && last !== undefined && (seq < last || (seq == last && replayable > 0))) {

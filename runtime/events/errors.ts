@@ -28,7 +28,7 @@ export class StreamDecodeError extends Error {
   declare readonly frame: SseMessage;
   /** Schema problems (`invalid-event`); empty for `invalid-json`. */
   declare readonly issues: readonly ValidationIssue[];
-  /** The event read from the frame (as the envelope, whatever shape it came in), for diagnostics; `undefined` for `invalid-json`. */
+  /** The event read from the frame (as the envelope, whatever shape it came in), for diagnostics; `undefined` for `invalid-json` (and, from the client's stream, for one nested too deep to redact). */
   declare readonly value: unknown;
   /** True when the malformed message still names a terminal type: the run is over, nothing follows it. */
   declare readonly terminal: boolean;

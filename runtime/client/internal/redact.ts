@@ -28,7 +28,7 @@ function base64Core(key: string, shift: number): string {
 }
 
 /**
- * A credential as sent, and as JSON, URL encoding (both hex cases, `+` for
+ * A credential as sent, and as JSON (other encoders' escapes too), URL encoding (both hex cases, `+` for
  * a space, and the form encoding of a query string) and base64 (standard and URL-safe, at each alignment) write it.
  * None for an empty one.
  */
@@ -38,7 +38,10 @@ export function secretForms(key: string): string[] {
   const plus = url.replace(/%20/g, "+");
   // A query string or form body (URLSearchParams) also escapes !'()~.
   const form = plus.replace(/[!'()~]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
-  const forms = [key, JSON.stringify(key).slice(1, -1), url, url.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()), plus, form];
+  const json = JSON.stringify(key).slice(1, -1);
+  // Other JSON encoders' escapes: `\/` (PHP), `\u0026` for `<>&` (Go) and for non-ASCII (Python's ensure_ascii).
+  const ascii = json.replace(/[<>&\x7f-\uffff]/g, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+  const forms = [key, json, json.replace(/\//g, "\\/"), ascii, ascii.replace(/\//g, "\\/"), url, url.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()), plus, form];
   for (const shift of [0, 1, 2]) {
     const core = base64Core(key, shift);
     // A short core would match unrelated text; 8 digits are 6 bytes of the key.
