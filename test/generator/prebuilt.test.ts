@@ -6,6 +6,7 @@
  * files for the MANTYX schema, the same errors for broken documents.
  */
 import { spawnSync } from "node:child_process";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { ValidateFunction } from "ajv/dist/2020.js";
@@ -116,6 +117,21 @@ describe("the built bin", () => {
     expect([...written.keys()]).toEqual([...committed.keys()]);
     const differing = [...written].filter(([file, text]) => committed.get(file) !== text).map(([file]) => file);
     expect(differing).toEqual([]);
+  }, 180_000);
+
+  it("judges a case with an own `toString` key against an object `enum` with the generated code's equality (ajv's, bundled with it, would throw)", () => {
+    // A copy of the MANTYX schema and its cases, with one more component and one more hand-written case.
+    const dir = tempDir();
+    cpSync(path.join(REPO, "schema"), dir, { recursive: true });
+    const schemaFile = path.join(dir, "openapi.yaml");
+    writeFileSync(schemaFile, readFileSync(schemaFile, "utf8").replace(/^  schemas:\n/m, "  schemas:\n    ObjectChoice:\n      enum: [{ a: 1 }]\n"));
+    writeFileSync(path.join(dir, "cases", "object-choice.yaml"), '- description: an own toString key\n  schema: ObjectChoice\n  data: { toString: x }\n  valid: false\n  rule: enum\n');
+    const out = path.join(tempDir(), "generated");
+    const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", schemaFile, "--out", out], { cwd: dir, encoding: "utf8", timeout: 120_000, env: { ...process.env, MANTYX_WIRE_LEVEL_THREAD: "off" } });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    const cases = JSON.parse(readFileSync(path.join(out, "fixtures/messages/ObjectChoice.json"), "utf8")) as Array<{ tests: Array<{ description: string; valid: boolean }> }>;
+    expect(cases.flatMap((g) => g.tests).find((t) => t.description === "an own toString key")).toMatchObject({ valid: false });
   }, 180_000);
 
   it.each([
