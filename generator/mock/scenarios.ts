@@ -59,19 +59,59 @@ function success(run: MockRun): { ok: true } | { subtype: "success" } {
   return { ...run.shapes.success };
 }
 
+/**
+ * What a terminal `result` or `error` of the run's edition says of
+ * `outputSchema` (wire-protocol.md §4.8, October 2026): nothing on older
+ * editions; else the mock's provider enforced a requested schema natively on
+ * success, and a failed run's schema was attempted but not enforced.
+ */
+function structuredOutput(run: MockRun, outcome: "success" | "failure"): { structuredOutput?: Record<string, unknown> } {
+  if (!run.shapes.structuredOutput) return {};
+  const requested = run.spec["outputSchema"] !== undefined;
+  return {
+    structuredOutput: {
+      schemaRequested: requested,
+      schemaEnforced: requested && outcome === "success",
+      enforcementMechanism: requested ? "native_schema" : "none",
+      unconstrainedFallbackOccurred: false,
+    },
+  };
+}
+
 /** The run's failure on a local-tool timeout, in its edition's shape. */
 function toolTimeout(run: MockRun, turns: number): void {
   if (run.shapes.timeoutAsErrorEvent) {
-    run.emit("error", { error: "Timed out waiting for local tool result", code: "local_timeout", errorClass: "local_timeout", tokens: TOKENS, turns, model: MODEL });
+    run.emit("error", { error: "Timed out waiting for local tool result", code: "local_timeout", errorClass: "local_timeout", ...structuredOutput(run, "failure"), tokens: TOKENS, turns, model: MODEL });
   } else {
     run.emit("result", { subtype: "error_local_tool_timeout", error: "Timed out waiting for local tool result" });
   }
 }
 
+/**
+ * The `local_tool_result_in` echo of a posted tool result: its `result` or
+ * `error`, and, on editions that mirror them, its `files` as metadata only
+ * (base64 `data` redacted, agent-runs §7, October 2026; the server honours
+ * files only beside `result`, §8).
+ */
+function mirrorOf(run: MockRun, answer: ToolAnswerBody): Record<string, unknown> {
+  const mirror: Record<string, unknown> = { toolUseId: answer.toolUseId };
+  if (answer.result !== undefined) mirror["result"] = answer.result;
+  if (answer.error !== undefined) mirror["error"] = answer.error;
+  if (run.shapes.mirroredFiles && answer.error === undefined && Array.isArray(answer.files) && answer.files.length > 0) {
+    mirror["files"] = (answer.files as Array<{ filename: string; mimeType: string; data: string }>).map((f) => ({ filename: f.filename, mimeType: f.mimeType, sizeBytes: decodedLength(f.data) }));
+  }
+  return mirror;
+}
+
+/** The bytes a base64 string decodes to. */
+function decodedLength(base64: string): number {
+  return Buffer.from(base64, "base64").length;
+}
+
 function finishText(run: MockRun, text: string, turn: number): void {
   for (const piece of text.match(/.{1,12}/gs) ?? [""]) run.emit("assistant_delta", { text: piece });
   run.emit("assistant_message", { text, turn, finishReason: "end_turn" });
-  run.emit("result", { ...success(run), text, tokens: TOKENS, turns: turn + 1, model: MODEL });
+  run.emit("result", { ...success(run), text, ...structuredOutput(run, "success"), tokens: TOKENS, turns: turn + 1, model: MODEL });
 }
 
 let toolCounter = 0;
@@ -121,10 +161,7 @@ async function tools(run: MockRun): Promise<void> {
   }
   const parts: string[] = [];
   for (const a of answers as ToolAnswerBody[]) {
-    const mirror: Record<string, unknown> = { toolUseId: a.toolUseId };
-    if (a.result !== undefined) mirror["result"] = a.result;
-    if (a.error !== undefined) mirror["error"] = a.error;
-    run.emit("local_tool_result_in", mirror);
+    run.emit("local_tool_result_in", mirrorOf(run, a));
     parts.push(a.error !== undefined ? `error: ${a.error}` : `${a.result}`);
   }
   finishText(run, `Tool said: ${parts.join(" | ")}`, 1);
@@ -150,7 +187,7 @@ export async function play(run: MockRun): Promise<void> {
         run.emit("assistant_delta", { text: piece });
       }
       run.emit("assistant_message", { text, turn: 0, finishReason: "end_turn" });
-      run.emit("result", { ...success(run), text, tokens: TOKENS, turns: 1, model: MODEL });
+      run.emit("result", { ...success(run), text, ...structuredOutput(run, "success"), tokens: TOKENS, turns: 1, model: MODEL });
       return;
     }
     case "tools":
@@ -171,7 +208,7 @@ export async function play(run: MockRun): Promise<void> {
           toolTimeout(run, round + 1);
           return;
         }
-        run.emit("local_tool_result_in", a.error !== undefined ? { toolUseId, error: a.error } : { toolUseId, result: a.result });
+        run.emit("local_tool_result_in", mirrorOf(run, a));
         results.push(a.error ?? a.result ?? "");
       }
       finishText(run, `Tools said: ${results.join(" | ")}`, 1);
@@ -228,6 +265,7 @@ export async function play(run: MockRun): Promise<void> {
         finishReason: "max_tokens",
         partialText: '{"answer": "par',
         retryable: false,
+        ...structuredOutput(run, "failure"),
         tokens: TOKENS,
         turns: 1,
         model: MODEL,

@@ -25,7 +25,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { describeBodyIssues } from "../../runtime/client/request-check.js";
 import { isTerminalType, mantyxDocument, mantyxFlows } from "./artefacts.js";
 import { readJsonBody } from "./body.js";
-import { isEdition, type Edition } from "./editions.js";
+import { editionShapes, isEdition, type Edition } from "./editions.js";
 import { scriptOf, type Script } from "./flow-player.js";
 import { RingLog } from "./ring-log.js";
 import { routesOf, type BodyIssue, type Route } from "./routes.js";
@@ -181,6 +181,8 @@ const MODELS = {
   defaultModelId: "platform:demo",
 };
 
+/** The replay page size when paging by `beforeSeq` without `lastMessages` (agent-runs §6.2: "default page size 100"). */
+const REPLAY_PAGE = 100;
 const TOKENS = { inputTokens: 120, cachedTokens: 0, reasoningTokens: 0, outputTokens: 40 };
 const MODEL = { id: "platform:demo", provider: "openai", vendorModelId: "gpt-5.4-mini" };
 /** A recorded body larger than this is kept as its size only. */
@@ -220,6 +222,24 @@ interface Context {
   readonly url: URL;
   readonly params: Record<string, string>;
   readonly body: unknown;
+}
+
+/**
+ * The `X-RateLimit-*` headers of a 429 (agent-runs §10): the bucket of the
+ * route and its default per-minute maximum (run starts 120, the run
+ * lifecycle 600, other mutations 120; reads and streams have a separate
+ * transport limit, here 6000), none left, reset when `Retry-After` says.
+ */
+function rateLimitHeaders(method: string, path: string, retryAfterSeconds: number): Record<string, string> {
+  const [bucket, limit] =
+    method == "GET" || method == "HEAD"
+      ? ["transport", 6000]
+      : method == "POST" && path.endsWith("/agent-runs")
+        ? ["run-start", 120]
+        : /\/(tool-results|approvals|feedback|cancel)(\/|$)/.test(path)
+          ? ["lifecycle", 600]
+          : ["mutation", 120];
+  return { "x-ratelimit-limit": String(limit), "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(retryAfterSeconds), "x-ratelimit-bucket": bucket };
 }
 
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
@@ -385,7 +405,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
     if (rateLimited > 0) {
       rateLimited--;
-      return refuse(req, res, 429, { error: "rate_limited" }, { "retry-after": String(rateLimitRetryAfter) });
+      const shapes = editionShapes(edition);
+      return refuse(req, res, 429, shapes.rateLimited, { "retry-after": String(rateLimitRetryAfter), ...(shapes.rateLimitHeaders && rateLimitHeaders(method, path, rateLimitRetryAfter)) });
     }
 
     // Credentials first, from the headers alone: one code path for API keys and OAuth tokens.
@@ -502,6 +523,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     return { slice, nextCursor: next, limit };
   }
 
+  /** A yes/no query parameter (`QueryFlag`: `1`/`true` yes, `0`/`false` no), `absent` when it is not sent. */
+  function flagOf(ctx: Context, name: string, absent: boolean): boolean {
+    const value = ctx.url.searchParams.get(name);
+    return value === null ? absent : value === "1" || value === "true";
+  }
+
   /** `metadata=key:value` filters (AND), as the list routes take them. */
   function metadataFilter(ctx: Context): (metadata: unknown) => boolean {
     const pairs = ctx.url.searchParams.getAll("metadata").map((entry) => [entry.slice(0, entry.indexOf(":")), entry.slice(entry.indexOf(":") + 1)] as const);
@@ -536,7 +563,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         .filter((r) => (status === null || r.status === status) && (modelId === null || r.spec["modelId"] === modelId) && (agentId === null || r.spec["agentId"] === agentId) && meta(r.spec["metadata"]));
       const p = page(ctx, all);
       if (p === undefined) return;
-      send(ctx.res, 200, { total: ctx.url.searchParams.get("includeTotal") === "1" ? all.length : null, limit: p.limit, nextCursor: p.nextCursor, runs: p.slice.map(runSummary) });
+      // The exact count only when asked for (agent-runs §5: "includeTotal=1 adds total").
+      send(ctx.res, 200, { total: flagOf(ctx, "includeTotal", false) ? all.length : null, limit: p.limit, nextCursor: p.nextCursor, runs: p.slice.map(runSummary) });
     },
     createRun: (ctx) => {
       const spec = ctx.body as Record<string, unknown>;
@@ -614,7 +642,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       const p = page(ctx, all);
       if (p === undefined) return;
       send(ctx.res, 200, {
-        total: ctx.url.searchParams.get("includeTotal") === "1" ? all.length : null,
+        // Counted unless turned off (agent-runs §6.1: includeTotal "defaults to true; set 0 to skip").
+        total: flagOf(ctx, "includeTotal", true) ? all.length : null,
         limit: p.limit,
         nextCursor: p.nextCursor,
         sessions: p.slice.map((s) => ({ sessionId: s.id, status: s.status, metadata: (s.spec["metadata"] as object | undefined) ?? null, summary: s.history[0]?.content.slice(0, 80) ?? null })),
@@ -648,8 +677,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       const q = ctx.url.searchParams;
       const before = q.has("beforeSeq") ? Number(q.get("beforeSeq")) : undefined;
       const upTo = before === undefined ? frames : frames.filter((f) => f.seq < before);
-      const whole = q.get("full") === "1" || (!q.has("lastMessages") && before === undefined);
-      const count = whole ? upTo.length : Math.min(Number(q.get("lastMessages") ?? 50), 500);
+      // full=1|true overrides paging; no paging parameter at all is the whole history; a page is lastMessages, else 100 (§6.2).
+      const whole = flagOf(ctx, "full", false) || (!q.has("lastMessages") && before === undefined);
+      const count = whole ? upTo.length : Math.min(Number(q.get("lastMessages") ?? REPLAY_PAGE), 500);
       const events = upTo.slice(Math.max(0, upTo.length - count));
       const truncated = events.length < upTo.length;
       send(ctx.res, 200, { sessionId: session.id, total: frames.length, events, nextBeforeSeq: truncated ? events[0]!.seq : null, truncated });
@@ -734,6 +764,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         retryMs: options.retryMs,
         headers: { "x-request-id": `req_${++counter}` },
         refuse: (status, body, headers) => send(res, status, body, headers),
+        rateLimitedBody: run.shapes.rateLimited,
         onOpen: () => finishRecord(res, 200),
         onEnd: (end, frames, writes) => {
           record.end = end;

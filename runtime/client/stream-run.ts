@@ -123,8 +123,8 @@ function redacted(item: StreamDecodeError, hide: Redact): StreamDecodeError {
   try {
     text = JSON.stringify([value, item.issues]);
   } catch {
-    // Nested deeper than JSON.stringify's stack (JSON.parse has none): left out, the frame's text holds it.
-    text = JSON.stringify(item.issues);
+    // Nested deeper than JSON.stringify's stack (JSON.parse has none): left out, the frame's text holds it (and the copy below is made).
+    text = "";
     value = undefined;
   }
   text += item.message + frame.id + frame.event + frame.data;

@@ -41,6 +41,13 @@ function declarations(given: Record<string, unknown>): string {
 
 const cases: [string, { given: Record<string, unknown>; want: string }][] = [
   [
+    "a strict-only branch (x-strict-only) adds nothing to the type: it follows what a client reads",
+    {
+      given: { T: { type: "object", required: ["a"], allOf: [{ "x-strict-only": true, required: ["b"] }], properties: { a: { type: "string" }, b: { type: "integer" } } } },
+      want: "export interface T {\n  a: string;\n  b?: number;\n  [key: string]: unknown;\n}",
+    },
+  ],
+  [
     "object without additionalProperties is open: an unknown index signature",
     {
       given: { T: { type: "object", required: ["a"], properties: { a: { type: "string" }, b: { type: "integer" } } } },

@@ -140,4 +140,13 @@ describe("a receive-level response body validator", () => {
     const { [required]: _dropped, ...without } = example;
     expect(validateRunSnapshotReceive(without)).toBe(false);
   });
+
+  it("RunSnapshot: a server without cost attribution leaves tokens, turns and model out (agent-runs §7.1 probes `\"tokens\" in body`); only the strict level requires them", () => {
+    // wire-protocol.md §7 (truncation contract) shows this snapshot, without the three keys.
+    const older = { status: "failed", finalText: '{"answer":', error: "Model output was truncated", failureReason: { errorClass: "truncation", finishReason: "max_tokens" } };
+    expect(validateRunSnapshotReceive(older)).toBe(true);
+    expect(validateRunSnapshot(older)).toBe(false);
+    expect(validateRunSnapshot.errors?.[0]).toMatchObject({ keyword: "required", params: { missingProperty: "tokens" } });
+    expect(validateRunSnapshot({ ...older, tokens: null, turns: null, model: null })).toBe(true);
+  });
 });

@@ -48,6 +48,8 @@ export interface ServeStreamOptions<Entry extends { readonly seq: number; readon
   readonly headers: Record<string, string>;
   /** Answers with an error body instead of the stream (`status`): the server's own error answer. */
   readonly refuse: (status: number, body: object, headers: Record<string, string>) => void;
+  /** The body of a `429` in the run's edition (./editions.ts). */
+  readonly rateLimitedBody: object;
   /** Called when the 200 stream answer's headers are sent. */
   readonly onOpen?: (() => void) | undefined;
   /** Called once, when the connection is over (or stalled for good). */
@@ -84,7 +86,7 @@ export async function serveStream<Entry extends { readonly seq: number; readonly
   if (plan.status !== undefined) {
     const { status, retryAfterSeconds } = plan.status;
     const headers = { ...faultsHeader, ...(retryAfterSeconds === undefined ? {} : { "retry-after": String(retryAfterSeconds) }) };
-    options.refuse(status, { error: status === 429 ? "rate_limited" : "server_error", message: `mock fault status=${status}` }, headers);
+    options.refuse(status, status === 429 ? options.rateLimitedBody : { error: "server_error", message: `mock fault status=${status}` }, headers);
     return finish("status");
   }
   if (plan.wrongType !== undefined) {

@@ -1,10 +1,11 @@
 /**
  * The committed baseline (schema/baseline/): the seed-edition schema against
  * itself is no change; `npm run diff:baseline`'s own arguments pass; and the
- * five client-side narrowings of the October 2026 edition, applied to the
+ * seven client-side narrowings of the October 2026 edition, applied to the
  * baseline the way schema/openapi.yaml states them, come out breaks-clients,
- * its new task-plan step statuses breaks-readers, and these are exactly what
- * accepted-changes.json accepts, while its additions come out additive.
+ * its new task-plan step statuses and the corrected run snapshot
+ * breaks-readers, and these are exactly what accepted-changes.json accepts,
+ * while its additions come out additive.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -19,7 +20,7 @@ const S = "/components/schemas";
 
 const UNUSED_WARNING = /^warning: accepted change not found \(remove it from the list, or fix its pointer\): breaks-(clients|readers) \S+ \/\S*$/;
 
-/** The October narrowings of what a client sends (agent-runs-protocol.md §4.0.1, §4.1), as schema/openapi.yaml states them. */
+/** The October narrowings of what a client sends (agent-runs-protocol.md §4.0.1, §4.1, §4.3), as schema/openapi.yaml states them. */
 const OCTOBER_NARROWINGS: PatchOperation[] = [
   { op: "add", path: `${S}/Messages/maxItems`, value: 200 },
   { op: "add", path: `${S}/Message/properties/content/maxLength`, value: 200000 },
@@ -29,6 +30,15 @@ const OCTOBER_NARROWINGS: PatchOperation[] = [
   { op: "add", path: `${S}/AttachmentMimeType`, value: { anyOf: [{ type: "string", enum: ["audio/mpeg", "image/png", "application/pdf"] }, { type: "string", pattern: "^text/" }] } },
   { op: "replace", path: `${S}/InputFileAttachment/properties/mimeType`, value: { $ref: "#/components/schemas/AttachmentMimeType" } },
   { op: "replace", path: `${S}/InputFileUrlAttachment/properties/mimeType`, value: { $ref: "#/components/schemas/AttachmentMimeType" } },
+  { op: "add", path: `${S}/InputFileAttachment/required/2`, value: "filename" },
+  { op: "add", path: `${S}/McpLocalToolRef/if`, value: { required: ["serverInfo"] } },
+  { op: "add", path: `${S}/McpLocalToolRef/then`, value: { properties: { serverInfo: { required: ["name"] } } } },
+];
+
+/** The seed schema's run snapshot required the cost keys that servers older than MANTYX 2026-09 leave out (agent-runs-protocol.md §7.1): now required at the strict level only. */
+const SNAPSHOT_COST_KEYS: PatchOperation[] = [
+  { op: "replace", path: `${S}/RunSnapshot/required`, value: ["status"] },
+  { op: "add", path: `${S}/RunSnapshot/allOf`, value: [{ "x-strict-only": true, required: ["tokens", "turns", "model"] }] },
 ];
 
 /** The one October change a seed-edition reader meets: new task-plan step statuses (agent-runs-protocol.md §7), an additive list now. */
@@ -61,8 +71,8 @@ describe("the committed baseline", () => {
     for (const line of run.stderr.split("\n").filter(Boolean)) expect(line).toMatch(UNUSED_WARNING);
   });
 
-  test("the October narrowings of what a client sends break clients, its new step statuses break readers, each one accepted, and nothing else breaks", () => {
-    const rows = diffDocuments(baseline(), applyPatch(baseline(), [...OCTOBER_NARROWINGS, ...OCTOBER_STEP_STATUSES]))
+  test("the October narrowings of what a client sends break clients, its new step statuses and the snapshot correction break readers, each one accepted, and nothing else breaks", () => {
+    const rows = diffDocuments(baseline(), applyPatch(baseline(), [...OCTOBER_NARROWINGS, ...OCTOBER_STEP_STATUSES, ...SNAPSHOT_COST_KEYS]))
       .filter((change) => change.direction === "breaks-clients" || change.direction === "breaks-readers")
       .map(({ pointer, direction, kind }) => ({ pointer, direction, kind }));
     // An entry without a kind accepts any kind at its pointer.
