@@ -26,7 +26,7 @@ import type { MantyxCallOptions, MantyxStreamOptions, ToolResultOutcome } from "
 import type { MantyxCore } from "../generated/client-core.js";
 import { isTerminalEvent, type TerminalEvent } from "../generated/events.js";
 import type { AgentRunEvent, LocalToolCallData, LocalToolCallEvent, RunCreateRequest, RunCreateResponse, ToolRef, ToolResultRequest } from "../generated/types.js";
-import { StreamDecodeError, type OnInvalid, type RunEventStream, type RunStreamItem } from "../runtime/client/index.js";
+import { isMantyxApiError, StreamDecodeError, type OnInvalid, type RunEventStream, type RunStreamItem } from "../runtime/client/index.js";
 import { linked, sleep } from "../runtime/client/internal/backoff.js";
 import type { DecodedItemFor } from "../runtime/events/index.js";
 import { runnable } from "./client-of.js";
@@ -61,6 +61,9 @@ const NO_TOOLS: ToolDispatcher = {
   toolRefs: () => [],
   dispatch: async (call) => ({ error: `This client registered no tools; it cannot run ${JSON.stringify(call.name)}.` }),
 };
+
+/** What a late tool result's 404 and 409 are (the schema's `x-outcomes` of postToolResult), whatever code the body names. */
+const LATE_OUTCOMES: Record<number, "unknown_tool_use" | "run_terminal"> = { 404: "unknown_tool_use", 409: "run_terminal" };
 
 /** Default `lateResultTimeoutMs`: how long handlers still running at the terminal event may take to finish. */
 export const DEFAULT_LATE_RESULT_TIMEOUT_MS = 60_000;
@@ -142,7 +145,13 @@ export async function runAgent<V extends OnInvalid = "throw">(on: RunnableClient
       // The helper gave up (the caller aborted, a POST failed, or the late bound passed): never post after that.
       if (controller.signal.aborted) return;
       const late = ended;
-      const outcome = await postToolAnswer(client, runId, data.toolUseId, reply, { ...call, signal: controller.signal });
+      const outcome = await postToolAnswer(client, runId, data.toolUseId, reply, { ...call, signal: controller.signal }).catch((error: unknown): ToolResultOutcome => {
+        // After the terminal event a 404 or 409 is the late arrival the documents describe, whatever code its body names
+        // (http-surface.md: "a client treats both as a normal late arrival"; a server may answer 404 "Run not found").
+        const name = late && isMantyxApiError(error) && LATE_OUTCOMES[error.status];
+        if (name) return { status: name, error };
+        throw error;
+      });
       onToolResult?.(data, outcome, { late });
     })().catch((error: unknown) => {
       if (postFailure === undefined && !controller.signal.aborted) {

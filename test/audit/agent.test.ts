@@ -82,6 +82,19 @@ describe("no stream connection left open", () => {
     await settled();
   });
 
+  it("after a late result answered 404 with another code than unknown_tool_use: a late arrival, not a failure", async () => {
+    server.script = toolRun(100);
+    server.faults = () => ({});
+    server.toolResultFault = () => 404;
+    const outcomes: unknown[] = [];
+    const terminal = await runAgent(client(), { systemPrompt: "s", prompt: "p" }, { tools: tools(400), idleTimeoutMs: IDLE, onToolResult: (_c, o, info) => void outcomes.push([o.status, info.late]) }).catch((e: unknown) => e);
+    server.toolResultFault = () => undefined;
+    expect(terminal).toMatchObject({ type: "result" });
+    expect(outcomes).toEqual([["unknown_tool_use", true]]);
+    expect(lastRun().posts.get("tu_1")).toEqual([404]);
+    await settled();
+  });
+
   it("after the consumer breaks out of a stream mid-run (the connection is let go)", async () => {
     server.script = [{ emit: { type: "assistant_delta", data: { text: "a" } } }, { pauseMs: 5000 }, { emit: { type: "result", data: { subtype: "success" } } }];
     server.faults = () => ({});
@@ -120,4 +133,22 @@ describe("the process can end after a run (nothing keeps its event loop alive)",
       expect({ code, out: out.trim() }).toEqual({ code: 0, out: JSON.stringify({ terminal: "result", outcomes: [kind == "late" ? "run_terminal" : "accepted"] }) });
     }, 40_000);
   }
+});
+
+describe("a local tool call of a kind this client does not know (a newer server's)", () => {
+  it("is delivered, answered by one POST with an error the model can read, and the run goes on to its end", async () => {
+    server.script = [
+      { emit: { type: "local_tool_call", data: { toolUseId: "tu_new", name: "browse", args: { url: "https://example.com" }, kind: "browser_local" } } },
+      { awaitTool: "tu_new", waitMs: 10_000 },
+      { emit: { type: "result", data: { subtype: "success", text: "done" } } },
+    ];
+    server.faults = () => ({});
+    const seen: string[] = [];
+    const terminal = await runAgent(client(), { systemPrompt: "s", prompt: "p" }, { tools: tools(), idleTimeoutMs: IDLE, onEvent: (e) => void seen.push(String(e.type)) });
+    expect(terminal).toMatchObject({ type: "result" });
+    expect(seen).toContain("local_tool_call");
+    expect(lastRun().posts.get("tu_new")).toEqual([200]);
+    expect(lastRun().postBodies).toEqual([{ toolUseId: "tu_new", error: expect.stringContaining('"browser_local"') }]);
+    await settled();
+  });
 });

@@ -161,8 +161,9 @@ describe("coverage of the documents", () => {
     expect(schemas[ref!.split("/").pop()!].properties.kind.const).toBe(kind);
   });
 
-  it("local_tool_call carries its three kind-specific shapes", () => {
-    expect(schemas.LocalToolCallData.oneOf.map((r: any) => r.$ref.split("/").pop())).toEqual(["LocalToolCallLocal", "LocalToolCallA2a", "LocalToolCallMcp"]);
+  it("local_tool_call carries its three kind-specific shapes, and the open one of a newer server's kind", () => {
+    expect(schemas.LocalToolCallData.oneOf.map((r: any) => r.$ref.split("/").pop())).toEqual(["LocalToolCallLocal", "LocalToolCallA2a", "LocalToolCallMcp", "LocalToolCallOther"]);
+    expect(schemas.LocalToolCallOther.properties.kind.not.enum).toEqual(["local", "a2a_local", "mcp_local"]);
   });
 
   describe.skipIf(!haveDocs)("scanned from ../shared/spec", () => {

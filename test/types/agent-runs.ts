@@ -14,6 +14,7 @@ import {
   type KnownAgentRunEvent,
   type LocalToolCallData,
   type LocalToolCallLocal,
+  type LocalToolCallOther,
   type Metadata,
   type RunCreateRequest,
   type TextDeltaData,
@@ -64,7 +65,7 @@ export function known(event: AgentRunEvent): void {
   if (event.type === "assistant_delta") assertType<Equal<typeof event, AssistantDeltaEvent>>();
 }
 
-// --- data.kind narrows local_tool_call data (kind is optional for `local`) --
+// --- data.kind narrows local_tool_call data (kind is optional for `local`; another kind is LocalToolCallOther) --
 
 export function dispatch(data: LocalToolCallData): string {
   switch (data.kind) {
@@ -76,10 +77,10 @@ export function dispatch(data: LocalToolCallData): string {
       return `${data.agentCard.name}: ${data.args.message}`;
     case "mcp_local":
       return `${data.mcpServer}/${data.mcpToolName}`;
-    default: {
-      const exhaustive: never = data;
-      return exhaustive;
-    }
+    default:
+      // A kind of a newer server: its own variant, the known cases narrowed away.
+      assertType<Equal<typeof data, LocalToolCallOther>>();
+      return `${data.name} (${String(data.kind)})`;
   }
 }
 

@@ -41,6 +41,12 @@ const SNAPSHOT_COST_KEYS: PatchOperation[] = [
   { op: "add", path: `${S}/RunSnapshot/allOf`, value: [{ "x-strict-only": true, required: ["tokens", "turns", "model"] }] },
 ];
 
+/** A local tool call of a kind the schema does not know is delivered (kinds are additive, as event types are): a seed-edition reader rejects it. */
+const OPEN_TOOL_CALL_KINDS: PatchOperation[] = [
+  { op: "add", path: `${S}/LocalToolCallOther`, value: { type: "object", required: ["toolUseId", "name", "kind"], properties: { toolUseId: { type: "string" }, name: { type: "string" }, kind: { type: "string", not: { enum: ["local", "a2a_local", "mcp_local"] } } } } },
+  { op: "add", path: `${S}/LocalToolCallData/oneOf/-`, value: { $ref: "#/components/schemas/LocalToolCallOther" } },
+];
+
 /** The one October change a seed-edition reader meets: new task-plan step statuses (agent-runs-protocol.md §7), an additive list now. */
 const OCTOBER_STEP_STATUSES: PatchOperation[] = [
   { op: "replace", path: `${S}/TaskPlanStep/properties/status`, value: { type: "string", "x-known-values": ["pending", "in_progress", "done", "blocked", "skipped"] } },
@@ -71,8 +77,8 @@ describe("the committed baseline", () => {
     for (const line of run.stderr.split("\n").filter(Boolean)) expect(line).toMatch(UNUSED_WARNING);
   });
 
-  test("the October narrowings of what a client sends break clients, its new step statuses and the snapshot correction break readers, each one accepted, and nothing else breaks", () => {
-    const rows = diffDocuments(baseline(), applyPatch(baseline(), [...OCTOBER_NARROWINGS, ...OCTOBER_STEP_STATUSES, ...SNAPSHOT_COST_KEYS]))
+  test("the October narrowings of what a client sends break clients, its new step statuses and the snapshot correction and open tool-call kinds break readers, each one accepted, and nothing else breaks", () => {
+    const rows = diffDocuments(baseline(), applyPatch(baseline(), [...OCTOBER_NARROWINGS, ...OCTOBER_STEP_STATUSES, ...SNAPSHOT_COST_KEYS, ...OPEN_TOOL_CALL_KINDS]))
       .filter((change) => change.direction === "breaks-clients" || change.direction === "breaks-readers")
       .map(({ pointer, direction, kind }) => ({ pointer, direction, kind }));
     // An entry without a kind accepts any kind at its pointer.
