@@ -131,7 +131,11 @@ function withHeader(emitter: string, file: EmittedFile, line: string): string {
 
 /** `\n` line endings, exactly one trailing newline. */
 function normalize(contents: string): string {
-  return `${contents.replace(/\r\n?/g, "\n").replace(/\n+$/, "")}\n`;
+  // By hand, not by regular expressions: they scanned every file's every line (5 MB a MANTYX run).
+  const unix = contents.includes("\r") ? contents.replace(/\r\n?/g, "\n") : contents;
+  let end = unix.length;
+  while (end > 0 && unix.charCodeAt(end - 1) === 10) end--;
+  return `${unix.slice(0, end)}\n`;
 }
 
 function manifest(files: readonly EmittedFile[], model: LoadedSchema, header: string): string {

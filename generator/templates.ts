@@ -8,6 +8,8 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type HandlebarsNamespace from "handlebars";
+// Imported, not required, so that the published bundle holds it (generator/scripts/build.mjs): it is what the bundle renders with.
+import handlebarsRuntime from "handlebars/runtime.js";
 import { assetUrl } from "./assets.js";
 import { prebuilt } from "./prebuilt.js";
 
@@ -39,7 +41,7 @@ export function templateEnvironment(): { hb: Handlebars; template(file: Template
   if (precompiled !== null) {
     const specs = precompiled;
     // The runtime alone: no parser or compiler to load.
-    const hb = (require("handlebars/runtime") as Handlebars).create();
+    const hb = (handlebarsRuntime as unknown as Handlebars).create();
     return { hb, template: (file) => hb.template(specs[file]!) };
   }
   const hb = (require("handlebars") as Handlebars).create();

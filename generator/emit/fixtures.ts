@@ -26,6 +26,7 @@ import { fixturesOptIn } from "./opt-in.js";
 import { casesDirOf, schemaFileOf, type FixturesOptions } from "./fixtures/cases-dir.js";
 import { checkFlow, flowFileName, flows } from "./fixtures/flows.js";
 import { checkCaseFormat } from "./fixtures/case-format-check.js";
+import { suiteJson } from "./fixtures/suite-json.js";
 import { SUITE_VERSION, caseFormatSchema, fixturesReadme } from "./fixtures/format-doc.js";
 import type { Json } from "./fixtures/json.js";
 import { LiveAjv } from "./fixtures/live-ajv.js";
@@ -67,7 +68,7 @@ export function planFixtures(model: LoadedSchema, options: FixturesOptions, judg
   const files = new Map<string, { contents: string; cases: number }>();
   const tiers: Record<Tier, number> = { behaviour: 0, receive: 0, strict: 0 };
   const put = (path: string, value: unknown, cases: number): void => {
-    files.set(path, { contents: `${stringify(value)}\n`, cases });
+    files.set(path, { contents: `${suiteJson(value)}\n`, cases });
   };
 
   put("schema.json", { $schema: "https://json-schema.org/draft/2020-12/schema", $id: SCHEMA_ID, components: { schemas } }, 0);
@@ -183,27 +184,6 @@ function finishFixtures(
   const out: EmittedFile[] = sorted.map((p) => ({ path: `${FIXTURES_DIR}/${p}`, contents: files.get(p)!.contents }));
   out.push({ path: `${FIXTURES_DIR}/manifest.json`, contents: `${JSON.stringify(manifest, null, 2)}\n` });
   return out;
-}
-
-/** Keys whose values are written on one line: case data stays greppable and the files small. */
-const ONE_LINE = new Set(["data", "events", "body", "headers", "query", "tags", "covers", "chunks"]);
-
-/** 2-space JSON, except that the values of ONE_LINE keys (and SSE messages) take one line each. */
-export function stringify(value: unknown, indent = "", key?: string): string {
-  if (key !== undefined && ONE_LINE.has(key)) return JSON.stringify(value);
-  if (Array.isArray(value)) {
-    if (value.length === 0) return "[]";
-    const inner = indent + "  ";
-    const oneLineItems = key === "messages";
-    return `[\n${value.map((v) => inner + (oneLineItems ? JSON.stringify(v) : stringify(v, inner))).join(",\n")}\n${indent}]`;
-  }
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    if (entries.length === 0) return "{}";
-    const inner = indent + "  ";
-    return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${stringify(v, inner, k)}`).join(",\n")}\n${indent}}`;
-  }
-  return JSON.stringify(value);
 }
 
 function sha256(text: string): string {

@@ -43,7 +43,7 @@ import { formatPointer } from "../load/json-pointer.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { componentDeclarations, indexDeclarations, indexModule } from "./validators/declarations.js";
 import { header } from "../header.js";
-import { LEVEL_MODULES, levelModuleText } from "./validators/level-module-text.js";
+import { LEVEL_MODULES, levelModuleText, levelModuleUnformatted } from "./validators/level-module-text.js";
 import { allErrorsFile, allErrorsName, receiveFile, receiveName, validatorFile, validatorName } from "./validators/names.js";
 import { levelComponents, type LevelName } from "./validators/levels.js";
 import { levelThread, THREAD_LEVELS } from "./validators/level-thread.js";
@@ -81,8 +81,11 @@ async function emitValidatorsInParallel(model: LoadedSchema): Promise<EmittedFil
   checkFileNames(levelComponents(model, "strict"), levelComponents(model, "all-errors"), levelComponents(model, "receive"));
   // The strict level first, as on one thread: its errors come before the other levels'.
   const texts = new Map<LevelName, string | undefined>();
-  if (levelComponents(model, "strict").length > 0) texts.set("strict", levelModuleText(model, "strict", levelRuntime(model, "strict")));
+  // Compiled here (the fixture cases' verdicts need its functions), formatted there while this thread builds the cases.
+  const strict = levelComponents(model, "strict").length > 0 ? thread.format(levelModuleUnformatted(model, "strict", levelRuntime(model, "strict"))) : undefined;
+  strict?.catch(() => undefined); // awaited below; a failure of the thread meanwhile is reported by the first await
   for (const level of THREAD_LEVELS) texts.set(level, await thread.module(level));
+  if (strict !== undefined) texts.set("strict", await strict);
   return validatorFiles(model, (level) => texts.get(level)!);
 }
 

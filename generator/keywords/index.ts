@@ -46,9 +46,20 @@ export const annotationKeywords: readonly KeywordDefinition[] = [
   ...openApiAnnotations,
 ];
 
-/** Adds every vendor and OpenAPI annotation keyword to `ajv`; returns it. */
-export function registerVendorKeywords(ajv: Ajv2020): Ajv2020 {
-  for (const def of [...assertingKeywords, ...annotationKeywords]) ajv.addKeyword(def);
+/**
+ * Adds every vendor and OpenAPI annotation keyword to `ajv`; returns it.
+ * `valuesChecked`: the keywords' values were checked already (the loader
+ * checks them with these same meta-schemas, load/validate-schemas.ts), so
+ * ajv is not given the meta-schemas, which it would compile for every
+ * instance (a tenth of a second per instance, cold) to check them again.
+ */
+export function registerVendorKeywords(ajv: Ajv2020, { valuesChecked = false }: { valuesChecked?: boolean } = {}): Ajv2020 {
+  for (const def of [...assertingKeywords, ...annotationKeywords]) {
+    if (valuesChecked && def.metaSchema !== undefined) {
+      const { metaSchema: _checked, ...rest } = def;
+      ajv.addKeyword(rest);
+    } else ajv.addKeyword(def);
+  }
   return ajv;
 }
 

@@ -12,7 +12,8 @@
  * walk instead: it names the exact place of each problem (ajv's compile error
  * does not), and compiling all components made `gen` ~0.7 s slower.
  */
-import type { AnySchema, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import type { Ajv2020, AnySchema, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import { prebuilt } from "../prebuilt.js";
 import { SchemaLoadError, type SchemaProblem } from "../errors.js";
 import { annotationKeywords, assertingKeywords } from "../keywords/index.js";
 import { selectProblems } from "./ajv-problems.js";
@@ -132,18 +133,43 @@ function metaSchemaErrors(schema: unknown): readonly ErrorObject[] {
 
 const vendorValidators = new Map<string, ValidateFunction>();
 
-/** The compiled meta-schema of a keyword's value, if it has one (compiled once per process). */
+/** The prebuilt file of the vendor keywords' value validators (../prebuilt.ts): `{ [keyword]: validate }`. */
+export const VENDOR_VALUES_FILE = "vendor-keyword-values.cjs";
+
+/** The loader instance's key of a vendor keyword's value meta-schema. */
+const vendorValueKey = (keyword: string): string => `mantyx-wire:vendor-keyword-value:${keyword}`;
+
+/**
+ * Adds every vendor keyword's value meta-schema to `ajv` (the loader's
+ * instance, or one like it for generator/scripts/prebuilt-assets.ts);
+ * returns `{ [keyword]: key }`. The generator's own constants (generator/keywords),
+ * checked by the tests: not checked against the 2020-12 meta-schema again
+ * here, which would compile that meta-schema (the bundle has it prebuilt, ./meta-validators.ts).
+ */
+export function addVendorValueSchemas(ajv: Ajv2020): Record<string, string> {
+  const keys: Record<string, string> = {};
+  for (const [keyword, metaSchema] of EXTRA_KEYWORDS) {
+    if (metaSchema === undefined) continue;
+    const key = vendorValueKey(keyword);
+    if (ajv.getSchema(key) === undefined) ajv.addSchema(metaSchema, key, undefined, false);
+    keys[keyword] = key;
+  }
+  return keys;
+}
+
+/** In the published bundle, the validators prebuilt from `addVendorValueSchemas` with the loader's options; null from the sources. */
+let prebuiltVendorValidators: Readonly<Record<string, ValidateFunction>> | null | undefined;
+
+/** The compiled meta-schema of a keyword's value, if it has one (compiled once per process, or prebuilt). */
 function vendorValidator(keyword: string): ValidateFunction | undefined {
-  const metaSchema = EXTRA_KEYWORDS.get(keyword);
-  if (metaSchema === undefined) return undefined;
+  if (EXTRA_KEYWORDS.get(keyword) === undefined) return undefined;
+  prebuiltVendorValidators ??= prebuilt<Record<string, ValidateFunction>>(VENDOR_VALUES_FILE) ?? null;
+  const built = prebuiltVendorValidators?.[keyword];
+  if (built !== undefined) return built;
   let validate = vendorValidators.get(keyword);
   if (!validate) {
-    // The generator's own constants (generator/keywords), checked by the tests: not checked against the 2020-12
-    // meta-schema again here, which would compile that meta-schema (the bundle has it prebuilt, ./meta-validators.ts).
-    const key = `mantyx-wire:vendor-keyword-value:${keyword}`;
     const ajv = loaderAjv();
-    if (ajv.getSchema(key) === undefined) ajv.addSchema(metaSchema, key, undefined, false);
-    vendorValidators.set(keyword, (validate = ajv.getSchema(key)!));
+    vendorValidators.set(keyword, (validate = ajv.getSchema(addVendorValueSchemas(ajv)[keyword]!)!));
   }
   return validate;
 }

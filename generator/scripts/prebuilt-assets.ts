@@ -1,7 +1,8 @@
 /**
  * What generator/scripts/build.mjs compiles once, at build time, for the
  * published bundle to load instead of compiling at every run (../prebuilt.ts):
- * - the meta-schema validators (../load/meta-validators.ts) and the case
+ * - the meta-schema validators (../load/meta-validators.ts), the vendor
+ *   keywords' value validators (../load/validate-schemas.ts) and the case
  *   format's (../emit/fixtures/case-format-check.ts), as ajv standalone code
  *   from the very instances the sources compile them with;
  * - the client templates (../templates.ts), precompiled by Handlebars with
@@ -18,6 +19,7 @@ import { caseFormatAjv, CASE_FORMAT_VALIDATORS_FILE } from "../emit/fixtures/cas
 import { CASE_FORMAT_REFS } from "../emit/fixtures/format-doc.js";
 import { createLoaderAjv } from "../load/ajv.js";
 import { compileMetaValidator, META_SCHEMAS, metaValidatorFile } from "../load/meta-validators.js";
+import { addVendorValueSchemas, VENDOR_VALUES_FILE } from "../load/validate-schemas.js";
 import { PRECOMPILED_TEMPLATES_FILE, TEMPLATE_FILES, TEMPLATE_OPTIONS, templateSource } from "../templates.js";
 
 // ajv's standalone module is CommonJS with `exports.default` (read through the default import, as test/validators/shared-code.test.ts does).
@@ -35,6 +37,8 @@ export function prebuiltAssets(): PrebuiltFile[] {
     const loader = createLoaderAjv({ source: true });
     files.push({ path: metaValidatorFile(which), contents: standaloneCode(loader, compileMetaValidator(which, loader)) });
   }
+  const vendorValues = createLoaderAjv({ source: true });
+  files.push({ path: VENDOR_VALUES_FILE, contents: standaloneCode(vendorValues, addVendorValueSchemas(vendorValues)) });
   const caseFormat = caseFormatAjv({ source: true });
   files.push({ path: CASE_FORMAT_VALIDATORS_FILE, contents: standaloneCode(caseFormat, Object.fromEntries(CASE_FORMAT_REFS.map((ref) => [ref, ref]))) });
   const specs = TEMPLATE_FILES.map((file) => `  ${JSON.stringify(file)}: ${Handlebars.precompile(templateSource(file), TEMPLATE_OPTIONS)}`);

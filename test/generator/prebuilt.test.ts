@@ -6,6 +6,7 @@
  * files for the MANTYX schema, the same errors for broken documents.
  */
 import { spawnSync } from "node:child_process";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { ValidateFunction } from "ajv/dist/2020.js";
@@ -14,6 +15,7 @@ import { caseFormatAjv, CASE_FORMAT_VALIDATORS_FILE } from "../../generator/emit
 import { CASE_FORMAT_REFS } from "../../generator/emit/fixtures/format-doc.js";
 import { createLoaderAjv } from "../../generator/load/ajv.js";
 import { compileMetaValidator, META_SCHEMAS, metaValidatorFile } from "../../generator/load/meta-validators.js";
+import { addVendorValueSchemas, VENDOR_VALUES_FILE } from "../../generator/load/validate-schemas.js";
 import { EMITTERS } from "../../generator/emit/index.js";
 import { PREBUILT_DIR } from "../../generator/prebuilt.js";
 import { PRECOMPILED_TEMPLATES_FILE } from "../../generator/templates.js";
@@ -28,8 +30,8 @@ beforeAll(() => {
 }, 120_000);
 
 describe("the prebuilt files", () => {
-  it("are each meta-schema's, the case format's and the templates' (a file for each)", () => {
-    expect([...readTree(prebuiltDir).keys()].sort()).toEqual([...META_SCHEMAS.map(metaValidatorFile), CASE_FORMAT_VALIDATORS_FILE, PRECOMPILED_TEMPLATES_FILE].sort());
+  it("are each meta-schema's, the vendor keyword values', the case format's and the templates' (a file for each)", () => {
+    expect([...readTree(prebuiltDir).keys()].sort()).toEqual([...META_SCHEMAS.map(metaValidatorFile), VENDOR_VALUES_FILE, CASE_FORMAT_VALIDATORS_FILE, PRECOMPILED_TEMPLATES_FILE].sort());
   });
 });
 
@@ -72,6 +74,19 @@ describe("the prebuilt meta-schema validators report what the compiled ones repo
     }
   });
 
+  it("the vendor keywords' values: each keyword's wrong values fail alike, a right one passes", () => {
+    const ajv = createLoaderAjv();
+    const keys = addVendorValueSchemas(ajv);
+    const prebuilt = load<Record<string, ValidateFunction>>(VENDOR_VALUES_FILE);
+    expect(Object.keys(prebuilt).sort()).toEqual(Object.keys(keys).sort());
+    const right: Record<string, unknown> = { "x-max-utf8-bytes": 10, "x-greater-than": [{ property: "a", than: "b" }] };
+    for (const [keyword, key] of Object.entries(keys)) {
+      for (const value of [-1, "x", [{}], { property: 1 }, null, 1.5]) expect(errorsOf(prebuilt[keyword]!, value), `${keyword}: ${JSON.stringify(value)}`).toEqual(errorsOf(ajv.getSchema(key)!, value));
+      if (keyword in right) expect(errorsOf(prebuilt[keyword]!, right[keyword])).toEqual([]);
+    }
+    expect(errorsOf(prebuilt["x-max-utf8-bytes"]!, -1)!.length).toBeGreaterThan(0);
+  });
+
   it("the case format: a broken case file fails alike, a good one passes", () => {
     const ajv = caseFormatAjv();
     const prebuilt = load<Record<string, ValidateFunction>>(CASE_FORMAT_VALIDATORS_FILE);
@@ -102,6 +117,21 @@ describe("the built bin", () => {
     expect([...written.keys()]).toEqual([...committed.keys()]);
     const differing = [...written].filter(([file, text]) => committed.get(file) !== text).map(([file]) => file);
     expect(differing).toEqual([]);
+  }, 180_000);
+
+  it("judges a case with an own `toString` key against an object `enum` with the generated code's equality (ajv's, bundled with it, would throw)", () => {
+    // A copy of the MANTYX schema and its cases, with one more component and one more hand-written case.
+    const dir = tempDir();
+    cpSync(path.join(REPO, "schema"), dir, { recursive: true });
+    const schemaFile = path.join(dir, "openapi.yaml");
+    writeFileSync(schemaFile, readFileSync(schemaFile, "utf8").replace(/^  schemas:\n/m, "  schemas:\n    ObjectChoice:\n      enum: [{ a: 1 }]\n"));
+    writeFileSync(path.join(dir, "cases", "object-choice.yaml"), '- description: an own toString key\n  schema: ObjectChoice\n  data: { toString: x }\n  valid: false\n  rule: enum\n');
+    const out = path.join(tempDir(), "generated");
+    const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", schemaFile, "--out", out], { cwd: dir, encoding: "utf8", timeout: 120_000, env: { ...process.env, MANTYX_WIRE_LEVEL_THREAD: "off" } });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    const cases = JSON.parse(readFileSync(path.join(out, "fixtures/messages/ObjectChoice.json"), "utf8")) as Array<{ tests: Array<{ description: string; valid: boolean }> }>;
+    expect(cases.flatMap((g) => g.tests).find((t) => t.description === "an own toString key")).toMatchObject({ valid: false });
   }, 180_000);
 
   it.each([

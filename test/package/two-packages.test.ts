@@ -87,6 +87,17 @@ describe("@mantyx/wire-gen beside it: mantyx-wire gen in a user's project", () =
     expect(client).not.toContain("../runtime/");
   }, 120_000);
 
+  it("the installed bin holds the pure-JavaScript code it imports (no package is imported from node_modules), and those packages' licences", () => {
+    const dist = join(app, "node_modules/@mantyx/wire-gen/dist");
+    const files = ["mantyx-wire.js", "level-thread-worker.js", ...readdirSync(join(dist, "chunks")).map((f) => join("chunks", f))];
+    const imported = new Set(files.flatMap((f) => [...readFileSync(join(dist, f), "utf8").matchAll(/^(?:import|export|\})[^\n]*\bfrom "([^"]+)";$/gm)].map((m) => m[1]!)));
+    expect([...imported].filter((specifier) => !specifier.startsWith("node:") && !specifier.startsWith("."))).toEqual([]);
+    expect(imported).toContain("node:fs");
+    const licences = readFileSync(join(dist, "THIRD_PARTY_LICENSES.txt"), "utf8");
+    for (const name of ["ajv", "commander", "js-yaml", "fast-uri", "fast-deep-equal", "json-schema-traverse", "handlebars"]) expect(licences).toMatch(new RegExp(`^${name} \\d+\\.\\d+\\.\\d+ \\(`, "m"));
+    expect(licences).toContain("Permission is hereby granted");
+  });
+
   const PROGRAM = `import { MantyxClient } from "./gen/client.js";
 import type { RunCreateRequest } from "./gen/types.js";
 

@@ -14,6 +14,7 @@
  * unchanged: the generated modules still import the runtime's `deepEqual`.
  */
 import { createRequire } from "node:module";
+import ajvEqualImport from "ajv/dist/runtime/equal.js";
 import { deepEqual } from "../../../runtime/validation/helpers.js";
 
 interface EqualFunction {
@@ -24,8 +25,16 @@ interface EqualFunction {
 /** Structural equality of two JSON values (the runtime's `deepEqual`), as a function of its own, to carry ajv's `code`. */
 export const jsonEqual = (a: unknown, b: unknown): boolean => deepEqual(a, b);
 
-/** The CommonJS exports object ajv's keywords `require`, not an ES-module view of it. */
-const ajvEqual = createRequire(import.meta.url)("ajv/dist/runtime/equal") as { default: EqualFunction };
+/**
+ * The CommonJS exports object ajv's keywords `require`, not an ES-module view
+ * of it. A default import of a CommonJS module is its `module.exports` in
+ * Node and in the published bundle (esbuild's Node interop), where ajv is
+ * bundled and only this import reaches the copy ajv itself uses; where an
+ * import gives the function instead (vitest's interop), ajv is Node's, and
+ * `require` reaches the same exports object.
+ */
+const imported = ajvEqualImport as unknown as EqualFunction | { default: EqualFunction };
+const ajvEqual = typeof imported === "function" ? (createRequire(import.meta.url)("ajv/dist/runtime/equal") as { default: EqualFunction }) : imported;
 
 /** ajv's own equality (fast-deep-equal), as loaded: for tests that compare against it. */
 export const ajvShippedEqual: EqualFunction = ajvEqual.default;

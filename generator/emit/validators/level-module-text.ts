@@ -21,7 +21,12 @@ export const LEVEL_MODULES: Readonly<Record<LevelName, { readonly module: string
 
 /** The text of `level`'s shared module, formatted, without header; `runtime` is the specifier it imports the runtime by. */
 export function levelModuleText(model: LoadedSchema, level: LevelName, runtime: string): string {
+  return formatModuleSync(levelModuleUnformatted(model, level, runtime));
+}
+
+/** The same text before formatting (./format.ts): what `formatModuleSync` makes `levelModuleText` of, here or on the level thread. */
+export function levelModuleUnformatted(model: LoadedSchema, level: LevelName, runtime: string): string {
   const { exportName } = LEVEL_MODULES[level];
   const exports = new Map(levelComponents(model, level).map((name) => [exportName(name), componentRef(name)]));
-  return formatModuleSync(levelModuleSource(levelAjv(model, level), exports, runtime));
+  return levelModuleSource(levelAjv(model, level), exports, runtime);
 }

@@ -1,14 +1,16 @@
 /**
  * The level thread's worker (./level-thread.ts): compiles the all-errors
  * and receive levels of the model it is given and sends their modules' text,
- * then answers each batch of the fixture cases' questions, in order.
+ * then answers each batch of the fixture cases' questions and formats the
+ * module texts it is sent, in order.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { judgeVerdict, levelErrorsJudge, levelReceiveJudge } from "../fixtures/case-judges.js";
 import type { LiveAjv } from "../fixtures/live-ajv.js";
 import { levelModuleText } from "./level-module-text.js";
 import { levelComponents } from "./levels.js";
-import { THREAD_LEVELS, toThreadError, type FromWorker, type JudgeBatch, type LevelThreadInput } from "./level-thread.js";
+import { formatModuleSync } from "./format.js";
+import { THREAD_LEVELS, toThreadError, type FromWorker, type LevelThreadInput, type ToWorker } from "./level-thread.js";
 
 const { model, runtimes } = workerData as LevelThreadInput;
 const port = parentPort!;
@@ -20,9 +22,10 @@ try {
     post({ kind: "module", level, text: levelComponents(model, level).length > 0 ? levelModuleText(model, level, runtimes[level]) : undefined });
   }
   const judges: Record<"errors" | "receive", () => LiveAjv> = { errors: lazy(() => levelErrorsJudge(model)), receive: lazy(() => levelReceiveJudge(model)) };
-  port.on("message", ({ items }: JudgeBatch) => {
+  port.on("message", (message: ToWorker) => {
     try {
-      post({ kind: "verdicts", verdicts: items.map(([judge, pointer, data]) => judgeVerdict(judges[judge](), pointer, data)) });
+      if (message.kind === "format") post({ kind: "formatted", text: formatModuleSync(message.source) });
+      else post({ kind: "verdicts", verdicts: message.items.map(([judge, pointer, data]) => judgeVerdict(judges[judge](), pointer, data)) });
     } catch (error) {
       post({ kind: "failed", error: toThreadError(error) });
     }

@@ -53,20 +53,32 @@ export type ThreadError =
   | { readonly kind: "emit"; readonly code: EmitErrorCode; readonly emitter: string; readonly message: string; readonly fix: string; readonly pointer: string | undefined; readonly related: readonly string[] }
   | { readonly kind: "other"; readonly message: string; readonly stack: string | undefined };
 
-/** Messages from the worker: each level's module once (in THREAD_LEVELS order), then one `verdicts` per batch, in order. */
+/** Messages from the worker: each level's module once (in THREAD_LEVELS order), then one `verdicts` per batch and one `formatted` per text to format, in the order asked. */
 export type FromWorker =
   | { readonly kind: "module"; readonly level: ThreadLevel; readonly text: string | undefined }
   | { readonly kind: "verdicts"; readonly verdicts: readonly JudgeVerdict[] }
+  | { readonly kind: "formatted"; readonly text: string }
   | { readonly kind: "failed"; readonly error: ThreadError };
 
 /** A batch of cases to judge, to the worker: which judge (`errors` or `receive`), where, what. */
 export interface JudgeBatch {
+  readonly kind: "judge";
   readonly items: ReadonlyArray<readonly [judge: keyof CaseJudges, pointer: string, data: Json]>;
 }
+
+/** A level module's text for the worker to format (./format.ts): the strict level's, which this thread compiles. */
+export interface FormatRequest {
+  readonly kind: "format";
+  readonly source: string;
+}
+
+export type ToWorker = JudgeBatch | FormatRequest;
 
 export interface LevelThread {
   /** `level`'s module text, formatted, without its header (undefined for a level without components). */
   module(level: ThreadLevel): Promise<string | undefined>;
+  /** `source` formatted by the worker, as `formatModuleSync` formats it here (while this thread goes on with the fixture cases). */
+  format(source: string): Promise<string>;
   /** Ask the worker; read the answers after `settled`. */
   readonly judges: CaseJudges;
   /** Resolves when every verdict asked for has arrived. */
@@ -131,6 +143,8 @@ function startThread(file: string, input: LevelThreadInput): LevelThread {
   const modules = new Map<ThreadLevel, string | undefined>();
   const waiting: Array<() => void> = [];
   const answers: JudgeVerdict[] = [];
+  const formatted: string[] = [];
+  let formatsAsked = 0;
   let asked = 0;
   let batch: Array<readonly [keyof CaseJudges, string, Json]> = [];
 
@@ -140,6 +154,7 @@ function startThread(file: string, input: LevelThreadInput): LevelThread {
   worker.on("message", (message: FromWorker) => {
     if (message.kind === "module") modules.set(message.level, message.text);
     else if (message.kind === "verdicts") answers.push(...message.verdicts);
+    else if (message.kind === "formatted") formatted.push(message.text);
     else failure ??= fromThreadError(message.error);
     wake();
   });
@@ -153,7 +168,7 @@ function startThread(file: string, input: LevelThreadInput): LevelThread {
   });
   const send = (): void => {
     if (batch.length === 0) return;
-    worker.postMessage({ items: batch } satisfies JudgeBatch);
+    worker.postMessage({ kind: "judge", items: batch } satisfies JudgeBatch);
     batch = [];
   };
   const until = async (done: () => boolean): Promise<void> => {
@@ -178,6 +193,14 @@ function startThread(file: string, input: LevelThreadInput): LevelThread {
     async module(level) {
       await until(() => modules.has(level));
       return modules.get(level);
+    },
+    async format(source) {
+      // The cases asked for before go first: the worker answers in order.
+      send();
+      const index = formatsAsked++;
+      worker.postMessage({ kind: "format", source } satisfies FormatRequest);
+      await until(() => formatted.length > index);
+      return formatted[index]!;
     },
     judges: { errors: judge("errors"), receive: judge("receive") },
     async settled() {

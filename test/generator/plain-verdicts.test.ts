@@ -1,0 +1,104 @@
+/**
+ * The fixture judges' verdict without vendor keywords (`plain`, which tags a
+ * case for plain JSON Schema runners) is read from the full rules' error list
+ * where that list proves it, without compiling the plain judge
+ * (generator/emit/fixtures/vendor-positions.ts); elsewhere the plain judge
+ * decides. Both ways must give the plain judge's own verdict.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { LiveAjv } from "../../generator/emit/fixtures/live-ajv.js";
+import { loadSchema } from "../../generator/load/index.js";
+import { REPO } from "./support.js";
+
+const C = "#/components/schemas/";
+
+describe("plain verdicts read from the error list", () => {
+  test("only vendor keywords failed, each where a failure fails the whole: accepted, no plain judge built", () => {
+    const judge = new LiveAjv({
+      Obj: { type: "object", properties: { a: { type: "string", "x-max-utf8-bytes": 2 }, b: { allOf: [{ $ref: `${C}Text` }] } } },
+      Text: { type: "string", "x-max-utf8-bytes": 2 },
+    } as never);
+    const { full, plain } = judge.check(`${C}Obj`, { a: "éé", b: "éé" });
+    expect(full.errors.map((e) => e.keyword)).toEqual(["x-max-utf8-bytes", "x-max-utf8-bytes"]);
+    expect(plain).toBe(true);
+    expect(judge.plainJudgeUsed).toBe(false);
+  });
+
+  test("another keyword failed too, and nothing conditional is reachable: rejected, no plain judge built", () => {
+    const judge = new LiveAjv({ Obj: { type: "object", properties: { a: { type: "string", "x-max-utf8-bytes": 2 }, n: { type: "integer", minimum: 0 } } } } as never);
+    const { full, plain } = judge.check(`${C}Obj`, { a: "éé", n: -1 });
+    expect(full.errors.map((e) => e.keyword).sort()).toEqual(["minimum", "x-max-utf8-bytes"]);
+    expect(plain).toBe(false);
+    expect(judge.plainJudgeUsed).toBe(false);
+  });
+
+  test("an assertion of the root itself failed, with a conditional elsewhere: rejected, no plain judge built", () => {
+    const judge = new LiveAjv({
+      List: { type: "array", minItems: 2, items: { anyOf: [{ type: "string", "x-max-utf8-bytes": 2 }, { type: "integer" }] } },
+    } as never);
+    const { full, plain } = judge.check(`${C}List`, ["ééé"]);
+    expect(full.errors.map((e) => e.keyword)).toContain("minItems");
+    expect(plain).toBe(false);
+    expect(judge.plainJudgeUsed).toBe(false);
+  });
+
+  test("a vendor keyword inside a oneOf branch: the list proves nothing (two branches match without it), the plain judge says no", () => {
+    const judge = new LiveAjv({
+      Obj: {
+        type: "object",
+        properties: { a: { type: "string", "x-max-utf8-bytes": 2 }, b: { oneOf: [{ type: "string", "x-max-utf8-bytes": 4 }, { type: "string" }] } },
+      },
+    } as never);
+    const data = { a: "éé", b: "ééé" };
+    const { full, plain } = judge.check(`${C}Obj`, data);
+    // Only a vendor keyword is listed (the oneOf held: its first branch failed, on a vendor keyword) ...
+    expect(full.errors.map((e) => e.keyword)).toEqual(["x-max-utf8-bytes"]);
+    // ... yet without vendor keywords both branches match, so oneOf fails.
+    expect(plain).toBe(false);
+    expect(judge.plainVerdict(`${C}Obj`, data)).toBe(false);
+    expect(judge.plainJudgeUsed).toBe(true);
+  });
+
+  test("a `$ref`'d branch's own root keyword at the same paths as the root's: not taken for the root's", () => {
+    // The branch Obj reports `type` from "#/type" at "", as the root's own `type` would; the root's passes.
+    const judge = new LiveAjv({
+      Root: { type: ["object", "string"], anyOf: [{ $ref: `${C}Obj` }, { type: "string", "x-max-utf8-bytes": 2 }] },
+      Obj: { type: "object" },
+    } as never);
+    const { full, plain } = judge.check(`${C}Root`, "ééé");
+    expect(full.errors.map((e) => [e.keyword, e.schemaPath])).toContainEqual(["type", "#/type"]);
+    expect(plain).toBe(true);
+    expect(judge.plainJudgeUsed).toBe(true);
+  });
+
+  test("a first error proves a rejection where a failure of its keyword fails the plain rules too; a vendor keyword's proves nothing", () => {
+    const judge = new LiveAjv({ Obj: { type: "object", required: ["n"], properties: { a: { type: "string", "x-max-utf8-bytes": 2 }, n: { type: "integer" } } } } as never);
+    const missing = judge.firstCheck(`${C}Obj`, { a: "éé" });
+    expect(missing.errors.map((e) => e.keyword)).toContain("required");
+    expect(judge.plainRejects(`${C}Obj`, missing.errors)).toBe(true);
+    const vendor = judge.firstCheck(`${C}Obj`, { a: "éé", n: 1 });
+    expect(vendor.errors.map((e) => e.keyword)).toEqual(["x-max-utf8-bytes"]);
+    expect(judge.plainRejects(`${C}Obj`, vendor.errors)).toBe(false);
+    expect(judge.plainVerdict(`${C}Obj`, { a: "éé" })).toBe(false);
+  });
+
+  test("every message case of the MANTYX suite: the verdict read from the list is the plain judge's", async () => {
+    const model = await loadSchema("schema/openapi.yaml", { cwd: REPO });
+    const judge = new LiveAjv(model.schemas);
+    const folder = path.join(REPO, "generated/fixtures/messages");
+    let read = 0;
+    for (const file of readdirSync(folder)) {
+      for (const group of JSON.parse(readFileSync(path.join(folder, file), "utf8")) as Array<{ schema: string; tests: Array<{ tier: string; data: unknown }> }>) {
+        for (const t of group.tests.filter((c) => c.tier === "strict")) {
+          const { full, plain } = judge.check(group.schema, t.data);
+          if (full.valid) continue;
+          expect(plain, `${file}: ${JSON.stringify(t.data).slice(0, 200)}`).toBe(judge.plainVerdict(group.schema, t.data));
+          read++;
+        }
+      }
+    }
+    expect(read).toBeGreaterThan(200);
+  }, 60_000);
+});
