@@ -313,6 +313,17 @@ export interface CallContext {
 export type OperationKind = (call: CallContext) => unknown;
 
 /**
+ * A failure of fetch (no answer, or one that broke off) as operation `id`'s
+ * MantyxConnectionError: its message with the platform's reason for it,
+ * redacted, since fetch's errors may quote a URL a redirect named or the
+ * server's bytes, and so an echoed credential.
+ */
+const connectionError = (id: string, thrown: unknown, hide: Redact, attempts: number): MantyxConnectionError => {
+  const cause = redactError(thrown, hide);
+  return new MantyxConnectionError(hide(`${id}: ${(cause as Error)?.message}${failureReason(cause)}`), { operationId: id, cause, attempts });
+};
+
+/**
  * Sets each header of `set` on `headers`, and adds the credential of an
  * `authorization` or `x-api-key` one to `secrets` (a credential passed as a
  * plain header is redacted too; a bearer or basic one without its scheme
@@ -494,9 +505,7 @@ export class ClientBase {
         } catch (thrown) {
           // The answer broke off (a reset, a malformed chunk): a connection failure as before its headers, and fetch's error may quote the server's bytes.
           if (deadline.signal.aborted) throw deadline.signal.reason;
-          const redact = hide();
-          const cause = redactError(thrown, redact);
-          throw new MantyxConnectionError(redact(`${id}: ${(cause as Error)?.message}${failureReason(cause)}`), { operationId: id, cause, attempts: attempts[0] });
+          throw connectionError(id, thrown, hide(), attempts[0]!);
         }
       } finally {
         clearTimeout(timer as ReturnType<typeof setTimeout>);
@@ -603,9 +612,7 @@ export class ClientBase {
       } catch (thrown) {
         if (signal?.aborted) throw signal.reason;
         if (thrown instanceof MantyxConnectionError) throw thrown;
-        // fetch's errors may quote a URL a redirect named, and so an echoed credential.
-        const cause = redactError(thrown, hide);
-        error = new MantyxConnectionError(hide(`${id}: ${(cause as Error)?.message}${failureReason(cause)}`), { operationId: id, cause, attempts: attempt });
+        error = connectionError(id, thrown, hide, attempt);
       }
       const retriable = response?.status == 429 || (retry < 0 && (!response || response.status > 499));
       if (!retry || attempt > maxRetries || !retriable) throw error;
