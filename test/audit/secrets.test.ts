@@ -8,10 +8,10 @@
  * streamRun in every onInvalid mode, the default console.warn included, and
  * through runAgent.
  */
-import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
 import { runAgent } from "../../index.js";
+import { shown } from "../client/shown.js";
 import { startAuditServer, type AuditServer, type Step } from "./fault-server.js";
 
 /** A key with `/`, `&` and `"` (so the escape variants differ from the raw key) and a long secret part. */
@@ -25,20 +25,6 @@ beforeAll(async () => {
   server = await startAuditServer(KEY);
 });
 afterAll(() => server.close());
-
-function shown(value: unknown): string {
-  const parts = [inspect(value, { depth: 12, showHidden: true, breakLength: Infinity })];
-  for (let e = value, depth = 0; e instanceof Error && depth < 12; e = e.cause, depth++) {
-    parts.push(e.message, String(e.stack));
-    try {
-      parts.push(JSON.stringify(e) ?? "");
-    } catch {
-      // (a cycle: inspect showed it)
-    }
-  }
-  if (typeof value == "string") parts.push(value);
-  return parts.join("\n");
-}
 
 /** No piece of the secret part of the key, raw or JSON-escaped either way. */
 function expectNoFragment(label: string, value: unknown): void {

@@ -7,13 +7,13 @@
  * in its cause chain, or in a warning (message or detail), whatever the
  * operation, credential header, `onInvalid` and `validation` modes.
  */
-import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
 import { redactor, secretForms } from "../../runtime/client/internal/redact.js";
-import { candidatesOf, isMantyxApiError, rateLimitOf, requiredScopesOf, type ClientOptions } from "../../index.js";
+import type { ClientOptions } from "../../index.js";
 import { echoForms, startEchoServer, type EchoMode, type EchoServer } from "../mock-server/echo-server.js";
 import { collect } from "./helpers.js";
+import { shown } from "./shown.js";
 
 /** Reserved URL characters, a quote and a backslash (JSON escapes them), a space (URL encodes it): every encoding differs from the raw key. */
 const KEY = 'mantyx_s3cr3t/"q\\u+o=te&?#%41 end';
@@ -23,26 +23,6 @@ beforeAll(async () => {
   echo = await startEchoServer();
 });
 afterAll(() => echo.close());
-
-/** Everything of a reported value a log would show: message, stack, JSON, inspect (with the causes), for errors and their cause chain. */
-function shown(value: unknown): string {
-  const parts = [inspect(value, { depth: 12, showHidden: true, breakLength: Infinity })];
-  for (let e = value, depth = 0; e instanceof Error && depth < 12; e = e.cause, depth++) {
-    parts.push(e.message, String(e.stack));
-    try {
-      parts.push(JSON.stringify(e) ?? "");
-    } catch {
-      // (a cycle: inspect covered it)
-    }
-  }
-  if (typeof value == "string") parts.push(value);
-  // What an API error hands out on demand: the headers it holds, and MANTYX's details read from them and the body.
-  if (isMantyxApiError(value)) {
-    for (const name of ["content-type", "x-request-id", "www-authenticate", "retry-after", "x-echo-forms", "x-ratelimit-remaining", "location"]) parts.push(String(value.headers.get(name)));
-    parts.push(JSON.stringify([rateLimitOf(value), requiredScopesOf(value), candidatesOf(value)]));
-  }
-  return parts.join("\n");
-}
 
 function expectNoForm(label: string, value: unknown): void {
   const text = shown(value);
