@@ -614,7 +614,8 @@ export class ClientBase {
         if (thrown instanceof MantyxConnectionError) throw thrown;
         error = connectionError(id, thrown, hide, attempt);
       }
-      const retriable = response?.status == 429 || (retry < 0 && (!response || response.status > 499));
+      // 408 (the server timed the request out, RFC 9110 §15.5.9: it may be repeated) counts as a failure to be retried.
+      const retriable = response?.status == 429 || (retry < 0 && (!response || response.status > 499 || response.status == 408));
       if (!retry || attempt > maxRetries || !retriable) throw error;
       await sleep(backoff(attempt, retryDelay, undefined, (error as MantyxApiError).retryAfterMs), signal);
     }

@@ -151,8 +151,8 @@ type RunState = "over" | "live" | "unknown";
 /** A function of the operation that answers a stream's status probe (MANTYX: `getRun`), called with the client and the stream's path arguments. */
 export type StatusOperation = (client: ClientBase, ...args: never[]) => Promise<unknown>;
 
-/** A 4xx answer but 429: the request itself is wrong, and sending it again gives the same answer. */
-const refused = (error: unknown): boolean => error instanceof MantyxApiError && error.status != 429 && error.status < 500;
+/** A 4xx answer but 408 and 429: the request itself is wrong, and sending it again gives the same answer. */
+const refused = (error: unknown): boolean => error instanceof MantyxApiError && error.status != 429 && error.status != 408 && error.status < 500;
 
 /**
  * The resumable event stream as an operation kind (core.ts): the stream of

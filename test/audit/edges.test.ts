@@ -125,6 +125,28 @@ describe("statuses the documents allow", () => {
     expect(connections).toBe(1);
   });
 
+  it("a 408 (the server timed the request out) is retried: by the stream as a drop, by an idempotent request", async () => {
+    server.script = [{ emit: { type: "result", data: { subtype: "success" } } }];
+    const c = client();
+    const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" });
+    // The first request of each route answers 408.
+    const timedOut = new Map<string, number>();
+    server.override = (req, res) => {
+      const route = req.url!.includes("/stream") ? "stream" : "getRun";
+      if (req.method != "GET" || timedOut.has(route)) return false;
+      timedOut.set(route, 1);
+      res.writeHead(408, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: "request_timeout" }));
+      return true;
+    };
+    const types: string[] = [];
+    for await (const e of c.streamRun(runId, { idleTimeoutMs: 400, reconnectDelay: { initialDelayMs: 1, maxDelayMs: 2 } })) types.push(String(e.type));
+    expect([[...timedOut.keys()], types]).toEqual([["stream"], ["result"]]);
+    const snapshot = await new MantyxClient({ baseUrl: server.url, workspace: server.workspace, apiKey: server.apiKey, retryDelay: { initialDelayMs: 1 } }).getRun(runId);
+    server.override = () => false;
+    expect([[...timedOut.keys()], typeof snapshot.status]).toEqual([["stream", "getRun"], "string"]);
+  });
+
   it("a 304 to the stream request is a typed MantyxApiError", async () => {
     server.script = [{ emit: { type: "result", data: { subtype: "success" } } }];
     const c = client();
