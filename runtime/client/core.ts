@@ -325,19 +325,19 @@ const connectionError = (id: string, thrown: unknown, hide: Redact, attempts: nu
 
 /**
  * Sets each header of `set` on `headers`, and adds the credential of an
- * `authorization` or `x-api-key` one to `secrets` (a credential passed as a
+ * `authorization` or `x-api-key` one to `secrets` when given (a credential passed as a
  * plain header is redacted too; a bearer or basic one without its scheme
  * word). A value fetch would refuse is a TypeError
  * naming the header, not quoting the value (it may be a credential).
  */
-function addHeaders(headers: Headers, set: Record<string, string> | undefined, secrets: string[]): void {
+function addHeaders(headers: Headers, set: Record<string, string> | undefined, secrets?: string[]): void {
   for (const name in set) {
     try {
       headers.set(name, set[name]!);
     } catch {
       throw new TypeError(`MantyxClient: header ${JSON.stringify(name)}: invalid value (not shown)`);
     }
-    if (/^(authorization|x-api-key)$/i.test(name)) secrets.push(...secretForms(headers.get(name)!.replace(/^(bearer|basic)\s+/i, "")));
+    if (secrets && /^(authorization|x-api-key)$/i.test(name)) secrets.push(...secretForms(headers.get(name)!.replace(/^(bearer|basic)\s+/i, "")));
   }
 }
 
@@ -569,7 +569,7 @@ export class ClientBase {
     // the caller's mistake, thrown as the TypeError it is, never retried as
     // a network failure.
     const headers = new Headers(this.#headers);
-    for (const set of [{ accept }, callOptions?.headers, extra, type && { "content-type": type }]) addHeaders(headers, set || {}, []);
+    for (const set of [{ accept }, callOptions?.headers, extra, type && { "content-type": type }]) addHeaders(headers, set || {});
     // The call's redaction (its `extra` headers are the call's own, plus a resume point).
     const hide = redaction();
     // The headers with a credential that fetch would forward to the origin a redirect names (./internal/platform.ts).
