@@ -5,7 +5,7 @@
  * added to the schema later is never silently ignored.
  */
 
-import { assertingKeywords } from "../keywords/index.js";
+import { ASSERTING_KEYWORD_NAMES } from "../keywords/index.js";
 
 /** Documentation only: a difference is not reported. */
 const IGNORED = new Set([
@@ -53,16 +53,14 @@ export const LIMITS: Readonly<Record<string, "upper" | "lower">> = {
 };
 
 /**
- * The vendor keywords the generated validators enforce: the generator's own
- * registry (generator/keywords), so a keyword added there is classified here
- * too. Such a keyword added narrows, removed widens, changed needs review. An
- * `x-` keyword the registry does not enforce is opaque: any change to it is
- * a change to review.
+ * Whether `keyword` is one the generated validators enforce: the generator's
+ * own registry (generator/keywords), so a keyword added there is classified
+ * here too. Such a keyword added narrows, removed widens, changed needs
+ * review. An `x-` keyword the registry does not enforce is opaque: any
+ * change to it is a change to review.
  */
-const VENDOR_ASSERTIONS = new Set(assertingKeywords.flatMap((definition) => [definition.keyword].flat()));
-
 export function isVendorAssertion(keyword: string): boolean {
-  return VENDOR_ASSERTIONS.has(keyword);
+  return ASSERTING_KEYWORD_NAMES.has(keyword);
 }
 
 /** Whether a keyword beside a `$ref` leaves the `$ref`'s target as the whole schema. */

@@ -35,6 +35,12 @@ export const assertingKeywords: readonly KeywordDefinition[] = [
   xPropertyOnlyOnLastRole,
 ];
 
+/** The names of `definitions` (a definition may name several keywords). */
+export const keywordNames = (definitions: readonly KeywordDefinition[]): string[] => definitions.flatMap((def) => [def.keyword].flat().map(String));
+
+/** The names of the keywords the generated validators enforce (their errors are the `x-` ones). */
+export const ASSERTING_KEYWORD_NAMES: ReadonlySet<string> = new Set(keywordNames(assertingKeywords));
+
 /** Keywords that are accepted and ignored (annotations). */
 export const annotationKeywords: readonly KeywordDefinition[] = [
   xKnownValues,

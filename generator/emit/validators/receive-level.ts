@@ -32,7 +32,7 @@
  */
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { EmitError } from "../../errors.js";
-import { assertingKeywords } from "../../keywords/index.js";
+import { ASSERTING_KEYWORD_NAMES } from "../../keywords/index.js";
 import { isKnownKeyword } from "../../load/validate-schemas.js";
 import { ANNOTATION_KEYWORDS } from "./annotations.js";
 
@@ -61,7 +61,7 @@ export const STRICT_KEYWORDS: readonly string[] = [
   "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minProperties", "maxProperties",
   "propertyNames", "dependentRequired", "dependentSchemas", "unevaluatedItems", "unevaluatedProperties", "format", "not",
   // Every vendor keyword the generated validators enforce (generator/keywords/): byte limits, cross-field rules.
-  ...assertingKeywords.flatMap((def) => (Array.isArray(def.keyword) ? def.keyword : [def.keyword])),
+  ...ASSERTING_KEYWORD_NAMES,
 ];
 const STRICT = new Set(STRICT_KEYWORDS);
 
