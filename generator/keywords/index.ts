@@ -8,6 +8,7 @@
  */
 import type { Ajv2020, KeywordDefinition } from "ajv/dist/2020.js";
 import { openApiAnnotations } from "./openapi-annotations.js";
+import { xBase64 } from "./x-base64.js";
 import { xEqualProperties } from "./x-equal-properties.js";
 import { xGreaterThan } from "./x-greater-than.js";
 import { xItemSchema } from "./x-item-schema.js";
@@ -28,6 +29,7 @@ export const assertingKeywords: readonly KeywordDefinition[] = [
   xMaxUtf8Bytes,
   xMaxJsonBytes,
   xMaxBase64BytesTotal,
+  xBase64,
   xGreaterThan,
   xNotGreaterThan,
   xEqualProperties,
@@ -70,6 +72,7 @@ export function registerVendorKeywords(ajv: Ajv2020, { valuesChecked = false }: 
 }
 
 export {
+  xBase64,
   xEqualProperties,
   xGreaterThan,
   xItemSchema,
