@@ -9,7 +9,7 @@
  * (test/sse/framings.ts).
  *
  * The one difference: in a complete line, an invalid UTF-8 sequence counts
- * toward `maxEventBytes` as the U+FFFD it decodes to (3 bytes), where the
+ * toward `maxEventBytes` as the U+FFFDs it decodes to (3 bytes each), where the
  * server framing counts the bytes received; valid UTF-8 counts the same in
  * both, and an unfinished line counts its bytes as received in both.
  * Linear: each chunk is decoded and split once, and the pieces of an

@@ -71,7 +71,7 @@ describe("the server and browser framings", () => {
     );
   });
 
-  it("differ only in how an invalid UTF-8 sequence counts toward the limit: the bytes received (server), its U+FFFD, 3 bytes (browser)", () => {
+  it("differ only in how an invalid UTF-8 sequence counts toward the limit: the bytes received (server), its U+FFFDs, 3 bytes each (browser)", () => {
     // `data:` and one invalid byte: 6 bytes received, 8 once decoded.
     const chunks = [Uint8Array.from([...toBytes("data:"), 0xff, 0x0a, 0x0a])];
     const delivered = [["message", { event: "message", data: "\uFFFD", id: "" }]];
