@@ -1,14 +1,47 @@
-import { defineConfig } from "vitest/config";
+import { fileURLToPath } from "node:url";
+import { defineConfig, type Plugin } from "vitest/config";
+import { VARIANTS } from "./scripts/platform-variants.mjs";
+
+const shared = {
+  // The machine has 2 cores; keep worker count modest so timing-sensitive
+  // HTTP tests are not starved.
+  maxWorkers: 2,
+  testTimeout: 30_000,
+  // Suites that compile every validator in a beforeAll take seconds, more
+  // when the shared machine is busy (the default is 10 s).
+  hookTimeout: 60_000,
+};
+
+/** Every runtime module with a browser variant resolved to it, as a browser bundle gets it (scripts/platform-variants.mjs). */
+const browserVariants: Plugin = {
+  name: "browser-variants",
+  enforce: "pre",
+  resolveId(source, importer) {
+    if (!importer) return null;
+    for (const variant of VARIANTS) {
+      for (const [file, specifier] of Object.entries(variant.importers)) {
+        if (source === specifier && importer === fileURLToPath(new URL(`./${file}.ts`, import.meta.url))) return fileURLToPath(new URL(`./${variant.module}.browser.ts`, import.meta.url));
+      }
+    }
+    return null;
+  },
+};
+
+/**
+ * The tests of what has a browser variant, run again on the variants
+ * (project `browser-variants`): the SSE decoder's and the event stream's.
+ * Not those that measure the server framing's own machinery (its fast
+ * path, its counted decode work).
+ */
+export const ON_BROWSER_VARIANTS = ["test/sse/**/*.test.ts", "test/client/{stream,resume,reconnect}.test.ts", "test/audit/{sse,streams}.test.ts"];
+const SERVER_FRAMING_ONLY = ["test/sse/fast-path.test.ts", "test/sse/linearity.test.ts"];
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    // The machine has 2 cores; keep worker count modest so timing-sensitive
-    // HTTP tests are not starved.
-    maxWorkers: 2,
-    testTimeout: 30_000,
-    // Suites that compile every validator in a beforeAll take seconds, more
-    // when the shared machine is busy (the default is 10 s).
-    hookTimeout: 60_000,
+    ...shared,
+    projects: [
+      { extends: false, test: { ...shared, name: "node", include: ["test/**/*.test.ts"] } },
+      { extends: false, plugins: [browserVariants], test: { ...shared, name: "browser-variants", include: ON_BROWSER_VARIANTS, exclude: SERVER_FRAMING_ONLY } },
+    ],
   },
 });

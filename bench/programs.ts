@@ -8,7 +8,7 @@
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build, type Metafile, type Plugin } from "esbuild";
-import { browserPlatform } from "../scripts/client-platform.mjs";
+import { browserPlatform } from "../scripts/platform-variants.mjs";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 
@@ -79,7 +79,7 @@ export interface Bundle {
  * esbuild, browser platform, ESM, minified, with code splitting: every
  * emitted chunk is counted. The client's platform module is its browser
  * variant, as the packed package's `browser` condition resolves it
- * (scripts/client-platform.mjs).
+ * (scripts/platform-variants.mjs).
  */
 export async function bundle(source: string): Promise<Bundle> {
   const out = await build({

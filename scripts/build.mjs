@@ -5,8 +5,9 @@
  *      they import, as ES2022 modules with declarations;
  *   2. the generated validators (with validators/internal/), JavaScript plus .d.ts already, copied next
  *      to the compiled client, which imports them as ./validators/index.js;
- *   3. the compiled client core pointed at the package import `#client-platform`
- *      (./client-platform.mjs), so a browser bundle gets the browser variant.
+ *   3. the compiled importers of each module with a browser variant pointed
+ *      at the package import (`#client-platform`, `#sse-framing`:
+ *      ./platform-variants.mjs), so a browser bundle gets the browser variants.
  * dist/ is build output (gitignored); generated/ stays the committed source.
  */
 import { execFileSync } from "node:child_process";
@@ -14,7 +15,7 @@ import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PLATFORM_IMPORT, PLATFORM_SPECIFIER } from "./client-platform.mjs";
+import { VARIANTS } from "./platform-variants.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
@@ -27,9 +28,13 @@ const to = join(dist, "generated", "validators");
 // With internal/, the level modules the public validator modules share.
 const copied = readdirSync(from, { recursive: true }).filter((file) => /\.(js|d\.ts)$/.test(file));
 for (const file of copied) cpSync(join(from, file), join(to, file));
-const core = join(dist, "runtime", "client", "core.js");
-const compiled = readFileSync(core, "utf8");
-const platformImport = `from "${PLATFORM_SPECIFIER}"`;
-if (compiled.split(platformImport).length !== 2) throw new Error(`build: ${core} should import ${PLATFORM_SPECIFIER} once`);
-writeFileSync(core, compiled.replace(platformImport, `from "${PLATFORM_IMPORT}"`));
+for (const variant of VARIANTS) {
+  for (const [importer, specifier] of Object.entries(variant.importers)) {
+    const file = join(dist, `${importer}.js`);
+    const compiled = readFileSync(file, "utf8");
+    const named = `from "${specifier}"`;
+    if (compiled.split(named).length !== 2) throw new Error(`build: ${file} should import ${specifier} once`);
+    writeFileSync(file, compiled.replace(named, `from "${variant.import}"`));
+  }
+}
 console.log(`build: dist/ written (${copied.length} validator files copied)`);

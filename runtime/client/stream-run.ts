@@ -56,7 +56,8 @@
  * malformed frame (StreamDecodeError, thrown, delivered or warned about) and
  * any warning pass through the client's redaction first.
  */
-import { decoder, DEFAULT_MAX_EVENT_BYTES, type SseMessage } from "../sse/decoder.js";
+import { DEFAULT_MAX_EVENT_BYTES, type SseMessage } from "../sse/fields.js";
+import { decoder } from "../sse/framing.js";
 import { SseParseError } from "../sse/errors.js";
 import { checkEvent, readEvent, type DecodeOptions, type EventCheck } from "../events/decode.js";
 import { isTerminalOf, StreamDecodeError, type DecodedItem, type EventEnvelope, type OnInvalid } from "../events/index.js";

@@ -10,12 +10,7 @@
  * APIs (TextDecoder, ReadableStream, AbortSignal, typed arrays).
  * Protocol-neutral: nothing here knows what the `data` means.
  */
-export {
-  createSseParser,
-  DEFAULT_MAX_EVENT_BYTES,
-  type SseMessage,
-  type SseParser,
-  type SseParserCallbacks,
-} from "./decoder.js";
+export { DEFAULT_MAX_EVENT_BYTES, type SseMessage, type SseParserCallbacks } from "./fields.js";
+export { createSseParser, type SseParser } from "./parser.js";
 export { parseSse, parseSseBatches, type SseParseOptions, type SseSource } from "./iterate.js";
 export { isSseParseError, SseParseError, type SseParseErrorType } from "./errors.js";

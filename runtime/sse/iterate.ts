@@ -19,7 +19,8 @@
  * decoding error is thrown after the items completed before it have been
  * delivered. After an error the iterator is done.
  */
-import { decoder, maxBytes, type SseMessage } from "./decoder.js";
+import { maxBytes, type SseMessage } from "./fields.js";
+import { decoder } from "./framing.js";
 
 /** What can be decoded: a byte stream (e.g. `fetch` `response.body`) or any async iterable of byte chunks. */
 export type SseSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;

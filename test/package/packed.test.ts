@@ -143,10 +143,10 @@ export const ref: ToolRef = { kind: "local", name: "t", description: "d", parame
     expect(() => execFileSync(process.execPath, [tsc, "-p", join(app, "tsconfig.legacy.json")], { cwd: app, encoding: "utf8" })).not.toThrow();
   }, 60_000);
 
-  it("a browser bundle gets the client's browser platform module; Node, workerd and a plain import get the server one", async () => {
+  it("a browser bundle gets the browser variants (the client's platform module, the SSE framing); Node, workerd and a plain import get the server ones", async () => {
     const bundleFor = async (platform: "browser" | "node", conditions?: string[]): Promise<string> => {
       const out = await build({
-        stdin: { contents: 'export { MantyxCore, createRun } from "@mantyx/wire-types/operations/unvalidated";', resolveDir: app, loader: "js" },
+        stdin: { contents: 'export { MantyxCore, createRun, streamRun } from "@mantyx/wire-types/operations/unvalidated"; export { parseSse, createSseParser } from "@mantyx/wire-types/sse";', resolveDir: app, loader: "js" },
         bundle: true,
         format: "esm",
         platform,
@@ -156,10 +156,19 @@ export const ref: ToolRef = { kind: "local", name: "t", description: "d", parame
       });
       return out.outputFiles[0]!.text;
     };
-    // The redirect loop (runtime/client/internal/platform.ts) is what a browser could never run.
-    expect(await bundleFor("browser")).not.toContain("redirect count exceeded");
-    expect(await bundleFor("browser", ["workerd", "worker", "browser"])).toContain("redirect count exceeded");
-    expect(await bundleFor("node")).toContain("redirect count exceeded");
+    // The redirect loop (runtime/client/internal/platform.ts) is what a browser could never run;
+    // the server SSE framing decodes ranges of bytes (runtime/sse/framing.ts), the browser one splits text.
+    const server = (code: string): void => {
+      expect(code).toContain("redirect count exceeded");
+      expect(code).toContain(".decode(c.subarray(");
+      expect(code).not.toContain("text.split(");
+    };
+    const browser = await bundleFor("browser");
+    expect(browser).not.toContain("redirect count exceeded");
+    expect(browser).not.toContain(".decode(c.subarray(");
+    expect(browser).toContain("text.split(");
+    server(await bundleFor("browser", ["workerd", "worker", "browser"]));
+    server(await bundleFor("node"));
     const imported = execFileSync(process.execPath, ["--input-type=module", "-e", 'import("@mantyx/wire-types/codegen/v1").then((m) => console.log(typeof m.ClientBase))'], { cwd: app, encoding: "utf8" });
     expect(imported.trim()).toBe("function");
   });

@@ -11,7 +11,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
-import { browserPlatform } from "../../scripts/client-platform.mjs";
+import { browserPlatform } from "../../scripts/platform-variants.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const consumer = JSON.stringify(fileURLToPath(new URL("./consumer.ts", import.meta.url)));
@@ -33,7 +33,7 @@ const viaPackage: Plugin = {
   },
 };
 
-/** `browser`: with the client's browser platform module, as the package's `browser` condition gives a browser bundle (scripts/client-platform.mjs). */
+/** `browser`: with the client's browser platform module, as the package's `browser` condition gives a browser bundle (scripts/platform-variants.mjs). */
 export async function bundleConsumer(kind: keyof typeof ENTRIES, { browser = false } = {}): Promise<string> {
   const out = await build({
     plugins: [...(kind === "package" ? [viaPackage] : []), ...(browser ? [browserPlatform] : [])],
