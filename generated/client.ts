@@ -38,7 +38,6 @@ import { validateToolResultRequestAllErrors } from "./validators/tool-result-req
 export {
   CLIENT_VERSION,
   MantyxCore,
-  type MantyxClientCredentials,
   type MantyxClientOptions,
   type MantyxCallOptions,
   type MantyxStreamOptions,
@@ -47,21 +46,21 @@ export {
 
 /** Every operation, as data (the runtime's `Operation`). */
 export const operations = {
-  cancelRun: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/cancel", idempotent: true, emptyOk: true, security: [["bearerAuth"],["apiKeyHeader"]] },
-  createRun: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs", body: validateRunCreateRequestAllErrors, security: [["bearerAuth"],["apiKeyHeader"]] },
-  createSession: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions", body: validateSessionCreateRequestAllErrors, security: [["bearerAuth"],["apiKeyHeader"]] },
-  deleteSession: { method: "DELETE", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}", emptyOk: true, security: [["bearerAuth"],["apiKeyHeader"]] },
-  getRun: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}", security: [["bearerAuth"],["apiKeyHeader"]] },
-  getSession: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}", security: [["bearerAuth"],["apiKeyHeader"]] },
-  getUserInfo: { method: "GET", path: "/api/oauth/userinfo", security: [["bearerAuth"],["apiKeyHeader"]] },
-  listModels: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/models", security: [["bearerAuth"],["apiKeyHeader"]] },
-  listRuns: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs", params: { query: { "agentId": "form", "cursor": "form", "includeTotal": "form", "limit": "form", "metadata": "form", "modelId": "form", "status": "form" } }, security: [["bearerAuth"],["apiKeyHeader"]], pages: {"cursorParam":"cursor","nextCursor":"nextCursor","items":"runs"} },
-  listSessionEvents: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/events", params: { query: { "beforeSeq": "form", "full": "form", "lastMessages": "form" } }, security: [["bearerAuth"],["apiKeyHeader"]], pages: {"cursorParam":"beforeSeq","nextCursor":"nextBeforeSeq","items":"events"} },
-  listSessions: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions", params: { query: { "cursor": "form", "includeTotal": "form", "limit": "form", "metadata": "form", "offset": "form", "status": "form" } }, security: [["bearerAuth"],["apiKeyHeader"]], pages: {"cursorParam":"cursor","nextCursor":"nextCursor","items":"sessions"} },
-  postToolResult: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/tool-results", emptyOk: true, body: validateToolResultRequestAllErrors, security: [["bearerAuth"],["apiKeyHeader"]], once: { key: "toolUseId", outcomes: { 404: "unknown_tool_use", 409: "run_terminal" } } },
-  sendSessionMessage: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/messages", body: validateSessionMessageRequestAllErrors, security: [["bearerAuth"],["apiKeyHeader"]] },
+  cancelRun: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/cancel", idempotent: true, emptyOk: true },
+  createRun: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs", body: validateRunCreateRequestAllErrors },
+  createSession: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions", body: validateSessionCreateRequestAllErrors },
+  deleteSession: { method: "DELETE", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}", emptyOk: true },
+  getRun: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}" },
+  getSession: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}" },
+  getUserInfo: { method: "GET", path: "/api/oauth/userinfo" },
+  listModels: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/models" },
+  listRuns: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs", params: { query: { "agentId": "form", "cursor": "form", "includeTotal": "form", "limit": "form", "metadata": "form", "modelId": "form", "status": "form" } }, pages: {"cursorParam":"cursor","nextCursor":"nextCursor","items":"runs"} },
+  listSessionEvents: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/events", params: { query: { "beforeSeq": "form", "full": "form", "lastMessages": "form" } }, pages: {"cursorParam":"beforeSeq","nextCursor":"nextBeforeSeq","items":"events"} },
+  listSessions: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions", params: { query: { "cursor": "form", "includeTotal": "form", "limit": "form", "metadata": "form", "offset": "form", "status": "form" } }, pages: {"cursorParam":"cursor","nextCursor":"nextCursor","items":"sessions"} },
+  postToolResult: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/tool-results", emptyOk: true, body: validateToolResultRequestAllErrors, once: { key: "toolUseId", outcomes: { 404: "unknown_tool_use", 409: "run_terminal" } } },
+  sendSessionMessage: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/messages", body: validateSessionMessageRequestAllErrors },
   streamRun: { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/stream", stream: { events: agentRunEventStream, resumeQuery: "lastSeq", status: {"operation":"getRun","field":"status","live":["queued","running"],"done":["succeeded","failed","cancelled","canceled"],"doneWhenSet":["tokens","turns"]} } },
-  submitRunFeedback: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/feedback", body: validateRunFeedbackRequestAllErrors, security: [["bearerAuth"],["apiKeyHeader"]] },
+  submitRunFeedback: { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/feedback", body: validateRunFeedbackRequestAllErrors },
 } as const satisfies Record<string, Operation>;
 
 /** One method per operation (installed from `operations` by `defineOperations`). */

@@ -38,7 +38,7 @@ export { MantyxCore, type MantyxClientOptions, type MantyxCallOptions, type Mant
  *
  * `POST /api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/cancel` (OAuth scope `runs:write`); answers 200, 202, 204, 401, 403, 404, 429.
  */
-export const cancelRun: (client: MantyxCore, runId: string, options?: MantyxCallOptions) => Promise<T.OpaqueObject | undefined> = /* @__PURE__ */ operation("cancelRun", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/cancel", idempotent: true, emptyOk: true, security: [["bearerAuth"],["apiKeyHeader"]] });
+export const cancelRun: (client: MantyxCore, runId: string, options?: MantyxCallOptions) => Promise<T.OpaqueObject | undefined> = /* @__PURE__ */ operation("cancelRun", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/cancel", idempotent: true, emptyOk: true });
 
 /**
  * Start an agent run.
@@ -51,49 +51,49 @@ export const cancelRun: (client: MantyxCore, runId: string, options?: MantyxCall
  *
  * `POST /api/v1/workspaces/{workspaceSlug}/agent-runs` (OAuth scope `runs:write`); answers 201, 202, 400, 401, 403, 404, 429.
  */
-export const createRun: (client: MantyxCore, body: T.RunCreateRequest, options?: MantyxCallOptions) => Promise<T.RunCreateResponse> = /* @__PURE__ */ operation("createRun", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs", takesBody: true, security: [["bearerAuth"],["apiKeyHeader"]] });
+export const createRun: (client: MantyxCore, body: T.RunCreateRequest, options?: MantyxCallOptions) => Promise<T.RunCreateResponse> = /* @__PURE__ */ operation("createRun", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs", takesBody: true });
 
 /**
  * Create a session with default run settings.
  *
  * `POST /api/v1/workspaces/{workspaceSlug}/agent-sessions` (OAuth scope `sessions:write`); answers 200, 201, 400, 401, 403, 404, 429.
  */
-export const createSession: (client: MantyxCore, body: T.SessionCreateRequest, options?: MantyxCallOptions) => Promise<T.SessionCreateResponse> = /* @__PURE__ */ operation("createSession", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions", takesBody: true, security: [["bearerAuth"],["apiKeyHeader"]] });
+export const createSession: (client: MantyxCore, body: T.SessionCreateRequest, options?: MantyxCallOptions) => Promise<T.SessionCreateResponse> = /* @__PURE__ */ operation("createSession", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions", takesBody: true });
 
 /**
  * End a session and cancel its in-flight run.
  *
  * `DELETE /api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}` (OAuth scope `sessions:write`); answers 200, 204, 401, 403, 404, 429.
  */
-export const deleteSession: (client: MantyxCore, sessionId: string, options?: MantyxCallOptions) => Promise<T.OpaqueObject | undefined> = /* @__PURE__ */ operation("deleteSession", { method: "DELETE", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}", emptyOk: true, security: [["bearerAuth"],["apiKeyHeader"]] });
+export const deleteSession: (client: MantyxCore, sessionId: string, options?: MantyxCallOptions) => Promise<T.OpaqueObject | undefined> = /* @__PURE__ */ operation("deleteSession", { method: "DELETE", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}", emptyOk: true });
 
 /**
  * Fetch a run snapshot.
  *
  * `GET /api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}` (OAuth scope `runs:read`); answers 200, 401, 403, 404, 429.
  */
-export const getRun: (client: MantyxCore, runId: string, options?: MantyxCallOptions) => Promise<T.RunSnapshot> = /* @__PURE__ */ operation("getRun", { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}", security: [["bearerAuth"],["apiKeyHeader"]] });
+export const getRun: (client: MantyxCore, runId: string, options?: MantyxCallOptions) => Promise<T.RunSnapshot> = /* @__PURE__ */ operation("getRun", { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}" });
 
 /**
  * Fetch a session.
  *
  * `GET /api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}` (OAuth scope `sessions:read`); answers 200, 401, 403, 404, 429.
  */
-export const getSession: (client: MantyxCore, sessionId: string, options?: MantyxCallOptions) => Promise<T.Session> = /* @__PURE__ */ operation("getSession", { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}", security: [["bearerAuth"],["apiKeyHeader"]] });
+export const getSession: (client: MantyxCore, sessionId: string, options?: MantyxCallOptions) => Promise<T.Session> = /* @__PURE__ */ operation("getSession", { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}" });
 
 /**
  * The identity behind an OAuth access token.
  *
  * `GET /api/oauth/userinfo` (OAuth scope `mantyx.identity:read`); answers 200, 401, 403, 429.
  */
-export const getUserInfo: (client: MantyxCore, options?: MantyxCallOptions) => Promise<T.UserInfo> = /* @__PURE__ */ operation("getUserInfo", { method: "GET", path: "/api/oauth/userinfo", security: [["bearerAuth"],["apiKeyHeader"]] });
+export const getUserInfo: (client: MantyxCore, options?: MantyxCallOptions) => Promise<T.UserInfo> = /* @__PURE__ */ operation("getUserInfo", { method: "GET", path: "/api/oauth/userinfo" });
 
 /**
  * List the models a run can select.
  *
  * `GET /api/v1/workspaces/{workspaceSlug}/models` (OAuth scope `models:read`); answers 200, 401, 403, 404, 429.
  */
-export const listModels: (client: MantyxCore, options?: MantyxCallOptions) => Promise<T.ModelsResponse> = /* @__PURE__ */ operation("listModels", { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/models", security: [["bearerAuth"],["apiKeyHeader"]] });
+export const listModels: (client: MantyxCore, options?: MantyxCallOptions) => Promise<T.ModelsResponse> = /* @__PURE__ */ operation("listModels", { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/models" });
 
 /**
  * List runs, newest first, a page at a time.
@@ -106,14 +106,14 @@ export const listModels: (client: MantyxCore, options?: MantyxCallOptions) => Pr
  *
  * `GET /api/v1/workspaces/{workspaceSlug}/agent-runs` (OAuth scope `runs:read`); answers 200, 400, 401, 403, 404, 429.
  */
-export const listRuns: (client: MantyxCore, params?: { query?: { agentId?: string; cursor?: string; includeTotal?: T.QueryFlag; limit?: number; metadata?: string[]; modelId?: string; status?: "queued" | "running" | "succeeded" | "failed" | "cancelled" | (string & {}) } }, options?: MantyxCallOptions) => Promise<T.RunListResponse> = /* @__PURE__ */ operation("listRuns", { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs", params: { query: { "agentId": "form", "cursor": "form", "includeTotal": "form", "limit": "form", "metadata": "form", "modelId": "form", "status": "form" } }, security: [["bearerAuth"],["apiKeyHeader"]], pages: {"cursorParam":"cursor","nextCursor":"nextCursor","items":"runs"}, extras: operationExtras });
+export const listRuns: (client: MantyxCore, params?: { query?: { agentId?: string; cursor?: string; includeTotal?: T.QueryFlag; limit?: number; metadata?: string[]; modelId?: string; status?: "queued" | "running" | "succeeded" | "failed" | "cancelled" | (string & {}) } }, options?: MantyxCallOptions) => Promise<T.RunListResponse> = /* @__PURE__ */ operation("listRuns", { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs", params: { query: { "agentId": "form", "cursor": "form", "includeTotal": "form", "limit": "form", "metadata": "form", "modelId": "form", "status": "form" } }, pages: {"cursorParam":"cursor","nextCursor":"nextCursor","items":"runs"}, extras: operationExtras });
 
 /**
  * Every page of `listRuns`, one per iteration: each request sends the
  * cursor the previous page named (`x-pagination`); stops when a page names
  * none. Same arguments as `listRuns` (a cursor given starts there).
  */
-export const listRunsPages: (client: MantyxCore, params?: { query?: { agentId?: string; cursor?: string; includeTotal?: T.QueryFlag; limit?: number; metadata?: string[]; modelId?: string; status?: "queued" | "running" | "succeeded" | "failed" | "cancelled" | (string & {}) } }, options?: MantyxCallOptions) => AsyncGenerator<T.RunListResponse, void> = /* @__PURE__ */ operation("listRuns", { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs", params: { query: { "agentId": "form", "cursor": "form", "includeTotal": "form", "limit": "form", "metadata": "form", "modelId": "form", "status": "form" } }, security: [["bearerAuth"],["apiKeyHeader"]], pages: {"cursorParam":"cursor","nextCursor":"nextCursor","items":"runs"}, extras: operationExtras }, pagesKind);
+export const listRunsPages: (client: MantyxCore, params?: { query?: { agentId?: string; cursor?: string; includeTotal?: T.QueryFlag; limit?: number; metadata?: string[]; modelId?: string; status?: "queued" | "running" | "succeeded" | "failed" | "cancelled" | (string & {}) } }, options?: MantyxCallOptions) => AsyncGenerator<T.RunListResponse, void> = /* @__PURE__ */ operation("listRuns", { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs", params: { query: { "agentId": "form", "cursor": "form", "includeTotal": "form", "limit": "form", "metadata": "form", "modelId": "form", "status": "form" } }, pages: {"cursorParam":"cursor","nextCursor":"nextCursor","items":"runs"}, extras: operationExtras }, pagesKind);
 
 /**
  * Replay a session's conversation as event frames, a bounded page at a time.
@@ -127,14 +127,14 @@ export const listRunsPages: (client: MantyxCore, params?: { query?: { agentId?: 
  *
  * `GET /api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/events` (OAuth scope `sessions:read`); answers 200, 401, 403, 404, 429.
  */
-export const listSessionEvents: (client: MantyxCore, sessionId: string, params?: { query?: { beforeSeq?: number; full?: T.QueryFlag; lastMessages?: number } }, options?: MantyxCallOptions) => Promise<T.SessionEventsResponse> = /* @__PURE__ */ operation("listSessionEvents", { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/events", params: { query: { "beforeSeq": "form", "full": "form", "lastMessages": "form" } }, security: [["bearerAuth"],["apiKeyHeader"]], pages: {"cursorParam":"beforeSeq","nextCursor":"nextBeforeSeq","items":"events"}, extras: operationExtras });
+export const listSessionEvents: (client: MantyxCore, sessionId: string, params?: { query?: { beforeSeq?: number; full?: T.QueryFlag; lastMessages?: number } }, options?: MantyxCallOptions) => Promise<T.SessionEventsResponse> = /* @__PURE__ */ operation("listSessionEvents", { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/events", params: { query: { "beforeSeq": "form", "full": "form", "lastMessages": "form" } }, pages: {"cursorParam":"beforeSeq","nextCursor":"nextBeforeSeq","items":"events"}, extras: operationExtras });
 
 /**
  * Every page of `listSessionEvents`, one per iteration: each request sends the
  * cursor the previous page named (`x-pagination`); stops when a page names
  * none. Same arguments as `listSessionEvents` (a cursor given starts there).
  */
-export const listSessionEventsPages: (client: MantyxCore, sessionId: string, params?: { query?: { beforeSeq?: number; full?: T.QueryFlag; lastMessages?: number } }, options?: MantyxCallOptions) => AsyncGenerator<T.SessionEventsResponse, void> = /* @__PURE__ */ operation("listSessionEvents", { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/events", params: { query: { "beforeSeq": "form", "full": "form", "lastMessages": "form" } }, security: [["bearerAuth"],["apiKeyHeader"]], pages: {"cursorParam":"beforeSeq","nextCursor":"nextBeforeSeq","items":"events"}, extras: operationExtras }, pagesKind);
+export const listSessionEventsPages: (client: MantyxCore, sessionId: string, params?: { query?: { beforeSeq?: number; full?: T.QueryFlag; lastMessages?: number } }, options?: MantyxCallOptions) => AsyncGenerator<T.SessionEventsResponse, void> = /* @__PURE__ */ operation("listSessionEvents", { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/events", params: { query: { "beforeSeq": "form", "full": "form", "lastMessages": "form" } }, pages: {"cursorParam":"beforeSeq","nextCursor":"nextBeforeSeq","items":"events"}, extras: operationExtras }, pagesKind);
 
 /**
  * List sessions, most recently used first, a page at a time.
@@ -146,14 +146,14 @@ export const listSessionEventsPages: (client: MantyxCore, sessionId: string, par
  *
  * `GET /api/v1/workspaces/{workspaceSlug}/agent-sessions` (OAuth scope `sessions:read`); answers 200, 400, 401, 403, 404, 429.
  */
-export const listSessions: (client: MantyxCore, params?: { query?: { cursor?: string; includeTotal?: T.QueryFlag; limit?: number; metadata?: string[]; offset?: number; status?: "active" | "ended" } }, options?: MantyxCallOptions) => Promise<T.SessionListResponse> = /* @__PURE__ */ operation("listSessions", { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions", params: { query: { "cursor": "form", "includeTotal": "form", "limit": "form", "metadata": "form", "offset": "form", "status": "form" } }, security: [["bearerAuth"],["apiKeyHeader"]], pages: {"cursorParam":"cursor","nextCursor":"nextCursor","items":"sessions"}, extras: operationExtras });
+export const listSessions: (client: MantyxCore, params?: { query?: { cursor?: string; includeTotal?: T.QueryFlag; limit?: number; metadata?: string[]; offset?: number; status?: "active" | "ended" } }, options?: MantyxCallOptions) => Promise<T.SessionListResponse> = /* @__PURE__ */ operation("listSessions", { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions", params: { query: { "cursor": "form", "includeTotal": "form", "limit": "form", "metadata": "form", "offset": "form", "status": "form" } }, pages: {"cursorParam":"cursor","nextCursor":"nextCursor","items":"sessions"}, extras: operationExtras });
 
 /**
  * Every page of `listSessions`, one per iteration: each request sends the
  * cursor the previous page named (`x-pagination`); stops when a page names
  * none. Same arguments as `listSessions` (a cursor given starts there).
  */
-export const listSessionsPages: (client: MantyxCore, params?: { query?: { cursor?: string; includeTotal?: T.QueryFlag; limit?: number; metadata?: string[]; offset?: number; status?: "active" | "ended" } }, options?: MantyxCallOptions) => AsyncGenerator<T.SessionListResponse, void> = /* @__PURE__ */ operation("listSessions", { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions", params: { query: { "cursor": "form", "includeTotal": "form", "limit": "form", "metadata": "form", "offset": "form", "status": "form" } }, security: [["bearerAuth"],["apiKeyHeader"]], pages: {"cursorParam":"cursor","nextCursor":"nextCursor","items":"sessions"}, extras: operationExtras }, pagesKind);
+export const listSessionsPages: (client: MantyxCore, params?: { query?: { cursor?: string; includeTotal?: T.QueryFlag; limit?: number; metadata?: string[]; offset?: number; status?: "active" | "ended" } }, options?: MantyxCallOptions) => AsyncGenerator<T.SessionListResponse, void> = /* @__PURE__ */ operation("listSessions", { method: "GET", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions", params: { query: { "cursor": "form", "includeTotal": "form", "limit": "form", "metadata": "form", "offset": "form", "status": "form" } }, pages: {"cursorParam":"cursor","nextCursor":"nextCursor","items":"sessions"}, extras: operationExtras }, pagesKind);
 
 /**
  * Answer a `local_tool_call`.
@@ -167,14 +167,14 @@ export const listSessionsPages: (client: MantyxCore, params?: { query?: { cursor
  *
  * `POST /api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/tool-results` (OAuth scope `runs:write`); answers 200, 204, 400, 401, 403, 404, 409, 429.
  */
-export const postToolResult: (client: MantyxCore, runId: string, body: T.ToolResultRequest, options?: MantyxCallOptions) => Promise<OnceOutcome<"run_terminal" | "unknown_tool_use">> = /* @__PURE__ */ operation("postToolResult", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/tool-results", emptyOk: true, takesBody: true, security: [["bearerAuth"],["apiKeyHeader"]], once: { key: "toolUseId", outcomes: { 404: "unknown_tool_use", 409: "run_terminal" } } }, onceKind);
+export const postToolResult: (client: MantyxCore, runId: string, body: T.ToolResultRequest, options?: MantyxCallOptions) => Promise<OnceOutcome<"run_terminal" | "unknown_tool_use">> = /* @__PURE__ */ operation("postToolResult", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/tool-results", emptyOk: true, takesBody: true, once: { key: "toolUseId", outcomes: { 404: "unknown_tool_use", 409: "run_terminal" } } }, onceKind);
 
 /**
  * Append a turn to a session and start a run for it.
  *
  * `POST /api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/messages` (OAuth scope `sessions:write`); answers 200, 201, 202, 400, 401, 403, 404, 429.
  */
-export const sendSessionMessage: (client: MantyxCore, sessionId: string, body: T.SessionMessageRequest, options?: MantyxCallOptions) => Promise<T.RunCreateResponse> = /* @__PURE__ */ operation("sendSessionMessage", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/messages", takesBody: true, security: [["bearerAuth"],["apiKeyHeader"]] });
+export const sendSessionMessage: (client: MantyxCore, sessionId: string, body: T.SessionMessageRequest, options?: MantyxCallOptions) => Promise<T.RunCreateResponse> = /* @__PURE__ */ operation("sendSessionMessage", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-sessions/{sessionId}/messages", takesBody: true });
 
 /**
  * Read the run's events as Server-Sent Events.
@@ -200,4 +200,4 @@ export const streamRun: <V extends OnInvalid = "throw">(client: MantyxCore, runI
  *
  * `POST /api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/feedback` (OAuth scope `feedback:write`); answers 200, 201, 400, 401, 403, 404, 429.
  */
-export const submitRunFeedback: (client: MantyxCore, runId: string, body: T.RunFeedbackRequest, options?: MantyxCallOptions) => Promise<T.RunFeedbackResponse> = /* @__PURE__ */ operation("submitRunFeedback", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/feedback", takesBody: true, security: [["bearerAuth"],["apiKeyHeader"]] });
+export const submitRunFeedback: (client: MantyxCore, runId: string, body: T.RunFeedbackRequest, options?: MantyxCallOptions) => Promise<T.RunFeedbackResponse> = /* @__PURE__ */ operation("submitRunFeedback", { method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}/feedback", takesBody: true });

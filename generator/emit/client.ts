@@ -23,14 +23,14 @@
  * functions, so neither costs code and the HTTP work lives in
  * runtime/client/ once.
  */
-import type { ParameterObject } from "openapi3-ts/oas31";
+import type { OpenAPIObject, ParameterObject } from "openapi3-ts/oas31";
 import { header } from "../header.js";
 import { templateEnvironment, type TemplateFile } from "../templates.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { bindingName, IDENTIFIER } from "./identifier.js";
 import { answerOf, bodyOf, clientOptionOf, parametersOf, type ParamShape } from "./client/shapes.js";
 import { InlineTypes, printed, type PrintedType } from "./client/inline-types.js";
-import { requirementsOf, securityModel } from "./client/security.js";
+import { apiKeyStandsFor, requirementsOf, securityModel, type SecurityModel } from "./client/security.js";
 import { eventStreams, isResumableStream, streamItemComponent } from "./event-streams.js";
 import { functionNames, methodNames } from "./operation-names.js";
 import { typeName } from "./types/names.js";
@@ -40,8 +40,8 @@ import { deref, operationsOf, requestBodyComponent } from "./operations.js";
 import { checksRevision, runtimeImport } from "./runtime-import.js";
 import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "./validators/names.js";
 
-/** The codegen/v1 revision of operation functions, ClientBase and defineOperations (runtime/codegen/v1.ts): 5, `operation`, entries' `extras`, `eventStream` with `checkEvent`; 6, entries' `pathStyles`. */
-export const OPERATION_FUNCTIONS_REVISION = 6;
+/** The codegen/v1 revision of operation functions, the client class and defineOperations (runtime/codegen/v1.ts): 5, `operation`, entries' `extras`, `eventStream` with `checkEvent`; 6, entries' `pathStyles`; 7, `HttpClient` with `schemeCredentials`. */
+export const OPERATION_FUNCTIONS_REVISION = 7;
 
 /**
  * Operations whose answer needs more than "JSON in, JSON out":
@@ -139,6 +139,9 @@ export function clientReport(model: LoadedSchema): ClientReport {
   return reports.get(model)!;
 }
 
+/** Whether the client takes `credentials` by scheme: the schema has schemes that `apiKey` does not stand for (./client/security.ts). */
+const takesSchemeCredentials = (doc: OpenAPIObject, security: SecurityModel): boolean => security.schemes.length > 0 && !apiKeyStandsFor(doc, operationsOf(doc).map((entry) => entry.op), security);
+
 export function operationData(model: LoadedSchema): OperationData[] {
   const doc = model.document;
   const ops: OperationData[] = [];
@@ -146,6 +149,8 @@ export function operationData(model: LoadedSchema): OperationData[] {
   const security = securityModel(doc);
   const leftOut: { pointer: string; reason: string }[] = [...security.unsupported];
   const entries = operationsOf(doc);
+  // With per-scheme credentials only: entries name their security alternatives.
+  const perScheme = takesSchemeCredentials(doc, security);
   const names = methodNames(entries);
   for (const entry of entries) {
     const { path, method, item, op } = entry;
@@ -224,7 +229,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
     }
     // (The resumable stream's connections send the client's own headers and `apiKey`.)
     let extras = others.length > 0 || bodyShape?.media !== undefined || styledPath.length > 0;
-    if (security.schemes.length > 0 && (op.security ?? doc.security) !== undefined && !resumable) {
+    if (perScheme && (op.security ?? doc.security) !== undefined && !resumable) {
       const requirements = requirementsOf(doc, op, security);
       fields.push(`security: ${JSON.stringify(requirements)}`);
       // The runtime sends a bearer token or a header key itself; the other schemes through extras.
@@ -340,6 +345,7 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
   }
   const sortedOptions = [...clientOptions].sort(([a], [b]) => (a < b ? -1 : 1));
   const security = securityModel(model.document);
+  const perScheme = takesSchemeCredentials(model.document, security);
   const schemes = Object.fromEntries(security.schemes.map((scheme) => [scheme.name, scheme.kind === "apiKey" ? ["apiKey", scheme.in, scheme.parameter] : [scheme.kind]]));
   const declaredName = (model.document as unknown as Record<string, unknown>)["x-client-name"];
   const clientName = typeof declaredName === "string" && IDENTIFIER.test(declaredName) ? declaredName : "ApiClient";
@@ -359,7 +365,7 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
     streamOptionsName: `${prefix}StreamOptions`,
     revision: checksRevision(model) ? OPERATION_FUNCTIONS_REVISION : undefined,
     hasOnce: operations.some((op) => op.kind === "once"),
-    schemes: security.schemes.map((scheme) => ({ name: scheme.name, basic: scheme.kind === "basic", description: (/^.*?[.!?](?=\s|$)/.exec(scheme.description.replace(/\s+/g, " ").trim())?.[0] ?? scheme.description.replace(/\s+/g, " ").trim()) || `${scheme.kind}${scheme.kind === "apiKey" ? ` (${scheme.in} ${scheme.parameter})` : ""}` })),
+    schemes: (perScheme ? security.schemes : []).map((scheme) => ({ name: scheme.name, basic: scheme.kind === "basic", description: (/^.*?[.!?](?=\s|$)/.exec(scheme.description.replace(/\s+/g, " ").trim())?.[0] ?? scheme.description.replace(/\s+/g, " ").trim()) || `${scheme.kind}${scheme.kind === "apiKey" ? ` (${scheme.in} ${scheme.parameter})` : ""}` })),
   };
   const functions = (unvalidated: boolean): string => {
     /**

@@ -1,7 +1,7 @@
 /**
  * The hand-written HTTP core of generated clients. A generated client
  * describes each operation as data (method, path, body validators, and the
- * stream and at-most-once settings the schema states); `ClientBase` sends
+ * stream and at-most-once settings the schema states); `HttpClient` sends
  * one call of such an entry: URL and header building, credentials,
  * error mapping, retries, timeouts, redirects and redaction live here once.
  * What only some operations need (the resumable event stream, item streams,
@@ -33,7 +33,7 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 /**
  * One operation, as a generated client describes it. The method's arguments
  * are the path parameters in path order (but those filled from a client
- * option, see `ClientBase`'s `pathOptions`), then the body when the
+ * option, see `HttpClient`'s `pathOptions`), then the body when the
  * operation takes one, then its query, header and cookie parameters as one
  * object (`{ query?, header?, cookie? }`) when it has any, then the
  * per-call options.
@@ -72,7 +72,7 @@ export interface Operation {
   readonly bodyMedia?: string;
   /** Query, header and cookie parameters, by where they go (see `ParamsSpec`). */
   readonly params?: ParamsSpec;
-  /** Security requirement alternatives, each a list of scheme names (`ClientBase`'s `schemes`); the first non-empty one the client holds every credential of is sent. An empty list: none needed (an empty alternative beside others: authentication is optional, and a held credential is still sent). */
+  /** Security requirement alternatives, each a list of scheme names (of the client's `CredentialSupport`: ./credentials.ts); the first non-empty one the client holds every credential of is sent. An empty list: none needed (an empty alternative beside others: authentication is optional, and a held credential is still sent). */
   readonly security?: readonly (readonly string[])[];
   /**
    * What sends `params`, a body that is not JSON (`bodyMedia`) and the
@@ -132,6 +132,26 @@ export type SecurityScheme = readonly ["bearer"] | readonly ["basic"] | readonly
 
 /** A credential for one scheme: a token or key, or a user name and password (basic). */
 export type Credential = string | { readonly username: string; readonly password: string };
+
+/**
+ * Credentials by security scheme (`ClientOptions.credentials`): what a
+ * client of a schema whose schemes `apiKey` cannot stand for passes to
+ * `HttpClient` (`schemeCredentials`, ./credentials.ts), so a client that
+ * needs only `apiKey` bundles none of it.
+ */
+export type CredentialSupport = (
+  credentials: NonNullable<ClientOptions["credentials"]>,
+  /** Where every form of the given credentials goes (internal/redact.ts), to be redacted from errors. */
+  secrets: string[],
+) => CredentialSender;
+
+/**
+ * Writes the credentials of the first of `operation`'s security
+ * alternatives that the client holds into the call's query and headers;
+ * `need(name)` gives the entry's extras for a scheme that is neither a
+ * bearer token nor a header key.
+ */
+export type CredentialSender = (operation: Operation, query: URLSearchParams, headers: Record<string, string>, need: (what: string) => OperationExtras) => void;
 
 /** What a method with parameters takes: `{ query?, header?, cookie? }`, each by the parameter's name. */
 export interface CallParams {
@@ -250,7 +270,7 @@ export interface ClientOptions {
   userAgent?: string | undefined;
   /** Headers added to every request. */
   headers?: Record<string, string> | undefined;
-  /** Credentials by security scheme name (generated clients type the names); each request sends those its operation requires. */
+  /** Credentials by security scheme name (generated clients type the names; only those whose schemes `apiKey` cannot stand for take them); each request sends those its operation requires. */
   credentials?: Readonly<Record<string, Credential | undefined>> | undefined;
 }
 
@@ -278,7 +298,7 @@ export type StreamOpener = (lastSeq: number | undefined, signal: AbortSignal) =>
  * URL, and the client's request pipeline for this call.
  */
 export interface CallContext {
-  readonly client: ClientBase;
+  readonly client: HttpClient;
   /** The operation's name (its method's), for error messages. */
   readonly id: string;
   readonly operation: Operation;
@@ -341,17 +361,24 @@ function addHeaders(headers: Headers, set: Record<string, string> | undefined, s
   }
 }
 
-/** Set by ClientBase's static block: the only way into a client's private `#call` (the operation functions, ./operation-functions.ts). */
-let call: (client: ClientBase, id: string, operation: Operation, args: unknown[], kind?: OperationKind) => unknown;
+/** Set by HttpClient's static block: the only way into a client's private `#call` (the operation functions, ./operation-functions.ts). */
+let call: (client: HttpClient, id: string, operation: Operation, args: unknown[], kind?: OperationKind) => unknown;
 
 /**
  * One call of `operation` (named `id`) on `client` with the method's
  * arguments `args`, made as `kind` says (default: one JSON answer). What
  * generated operation functions and the methods of ./define.ts run.
  */
-export const callOperation = (client: ClientBase, id: string, operation: Operation, args: unknown[], kind?: OperationKind): unknown => call(client, id, operation, args, kind);
+export const callOperation = (client: HttpClient, id: string, operation: Operation, args: unknown[], kind?: OperationKind): unknown => call(client, id, operation, args, kind);
 
-export class ClientBase {
+/**
+ * The client of generated code (codegen/v1 revision 7 on): the options, the
+ * client's headers and `apiKey`, and the calls. Credentials by security
+ * scheme come with a `CredentialSupport` when the generated client passes
+ * one (`schemeCredentials`); `ClientBase` (./client-base.ts) is this class
+ * as code generated for revisions 1 to 6 builds it, from the schemes.
+ */
+export class HttpClient {
   static {
     call = (client, id, operation, args, kind) => client.#call(id, operation, args, kind);
   }
@@ -364,28 +391,21 @@ export class ClientBase {
   readonly #headers: Headers;
   /** The credential in every form it may be echoed in (internal/redact.ts): what redaction removes. */
   readonly #secrets: string[] = [];
-  /** The security schemes of the schema, by name. */
-  readonly #schemes: Readonly<Record<string, SecurityScheme>>;
+  /** Sends credentials by security scheme, when the client takes them. */
+  readonly #credentials: CredentialSender | undefined;
 
   /**
    * `version` names the client in `User-Agent`; `pathOptions` maps path
    * parameters that come from an option (the MANTYX client: `workspaceSlug`
-   * from `workspace`) to that option's name.
+   * from `workspace`) to that option's name; `credentials` sends the
+   * `credentials` option (without it, that option is not read).
    */
-  constructor(options: ClientOptions, version: string, pathOptions: Readonly<Record<string, string>> = {}, schemes: Readonly<Record<string, SecurityScheme>> = {}) {
+  constructor(options: ClientOptions, version: string, pathOptions: Readonly<Record<string, string>> = {}, credentials?: CredentialSupport) {
     const { apiKey, userAgent, baseUrl } = options;
     const secrets = this.#secrets;
     this.#o = options;
     this.#pathOptions = pathOptions;
-    this.#schemes = schemes;
-    for (const name in options.credentials) {
-      const credential = options.credentials[name];
-      // Every form a credential is sent in is redacted from errors: as given
-      // (with its encodings, internal/redact.ts) from here; a basic scheme's
-      // whole token, however short, from the Authorization header a call sends
-      // it in (`addHeaders`).
-      if (credential != null) secrets.push(...secretForms(typeof credential == "string" ? credential : credential.password));
-    }
+    this.#credentials = credentials?.(options.credentials ?? {}, secrets);
     if (!baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function") throw new TypeError("MantyxClient: pass baseUrl (and fetch)");
     // A mistyped URL fails here, not as a "connection error" on every call.
     // A relative one resolves as fetch resolves it in a browser: against the
@@ -438,17 +458,7 @@ export class ClientBase {
     };
     try {
       if (params) need("params").params(params, args[paramsIndex] as CallParams | undefined, query, headers);
-      const credentials = settings.credentials ?? {};
-      const schemes = this.#schemes;
-      // An empty alternative (`{}`: authentication optional) is taken only when no other is held: a held token is sent.
-      for (const name of operation.security?.find((names) => names.length > 0 && names.every((name) => credentials[name] !== undefined && schemes[name])) ?? []) {
-        const scheme = schemes[name]!;
-        const credential = credentials[name]!;
-        const secret = typeof credential == "string" ? credential : credential.password;
-        if (scheme[0] == "bearer") headers.authorization = "Bearer " + secret;
-        else if (scheme[1] == "header") headers[scheme[2]!] = secret;
-        else need(name).credential(scheme, credential, query, headers);
-      }
+      this.#credentials?.(operation, query, headers, need);
     } catch (cause) {
       mistake = new TypeError(`${id}: ${(cause as Error).message}`, { cause });
     }

@@ -5,7 +5,8 @@
  * machinery and validators; a program that wants only what it calls uses
  * the operation functions instead (./operation-functions.ts).
  */
-import { callOperation, ClientBase, type Operation, type OperationKind } from "./core.js";
+import { ClientBase } from "./client-base.js";
+import { callOperation, type HttpClient, type Operation, type OperationKind } from "./core.js";
 import { operationExtras } from "./extras.js";
 import { itemStreamKind } from "./item-stream.js";
 import { pagesKind } from "./pages.js";
@@ -14,7 +15,7 @@ import { checkedBody } from "./request-check.js";
 import { eventStreamKind } from "./stream-run.js";
 
 /** What a client class is to `defineOperations`. */
-type ClientClass = abstract new (...args: never[]) => ClientBase;
+type ClientClass = abstract new (...args: never[]) => HttpClient;
 
 /**
  * Installs one method per operation on `target`'s prototype, and
@@ -35,12 +36,12 @@ export function defineOperations(target: ClientClass, operations: Readonly<Recor
         : operation.body
           ? checkedBody(operation.once && onceKind)
           : operation.once && onceKind;
-    methods[id] = function (this: ClientBase, ...args: unknown[]) {
+    methods[id] = function (this: HttpClient, ...args: unknown[]) {
       return callOperation(this, id, operation, args, kind);
     };
     if (pages) {
       // Same arguments as the operation; the parameters object is the one before the options.
-      methods[`${id}Pages`] = function (this: ClientBase, ...args: unknown[]) {
+      methods[`${id}Pages`] = function (this: HttpClient, ...args: unknown[]) {
         return callOperation(this, id, operation, args, pagesKind);
       };
     }

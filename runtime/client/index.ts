@@ -6,9 +6,13 @@
 export { ClientCore, defineOperations } from "./define.js";
 export { operation, operationFunction } from "./operation-functions.js";
 export { operationExtras } from "./extras.js";
+export { ClientBase } from "./client-base.js";
+export { schemeCredentials } from "./credentials.js";
 export {
   callOperation,
-  ClientBase,
+  HttpClient,
+  type CredentialSender,
+  type CredentialSupport,
   DEFAULT_TIMEOUT_MS,
   type CallContext,
   type CallOptions,

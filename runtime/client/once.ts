@@ -5,11 +5,11 @@
  * first call's outcome without sending, and the statuses the schema names
  * are outcomes, not errors.
  */
-import type { ClientBase, OnceOutcome, OperationKind } from "./core.js";
+import type { HttpClient, OnceOutcome, OperationKind } from "./core.js";
 import { MantyxApiError } from "./errors.js";
 
 /** Outcomes by client, then by URL and key (a WeakMap: a client's ledger goes with it, and is in no `inspect` of it). */
-const ledgers = new WeakMap<ClientBase, Map<string, Promise<OnceOutcome>>>();
+const ledgers = new WeakMap<HttpClient, Map<string, Promise<OnceOutcome>>>();
 
 /** The most keys a client remembers; the oldest is forgotten first. */
 const LEDGER_LIMIT = 1e4;

@@ -6,7 +6,7 @@
  * nothing of the others, which a class whose methods all reference their
  * validators cannot offer (./define.ts).
  */
-import { callOperation, type ClientBase, type Operation, type OperationExtras, type OperationKind } from "./core.js";
+import { callOperation, type HttpClient, type Operation, type OperationExtras, type OperationKind } from "./core.js";
 import { operationExtras } from "./extras.js";
 
 /** An entry with parameters, styled path parameters or a body that is not JSON carries the code that sends them (`extras`): without it they could not be sent. */
@@ -28,7 +28,7 @@ export function operation<F>(id: string, entry: Lean & { readonly body?: undefin
  */
 export function operation<F>(id: string, entry: Lean, kind: OperationKind): F;
 export function operation<F>(id: string, entry: Operation, kind?: OperationKind): F {
-  return ((client: ClientBase, ...args: unknown[]) => callOperation(client, id, entry, args, kind)) as F;
+  return ((client: HttpClient, ...args: unknown[]) => callOperation(client, id, entry, args, kind)) as F;
 }
 
 /**

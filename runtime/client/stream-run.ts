@@ -61,7 +61,7 @@ import { decoder } from "../sse/framing.js";
 import { SseParseError } from "../sse/errors.js";
 import { checkEvent, readEvent, type DecodeOptions, type EventCheck } from "../events/decode.js";
 import { isTerminalOf, StreamDecodeError, type DecodedItem, type EventEnvelope, type OnInvalid } from "../events/index.js";
-import type { CallOptions, ClientBase, OperationKind } from "./core.js";
+import type { CallOptions, HttpClient, OperationKind } from "./core.js";
 import { MantyxApiError, MantyxConnectionError, unexpectedResponse, UnexpectedResponseError } from "./errors.js";
 import { linked, reconnectDelay, sleep, type BackoffOptions } from "./internal/backoff.js";
 import { redactError, scrub, type Redact } from "./internal/redact.js";
@@ -119,19 +119,13 @@ function invalidSeq(item: StreamDecodeError): number | undefined {
  */
 function redacted(item: StreamDecodeError, hide: Redact): StreamDecodeError {
   const { frame } = item;
-  let { value } = item;
-  let text: string;
+  let value: unknown;
   try {
-    text = JSON.stringify([value, item.issues]);
+    value = scrub(item.value, hide);
   } catch {
-    // Nested deeper than JSON.stringify's stack (JSON.parse has none): left out, the frame's text holds it (and the copy below is made).
-    text = "";
-    value = undefined;
+    // Nested deeper than JSON.stringify's stack (JSON.parse has none): left out, the frame's text holds it.
   }
-  text += item.message + frame.id + frame.event + frame.data;
-  const cause = redactError(item.cause, hide);
-  if (hide(text) === text && cause === item.cause && value === item.value) return item;
-  return new StreamDecodeError(item.type, { ...frame, id: hide(frame.id), event: hide(frame.event), data: hide(frame.data) }, scrub(item.issues, hide), cause, scrub(value, hide), item.terminal, item.shape);
+  return new StreamDecodeError(item.type, { ...frame, id: hide(frame.id), event: hide(frame.event), data: hide(frame.data) }, scrub(item.issues, hide), redactError(item.cause, hide), value, item.terminal, item.shape);
 }
 
 /**
@@ -150,7 +144,7 @@ export interface RunEventStream<Item = RunStreamItem, Terminal = EventEnvelope> 
 type RunState = "over" | "live" | "unknown";
 
 /** A function of the operation that answers a stream's status probe (MANTYX: `getRun`), called with the client and the stream's path arguments. */
-export type StatusOperation = (client: ClientBase, ...args: never[]) => Promise<unknown>;
+export type StatusOperation = (client: HttpClient, ...args: never[]) => Promise<unknown>;
 
 /** A 4xx answer but 408 and 429: the request itself is wrong, and sending it again gives the same answer. */
 const refused = (error: unknown): boolean => error instanceof MantyxApiError && error.status != 429 && error.status != 408 && error.status < 500;

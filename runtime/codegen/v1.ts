@@ -40,9 +40,14 @@
  * with a style (`HeaderStyle`: `simple`, `explode`, `json`); 6,
  * `Operation.pathStyles` (`PathStyle`): path parameters that are arrays or
  * objects, or in `label` or `matrix` style, written by `extras` as their
- * style says (a revision 5 runtime wrote them as one encoded string).
+ * style says (a revision 5 runtime wrote them as one encoded string); 7,
+ * `HttpClient`, the client class with credentials by security scheme as a
+ * `CredentialSupport` it is given (`schemeCredentials`): a generated client
+ * whose schemes `apiKey` stands for passes none and bundles none of it
+ * (`ClientBase`, the class of revisions 1 to 6, takes the schemes and
+ * always sends them).
  */
-export const CODEGEN_V1_REVISION = 6;
+export const CODEGEN_V1_REVISION = 7;
 
 /**
  * Throws at import time when the installed runtime's contract revision is
@@ -65,9 +70,13 @@ export { pagesKind } from "../client/pages.js";
 export { onceKind } from "../client/once.js";
 export { checkedBody } from "../client/request-check.js";
 export { eventStream, eventStreamKind } from "../client/stream-run.js";
+export { ClientBase } from "../client/client-base.js";
+export { schemeCredentials } from "../client/credentials.js";
 export {
-  ClientBase,
+  HttpClient,
   type CallOptions,
+  type CredentialSender,
+  type CredentialSupport,
   type ClientOptions,
   type Credential,
   type OnceOutcome,

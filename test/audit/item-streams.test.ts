@@ -8,7 +8,7 @@ import { createServer as createHttpServer } from "node:http";
 import { createServer, type Server } from "node:net";
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { ClientBase } from "../../runtime/client/core.js";
+import { ClientBase } from "../../runtime/client/client-base.js";
 import { itemStreamKind } from "../../runtime/client/item-stream.js";
 import { operation } from "../../runtime/client/operation-functions.js";
 

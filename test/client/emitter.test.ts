@@ -87,7 +87,8 @@ describe("client emitter", () => {
     expect(ops["getRun"]!.pathParams.map((p) => p.name)).toEqual(["runId"]);
     expect(ops["createRun"]!.body).toEqual({ validate: "validateRunCreateRequest", validateAll: "validateRunCreateRequestAllErrors" });
     // The table entries: protocol facts from the schema's x- keywords, as data.
-    expect(ops["createRun"]!.entry).toBe('{ method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs", body: validateRunCreateRequestAllErrors, security: [["bearerAuth"],["apiKeyHeader"]] }');
+    // (No `security`: `apiKey` stands for both of MANTYX's schemes; see the test of that rule below.)
+    expect(ops["createRun"]!.entry).toBe('{ method: "POST", path: "/api/v1/workspaces/{workspaceSlug}/agent-runs", body: validateRunCreateRequestAllErrors }');
     expect(ops["postToolResult"]!.entry).toContain('once: { key: "toolUseId", outcomes: { 404: "unknown_tool_use", 409: "run_terminal" } }');
     expect(ops["cancelRun"]!.entry).toContain("idempotent: true, emptyOk: true");
     expect(ops["streamRun"]!.entry).toContain('stream: { events: agentRunEventStream, resumeQuery: "lastSeq", status: {"operation":"getRun"');
@@ -113,6 +114,43 @@ describe("client emitter", () => {
     const withText = Object.fromEntries(operationData({ ...model, document: text }).map((o) => [o.id, o]));
     expect(withText["createRun"]!.entry).toContain('bodyMedia: "text/plain"');
     expect(withText["createRun"]!.extras).toBe(true);
+  });
+
+  it("gives the client credentials by scheme (schemeCredentials, entries' security) only where apiKey does not stand for the schemes", () => {
+    const core = (doc: typeof model.document): string => (clientEmitter.emit({ ...model, document: doc }) as Array<{ path: string; contents: string }>)[1]!.contents;
+    const entryOf = (doc: typeof model.document, id: string): string => operationData({ ...model, document: doc }).find((o) => o.id === id)!.entry;
+    const variant = (change: (doc: typeof model.document) => void): typeof model.document => {
+      const doc = structuredClone(model.document) as typeof model.document;
+      change(doc);
+      return doc;
+    };
+    const getRun = (doc: typeof model.document) => doc.paths!["/api/v1/workspaces/{workspaceSlug}/agent-runs/{runId}"]!.get!;
+    const takes = (doc: typeof model.document): boolean => {
+      const text = core(doc);
+      const perScheme = text.includes("schemeCredentials({");
+      // The option, the sending and the entries' alternatives go together.
+      expect(text.includes("credentials?:")).toBe(perScheme);
+      expect(entryOf(doc, "getRun").includes("security:")).toBe(perScheme);
+      return perScheme;
+    };
+    // MANTYX: bearerAuth or apiKeyHeader (X-API-Key) alone, on every operation: `apiKey` (+ `credentialHeader`) is the credential.
+    expect(takes(model.document)).toBe(false);
+    expect(core(model.document)).toContain('extends Omit<ClientOptions, "credentials">');
+    // Optional authentication on an operation: a key sent anyway is what credentials would send.
+    expect(takes(variant((doc) => void (getRun(doc).security = [{}, { bearerAuth: [] }])))).toBe(false);
+    // An operation that takes no credential (`security: []`), where apiKey would send one all the same: by scheme.
+    expect(takes(variant((doc) => void (getRun(doc).security = [])))).toBe(true);
+    // A basic scheme beside them, an operation needing only one of the two kinds, or two schemes at once: by scheme.
+    expect(takes(variant((doc) => void (doc.components!.securitySchemes!["basicAuth"] = { type: "http", scheme: "basic" })))).toBe(true);
+    expect(takes(variant((doc) => void (getRun(doc).security = [{ apiKeyHeader: [] }])))).toBe(true);
+    expect(takes(variant((doc) => void (getRun(doc).security = [{ bearerAuth: [], apiKeyHeader: [] }])))).toBe(true);
+    // A key in another header, or no bearer scheme at all (the default Authorization: Bearer would not serve): by scheme.
+    expect(takes(variant((doc) => void ((doc.components!.securitySchemes!["apiKeyHeader"] as { name: string }).name = "X-Token")))).toBe(true);
+    expect(takes(variant((doc) => {
+      delete doc.components!.securitySchemes!["bearerAuth"];
+      doc.security = [{ apiKeyHeader: [] }];
+      for (const item of Object.values(doc.paths!)) for (const op of Object.values(item!)) if (typeof op === "object" && op !== null && "security" in op) (op as { security?: unknown }).security = [{ apiKeyHeader: [] }];
+    }))).toBe(true);
   });
 
   it("escapes schema text: a hostile summary cannot close the comment, a hostile path stays a string", () => {

@@ -1,14 +1,15 @@
 /**
  * Redirects never carry the credential to another origin. fetch drops only
  * `Authorization` on a cross-origin hop; a key in `X-API-Key` (the
- * `credentialHeader` option, or the `apiKeyHeader` scheme's credential)
- * would go along. Two real servers on 127.0.0.1, on different ports (so
+ * `credentialHeader` option), or in a header of a scheme's own (a client
+ * taking `credentials` by scheme), would go along. Two real servers on 127.0.0.1, on different ports (so
  * different origins): the first redirects, the second records what it got.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
+import { HttpClient, operation, schemeCredentials } from "../../runtime/codegen/v1.js";
 import { getRun, MantyxCore } from "../../generated/operations.js";
 import type { MantyxClientOptions } from "../../index.js";
 
@@ -65,7 +66,6 @@ const hasKey = (headers: IncomingHttpHeaders): boolean => Object.values(headers)
 describe("a redirect to another origin", () => {
   const CASES: Array<[string, Partial<MantyxClientOptions>]> = [
     ["apiKey with credentialHeader x-api-key", { apiKey: KEY, credentialHeader: "x-api-key" }],
-    ["the apiKeyHeader scheme's credential", { credentials: { apiKeyHeader: KEY } }],
     ["a per-client x-api-key header", { headers: { "x-api-key": KEY } }],
     ["apiKey in Authorization (fetch's own rule)", { apiKey: KEY }],
   ];
@@ -82,6 +82,15 @@ describe("a redirect to another origin", () => {
       expect(hasKey(seen.filter((s) => s.server === "origin").at(-1)!.headers)).toBe(true);
     });
   }
+
+  it("a scheme's credential in a header of its own (credentials by scheme) is left behind too", async () => {
+    redirect = { status: 307, to: "elsewhere" };
+    const client = new HttpClient({ baseUrl: urlOf(origin), credentials: { key: KEY }, maxRetries: 0 }, "0", {}, schemeCredentials({ key: ["apiKey", "header", "X-Custom-Key"] }));
+    const get = operation<(c: HttpClient) => Promise<unknown>>("get", { method: "GET", path: "/thing", security: [["key"]] });
+    expect(await get(client)).toEqual({ where: "elsewhere" });
+    expect(hasKey(landed().headers)).toBe(false);
+    expect(seen.filter((s) => s.server === "origin").at(-1)!.headers["x-custom-key"]).toBe(KEY);
+  });
 
   it("an operation function on MantyxCore leaves it behind too", async () => {
     redirect = { status: 302, to: "elsewhere" };

@@ -58,3 +58,30 @@ export function requirementsOf(doc: OpenAPIObject, op: OperationObject, model: S
   const known = new Set(model.schemes.map((scheme) => scheme.name));
   return requirements.map((alternative) => Object.keys(alternative).sort()).filter((names) => names.every((name) => known.has(name)));
 }
+
+/**
+ * Whether the client's `apiKey` option stands for every credential the
+ * operations require, so the client takes no `credentials` by scheme and
+ * bundles no per-scheme sending (runtime/client/credentials.ts): every
+ * scheme is a bearer token (http bearer, oauth2, openIdConnect) or a key in
+ * an `X-API-Key` header (`credentialHeader: "x-api-key"`), one of them a
+ * bearer one (so the default `Authorization: Bearer` serves), and every
+ * operation takes a credential (none with `security: []`, where `apiKey`
+ * would send one all the same) and one of each kind alone. The
+ * MANTYX schema is such a schema: `bearerAuth` or `apiKeyHeader`, the same
+ * key, on every operation.
+ */
+export function apiKeyStandsFor(doc: OpenAPIObject, operations: readonly OperationObject[], model: SecurityModel): boolean {
+  const bearers = new Set(model.schemes.filter((s) => s.kind === "bearer").map((s) => s.name));
+  const keys = new Set(model.schemes.filter((s) => s.kind === "apiKey" && s.in === "header" && s.parameter.toLowerCase() === "x-api-key").map((s) => s.name));
+  if (bearers.size === 0 || bearers.size + keys.size !== model.schemes.length) return false;
+  return operations.every((op) => {
+    const alternatives = requirementsOf(doc, op, model);
+    // No credential (`security: []`): `apiKey` would send one all the same, `credentials` do not.
+    if (alternatives.length === 0) return false;
+    // Authentication optional: a key sent anyway is what `credentials` would send too.
+    if (alternatives.some((names) => names.length === 0)) return true;
+    const alone = (kind: Set<string>): boolean => alternatives.some((names) => names.length === 1 && kind.has(names[0]!));
+    return alone(bearers) && (keys.size === 0 || alone(keys));
+  });
+}
