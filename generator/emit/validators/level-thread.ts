@@ -16,7 +16,7 @@
  * compares the bin's output with the committed one, on the thread and not).
  *
  * A core to spare: the worker costs CPU of its own (a second isolate loads
- * and warms up ajv, and the cases cross by structured clone: about 0.3-0.5 s
+ * and warms up ajv, and the cases cross to it as JSON text: about 0.3-0.5 s
  * for the MANTYX schema), which pays only when it runs beside this thread,
  * not in turns with it. So it is started only with two cores or more and a
  * one-minute load average below their number; `MANTYX_WIRE_LEVEL_THREAD=on`
