@@ -8,6 +8,7 @@
 export { candidatesOf, rateLimitOf, requiredScopesOf, type RateLimit } from "./api-errors.js";
 export { failureMessage, runOutcome, type RunOutcome } from "./outcome.js";
 export { DEFAULT_LATE_RESULT_TIMEOUT_MS, runAgent, withTools, type RunnableClient, type RunOptions, type ToolDispatcher } from "./run-agent.js";
+export { isRunCreatedError, RunCreatedError, type RunCreatedErrorType } from "./run-created.js";
 export { isOutputParseError, OutputParseError, parseStructuredOutput, type OutputParseErrorType, type OutputValidator } from "./structured-output.js";
 export { answerToolCall, postToolAnswer, type ToolResultPoster } from "./tools/answer.js";
 export { checkJsonSchema, type ArgIssue } from "./tools/json-schema.js";

@@ -30,6 +30,7 @@ import { isMantyxApiError, StreamDecodeError, type OnInvalid, type RunEventStrea
 import { linked, sleep } from "../runtime/client/internal/backoff.js";
 import type { DecodedItemFor } from "../runtime/events/index.js";
 import { runnable } from "./client-of.js";
+import { runIdOf } from "./run-created.js";
 import { postToolAnswer } from "./tools/answer.js";
 import type { ToolAnswer, ToolCallContext } from "./tools/registry.js";
 
@@ -127,7 +128,8 @@ export async function runAgent<V extends OnInvalid = "throw">(on: RunnableClient
   if (options.workspace !== undefined) call.workspace = options.workspace;
   if (options.headers !== undefined) call.headers = options.headers;
   if (options.timeoutMs !== undefined) call.timeoutMs = options.timeoutMs;
-  const { runId } = await client.createRun(withTools(spec, tools), call);
+  // A `null` or `{}` answer is a typed RunCreatedError here, not a TypeError later (there is no run to cancel).
+  const runId = runIdOf(await client.createRun(withTools(spec, tools), call));
 
   // Our own signal: aborted by the caller's, by a failed tool-result POST,
   // or when handlers outlive `lateResultTimeoutMs`. Handlers and POSTs run under it.

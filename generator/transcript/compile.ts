@@ -5,7 +5,7 @@
  * Every value from the schema reaches the code through JSON.stringify (never
  * spliced raw), the ajv `safeStringify` discipline.
  */
-import { pointerSegments, type AnswersRule, type Selector, type TranscriptRule, type TranscriptRules } from "./rules.js";
+import { pointerSegments, type AnswersRule, type IncreasingRule, type PrecedesRule, type Selector, type TranscriptRule, type TranscriptRules } from "./rules.js";
 
 const j = (v: unknown): string => JSON.stringify(v);
 
@@ -128,19 +128,7 @@ function compileRule(rule: TranscriptRule): string {
   const id = j(rule.id);
   switch (rule.check) {
     case "increasing":
-      return `${head}
-  let prev: number | undefined;
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i];
-    const t = typeOf(e);
-    if (!(${selectorExpr(rule.select)})) continue;
-    const v = get(e, ${j(pointerSegments(rule.pointer))});
-    if (typeof v !== "number") continue;
-    if (prev !== undefined && !(v > prev)) issues.push({ rule: ${id}, index: i, message: ${j(`${rule.pointer} is `)} + v + ", not greater than the previous " + prev });
-    prev = v;
-  }
-}
-`;
+      return rule.groupBy === undefined ? compileIncreasing(rule, head, id) : compileGroupedIncreasing(rule, rule.groupBy, head, id);
     case "count": {
       const lines = [head, "  let count = 0;", "  for (let i = 0; i < events.length; i++) {", "    const e = events[i];", "    const t = typeOf(e);", `    if (!(${selectorExpr(rule.select)})) continue;`, "    count++;"];
       if (rule.max !== undefined) lines.push(`    if (count === ${rule.max + 1}) issues.push({ rule: ${id}, index: i, message: "more than ${rule.max} selected events" });`);
@@ -162,7 +150,95 @@ function compileRule(rule: TranscriptRule): string {
 `;
     case "answers":
       return compileAnswers(rule, head, id);
+    case "precedes":
+      return compilePrecedes(rule, head, id);
   }
+}
+
+/** `v` breaks the order after `prev`: not greater (strict), or less (`strict: false`). */
+const breaksOrder = (rule: IncreasingRule, prev: string): string => (rule.strict === false ? `v < ${prev}` : `!(v > ${prev})`);
+const orderWords = (rule: IncreasingRule): string => (rule.strict === false ? ", less than the previous " : ", not greater than the previous ");
+
+function compileIncreasing(rule: IncreasingRule, head: string, id: string): string {
+  return `${head}
+  let prev: number | undefined;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    const t = typeOf(e);
+    if (!(${selectorExpr(rule.select)})) continue;
+    const v = get(e, ${j(pointerSegments(rule.pointer))});
+    if (typeof v !== "number") continue;
+    if (prev !== undefined && ${breaksOrder(rule, "prev")}) issues.push({ rule: ${id}, index: i, message: ${j(`${rule.pointer} is `)} + v + ${j(orderWords(rule))} + prev });
+    prev = v;
+  }
+}
+`;
+}
+
+/** One sequence per string at `groupBy`: events without one are skipped. */
+function compileGroupedIncreasing(rule: IncreasingRule, groupBy: string, head: string, id: string): string {
+  return `${head}
+  const prevOf = new Map<string, number>();
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    const t = typeOf(e);
+    if (!(${selectorExpr(rule.select)})) continue;
+    const g = get(e, ${j(pointerSegments(groupBy))});
+    if (typeof g !== "string") continue;
+    const v = get(e, ${j(pointerSegments(rule.pointer))});
+    if (typeof v !== "number") continue;
+    const prev = prevOf.get(g);
+    if (prev !== undefined && ${breaksOrder(rule, "prev")}) issues.push({ rule: ${id}, index: i, message: ${j(`${rule.pointer} is `)} + v + ${j(orderWords(rule))} + prev + ${j(` of ${groupBy} `)} + JSON.stringify(g) });
+    prevOf.set(g, v);
+  }
+}
+`;
+}
+
+/** The run's terminal event lifts the rule when it is one of `unlessTerminal`: code that returns then. */
+function liftedByTerminal(unless: readonly Selector[] | undefined): string[] {
+  if (unless === undefined || unless.length === 0) return [];
+  return [
+    `  for (let i = 0; i < events.length; i++) {`,
+    `    const e = events[i];`,
+    `    const t = typeOf(e);`,
+    `    if (!isTerminal(t)) continue;`,
+    `    // The run's terminal event lifts the rule when it is one of these.`,
+    `    if (${unless.map((s) => `(${selectorExpr(s)})`).join(" ||\n      ")}) return;`,
+    `    break;`,
+    `  }`,
+  ];
+}
+
+function compilePrecedes(rule: PrecedesRule, head: string, id: string): string {
+  const key = j(pointerSegments(rule.key));
+  return [
+    head,
+    `  // Earlier events still waiting for their later one, by key, oldest first.`,
+    `  const waiting = new Map<string, number[]>();`,
+    `  for (let i = 0; i < events.length; i++) {`,
+    `    const e = events[i];`,
+    `    const t = typeOf(e);`,
+    `    // An event that is both is first a later event (it cannot pair with itself), then an earlier one.`,
+    `    if (${selectorExpr(rule.followedBy)}) {`,
+    `      const k = get(e, ${key});`,
+    `      if (typeof k === "string") waiting.get(k)?.shift();`,
+    `    }`,
+    `    if (${selectorExpr(rule.select)}) {`,
+    `      const k = get(e, ${key});`,
+    `      if (typeof k !== "string") continue;`,
+    `      const list = waiting.get(k);`,
+    `      if (list === undefined) waiting.set(k, [i]);`,
+    `      else list.push(i);`,
+    `    }`,
+    `  }`,
+    ...liftedByTerminal(rule.unlessTerminal),
+    `  for (const [k, list] of waiting) {`,
+    `    for (const index of list) issues.push({ rule: ${id}, index, message: "event " + index + ${j(` (${rule.key} `)} + JSON.stringify(k) + ") is not followed by a matching later event" });`,
+    `  }`,
+    `}`,
+    ``,
+  ].join("\n");
 }
 
 function compileAnswers(rule: AnswersRule, head: string, id: string): string {
@@ -193,17 +269,7 @@ function compileAnswers(rule: AnswersRule, head: string, id: string): string {
   lines.push(`    }`);
   lines.push(`  }`);
   if (rule.min !== undefined) {
-    const unless = rule.unlessTerminal ?? [];
-    if (unless.length > 0) {
-      lines.push(`  for (let i = 0; i < events.length; i++) {`);
-      lines.push(`    const e = events[i];`);
-      lines.push(`    const t = typeOf(e);`);
-      lines.push(`    if (!isTerminal(t)) continue;`);
-      lines.push(`    // The run's terminal event lifts the minimum when it is one of these.`);
-      lines.push(`    if (${unless.map((s) => `(${selectorExpr(s)})`).join(" ||\n      ")}) return;`);
-      lines.push(`    break;`);
-      lines.push(`  }`);
-    }
+    lines.push(...liftedByTerminal(rule.unlessTerminal));
     lines.push(`  for (const [k, call] of calls) {`);
     lines.push(`    if (call.answers < ${rule.min}) issues.push({ rule: ${id}, index: call.index, message: "call " + JSON.stringify(k) + " answered " + call.answers + " time(s), fewer than ${rule.min}" });`);
     lines.push(`  }`);

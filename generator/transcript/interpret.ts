@@ -34,14 +34,45 @@ function apply(rule: TranscriptRule, events: readonly unknown[], terminal: Reado
   switch (rule.check) {
     case "increasing": {
       const path = pointerSegments(rule.pointer);
-      let prev: number | undefined;
+      const group = rule.groupBy === undefined ? undefined : pointerSegments(rule.groupBy);
+      const strict = rule.strict !== false;
+      // The previous value of each group ("" is the one group when there is no groupBy).
+      const prev = new Map<string, number>();
       events.forEach((e, i) => {
         if (!sel(rule.select, e)) return;
+        const g = group === undefined ? "" : get(e, group);
+        if (typeof g !== "string") return;
         const v = get(e, path);
         if (typeof v !== "number") return;
-        if (prev !== undefined && !(v > prev)) issues.push({ rule: rule.id, index: i, message: `${rule.pointer} is ${v}, not greater than the previous ${prev}` });
-        prev = v;
+        const p = prev.get(g);
+        if (p !== undefined && (strict ? !(v > p) : !(v >= p))) {
+          issues.push({ rule: rule.id, index: i, message: `${rule.pointer} is ${v}, ${strict ? "not greater than" : "less than"} the previous ${p}${group === undefined ? "" : ` of ${rule.groupBy} ${JSON.stringify(g)}`}` });
+        }
+        prev.set(g, v);
       });
+      return;
+    }
+    case "precedes": {
+      const key = pointerSegments(rule.key);
+      // Earlier events still waiting for their later one, by key, oldest first.
+      const waiting = new Map<string, number[]>();
+      events.forEach((e, i) => {
+        // An event that is both is first a later event (it cannot pair with itself), then an earlier one.
+        if (sel(rule.followedBy, e)) {
+          const k = get(e, key);
+          if (typeof k === "string") waiting.get(k)?.shift();
+        }
+        if (sel(rule.select, e)) {
+          const k = get(e, key);
+          if (typeof k !== "string") return;
+          const list = waiting.get(k);
+          if (list === undefined) waiting.set(k, [i]);
+          else list.push(i);
+        }
+      });
+      if (liftedByTerminal(rule.unlessTerminal, events, terminal)) return;
+      const left = [...waiting.entries()].flatMap(([k, list]) => list.map((index) => ({ k, index }))).sort((a, b) => a.index - b.index);
+      for (const { k, index } of left) issues.push({ rule: rule.id, index, message: `event ${index} (${rule.key} ${JSON.stringify(k)}) is not followed by a matching later event` });
       return;
     }
     case "count": {
@@ -76,14 +107,19 @@ function apply(rule: TranscriptRule, events: readonly unknown[], terminal: Reado
         }
       });
       if (rule.min === undefined) return;
-      const end = events.find((e) => selects({ terminal: true }, e, terminal));
-      if (end !== undefined && (rule.unlessTerminal ?? []).some((s) => sel(s, end))) return;
+      if (liftedByTerminal(rule.unlessTerminal, events, terminal)) return;
       for (const [k, call] of calls) {
         if (call.answers < rule.min) issues.push({ rule: rule.id, index: call.index, message: `call ${JSON.stringify(k)} answered ${call.answers} time(s), fewer than ${rule.min}` });
       }
       return;
     }
   }
+}
+
+/** The run's (first) terminal event matches one of `unless`. */
+function liftedByTerminal(unless: readonly Selector[] | undefined, events: readonly unknown[], terminal: ReadonlySet<string>): boolean {
+  const end = events.find((e) => selects({ terminal: true }, e, terminal));
+  return end !== undefined && (unless ?? []).some((s) => selects(s, end, terminal));
 }
 
 function selects(s: Selector, e: unknown, terminal: ReadonlySet<string>): boolean {

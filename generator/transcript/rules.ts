@@ -8,13 +8,19 @@
  *
  * Vocabulary (also in the component's description):
  * - `increasing`: the numbers at `pointer` of the selected events, where
- *   present, strictly increase;
+ *   present, strictly increase; with `groupBy` (a pointer), only among
+ *   events with the same string there (events without one are skipped);
+ *   with `strict: false` they may also repeat (never decrease);
  * - `count`: between `min` and `max` events are selected;
  * - `none-after`: no event follows the first selected one;
  * - `answers`: call and answer events paired by the string at `key`;
  *   `requireCall` (every answer has an earlier call), `max` (answers per
  *   call), `min` (answers per call, lifted when the run's terminal event
- *   matches one of `unlessTerminal`).
+ *   matches one of `unlessTerminal`);
+ * - `precedes`: every selected event is followed, later in the run, by a
+ *   `followedBy` event with the same string at `key`, each later event
+ *   pairing with one earlier event (an event left unpaired breaks the rule,
+ *   lifted when the run's terminal event matches one of `unlessTerminal`).
  */
 import { terminalVariants } from "../emit/event-streams.js";
 import { EmitError } from "../errors.js";
@@ -45,6 +51,10 @@ export interface IncreasingRule extends RuleBase {
   readonly check: "increasing";
   readonly select: Selector;
   readonly pointer: string;
+  /** Compare only events with the same string at this pointer (one sequence per value); events without one are skipped. */
+  readonly groupBy?: string;
+  /** `false`: equal values may repeat (non-decreasing). Default true (strictly increasing). */
+  readonly strict?: boolean;
 }
 
 export interface CountRule extends RuleBase {
@@ -70,7 +80,17 @@ export interface AnswersRule extends RuleBase {
   readonly unlessTerminal?: readonly Selector[];
 }
 
-export type TranscriptRule = IncreasingRule | CountRule | NoneAfterRule | AnswersRule;
+export interface PrecedesRule extends RuleBase {
+  readonly check: "precedes";
+  /** The earlier events: each needs a later `followedBy` event of its own. */
+  readonly select: Selector;
+  readonly followedBy: Selector;
+  /** Pairs an earlier event with a later one: the same string here. Events without one are skipped. */
+  readonly key: string;
+  readonly unlessTerminal?: readonly Selector[];
+}
+
+export type TranscriptRule = IncreasingRule | CountRule | NoneAfterRule | AnswersRule | PrecedesRule;
 
 export interface TranscriptRules {
   readonly rules: readonly TranscriptRule[];
@@ -123,15 +143,32 @@ function readRule(value: unknown, at: string): TranscriptRule {
   const description = string(r["description"], `${at}/description`);
   const base = { id, description };
   switch (r["check"]) {
-    case "increasing":
-      return { ...base, check: "increasing", select: selector(r["select"], `${at}/select`), pointer: pointer(r["pointer"], `${at}/pointer`) };
+    case "increasing": {
+      const strict = r["strict"];
+      if (strict !== undefined && typeof strict !== "boolean") throw new TranscriptRulesError(`${at}/strict must be a boolean (false: values may repeat).`);
+      return {
+        ...base,
+        check: "increasing",
+        select: selector(r["select"], `${at}/select`),
+        pointer: pointer(r["pointer"], `${at}/pointer`),
+        ...(r["groupBy"] !== undefined ? { groupBy: pointer(r["groupBy"], `${at}/groupBy`) } : {}),
+        ...(strict === false ? { strict: false } : {}),
+      };
+    }
     case "count":
       return { ...base, check: "count", select: selector(r["select"], `${at}/select`), ...bounds(r, at) };
     case "none-after":
       return { ...base, check: "none-after", select: selector(r["select"], `${at}/select`) };
+    case "precedes":
+      return {
+        ...base,
+        check: "precedes",
+        select: selector(r["select"], `${at}/select`),
+        followedBy: selector(r["followedBy"], `${at}/followedBy`),
+        key: pointer(r["key"], `${at}/key`),
+        ...unlessTerminal(r, at),
+      };
     case "answers": {
-      const unless = r["unlessTerminal"];
-      if (unless !== undefined && !Array.isArray(unless)) throw new TranscriptRulesError(`${at}/unlessTerminal must be an array of selectors.`);
       const requireCall = r["requireCall"];
       if (requireCall !== undefined && typeof requireCall !== "boolean") throw new TranscriptRulesError(`${at}/requireCall must be a boolean.`);
       const rule: AnswersRule = {
@@ -142,7 +179,7 @@ function readRule(value: unknown, at: string): TranscriptRule {
         key: pointer(r["key"], `${at}/key`),
         ...(requireCall === true ? { requireCall: true } : {}),
         ...bounds(r, at),
-        ...(Array.isArray(unless) ? { unlessTerminal: unless.map((s, i) => selector(s, `${at}/unlessTerminal/${i}`)) } : {}),
+        ...unlessTerminal(r, at),
       };
       if (rule.requireCall !== true && rule.min === undefined && rule.max === undefined) {
         throw new TranscriptRulesError(`${at}: an "answers" rule needs requireCall, min or max, else it checks nothing.`);
@@ -150,8 +187,15 @@ function readRule(value: unknown, at: string): TranscriptRule {
       return rule;
     }
     default:
-      throw new TranscriptRulesError(`${at}/check: "${String(r["check"])}" is not one of increasing, count, none-after, answers.`);
+      throw new TranscriptRulesError(`${at}/check: "${String(r["check"])}" is not one of increasing, count, none-after, answers, precedes.`);
   }
+}
+
+function unlessTerminal(r: Record<string, unknown>, at: string): { unlessTerminal?: Selector[] } {
+  const unless = r["unlessTerminal"];
+  if (unless === undefined) return {};
+  if (!Array.isArray(unless)) throw new TranscriptRulesError(`${at}/unlessTerminal must be an array of selectors.`);
+  return { unlessTerminal: unless.map((s, i) => selector(s, `${at}/unlessTerminal/${i}`)) };
 }
 
 function bounds(r: Record<string, unknown>, at: string): { min?: number; max?: number } {

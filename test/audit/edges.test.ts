@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
-import { isMantyxApiError, isUnexpectedResponseError, runAgent } from "../../index.js";
+import { isMantyxApiError, isRunCreatedError, isUnexpectedResponseError, runAgent } from "../../index.js";
 import { startAuditServer, type AuditServer } from "./fault-server.js";
 
 let server: AuditServer;
@@ -178,6 +178,38 @@ describe("a new run's answer without a body", () => {
       const ran = await runAgent(client(), { systemPrompt: "s", prompt: "p" }).catch((e: unknown) => e);
       server.override = () => false;
       expect([isUnexpectedResponseError(created), isUnexpectedResponseError(ran)]).toEqual([true, true]);
+    });
+  }
+});
+
+describe("a new run's answer that is JSON but has no run id", () => {
+  // The key echoed into a member: the error describes the answer's shape and never quotes it.
+  const echo = (key: string): Record<string, string> => ({ note: key });
+  for (const [name, body, type] of [
+    ["null", "null", "not-an-object"],
+    ["{}", "{}", "no-run-id"],
+    ["an array", "[]", "not-an-object"],
+    ["a runId that is a number", JSON.stringify({ runId: 7 }), "no-run-id"],
+    ["an empty runId", JSON.stringify({ runId: "" }), "no-run-id"],
+    ["an object echoing the key but no runId", "ECHO", "no-run-id"],
+  ] as const) {
+    it(`202 with ${name}: runAgent fails with a typed RunCreatedError (${type}) naming the fix, sends nothing else, and never quotes the answer`, async () => {
+      const requests: string[] = [];
+      server.override = (req, res) => {
+        requests.push(`${req.method} ${new URL(req.url ?? "/", server.url).pathname}`);
+        if (req.method != "POST" || !req.url?.endsWith("/agent-runs")) return false;
+        res.writeHead(202, { "content-type": "application/json" });
+        res.end(body == "ECHO" ? JSON.stringify(echo(server.apiKey)) : body);
+        return true;
+      };
+      const ran = await runAgent(client(), { systemPrompt: "s", prompt: "p" }).catch((e: unknown) => e);
+      server.override = () => false;
+      expect(isRunCreatedError(ran)).toBe(true);
+      expect((ran as { type: string }).type).toBe(type);
+      expect((ran as Error).message).toContain("baseUrl");
+      expect((ran as Error).message).not.toContain(server.apiKey);
+      // No stream opened and no cancel sent for a run it has no id of.
+      expect(requests).toEqual([`POST /api/v1/workspaces/${server.workspace}/agent-runs`]);
     });
   }
 });

@@ -73,6 +73,6 @@ describe("every problem of a body", () => {
     const all = run(await emitted.getAllErrors("ToolResultRequest"), body);
     const keywords = (all.errors ?? []).map((e) => `${e.instancePath} ${e.keyword}`);
     expect(all.valid).toBe(false);
-    expect(keywords).toEqual(expect.arrayContaining([" oneOf", "/toolUseId minLength", "/files/0/data pattern"]));
+    expect(keywords).toEqual(expect.arrayContaining([" oneOf", "/toolUseId minLength", "/files/0/data x-base64"]));
   });
 });

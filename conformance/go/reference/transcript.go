@@ -3,6 +3,7 @@ package reference
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -117,21 +118,7 @@ func (r *TranscriptRules) Check(transcript any) []Issue {
 		id := rule["id"].(string)
 		switch rule["check"] {
 		case "increasing":
-			sel := rule["select"].(map[string]any)
-			var prev *float64
-			for i, e := range events {
-				if !r.selects(sel, e) {
-					continue
-				}
-				v, ok := get(e, rule["pointer"].(string)).(float64)
-				if !ok {
-					continue
-				}
-				if prev != nil && !(v > *prev) {
-					issues = append(issues, Issue{id, i, fmt.Sprintf("%v is not greater than %v", v, *prev)})
-				}
-				prev = &v
-			}
+			issues = append(issues, r.increasing(id, rule, events)...)
 		case "count":
 			sel := rule["select"].(map[string]any)
 			var hits []int
@@ -158,6 +145,8 @@ func (r *TranscriptRules) Check(transcript any) []Issue {
 			}
 		case "answers":
 			issues = append(issues, r.answers(id, rule, events)...)
+		case "precedes":
+			issues = append(issues, r.precedes(id, rule, events)...)
 		default:
 			issues = append(issues, Issue{id, -1, fmt.Sprintf("unknown check %v", rule["check"])})
 		}
@@ -198,19 +187,8 @@ func (r *TranscriptRules) answers(id string, rule map[string]any, events []any) 
 		}
 	}
 	min, ok := rule["min"].(float64)
-	if !ok {
+	if !ok || r.liftedByTerminal(rule, events) {
 		return issues
-	}
-	for _, e := range events {
-		if r.selects(map[string]any{"terminal": true}, e) {
-			unless, _ := rule["unlessTerminal"].([]any)
-			for _, s := range unless {
-				if r.selects(s.(map[string]any), e) {
-					return issues
-				}
-			}
-			break
-		}
 	}
 	for _, k := range order {
 		if float64(calls[k].answers) < min {
@@ -218,6 +196,94 @@ func (r *TranscriptRules) answers(id string, rule map[string]any, events []any) 
 		}
 	}
 	return issues
+}
+
+// increasing: the numbers at pointer of the selected events strictly
+// increase (strict: false, never decrease); with groupBy, one sequence per
+// string at that pointer, events without one skipped.
+func (r *TranscriptRules) increasing(id string, rule map[string]any, events []any) []Issue {
+	var issues []Issue
+	sel := rule["select"].(map[string]any)
+	groupBy, grouped := rule["groupBy"].(string)
+	strict := rule["strict"] != false
+	prev := map[string]float64{}
+	for i, e := range events {
+		if !r.selects(sel, e) {
+			continue
+		}
+		g := ""
+		if grouped {
+			s, ok := get(e, groupBy).(string)
+			if !ok {
+				continue
+			}
+			g = s
+		}
+		v, ok := get(e, rule["pointer"].(string)).(float64)
+		if !ok {
+			continue
+		}
+		if p, seen := prev[g]; seen && ((strict && !(v > p)) || (!strict && v < p)) {
+			issues = append(issues, Issue{id, i, fmt.Sprintf("%v does not follow %v in order", v, p)})
+		}
+		prev[g] = v
+	}
+	return issues
+}
+
+// precedes: every selected event is followed later by a followedBy event
+// with the same string at key, each later event pairing with one earlier one.
+func (r *TranscriptRules) precedes(id string, rule map[string]any, events []any) []Issue {
+	sel, later := rule["select"].(map[string]any), rule["followedBy"].(map[string]any)
+	key := rule["key"].(string)
+	waiting := map[string][]int{}
+	for i, e := range events {
+		// An event that is both is first a later event, then an earlier one.
+		if r.selects(later, e) {
+			if k, ok := get(e, key).(string); ok && len(waiting[k]) > 0 {
+				waiting[k] = waiting[k][1:]
+			}
+		}
+		if r.selects(sel, e) {
+			if k, ok := get(e, key).(string); ok {
+				waiting[k] = append(waiting[k], i)
+			}
+		}
+	}
+	if r.liftedByTerminal(rule, events) {
+		return nil
+	}
+	// In event order (map iteration order is random).
+	keyOf := map[int]string{}
+	var left []int
+	for k, list := range waiting {
+		for _, index := range list {
+			keyOf[index] = k
+			left = append(left, index)
+		}
+	}
+	sort.Ints(left)
+	var issues []Issue
+	for _, index := range left {
+		issues = append(issues, Issue{id, index, fmt.Sprintf("event %d (%s %q) is not followed by a matching later event", index, key, keyOf[index])})
+	}
+	return issues
+}
+
+// liftedByTerminal: the run's first terminal event matches one of the rule's unlessTerminal selectors.
+func (r *TranscriptRules) liftedByTerminal(rule map[string]any, events []any) bool {
+	for _, e := range events {
+		if r.selects(map[string]any{"terminal": true}, e) {
+			unless, _ := rule["unlessTerminal"].([]any)
+			for _, s := range unless {
+				if r.selects(s.(map[string]any), e) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
 }
 
 // decodeGeneric decodes JSON bytes into encoding/json values.

@@ -21,7 +21,7 @@ import (
 
 // VendorKeywords are the assertions this vocabulary implements.
 var VendorKeywords = []string{
-	"x-max-utf8-bytes", "x-max-json-bytes", "x-max-base64-bytes-total",
+	"x-max-utf8-bytes", "x-max-json-bytes", "x-max-base64-bytes-total", "x-base64",
 	"x-greater-than", "x-not-greater-than", "x-equal-properties",
 	"x-last-non-system-role", "x-property-only-on-last-role",
 }
@@ -84,6 +84,13 @@ func (c vendorCheck) check(v any) string {
 		}
 		if total := base64Total(v, path); total > intOf(spec["max"]) {
 			return fmt.Sprintf("must have at most %d base64-decoded bytes in total (is %d)", intOf(spec["max"]), total)
+		}
+	case "x-base64":
+		spec, _ := c.value.(map[string]any)
+		if s, ok := v.(string); ok {
+			if problem := base64Problem(s, spec["alphabet"] == "url", fmt.Sprint(spec["padding"])); problem != "" {
+				return "must be base64 (RFC 4648): " + problem
+			}
 		}
 	case "x-greater-than", "x-not-greater-than":
 		obj, ok := v.(map[string]any)
@@ -276,6 +283,37 @@ func jsNumber(f float64) string {
 }
 
 // base64Total sums the decoded lengths of the strings reached by path ("*": every item or value).
+// base64Problem: what makes s not base64 as x-base64 reads RFC 4648 (the
+// alphabet, "=" only completing the last group, never 4n+1 characters, and
+// padding required, optional or forbidden); "" when it is base64.
+func base64Problem(s string, url bool, padding string) string {
+	end := len(s)
+	for i := 0; i < 2 && end > 0 && s[end-1] == '='; i++ {
+		end--
+	}
+	c62, c63 := byte('+'), byte('/')
+	if url {
+		c62, c63 = '-', '_'
+	}
+	for i := 0; i < end; i++ {
+		c := s[i]
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == c62 || c == c63) {
+			return fmt.Sprintf("byte %d is outside the alphabet", i)
+		}
+	}
+	switch {
+	case end%4 == 1:
+		return "a length no base64 string has"
+	case end != len(s) && len(s)%4 != 0:
+		return "padding that does not complete a group of 4"
+	case padding == "required" && len(s)%4 != 0:
+		return "no padding"
+	case padding == "forbidden" && end != len(s):
+		return "padding, which is forbidden here"
+	}
+	return ""
+}
+
 func base64Total(v any, path []string) int {
 	if len(path) == 0 {
 		s, ok := v.(string)

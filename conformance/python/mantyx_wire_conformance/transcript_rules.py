@@ -10,6 +10,7 @@ change. Terminal event types are the ``KnownAgentRunEvent`` variants marked
 from __future__ import annotations
 
 import json
+from collections import deque
 from typing import Any
 
 from .frames import to_envelope
@@ -69,20 +70,53 @@ class TranscriptRules:
         events = [to_envelope(e)[0] for e in transcript["events"]]
         issues: list[dict[str, Any]] = []
         for rule in self.rules:
-            getattr(self, "_" + rule["check"].replace("-", "_"))(rule, events, issues)
+            apply = getattr(self, "_" + str(rule["check"]).replace("-", "_"), None)
+            if apply is None:
+                # A check this runner does not know (a newer schema): an issue, never a crash.
+                issues.append({"rule": rule["id"], "index": -1, "message": f"unknown check {rule['check']!r}"})
+                continue
+            apply(rule, events, issues)
         return issues
 
     def _increasing(self, rule: dict[str, Any], events: list[Any], issues: list[dict[str, Any]]) -> None:
-        prev = None
+        # One sequence per string at groupBy ("" when there is none); strict: false lets values repeat.
+        strict = rule.get("strict") is not False
+        prev: dict[str, Any] = {}
         for i, e in enumerate(events):
             if not self.selects(rule["select"], e):
+                continue
+            g = get(e, rule["groupBy"]) if "groupBy" in rule else ""
+            if not isinstance(g, str):
                 continue
             v = get(e, rule["pointer"])
             if isinstance(v, bool) or not isinstance(v, (int, float)):
                 continue
-            if prev is not None and not v > prev:
-                issues.append({"rule": rule["id"], "index": i, "message": f"{rule['pointer']} is {v}, not greater than {prev}"})
-            prev = v
+            p = prev.get(g)
+            if p is not None and (not v > p if strict else v < p):
+                issues.append({"rule": rule["id"], "index": i, "message": f"{rule['pointer']} is {v}, out of order after {p}"})
+            prev[g] = v
+
+    def _precedes(self, rule: dict[str, Any], events: list[Any], issues: list[dict[str, Any]]) -> None:
+        # Earlier events still waiting for their later one, by key, oldest first.
+        waiting: dict[str, deque[int]] = {}
+        for i, e in enumerate(events):
+            # An event that is both is first a later event, then an earlier one.
+            if self.selects(rule["followedBy"], e):
+                k = get(e, rule["key"])
+                if isinstance(k, str) and waiting.get(k):
+                    waiting[k].popleft()
+            if self.selects(rule["select"], e):
+                k = get(e, rule["key"])
+                if isinstance(k, str):
+                    waiting.setdefault(k, deque()).append(i)
+        if self._lifted_by_terminal(rule, events):
+            return
+        for index, k in sorted((index, k) for k, lst in waiting.items() for index in lst):
+            issues.append({"rule": rule["id"], "index": index, "message": f"event {index} ({rule['key']} {json.dumps(k)}) is not followed by a matching later event"})
+
+    def _lifted_by_terminal(self, rule: dict[str, Any], events: list[Any]) -> bool:
+        end = next((e for e in events if self.selects({"terminal": True}, e)), None)
+        return end is not None and any(self.selects(s, end) for s in rule.get("unlessTerminal", []))
 
     def _count(self, rule: dict[str, Any], events: list[Any], issues: list[dict[str, Any]]) -> None:
         hits = [i for i, e in enumerate(events) if self.selects(rule["select"], e)]
@@ -116,10 +150,7 @@ class TranscriptRules:
                 calls[k][1] += 1
                 if "max" in rule and calls[k][1] > rule["max"]:
                     issues.append({"rule": rule["id"], "index": i, "message": f"call {json.dumps(k)} answered more than {rule['max']} time(s)"})
-        if "min" not in rule:
-            return
-        end = next((e for e in events if self.selects({"terminal": True}, e)), None)
-        if end is not None and any(self.selects(s, end) for s in rule.get("unlessTerminal", [])):
+        if "min" not in rule or self._lifted_by_terminal(rule, events):
             return
         for k, (index, answers) in calls.items():
             if answers < rule["min"]:

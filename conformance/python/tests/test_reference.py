@@ -3,6 +3,7 @@ tier passes, so each tier's passed count is the manifest's, and the
 known-failures list stays empty. MANTYX_TIERS selects tiers,
 MANTYX_FIXTURES_DIR another copy of the suite."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -58,3 +59,12 @@ def test_tiers_are_the_manifests() -> None:
     assert set(m["counts"]["tiers"]) == set(TIERS)
     assert sum(m["counts"]["tiers"].values()) == m["counts"]["messages"] + m["counts"]["sse"] + m["counts"]["flows"] + m["counts"]["transcripts"]
     assert m["counts"]["messages"] >= 400 and m["counts"]["sse"] >= 40
+
+
+def test_a_check_the_runner_does_not_know_is_an_issue_not_a_crash() -> None:
+    from mantyx_wire_conformance.transcript_rules import TranscriptRules
+
+    doc = json.loads((load().directory / "schema.json").read_text())
+    doc["components"]["schemas"]["RunTranscript"]["x-transcript-rules"] = [{"id": "from-a-newer-schema", "description": "d", "check": "follows-somehow", "select": {}}]
+    issues = TranscriptRules(doc).check({"events": []})
+    assert [(i["rule"], i["index"]) for i in issues] == [("from-a-newer-schema", -1)]

@@ -33,6 +33,10 @@ const OCTOBER_NARROWINGS: PatchOperation[] = [
   { op: "add", path: `${S}/InputFileAttachment/required/2`, value: "filename" },
   { op: "add", path: `${S}/McpLocalToolRef/if`, value: { required: ["serverInfo"] } },
   { op: "add", path: `${S}/McpLocalToolRef/then`, value: { properties: { serverInfo: { required: ["name"] } } } },
+  // "malformed base64 … 400": one component checked by x-base64 instead of the seed's pattern.
+  { op: "add", path: `${S}/Base64Data`, value: { type: "string", contentEncoding: "base64", "x-base64": { alphabet: "standard", padding: "optional" } } },
+  { op: "replace", path: `${S}/InputFileAttachment/properties/data`, value: { $ref: "#/components/schemas/Base64Data" } },
+  { op: "replace", path: `${S}/ToolResultFile/properties/data`, value: { $ref: "#/components/schemas/Base64Data" } },
 ];
 
 /** The seed schema's run snapshot required the cost keys that servers older than MANTYX 2026-09 leave out (agent-runs-protocol.md §7.1): now required at the strict level only. */
