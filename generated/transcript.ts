@@ -267,9 +267,11 @@ function checkToolFilesPrecedeTheirResult(events: readonly unknown[], issues: Tr
       ((t === "error"))) return;
     break;
   }
-  for (const [k, list] of waiting) {
-    for (const index of list) issues.push({ rule: "tool-files-precede-their-result", index, message: "event " + index + " (/data/name " + JSON.stringify(k) + ") is not followed by a matching later event" });
-  }
+  // In event order, as every other rule reports (not key by key).
+  const left: [number, string][] = [];
+  for (const [k, list] of waiting) for (const index of list) left.push([index, k]);
+  left.sort((a, b) => a[0] - b[0]);
+  for (const [index, k] of left) issues.push({ rule: "tool-files-precede-their-result", index, message: "event " + index + " (/data/name " + JSON.stringify(k) + ") is not followed by a matching later event" });
 }
 
 /** plan-revision-never-decreasing: `task_plan.revision` never decreases within one `planId` (agent-runs-protocol.md §7 and §11, task plan v2: monotonic per plan; the transitions of one update share a revision, ordered by `seq`, so a revision may repeat). Plans are separate sequences. Older `task_plan` events without `planId` or `revision` are skipped. */

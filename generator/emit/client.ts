@@ -227,9 +227,9 @@ export function operationData(model: LoadedSchema): OperationData[] {
       fields.push(`params: { ${spec.join(", ")} }`);
       params = { type: printed(`{ ${groups.map((g) => `${g.where}${g.required ? "" : "?"}: ${g.type.printed}`).join("; ")} }`), required: groups.some((g) => g.required) };
     }
-    // (The resumable stream's connections send the client's own headers and `apiKey`.)
     let extras = others.length > 0 || bodyShape?.media !== undefined || styledPath.length > 0;
-    if (perScheme && (op.security ?? doc.security) !== undefined && !resumable) {
+    // The resumable stream too: each of its connections sends the call's headers and query, credentials included.
+    if (perScheme && (op.security ?? doc.security) !== undefined) {
       const requirements = requirementsOf(doc, op, security);
       fields.push(`security: ${JSON.stringify(requirements)}`);
       // The runtime sends a bearer token or a header key itself; the other schemes through extras.

@@ -66,8 +66,9 @@ export function requirementsOf(doc: OpenAPIObject, op: OperationObject, model: S
  * scheme is a bearer token (http bearer, oauth2, openIdConnect) or a key in
  * an `X-API-Key` header (`credentialHeader: "x-api-key"`), one of them a
  * bearer one (so the default `Authorization: Bearer` serves), and every
- * operation takes a credential (none with `security: []`, where `apiKey`
- * would send one all the same) and one of each kind alone. The
+ * operation takes a credential (none with `security: []` or `[{}]`, where
+ * `apiKey` would send one all the same) and each scheme alone (two bearer
+ * schemes that different operations need are two credentials). The
  * MANTYX schema is such a schema: `bearerAuth` or `apiKeyHeader`, the same
  * key, on every operation.
  */
@@ -77,11 +78,11 @@ export function apiKeyStandsFor(doc: OpenAPIObject, operations: readonly Operati
   if (bearers.size === 0 || bearers.size + keys.size !== model.schemes.length) return false;
   return operations.every((op) => {
     const alternatives = requirementsOf(doc, op, model);
-    // No credential (`security: []`): `apiKey` would send one all the same, `credentials` do not.
-    if (alternatives.length === 0) return false;
+    // No credential (`security: []`, or `[{}]`: nothing but the empty requirement): `apiKey` would send one all the same, `credentials` do not.
+    if (alternatives.every((names) => names.length === 0)) return false;
     // Authentication optional: a key sent anyway is what `credentials` would send too.
     if (alternatives.some((names) => names.length === 0)) return true;
-    const alone = (kind: Set<string>): boolean => alternatives.some((names) => names.length === 1 && kind.has(names[0]!));
-    return alone(bearers) && (keys.size === 0 || alone(keys));
+    // Each scheme alone: then they are one credential. Two that different operations need (a user's token, an admin's) are two.
+    return model.schemes.every((scheme) => alternatives.some((names) => names.length === 1 && names[0] === scheme.name));
   });
 }
