@@ -5,5 +5,9 @@
  * line are relative to the current directory.
  */
 import { runCli } from "./cli.js";
+import { tuneJitForGen } from "./jit.js";
 
-process.exitCode = await runCli(process.argv.slice(2));
+const args = process.argv.slice(2);
+// The process is this one `gen` run (./jit.ts); commander takes no option before the command.
+if (args[0] === "gen") tuneJitForGen();
+process.exitCode = await runCli(args);

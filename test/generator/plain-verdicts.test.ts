@@ -160,3 +160,59 @@ describe("the MANTYX suite", () => {
     expect(read).toBeGreaterThan(1000);
   }, 120_000);
 });
+
+describe("plain verdicts the plain judge gives for a smaller schema", () => {
+  // A vendor keyword below an `anyOf`: no error list proves the plain verdict, the plain judge must run.
+  const event = (kind: string) => ({
+    type: "object",
+    required: ["kind", "s"],
+    properties: { kind: { const: kind }, s: { anyOf: [{ type: "string", "x-max-utf8-bytes": 2 }, { type: "integer" }] } },
+  });
+  const tooLong = { kind: "a", s: "ééé" };
+
+  test("a discriminated oneOf: only the branch the tag names is compiled, and its verdict is the union's", () => {
+    const judge = new LiveAjv({ Union: { type: "object", discriminator: { propertyName: "kind" }, oneOf: [{ $ref: `${C}A` }, { $ref: `${C}B` }] }, A: event("a"), B: event("b") } as never);
+    const { full, plain } = judge.check(`${C}Union`, tooLong);
+    expect(full.valid).toBe(false);
+    expect(plain).toBe(true);
+    expect(judge.plainCompiled).toEqual([`${C}A`]);
+    expect(judge.plainVerdict(`${C}Union`, tooLong)).toBe(true);
+    // A tag no branch has: invalid without compiling anything.
+    const unknown = new LiveAjv({ Union: { type: "object", discriminator: { propertyName: "kind" }, oneOf: [{ $ref: `${C}A` }, { $ref: `${C}B` }] }, A: event("a"), B: event("b") } as never);
+    expect(unknown.check(`${C}Union`, { kind: "c", s: "ééé" }).plain).toBe(false);
+    expect(unknown.plainCompiled).toEqual([]);
+  });
+
+  test("if/then/else whose `if` judges alike under both rules: only the branch in force is compiled", () => {
+    const schemas = { Root: { if: { type: "object", required: ["kind"], properties: { kind: { const: "a" } } }, then: { $ref: `${C}A` }, else: { $ref: `${C}B` } }, A: event("a"), B: event("b") };
+    const judge = new LiveAjv(schemas as never);
+    expect(judge.check(`${C}Root`, tooLong).plain).toBe(true);
+    expect(judge.plainCompiled).toEqual([`${C}A`]);
+    expect(new LiveAjv(schemas as never).plainVerdict(`${C}Root`, tooLong)).toBe(true);
+  });
+
+  test("not narrowed: an `if` with a vendor keyword (the two rules may take different branches); the plain judge's verdict on the whole", () => {
+    // The full rules' `if` fails on the vendor keyword and sends the value to `else`; the plain rules' holds.
+    const vendorIf = { Root: { if: { type: "object", properties: { s: { type: "string", "x-max-utf8-bytes": 2 } } }, then: { $ref: `${C}A` }, else: { $ref: `${C}B` } }, A: event("a"), B: event("b") };
+    const judge = new LiveAjv(vendorIf as never);
+    const { full, plain } = judge.check(`${C}Root`, tooLong);
+    expect(full.valid).toBe(false);
+    expect(plain).toBe(true);
+    expect(new LiveAjv(vendorIf as never).plainVerdict(`${C}Root`, tooLong)).toBe(true);
+    expect(judge.plainCompiled).toContain(`${C}Root`);
+  });
+
+  test("a first error inside the branch of an `if` that judges alike under both rules proves the plain rejection; an `if` error alone proves nothing", () => {
+    const judge = new LiveAjv({
+      Root: { if: { type: "object", required: ["kind"] }, then: { type: "object", required: ["n"], properties: { a: { type: "string", "x-max-utf8-bytes": 2 }, n: { type: "integer" } } } },
+    } as never);
+    const missing = judge.firstCheck(`${C}Root`, { kind: "k", a: "é" });
+    expect(missing.errors.map((e) => e.keyword)).toEqual(["required", "if"]);
+    expect(judge.plainRejects(`${C}Root`, missing.errors)).toBe(true);
+    const vendor = judge.firstCheck(`${C}Root`, { kind: "k", a: "ééé", n: 1 });
+    expect(vendor.errors.map((e) => e.keyword)).toEqual(["x-max-utf8-bytes", "if"]);
+    expect(judge.plainRejects(`${C}Root`, vendor.errors)).toBe(false);
+    expect(judge.check(`${C}Root`, { kind: "k", a: "ééé", n: 1 }).plain).toBe(true);
+    expect(judge.plainJudgeUsed).toBe(false);
+  });
+});

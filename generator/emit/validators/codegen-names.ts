@@ -13,7 +13,11 @@
  * (test/generator/codegen-names.test.ts compiles every level both ways).
  *
  * ajv's node classes are not exported; they are reached through a CodeGen's
- * own nodes. Anything unexpected leaves ajv as it is.
+ * own nodes, by shape, never by class name (a bundler renames classes:
+ * esbuild makes ajv's `class If` `_If`, which turned this off in the
+ * published bin). Before it stays installed, the new counts are checked
+ * against ajv's on a sample of every node kind; anything unexpected leaves
+ * ajv as it is.
  */
 import { CodeGen, _ } from "ajv/dist/compile/codegen/index.js";
 import { _CodeOrName } from "ajv/dist/compile/codegen/code.js";
@@ -71,6 +75,7 @@ export function useFastCodegenNames(): boolean {
       return into;
     },
   };
+  const expected = JSON.stringify(sortedCounts(classes.sample.names));
   original = [];
   for (const cls of [parent, ifNode, forLoop, forRange, forIter, tryNode]) {
     const descriptor = Object.getOwnPropertyDescriptor(cls.prototype, "names");
@@ -78,7 +83,17 @@ export function useFastCodegenNames(): boolean {
     Object.defineProperty(cls.prototype, "names", names);
   }
   installed = true;
+  if (JSON.stringify(sortedCounts(classes.sample.names)) !== expected) {
+    useAjvCodegenNames();
+    return false;
+  }
   return true;
+}
+
+function sortedCounts(counts: Counts): Array<[string, number]> {
+  return Object.entries(counts)
+    .filter(([, n]) => n !== 0)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
 }
 
 /** Puts ajv's own `names` back (for the test that compares the two). */
@@ -88,28 +103,49 @@ export function useAjvCodegenNames(): void {
   installed = false;
 }
 
-/** ajv's node classes, from the nodes a CodeGen makes; undefined when they are not the ones this file knows. */
-function nodeClasses(): { parent: NodeClass; ifNode: NodeClass; forLoop: NodeClass; forRange: NodeClass; forIter: NodeClass; tryNode: NodeClass } | undefined {
+/**
+ * ajv's node classes, from the nodes a CodeGen makes, and that CodeGen's
+ * root (a sample using every kind, its counts checked before and after);
+ * undefined when they are not shaped as this file knows: each a distinct
+ * subclass of the parent class, each with its own `names` getter.
+ */
+function nodeClasses(): { parent: NodeClass; ifNode: NodeClass; forLoop: NodeClass; forRange: NodeClass; forIter: NodeClass; tryNode: NodeClass; sample: CodeNode } | undefined {
   try {
     const gen = new CodeGen(new ValueScope({ scope: {} }), {});
     const nodes = gen as unknown as { readonly _root: CodeNode; readonly _currNode: CodeNode };
     const made: CodeNode[] = [];
     const current = (): CodeNode => nodes._currNode;
-    gen.if(_`a`, () => made.push(current()));
-    gen.for(_`;;`, () => made.push(current()));
-    gen.forRange("i", 0, 1, () => made.push(current()));
-    gen.forOf("x", _`a`, () => made.push(current()));
+    const a = gen.name("a");
+    const b = gen.let("b", _`${a} + 1`);
+    gen.if(
+      _`${a} > ${b}`,
+      () => {
+        made.push(current());
+        gen.assign(a, b);
+      },
+      () => gen.assign(b, a),
+    );
+    gen.for(_`;${a};`, () => {
+      made.push(current());
+      gen.assign(b, a);
+    });
+    gen.forRange("i", a, b, () => made.push(current()));
+    gen.forOf("x", _`${a}`, () => made.push(current()));
     gen.try(
-      () => made.push(current()),
-      () => undefined,
+      () => {
+        made.push(current());
+        gen.assign(a, b);
+      },
+      () => gen.assign(b, a),
+      () => gen.assign(a, _`${b} * 2`),
     );
     const [ifNode, forLoop, forRange, forIter, tryNode] = made.map((node) => node.constructor as NodeClass);
     const parent = Object.getPrototypeOf(nodes._root.constructor.prototype).constructor as NodeClass;
-    const all = [parent, ifNode, forLoop, forRange, forIter, tryNode];
-    const expected = ["ParentNode", "If", "ForLoop", "ForRange", "ForIter", "Try"];
-    if (all.some((cls, i) => cls === undefined || cls.name !== expected[i])) return undefined;
-    if (![ifNode, forLoop, forRange, forIter, tryNode].every((cls) => cls!.prototype instanceof parent)) return undefined;
-    return { parent, ifNode: ifNode!, forLoop: forLoop!, forRange: forRange!, forIter: forIter!, tryNode: tryNode! };
+    const kinds = [ifNode, forLoop, forRange, forIter, tryNode];
+    if (made.length !== 5 || new Set(kinds).size !== 5 || !kinds.every((cls) => cls !== undefined && cls.prototype instanceof parent)) return undefined;
+    const ownGetter = (cls: NodeClass): boolean => typeof Object.getOwnPropertyDescriptor(cls.prototype, "names")?.get === "function";
+    if (![parent, ...kinds].every((cls) => ownGetter(cls!))) return undefined;
+    return { parent, ifNode: ifNode!, forLoop: forLoop!, forRange: forRange!, forIter: forIter!, tryNode: tryNode!, sample: nodes._root };
   } catch {
     return undefined;
   }

@@ -25,7 +25,7 @@ try {
   port.on("message", (message: ToWorker) => {
     try {
       if (message.kind === "format") post({ kind: "formatted", text: formatModuleSync(message.source) });
-      else post({ kind: "verdicts", verdicts: message.items.map(([judge, pointer, data]) => judgeVerdict(judges[judge](), pointer, data)) });
+      else post({ kind: "verdicts", verdicts: message.items.map(([judge, pointer, json]) => judgeVerdict(judges[judge](), pointer, JSON.parse(json))) });
     } catch (error) {
       post({ kind: "failed", error: toThreadError(error) });
     }

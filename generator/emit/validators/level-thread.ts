@@ -16,7 +16,7 @@
  * compares the bin's output with the committed one, on the thread and not).
  *
  * A core to spare: the worker costs CPU of its own (a second isolate loads
- * and warms up ajv, and the cases cross by structured clone: about 0.3-0.5 s
+ * and warms up ajv, and the cases cross to it as JSON text: about 0.3-0.5 s
  * for the MANTYX schema), which pays only when it runs beside this thread,
  * not in turns with it. So it is started only with two cores or more and a
  * one-minute load average below their number; `MANTYX_WIRE_LEVEL_THREAD=on`
@@ -29,7 +29,6 @@ import { Worker } from "node:worker_threads";
 import { EmitError, type EmitErrorCode } from "../../errors.js";
 import type { LoadedSchema } from "../../model.js";
 import type { CaseJudges, DeferredJudge, JudgeVerdict } from "../fixtures/case-judges.js";
-import type { Json } from "../fixtures/json.js";
 import { runtimeImport } from "../runtime-import.js";
 import { LEVEL_MODULES } from "./level-module-text.js";
 import { levelComponents } from "./levels.js";
@@ -60,10 +59,15 @@ export type FromWorker =
   | { readonly kind: "formatted"; readonly text: string }
   | { readonly kind: "failed"; readonly error: ThreadError };
 
-/** A batch of cases to judge, to the worker: which judge (`errors` or `receive`), where, what. */
+/**
+ * A batch of cases to judge, to the worker: which judge (`errors` or
+ * `receive`), where, what (as JSON text: a string crosses threads as one
+ * copy, where a structured clone of the value walks it on both sides; JSON
+ * is all a case holds).
+ */
 export interface JudgeBatch {
   readonly kind: "judge";
-  readonly items: ReadonlyArray<readonly [judge: keyof CaseJudges, pointer: string, data: Json]>;
+  readonly items: ReadonlyArray<readonly [judge: keyof CaseJudges, pointer: string, json: string]>;
 }
 
 /** A level module's text for the worker to format (./format.ts): the strict level's, which this thread compiles. */
@@ -146,7 +150,7 @@ function startThread(file: string, input: LevelThreadInput): LevelThread {
   const formatted: string[] = [];
   let formatsAsked = 0;
   let asked = 0;
-  let batch: Array<readonly [keyof CaseJudges, string, Json]> = [];
+  let batch: Array<readonly [keyof CaseJudges, string, string]> = [];
 
   const wake = (): void => {
     for (const resolve of waiting.splice(0)) resolve();
@@ -178,9 +182,9 @@ function startThread(file: string, input: LevelThreadInput): LevelThread {
     }
   };
   const judge = (which: keyof CaseJudges): DeferredJudge => ({
-    ask(pointer, data) {
+    ask(pointer, _data, json) {
       const index = asked++;
-      batch.push([which, pointer, data]);
+      batch.push([which, pointer, json]);
       if (batch.length >= BATCH) send();
       return () => {
         const verdict = answers[index];
