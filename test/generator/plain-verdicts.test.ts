@@ -183,6 +183,25 @@ describe("plain verdicts the plain judge gives for a smaller schema", () => {
     expect(unknown.plainCompiled).toEqual([]);
   });
 
+  test("narrowed to a branch whose vendor keywords are all monotone: accepted, or rejected with no vendor error listed, without compiling", () => {
+    // B's vendor keyword below `not` makes the union non-monotone; A's (below an anyOf) is monotone.
+    const B = { type: "object", required: ["kind"], properties: { kind: { const: "b" }, s: { not: { type: "string", "x-max-utf8-bytes": 2 } } } };
+    const schemas = { Union: { type: "object", discriminator: { propertyName: "kind" }, oneOf: [{ $ref: `${C}A` }, { $ref: `${C}B` }] }, A: event("a"), B };
+    for (const [data, want] of [
+      [{ kind: "a", s: "é" }, true],
+      [{ kind: "a", s: 1.5 }, false],
+    ] as const) {
+      const judge = new LiveAjv(schemas as never);
+      expect(judge.check(`${C}Union`, data).plain).toBe(want);
+      expect(judge.plainCompiled).toEqual([]);
+      expect(new LiveAjv(schemas as never).plainVerdict(`${C}Union`, data)).toBe(want);
+    }
+    // In the non-monotone branch the plain judge still decides.
+    const judge = new LiveAjv(schemas as never);
+    expect(judge.check(`${C}Union`, { kind: "b", s: "ééé" }).plain).toBe(false);
+    expect(judge.plainCompiled).toEqual([`${C}B`]);
+  });
+
   test("if/then/else whose `if` judges alike under both rules: only the branch in force is compiled", () => {
     const schemas = { Root: { if: { type: "object", required: ["kind"], properties: { kind: { const: "a" } } }, then: { $ref: `${C}A` }, else: { $ref: `${C}B` } }, A: event("a"), B: event("b") };
     const judge = new LiveAjv(schemas as never);
