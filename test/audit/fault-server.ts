@@ -88,6 +88,8 @@ export interface AuditRun {
   cancels: number;
   /** Resolves waiting tool steps. */
   waiters: Map<string, (body: unknown) => void>;
+  /** Answers to calls emitted and still pending whose `awaitTool` step has not come yet (a turn's calls are all pending at once). */
+  early: Map<string, unknown>;
   listeners: Set<() => void>;
 }
 
@@ -172,6 +174,7 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
         const id = step.awaitTool;
         let timer: ReturnType<typeof setTimeout> | undefined;
         const answered = await new Promise<unknown>((resolve) => {
+          if (run.early.has(id)) return resolve(run.early.get(id));
           run.waiters.set(id, resolve);
           timer = setTimeout(() => resolve(undefined), step.waitMs ?? 10_000);
         });
@@ -297,7 +300,7 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
     if (req.method == "POST" && rest.length == 0) {
       const body = JSON.parse((await readBody(req)) || "null");
       const id = `run_${nextRun++}`;
-      const run: AuditRun = { id, body, log: [], terminal: false, status: "queued", connections: 0, resumes: [], posts: new Map(), postBodies: [], cancels: 0, waiters: new Map(), listeners: new Set() };
+      const run: AuditRun = { id, body, log: [], terminal: false, status: "queued", connections: 0, resumes: [], posts: new Map(), postBodies: [], cancels: 0, waiters: new Map(), early: new Map(), listeners: new Set() };
       runs.set(id, run);
       const steps = server.script;
       setTimeout(() => void play(run, steps), 1);
@@ -324,6 +327,13 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
       if (run.terminal) {
         statuses.push(409);
         return fail(res, 409, "run_terminal", "The run already finished");
+      }
+      // A call emitted and not yet answered is pending, whether or not the script waits for it yet.
+      const pending = run.log.some((e) => e.type == "local_tool_call" && (e.data as { toolUseId?: unknown }).toolUseId == body.toolUseId) && !run.early.has(body.toolUseId) && !run.log.some((e) => e.type == "local_tool_result_in" && (e.data as { toolUseId?: unknown }).toolUseId == body.toolUseId);
+      if (!waiter && pending) {
+        statuses.push(server.toolResultStatus);
+        run.early.set(body.toolUseId, body);
+        return server.toolResultStatus == 204 ? json(res, 204, undefined) : json(res, 200, {});
       }
       if (!waiter) {
         statuses.push(404);
