@@ -98,6 +98,13 @@ export async function localServer(handler: RequestListener): Promise<LocalServer
   };
 }
 
+/** A localServer answering 204 to everything, recording each request as `"<url> <Authorization or ->"` in `seen`: what the security tests read. */
+export const authRecorder = (seen: string[]): Promise<LocalServer> =>
+  localServer((request, response) => {
+    seen.push(`${request.url} ${request.headers.authorization ?? "-"}`);
+    response.writeHead(204).end();
+  });
+
 /** Every file below `dir`, by its `/`-separated path relative to `dir`, sorted, with its text. */
 export function readTree(dir: string): Map<string, string> {
   const files = readdirSync(dir, { recursive: true, withFileTypes: true })

@@ -9,7 +9,7 @@
  */
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { genAll, writeTree, localServer, type LocalServer } from "../support.js";
+import { genAll, writeTree, authRecorder, type LocalServer } from "../support.js";
 
 const SCHEMA = `openapi: 3.1.0
 info: { title: Anonymous operations, version: "1" }
@@ -42,10 +42,7 @@ beforeAll(async () => {
   // The one warning: the scheme left out.
   expect(stderr.match(/^(error|warning).*$/gm)).toEqual([expect.stringMatching(/^warning\[client\]: auth\.yaml:\d+:\d+: the security scheme "tls" \(mutualTLS\) is not one the client sends/)]);
   ({ ApiClient } = (await import(path.join(out, "client.ts"))) as { ApiClient: typeof ApiClient });
-  server = await localServer((request, response) => {
-    seen.push(`${request.url} ${request.headers.authorization ?? "-"}`);
-    response.writeHead(204).end();
-  });
+  server = await authRecorder(seen);
 }, 60_000);
 
 afterAll(() => server.close());

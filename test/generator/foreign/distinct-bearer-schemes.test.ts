@@ -8,7 +8,7 @@
  */
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { genQuietly, writeTree, localServer, type LocalServer } from "../support.js";
+import { genQuietly, writeTree, authRecorder, type LocalServer } from "../support.js";
 
 const SCHEMA = `openapi: 3.1.0
 info: { title: Two tokens, version: "1" }
@@ -37,10 +37,7 @@ const seen: string[] = [];
 beforeAll(async () => {
   const out = await genQuietly(path.join(writeTree({ "auth.yaml": SCHEMA }), "auth.yaml"));
   ({ ApiClient } = (await import(path.join(out, "client.ts"))) as { ApiClient: typeof ApiClient });
-  server = await localServer((request, response) => {
-    seen.push(`${request.url} ${request.headers.authorization ?? "-"}`);
-    response.writeHead(204).end();
-  });
+  server = await authRecorder(seen);
 }, 60_000);
 
 afterAll(() => server.close());
