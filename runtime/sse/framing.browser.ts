@@ -4,7 +4,7 @@
  * lines through one streaming TextDecoder and a split of its text. The
  * server framing's machinery (two decoders, byte ranges, a doubling buffer)
  * is built around a property of Node's TextDecoder and buys a page nothing;
- * this one is about 0.3 kB smaller gzipped. What each line means is
+ * this one is about 0.2 kB smaller gzipped. What each line means is
  * ./fields.ts, shared by both, and every decoder test runs on both
  * (test/sse/framings.ts).
  *

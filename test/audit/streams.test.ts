@@ -224,7 +224,9 @@ describe("runAgent with default settings", () => {
     const ids = ["tu_a", "tu_b", "tu_c", "tu_d", "tu_e"];
     const r = await run((n) => (n < 8 ? { dropAfter: 2, ignoreResume: n % 3 == 0, replay: 3 } : {}), [
       ...ids.map((id, i) => ({ emit: { type: "local_tool_call", data: { toolUseId: id, name: "add", args: { a: i, b: 1 } } } })),
-      ...ids.map((id) => ({ awaitTool: id })),
+      // The server's patience is not under test: the replaying connections bring nothing new, so the back-off grows over them
+      // (about 7.6 s of waits in one run, by onReconnect), and the default 10 s tool timeout then ended the run on a loaded machine.
+      ...ids.map((id) => ({ awaitTool: id, waitMs: 60_000 })),
       ...chatter(1),
     ], 30);
     expect(r.error).toBeUndefined();
