@@ -1,6 +1,5 @@
-import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vitest/config";
-import { VARIANTS } from "./scripts/platform-variants.mjs";
+import { browserVariantOf } from "./scripts/platform-variants.mjs";
 
 const shared = {
   // The machine has 2 cores; keep worker count modest so timing-sensitive
@@ -16,15 +15,7 @@ const shared = {
 const browserVariants: Plugin = {
   name: "browser-variants",
   enforce: "pre",
-  resolveId(source, importer) {
-    if (!importer) return null;
-    for (const variant of VARIANTS) {
-      for (const [file, specifier] of Object.entries(variant.importers)) {
-        if (source === specifier && importer === fileURLToPath(new URL(`./${file}.ts`, import.meta.url))) return fileURLToPath(new URL(`./${variant.module}.browser.ts`, import.meta.url));
-      }
-    }
-    return null;
-  },
+  resolveId: (source, importer) => (importer === undefined ? null : (browserVariantOf(source, importer) ?? null)),
 };
 
 /**

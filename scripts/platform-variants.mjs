@@ -29,17 +29,29 @@ export const VARIANTS = [
 export const SERVER_CONDITIONS = ["workerd", "edge-light", "worker", "react-native"];
 
 const root = new URL("../", import.meta.url);
+
+/** Each importer's file, by the specifier it imports a variant module with, and that module's browser variant: what both plugins below resolve. */
+const browserFiles = VARIANTS.flatMap((variant) =>
+  Object.entries(variant.importers).map(([file, specifier]) => ({
+    importer: fileURLToPath(new URL(`${file}.ts`, root)),
+    specifier,
+    browser: fileURLToPath(new URL(`${variant.module}.browser.ts`, root)),
+  })),
+);
+
+/** The browser variant `importer` (an absolute path) gets for `specifier`, or undefined when that import has none. */
+export const browserVariantOf = (specifier, importer) => browserFiles.find((f) => f.specifier === specifier && f.importer === importer)?.browser;
+
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 /** esbuild: every variant's importers resolve it to its browser variant, as the package's `browser` condition does. */
 export const browserPlatform = {
   name: "browser-platform",
   setup(build) {
-    for (const variant of VARIANTS) {
-      const browserFile = fileURLToPath(new URL(`${variant.module}.browser.ts`, root));
-      const importers = Object.keys(variant.importers).map((file) => fileURLToPath(new URL(`${file}.ts`, root)));
-      const specifiers = [...new Set(Object.values(variant.importers))];
-      build.onResolve({ filter: new RegExp(`^(${specifiers.map(escape).join("|")})$`) }, (args) => (importers.includes(args.importer) ? { path: browserFile } : undefined));
-    }
+    const specifiers = [...new Set(browserFiles.map((f) => f.specifier))];
+    build.onResolve({ filter: new RegExp(`^(${specifiers.map(escape).join("|")})$`) }, (args) => {
+      const path = browserVariantOf(args.path, args.importer);
+      return path === undefined ? undefined : { path };
+    });
   },
 };
