@@ -9,7 +9,8 @@
 import type { Credential, CredentialSupport, SecurityScheme } from "./core.js";
 import { secretForms } from "./internal/redact.js";
 
-const secretOf = (credential: Credential): string => (typeof credential == "string" ? credential : credential.password);
+/** The secret a credential is sent as: the token or key, or a basic one's password. */
+export const secretOf = (credential: Credential): string => (typeof credential == "string" ? credential : credential.password);
 
 /** Sends the credentials of the schemes `schemes` (the schema's, by name) that each operation's security requires. */
 export const schemeCredentials =

@@ -8,6 +8,7 @@
  */
 import { type CallParams, type Credential, type HeaderStyle, type OperationExtras, type ParamsSpec, type PathStyle, type QueryStyle, type SecurityScheme } from "./core.js";
 import { isJsonMediaType } from "./media.js";
+import { secretOf } from "./credentials.js";
 
 /** Adds `name=value` (value URL-encoded) to the call's `cookie` header. */
 function addCookie(headers: Record<string, string>, name: string, value: string): void {
@@ -91,7 +92,7 @@ export const operationExtras: OperationExtras = {
     }
   },
   credential(scheme: SecurityScheme, credential: Credential, query: URLSearchParams, headers: Record<string, string>): void {
-    const secret = typeof credential == "string" ? credential : credential.password;
+    const secret = secretOf(credential);
     if (scheme[0] == "basic") headers.authorization = `Basic ${basicToken(credential)}`;
     else if (scheme[1] == "query") query.append(scheme[2]!, secret);
     else addCookie(headers, scheme[2]!, secret);

@@ -12,7 +12,7 @@ import { SseParseError } from "../../runtime/sse/errors.js";
 import type { SseParserCallbacks } from "../../runtime/sse/fields.js";
 import { decoder as serverFraming } from "../../runtime/sse/framing.js";
 import { decoder as browserFraming } from "../../runtime/sse/framing.browser.js";
-import { toBytes } from "./helpers.js";
+import { splitAt, toBytes } from "./helpers.js";
 
 type Framing = typeof serverFraming;
 
@@ -38,17 +38,8 @@ const line = fc.oneof(
 );
 const stream = fc.tuple(fc.boolean(), fc.array(fc.tuple(line, fc.constantFrom("\n", "\r", "\r\n")), { maxLength: 30 })).map(([bom, lines]) => toBytes((bom ? "\uFEFF" : "") + lines.map(([l, t]) => l + t).join("")));
 
-/** `bytes` cut at the sorted points `cuts`. */
-const cut = (bytes: Uint8Array, cuts: number[]): Uint8Array[] => {
-  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-  const out: Uint8Array[] = [];
-  let from = 0;
-  for (const p of [...points, bytes.length]) {
-    out.push(bytes.subarray(from, p));
-    from = p;
-  }
-  return out;
-};
+/** `bytes` cut at the points `cuts` (taken modulo its length + 1, each once, in order). */
+const cut = (bytes: Uint8Array, cuts: number[]): Uint8Array[] => splitAt(bytes, ...[...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b));
 
 describe("the server and browser framings", () => {
   it("agree on every valid UTF-8 stream, chunking and limit", () => {
