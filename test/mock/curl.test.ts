@@ -1,10 +1,10 @@
 /**
- * The README's "mock" section as a Go or Python maintainer runs it: the
+ * docs/mock.md's session as a Go or Python maintainer runs it: the
  * mock started as `mantyx-wire mock --port 0 --workspace demo --api-key
  * mantyx_test` (the CLI in its own process), then `curl` alone: create a
  * run with a local tool, read its stream with `curl -N`, post the tool
  * result while the stream waits, and watch the stream end with `result`.
- * The commands are the README's own lines (each is asserted to be in it).
+ * The commands are docs/mock.md's own lines (each is asserted to be in it).
  * Needs curl; without it the test is skipped and says why.
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const tsx = createRequire(import.meta.url).resolve("tsx");
-const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+const readme = readFileSync(new URL("../../docs/mock.md", import.meta.url), "utf8");
 const hasCurl = ((): boolean => {
   try {
     execFileSync("curl", ["--version"], { stdio: "ignore" });
@@ -27,7 +27,7 @@ const hasCurl = ((): boolean => {
 })();
 if (!hasCurl) console.warn("test/mock/curl.test.ts: skipped, no curl on PATH");
 
-/** The run the README creates (its -d body, verbatim). */
+/** The run docs/mock.md creates (its -d body, verbatim). */
 const CREATE = `{"systemPrompt":"You are a cashier.","prompt":"What is 42 USD with tax?","tools":[{"kind":"local","name":"compute_total","parameters":{"type":"object","properties":{"amount":{"type":"number"},"currency":{"type":"string","enum":["USD","EUR"]}},"required":["amount","currency"]}}]}`;
 const RESULT = (toolUseId: string): string => `{"toolUseId":"${toolUseId}","result":"{\\"total\\":50.4}"}`;
 
@@ -56,7 +56,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(!hasCurl)("curl against mantyx-wire mock (skipped without curl)", () => {
-  it("the README's commands are these", () => {
+  it("docs/mock.md's commands are these", () => {
     expect(readme).toContain("npx -p @mantyx/wire-gen mantyx-wire mock --port 0 --workspace demo --api-key mantyx_test");
     expect(readme).toContain(`-d '${CREATE}'`);
     expect(readme).toContain(`curl -N "$MOCK/agent-runs/$RUN/stream" -H "Authorization: Bearer mantyx_test"`);

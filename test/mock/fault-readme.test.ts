@@ -1,5 +1,5 @@
 /**
- * The README's fault table is the fault catalog (generator/mock/faults/catalog.ts):
+ * The fault table of docs/mock.md is the fault catalog (generator/mock/faults/catalog.ts):
  * the same faults, in the same order, with the same value syntax, scope,
  * effect and duty of the client, so the documentation cannot drift from
  * what the parser accepts.
@@ -12,8 +12,8 @@ const SCOPE = { connection: "connection", run: "run (stored)", spec: "spec" } as
 
 /** The cells of each row of the table under "### Faults", `\|` unescaped and code marks removed where a whole cell is code. */
 function readmeRows(): string[][] {
-  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-  const section = readme.slice(readme.indexOf("### Faults"));
+  const readme = readFileSync(new URL("../../docs/mock.md", import.meta.url), "utf8");
+  const section = readme.slice(readme.indexOf("## Faults"));
   const lines = section.split("\n");
   const start = lines.findIndex((l) => l.startsWith("| fault |"));
   const rows: string[][] = [];
@@ -25,7 +25,7 @@ function readmeRows(): string[][] {
   return rows;
 }
 
-describe("the README's fault table", () => {
+describe("the fault table of docs/mock.md", () => {
   it("lists the catalog, row for row", () => {
     expect(readmeRows()).toEqual(FAULT_CATALOG.map((f) => [f.name, f.value, SCOPE[f.scope], f.does, f.clientMust]));
   });
