@@ -110,5 +110,10 @@ export {
 export type { SseMessage, SseSource } from "../sse/index.js";
 // What generated validators call and report.
 export { deepEqual, ucs2length } from "../validation/helpers.js";
+// What the generator (@mantyx/wire-gen) shares with the runtime, so both judge alike: which media types are JSON,
+// and how a request body's issues read (its mock answers with the client's words). Generated code does not import
+// these, so they count no revision.
+export { isJsonMediaType } from "../client/media.js";
+export { describeBodyIssues } from "../client/request-check.js";
 export { publicValidator, type CompiledCheck } from "../validation/public-validator.js";
 export type { ValidationIssue, Validator } from "../validation/issue.js";
