@@ -27,12 +27,15 @@ const browserVariants: Plugin = {
 export const ON_BROWSER_VARIANTS = ["test/sse/**/*.test.ts", "test/client/{stream,resume,reconnect}.test.ts", "test/audit/{sse,streams}.test.ts"];
 const SERVER_FRAMING_ONLY = ["test/sse/fast-path.test.ts", "test/sse/linearity.test.ts"];
 
+/** The generator imports the runtime as the package `@mantyx/wire-types`: here, its sources (tsconfig.json `paths`). */
+const resolve = { tsconfigPaths: true };
+
 export default defineConfig({
   test: {
     ...shared,
     projects: [
-      { extends: false, test: { ...shared, name: "node", include: ["test/**/*.test.ts"] } },
-      { extends: false, plugins: [browserVariants], test: { ...shared, name: "browser-variants", include: ON_BROWSER_VARIANTS, exclude: SERVER_FRAMING_ONLY } },
+      { extends: false, resolve, test: { ...shared, name: "node", include: ["test/**/*.test.ts"] } },
+      { extends: false, resolve, plugins: [browserVariants], test: { ...shared, name: "browser-variants", include: ON_BROWSER_VARIANTS, exclude: SERVER_FRAMING_ONLY } },
     ],
   },
 });

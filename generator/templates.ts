@@ -1,5 +1,5 @@
 /**
- * The client templates (templates/*.hbs, Handlebars) as the emitter uses
+ * The client templates (./templates/*.hbs, Handlebars) as the emitter uses
  * them. The published bundle carries them precompiled
  * (generator/scripts/prebuilt-assets.ts, ./prebuilt.ts) and loads only the
  * Handlebars runtime; from the sources they are compiled at each run by the
@@ -30,7 +30,7 @@ const require = createRequire(import.meta.url);
 
 /** The text of template `file`. */
 export function templateSource(file: TemplateFile): string {
-  return readFileSync(assetUrl(new URL(`../templates/${file}`, import.meta.url), file, import.meta.url), "utf8");
+  return readFileSync(assetUrl(new URL(`./templates/${file}`, import.meta.url), file, import.meta.url), "utf8");
 }
 
 let precompiled: Readonly<Record<string, TemplateSpecification>> | null | undefined;

@@ -1,6 +1,6 @@
 /**
  * Emitter "client": the fetch client of the schema, rendered from
- * `templates/*.hbs`, in four files:
+ * `generator/templates/*.hbs`, in four files:
  * - `client-core.ts`: the small core client (options, credentials; the
  *   runtime's ClientBase), no operation;
  * - `operations.ts`: one function per operation (`createRun(client, body)`),
@@ -116,7 +116,7 @@ export interface ClientReport {
   readonly leftOut: readonly { readonly pointer: string; readonly reason: string }[];
 }
 
-/** The names an operation's function or method gives its other arguments (templates/operation-args.hbs, operations.ts.hbs), and the types namespace. */
+/** The names an operation's function or method gives its other arguments (generator/templates/operation-args.hbs, operations.ts.hbs), and the types namespace. */
 const METHOD_ARGUMENTS = ["client", "body", "params", "options", "T"];
 
 function camel(name: string): string {
@@ -285,7 +285,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
   return ops.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-/** Handlebars with only checking helpers, for template `file` of templates/ (and its partials); HTML escaping off nowhere, since nothing is inserted raw. */
+/** Handlebars with only checking helpers, for template `file` of generator/templates/ (and its partials); HTML escaping off nowhere, since nothing is inserted raw. */
 export function createRenderer(file: TemplateFile = "client.ts.hbs"): (data: unknown) => string {
   // Precompiled in the published bundle (generator/templates.ts).
   const { hb, template } = templateEnvironment();

@@ -1,7 +1,8 @@
 /**
  * Emitter "fixtures": the cross-language fixture suite in generated/fixtures/.
- * (The emitter object, which runs `emitFixtures` in a worker thread, is in
- * ./fixtures-emitter.ts.)
+ * (The emitter object, `fixturesEmitter` at the end of this file, runs it
+ * with the message cases' error lists and receive-level verdicts from the
+ * validators' level thread, ./validators/level-thread.ts, where there is one.)
  *
  *   fixtures/manifest.json          versions, counts, sha256 of every file, dropped/omitted cases
  *   fixtures/README.md              the format

@@ -7,7 +7,7 @@
 import type { OpenAPIObject, OperationObject, PathItemObject, ReferenceObject, RequestBodyObject } from "openapi3-ts/oas31";
 import { getAtPointer, parseRefFragment, type Pointer } from "../load/json-pointer.js";
 import { pathItemsOf } from "../load/path-items.js";
-import { isJsonMediaType } from "../../runtime/client/media.js";
+import { isJsonMediaType } from "@mantyx/wire-types/codegen/v1";
 
 const COMPONENT = "#/components/schemas/";
 /** The HTTP methods of a Path Item (OpenAPI 3.1; `query` is 3.2's), in the order operations are listed. */

@@ -22,7 +22,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { describeBodyIssues } from "../../runtime/client/request-check.js";
+import { describeBodyIssues } from "@mantyx/wire-types/codegen/v1";
 import { isTerminalType, mantyxDocument, mantyxFlows } from "./artefacts.js";
 import { readJsonBody } from "./body.js";
 import { editionShapes, isEdition, type Edition } from "./editions.js";

@@ -4,7 +4,10 @@
  * `npm pack` / `npm publish` of @mantyx/wire-gen through `prepack`):
  *   - dist/mantyx-wire.js: generator/main.ts, the generator's own modules
  *     and the pure-JavaScript code of its dependencies they import (ajv and
- *     its own, js-yaml, commander, the Handlebars runtime) bundled by esbuild as ES modules for Node
+ *     its own, js-yaml, commander, the Handlebars runtime; the few functions
+ *     it shares with the runtime, from @mantyx/wire-types/codegen/v1, a dev
+ *     dependency read from its sources through the root tsconfig.json's
+ *     `paths`) bundled by esbuild as ES modules for Node
  *     20, split so that each command loads its work only when it runs
  *     (`--help` loads commander and the CLI alone). Bundled, not imported
  *     file by file from node_modules: Node loading ajv's hundred CommonJS
@@ -55,7 +58,7 @@ const result = await build({
 });
 writeFileSync(join(out, "THIRD_PARTY_LICENSES.txt"), thirdPartyLicenses(result.metafile));
 chmodSync(join(out, "mantyx-wire.js"), 0o755);
-for (const template of ["client.ts.hbs", "client-core.ts.hbs", "operations.ts.hbs", "operation-args.hbs", "operation-result.hbs", "operation-doc.hbs"]) cpSync(join(generator, "..", "templates", template), join(out, template));
+for (const template of ["client.ts.hbs", "client-core.ts.hbs", "operations.ts.hbs", "operation-args.hbs", "operation-result.hbs", "operation-doc.hbs"]) cpSync(join(generator, "templates", template), join(out, template));
 cpSync(join(generator, "load", "oas-3.1-schema.json"), join(out, "oas-3.1-schema.json"));
 cpSync(join(generator, "..", "generated", "openapi.json"), join(out, "mock-data", "openapi.json"));
 cpSync(join(generator, "..", "generated", "fixtures", "flows"), join(out, "mock-data", "fixtures", "flows"), { recursive: true });

@@ -327,7 +327,8 @@ export interface CallContext {
 
 /**
  * How a call whose answer is more than one JSON value is made (a resumable
- * event stream, an item stream, pages; ./kinds.ts). Without one, a call
+ * event stream, an item stream, pages: ./stream-run.ts, ./item-stream.ts,
+ * ./pages.ts; ./once.ts makes an at-most-once call). Without one, a call
  * sends its body and reads one JSON answer (or an at-most-once outcome).
  */
 export type OperationKind = (call: CallContext) => unknown;

@@ -15,37 +15,7 @@
  * code that needs a newer revision checks it when it is imported
  * (`requireCodegenRevision`).
  *
- * Revisions: 1, the first; 2, operations with query/header/cookie
- * parameters, security schemes and credentials, bodies without validators,
- * text answers and item streams without resume (`ParamsSpec`,
- * `SecurityScheme`, `Credential`, `ItemStreamMode`); 3, flattened frames
- * (`EventStreamSpec.payload`: read when a spec names its payload member)
- * and strict checking of events as an opt-in (`DecodeOptions.strict`); 4,
- * operation functions (`ClientBase`, `operationFunction`, the kinds
- * `checkedBody`, `onceKind`, `eventStreamKind`, `itemStreamKind`, `pagesKind`,
- * `defineOperations`) and
- * event streams without a validator (`EventStreamSpec.validate` optional),
- * and validators sharing their compiled functions (`publicValidator`: a
- * validator module from 4 on fails to link against an older runtime,
- * naming it); 5, `operation` and `Operation.extras` (`operationExtras`):
- * an operation function sends its entry's parameters and its basic, query
- * and cookie credentials only when the entry carries `extras`, so a
- * program bundles that code only for operations that need it
- * (`operationFunction` and `defineOperations` give it to every entry, as
- * revision 4 code expects); and `eventStream(probe, check)`, whose events
- * are schema-checked only when it is given `checkEvent` (`eventStreamKind`
- * always checks them), so the unvalidated operations bundle no checking;
- * and the query style `json` (`QueryStyle`: a parameter described by
- * `content: application/json`), and header and cookie parameters by name
- * with a style (`HeaderStyle`: `simple`, `explode`, `json`); 6,
- * `Operation.pathStyles` (`PathStyle`): path parameters that are arrays or
- * objects, or in `label` or `matrix` style, written by `extras` as their
- * style says (a revision 5 runtime wrote them as one encoded string); 7,
- * `HttpClient`, the client class with credentials by security scheme as a
- * `CredentialSupport` it is given (`schemeCredentials`): a generated client
- * whose schemes `apiKey` stands for passes none and bundles none of it
- * (`ClientBase`, the class of revisions 1 to 6, takes the schemes and
- * always sends them).
+ * What each revision added: CHANGELOG.md, "codegen/v1 revisions".
  */
 export const CODEGEN_V1_REVISION = 7;
 
@@ -110,5 +80,10 @@ export {
 export type { SseMessage, SseSource } from "../sse/index.js";
 // What generated validators call and report.
 export { deepEqual, ucs2length } from "../validation/helpers.js";
+// What the generator (@mantyx/wire-gen) shares with the runtime, so both judge alike: which media types are JSON,
+// and how a request body's issues read (its mock answers with the client's words). Generated code does not import
+// these, so they count no revision.
+export { isJsonMediaType } from "../client/media.js";
+export { describeBodyIssues } from "../client/request-check.js";
 export { publicValidator, type CompiledCheck } from "../validation/public-validator.js";
 export type { ValidationIssue, Validator } from "../validation/issue.js";

@@ -178,9 +178,9 @@ describe("client emitter", () => {
   });
 
   it("the templates never insert raw text ({{{ }}})", () => {
-    const templates = readdirSync(new URL("templates/", root)).filter((f) => f.endsWith(".hbs"));
+    const templates = readdirSync(new URL("generator/templates/", root)).filter((f) => f.endsWith(".hbs"));
     expect(templates.length).toBeGreaterThanOrEqual(6);
-    for (const t of templates) expect({ t, raw: readFileSync(new URL(`templates/${t}`, root), "utf8").includes("{{{") }).toEqual({ t, raw: false });
+    for (const t of templates) expect({ t, raw: readFileSync(new URL(`generator/templates/${t}`, root), "utf8").includes("{{{") }).toEqual({ t, raw: false });
   });
 
   it("renders an operation function from plain template data (the operations template and its partials)", () => {

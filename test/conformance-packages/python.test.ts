@@ -3,7 +3,9 @@
  * conformance/python (flit_core, no build isolation), installed into a fresh
  * virtual environment in a scratch folder outside the repository, offline,
  * from the built file and a wheelhouse of its pinned dependencies
- * (requirements.txt, downloaded once into node_modules/.cache). The SDK's
+ * (requirements.txt), both made by scripts/test-env.mjs (npm test's first
+ * step; this file runs it too, so it passes alone on a fresh machine), whose
+ * test environment's Python (flit_core) builds the wheel. The SDK's
  * own pytest test runs the suite through `mantyx_wire_conformance.run` with
  * its own frame decoding, the reference SSE decoder and the reference
  * validator without x-max-utf8-bytes (its known failures); the installed
@@ -12,13 +14,13 @@
  * must stop with the manifest error naming it.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { appendFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BASE_PYTHON, ensurePython, WHEELHOUSE } from "../../scripts/test-env.mjs";
 import { casesOf, expectTierLines, knownFailuresFile, REPO, scratchDir } from "./support.js";
 
 const PACKAGE = join(REPO, "conformance", "python");
-const WHEELHOUSE = join(REPO, "node_modules", ".cache", "mantyx-wire-conformance", "wheelhouse");
 
 const SDK_TEST = `from pathlib import Path
 
@@ -58,15 +60,13 @@ const quiet = { stdio: ["ignore", "ignore", "inherit"] as ["ignore", "ignore", "
 
 beforeAll(() => {
   scratch = scratchDir("python-conformance");
-  if (!existsSync(WHEELHOUSE) || readdirSync(WHEELHOUSE).length === 0) {
-    execFileSync("python3", ["-m", "pip", "download", "--quiet", "--disable-pip-version-check", "-r", join(PACKAGE, "requirements.txt"), "-d", WHEELHOUSE], quiet);
-  }
+  const testPython = ensurePython();
   const dist = join(scratch, "dist");
-  const built = spawnSync("python3", ["-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps", "--no-build-isolation", "-w", dist, PACKAGE], { encoding: "utf8" });
-  if (built.status !== 0) throw new Error(`building the wheel failed (is flit_core installed? python3 -m pip install -r conformance/python/build-requirements.txt):\n${built.stderr}`);
+  const built = spawnSync(testPython, ["-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps", "--no-build-isolation", "-w", dist, PACKAGE], { encoding: "utf8" });
+  if (built.status !== 0) throw new Error(`building the wheel with ${testPython} (flit_core, scripts/test-env.mjs) failed:\n${built.stderr}`);
   const wheel = readdirSync(dist).find((f) => f.endsWith(".whl"));
   if (wheel === undefined) throw new Error("pip wheel wrote no wheel");
-  execFileSync("python3", ["-m", "venv", join(scratch, "venv")], quiet);
+  execFileSync(BASE_PYTHON, ["-m", "venv", join(scratch, "venv")], quiet);
   python = join(scratch, "venv", "bin", "python");
   execFileSync(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-index", "--find-links", WHEELHOUSE, `${join(dist, wheel)}[reference]`, "pytest"], quiet);
   sdk = join(scratch, "othersdk");

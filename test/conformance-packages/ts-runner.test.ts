@@ -1,5 +1,5 @@
 /**
- * The npm runner API (mantyx/conformance, `@mantyx/wire-types/conformance`)
+ * The npm runner API (conformance/ts, `@mantyx/wire-types/conformance`)
  * from the sources, with adapters built on this package's own runtime (SSE
  * decoder, event layer, generated validators, transcript validator): every
  * case of every tier passes, so each tier's passed count is the manifest's.
@@ -17,8 +17,8 @@ import { validateRunTranscript } from "../../generated/transcript.js";
 import { decodeEventMessage } from "../../index.js";
 import { frameShapeOf } from "../../runtime/events/index.js";
 import { createSseParser, type SseMessage } from "../../runtime/sse/index.js";
-import { loadSuite, parseKnownFailures, runConformance, sha256Hex, SuiteIntegrityError, suiteSourceFromFiles, type ConformanceAdapters, type LoadedSuite } from "../../mantyx/conformance/index.js";
-import { folderSuiteSource, loadSuiteFromDisk, packagedFixturesDir } from "../../mantyx/conformance/node.js";
+import { loadSuite, parseKnownFailures, runConformance, sha256Hex, SuiteIntegrityError, suiteSourceFromFiles, type ConformanceAdapters, type LoadedSuite } from "../../conformance/ts/index.js";
+import { folderSuiteSource, loadSuiteFromDisk, packagedFixturesDir } from "../../conformance/ts/node.js";
 
 const byName = validators as unknown as Record<string, (data: unknown) => boolean>;
 

@@ -58,6 +58,9 @@ describe("the tarball", () => {
     expect(entries.filter((e) => /^(generator|templates|bin)\//.test(e))).toEqual([]);
     expect(entries).toContain("dist/runtime/codegen/v1.js");
     expect(entries.filter((e) => /^(generated\/validators\/|generated\/[^/]+\.ts$|runtime\/|index\.ts$)/.test(e))).toEqual([]);
+    // What its users run, nothing else: the TypeScript conformance kit compiled; the Go module and the Python wheel are other ecosystems' packages.
+    expect(entries).toContain("dist/conformance/ts/index.js");
+    expect(entries.filter((e) => /\.(go|py)$/.test(e) || /^conformance\//.test(e))).toEqual([]);
   });
 });
 

@@ -15,7 +15,7 @@
  */
 import { createRequire } from "node:module";
 import ajvEqualImport from "ajv/dist/runtime/equal.js";
-import { deepEqual } from "../../../runtime/validation/helpers.js";
+import { deepEqual } from "@mantyx/wire-types/codegen/v1";
 
 interface EqualFunction {
   (a: unknown, b: unknown): boolean;

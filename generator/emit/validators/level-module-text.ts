@@ -1,9 +1,9 @@
 /**
  * The three levels' shared modules as files: which module each level's
  * functions go to, under which export names, and the module's printed text
- * (./level-module.ts, ./format.ts). The validators emitter writes them; in
- * the published bin the receive level's is printed on the receive thread
- * (./receive-thread.ts) by this same function.
+ * (./level-module.ts, ./format.ts). The validators emitter writes them; the
+ * all-errors and receive levels' are printed on the level thread, when it runs
+ * (./level-thread.ts, ./level-thread-worker.ts) by this same function.
  */
 import type { LoadedSchema } from "../../model.js";
 import { componentRef } from "./ajv.js";

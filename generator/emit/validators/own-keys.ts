@@ -5,7 +5,7 @@
  * the Object.prototype members of the same name.
  *
  * `ownKeyEvaluation` runs on the code of live ajv (the `code.process`
- * option, ./ajv.ts) and of the standalone modules (./module-code.ts), so
+ * option, ./ajv.ts) and of the standalone modules (./level-module.ts), so
  * both judge the same way; `ownProtoKeys` only concerns standalone output,
  * where schema values become object literals.
  */

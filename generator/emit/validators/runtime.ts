@@ -6,7 +6,7 @@
  * `RUNTIME_EXPORTS` maps each `require("ajv/dist/runtime/<module>").<export>`
  * ajv can emit for this project's options to the contract export that
  * replaces it. A require not in the table fails generation (see
- * ./module-code.ts), so a new ajv dependency is noticed, not shipped.
+ * ./level-module.ts), so a new ajv dependency is noticed, not shipped.
  */
 
 export const RUNTIME_EXPORTS: Readonly<Record<string, string>> = {

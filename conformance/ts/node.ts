@@ -25,7 +25,7 @@ export function folderSuiteSource(dir: string): SuiteSource {
 
 /** The package's own copy of the suite: generated/fixtures/ of the package this module is in. */
 export function packagedFixturesDir(): string {
-  // From dist/mantyx/conformance/ (installed) or mantyx/conformance/ (the repository): the package root is the first folder up that has it.
+  // From dist/conformance/ts/ (installed) or conformance/ts/ (the repository): the package root is the first folder up that has it.
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 4; i++) {
     const candidate = join(dir, "generated", "fixtures");
