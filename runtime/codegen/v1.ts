@@ -45,9 +45,13 @@
  * `CredentialSupport` it is given (`schemeCredentials`): a generated client
  * whose schemes `apiKey` stands for passes none and bundles none of it
  * (`ClientBase`, the class of revisions 1 to 6, takes the schemes and
- * always sends them).
+ * always sends them); 8, `tolerated`, which receive-level validators call
+ * for a documented rule they read anyway (`x-strict-only: { section }`,
+ * `x-receive-default`), and which the typed event layer reports once
+ * through its warning hook (a validator module that calls it fails to link
+ * against an older runtime, naming it).
  */
-export const CODEGEN_V1_REVISION = 7;
+export const CODEGEN_V1_REVISION = 8;
 
 /**
  * Throws at import time when the installed runtime's contract revision is
@@ -109,6 +113,6 @@ export {
 } from "../events/index.js";
 export type { SseMessage, SseSource } from "../sse/index.js";
 // What generated validators call and report.
-export { deepEqual, ucs2length } from "../validation/helpers.js";
+export { deepEqual, tolerated, ucs2length } from "../validation/helpers.js";
 export { publicValidator, type CompiledCheck } from "../validation/public-validator.js";
 export type { ValidationIssue, Validator } from "../validation/issue.js";

@@ -23,6 +23,7 @@
  */
 import type { SseMessage } from "../sse/index.js";
 import { items, iterate, type SseParseOptions, type SseSource } from "../sse/iterate.js";
+import { toleratedNotes } from "../validation/helpers.js";
 import type { ValidationIssue } from "../validation/issue.js";
 import { StreamDecodeError } from "./errors.js";
 import { FrameShapeStamp, toEnvelope, type FrameShape } from "./frame-shape.js";
@@ -122,9 +123,21 @@ const hasEnvelope = (value: any): boolean => typeof value?.type === "string" && 
 export const checkEvent: EventCheck = (frame, spec, options, value, shape) => {
   const validate = spec.validate!;
   const { strict } = options;
-  if (validate(value)) {
-    if (strict !== undefined && !((value as EventEnvelope).seq <= options.seen!) && !strict(value)) {
-      warn(options, "event delivered (fails only the strict level)", new StreamDecodeError("strict-only", frame, strict.errors ?? [], undefined, value, false, shape));
+  // What the receive level read anyway (a documented rule broken, `x-tolerated`): collected around this one call.
+  const tolerated: ValidationIssue[] = [];
+  toleratedNotes.notes = tolerated;
+  let valid: boolean;
+  try {
+    valid = validate(value);
+  } finally {
+    toleratedNotes.notes = undefined;
+  }
+  if (valid) {
+    // Reported once: not again for an event a resumed stream replays (`seen`). The strict level, which
+    // refuses a tolerated rule, must judge what arrived: after the receive level filled it in, its tolerated notes stand for that.
+    if (!((value as EventEnvelope).seq <= options.seen!) && (tolerated.length > 0 || (strict !== undefined && !strict(value)))) {
+      const issues = strict === undefined || strict(value) ? tolerated : [...tolerated, ...(strict.errors ?? [])];
+      warn(options, "event delivered (fails only the strict level)", new StreamDecodeError("strict-only", frame, issues, undefined, value, false, shape));
     }
     return value;
   }
