@@ -37,6 +37,16 @@ describe("the receive-level rule, keyword by keyword", () => {
     ["keeps annotations", { type: "string", description: "d", examples: ["a"], "x-known-values": ["a"] }, { type: "string", description: "d", examples: ["a"], "x-known-values": ["a"] }],
     ["keeps a vendor keyword the generator does not implement (an annotation, as the loader reads it)", { type: "object", "x-scalar-ignore": true }, { type: "object", "x-scalar-ignore": true }],
     ["boolean schemas stay as they are", false, false],
+    [
+      "x-strict-only: { section } in an allOf branch becomes the schema's x-tolerated rule (hoisted: it runs after the schema's keywords)",
+      { type: "object", required: ["a"], allOf: [{ "x-strict-only": { section: "doc §1" }, required: ["card"] }] },
+      { type: "object", required: ["a"], "x-tolerated": { section: "doc §1", rule: { required: ["card"] } } },
+    ],
+    [
+      "x-receive-default drops its members from required and properties, and reads them in x-tolerated",
+      { type: "object", required: ["error", "code"], properties: { error: { type: "string" }, code: { type: "string", description: "d" } }, "x-receive-default": { section: "doc §2", members: { code: { from: "errorClass", default: "error" } } } },
+      { type: "object", required: ["error"], properties: { error: { type: "string" } }, "x-tolerated": { section: "doc §2", read: { code: { default: "error", from: "errorClass", type: "string" } } } },
+    ],
   ];
   it.each(cases)("%s", (_name, given, want) => {
     expect(receiveSchema(given as never, "/components/schemas/T")).toEqual(want);
@@ -46,6 +56,18 @@ describe("the receive-level rule, keyword by keyword", () => {
     // A document written elsewhere carries them in the schemas its operations answer with (Resend's `nullable`, a `faker` hint).
     const schema = { type: "object", properties: { a: { type: ["string", "null"], nullable: true, faker: "word", unknownKeyword: {} } } };
     expect(receiveSchema(schema as never, "/components/schemas/T")).toEqual(schema);
+  });
+
+  it("x-tolerated written by hand, an x-receive-default member it cannot read, a tolerated rule with a $ref: typed errors", () => {
+    const at = "/components/schemas/T";
+    expect(() => receiveSchema({ type: "object", "x-tolerated": { section: "s" } } as never, at)).toThrow(/derived by the generator, never written/);
+    const withDefault = (properties: object, members: object) => ({ type: "object", properties, "x-receive-default": { section: "s", members } });
+    expect(() => receiveSchema(withDefault({}, { n: { default: 0 } }) as never, at)).toThrow(/not a declared property/);
+    expect(() => receiveSchema(withDefault({ n: { type: "integer", maximum: 3 } }, { n: { default: 0 } }) as never, at)).toThrow(/has maximum, which a default cannot read/);
+    expect(() => receiveSchema(withDefault({ n: { type: "integer" } }, { n: { default: "0" } }) as never, at)).toThrow(/is not of its type integer/);
+    expect(() => receiveSchema(withDefault({ n: { type: "integer", minimum: 1 } }, { n: { default: 0 } }) as never, at)).toThrow(/below its minimum/);
+    expect(() => receiveSchema(withDefault({ constructor: { type: "string" } }, { constructor: { default: "" } }) as never, at)).toThrow(/every object inherits/);
+    expect(() => receiveSchema({ allOf: [{ "x-strict-only": { section: "s" }, properties: { a: { $ref: "#/components/schemas/A" } } }] } as never, at)).toThrow(/uses a \$ref/);
   });
 
   it("x-receive naming a keyword the schema lacks, or one that is kept anyway, is a typed error", () => {
