@@ -249,7 +249,7 @@ if (!PRESENT) {
       const streams = new Map<string, number>();
 
       beforeAll(async () => {
-        const byRun = new Map(captures.map((c, i) => [`run_${i}`, c] as const));
+        const byRun = new Map<string, Capture>(captures.map((c, i) => [`run_${i}`, c]));
         server = createServer((req: IncomingMessage, res: ServerResponse) => {
           const chunks: Buffer[] = [];
           req.on("data", (c: Buffer) => chunks.push(c));
