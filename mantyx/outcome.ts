@@ -5,7 +5,11 @@
  *
  * - `result` ends the run. It is a success unless it is the older failure
  *   shape, `subtype: "error_…"` (e.g. `error_local_tool_timeout`), or says
- *   `ok: false`.
+ *   `ok: false`. A `result` with neither marker (the official SDKs' test
+ *   servers send `{ "text": "ok" }`) is a success, as the documents say of
+ *   a terminal `result` ("resolve the call"; only an `error` subtype
+ *   throws), unless it carries an `error` message: then it failed
+ *   (docs/schema-decisions.md, "A terminal result with neither marker").
  * - `error` ends the run with a failure.
  * - `cancelled` ends the run (`POST /cancel`, or a deleted session).
  */
@@ -19,9 +23,11 @@ export type RunOutcome = "succeeded" | "failed" | "cancelled";
 export function runOutcome(event: AgentRunEvent | { type: string; data?: unknown }): RunOutcome | undefined {
   switch (event.type) {
     case "result": {
-      const data = event.data as { ok?: unknown; subtype?: unknown } | undefined;
+      const data = event.data as { ok?: unknown; subtype?: unknown; error?: unknown } | undefined;
       if (data?.ok === false) return "failed";
-      if (typeof data?.subtype === "string" && data.subtype.startsWith("error")) return "failed";
+      if (typeof data?.subtype === "string") return data.subtype.startsWith("error") ? "failed" : "succeeded";
+      // Neither marker: a failure only when it says so with an error message.
+      if (data?.ok === undefined && typeof data?.error === "string" && data.error !== "") return "failed";
       return "succeeded";
     }
     case "error":

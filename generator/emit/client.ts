@@ -40,8 +40,8 @@ import { deref, operationsOf, requestBodyComponent } from "./operations.js";
 import { checksRevision, runtimeImport } from "./runtime-import.js";
 import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "./validators/names.js";
 
-/** The codegen/v1 revision of operation functions, the client class and defineOperations (runtime/codegen/v1.ts): 5, `operation`, entries' `extras`, `eventStream` with `checkEvent`; 6, entries' `pathStyles`; 7, `HttpClient` with `schemeCredentials`. */
-export const OPERATION_FUNCTIONS_REVISION = 7;
+/** The codegen/v1 revision of operation functions, the client class and defineOperations (runtime/codegen/v1.ts): 5, `operation`, entries' `extras`, `eventStream` with `checkEvent`; 6, entries' `pathStyles`; 7, `HttpClient` with `schemeCredentials`; 8, the receive-level validators they bundle may call `tolerated`. */
+export const OPERATION_FUNCTIONS_REVISION = 8;
 
 /**
  * Operations whose answer needs more than "JSON in, JSON out":

@@ -20,8 +20,10 @@ import { xMaxUtf8Bytes } from "./x-max-utf8-bytes.js";
 import { xNotGreaterThan } from "./x-not-greater-than.js";
 import { xPropertyOnlyOnLastRole } from "./x-property-only-on-last-role.js";
 import { xReceive } from "./x-receive.js";
+import { xReceiveDefault } from "./x-receive-default.js";
 import { xStrictOnly } from "./x-strict-only.js";
 import { xTerminal } from "./x-terminal.js";
+import { xTolerated } from "./x-tolerated.js";
 import { xTranscriptRules } from "./x-transcript-rules.js";
 
 /** Keywords that the generated validators enforce. */
@@ -50,9 +52,16 @@ export const annotationKeywords: readonly KeywordDefinition[] = [
   xTranscriptRules,
   xTerminal,
   xReceive,
+  xReceiveDefault,
   xStrictOnly,
   ...openApiAnnotations,
 ];
+
+/**
+ * Keywords no schema writes: the receive level derives them
+ * (generator/emit/validators/receive-level.ts), and the generated code runs them.
+ */
+export const derivedKeywords: readonly KeywordDefinition[] = [xTolerated];
 
 /**
  * Adds every vendor and OpenAPI annotation keyword to `ajv`; returns it.
@@ -63,7 +72,7 @@ export const annotationKeywords: readonly KeywordDefinition[] = [
  * `except`: a keyword not to add (the instance then ignores it).
  */
 export function registerVendorKeywords(ajv: Ajv2020, { valuesChecked = false, except }: { valuesChecked?: boolean; except?: string } = {}): Ajv2020 {
-  for (const full of [...assertingKeywords, ...annotationKeywords]) {
+  for (const full of [...assertingKeywords, ...annotationKeywords, ...derivedKeywords]) {
     // `except`: one keyword left out (a judge of what a validator lacking it decides; fixtures/live-ajv.ts).
     const names = keywordNames([full]).filter((name) => name !== except);
     if (names.length === 0) continue;
@@ -89,7 +98,9 @@ export {
   xNotGreaterThan,
   xPropertyOnlyOnLastRole,
   xReceive,
+  xReceiveDefault,
   xStrictOnly,
   xTerminal,
+  xTolerated,
   xTranscriptRules,
 };

@@ -15,7 +15,7 @@
 import type { Ajv2020, AnySchema, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { prebuilt } from "../prebuilt.js";
 import { SchemaLoadError, type SchemaProblem } from "../errors.js";
-import { annotationKeywords, assertingKeywords } from "../keywords/index.js";
+import { annotationKeywords, assertingKeywords, derivedKeywords } from "../keywords/index.js";
 import { selectProblems } from "./ajv-problems.js";
 import { loaderAjv } from "./ajv.js";
 import { metaValidator } from "./meta-validators.js";
@@ -31,6 +31,8 @@ import { closest } from "./suggest.js";
  */
 const EXTRA_KEYWORDS: ReadonlyMap<string, AnySchema | undefined> = new Map([
   ["discriminator", undefined],
+  // Derived by the receive level from `x-strict-only: { section }` and `x-receive-default`, never written: any value is refused.
+  ...derivedKeywords.map((def): [string, AnySchema | undefined] => [String(def.keyword), false]),
   ...[...assertingKeywords, ...annotationKeywords].flatMap((def) =>
     (Array.isArray(def.keyword) ? def.keyword : [def.keyword]).map((keyword): [string, AnySchema | undefined] => [keyword, def.metaSchema]),
   ),

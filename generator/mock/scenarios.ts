@@ -253,7 +253,8 @@ export async function play(run: MockRun): Promise<void> {
       return;
     case "invalid-terminal":
       run.emit("assistant_delta", { text: "a" });
-      run.emit("result", { text: "neither ok nor subtype" });
+      // Breaks what its type promises (`ok` a boolean). (A result with neither ok nor subtype was this scenario; it is read now, as the official SDKs read it.)
+      run.emit("result", { ok: "yes", text: "ok is not a boolean" });
       return;
     case "truncated":
       run.emit("assistant_delta", { text: '{"answer": "par' });

@@ -4,7 +4,8 @@
  *
  * - `local` tools, by name;
  * - `a2a_local` peers, by a field of their Agent Card (`url` unless
- *   `a2aIndexBy` says otherwise), since the call echoes the whole card;
+ *   `a2aIndexBy` says otherwise), since the call echoes the whole card; a
+ *   call without its card (older and test servers) by the peer's tool name;
  * - `mcp_local` servers, by their SDK-side label (`local_tool_call.mcpServer`).
  *
  * A call is dispatched by its `kind`, `local` when omitted (older servers).
@@ -372,9 +373,17 @@ export class ToolRegistry {
         }
         case "a2a_local": {
           const card = (call as { agentCard?: AgentCard }).agentCard;
-          const key = card === undefined ? undefined : this.indexBy(card);
-          const peer = key === undefined ? undefined : this.peers.get(key);
-          if (peer === undefined) return await this.unmatched(ctx, `No a2a_local peer is registered for Agent Card ${JSON.stringify(key ?? null)} (tool ${JSON.stringify(call.name)}).`);
+          let peer: A2aPeerDefinition | undefined;
+          if (card === undefined) {
+            // A call without its Agent Card (required at the strict level only: the official SDKs' servers send such
+            // calls, and the SDKs dispatch them by name): the peer registered under the call's tool name, if any.
+            peer = this.peerList.find((p) => p.name === call.name);
+            if (peer === undefined) return await this.unmatched(ctx, `The a2a_local call of tool ${JSON.stringify(call.name)} came without its Agent Card, and no a2a_local peer is registered under that name.`);
+          } else {
+            const key = this.indexBy(card);
+            peer = key === undefined ? undefined : this.peers.get(key);
+            if (peer === undefined) return await this.unmatched(ctx, `No a2a_local peer is registered for Agent Card ${JSON.stringify(key ?? null)} (tool ${JSON.stringify(call.name)}).`);
+          }
           const bad = this.validateArgs(A2A_ARGS, call.args, { kind: "a2a_local", name: call.name });
           if (bad !== null) return this.badArgs(call.name, bad);
           return asAnswer(await peer.handler((call.args as { message: string }).message, ctx));

@@ -17,7 +17,7 @@
  *
  * What each revision added: CHANGELOG.md, "codegen/v1 revisions".
  */
-export const CODEGEN_V1_REVISION = 7;
+export const CODEGEN_V1_REVISION = 8;
 
 /**
  * Throws at import time when the installed runtime's contract revision is
@@ -79,7 +79,7 @@ export {
 } from "../events/index.js";
 export type { SseMessage, SseSource } from "../sse/index.js";
 // What generated validators call and report.
-export { deepEqual, ucs2length } from "../validation/helpers.js";
+export { deepEqual, tolerated, ucs2length } from "../validation/helpers.js";
 // What the generator (@mantyx/wire-gen) shares with the runtime, so both judge alike: which media types are JSON,
 // and how a request body's issues read (its mock answers with the client's words). Generated code does not import
 // these, so they count no revision.

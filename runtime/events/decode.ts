@@ -10,9 +10,13 @@
  * the spec's validator: for generated specs the receive level, the shape
  * each type promises (schema/CONVENTIONS.md, "Two validation levels"). A
  * message that is not JSON, or not an event, becomes a StreamDecodeError,
- * handled per `onInvalid`. Strict checking is an opt-in (`strict`): the
- * program imports the strict validator and passes it, so a program that
- * does not ask for it does not bundle it.
+ * handled per `onInvalid`. A documented rule that real servers break and
+ * the receive level reads anyway (`x-tolerated`: the generated validator
+ * fills in what the documents give, and calls the runtime's `tolerated`)
+ * is reported once through `onWarning`, naming its section. Strict
+ * checking is an opt-in (`strict`): the program imports the strict
+ * validator and passes it, so a program that does not ask for it does not
+ * bundle it.
  *
  * The iterables run on the SSE decoder's own iterators (runtime/sse/iterate.ts)
  * with a handler that decodes the messages of each chunk in one loop.
@@ -23,6 +27,7 @@
  */
 import type { SseMessage } from "../sse/index.js";
 import { items, iterate, type SseParseOptions, type SseSource } from "../sse/iterate.js";
+import { toleratedNotes } from "../validation/helpers.js";
 import type { ValidationIssue } from "../validation/issue.js";
 import { StreamDecodeError } from "./errors.js";
 import { FrameShapeStamp, toEnvelope, type FrameShape } from "./frame-shape.js";
@@ -122,9 +127,23 @@ const hasEnvelope = (value: any): boolean => typeof value?.type === "string" && 
 export const checkEvent: EventCheck = (frame, spec, options, value, shape) => {
   const validate = spec.validate!;
   const { strict } = options;
-  if (validate(value)) {
-    if (strict !== undefined && !((value as EventEnvelope).seq <= options.seen!) && !strict(value)) {
-      warn(options, "event delivered (fails only the strict level)", new StreamDecodeError("strict-only", frame, strict.errors ?? [], undefined, value, false, shape));
+  // What the receive level read anyway (a documented rule broken, `x-tolerated`): collected around this one call.
+  const tolerated: ValidationIssue[] = [];
+  toleratedNotes.notes = tolerated;
+  let valid: boolean;
+  try {
+    valid = validate(value);
+  } finally {
+    toleratedNotes.notes = undefined;
+  }
+  if (valid) {
+    // Reported once: not again for an event a resumed stream replays (`seen`). The strict level, which
+    // refuses a tolerated rule, must judge what arrived: after the receive level filled it in, its tolerated notes stand for that.
+    if (!((value as EventEnvelope).seq <= options.seen!)) {
+      const failed = strict !== undefined && !strict(value);
+      if (failed || tolerated.length > 0) {
+        warn(options, "event delivered (fails only the strict level)", new StreamDecodeError("strict-only", frame, failed ? [...tolerated, ...(strict.errors ?? [])] : tolerated, undefined, value, false, shape));
+      }
     }
     return value;
   }

@@ -9,9 +9,11 @@ import type { FrameShape } from "./frame-shape.js";
 /**
  * `invalid-json`: `data` is not JSON. `invalid-event`: JSON, but not a valid
  * event of the stream (at the level its spec checks: the receive level for
- * generated specs). `strict-only`: a valid event that breaks a rule of the
- * strict validator the program opted into (`strict`); it is delivered, and
- * this only goes to `onWarning`.
+ * generated specs). `strict-only`: a valid event that breaks a strict-level
+ * rule: one the receive level reads anyway and reports (a documented rule
+ * real servers break, `x-tolerated`: the issue names its section), or one
+ * of the strict validator the program opted into (`strict`); it is
+ * delivered, and this only goes to `onWarning`.
  */
 export type StreamDecodeErrorType = "invalid-json" | "invalid-event" | "strict-only";
 
@@ -37,7 +39,7 @@ export class StreamDecodeError extends Error {
 
   constructor(type: StreamDecodeErrorType, frame: SseMessage, issues: readonly ValidationIssue[], cause?: unknown, value?: unknown, terminal = false, shape?: FrameShape) {
     super(
-      `SSE message${frame.id && " " + frame.id} ${WHAT[type]}${type === "invalid-json" ? "" : `: ${describeIssues(issues)}`} (${type === "strict-only" ? "delivered; strict checking is on" : "see onInvalid"})`,
+      `SSE message${frame.id && " " + frame.id} ${WHAT[type]}${type === "invalid-json" ? "" : `: ${describeIssues(issues)}`} (${type === "strict-only" ? "delivered" : "see onInvalid"})`,
       { cause },
     );
     Object.assign(this, { type, frame, issues, value, terminal, shape });

@@ -4,6 +4,7 @@
  * codegen contract (runtime/codegen/v1.ts), so they need neither ajv nor
  * anything outside this package at run time. For JSON values; no Node APIs.
  */
+import type { ValidationIssue } from "./issue.js";
 
 /**
  * Length of a string in Unicode code points, as JSON Schema's minLength and
@@ -45,4 +46,22 @@ export function deepEqual(a: unknown, b: unknown): boolean {
     if (!Object.prototype.hasOwnProperty.call(right, key) || !deepEqual(left[key], right[key])) return false;
   }
   return true;
+}
+
+/**
+ * @internal Where `tolerated` reports: the typed event layer sets `notes`
+ * to an array around one validator call (runtime/events/decode.ts) and
+ * reads it after; otherwise reports go nowhere (a program calling a
+ * validator itself collects nothing and keeps nothing).
+ */
+export const toleratedNotes: { notes: ValidationIssue[] | undefined } = { notes: undefined };
+
+/**
+ * Called by receive-level validators (the `x-tolerated` keyword,
+ * generator/keywords/x-tolerated.ts) for a value that breaks a documented
+ * rule the receive level reads anyway: `section` names the document and
+ * section of the rule.
+ */
+export function tolerated(instancePath: string, section: string): void {
+  toleratedNotes.notes?.push({ instancePath, schemaPath: "", keyword: "x-tolerated", params: { section }, message: `breaks ${section}; read as documented` });
 }

@@ -148,6 +148,12 @@ describe("terminal detection", () => {
     [{ seq: 1, type: "result", data: { subtype: "success" } }, "succeeded"],
     [{ seq: 1, type: "result", data: { subtype: "error_local_tool_timeout", error: "x" } }, "failed"],
     [{ seq: 1, type: "result", data: { ok: false } }, "failed"],
+    // Neither marker (the official SDKs' test servers send it): a success, unless it carries an error message (docs/schema-decisions.md).
+    [{ seq: 1, type: "result", data: { text: "ok" } }, "succeeded"],
+    [{ seq: 1, type: "result", data: { error: "boom" } }, "failed"],
+    [{ seq: 1, type: "result", data: { error: "" } }, "succeeded"],
+    [{ seq: 1, type: "result", data: { ok: true, error: "ignored: ok says" } }, "succeeded"],
+    [{ seq: 1, type: "result", data: { subtype: "success", error: "ignored: subtype says" } }, "succeeded"],
     [{ seq: 1, type: "error", data: { error: "x", code: "server" } }, "failed"],
     [{ seq: 1, type: "cancelled", data: {} }, "cancelled"],
     [{ seq: 1, type: "assistant_message", data: { text: "" } }, undefined],

@@ -98,6 +98,25 @@ describe("runAgent", () => {
     expect((terminal.data as { text: string }).text).toBe("Tool said: by organization");
   });
 
+  it("dispatches an a2a_local call without its Agent Card by tool name, and answers an unmatched one with a tool error", async () => {
+    // Official SDK test servers send such calls (the card is required at the strict level only); the SDKs dispatch them by name.
+    const asked: string[] = [];
+    const tools = new ToolRegistry()
+      .a2aLocal({ name: "hr_agent", agentCard: HR_CARD, handler: (message) => (asked.push(message), "PTO resets on Jan 1") })
+      .a2aLocal({ name: "it_agent", agentCard: OTHER_CARD, handler: () => "wrong peer" });
+    const context = { runId: "run_x", signal: undefined };
+    const call = (name: string) => ({ toolUseId: "tu_1", name, args: { message: "When?" }, kind: "a2a_local" as const });
+    expect(await tools.dispatch(call("hr_agent"), context)).toEqual({ result: "PTO resets on Jan 1" });
+    expect(asked).toEqual(["When?"]);
+    const unmatched = await tools.dispatch(call("nope"), context);
+    expect(unmatched).toEqual({ error: 'The a2a_local call of tool "nope" came without its Agent Card, and no a2a_local peer is registered under that name.' });
+    // With a card, the card decides (not the name).
+    expect(await tools.dispatch({ ...call("hr_agent"), agentCard: OTHER_CARD }, context)).toEqual({ result: "wrong peer" });
+    // A fallback serves an unmatched cardless call.
+    const withFallback = new ToolRegistry().fallback((c) => `fallback ran ${c.name}`);
+    expect(await withFallback.dispatch(call("nope"), context)).toEqual({ result: "fallback ran nope" });
+  });
+
   it("dispatches mcp_local by mcpServer, validates against inputSchema and flattens MCP content", async () => {
     const received: unknown[] = [];
     const fsTools = [{ name: "fs_read_file", inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } }];

@@ -167,7 +167,7 @@ describe("streamRun", () => {
       expect(items.length).toBe(onInvalid === "deliver" ? 2 : 1);
       expect(stream.terminal).toBeUndefined();
       expect(server().streams.length - first).toBe(1);
-      if (onInvalid === "deliver") expect((items[1] as StreamDecodeError).value).toEqual({ seq: 2, type: "result", data: { text: "neither ok nor subtype" } });
+      if (onInvalid === "deliver") expect((items[1] as StreamDecodeError).value).toEqual({ seq: 2, type: "result", data: { ok: "yes", text: "ok is not a boolean" } });
     }
   });
 

@@ -30,4 +30,19 @@ describe("vendor keyword values, checked once", () => {
     expect(run.stderr).toContain("x-max-utf8-bytes");
     expect(run.stderr).not.toContain("internal error");
   });
+
+  test("gen refuses x-tolerated written by hand (derived by the receive level) and a bad x-strict-only or x-receive-default value, at its place", async () => {
+    for (const [lines, keyword] of [
+      [["    Thing:", "      type: object", "      x-tolerated: { section: s }"], "x-tolerated"],
+      [["    Thing:", "      type: object", "      allOf:", "        - x-strict-only: { sectoin: s }", "          required: [a]"], "x-strict-only"],
+      [["    Thing:", "      type: object", "      properties: { n: { type: integer } }", "      x-receive-default: { section: s, members: { n: { default: [0] } } }"], "x-receive-default"],
+    ] as const) {
+      const dir = writeTree({ "openapi.yaml": openApiYaml(lines.join("\n")) });
+      const run = await cli(["gen", "--schema", "openapi.yaml", "--out", "out"], dir);
+      expect(run.code, keyword).toBe(2);
+      expect(run.stderr, keyword).toMatch(/openapi\.yaml:\d+:\d+/);
+      expect(run.stderr, keyword).toContain(keyword);
+      expect(run.stderr, keyword).not.toContain("internal error");
+    }
+  });
 });

@@ -74,7 +74,8 @@ export function dispatch(data: LocalToolCallData): string {
       assertType<Equal<typeof data, LocalToolCallLocal>>();
       return data.name;
     case "a2a_local":
-      return `${data.agentCard.name}: ${data.args.message}`;
+      // The card is required at the strict level only (official SDK servers leave it out): the type says so.
+      return `${data.agentCard?.name ?? data.name}: ${data.args.message}`;
     case "mcp_local":
       return `${data.mcpServer}/${data.mcpToolName}`;
     default:

@@ -11,6 +11,8 @@ import { validateAgentRunEvent } from "../../generated/validators/agent-run-even
 import { validateAgentRunEventReceive } from "../../generated/validators/agent-run-event.receive.js";
 import { validateRunSnapshot } from "../../generated/validators/run-snapshot.js";
 import { validateRunSnapshotReceive } from "../../generated/validators/run-snapshot.receive.js";
+import { toleratedNotes } from "../../runtime/validation/helpers.js";
+import type { ValidationIssue } from "../../runtime/validation/issue.js";
 import { loadSchemaFile, SCHEMA_PATH } from "./support/load-schema.js";
 
 const model = await loadSchemaFile(SCHEMA_PATH);
@@ -35,6 +37,16 @@ describe("the receive-level rule, keyword by keyword", () => {
     ["keeps annotations", { type: "string", description: "d", examples: ["a"], "x-known-values": ["a"] }, { type: "string", description: "d", examples: ["a"], "x-known-values": ["a"] }],
     ["keeps a vendor keyword the generator does not implement (an annotation, as the loader reads it)", { type: "object", "x-scalar-ignore": true }, { type: "object", "x-scalar-ignore": true }],
     ["boolean schemas stay as they are", false, false],
+    [
+      "x-strict-only: { section } in an allOf branch becomes the schema's x-tolerated rule (hoisted: it runs after the schema's keywords)",
+      { type: "object", required: ["a"], allOf: [{ "x-strict-only": { section: "doc §1" }, required: ["card"] }] },
+      { type: "object", required: ["a"], "x-tolerated": { section: "doc §1", rule: { required: ["card"] } } },
+    ],
+    [
+      "x-receive-default drops its members from required and properties, and reads them in x-tolerated",
+      { type: "object", required: ["error", "code"], properties: { error: { type: "string" }, code: { type: "string", description: "d" } }, "x-receive-default": { section: "doc §2", members: { code: { from: "errorClass", default: "error" } } } },
+      { type: "object", required: ["error"], properties: { error: { type: "string" } }, "x-tolerated": { section: "doc §2", read: { code: { default: "error", from: "errorClass", type: "string" } } } },
+    ],
   ];
   it.each(cases)("%s", (_name, given, want) => {
     expect(receiveSchema(given as never, "/components/schemas/T")).toEqual(want);
@@ -44,6 +56,18 @@ describe("the receive-level rule, keyword by keyword", () => {
     // A document written elsewhere carries them in the schemas its operations answer with (Resend's `nullable`, a `faker` hint).
     const schema = { type: "object", properties: { a: { type: ["string", "null"], nullable: true, faker: "word", unknownKeyword: {} } } };
     expect(receiveSchema(schema as never, "/components/schemas/T")).toEqual(schema);
+  });
+
+  it("x-tolerated written by hand, an x-receive-default member it cannot read, a tolerated rule with a $ref: typed errors", () => {
+    const at = "/components/schemas/T";
+    expect(() => receiveSchema({ type: "object", "x-tolerated": { section: "s" } } as never, at)).toThrow(/derived by the generator, never written/);
+    const withDefault = (properties: object, members: object) => ({ type: "object", properties, "x-receive-default": { section: "s", members } });
+    expect(() => receiveSchema(withDefault({}, { n: { default: 0 } }) as never, at)).toThrow(/not a declared property/);
+    expect(() => receiveSchema(withDefault({ n: { type: "integer", maximum: 3 } }, { n: { default: 0 } }) as never, at)).toThrow(/has maximum, which a default cannot read/);
+    expect(() => receiveSchema(withDefault({ n: { type: "integer" } }, { n: { default: "0" } }) as never, at)).toThrow(/is not of its type integer/);
+    expect(() => receiveSchema(withDefault({ n: { type: "integer", minimum: 1 } }, { n: { default: 0 } }) as never, at)).toThrow(/below its minimum/);
+    expect(() => receiveSchema(withDefault({ constructor: { type: "string" } }, { constructor: { default: "" } }) as never, at)).toThrow(/every object inherits/);
+    expect(() => receiveSchema({ allOf: [{ "x-strict-only": { section: "s" }, properties: { a: { $ref: "#/components/schemas/A" } } }] } as never, at)).toThrow(/uses a \$ref/);
   });
 
   it("x-receive naming a keyword the schema lacks, or one that is kept anyway, is a typed error", () => {
@@ -94,12 +118,53 @@ describe("the generated receive-level event validator", () => {
       { seq: 1, type: "assistant_delta", data: {} },
       { seq: 1, type: "assistant_delta", data: { text: 5 } },
       { seq: 1, type: "local_tool_call", data: { toolUseId: "t", name: "n", args: {}, kind: "mcp_local" } },
-      { seq: 1, type: "result", data: { text: "neither ok nor subtype" } },
+      // (A result with neither ok nor subtype was here: it is read now, as the official SDKs read it; the test below.)
+      { seq: 1, type: "result", data: { subtype: 5, text: "a subtype that is not a string" } },
+      { seq: 1, type: "error", data: { code: "server" } },
+      { seq: 1, type: "result", data: { ok: true, tokens: "many" } },
     ];
     for (const event of bad) {
       expect(validateAgentRunEventReceive(event), JSON.stringify(event)).toBe(false);
       expect(validateAgentRunEventReceive.errors?.length).toBeGreaterThan(0);
     }
+  });
+
+  it("reads the documented rules the official SDKs' servers break (x-tolerated), reporting each with its section; the strict level refuses them", () => {
+    const cases: Array<[event: Record<string, unknown>, section: string, read: unknown]> = [
+      [{ seq: 1, type: "result", data: { text: "neither ok nor subtype" } }, "wire-protocol.md §4.8", { text: "neither ok nor subtype" }],
+      [{ seq: 1, type: "local_tool_call", data: { toolUseId: "t", name: "ghost", args: { message: "hi" }, kind: "a2a_local" } }, "wire-protocol.md §4.3.2", { toolUseId: "t", name: "ghost", args: { message: "hi" }, kind: "a2a_local" }],
+      [{ seq: 1, type: "error", data: { error: "e", errorClass: "truncation" } }, "wire-protocol.md §4.8", { error: "e", errorClass: "truncation", code: "truncation" }],
+      [{ seq: 1, type: "error", data: { error: "e", code: null } }, "wire-protocol.md §4.8", { error: "e", code: "error" }],
+      [
+        { seq: 1, type: "result", data: { subtype: "success", tokens: { inputTokens: -10, cachedTokens: "not a number", outputTokens: 12.7 }, turns: 1, model: { id: "x", provider: "openai", vendorModelId: "y" } } },
+        "wire-protocol.md §4.8.1",
+        { subtype: "success", tokens: { inputTokens: -10, cachedTokens: 0, outputTokens: 12.7, reasoningTokens: 0 }, turns: 1, model: { id: "x", provider: "openai", vendorModelId: "y" } },
+      ],
+    ];
+    for (const [event, section, read] of cases) {
+      expect(validateAgentRunEvent(structuredClone(event)), JSON.stringify(event)).toBe(false);
+      const notes: ValidationIssue[] = [];
+      toleratedNotes.notes = notes;
+      try {
+        expect(validateAgentRunEventReceive(event), JSON.stringify(event)).toBe(true);
+      } finally {
+        toleratedNotes.notes = undefined;
+      }
+      expect(notes.map((n) => n.params["section"]), JSON.stringify(event)).toEqual([section]);
+      expect(event["data"]).toEqual(read);
+    }
+    // A union branch that fails on its tag reports nothing and changes nothing (x-tolerated runs after its schema's other keywords).
+    const notes: ValidationIssue[] = [];
+    toleratedNotes.notes = notes;
+    const mcp = { seq: 1, type: "local_tool_call", data: { toolUseId: "t", name: "n", args: {}, kind: "mcp_local", mcpServer: "fs", mcpToolName: "n" } };
+    try {
+      expect(validateAgentRunEventReceive(mcp)).toBe(true);
+    } finally {
+      toleratedNotes.notes = undefined;
+    }
+    expect(notes).toEqual([]);
+    // Without a collector (a program calling the validator itself), nothing is kept.
+    expect(validateAgentRunEventReceive({ seq: 1, type: "result", data: { text: "x" } })).toBe(true);
   });
 
   it("keeps seq an integer >= 0 (x-receive: [minimum] on EventSeq): the stream resumes by it", () => {

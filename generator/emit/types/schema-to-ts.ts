@@ -55,8 +55,8 @@ export class SchemaConverter {
 
   convert(schema: unknown, site: Site): TsType {
     if (schema === false) return NEVER;
-    // A strict-level rule only (`x-strict-only`, schema/CONVENTIONS.md): the types follow what a client reads, where it is `true`.
-    if (!isPlainObject(schema) || schema["x-strict-only"] === true) return UNKNOWN;
+    // A strict-level rule only (`x-strict-only`, `true` or `{ section }`, schema/CONVENTIONS.md): the types follow what a client reads, where it is not asserted.
+    if (!isPlainObject(schema) || schema["x-strict-only"] === true || isPlainObject(schema["x-strict-only"])) return UNKNOWN;
     const parts: TsType[] = [];
     if (typeof schema.$ref === "string") parts.push(this.refType(schema.$ref, site));
     if (typeof schema.$dynamicRef === "string") {

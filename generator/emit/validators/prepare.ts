@@ -18,7 +18,7 @@
  */
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { EmitError } from "../../errors.js";
-import { annotationKeywords, assertingKeywords, keywordNames } from "../../keywords/index.js";
+import { annotationKeywords, assertingKeywords, derivedKeywords, keywordNames } from "../../keywords/index.js";
 import { mappingRef } from "../../load/refs.js";
 import { branchTags, declaredTags } from "../discriminator-tags.js";
 import { dropAnnotations } from "./annotations.js";
@@ -46,7 +46,7 @@ export function isDiscriminatorMappingError(e: unknown): e is DiscriminatorMappi
 }
 
 /** The vendor keywords the validators know (schema/CONVENTIONS.md). */
-const KNOWN_VENDOR_KEYWORDS = new Set(keywordNames([...assertingKeywords, ...annotationKeywords]));
+const KNOWN_VENDOR_KEYWORDS = new Set(keywordNames([...assertingKeywords, ...annotationKeywords, ...derivedKeywords]));
 
 /**
  * `x-` keywords in the component schemas that the generator does not know

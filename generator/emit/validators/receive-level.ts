@@ -23,7 +23,14 @@
  * keeps those keywords of the same schema at the receive level (as
  * written), and `x-strict-only: true` makes a whole subschema strict-only
  * (it is `true` at the receive level), the way to add a strict-only rule in
- * an `allOf` branch.
+ * an `allOf` branch. Two more state a documented rule that real servers
+ * break and the official SDKs read anyway, reported when broken: the
+ * object form `x-strict-only: { section }` (the subschema is checked
+ * without asserting) and `x-receive-default: { section, members }` (those
+ * members are not required nor checked, but read as documented); both
+ * become the derived keyword `x-tolerated` (generator/keywords/x-tolerated.ts)
+ * of the schema they apply to, hoisted out of an `allOf` branch so that it
+ * runs after the schema's other keywords.
  *
  * A vendor keyword (`x-...`) the generator does not implement asserts
  * nothing at either level and is kept. Any other keyword the rule does not
@@ -34,10 +41,13 @@ import type { SchemaObject } from "openapi3-ts/oas31";
 import { EmitError } from "../../errors.js";
 import { ASSERTING_KEYWORD_NAMES } from "../../keywords/index.js";
 import { isKnownKeyword } from "../../load/validate-schemas.js";
+import type { Tolerated, ToleratedRead } from "../../keywords/x-tolerated.js";
 import { ANNOTATION_KEYWORDS } from "./annotations.js";
 
 export const RECEIVE_KEEPS = "x-receive";
 export const STRICT_ONLY = "x-strict-only";
+export const RECEIVE_DEFAULT = "x-receive-default";
+export const TOLERATED = "x-tolerated";
 
 /** Keywords whose value is a schema, derived recursively. */
 const SUBSCHEMA = new Set(["items", "additionalProperties", "contains", "unevaluatedItems", "unevaluatedProperties"]);
@@ -84,14 +94,27 @@ export function receiveComponents(schemas: Readonly<Record<string, SchemaObject 
 export function receiveSchema(schema: SchemaObject | boolean, at: string, tags: ReadonlySet<string> = new Set(), isTag = false): SchemaObject | boolean {
   if (typeof schema === "boolean") return schema;
   if (schema[STRICT_ONLY] === true) return true;
+  if (isPlainObject(schema[STRICT_ONLY])) return { [TOLERATED]: toleratedRule(schema as Record<string, unknown>, at) };
   const node = schema as Record<string, unknown>;
   const keeps = readKeeps(node, at);
   const out: Record<string, unknown> = {};
+  const tolerated: Tolerated[] = [];
+  const read = RECEIVE_DEFAULT in node ? receiveDefaults(node, at) : undefined;
+  if (read !== undefined) tolerated.push(read);
   const hasBothBranches = "then" in node && "else" in node;
   for (const key of Object.keys(node)) {
     const value = node[key];
     const here = `${at}/${escape(key)}`;
-    if (key === RECEIVE_KEEPS || key === STRICT_ONLY) continue;
+    if (key === RECEIVE_KEEPS || key === STRICT_ONLY || key === RECEIVE_DEFAULT) continue;
+    if (key === TOLERATED) {
+      throw new EmitError("unsupported-schema", "validators", `${TOLERATED} at #${here} is derived by the generator, never written.`, `Write ${STRICT_ONLY}: { section } on the rule's subschema, or ${RECEIVE_DEFAULT} (schema/CONVENTIONS.md, "Two validation levels").`, here);
+    }
+    if (read !== undefined && key === "required") {
+      // Members read as documented are not required when reading.
+      const rest = (value as string[]).filter((name) => read.read![name] === undefined);
+      if (rest.length > 0) out[key] = rest;
+      continue;
+    }
     if (keeps.has(key) || (isTag && key === "enum")) out[key] = value;
     else if (key === "if") {
       if (hasBothBranches) out[key] = value; // a selector, not an assertion
@@ -107,13 +130,22 @@ export function receiveSchema(schema: SchemaObject | boolean, at: string, tags: 
       else out["anyOf"] = branches;
     } else if (SUBSCHEMA.has(key) && !STRICT.has(key)) {
       out[key] = receiveSchema(value as SchemaObject, here, tags);
+    } else if (key === "allOf") {
+      // A tolerated rule in a branch applies to this schema: hoisted, so it runs after this schema's other keywords.
+      const derived: Array<SchemaObject | boolean> = [];
+      (value as SchemaObject[]).forEach((b, i) => {
+        if (isPlainObject(b) && isPlainObject(b[STRICT_ONLY])) tolerated.push(toleratedRule(b, `${here}/${i}`));
+        else derived.push(receiveSchema(b, `${here}/${i}`, tags));
+      });
+      const all = [...((out[key] as unknown[] | undefined) ?? []), ...derived];
+      if (all.length > 0) out[key] = all;
     } else if (SUBSCHEMA_LIST.has(key)) {
-      const derived = (value as SchemaObject[]).map((b, i) => receiveSchema(b, `${here}/${i}`, tags));
-      out[key] = key === "allOf" && Array.isArray(out[key]) ? [...(out[key] as unknown[]), ...derived] : derived;
+      out[key] = (value as SchemaObject[]).map((b, i) => receiveSchema(b, `${here}/${i}`, tags));
     } else if (SUBSCHEMA_MAP.has(key)) {
       const map: Record<string, unknown> = {};
       for (const [prop, sub] of Object.entries(value as Record<string, SchemaObject | boolean>)) {
         if (sub === false) continue; // "must not be present" is a strict rule
+        if (key === "properties" && read?.read![prop] !== undefined) continue; // read as documented instead
         map[prop] = receiveSchema(sub, `${here}/${escape(prop)}`, tags, key === "properties" && tags.has(prop));
       }
       out[key] = map;
@@ -138,7 +170,62 @@ export function receiveSchema(schema: SchemaObject | boolean, at: string, tags: 
       );
     }
   }
+  if (tolerated.length > 0) out[TOLERATED] = mergeTolerated(tolerated);
   return out as SchemaObject;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** `x-strict-only: { section }`'s subschema as a tolerated rule: the subschema as written, without the keyword. */
+function toleratedRule(schema: Record<string, unknown>, at: string): Tolerated {
+  const { [STRICT_ONLY]: only, ...rule } = schema;
+  const refs = JSON.stringify(rule).match(/"\$(?:dynamic)?[rR]ef"/);
+  if (refs !== null) {
+    const here = `${at}/${STRICT_ONLY}`;
+    throw new EmitError("unsupported-schema", "validators", `The tolerated rule at #${at} (${STRICT_ONLY}: { section }) uses a $ref: the receive level checks it with the receive level's components, which would not be the rule as written.`, "State the rule without $ref (a `required`, an `anyOf` of `required`s), or use x-strict-only: true.", here);
+  }
+  return { section: (only as { section: string }).section, rule };
+}
+
+/** JSON types of `x-receive-default` members: a member's `type` and the JSON type of its default must agree. */
+const READ_TYPES: Readonly<Record<string, string>> = { integer: "number", number: "number", string: "string", boolean: "boolean" };
+
+/** `x-receive-default` of `node` as a tolerated rule: each member's default, `from` and what its own schema asks. */
+function receiveDefaults(node: Record<string, unknown>, at: string): Tolerated {
+  const here = `${at}/${RECEIVE_DEFAULT}`;
+  const { section, members } = node[RECEIVE_DEFAULT] as { section: string; members: Record<string, { default: string | number | boolean; from?: string }> };
+  const properties = (isPlainObject(node["properties"]) ? node["properties"] : {}) as Record<string, unknown>;
+  const fail = (message: string): never => {
+    throw new EmitError("unsupported-schema", "validators", `${RECEIVE_DEFAULT} at #${here}: ${message}`, "Name declared properties whose schema is a `type` (integer, number, string or boolean), at most a `minimum`, and annotations, with a default of that type (schema/CONVENTIONS.md).", here);
+  };
+  const read: Record<string, ToleratedRead> = {};
+  for (const [member, { default: value, from }] of Object.entries(members)) {
+    if (member in Object.prototype) fail(`member ${JSON.stringify(member)} is a name every object inherits`);
+    const schema = properties[member];
+    if (!isPlainObject(schema)) fail(`member ${JSON.stringify(member)} is not a declared property with a schema`);
+    const { type, minimum, ...rest } = schema as Record<string, unknown>;
+    const asserting = Object.keys(rest).filter((k) => !ANNOTATIONS.has(k) && !ANNOTATION_KEYWORDS.has(k));
+    if (asserting.length > 0) fail(`member ${JSON.stringify(member)}'s schema has ${asserting.join(", ")}, which a default cannot read`);
+    if (typeof type !== "string" || READ_TYPES[type] === undefined) fail(`member ${JSON.stringify(member)}'s schema needs a \`type\` of integer, number, string or boolean`);
+    if (READ_TYPES[type as string] !== typeof value) fail(`member ${JSON.stringify(member)}'s default ${JSON.stringify(value)} is not of its type ${String(type)}`);
+    if (type === "integer" && !Number.isInteger(value)) fail(`member ${JSON.stringify(member)}'s default ${JSON.stringify(value)} is not an integer`);
+    if (minimum !== undefined && (typeof minimum !== "number" || (value as number) < minimum)) fail(`member ${JSON.stringify(member)}'s default is below its minimum`);
+    read[member] = { default: value, type: type as ToleratedRead["type"], ...(from !== undefined && { from }), ...(minimum !== undefined && { minimum: minimum as number }) };
+  }
+  return { section, read };
+}
+
+/** The tolerated rules of one schema as one `x-tolerated` value: the sections named together, the rules all applied, every member read. */
+function mergeTolerated(list: readonly Tolerated[]): Tolerated {
+  if (list.length === 1) return list[0]!;
+  const sections = [...new Set(list.map((t) => t.section))];
+  const rules = list.flatMap((t) => (t.rule === undefined ? [] : [t.rule]));
+  const read = Object.assign({}, ...list.map((t) => t.read ?? {})) as Record<string, ToleratedRead>;
+  return {
+    section: sections.join("; "),
+    ...(rules.length > 0 && { rule: rules.length === 1 ? rules[0] : { allOf: rules } }),
+    ...(Object.keys(read).length > 0 && { read }),
+  };
 }
 
 /** Every `discriminator.propertyName` of the document. */

@@ -14,6 +14,8 @@ export const RUNTIME_EXPORTS: Readonly<Record<string, string>> = {
   "ajv/dist/runtime/ucs2length.default": "ucs2length",
   // enum / const with object or array values, uniqueItems.
   "ajv/dist/runtime/equal.default": "deepEqual",
+  // The receive level's report of a documented rule it reads anyway (generator/keywords/x-tolerated.ts).
+  "@mantyx/wire-types/runtime/validation.tolerated": "tolerated",
 };
 
 
