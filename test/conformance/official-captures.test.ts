@@ -14,7 +14,8 @@
  *   terminal event, whose outcome (`runOutcome`) is the expected one, and
  *   `runAgent` answers every tool call with exactly one POST (an
  *   `a2a_local` call without its Agent Card goes to the peer registered
- *   under its name, or gets a tool error).
+ *   under its name, or gets a tool error); a tolerated event that a
+ *   reconnect replays is reported once.
  *
  * The captures are read at test time, never copied into the repository.
  * Without them the suite fails under CI (which has `../shared`), and is
@@ -100,6 +101,14 @@ function messagesOf(framing: typeof serverFraming, chunks: readonly Uint8Array[]
   const feed = framing({ onMessage: (m) => out.push(m), onRetry: () => undefined, onComment: () => undefined }, 1 << 20);
   for (const chunk of chunks) feed(chunk);
   return out;
+}
+
+/** The byte offset just after the first frame (its blank line) of an SSE body. */
+function firstFrameEnd(bytes: Uint8Array): number {
+  const text = new TextDecoder().decode(bytes);
+  const end = /\r\n\r\n|\n\n|\r\r/.exec(text);
+  if (end === null) throw new Error("no complete frame");
+  return new TextEncoder().encode(text.slice(0, end.index + end[0].length)).length;
 }
 
 const bytewise = (bytes: Uint8Array): Uint8Array[] => [...bytes].map((b) => Uint8Array.of(b));
@@ -269,8 +278,14 @@ if (!PRESENT) {
             if (m === null || capture === undefined) return json(404, { error: "not_found" });
             const runId = m[1]!;
             if (req.method === "GET" && m[2] === "/stream") {
-              streams.set(runId, (streams.get(runId) ?? 0) + 1);
+              const n = (streams.get(runId) ?? 0) + 1;
+              streams.set(runId, n);
               res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+              // With `X-Replay`: the first connection ends cleanly after the first frame; the next ignores the resume
+              // point and sends the whole body again (at-least-once delivery, wire-protocol.md §10).
+              if (req.headers["x-replay"] !== undefined) {
+                if (n === 1) return res.end(Buffer.from(capture.bytes.subarray(0, firstFrameEnd(capture.bytes))));
+              }
               return res.end(Buffer.from(capture.bytes));
             }
             if (req.method === "POST" && m[2] === "/tool-results") {
@@ -310,6 +325,24 @@ if (!PRESENT) {
         expect(delivered).toBe(196);
         expect(warnings).toHaveLength(10);
         for (const section of new Set(Object.values(BROKEN))) expect(warnings.some((w) => w.includes(section))).toBe(true);
+      });
+
+      it("reports a tolerated event once when a reconnect replays it", async () => {
+        const warnings: string[] = [];
+        const client = new MantyxClient({ baseUrl, workspace: "acme", apiKey: "mantyx_test_key", headers: { "X-Replay": "1" }, onWarning: (m) => warnings.push(m) });
+        // The cardless a2a_local calls: each the first frame of its stream, a result after it.
+        for (const name of ["ts/26861-20.sse", "go/31049-55.sse", "py/27713-48.sse"]) {
+          const i = captures.findIndex((c) => c.name === name);
+          streams.delete(`run_${i}`);
+          warnings.length = 0;
+          const stream = client.streamRun(`run_${i}`);
+          const events: AgentRunEvent[] = [];
+          for await (const event of stream) events.push(event);
+          expect(streams.get(`run_${i}`), name).toBe(2);
+          expect(events.map((e) => [e.seq, e.type]), name).toEqual([[1, "local_tool_call"], [2, "result"]]);
+          expect(warnings, name).toHaveLength(1);
+          expect(warnings[0], name).toContain("wire-protocol.md §4.3.2");
+        }
       });
 
       it("runAgent completes on every stream, answers each tool call with one POST, and reaches the expected outcome", async () => {

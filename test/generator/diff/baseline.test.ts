@@ -51,6 +51,21 @@ const OPEN_TOOL_CALL_KINDS: PatchOperation[] = [
   { op: "add", path: `${S}/LocalToolCallData/oneOf/-`, value: { $ref: "#/components/schemas/LocalToolCallOther" } },
 ];
 
+/**
+ * What the official SDKs' servers send and the SDKs read (docs/schema-decisions.md): an a2a_local call without
+ * its Agent Card, a result with neither ok nor subtype (both rules strict-only now, reported when read), and the
+ * receive level's documented defaults for token buckets and an error's code (x-receive-default: info, the
+ * strict level unchanged).
+ */
+const OFFICIAL_SDK_TOLERANCES: PatchOperation[] = [
+  { op: "replace", path: `${S}/LocalToolCallA2a/required`, value: ["toolUseId", "name", "args", "kind"] },
+  { op: "add", path: `${S}/LocalToolCallA2a/allOf`, value: [{ "x-strict-only": { section: "wire-protocol.md §4.3.2" }, required: ["agentCard"] }] },
+  { op: "remove", path: `${S}/ResultData/anyOf` },
+  { op: "add", path: `${S}/ResultData/allOf`, value: [{ "x-strict-only": { section: "wire-protocol.md §4.8" }, anyOf: [{ required: ["ok"] }, { required: ["subtype"] }] }] },
+  { op: "add", path: `${S}/Tokens/x-receive-default`, value: { section: "wire-protocol.md §4.8.1", members: { reasoningTokens: { default: 0 } } } },
+  { op: "add", path: `${S}/ErrorEventData/x-receive-default`, value: { section: "wire-protocol.md §4.8", members: { code: { from: "errorClass", default: "error" } } } },
+];
+
 /** The one October change a seed-edition reader meets: new task-plan step statuses (agent-runs-protocol.md §7), an additive list now. */
 const OCTOBER_STEP_STATUSES: PatchOperation[] = [
   { op: "replace", path: `${S}/TaskPlanStep/properties/status`, value: { type: "string", "x-known-values": ["pending", "in_progress", "done", "blocked", "skipped"] } },
@@ -81,8 +96,8 @@ describe("the committed baseline", () => {
     for (const line of run.stderr.split("\n").filter(Boolean)) expect(line).toMatch(UNUSED_WARNING);
   });
 
-  test("the October narrowings of what a client sends break clients, its new step statuses and the snapshot correction and open tool-call kinds break readers, each one accepted, and nothing else breaks", () => {
-    const rows = diffDocuments(baseline(), applyPatch(baseline(), [...OCTOBER_NARROWINGS, ...OCTOBER_STEP_STATUSES, ...SNAPSHOT_COST_KEYS, ...OPEN_TOOL_CALL_KINDS]))
+  test("the October narrowings of what a client sends break clients, its new step statuses and the snapshot correction and open tool-call kinds and the official SDKs' tolerances break readers, each one accepted, and nothing else breaks", () => {
+    const rows = diffDocuments(baseline(), applyPatch(baseline(), [...OCTOBER_NARROWINGS, ...OCTOBER_STEP_STATUSES, ...SNAPSHOT_COST_KEYS, ...OPEN_TOOL_CALL_KINDS, ...OFFICIAL_SDK_TOLERANCES]))
       .filter((change) => change.direction === "breaks-clients" || change.direction === "breaks-readers")
       .map(({ pointer, direction, kind }) => ({ pointer, direction, kind }));
     // An entry without a kind accepts any kind at its pointer.
