@@ -27,8 +27,10 @@ import { visitSchemas } from "./walk.js";
 export interface OpenApi30Notes {
   /** The version the document states (`3.0.3`). */
   readonly version: string;
-  /** Pointers (into the document as written) of the `$ref` siblings dropped, as 3.0 ignores them. */
+  /** Pointers of the `$ref` siblings dropped, as 3.0 ignores them (where they would be in the rewritten document: its `where` finds them as written). */
   readonly droppedRefSiblings: readonly string[];
+  /** Pointers of the `pattern`s left out: no ECMAScript regular expressions (likewise). */
+  readonly droppedPatterns: readonly string[];
 }
 
 /** The version the 3.0 document becomes. */
@@ -42,13 +44,17 @@ export function readOpenApi30(bundled: BundledDocument): { bundled: BundledDocum
   const document = bundled.data as Record<string, unknown>;
   const version = String(document.openapi);
   const history = new RewriteHistory();
-  const notes: SchemaNotes = { droppedRefSiblings: [] };
+  const notes: SchemaNotes = { droppedRefSiblings: [], droppedPatterns: [] };
   visitSchemas(document, ({ path, schema, media }) => history.record(path, readSchema30(schema, path, media, notes)));
   if (!history.empty) followMoves(document, history);
   document.openapi = READ_AS;
   return {
     bundled: bundled.rewritten(history),
-    notes: { version, droppedRefSiblings: notes.droppedRefSiblings.map(formatPointer) },
+    notes: {
+      version,
+      droppedRefSiblings: notes.droppedRefSiblings.map((pointer) => formatPointer(history.rewritten(pointer))),
+      droppedPatterns: notes.droppedPatterns.map((pointer) => formatPointer(history.rewritten(pointer))),
+    },
   };
 }
 

@@ -29,6 +29,13 @@
  *   base64`. The `format` is removed, as in the 3.1 migration guide.
  * - a discriminator mapping value that is a bare component name (`Cat`)
  *   is written as the reference it means (`#/components/schemas/Cat`).
+ * - `pattern`: 3.0 names ECMA-262 regular expressions, which read identity
+ *   escapes (`\_`, `\:`) as the character; the validators compile with the
+ *   `u` flag, which refuses them, so they are written as the character
+ *   (same meaning). A pattern that is no ECMAScript regular expression at
+ *   all (Java's `\p{Print}`, a number) is left out, with a warning: it
+ *   asserts nothing, rather than refusing the whole document (the tools
+ *   people compare with ignore `pattern`).
  */
 import { isPlainObject, type Pointer } from "../json-pointer.js";
 import type { Pair } from "./history.js";
@@ -42,6 +49,8 @@ const COMPOSITIONS = ["allOf", "anyOf", "oneOf"];
 export interface SchemaNotes {
   /** The siblings of a `$ref` dropped, by pointer (as written). */
   readonly droppedRefSiblings: Pointer[];
+  /** The `pattern`s left out, no ECMAScript regular expressions, by pointer (as written). */
+  readonly droppedPatterns: Pointer[];
 }
 
 /**
@@ -88,6 +97,14 @@ export function readSchema30(schema: Record<string, unknown>, path: Pointer, med
       delete schema.format;
       pairs.push({ now: [keyword], before: ["format"] });
     }
+  }
+
+  if (Object.hasOwn(schema, "pattern")) {
+    const pattern = ecmaPattern(schema.pattern);
+    if (pattern === undefined) {
+      notes.droppedPatterns.push([...path, "pattern"]);
+      delete schema.pattern;
+    } else schema.pattern = pattern;
   }
 
   const discriminator = schema.discriminator;
@@ -137,4 +154,45 @@ function admitNull(schema: Record<string, unknown>, nullableKey: string): Pair[]
   }
   pairs.push({ now: ["anyOf", "1"], before: [nullableKey], aliasOnly: true });
   return pairs;
+}
+
+/** Syntax characters, which stay escaped under the `u` flag (and `-` inside a class). */
+const SYNTAX = new Set("^$\\.*+?()[]{}|/");
+
+const compiles = (pattern: string): boolean => {
+  try {
+    new RegExp(pattern, "u");
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The pattern the validators compile (`u` flag) with the meaning ECMA-262 gives `pattern`; undefined when it has none. */
+export function ecmaPattern(pattern: unknown): string | undefined {
+  if (typeof pattern !== "string") return undefined;
+  if (compiles(pattern)) return pattern;
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === "\\" && i + 1 < pattern.length) {
+      const next = pattern[++i]!;
+      // Letters and digits are escapes of their own (`\d`, `\p{…}`); syntax characters stay escaped.
+      out += /[A-Za-z0-9]/.test(next) || SYNTAX.has(next) || (inClass && next === "-") ? c + next : next;
+      continue;
+    }
+    if (c === "[" && !inClass) inClass = true;
+    else if (c === "]" && inClass) inClass = false;
+    out += c;
+  }
+  // Without the `u` flag, the original must be a regular expression too: the rewrite only spells it for `u`.
+  let plain = false;
+  try {
+    new RegExp(pattern);
+    plain = true;
+  } catch {
+    plain = false;
+  }
+  return plain && compiles(out) ? out : undefined;
 }
