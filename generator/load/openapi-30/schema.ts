@@ -51,7 +51,18 @@ export interface SchemaNotes {
   readonly droppedRefSiblings: Pointer[];
   /** The `pattern`s left out, no ECMAScript regular expressions, by pointer (as written). */
   readonly droppedPatterns: Pointer[];
+  /** The objects holding a `$ref` that points deeper than a component (`#/components/schemas/A/properties/b`): it may point into a schema that moves. */
+  readonly deepRefs: Record<string, unknown>[];
+  /** The discriminator mappings, whose values are references too. */
+  readonly mappings: Record<string, unknown>[];
 }
+
+/** A `$ref` deeper than `#/components/schemas/Name` (three segments, or fewer slashes). */
+const isDeepRef = (ref: string): boolean => {
+  let slashes = 0;
+  for (let i = 0; i < ref.length; i++) if (ref.charCodeAt(i) === 47 && ++slashes > 3) return true;
+  return false;
+};
 
 /**
  * Rewrites `schema` (at `path` in the document as written, a body's own
@@ -109,12 +120,19 @@ export function readSchema30(schema: Record<string, unknown>, path: Pointer, med
 
   const discriminator = schema.discriminator;
   if (isPlainObject(discriminator) && isPlainObject(discriminator.mapping)) {
+    notes.mappings.push(discriminator.mapping);
     for (const [tag, target] of Object.entries(discriminator.mapping)) {
       if (typeof target === "string" && target !== "" && !target.includes("#") && !target.includes("/")) discriminator.mapping[tag] = `#/components/schemas/${target}`;
     }
   }
 
-  if (nullable !== undefined) pairs.push(...admitNull(schema, nullable));
+  let holder = schema;
+  if (nullable !== undefined) {
+    const admitted = admitNull(schema, nullable);
+    pairs.push(...admitted.pairs);
+    if (admitted.inner !== undefined) holder = admitted.inner;
+  }
+  if (typeof holder.$ref === "string" && isDeepRef(holder.$ref)) notes.deepRefs.push(holder);
   return pairs;
 }
 
@@ -123,8 +141,8 @@ function bytesMediaType(media: string | undefined): string {
   return media !== undefined && /^[\w.+-]+\/[\w.+-]+$/.test(media) && !/\*/.test(media) && !/json|multipart|form-urlencoded/i.test(media) ? media : "application/octet-stream";
 }
 
-/** Makes `schema` admit `null` too; returns the moves. */
-function admitNull(schema: Record<string, unknown>, nullableKey: string): Pair[] {
+/** Makes `schema` admit `null` too; returns the moves, and the new object its assertions moved into, if any. */
+function admitNull(schema: Record<string, unknown>, nullableKey: string): { pairs: Pair[]; inner?: Record<string, unknown> } {
   const composed = typeof schema.$ref === "string" || COMPOSITIONS.some((keyword) => Array.isArray(schema[keyword]));
   if (!composed) {
     const type = schema.type;
@@ -134,7 +152,7 @@ function admitNull(schema: Record<string, unknown>, nullableKey: string): Pair[]
       if (!type.includes("null")) schema.type = [...type, "null"];
     }
     if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
-    return [];
+    return { pairs: [] };
   }
   const asserting = Object.keys(schema).filter((keyword) => !isAnnotation(keyword));
   const inner: Record<string, unknown> = {};
@@ -153,7 +171,7 @@ function admitNull(schema: Record<string, unknown>, nullableKey: string): Pair[]
     pairs.push({ now: ["anyOf", "0"], before: [], aliasOnly: true }, { now: ["anyOf"], before: [], aliasOnly: true });
   }
   pairs.push({ now: ["anyOf", "1"], before: [nullableKey], aliasOnly: true });
-  return pairs;
+  return { pairs, ...(!single && { inner }) };
 }
 
 /** Syntax characters, which stay escaped under the `u` flag (and `-` inside a class). */
