@@ -74,6 +74,15 @@ export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnosti
       pointer: patterns[0]!,
     });
   }
+  const nullSchemas = notes30?.nullSchemas ?? [];
+  if (nullSchemas.length > 0) {
+    out.push({
+      level: "warning",
+      emitter: "types",
+      message: `${nullSchemas.length} \`schema: null\` (first shown) is no Schema Object: read as no schema (any value), as if not written. Remove it, or write the schema.`,
+      pointer: nullSchemas[0]!,
+    });
+  }
   const dropped = notes30?.droppedRefSiblings ?? [];
   if (dropped.length > 0) {
     out.push({

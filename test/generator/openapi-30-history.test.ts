@@ -6,7 +6,7 @@
  * keyword the reading moves (`anyOf`) is not mistaken for it.
  */
 import { expect, test } from "vitest";
-import { loadSchema, locateInSchema } from "../../generator/load/index.js";
+import { loadSchema, locateInSchema, openApi30NotesOf } from "../../generator/load/index.js";
 import { getAtPointer, parsePointer } from "../../generator/load/json-pointer.js";
 import { writeTree } from "./support.js";
 
@@ -45,4 +45,13 @@ test("pointers into a schema moved inside a moved schema lead back to their line
   expect(locateInSchema(model, "/components/schemas/Pet/anyOf/0/allOf/0/$ref")).toMatchObject({ line: 8 });
   // The `{ type: "null" }` the reading added stands where `nullable` was written.
   expect(locateInSchema(model, "/components/schemas/Pet/anyOf/1")).toMatchObject({ line: 7 });
+});
+
+test("`schema: null` (seen in the wild) is read as no schema, and noted at its line", async () => {
+  const text = ["openapi: 3.0.1", "info: { title: T, version: '1' }", "paths:", "  /a:", "    post:", "      requestBody:", "        content:", "          application/json:", "            schema: null", "      responses:", "        '204': { description: ok }", ""].join("\n");
+  const model = await loadSchema("schema.yaml", { cwd: writeTree({ "schema.yaml": text }) });
+  const pointer = "/paths/~1a/post/requestBody/content/application~1json/schema";
+  expect(getAtPointer(model.document, parsePointer(pointer))).toBeUndefined();
+  expect(openApi30NotesOf(model)?.nullSchemas).toEqual([pointer]);
+  expect(locateInSchema(model, pointer)).toMatchObject({ line: 9, column: 13 });
 });

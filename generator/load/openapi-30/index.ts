@@ -31,6 +31,8 @@ export interface OpenApi30Notes {
   readonly droppedRefSiblings: readonly string[];
   /** Pointers of the `pattern`s left out: no ECMAScript regular expressions (likewise). */
   readonly droppedPatterns: readonly string[];
+  /** Pointers of the `schema: null`s of media types and parameters, read as no schema (as written: nothing moves there). */
+  readonly nullSchemas: readonly string[];
 }
 
 /** The version the 3.0 document becomes. */
@@ -45,7 +47,12 @@ export function readOpenApi30(bundled: BundledDocument): { bundled: BundledDocum
   const version = String(document.openapi);
   const history = new RewriteHistory();
   const notes: SchemaNotes = { droppedRefSiblings: [], droppedPatterns: [], deepRefs: [], mappings: [] };
-  visitSchemas(document, ({ path, schema, media }) => history.record(path, readSchema30(schema, path, media, notes)));
+  const nullSchemas: string[] = [];
+  visitSchemas(
+    document,
+    ({ path, schema, media }) => history.record(path, readSchema30(schema, path, media, notes)),
+    (path) => nullSchemas.push(formatPointer(path)),
+  );
   if (!history.empty) followMoves(notes, history);
   document.openapi = READ_AS;
   return {
@@ -54,6 +61,7 @@ export function readOpenApi30(bundled: BundledDocument): { bundled: BundledDocum
       version,
       droppedRefSiblings: notes.droppedRefSiblings.map((pointer) => formatPointer(history.rewritten(pointer))),
       droppedPatterns: notes.droppedPatterns.map((pointer) => formatPointer(history.rewritten(pointer))),
+      nullSchemas,
     },
   };
 }

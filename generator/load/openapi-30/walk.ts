@@ -30,15 +30,17 @@ const LIST = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
 const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 
 type Visit = (site: SchemaSite) => void;
+/** Called with the path of a `schema: null` (of a media type or parameter) before it is removed. */
+type NullSchema = (path: Pointer) => void;
 
 /**
  * Calls `visit` on every Schema Object of a 3.0 document, children before
  * their parent (so a rewrite of the parent sees its children done and the
  * paths it records are those of the document as written).
  */
-export function visitSchemas(document: unknown, visit: Visit): void {
+export function visitSchemas(document: unknown, visit: Visit, nullSchema: NullSchema = () => {}): void {
   if (!isPlainObject(document)) return;
-  new Walk(visit).document(document);
+  new Walk(visit, nullSchema).document(document);
 }
 
 class Walk {
@@ -46,7 +48,10 @@ class Walk {
   /** A YAML alias shares one object between places: rewritten once. */
   private readonly seen = new Set<object>();
 
-  constructor(private readonly visit: Visit) {}
+  constructor(
+    private readonly visit: Visit,
+    private readonly nullSchema: NullSchema,
+  ) {}
 
   document(document: Record<string, unknown>): void {
     this.each(document, "paths", (item) => this.pathItem(item));
@@ -108,9 +113,17 @@ class Walk {
     this.visit({ path: this.path, schema: value, media });
   }
 
+  /** `schema: null` (seen in the wild; openapi-typescript reads it as no schema): removed, as if not written. */
+  private dropNull(holder: Record<string, unknown>): void {
+    if (holder.schema !== null) return;
+    this.nullSchema([...this.path, "schema"]);
+    delete holder.schema;
+  }
+
   private content(holder: Record<string, unknown>): void {
     this.each(holder, "content", (item, media) => {
       if (!isPlainObject(item)) return;
+      this.dropNull(item);
       this.one(item, "schema", (schema) => this.schema(schema, media));
       this.one(item, "x-item-schema", (schema) => this.schema(schema, undefined));
       this.each(item, "encoding", (encoding) => isPlainObject(encoding) && this.each(encoding, "headers", (header) => this.parameter(header)));
@@ -119,6 +132,7 @@ class Walk {
 
   private parameter(value: unknown): void {
     if (!isPlainObject(value) || typeof value.$ref === "string") return;
+    this.dropNull(value);
     this.one(value, "schema", (schema) => this.schema(schema, undefined));
     this.content(value);
   }
