@@ -1,7 +1,10 @@
 /**
  * The hand-written, protocol-neutral core of generated fetch clients
  * (generated/client.ts builds on it through runtime/codegen/v1.ts).
- * Explicit exports only: this list is the public surface.
+ * Explicit exports only. The main entry (index.ts) names the part an
+ * application uses; the codegen machinery here (HttpClient, the operation
+ * kinds, defineOperations, ...) is public through codegen/v1 alone
+ * (test/package/exports.test.ts).
  */
 export { ClientCore, defineOperations } from "./define.js";
 export { operation, operationFunction } from "./operation-functions.js";
