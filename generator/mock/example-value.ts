@@ -4,7 +4,7 @@
  * so any SDK's first test needs no scenario. Same schema, same value.
  *
  * Covered: `const`, `enum`, `type` (a list: its first non-null type),
- * `default` and `examples` when they are valid, objects (`required`
+ * `default`, `examples` and (OpenAPI 3.0) `example` when they are valid, objects (`required`
  * properties, then the others, `minProperties`), arrays (`minItems`,
  * `items`, `prefixItems`, `uniqueItems` by distinct values), strings
  * (`minLength`, `maxLength`, the common `format`s, a `pattern` only through
@@ -19,11 +19,15 @@
  */
 type Schema = boolean | Record<string, unknown>;
 
+export type { Schema as ExampleSchema };
+
 export interface ExampleOptions {
   /** A validator of the whole schema; with it, `default`/`examples` and union branches are used only when they pass. */
   readonly accepts?: (schema: Schema, value: unknown) => boolean;
   /** Recursion bound for `$ref` cycles (default 8). */
   readonly maxDepth?: number;
+  /** Resolves a `$ref` the schema's own root cannot (an OpenAPI document's `#/components/schemas/…`); default: against the root. */
+  readonly resolveRef?: (ref: string) => Schema | undefined;
 }
 
 const FORMATS: Record<string, string> = {
@@ -69,6 +73,7 @@ class Generator {
 
   /** A sub-schema with the root's definitions beside it, so its `$ref`s resolve when it is validated alone. */
   #standalone(schema: Schema): Schema {
+    if (this.options.resolveRef !== undefined) return schema;
     if (schema === this.root || typeof schema === "boolean" || typeof this.root === "boolean") return schema;
     const defs: Record<string, unknown> = {};
     if (this.root["$defs"] !== undefined) defs["$defs"] = this.root["$defs"];
@@ -77,6 +82,7 @@ class Generator {
   }
 
   #resolve(ref: string): Schema | undefined {
+    if (this.options.resolveRef !== undefined) return this.options.resolveRef(ref);
     if (!ref.startsWith("#")) return undefined;
     let cur: unknown = this.root;
     for (const raw of ref.slice(1).split("/").slice(1)) {
@@ -99,7 +105,8 @@ class Generator {
     if (Array.isArray(schema["enum"]) && schema["enum"].length > 0) {
       return schema["enum"].find((v) => this.#ok(schema, v)) ?? schema["enum"][0];
     }
-    for (const candidate of [...(Array.isArray(schema["examples"]) ? schema["examples"] : []), ...("default" in schema ? [schema["default"]] : [])]) {
+    // (`example`: OpenAPI 3.0's keyword, and 3.1's deprecated one.)
+    for (const candidate of [...(Array.isArray(schema["examples"]) ? schema["examples"] : []), ...("example" in schema ? [schema["example"]] : []), ...("default" in schema ? [schema["default"]] : [])]) {
       if (this.#ok(schema, candidate)) return candidate;
     }
     if (Array.isArray(schema["allOf"])) {
