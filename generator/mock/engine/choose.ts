@@ -12,7 +12,8 @@
  *   schema even where examples exist.
  * - Media type: of a status offering both JSON and `text/event-stream`, the
  *   request selects by the client's rule: the boolean request-body
- *   property `stream` (or the one `x-stream-flag` names), `true` streams;
+ *   property `stream` (or the one the operation's `x-stream-flag` names),
+ *   `true` streams;
  *   without such a property, the `Accept` header (the higher `q`, then the
  *   earlier; no preference: JSON). Otherwise the first media type `Accept`
  *   allows, in the document's order (none allowed: the first).
@@ -112,18 +113,16 @@ function acceptance(ranges: readonly AcceptRange[], media: string): { q: number;
   return any === undefined ? undefined : { q: any.q, index: any.index, specific: false };
 }
 
-/** The property of the JSON request body that selects the stream: `x-stream-flag` where given, else a boolean `stream`. */
+/** The boolean property of the JSON request body that selects the stream: the one the operation's `x-stream-flag` names, else `stream`; undefined unless the body has it as a boolean. */
 export function streamFlagOf(doc: OpenAPIObject, op: OperationObject): { name: string; default: boolean } | undefined {
   const body = op.requestBody === undefined ? undefined : deref<RequestBodyObject>(doc, op.requestBody);
   const media = jsonMediaTypeOf(body?.content);
-  const mediaObject = media === undefined ? undefined : (body!.content[media] as Record<string, unknown>);
-  const schema = resolveRef(doc, mediaObject?.["schema"]);
-  const named = [op as Record<string, unknown>, body as Record<string, unknown> | undefined, mediaObject].map((o) => o?.["x-stream-flag"]).find((v) => typeof v === "string");
-  const props = propertiesOf(doc, schema);
-  const name = typeof named === "string" ? named : "stream";
-  const prop = resolveRef(doc, props[name]);
-  if (typeof named !== "string" && !(isPlainObject(prop) && (prop["type"] === "boolean" || (Array.isArray(prop["type"]) && prop["type"].includes("boolean"))))) return undefined;
-  return { name, default: isPlainObject(prop) && prop["default"] === true };
+  const schema = media === undefined ? undefined : (body!.content[media] as Record<string, unknown>)["schema"];
+  const declared = (op as Record<string, unknown>)["x-stream-flag"];
+  const name = typeof declared === "string" ? declared : "stream";
+  const prop = resolveRef(doc, propertiesOf(doc, schema)[name]);
+  const boolean = isPlainObject(prop) && (prop["type"] === "boolean" || (Array.isArray(prop["type"]) && prop["type"].includes("boolean")));
+  return boolean ? { name, default: prop["default"] === true } : undefined;
 }
 
 function propertiesOf(doc: OpenAPIObject, schema: unknown, depth = 0): Record<string, unknown> {
