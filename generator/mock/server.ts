@@ -33,7 +33,7 @@ import { scriptOf, type Script } from "./flow-player.js";
 import { RingLog } from "./ring-log.js";
 import { routesOf, type Route } from "./routes.js";
 import { startEngine, type Engine, type Exchange, type RecordedRequest, type RequestLogLine, type RoutedExchange } from "./engine/http.js";
-import { faultSpecOfRequest, faultTextOfRequest, isFaultSpecError, NO_FAULTS, parseFaultSpec, planConnection, resumePoint, serveStream, type ConnectionEnd, type FaultSpec, type PlanLayer } from "./faults/index.js";
+import { connectionSpecOf, faultSpecOfRequest, isFaultSpecError, NO_FAULTS, parseFaultSpec, planConnection, resumePoint, serveStream, type ConnectionEnd, type FaultSpec, type PlanLayer } from "./faults/index.js";
 
 import { frameOf, MockRun, type FrameShape, type LogEntry, type ToolAnswerBody } from "./run-state.js";
 import { play, SCENARIOS } from "./scenarios.js";
@@ -594,11 +594,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   function faultsOf(req: IncomingMessage, url: URL, res: ServerResponse, context: "run" | "connection", queued?: string, run?: MockRun): FaultSpec | undefined {
     try {
       // A stream request repeating its run's create-run spec (one header on every call) adds nothing (faults/request.ts).
-      const repeated = run !== undefined && faultTextOfRequest(req, url)?.text === run.faults[run.faults.length - 1]?.given;
-      const own = repeated ? NO_FAULTS : faultSpecOfRequest(req, url, context);
-      if (queued === undefined) return own;
-      const fromQueue = parseFaultSpec(queued, "MockServer.faults entry", "connection");
-      return own.text === "" ? fromQueue : parseFaultSpec(`${fromQueue.text},${own.text}`, "MockServer.faults entry and the stream request", "connection");
+      if (context === "connection") return connectionSpecOf(req, url, run?.faults[run.faults.length - 1]?.given, queued, "MockServer.faults");
+      return faultSpecOfRequest(req, url, context);
     } catch (error) {
       if (!isFaultSpecError(error)) throw error;
       send(res, 400, { error: "invalid_request", message: error.message, hint: "Fault specs: the fault table in the mock's README section (name[=value][@connections], separated by commas)." });

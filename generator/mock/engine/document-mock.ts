@@ -15,7 +15,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OpenAPIObject, OperationObject, ParameterObject, ReferenceObject, ResponseObject } from "openapi3-ts/oas31";
 import { isPlainObject } from "../../load/json-pointer.js";
 import { deref, isJsonMediaType, operationsOf } from "../../emit/operations.js";
-import { faultTextOfRequest, FAULT_QUERY, isFaultSpecError, NO_FAULTS, parseFaultSpec, planConnection, resumePoint, serveStream, type ConnectionEnd, type FaultSpec } from "../faults/index.js";
+import { connectionSpecOf, faultTextOfRequest, FAULT_QUERY, isFaultSpecError, NO_FAULTS, parseFaultSpec, planConnection, resumePoint, serveStream, type ConnectionEnd, type FaultSpec } from "../faults/index.js";
 import { RingLog } from "../ring-log.js";
 import { routesOf, type BodyIssue } from "../routes.js";
 import { chooseMedia, chooseStatus, preferenceOf, SSE, statusesForExample, type ChosenStatus, type Preference } from "./choose.js";
@@ -184,11 +184,9 @@ export async function startDocumentMock(options: DocumentMockOptions): Promise<D
           if (states.size <= MAX_STREAMS) break;
           states.delete(old);
         }
-      } else if (given !== undefined && given.text !== state.given) {
-        own = parseFaultSpec(given.text, given.source, "connection");
       }
-      const queued = queue.shift();
-      if (queued !== undefined) own = parseFaultSpec(own.text === "" ? queued : `${queued},${own.text}`, "DocumentMock.faults entry", "connection");
+      // The first request's spec is the stream's (a layer above); a reconnect's own spec is its connection's, unless it repeats the first.
+      own = connectionSpecOf(req, url, state.given, queue.shift(), "DocumentMock.faults");
     } catch (error) {
       if (!isFaultSpecError(error)) throw error;
       return engine.send(res, 400, { error: "invalid_request", message: error.message, hint: HINT });
