@@ -26,6 +26,12 @@ export interface ExampleOptions {
   readonly accepts?: (schema: Schema, value: unknown) => boolean;
   /** Recursion bound for `$ref` cycles (default 8). */
   readonly maxDepth?: number;
+  /**
+   * After this many values generated, optional properties are left out and
+   * arrays get their `minItems` only, so a large recursive schema (a
+   * public API's) gives a value of bounded size. Default: no bound.
+   */
+  readonly budget?: number;
   /** Resolves a `$ref` the schema's own root cannot (an OpenAPI document's `#/components/schemas/…`); default: against the root. */
   readonly resolveRef?: (ref: string) => Schema | undefined;
 }
@@ -59,6 +65,8 @@ export function exampleValue(schema: unknown, options: ExampleOptions = {}): unk
 
 class Generator {
   readonly #maxDepth: number;
+  /** Values generated so far (for `budget`). */
+  #made = 0;
 
   constructor(
     readonly root: Schema,
@@ -93,7 +101,12 @@ class Generator {
     return typeof cur === "object" || typeof cur === "boolean" ? (cur as Schema) : undefined;
   }
 
+  get #spent(): boolean {
+    return this.options.budget !== undefined && this.#made > this.options.budget;
+  }
+
   value(schema: Schema, depth: number): unknown {
+    this.#made++;
     if (typeof schema === "boolean") return schema ? {} : null;
     if (depth > this.#maxDepth) return null;
     if (typeof schema["$ref"] === "string") {
@@ -185,7 +198,7 @@ class Generator {
     const items = (schema["items"] ?? true) as Schema;
     const min = typeof schema["minItems"] === "number" ? (schema["minItems"] as number) : 0;
     const max = typeof schema["maxItems"] === "number" ? (schema["maxItems"] as number) : Infinity;
-    const count = Math.min(Math.max(min, prefix.length, min === 0 && max > 0 ? 1 : 0), max, prefix.length + (items === false ? 0 : Infinity));
+    const count = Math.min(Math.max(min, prefix.length, min === 0 && max > 0 && !this.#spent ? 1 : 0), max, prefix.length + (items === false ? 0 : Infinity));
     const out: unknown[] = [];
     for (let i = 0; i < count; i++) {
       const item = i < prefix.length ? this.value(prefix[i]!, depth + 1) : this.value(items, depth + 1);
@@ -203,6 +216,7 @@ class Generator {
     for (const key of required) out[key] = this.value(properties[key] ?? true, depth + 1);
     // The optional declared properties too (a realistic call), while the bound allows.
     for (const key of Object.keys(properties)) {
+      if (this.#spent) break;
       if (key in out || Object.keys(out).length >= maxProps) continue;
       if (properties[key] === false) continue;
       out[key] = this.value(properties[key]!, depth + 1);

@@ -8,9 +8,13 @@ import type { OpenAPIObject } from "openapi3-ts/oas31";
 import { getAtPointer, isPlainObject, parseRefFragment } from "../../load/json-pointer.js";
 import { exampleValue, type ExampleSchema } from "../example-value.js";
 
+/** How many values one answer generates before it leaves optional properties out (a large recursive schema stays a small answer). */
+const BUDGET = 2_000;
+
 /** A value for `schema`, `$ref`s into `doc` resolved. */
 export function generate(doc: OpenAPIObject, schema: unknown): unknown {
   return exampleValue(schema ?? true, {
+    budget: BUDGET,
     resolveRef: (ref) => {
       const segments = parseRefFragment(ref);
       const target = segments === undefined ? undefined : getAtPointer(doc, segments);
