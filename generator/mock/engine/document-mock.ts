@@ -17,9 +17,9 @@ import { isPlainObject } from "../../load/json-pointer.js";
 import { deref, isJsonMediaType, operationsOf } from "../../emit/operations.js";
 import { connectionSpecOf, faultTextOfRequest, FAULT_QUERY, isFaultSpecError, NO_FAULTS, parseFaultSpec, planConnection, resumePoint, serveStream, type ConnectionEnd, type FaultSpec } from "../faults/index.js";
 import { RingLog } from "../ring-log.js";
-import { routesOf, type BodyIssue } from "../routes.js";
+import { routesOf, type BodyIssue, type Route } from "../routes.js";
 import { chooseMedia, chooseStatus, preferenceOf, SSE, statusesForExample, type ChosenStatus, type Preference } from "./choose.js";
-import { startEngine, type RecordedRequest, type RequestLogLine } from "./http.js";
+import { startEngine, type Engine, type HandlerContext, type RecordedRequest, type RequestLogLine } from "./http.js";
 import { sseItemReading, unionBranches } from "./sse-items.js";
 import { streamEntries, type StreamEntry } from "./stream-events.js";
 import { exampleNames, generate, mediaExample, resolveRef } from "./values.js";
@@ -77,53 +77,55 @@ interface StreamState {
 const MAX_STREAMS = 1000;
 const HINT = "Fault specs: name[=value][@connections], separated by commas (the fault table in the mock's documentation).";
 
-export async function startDocumentMock(options: DocumentMockOptions): Promise<DocumentMock> {
-  const doc = options.document;
-  const routes = routesOf(doc);
+/** The document mock's answers, as a handler for the engine: also what the MANTYX mock answers an operation it has no scenario for with. */
+export interface DocumentAnswers {
+  readonly handle: (ctx: HandlerContext) => void;
+  /** The newest stream connections, in arrival order. */
+  readonly streams: RingLog<DocumentStreamConnection>;
+  /** Fault specs for the next stream connections, one per connection. */
+  readonly queue: string[];
+}
+
+export function documentAnswers(
+  doc: OpenAPIObject,
+  routes: readonly Route[],
+  engine: () => Engine,
+  options: { readonly faults?: string | undefined; readonly recordLimit?: number | undefined; readonly retryMs?: number | undefined; readonly nextId: () => number },
+): DocumentAnswers {
   const entries = operationsOf(doc);
   const byRoute = new Map(routes.map((r, i) => [r, entries[i]!]));
   const serverFaults = parseFaultSpec(options.faults ?? "", "--fault", "run");
   const queue: string[] = [];
   const streamLog = new RingLog<DocumentStreamConnection>(options.recordLimit ?? 1000);
   const states = new Map<string, StreamState>();
-  let counter = 0;
 
-  const engine = await startEngine({
-    name: "mantyx-wire mock",
-    routes,
-    ...(options.port === undefined ? {} : { port: options.port }),
-    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
-    ...(options.recordLimit === undefined ? {} : { recordLimit: options.recordLimit }),
-    ...(options.onRequest === undefined ? {} : { onRequest: options.onRequest }),
-    nextId: () => ++counter,
-    handle: (ctx) => {
-      const entry = byRoute.get(ctx.route)!;
-      const { req, res, url } = ctx;
-      const missing = missingParameters(doc, entry.item.parameters, entry.op.parameters, url, req);
-      if (missing.length > 0) return engine.invalid(res, missing, "request");
-      const preference = preferenceOf(req);
-      if (typeof preference === "string") return engine.send(res, 400, { error: "invalid_request", message: preference });
-      const answer = answerOf(entry.op, preference);
-      if (typeof answer === "string") return engine.send(res, 400, { error: "mock_no_such_answer", message: `${ctx.route.operationId}: ${answer}` });
-      const { status, response } = answer;
-      const headers = responseHeaders(response);
-      const content = (response.content ?? {}) as Record<string, Record<string, unknown>>;
-      const noBody = status.code === 204 || status.code === 304 || ctx.method === "HEAD";
-      const media = noBody ? undefined : chooseMedia(doc, entry.op, content, req, ctx.body);
-      if (media === undefined) return engine.send(res, status.code, undefined, headers);
-      const mediaObject = content[media]!;
-      let example: { value: unknown } | undefined;
-      if (!preference.dynamic) {
-        const found = mediaExample(doc, mediaObject, answer.example);
-        if (found.found) example = { value: found.value };
-      }
-      if (SSE.test(media)) return stream(ctx.req, res, url, ctx.route.operationId, ctx.body, status.code, mediaObject, example, headers);
-      const value = example !== undefined ? example.value : generate(doc, mediaObject["schema"] ?? (isJsonMediaType(media) ? true : { type: "string" }));
-      if (isJsonMediaType(media)) return engine.sendRaw(res, status.code, media, JSON.stringify(value), headers);
-      if (/^application\/(jsonl|x-ndjson|x-jsonlines|json-lines)/i.test(media)) return engine.sendRaw(res, status.code, media, jsonLines(mediaObject, example), headers);
-      return engine.sendRaw(res, status.code, media, typeof value === "string" ? value : JSON.stringify(value), headers);
-    },
-  });
+  function handle(ctx: HandlerContext): void {
+    const entry = byRoute.get(ctx.route)!;
+    const { req, res, url } = ctx;
+    const missing = missingParameters(doc, entry.item.parameters, entry.op.parameters, url, req);
+    if (missing.length > 0) return engine().invalid(res, missing, "request");
+    const preference = preferenceOf(req);
+    if (typeof preference === "string") return engine().send(res, 400, { error: "invalid_request", message: preference });
+    const answer = answerOf(entry.op, preference);
+    if (typeof answer === "string") return engine().send(res, 400, { error: "mock_no_such_answer", message: `${ctx.route.operationId}: ${answer}` });
+    const { status, response } = answer;
+    const headers = responseHeaders(response);
+    const content = (response.content ?? {}) as Record<string, Record<string, unknown>>;
+    const noBody = status.code === 204 || status.code === 304 || ctx.method === "HEAD";
+    const media = noBody ? undefined : chooseMedia(doc, entry.op, content, req, ctx.body);
+    if (media === undefined) return engine().send(res, status.code, undefined, headers);
+    const mediaObject = content[media]!;
+    let example: { value: unknown } | undefined;
+    if (!preference.dynamic) {
+      const found = mediaExample(doc, mediaObject, answer.example);
+      if (found.found) example = { value: found.value };
+    }
+    if (SSE.test(media)) return stream(ctx.req, res, url, ctx.route.operationId, ctx.body, status.code, mediaObject, example, headers);
+    const value = example !== undefined ? example.value : generate(doc, mediaObject["schema"] ?? (isJsonMediaType(media) ? true : { type: "string" }));
+    if (isJsonMediaType(media)) return engine().sendRaw(res, status.code, media, JSON.stringify(value), headers);
+    if (/^application\/(jsonl|x-ndjson|x-jsonlines|json-lines)/i.test(media)) return engine().sendRaw(res, status.code, media, jsonLines(mediaObject, example), headers);
+    return engine().sendRaw(res, status.code, media, typeof value === "string" ? value : JSON.stringify(value), headers);
+  }
 
   /** The status, its response and the example name (checked), or a message. */
   function answerOf(op: OperationObject, preference: Preference): { status: ChosenStatus; response: ResponseObject; example?: string } | string {
@@ -189,7 +191,7 @@ export async function startDocumentMock(options: DocumentMockOptions): Promise<D
       own = connectionSpecOf(req, url, state.given, queue.shift(), "DocumentMock.faults");
     } catch (error) {
       if (!isFaultSpecError(error)) throw error;
-      return engine.send(res, 400, { error: "invalid_request", message: error.message, hint: HINT });
+      return engine().send(res, 400, { error: "invalid_request", message: error.message, hint: HINT });
     }
     const connection = ++state.connections;
     const plan = planConnection([...state.layers.map((spec) => ({ spec, thisConnection: false })), { spec: own, thisConnection: true }], connection);
@@ -206,11 +208,11 @@ export async function startDocumentMock(options: DocumentMockOptions): Promise<D
         frame: (e) => e.text,
         isTerminal: (e) => e === last,
         retryMs: options.retryMs,
-        headers: { ...headers, "x-request-id": `req_${++counter}` },
+        headers: { ...headers, "x-request-id": `req_${options.nextId()}` },
         status,
-        refuse: (code, answer, extra) => engine.send(res, code, answer, extra),
+        refuse: (code, answer, extra) => engine().send(res, code, answer, extra),
         rateLimitedBody: { error: "rate_limited", message: "mock fault status=429" },
-        onOpen: () => engine.finishRecord(res, status),
+        onOpen: () => engine().finishRecord(res, status),
         onEnd: (end, frames, writes) => {
           record.end = end;
           record.frames = frames;
@@ -221,6 +223,25 @@ export async function startDocumentMock(options: DocumentMockOptions): Promise<D
     ).catch(() => res.destroy());
   }
 
+  return { handle, streams: streamLog, queue };
+}
+
+export async function startDocumentMock(options: DocumentMockOptions): Promise<DocumentMock> {
+  const routes = routesOf(options.document);
+  let counter = 0;
+  let started: Engine | undefined;
+  const answers = documentAnswers(options.document, routes, () => started!, { faults: options.faults, recordLimit: options.recordLimit, retryMs: options.retryMs, nextId: () => ++counter });
+  const engine = await startEngine({
+    name: "mantyx-wire mock",
+    routes,
+    ...(options.port === undefined ? {} : { port: options.port }),
+    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    ...(options.recordLimit === undefined ? {} : { recordLimit: options.recordLimit }),
+    ...(options.onRequest === undefined ? {} : { onRequest: options.onRequest }),
+    nextId: () => ++counter,
+    handle: answers.handle,
+  });
+  started = engine;
   return {
     url: engine.url,
     operations: routes.map((r) => `${r.method} ${r.template}${r.operationId.includes(" ") ? "" : ` (${r.operationId})`}`),
@@ -228,9 +249,9 @@ export async function startDocumentMock(options: DocumentMockOptions): Promise<D
       return engine.requests.toArray();
     },
     get streams() {
-      return streamLog.toArray();
+      return answers.streams.toArray();
     },
-    faults: queue,
+    faults: answers.queue,
     close: () => engine.close(),
   };
 }
