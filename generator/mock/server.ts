@@ -6,7 +6,8 @@
  * it implements what a client needs to be tested against.
  *
  * From the schema (./routes.ts): every route (an operation without a
- * handler here fails at start), the scopes each needs (`x-required-scopes`),
+ * handler here is answered from the schema, as the mock of any document
+ * answers it), the scopes each needs (`x-required-scopes`),
  * the query parameters' and request bodies' checks (the strict level, every
  * problem listed). From the documents (./editions.ts): the statuses and
  * event shapes of each edition. Faults (./faults/): asked for by
@@ -33,6 +34,7 @@ import { scriptOf, type Script } from "./flow-player.js";
 import { RingLog } from "./ring-log.js";
 import { routesOf, type Route } from "./routes.js";
 import { startEngine, type Engine, type Exchange, type RecordedRequest, type RequestLogLine, type RoutedExchange } from "./engine/http.js";
+import { documentAnswers } from "./engine/document-mock.js";
 import { connectionSpecOf, faultSpecOfRequest, isFaultSpecError, NO_FAULTS, parseFaultSpec, planConnection, resumePoint, serveStream, type ConnectionEnd, type FaultSpec, type PlanLayer } from "./faults/index.js";
 
 import { frameOf, MockRun, type FrameShape, type LogEntry, type ToolAnswerBody } from "./run-state.js";
@@ -86,6 +88,13 @@ export interface MockServerOptions {
   runLimit?: number;
   /** Called once per answered request (`mantyx-wire mock --log json`). */
   onRequest?: (line: RequestLogLine) => void;
+  /**
+   * Operations answered as the mock of any document answers them (from the
+   * schema's examples and schemas: ./engine/document-mock.ts) instead of by
+   * their scenario; the credential, scopes and checks still apply. An
+   * operation the mock has no scenario for is always answered so.
+   */
+  fromDocument?: readonly string[];
   /**
    * A fault spec for every run (generator/mock/faults/spec.ts; the CLI's
    * `--fault`), e.g. `drop-after=3` or `eol=crlf@*,chunk=3@*`. A script's
@@ -587,8 +596,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       send(ctx.res, run.shapes.runCreated, { runId: run.id, streamUrl: streamUrl(run.id) });
     },
   };
-  const unhandled = routes.filter((r) => handlers[r.operationId] === undefined).map((r) => `${r.method} ${r.template} (${r.operationId})`);
-  if (unhandled.length > 0) throw new Error(`mantyx-wire mock: the schema has operations the mock does not serve: ${unhandled.join(", ")}`);
+  // Operations without a scenario here (or named in `fromDocument`) answer as the mock of any document does: from the schema's examples and schemas.
+  const fromDocument = new Set([...routes.filter((r) => handlers[r.operationId] === undefined).map((r) => r.operationId), ...(options.fromDocument ?? [])]);
+  const unknown = [...fromDocument].filter((id) => !routes.some((r) => r.operationId === id));
+  if (unknown.length > 0) throw new Error(`mantyx-wire mock: fromDocument names operations the schema does not have: ${unknown.join(", ")}`);
+  const generic = fromDocument.size === 0 ? undefined : documentAnswers(mantyxDocument(), routes, () => engine!, { faults: options.faults, recordLimit, retryMs: options.retryMs, nextId: () => ++counter });
 
   /** The request's fault spec, or undefined once an invalid one has been answered 400. */
   function faultsOf(req: IncomingMessage, url: URL, res: ServerResponse, context: "run" | "connection", queued?: string, run?: MockRun): FaultSpec | undefined {
@@ -655,7 +667,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     beforeRouting,
     afterRouting,
     decorate: echo,
-    handle: (ctx) => handlers[ctx.route.operationId]!(ctx),
+    handle: (ctx) => (fromDocument.has(ctx.route.operationId) ? generic!.handle : handlers[ctx.route.operationId]!)(ctx),
   });
 
   return {
