@@ -360,6 +360,9 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
     generator: `mantyx-wire ${model.generatorVersion}`,
     clientName,
     coreName: `${prefix}Core`,
+    // The client's brand, which its errors carry (runtime/client/errors.ts): none for the default `ApiClient`.
+    namedClient: clientName !== "ApiClient",
+    brand: clientName.replace(/Client$/, ""),
     optionsName: `${prefix}ClientOptions`,
     callOptionsName: `${prefix}CallOptions`,
     streamOptionsName: `${prefix}StreamOptions`,

@@ -28,12 +28,13 @@ export {
   type StreamSpec,
 } from "./core.js";
 export {
-  isMantyxApiError,
-  isMantyxConnectionError,
+  ApiError,
+  branded,
+  ConnectionError,
+  isApiError,
+  isConnectionError,
   isRequestValidationError,
   isUnexpectedResponseError,
-  MantyxApiError,
-  MantyxConnectionError,
   RequestValidationError,
   UnexpectedResponseError,
   type HeaderSource,
