@@ -32,6 +32,15 @@ export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnosti
       pointer,
     });
   }
+  const { refusedDiscriminators } = await import("./validators/prepare.js");
+  for (const [pointer, why] of refusedDiscriminators(model.schemas)) {
+    out.push({
+      level: "warning",
+      emitter: "validators",
+      message: `this discriminator is left out of the validators: ${why}; they check the union as a plain oneOf/anyOf (each branch tried), and the types still narrow on each branch's tag where it has one.`,
+      pointer,
+    });
+  }
   const { unknownKeywords } = await import("./validators/annotations.js");
   for (const [keyword, pointer] of unknownKeywords(model.schemas)) {
     out.push({

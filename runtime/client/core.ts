@@ -84,8 +84,16 @@ export interface Operation {
    * give it to every entry.
    */
   readonly extras?: OperationExtras;
-  /** The answer is a stream of items without resume (item-stream.ts). */
+  /** The answer is a stream of items (item-stream.ts; a JSON-or-stream answer with the kind `eitherKind`). */
   readonly items?: ItemStreamMode;
+  /** An SSE item stream whose data is JSON: the data that ends it cleanly (`x-sse-sentinel`, `[DONE]` by default). */
+  readonly sentinel?: string;
+  /** An SSE item stream the server resumes after `Last-Event-ID` (`x-sse-resume: true`): a drop reconnects. */
+  readonly resume?: boolean;
+  /** The answer is JSON or an item stream (of `items`), as its Content-Type says: the kind `eitherKind`. */
+  readonly either?: boolean;
+  /** The `Accept` of a call that sends its body and reads something else than JSON (an item stream with a body, a JSON-or-stream answer). */
+  readonly accept?: string;
   /** The success answer is read as text or as a Blob, not as JSON. */
   readonly answer?: "text" | "blob";
 }
@@ -517,7 +525,7 @@ export class HttpClient {
         } catch (cause) {
           throw new TypeError(`${id}: the body is not JSON-encodable (${(cause as Error).message})`, { cause });
         }
-        const response = await this.#request(id, method, target, operation.idempotent || method == "GET" || method == "DELETE" ? -1 : 1, callOptions, deadline.signal, operation.answer ? "*/*" : "application/json", headers, hide, encoded, attempts);
+        const response = await this.#request(id, method, target, operation.idempotent || method == "GET" || method == "DELETE" ? -1 : 1, callOptions, deadline.signal, operation.accept ?? (operation.answer ? "*/*" : "application/json"), headers, hide, encoded, attempts);
         try {
           return [response, await read?.(response)];
         } catch (thrown) {

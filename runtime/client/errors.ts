@@ -128,6 +128,8 @@ export class ConnectionError extends ClientError {
   /** Attempts made (requests sent, or stream connections in a row without a new event). */
   declare readonly attempts: number;
   declare readonly lastSeq: number | undefined;
+  /** An item stream's last event id, when it broke off after one (item-stream.ts): where `{ resume: true, lastEventId }` resumes. */
+  declare readonly lastEventId?: string | undefined;
 }
 
 /** True for a ConnectionError (whatever its brand), also one from another copy of this module. */
