@@ -37,7 +37,7 @@ import { parseJsonLines } from "../jsonl/index.js";
 import { parseSse, type SseMessage } from "../sse/index.js";
 import { StreamDecodeError } from "../events/errors.js";
 import type { CallContext, OperationKind } from "./core.js";
-import { ApiError, branded, ConnectionError, unexpectedResponse, UnexpectedResponseError } from "./errors.js";
+import { branded, ConnectionError, unexpectedResponse, UnexpectedResponseError } from "./errors.js";
 import { backoff, sleep, type BackoffOptions } from "./internal/backoff.js";
 import { redactError, type Redact } from "./internal/redact.js";
 
@@ -143,13 +143,14 @@ export function itemStream<T>(
       let drops = 0;
       for (;;) {
         let progressed = false;
+        // What opening fails with is thrown as it is (the request retried what may be retried): an error status, a network failure, a caller's mistake.
+        const response = await open(lastEventId);
+        const contentType = hide(response.headers.get("content-type") ?? "");
+        if (!MEDIA[mode].test(contentType) || !response.body) {
+          await response.body?.cancel().catch(() => undefined);
+          throw new UnexpectedResponseError(`${id}: ${response.status} ${contentType || "without a content type"}, not ${ITEM_STREAM_ACCEPT[mode]}`, { operationId: id, status: response.status, contentType });
+        }
         try {
-          const response = await open(lastEventId);
-          const contentType = hide(response.headers.get("content-type") ?? "");
-          if (!MEDIA[mode].test(contentType) || !response.body) {
-            await response.body?.cancel().catch(() => undefined);
-            throw new UnexpectedResponseError(`${id}: ${response.status} ${contentType || "without a content type"}, not ${ITEM_STREAM_ACCEPT[mode]}`, { operationId: id, status: response.status, contentType });
-          }
           if (mode == "jsonl") {
             yield* parseJsonLines(response.body, { signal }) as AsyncIterable<T>;
             return;
@@ -172,8 +173,8 @@ export function itemStream<T>(
           return;
         } catch (error) {
           if (signal?.aborted) throw signal.reason;
-          // Not a drop: the answer itself (a status, a page that is no stream), a message in error.
-          if (error instanceof ApiError || error instanceof UnexpectedResponseError || error instanceof StreamDecodeError || error instanceof ServerSentError || error instanceof TypeError) throw error;
+          // Not a drop: a message in error.
+          if (error instanceof StreamDecodeError || error instanceof ServerSentError) throw error;
           if (!resume || !lastEventId || ++drops > maxReconnects) {
             const reason = redactError(error, hide);
             const hint = lastEventId ? `; the last event id was ${JSON.stringify(hide(lastEventId))}${resume ? "" : " (the document does not say the server resumes: pass { resume: true, lastEventId } to resume)"}` : "";
@@ -237,5 +238,8 @@ export const eitherKind: OperationKind = (ctx: CallContext) =>
     throw unexpectedResponse(id, response, ctx.hide(), `JSON or ${ITEM_STREAM_ACCEPT[operation.items!]}`);
   });
 
-/** The `Accept` of a JSON-or-stream call of `mode`. */
-export const eitherAccept = (mode: ItemStreamMode): string => `application/json, ${ITEM_STREAM_ACCEPT[mode]}`;
+/**
+ * Narrows the answer of a JSON-or-stream call (`Json | AsyncIterable<Item>`)
+ * to its stream: `if (isStream(answer)) for await (const item of answer) …`.
+ */
+export const isStream = <T>(answer: T): answer is Extract<T, AsyncIterable<unknown>> => typeof (answer as { [Symbol.asyncIterator]?: unknown } | null)?.[Symbol.asyncIterator] == "function";

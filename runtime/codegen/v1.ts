@@ -96,7 +96,7 @@ export {
   type StatusProbe,
   type StreamSpec,
 } from "../client/core.js";
-export type { ItemStreamMode } from "../client/item-stream.js";
+export type { ItemStreamMode, ItemStreamOptions } from "../client/item-stream.js";
 export type { ReconnectInfo, RunEventStream, RunStreamItem, StreamRunOptions } from "../client/stream-run.js";
 // The typed event layer, bound to a stream by generated code.
 export { checkEvent, type EventCheck } from "../events/decode.js";
