@@ -28,7 +28,7 @@ export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnosti
     out.push({
       level: "warning",
       emitter: "validators",
-      message: `\`${keyword}\` is no vendor keyword the generator knows (schema/CONVENTIONS.md); it is read as an annotation and asserts nothing (first use shown).`,
+      message: `\`${keyword}\` is no vendor keyword the generator knows (\`mantyx-wire keywords\` lists them); it is read as an annotation and asserts nothing (first use shown).`,
       pointer,
     });
   }
