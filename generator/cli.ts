@@ -121,6 +121,13 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
       // Loaded only for `mock`: node:http, the schema's routes and the scripted runs.
       exitCode = await (await import("./mock/command.js")).runMock(options, io, io.stop);
     });
+  program
+    .command("keywords")
+    .description("Print the vendor keywords the generator reads (where each goes, what it means) and the naming rule.")
+    .action(async () => {
+      io.stdout((await import("./keywords/list.js")).keywordsText());
+      exitCode = 0;
+    });
   try {
     await program.parseAsync([...args], { from: "user" });
   } catch (error) {

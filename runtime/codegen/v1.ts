@@ -45,9 +45,13 @@
  * `CredentialSupport` it is given (`schemeCredentials`): a generated client
  * whose schemes `apiKey` stands for passes none and bundles none of it
  * (`ClientBase`, the class of revisions 1 to 6, takes the schemes and
- * always sends them).
+ * always sends them); 8, item streams as real APIs describe them
+ * (`eitherKind`, a JSON-or-stream answer picked by its Content-Type;
+ * `Operation.sentinel`, `resume` and `accept`: a sentinel that ends a JSON
+ * stream, `event: error` as a `ServerSentError`, resume with
+ * `Last-Event-ID`, the body of a streamed POST sent).
  */
-export const CODEGEN_V1_REVISION = 7;
+export const CODEGEN_V1_REVISION = 8;
 
 /**
  * Throws at import time when the installed runtime's contract revision is
@@ -65,7 +69,7 @@ export function requireCodegenRevision(needed: number, generator: string): void 
 export { ClientCore, defineOperations } from "../client/define.js";
 export { operation, operationFunction } from "../client/operation-functions.js";
 export { operationExtras } from "../client/extras.js";
-export { itemStreamKind } from "../client/item-stream.js";
+export { eitherKind, itemStreamKind } from "../client/item-stream.js";
 export { pagesKind } from "../client/pages.js";
 export { onceKind } from "../client/once.js";
 export { checkedBody } from "../client/request-check.js";
@@ -92,7 +96,7 @@ export {
   type StatusProbe,
   type StreamSpec,
 } from "../client/core.js";
-export type { ItemStreamMode } from "../client/item-stream.js";
+export type { ItemStreamMode, ItemStreamOptions } from "../client/item-stream.js";
 export type { ReconnectInfo, RunEventStream, RunStreamItem, StreamRunOptions } from "../client/stream-run.js";
 // The typed event layer, bound to a stream by generated code.
 export { checkEvent, type EventCheck } from "../events/decode.js";
