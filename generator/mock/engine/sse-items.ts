@@ -17,12 +17,13 @@
  * aside) without a JSON `contentMediaType`, else JSON (a string with a
  * JSON `contentMediaType`: its `contentSchema` describes the value).
  *
- * The generated client reads the same rule (helper h24a's
- * `sseSchemaReading` in generator/emit/client/shapes.ts, in progress when
- * this was written): once both are merged, this file should call it.
+ * The `schema` case is the generated client's own function
+ * (`sseSchemaReading`, generator/emit/client/shapes.ts; docs/event-streams.md),
+ * so the mock and the client read one rule.
  */
 import type { OpenAPIObject } from "openapi3-ts/oas31";
 import { isPlainObject } from "../../load/json-pointer.js";
+import { sseSchemaReading } from "../../emit/client/shapes.js";
 import { deref, isJsonMediaType } from "../../emit/operations.js";
 
 export type SseItemReading =
@@ -30,20 +31,15 @@ export type SseItemReading =
   | { readonly kind: "payload"; readonly schema: unknown; readonly source: "x-item-schema" | "schema" }
   | { readonly kind: "text"; readonly source: "schema" | "none" };
 
-const EVENT_FIELDS = new Set(["id", "event", "data", "retry"]);
-/** Keywords that say nothing of the value: a schema of these alone is no schema. */
-const ANNOTATIONS = /^(description|title|x-.*|example|examples|deprecated|readOnly|writeOnly|\$comment)$/;
 
 export function sseItemReading(doc: OpenAPIObject, media: Record<string, unknown>): SseItemReading {
   if (media["itemSchema"] !== undefined) return { kind: "event", schema: media["itemSchema"], source: "itemSchema" };
   if (media["x-item-schema"] !== undefined) return { kind: "payload", schema: media["x-item-schema"], source: "x-item-schema" };
+  // A 3.0/3.1 `schema`: the generated client's own reading (generator/emit/client/shapes.ts), so the mock streams what the client expects.
   const schema = media["schema"];
-  const resolved = resolve(doc, schema);
-  // No schema, or one of annotations only: text events.
-  if (resolved === undefined || resolved === true || (isPlainObject(resolved) && Object.keys(resolved).every((k) => ANNOTATIONS.test(k)))) return { kind: "text", source: "none" };
-  if (isPlainObject(resolved) && resolved["type"] === "string" && resolved["contentMediaType"] === undefined) return { kind: "text", source: "schema" };
-  if (isEventShaped(doc, schema)) return { kind: "event", schema, source: "schema" };
-  return { kind: "payload", schema, source: "schema" };
+  const { reading } = sseSchemaReading(doc, schema);
+  if (reading === "plain") return { kind: "text", source: schema === undefined ? "none" : "schema" };
+  return reading === "event" ? { kind: "event", schema, source: "schema" } : { kind: "payload", schema, source: "schema" };
 }
 
 /** The branches of a union (`oneOf`/`anyOf` of a schema without its own `properties`), or the schema alone. */
@@ -64,17 +60,6 @@ export function eventDataOf(doc: OpenAPIObject, eventSchema: unknown): { json: b
   const types = typeof data["type"] === "string" ? [data["type"]] : Array.isArray(data["type"]) ? (data["type"] as unknown[]).filter((t) => t !== "null") : undefined;
   const text = types !== undefined && types.length > 0 && types.every((t) => t === "string");
   return { json: !text, schema: data };
-}
-
-/** Every branch an object (its `type` object or absent) with `properties`, all among the SSE fields, `data` among them. */
-function isEventShaped(doc: OpenAPIObject, schema: unknown): boolean {
-  return unionBranches(doc, schema).every((branch) => {
-    const b = resolve(doc, branch);
-    if (!isPlainObject(b) || !isPlainObject(b["properties"])) return false;
-    const types = typeof b["type"] === "string" ? [b["type"]] : Array.isArray(b["type"]) ? (b["type"] as unknown[]) : ["object"];
-    const names = Object.keys(b["properties"]);
-    return types.includes("object") && names.includes("data") && names.every((n) => EVENT_FIELDS.has(n));
-  });
 }
 
 function resolve(doc: OpenAPIObject, schema: unknown): unknown {
