@@ -64,7 +64,7 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
   let exitCode: number | undefined;
   const program = new Command()
     .name("mantyx-wire")
-    .description("Generate typed wire artefacts for the MANTYX agent-runs protocol from its OpenAPI 3.1 schema, or from any OpenAPI 3.1 or 3.2 document.")
+    .description("Generate typed wire artefacts for the MANTYX agent-runs protocol from its OpenAPI 3.1 schema, or from any OpenAPI 3.0, 3.1 or 3.2 document.")
     .version(packageInfo().version, "-V, --version", "print the generator version")
     .helpOption("-h, --help", "show help")
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
@@ -72,7 +72,7 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
   program
     .command("gen")
     .description("Generate the output folder from the schema (deletes and rewrites it), or check that it is up to date.")
-    .option("--schema <path>", "the OpenAPI 3.1 or 3.2 document (YAML or JSON); the hand-written fixture cases are read from cases/ beside it", "schema/openapi.yaml")
+    .option("--schema <path>", "the OpenAPI 3.0, 3.1 or 3.2 document (YAML or JSON); the hand-written fixture cases are read from cases/ beside it", "schema/openapi.yaml")
     .option("--out <dir>", "the output folder; everything in it is owned by the generator", "generated")
     .option("--root <dir>", "the folder $refs may read schema files from (default: the schema's folder); a $ref outside it is refused")
     .option("--runtime <specifier>", "where generated code imports the runtime contract from: a package specifier, or a path relative to --out starting with ./ or ../", "@mantyx/wire-types/codegen/v1")

@@ -72,6 +72,35 @@ export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnosti
       });
     }
   }
+  const { openApi30NotesOf } = await import("../load/index.js");
+  const notes30 = openApi30NotesOf(model);
+  const patterns = notes30?.droppedPatterns ?? [];
+  if (patterns.length > 0) {
+    out.push({
+      level: "warning",
+      emitter: "validators",
+      message: `${patterns.length} \`pattern\`(s) (first shown) are no ECMAScript regular expression, which OpenAPI 3.0 names (a Java class such as \`\\p{Print}\`, or not a string): left out, they assert nothing. Write the pattern in ECMAScript syntax to have it checked.`,
+      pointer: patterns[0]!,
+    });
+  }
+  const nullSchemas = notes30?.nullSchemas ?? [];
+  if (nullSchemas.length > 0) {
+    out.push({
+      level: "warning",
+      emitter: "types",
+      message: `${nullSchemas.length} \`schema: null\` (first shown) is no Schema Object: read as no schema (any value), as if not written. Remove it, or write the schema.`,
+      pointer: nullSchemas[0]!,
+    });
+  }
+  const dropped = notes30?.droppedRefSiblings ?? [];
+  if (dropped.length > 0) {
+    out.push({
+      level: "warning",
+      emitter: "types",
+      message: `OpenAPI 3.0 ignores what stands beside a \`$ref\`: ${dropped.length} keyword(s) beside a \`$ref\` (first shown) assert nothing (annotations such as \`description\` are kept, \`nullable\` is read). To add to a referenced schema, write \`allOf: [{ $ref: … }, { … }]\`.`,
+      pointer: dropped[0]!,
+    });
+  }
   const { clientReport } = await import("./client.js");
   const client = clientReport(model);
   for (const { pointer, reason } of client.degraded) out.push({ level: "warning", emitter: "client", message: `${reason}.`, pointer });

@@ -91,7 +91,7 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
     generatorVersion: packageInfo().version,
   };
   sources.set(model, bundled);
-  if (notes30 !== undefined) openApi30.set(model, notes30);
+  if (notes30 !== undefined) openApi30.set(document, notes30);
   // Neither check changes the document.
   validateOpenApiDocument(bundled, version);
   validateComponentSchemas(bundled);
@@ -102,12 +102,12 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
 /** The bundled document each loaded model came from: its positions place emitters' pointers in the source files. */
 const sources = new WeakMap<LoadedSchema, BundledDocument>();
 
-/** What reading each loaded 3.0 model as 3.1 did (./openapi-30/). */
-const openApi30 = new WeakMap<LoadedSchema, OpenApi30Notes>();
+/** What reading each loaded 3.0 document as 3.1 did (./openapi-30/), by the document (a model copied with `{ ...model }` keeps it). */
+const openApi30 = new WeakMap<object, OpenApi30Notes>();
 
 /** The notes of the 3.0 reading of `model`; undefined when the document was not OpenAPI 3.0. */
 export function openApi30NotesOf(model: LoadedSchema): OpenApi30Notes | undefined {
-  return openApi30.get(model);
+  return openApi30.get(model.document);
 }
 
 /**

@@ -125,14 +125,28 @@ const cases: [string, Case][] = [
     "swagger 2.0 document",
     {
       files: { "schema.yaml": 'swagger: "2.0"\ninfo: { title: T, version: "1" }\npaths: {}\n' },
-      want: { code: "not-openapi-31", file: "schema.yaml", line: 1, column: 1, pointer: "/swagger", message: /Swagger "2.0" document; the generator reads OpenAPI 3\.1 and 3\.2 only/, fix: /swagger2openapi/ },
+      want: { code: "not-openapi-31", file: "schema.yaml", line: 1, column: 1, pointer: "/swagger", message: /Swagger "2.0" \(OpenAPI 2\.0\) document; the generator reads OpenAPI 3\.0, 3\.1 and 3\.2\./, fix: /npx swagger2openapi/ },
     },
   ],
   [
-    "OpenAPI 3.0.3 document",
+    "OpenAPI 3.0.3 document that breaks the meta-schema (a typo in an operation): read as 3.1, refused at its line",
     {
-      files: { "schema.yaml": "openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths: {}\n" },
-      want: { code: "not-openapi-31", file: "schema.yaml", line: 1, column: 10, pointer: "/openapi", message: /OpenAPI 3\.0\.3 document; the generator reads OpenAPI 3\.1 and 3\.2 only/, fix: /nullable: true/ },
+      files: { "schema.yaml": "openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths:\n  /a:\n    get:\n      respnses:\n        '200': { description: ok }\n" },
+      want: { code: "not-openapi-31", file: "schema.yaml", line: 6, column: 7, pointer: "/paths/~1a/get/respnses", message: /unknown field "respnses" in an Operation Object/, fix: /Did you mean "responses"\?/ },
+    },
+  ],
+  [
+    "OpenAPI 3.0 document: a dangling $ref in the allOf the nullable reading moves, at its line as written",
+    {
+      files: { "schema.yaml": ["openapi: 3.0.3", "info: { title: T, version: '1' }", "paths: {}", "components:", "  schemas:", "    Pet:", "      nullable: true", "      allOf:", "        - $ref: '#/components/schemas/Ownr'", "    Owner: { type: object }", ""].join("\n") },
+      want: { code: "dangling-ref", file: "schema.yaml", line: 9, column: 17, pointer: "/components/schemas/Pet/allOf/0/$ref", message: /"#\/components\/schemas\/Ownr" does not resolve/, fix: /Did you mean "#\/components\/schemas\/Owner"\?/ },
+    },
+  ],
+  [
+    "OpenAPI 3.0 document: a bad keyword value beside an `example` and a boolean exclusiveMinimum, at its line as written",
+    {
+      files: { "schema.yaml": ["openapi: 3.0.0", "info: { title: T, version: '1' }", "paths: {}", "components:", "  schemas:", "    Age:", "      type: integer", "      example: 3", "      minimum: 0", "      exclusiveMinimum: true", "      maximum: many", ""].join("\n") },
+      want: { code: "invalid-json-schema", file: "schema.yaml", line: 11, column: 16, pointer: "/components/schemas/Age/maximum", message: /"maximum" must be number/, fix: /JSON Schema 2020-12/ },
     },
   ],
   [

@@ -53,7 +53,8 @@ export class RewriteHistory implements PointerHistory {
 
   /** Records what the schema at `path` (as written) moved. */
   record(path: Pointer, pairs: readonly Pair[]): void {
-    if (pairs.length === 0) return;
+    if (pairs.length === 0) return; // the usual case: nothing moved
+
     const key = keyOf(path);
     const group = this.groups.get(key);
     if (group === undefined) this.groups.set(key, [...pairs]);

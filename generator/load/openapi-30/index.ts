@@ -17,8 +17,8 @@
  * otherwise (as in 3.1).
  */
 import type { BundledDocument } from "../bundle.js";
-import { formatPointer, formatRefFragment, isPlainObject, parseRefFragment, type Pointer } from "../json-pointer.js";
-import { findDiscriminatorMappings, findRefs } from "../refs.js";
+import { formatPointer, formatRefFragment, parseRefFragment, type Pointer } from "../json-pointer.js";
+import { mappingRef } from "../refs.js";
 import { RewriteHistory } from "./history.js";
 import { readSchema30, type SchemaNotes } from "./schema.js";
 import { visitSchemas } from "./walk.js";
@@ -27,8 +27,12 @@ import { visitSchemas } from "./walk.js";
 export interface OpenApi30Notes {
   /** The version the document states (`3.0.3`). */
   readonly version: string;
-  /** Pointers (into the document as written) of the `$ref` siblings dropped, as 3.0 ignores them. */
+  /** Pointers of the `$ref` siblings dropped, as 3.0 ignores them (where they would be in the rewritten document: its `where` finds them as written). */
   readonly droppedRefSiblings: readonly string[];
+  /** Pointers of the `pattern`s left out: no ECMAScript regular expressions (likewise). */
+  readonly droppedPatterns: readonly string[];
+  /** Pointers of the `schema: null`s of media types and parameters, read as no schema (as written: nothing moves there). */
+  readonly nullSchemas: readonly string[];
 }
 
 /** The version the 3.0 document becomes. */
@@ -42,18 +46,28 @@ export function readOpenApi30(bundled: BundledDocument): { bundled: BundledDocum
   const document = bundled.data as Record<string, unknown>;
   const version = String(document.openapi);
   const history = new RewriteHistory();
-  const notes: SchemaNotes = { droppedRefSiblings: [] };
-  visitSchemas(document, ({ path, schema, media }) => history.record(path, readSchema30(schema, path, media, notes)));
-  if (!history.empty) followMoves(document, history);
+  const notes: SchemaNotes = { droppedRefSiblings: [], droppedPatterns: [], deepRefs: [], mappings: [] };
+  const nullSchemas: string[] = [];
+  visitSchemas(
+    document,
+    ({ path, schema, media }) => history.record(path, readSchema30(schema, path, media, notes)),
+    (path) => nullSchemas.push(formatPointer(path)),
+  );
+  if (!history.empty) followMoves(notes, history);
   document.openapi = READ_AS;
   return {
     bundled: bundled.rewritten(history),
-    notes: { version, droppedRefSiblings: notes.droppedRefSiblings.map(formatPointer) },
+    notes: {
+      version,
+      droppedRefSiblings: notes.droppedRefSiblings.map((pointer) => formatPointer(history.rewritten(pointer))),
+      droppedPatterns: notes.droppedPatterns.map((pointer) => formatPointer(history.rewritten(pointer))),
+      nullSchemas,
+    },
   };
 }
 
 /** Points each `$ref` and discriminator mapping written into a schema that moved at where it is now. */
-function followMoves(document: Record<string, unknown>, history: RewriteHistory): void {
+function followMoves({ deepRefs, mappings }: SchemaNotes, history: RewriteHistory): void {
   const follow = (ref: string): string | undefined => {
     const segments = parseRefFragment(ref);
     // `#/components/schemas/Name`, the usual ref, cannot have moved: schemas move inside themselves.
@@ -61,24 +75,18 @@ function followMoves(document: Record<string, unknown>, history: RewriteHistory)
     const now = history.rewritten(segments);
     return sameSegments(now, segments) ? undefined : formatRefFragment(now);
   };
-  for (const site of findRefs(document)) {
-    const moved = follow(site.ref);
-    if (moved !== undefined) site.holder.$ref = moved;
+  for (const holder of deepRefs) {
+    const moved = follow(holder.$ref as string);
+    if (moved !== undefined) holder.$ref = moved;
   }
-  for (const { path, ref } of findDiscriminatorMappings(document)) {
-    const moved = follow(ref);
-    if (moved === undefined) continue;
-    const mapping = getMapping(document, path);
-    if (mapping !== undefined) mapping[path[path.length - 1]!] = moved;
+  for (const mapping of mappings) {
+    for (const [tag, target] of Object.entries(mapping)) {
+      const moved = typeof target === "string" ? follow(mappingRef(target)) : undefined;
+      if (moved !== undefined) mapping[tag] = moved;
+    }
   }
 }
 
 function sameSegments(a: Pointer, b: Pointer): boolean {
   return a.length === b.length && a.every((segment, i) => segment === b[i]);
-}
-
-function getMapping(document: unknown, path: Pointer): Record<string, unknown> | undefined {
-  let node: unknown = document;
-  for (const segment of path.slice(0, -1)) node = Array.isArray(node) ? node[Number(segment)] : isPlainObject(node) ? node[segment] : undefined;
-  return isPlainObject(node) ? node : undefined;
 }

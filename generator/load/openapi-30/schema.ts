@@ -29,6 +29,13 @@
  *   base64`. The `format` is removed, as in the 3.1 migration guide.
  * - a discriminator mapping value that is a bare component name (`Cat`)
  *   is written as the reference it means (`#/components/schemas/Cat`).
+ * - `pattern`: 3.0 names ECMA-262 regular expressions, which read identity
+ *   escapes (`\_`, `\:`) as the character; the validators compile with the
+ *   `u` flag, which refuses them, so they are written as the character
+ *   (same meaning). A pattern that is no ECMAScript regular expression at
+ *   all (Java's `\p{Print}`, a number) is left out, with a warning: it
+ *   asserts nothing, rather than refusing the whole document (the tools
+ *   people compare with ignore `pattern`).
  */
 import { isPlainObject, type Pointer } from "../json-pointer.js";
 import type { Pair } from "./history.js";
@@ -42,7 +49,20 @@ const COMPOSITIONS = ["allOf", "anyOf", "oneOf"];
 export interface SchemaNotes {
   /** The siblings of a `$ref` dropped, by pointer (as written). */
   readonly droppedRefSiblings: Pointer[];
+  /** The `pattern`s left out, no ECMAScript regular expressions, by pointer (as written). */
+  readonly droppedPatterns: Pointer[];
+  /** The objects holding a `$ref` that points deeper than a component (`#/components/schemas/A/properties/b`): it may point into a schema that moves. */
+  readonly deepRefs: Record<string, unknown>[];
+  /** The discriminator mappings, whose values are references too. */
+  readonly mappings: Record<string, unknown>[];
 }
+
+/** A `$ref` deeper than `#/components/schemas/Name` (three segments, or fewer slashes). */
+const isDeepRef = (ref: string): boolean => {
+  let slashes = 0;
+  for (let i = 0; i < ref.length; i++) if (ref.charCodeAt(i) === 47 && ++slashes > 3) return true;
+  return false;
+};
 
 /**
  * Rewrites `schema` (at `path` in the document as written, a body's own
@@ -90,14 +110,29 @@ export function readSchema30(schema: Record<string, unknown>, path: Pointer, med
     }
   }
 
+  if (Object.hasOwn(schema, "pattern")) {
+    const pattern = ecmaPattern(schema.pattern);
+    if (pattern === undefined) {
+      notes.droppedPatterns.push([...path, "pattern"]);
+      delete schema.pattern;
+    } else schema.pattern = pattern;
+  }
+
   const discriminator = schema.discriminator;
   if (isPlainObject(discriminator) && isPlainObject(discriminator.mapping)) {
+    notes.mappings.push(discriminator.mapping);
     for (const [tag, target] of Object.entries(discriminator.mapping)) {
       if (typeof target === "string" && target !== "" && !target.includes("#") && !target.includes("/")) discriminator.mapping[tag] = `#/components/schemas/${target}`;
     }
   }
 
-  if (nullable !== undefined) pairs.push(...admitNull(schema, nullable));
+  let holder = schema;
+  if (nullable !== undefined) {
+    const admitted = admitNull(schema, nullable);
+    pairs.push(...admitted.pairs);
+    if (admitted.inner !== undefined) holder = admitted.inner;
+  }
+  if (typeof holder.$ref === "string" && isDeepRef(holder.$ref)) notes.deepRefs.push(holder);
   return pairs;
 }
 
@@ -106,8 +141,8 @@ function bytesMediaType(media: string | undefined): string {
   return media !== undefined && /^[\w.+-]+\/[\w.+-]+$/.test(media) && !/\*/.test(media) && !/json|multipart|form-urlencoded/i.test(media) ? media : "application/octet-stream";
 }
 
-/** Makes `schema` admit `null` too; returns the moves. */
-function admitNull(schema: Record<string, unknown>, nullableKey: string): Pair[] {
+/** Makes `schema` admit `null` too; returns the moves, and the new object its assertions moved into, if any. */
+function admitNull(schema: Record<string, unknown>, nullableKey: string): { pairs: Pair[]; inner?: Record<string, unknown> } {
   const composed = typeof schema.$ref === "string" || COMPOSITIONS.some((keyword) => Array.isArray(schema[keyword]));
   if (!composed) {
     const type = schema.type;
@@ -117,7 +152,7 @@ function admitNull(schema: Record<string, unknown>, nullableKey: string): Pair[]
       if (!type.includes("null")) schema.type = [...type, "null"];
     }
     if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
-    return [];
+    return { pairs: [] };
   }
   const asserting = Object.keys(schema).filter((keyword) => !isAnnotation(keyword));
   const inner: Record<string, unknown> = {};
@@ -136,5 +171,46 @@ function admitNull(schema: Record<string, unknown>, nullableKey: string): Pair[]
     pairs.push({ now: ["anyOf", "0"], before: [], aliasOnly: true }, { now: ["anyOf"], before: [], aliasOnly: true });
   }
   pairs.push({ now: ["anyOf", "1"], before: [nullableKey], aliasOnly: true });
-  return pairs;
+  return { pairs, ...(!single && { inner }) };
+}
+
+/** Syntax characters, which stay escaped under the `u` flag (and `-` inside a class). */
+const SYNTAX = new Set("^$\\.*+?()[]{}|/");
+
+const compiles = (pattern: string): boolean => {
+  try {
+    new RegExp(pattern, "u");
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The pattern the validators compile (`u` flag) with the meaning ECMA-262 gives `pattern`; undefined when it has none. */
+export function ecmaPattern(pattern: unknown): string | undefined {
+  if (typeof pattern !== "string") return undefined;
+  if (compiles(pattern)) return pattern;
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === "\\" && i + 1 < pattern.length) {
+      const next = pattern[++i]!;
+      // Letters and digits are escapes of their own (`\d`, `\p{…}`); syntax characters stay escaped.
+      out += /[A-Za-z0-9]/.test(next) || SYNTAX.has(next) || (inClass && next === "-") ? c + next : next;
+      continue;
+    }
+    if (c === "[" && !inClass) inClass = true;
+    else if (c === "]" && inClass) inClass = false;
+    out += c;
+  }
+  // Without the `u` flag, the original must be a regular expression too: the rewrite only spells it for `u`.
+  let plain = false;
+  try {
+    new RegExp(pattern);
+    plain = true;
+  } catch {
+    plain = false;
+  }
+  return plain && compiles(out) ? out : undefined;
 }

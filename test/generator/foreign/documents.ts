@@ -19,6 +19,8 @@ export interface ForeignDocument {
   readonly file: string;
   /** What it exercises. */
   readonly covers: string;
+  /** Set when openapi-typescript refuses the document (what it says): there is nothing to compare with, and the suite checks that it still refuses. */
+  readonly referenceRefuses?: RegExp;
 }
 
 /**
@@ -42,7 +44,7 @@ function pypiSdistFile(project: string, version: string, sha256: string, inside:
   return file;
 }
 
-const readme = (file: string): string => path.join(packageDir("@readme/oas-examples"), "3.1", "yaml", file);
+const readme = (file: string, version = "3.1"): string => path.join(packageDir("@readme/oas-examples"), version, "yaml", file);
 
 export const FOREIGN_DOCUMENTS: readonly ForeignDocument[] = [
   { name: "train-travel", file: readme("train-travel.yaml"), covers: "bump.sh's Train Travel API: non-identifier component names (Links-Booking), kebab-case operationIds, query parameters, a webhook, oauth2 security" },
@@ -67,4 +69,16 @@ export const FOREIGN_DOCUMENTS: readonly ForeignDocument[] = [
     file: pypiSdistFile("openapi-spec-validator", "0.9.0", "6d648cff6490ebb799dcfe273792f2941c050158854c721f086599d845da78b8", "tests/integration/data/v3.2/petstore.yaml"),
     covers: "the Swagger Petstore in OpenAPI 3.2 (openapi-spec-validator's test data): a Path Item that is a $ref to components.pathItems, a property named $ref, integer status keys",
   },
+];
+
+/** Real OpenAPI 3.0 documents, read as 3.1 (generator/load/openapi-30/; documents-30.test.ts). */
+export const FOREIGN_DOCUMENTS_30: readonly ForeignDocument[] = [
+  { name: "petstore-3.0", file: readme("petstore.yaml", "3.0"), covers: "the Swagger Petstore in OpenAPI 3.0.0: `format: binary` uploads, form bodies, XML and JSON answers, apiKey and oauth2" },
+  { name: "discriminators-3.0", file: readme("discriminators.yaml", "3.0"), covers: "ReadMe's 3.0.3 discriminator examples: mappings, one by bare component name (which openapi-typescript 7.13 does not resolve), allOf inheritance, discriminators beside oneOf and anyOf, schema `example`s", referenceRefuses: /Can't resolve \$ref at .*discriminator\/mapping\/Option One/ },
+  { name: "polymorphism-3.0", file: readme("polymorphism.yaml", "3.0"), covers: "ReadMe's 3.0.3 polymorphism examples: allOf, oneOf and anyOf, nested" },
+  { name: "file-uploads-3.0", file: readme("file-uploads.yaml", "3.0"), covers: "ReadMe's 3.0.3 file uploads: octet-stream and multipart bodies with `format: binary`" },
+  { name: "schema-types-3.0", file: readme("schema-types.yaml", "3.0"), covers: "ReadMe's 3.0.3 schema types: every type and format, `nullable` (beside types and allOf), `example`, `format: binary`" },
+  { name: "callbacks-3.0", file: readme("callbacks.yaml", "3.0"), covers: "the OpenAPI 3.0.0 callback example: callbacks beside operations" },
+  { name: "star-trek-3.0", file: readme("star-trek.yaml", "3.0"), covers: "STAPI, the Star Trek API (OpenAPI 3.0.1, 360 kB): 100+ form-encoded operations, many components" },
+  { name: "uspto-3.0", file: readme("uspto.yaml", "3.0"), covers: "the USPTO Data Set API (OpenAPI 3.0.1): server variables, form bodies, a component without properties" },
 ];

@@ -84,7 +84,7 @@ describe("OpenAPI 3.2", () => {
   test.each(["3.3.0", "4.0.0"])("openapi: %s is refused with the versions the generator reads", async (version) => {
     const error = await loadError(doc32("", version));
     expect(error.code).toBe("not-openapi-31");
-    expect(error.message).toContain(`\`openapi: ${version}\` is not an OpenAPI 3.1 or 3.2 version`);
+    expect(error.message).toContain(`\`openapi: ${version}\` is not an OpenAPI 3.0, 3.1 or 3.2 version`);
     expect(error.problems[0].line).toBe(1);
   });
 });
