@@ -40,6 +40,6 @@ export type ToolResultOutcome = OnceOutcome<"run_terminal" | "unknown_tool_use">
 /** The client without methods: pass it to the operation functions (./operations.js). */
 export class MantyxCore extends HttpClient {
   constructor(options: MantyxClientOptions) {
-    super(options, CLIENT_VERSION, {"workspaceSlug":"workspace"});
+    super(options, CLIENT_VERSION, {"workspaceSlug":"workspace"}, undefined, "Mantyx");
   }
 }

@@ -5,6 +5,7 @@
  *   mantyx-wire diff <old> <new> [--format table|json] [--fail-on clients|readers|any] [--accept <file>] [--debug]
  *   mantyx-wire mock [--port <n>] [--workspace <slug>] [--api-key <key>] [--token <t=scopes>]… [--edition 2026-10|2026-09|older]
  *                    [--frames nested|flat] [--script <file>]… [--log json] [--max-body-bytes <n>] [--fault <spec>]… [--quiet]
+ *   mantyx-wire mock --schema <document> [--port <n>] [--fault <spec>]… [--retry-ms <n>] [--log json] [--max-body-bytes <n>] [--quiet]
  *
  * Exit codes: 0 done (or up to date; diff: nothing breaks), 1 `--check`
  * found differences (diff: a breaking change), 2 the schema, the generator
@@ -99,7 +100,10 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
     });
   program
     .command("mock")
-    .description("Serve the mock MANTYX server on 127.0.0.1 until Ctrl-C, for SDK test suites; the first line printed is its URL.")
+    .description(
+      "Serve a mock on 127.0.0.1 until Ctrl-C, for SDK test suites; the first line printed is its URL. Without --schema: the MANTYX server (runs, sessions, scenarios). With --schema: any OpenAPI 3.x document, answered from its examples or schemas, its streams with faults.",
+    )
+    .option("--schema <document>", "mock this OpenAPI document (YAML or JSON) instead of MANTYX: every operation, statuses by `Prefer: code=`, examples by `Prefer: example=`, streams generated; the MANTYX options below do not apply")
     .option("--port <n>", "TCP port on 127.0.0.1 (0: any free port)", "8787")
     .option("--workspace <slug>", "the workspace slug the credentials belong to", "acme")
     .option("--api-key <key>", "the workspace API key (every scope)", "mantyx_test_key")
@@ -109,12 +113,20 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
     .option("--script <file>", "a script in the flow format (JSON or YAML), played by runs whose metadata.scenario is its file name without extension; repeatable", collect, [])
     .addOption(new Option("--log <format>", "print one line per answered request (the credential redacted)").choices(["json"]))
     .option("--max-body-bytes <n>", "the largest request body read; larger ones are answered 413", String(16 * 1024 * 1024))
-    .option("--fault <spec>", "faults for every run, e.g. drop-after=3 or eol=crlf@*,chunk=3@* (repeatable; the README's fault table)", collect, [])
+    .option("--fault <spec>", "faults for every run (with --schema: every stream), e.g. drop-after=3 or eol=crlf@*,chunk=3@* (repeatable; the mock's fault table)", collect, [])
+    .option("--retry-ms <n>", "with --schema: a `retry:` field of n ms at the start of every stream")
     .option("--quiet", "print the URL only")
     .option("--older", "the same as --edition older")
     .action(async (options: MockCommandOptions) => {
       // Loaded only for `mock`: node:http, the schema's routes and the scripted runs.
       exitCode = await (await import("./mock/command.js")).runMock(options, io, io.stop);
+    });
+  program
+    .command("keywords")
+    .description("Print the vendor keywords the generator reads (where each goes, what it means) and the naming rule.")
+    .action(async () => {
+      io.stdout((await import("./keywords/list.js")).keywordsText());
+      exitCode = 0;
     });
   try {
     await program.parseAsync([...args], { from: "user" });

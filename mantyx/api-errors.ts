@@ -6,7 +6,7 @@
  * fields of the error, so a program that reads none bundles none: the error
  * class is protocol-neutral runtime, these are MANTYX facts.
  */
-import type { MantyxApiError } from "../runtime/client/errors.js";
+import type { ApiError as MantyxApiError } from "../runtime/client/errors.js";
 
 /**
  * The `X-RateLimit-*` headers of an answer: the window's limit and what is

@@ -6,6 +6,7 @@
  * imports it. Explicit exports only: this list is the public surface.
  */
 export { candidatesOf, rateLimitOf, requiredScopesOf, type RateLimit } from "./api-errors.js";
+export { isMantyxApiError, isMantyxConnectionError, MantyxApiError, MantyxConnectionError } from "./errors.js";
 export { failureMessage, runOutcome, type RunOutcome } from "./outcome.js";
 export { DEFAULT_LATE_RESULT_TIMEOUT_MS, runAgent, withTools, type RunnableClient, type RunOptions, type ToolDispatcher } from "./run-agent.js";
 export { isRunCreatedError, RunCreatedError, type RunCreatedErrorType } from "./run-created.js";

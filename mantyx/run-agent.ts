@@ -26,7 +26,7 @@ import type { MantyxCallOptions, MantyxStreamOptions, ToolResultOutcome } from "
 import type { MantyxCore } from "../generated/client-core.js";
 import { isTerminalEvent, type TerminalEvent } from "../generated/events.js";
 import type { AgentRunEvent, LocalToolCallData, LocalToolCallEvent, RunCreateRequest, RunCreateResponse, ToolRef, ToolResultRequest } from "../generated/types.js";
-import { isMantyxApiError, StreamDecodeError, type OnInvalid, type RunEventStream, type RunStreamItem } from "../runtime/client/index.js";
+import { isApiError as isMantyxApiError, StreamDecodeError, type OnInvalid, type RunEventStream, type RunStreamItem } from "../runtime/client/index.js";
 import { linked, sleep } from "../runtime/client/internal/backoff.js";
 import type { DecodedItemFor } from "../runtime/events/index.js";
 import { runnable } from "./client-of.js";

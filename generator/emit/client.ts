@@ -40,8 +40,8 @@ import { deref, operationsOf, requestBodyComponent } from "./operations.js";
 import { checksRevision, runtimeImport } from "./runtime-import.js";
 import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "./validators/names.js";
 
-/** The codegen/v1 revision of operation functions, the client class and defineOperations (runtime/codegen/v1.ts): 5, `operation`, entries' `extras`, `eventStream` with `checkEvent`; 6, entries' `pathStyles`; 7, `HttpClient` with `schemeCredentials`; 8, the receive-level validators they bundle may call `tolerated`. */
-export const OPERATION_FUNCTIONS_REVISION = 8;
+/** The codegen/v1 revision of operation functions, the client class and defineOperations (runtime/codegen/v1.ts): 5, `operation`, entries' `extras`, `eventStream` with `checkEvent`; 6, entries' `pathStyles`; 7, `HttpClient` with `schemeCredentials`; 8, the receive-level validators they bundle may call `tolerated`; 9, item streams as real APIs describe them (`eitherKind`, entries' `sentinel`, `resume` and `accept`). */
+export const OPERATION_FUNCTIONS_REVISION = 9;
 
 /**
  * Operations whose answer needs more than "JSON in, JSON out":
@@ -50,7 +50,7 @@ export const OPERATION_FUNCTIONS_REVISION = 8;
  * - `x-once-per: <body field>` -> at most one request per value of that
  *   field, and the statuses of `x-outcomes` answered as values.
  */
-type OperationKind = "json" | "stream" | "once" | "items";
+type OperationKind = "json" | "stream" | "once" | "items" | "either";
 
 interface ParamData {
   name: string;
@@ -104,6 +104,12 @@ export interface OperationData {
   responseType: PrintedType;
   /** For an at-most-once operation: the union of its outcome names. */
   outcomeNames: string;
+  /** For a JSON-or-stream operation: the JSON answer's type, and the overloads on the flag property (none without one). */
+  either: { jsonType: PrintedType; overloads: { bodyType: PrintedType; result: string }[] } | undefined;
+  /** The overloads of a JSON-or-stream operation with a flag property (else none). */
+  overloads: { bodyType: PrintedType; result: string }[];
+  /** An item stream or a JSON-or-stream answer: its options take the item stream's (`resume`, `lastEventId`, ...). */
+  itemOptions: boolean;
   /** For a resumable stream: its item schema component, and the union of its terminal variants (./events.ts). */
   itemType: string | undefined;
   terminalType: string | undefined;
@@ -175,7 +181,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
     const bodyType = requestBodyComponent(doc, op);
     const bodyShape = bodyOf(doc, entry, types);
     const oncePer = extensions["x-once-per"];
-    const kind: OperationKind = answer.kind === "resumable" ? "stream" : answer.kind === "items" ? "items" : typeof oncePer === "string" ? "once" : "json";
+    const kind: OperationKind = answer.kind === "resumable" ? "stream" : answer.kind === "items" ? (answer.json !== undefined ? "either" : "items") : typeof oncePer === "string" ? "once" : "json";
     const idempotent = method === "get" || method === "delete" || extensions["x-idempotent"] === true;
     const fields: string[] = [`method: ${JSON.stringify(entry.httpMethod)}`, `path: ${JSON.stringify(path)}`];
     /** Fields whose unvalidated form differs: their index in `fields`, and that form. */
@@ -207,7 +213,16 @@ export function operationData(model: LoadedSchema): OperationData[] {
     }
     const styledPath = pathParams.filter((p) => p.pathStyle !== undefined && p.clientOption === undefined);
     if (styledPath.length > 0) fields.push(`pathStyles: { ${styledPath.map((p) => `${JSON.stringify(p.wireName)}: ${JSON.stringify(p.pathStyle)}`).join(", ")} }`);
-    if (answer.kind === "items") fields.push(`items: ${JSON.stringify(answer.mode)}`);
+    if (answer.kind === "items") {
+      fields.push(`items: ${JSON.stringify(answer.mode)}`);
+      if (answer.json !== undefined) fields.push("either: true");
+      if (answer.sentinel !== undefined) fields.push(`sentinel: ${JSON.stringify(answer.sentinel)}`);
+      if (answer.resume) fields.push("resume: true");
+      // A call that sends its body reads the answer with its own Accept.
+      const streamAccept = answer.mode === "jsonl" ? "application/jsonl, application/x-ndjson" : "text/event-stream";
+      if (answer.json !== undefined) fields.push(`accept: ${JSON.stringify(`application/json, ${streamAccept}`)}`);
+      else if (bodyShape !== undefined) fields.push(`accept: ${JSON.stringify(streamAccept)}`);
+    }
     if (answer.kind === "text" || answer.kind === "blob") fields.push(`answer: ${JSON.stringify(answer.kind)}`);
     let params: OperationData["params"];
     if (others.length > 0) {
@@ -250,6 +265,20 @@ export function operationData(model: LoadedSchema): OperationData[] {
       if (outcomeList.length > 0) outcomeNames = outcomeList.map((n) => JSON.stringify(n)).join(" | ");
     }
     const responseType = answer.kind === "items" ? answer.item : answer.kind === "resumable" ? printed("never") : answer.type;
+    // A JSON-or-stream operation: its JSON answer's type, and the overloads on the flag property that selects the stream.
+    const either =
+      answer.kind === "items" && answer.json !== undefined
+        ? {
+            jsonType: answer.json,
+            overloads:
+              answer.flag !== undefined && bodyShape !== undefined
+                ? [
+                    { bodyType: printed(`${bodyType !== undefined ? `T.${typeName(bodyType)}` : `(${bodyShape.type.printed})`} & { ${propertyKey(answer.flag)}: true }`), result: `AsyncIterable<${answer.item.printed}>` },
+                    { bodyType: printed(`${bodyType !== undefined ? `T.${typeName(bodyType)}` : `(${bodyShape.type.printed})`} & { ${propertyKey(answer.flag)}?: false | undefined }`), result: answer.json.printed },
+                  ]
+                : [],
+          }
+        : undefined;
     ops.push({
       id,
       paged,
@@ -277,6 +306,9 @@ export function operationData(model: LoadedSchema): OperationData[] {
       responseType,
       outcomeNames,
       itemType: itemType === undefined ? undefined : typeName(itemType),
+      either,
+      overloads: either?.overloads ?? [],
+      itemOptions: kind === "items" || kind === "either",
       terminalType: itemType === undefined ? undefined : terminalTypeName(itemType),
       statuses: responses,
     });
@@ -321,6 +353,7 @@ export function createRenderer(file: TemplateFile = "client.ts.hbs"): (data: unk
     return safe(text.replace(/[ \t]+$/gm, ""));
   });
   hb.registerHelper("eq", (a: unknown, b: unknown) => a === b);
+  hb.registerHelper("obj", (options: { hash: Record<string, unknown> }) => ({ ...options.hash }));
   for (const partial of ["operation-args", "operation-result", "operation-doc"] as const) hb.registerPartial(partial, template(`${partial}.hbs`));
   const main = template(file);
   return (data) => main(data);
@@ -360,11 +393,15 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
     generator: `mantyx-wire ${model.generatorVersion}`,
     clientName,
     coreName: `${prefix}Core`,
+    // The client's brand, which its errors carry (runtime/client/errors.ts): none for the default `ApiClient`.
+    namedClient: clientName !== "ApiClient",
+    brand: clientName.replace(/Client$/, ""),
     optionsName: `${prefix}ClientOptions`,
     callOptionsName: `${prefix}CallOptions`,
     streamOptionsName: `${prefix}StreamOptions`,
     revision: checksRevision(model) ? OPERATION_FUNCTIONS_REVISION : undefined,
     hasOnce: operations.some((op) => op.kind === "once"),
+    hasItems: operations.some((op) => op.kind === "items" || op.kind === "either"),
     schemes: (perScheme ? security.schemes : []).map((scheme) => ({ name: scheme.name, basic: scheme.kind === "basic", description: (/^.*?[.!?](?=\s|$)/.exec(scheme.description.replace(/\s+/g, " ").trim())?.[0] ?? scheme.description.replace(/\s+/g, " ").trim()) || `${scheme.kind}${scheme.kind === "apiKey" ? ` (${scheme.in} ${scheme.parameter})` : ""}` })),
   };
   const functions = (unvalidated: boolean): string => {
@@ -379,12 +416,14 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
         ? `/* @__PURE__ */ eventStream(${op.probe !== undefined && ids.has(op.probe) ? `() => ${fns.get(op.probe)!}` : "undefined"}${unvalidated ? "" : ", checkEvent"})`
         : op.kind === "items"
           ? "itemStreamKind"
-          : undefined;
+          : op.kind === "either"
+            ? "eitherKind"
+            : undefined;
     // A validated body is checked by checkedBody (only bodies of JSON answers are sent), an at-most-once operation made so by onceKind.
     const checks = (op: OperationData): boolean => !unvalidated && op.body !== undefined && op.kind !== "stream" && op.kind !== "items";
     const kindOf = (op: OperationData): string | undefined => {
       const once = op.kind === "once" ? "onceKind" : undefined;
-      return checks(op) ? `/* @__PURE__ */ checkedBody(${once ?? ""})` : (once ?? kindArg(op));
+      return checks(op) ? `/* @__PURE__ */ checkedBody(${once ?? (op.kind === "either" ? "eitherKind" : "")})` : (once ?? kindArg(op));
     };
     const withExtras = (entry: string, op: OperationData): string => (op.extras ? entry.replace(/ \}$/, ", extras: operationExtras }") : entry);
     const kindImports = [
@@ -393,6 +432,7 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
       ...(operations.some((op) => op.kind === "once") ? ["onceKind"] : []),
       ...(operations.some((op) => op.kind === "stream") ? (unvalidated ? ["eventStream"] : ["eventStream", "checkEvent"]) : []),
       ...(operations.some((op) => op.kind === "items") ? ["itemStreamKind"] : []),
+      ...(operations.some((op) => op.kind === "either") ? ["eitherKind"] : []),
       ...(operations.some((op) => op.paged) ? ["pagesKind"] : []),
     ];
     const streamValues = unvalidated ? [] : streamItems.map(streamSpecName);
@@ -400,7 +440,7 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
     const validatorImports = unvalidated ? [] : sortedImports;
     // Every name the module has besides the functions (operations.ts.hbs's imports and re-exports).
     const imported = new Set([
-      "operation", "requireCodegenRevision", "DecodedItemFor", "OnceOutcome", "OnInvalid", "RunEventStream", "T",
+      "operation", "requireCodegenRevision", "DecodedItemFor", "OnceOutcome", "OnInvalid", "RunEventStream", "ItemStreamOptions", "T",
       common.coreName, common.optionsName, common.callOptionsName, common.streamOptionsName,
       ...kindImports, ...streamValues, ...streamTypes, ...validatorImports.map((v) => v.name),
     ]);

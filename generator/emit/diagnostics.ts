@@ -28,7 +28,16 @@ export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnosti
     out.push({
       level: "warning",
       emitter: "validators",
-      message: `\`${keyword}\` is no vendor keyword the generator knows (schema/CONVENTIONS.md); it is read as an annotation and asserts nothing (first use shown).`,
+      message: `\`${keyword}\` is no vendor keyword the generator knows (\`mantyx-wire keywords\` lists them); it is read as an annotation and asserts nothing (first use shown).`,
+      pointer,
+    });
+  }
+  const { refusedDiscriminators } = await import("./validators/prepare.js");
+  for (const [pointer, why] of refusedDiscriminators(model.schemas)) {
+    out.push({
+      level: "warning",
+      emitter: "validators",
+      message: `this discriminator is left out of the validators: ${why}; they check the union as a plain oneOf/anyOf (each branch tried), and the types still narrow on each branch's tag where it has one.`,
       pointer,
     });
   }

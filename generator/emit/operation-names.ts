@@ -76,7 +76,7 @@ export function methodNames<E extends Pick<OperationEntry, "method" | "path" | "
         "name-collision",
         emitter,
         `operations ${show(other)} and ${show(entry)} both become the client method ${name}.`,
-        "Give one of them an operationId that maps to another name (the naming rule: schema/CONVENTIONS.md, \"Names\").",
+        "Give one of them an operationId that maps to another name (the naming rule: `mantyx-wire keywords`, \"Names\").",
         operationPointer(other),
         [operationPointer(entry)],
       );

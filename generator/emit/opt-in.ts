@@ -32,7 +32,7 @@ export function transcriptOptIn(model: Pick<LoadedSchema, "schemas">): OptIn {
     skipped:
       transcript !== undefined && transcript["x-transcript-rules"] !== undefined
         ? undefined
-        : "the document has no `components.schemas.RunTranscript` with `x-transcript-rules` (schema/CONVENTIONS.md), so there are no sequence rules to compile",
+        : "the document has no `components.schemas.RunTranscript` with `x-transcript-rules` (`mantyx-wire keywords`), so there are no sequence rules to compile",
   };
 }
 

@@ -126,7 +126,7 @@ function componentTypeNames(components: readonly string[]): Map<string, string> 
         "name-collision",
         "types",
         `components ${JSON.stringify(other)} and ${JSON.stringify(component)} both become the TypeScript name ${name}.`,
-        "Rename one of them (component names are PascalCase identifiers, schema/CONVENTIONS.md; the naming rule: \"Names\" there).",
+        "Rename one of them (component names are PascalCase identifiers; the naming rule: `mantyx-wire keywords`, \"Names\").",
         formatPointer(["components", "schemas", other]),
         [formatPointer(["components", "schemas", component])],
       );

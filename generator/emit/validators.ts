@@ -148,7 +148,7 @@ function checkFileNames(names: readonly string[], bodies: readonly string[], rec
       "name-collision",
       "validators",
       message,
-      "Rename one of the components (the naming rule: schema/CONVENTIONS.md, \"Names\").",
+      "Rename one of the components (the naming rule: `mantyx-wire keywords`, \"Names\").",
       at(first),
       second === undefined ? [] : [at(second)],
     );

@@ -24,7 +24,7 @@
  */
 import { _, type CodeKeywordDefinition, type KeywordCxt } from "ajv/dist/2020.js";
 import { Name, not, strConcat, type Code } from "ajv/dist/compile/codegen/index.js";
-import { tolerated } from "../../runtime/validation/helpers.js";
+import { tolerated } from "@mantyx/wire-types/codegen/v1";
 
 /** ajv's name of the instance path a compiled function is called with (ajv/dist/compile/names). */
 const INSTANCE_PATH = new Name("instancePath");

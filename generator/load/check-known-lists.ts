@@ -42,7 +42,7 @@ export function checkKnownLists(bundled: BundledDocument): void {
     problems.push({
       ...bundled.where(listAt),
       message: `${what} ${JSON.stringify(formatRefFragment(listAt))} disagrees with the discriminator mapping of ${JSON.stringify(unionRef)}: it ${parts.join(" and ")}.`,
-      fix: `Replace the list with \`${ENUM_FROM_MAPPING}: "${unionRef}"\`, which the generator expands to the mapping's keys (schema/CONVENTIONS.md), so a new variant needs no second edit.`,
+      fix: `Replace the list with \`${ENUM_FROM_MAPPING}: "${unionRef}"\`, which the generator expands to the mapping's keys (\`mantyx-wire keywords\`), so a new variant needs no second edit.`,
     });
   };
   for (const { path, holder } of findKeyword(bundled.data, "then")) {

@@ -53,7 +53,7 @@ export function checkOpenApiVersion(root: SourceFile): OpenApiVersion {
   if (minor === undefined) {
     return fail(
       `\`openapi: ${data.openapi}\` is not an OpenAPI 3.0, 3.1 or 3.2 version.`,
-      "Set `openapi: 3.1.0` (or `3.2.0`, or the 3.0.x the document is written in); the generator reads OpenAPI 3.0, 3.1 and 3.2, and schema/CONVENTIONS.md targets 3.1.",
+      "Set `openapi: 3.1.0` (or `3.2.0`, or the 3.0.x the document is written in); the generator reads OpenAPI 3.0, 3.1 and 3.2 (`mantyx-wire --help`).",
       ["openapi"],
     );
   }

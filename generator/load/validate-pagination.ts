@@ -53,6 +53,6 @@ export function validatePagination(bundled: BundledDocument): void {
     }
   }
   if (problems.length > 0) {
-    throw new SchemaLoadError("invalid-json-schema", problems as [SchemaProblem, ...SchemaProblem[]], "Name a declared query parameter and two properties of the 200 answer's schema (CONVENTIONS.md, x-pagination).");
+    throw new SchemaLoadError("invalid-json-schema", problems as [SchemaProblem, ...SchemaProblem[]], "Name a declared query parameter and two properties of the 200 answer's schema (`mantyx-wire keywords`, x-pagination).");
   }
 }

@@ -230,7 +230,7 @@ function walkSchema(
           at: here,
           key: false,
           message: `keyword ${JSON.stringify(keyword)}: value${first.instancePath} ${first.message ?? "is invalid"}.`,
-          fix: `Give ${keyword} the value shape schema/CONVENTIONS.md documents.`,
+          fix: `Give ${keyword} the value shape \`mantyx-wire keywords\` gives it.`,
         });
       }
       if (keyword === "x-item-schema") walkSchema(value, here, report, checkVendor);
@@ -265,6 +265,6 @@ function invalid(problems: SchemaProblem[]): SchemaLoadError {
   return new SchemaLoadError(
     "invalid-json-schema",
     [problems[0]!, ...problems.slice(1)],
-    "Make the schema valid JSON Schema 2020-12 using the keywords in schema/CONVENTIONS.md.",
+    "Make the schema valid JSON Schema 2020-12 and the vendor keywords `mantyx-wire keywords` lists.",
   );
 }

@@ -28,6 +28,10 @@ export interface MockCommandOptions {
   readonly older?: boolean;
   /** `--fault <spec>`, repeatable: faults for every run (generator/mock/faults/spec.ts). */
   readonly fault?: readonly string[];
+  /** `--schema <document>`: mock that document instead of MANTYX (./engine/document-command.ts). */
+  readonly schema?: string;
+  /** `--retry-ms <n>`: `retry:` at the start of every stream. */
+  readonly retryMs?: string;
 }
 
 const FRAMES: Record<string, FrameShape> = { nested: "envelope", envelope: "envelope", flat: "flat", "flat-untyped": "flat-untyped" };
@@ -81,6 +85,7 @@ function configOf(options: MockCommandOptions): { port: number; edition: Edition
 
 /** Resolves to the exit code once the server has stopped (2 if it could not start). */
 export async function runMock(options: MockCommandOptions, io: CliEnv, stop?: AbortSignal): Promise<number> {
+  if (options.schema !== undefined) return (await import("./engine/document-command.js")).runDocumentMock({ ...options, schema: options.schema }, io, stop);
   const config = configOf(options);
   if (typeof config === "string") {
     io.stderr(`mantyx-wire mock: ${config}\n`);

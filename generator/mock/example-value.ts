@@ -4,7 +4,7 @@
  * so any SDK's first test needs no scenario. Same schema, same value.
  *
  * Covered: `const`, `enum`, `type` (a list: its first non-null type),
- * `default` and `examples` when they are valid, objects (`required`
+ * `default`, `examples` and (OpenAPI 3.0) `example` when they are valid, objects (`required`
  * properties, then the others, `minProperties`), arrays (`minItems`,
  * `items`, `prefixItems`, `uniqueItems` by distinct values), strings
  * (`minLength`, `maxLength`, the common `format`s, a `pattern` only through
@@ -19,11 +19,21 @@
  */
 type Schema = boolean | Record<string, unknown>;
 
+export type { Schema as ExampleSchema };
+
 export interface ExampleOptions {
   /** A validator of the whole schema; with it, `default`/`examples` and union branches are used only when they pass. */
   readonly accepts?: (schema: Schema, value: unknown) => boolean;
   /** Recursion bound for `$ref` cycles (default 8). */
   readonly maxDepth?: number;
+  /**
+   * After this many values generated, optional properties are left out and
+   * arrays get their `minItems` only, so a large recursive schema (a
+   * public API's) gives a value of bounded size. Default: no bound.
+   */
+  readonly budget?: number;
+  /** Resolves a `$ref` the schema's own root cannot (an OpenAPI document's `#/components/schemas/…`); default: against the root. */
+  readonly resolveRef?: (ref: string) => Schema | undefined;
 }
 
 const FORMATS: Record<string, string> = {
@@ -55,6 +65,8 @@ export function exampleValue(schema: unknown, options: ExampleOptions = {}): unk
 
 class Generator {
   readonly #maxDepth: number;
+  /** Values generated so far (for `budget`). */
+  #made = 0;
 
   constructor(
     readonly root: Schema,
@@ -69,6 +81,7 @@ class Generator {
 
   /** A sub-schema with the root's definitions beside it, so its `$ref`s resolve when it is validated alone. */
   #standalone(schema: Schema): Schema {
+    if (this.options.resolveRef !== undefined) return schema;
     if (schema === this.root || typeof schema === "boolean" || typeof this.root === "boolean") return schema;
     const defs: Record<string, unknown> = {};
     if (this.root["$defs"] !== undefined) defs["$defs"] = this.root["$defs"];
@@ -77,6 +90,7 @@ class Generator {
   }
 
   #resolve(ref: string): Schema | undefined {
+    if (this.options.resolveRef !== undefined) return this.options.resolveRef(ref);
     if (!ref.startsWith("#")) return undefined;
     let cur: unknown = this.root;
     for (const raw of ref.slice(1).split("/").slice(1)) {
@@ -87,7 +101,12 @@ class Generator {
     return typeof cur === "object" || typeof cur === "boolean" ? (cur as Schema) : undefined;
   }
 
+  get #spent(): boolean {
+    return this.options.budget !== undefined && this.#made > this.options.budget;
+  }
+
   value(schema: Schema, depth: number): unknown {
+    this.#made++;
     if (typeof schema === "boolean") return schema ? {} : null;
     if (depth > this.#maxDepth) return null;
     if (typeof schema["$ref"] === "string") {
@@ -99,7 +118,8 @@ class Generator {
     if (Array.isArray(schema["enum"]) && schema["enum"].length > 0) {
       return schema["enum"].find((v) => this.#ok(schema, v)) ?? schema["enum"][0];
     }
-    for (const candidate of [...(Array.isArray(schema["examples"]) ? schema["examples"] : []), ...("default" in schema ? [schema["default"]] : [])]) {
+    // (`example`: OpenAPI 3.0's keyword, and 3.1's deprecated one.)
+    for (const candidate of [...(Array.isArray(schema["examples"]) ? schema["examples"] : []), ...("example" in schema ? [schema["example"]] : []), ...("default" in schema ? [schema["default"]] : [])]) {
       if (this.#ok(schema, candidate)) return candidate;
     }
     if (Array.isArray(schema["allOf"])) {
@@ -178,7 +198,7 @@ class Generator {
     const items = (schema["items"] ?? true) as Schema;
     const min = typeof schema["minItems"] === "number" ? (schema["minItems"] as number) : 0;
     const max = typeof schema["maxItems"] === "number" ? (schema["maxItems"] as number) : Infinity;
-    const count = Math.min(Math.max(min, prefix.length, min === 0 && max > 0 ? 1 : 0), max, prefix.length + (items === false ? 0 : Infinity));
+    const count = Math.min(Math.max(min, prefix.length, min === 0 && max > 0 && !this.#spent ? 1 : 0), max, prefix.length + (items === false ? 0 : Infinity));
     const out: unknown[] = [];
     for (let i = 0; i < count; i++) {
       const item = i < prefix.length ? this.value(prefix[i]!, depth + 1) : this.value(items, depth + 1);
@@ -196,6 +216,7 @@ class Generator {
     for (const key of required) out[key] = this.value(properties[key] ?? true, depth + 1);
     // The optional declared properties too (a realistic call), while the bound allows.
     for (const key of Object.keys(properties)) {
+      if (this.#spent) break;
       if (key in out || Object.keys(out).length >= maxProps) continue;
       if (properties[key] === false) continue;
       out[key] = this.value(properties[key]!, depth + 1);

@@ -10,7 +10,7 @@
  */
 import type { ValidateFunction } from "ajv";
 import type { OpenAPIObject, OperationObject, ParameterObject, PathItemObject, ReferenceObject, RequestBodyObject } from "openapi3-ts/oas31";
-import { deref, operationsOf, requestBodyComponent } from "../emit/operations.js";
+import { deref, jsonMediaTypeOf, operationsOf, requestBodyComponent } from "../emit/operations.js";
 import { addComponents, componentRef, createValidatorAjv, DOCUMENT_ID } from "../emit/validators/ajv.js";
 
 /** One problem of a refused body, as the 400 answer lists it. */
@@ -31,6 +31,8 @@ export interface Route {
   /** The request body's component, when the operation takes a JSON body. */
   readonly bodyComponent?: string;
   readonly bodyRequired: boolean;
+  /** What the request body is: JSON (checked by `check`, a component or an inline schema), another media type (read and not checked), or none declared. */
+  readonly bodyMedia: "json" | "other" | "none";
   /** The path parameters of `path` (decoded), or undefined when it does not match. Throws URIError on a bad percent-encoding. */
   match(path: string): Record<string, string> | undefined;
   /** The body's problems at the strict level (empty when it is valid). */
@@ -42,14 +44,26 @@ export interface Route {
 /** Every operation of `doc` as a route (validators compiled once, here). */
 export function routesOf(doc: OpenAPIObject): Route[] {
   const entries = operationsOf(doc);
-  const bodies = [...new Set(entries.map((e) => requestBodyComponent(doc, e.op)).filter((n): n is string => n !== undefined))];
+  const components = (doc.components?.schemas ?? {}) as Record<string, unknown>;
+  // An inline JSON body schema is checked as a component of its own, under a name no component has, so its `$ref`s resolve as the others'.
+  const inline = new Map<OperationObject, string>();
+  for (const { op } of entries) {
+    const schema = inlineBodySchema(doc, op);
+    if (schema === undefined) continue;
+    let name = `x-mock-inline-body-${inline.size + 1}`;
+    while (name in components) name = `${name}-`;
+    inline.set(op, name);
+  }
+  const bodies = [...new Set(entries.map((e) => requestBodyComponent(doc, e.op) ?? inline.get(e.op)).filter((n): n is string => n !== undefined))];
   const ajv = createValidatorAjv({ allErrors: true, code: { source: false, optimize: false } });
-  addComponents(ajv, (doc.components?.schemas ?? {}) as never);
+  addComponents(ajv, (inline.size === 0 ? components : { ...components, ...Object.fromEntries([...inline].map(([op, name]) => [name, inlineBodySchema(doc, op)])) }) as never);
   const validators = new Map<string, ValidateFunction>(bodies.map((name) => [name, ajv.getSchema(componentRef(name))!]));
   return entries.map(({ path, httpMethod, op, item }) => {
     const bodyComponent = requestBodyComponent(doc, op);
     const queryChecks = queryParameters(doc, item, op).map((p) => ({ name: p.name, array: isArraySchema(doc, p.schema), validate: ajv.compile(withDocumentRefs(p.schema ?? {})) }));
-    const validate = bodyComponent === undefined ? undefined : validators.get(bodyComponent);
+    const validated = bodyComponent ?? inline.get(op);
+    const validate = validated === undefined ? undefined : validators.get(validated);
+    const content = op.requestBody === undefined ? undefined : deref<RequestBodyObject>(doc, op.requestBody).content;
     return {
       operationId: op.operationId ?? `${httpMethod} ${path}`,
       method: httpMethod,
@@ -57,6 +71,7 @@ export function routesOf(doc: OpenAPIObject): Route[] {
       scopes: scopesOf(op),
       ...(bodyComponent === undefined ? {} : { bodyComponent }),
       bodyRequired: op.requestBody !== undefined && deref<RequestBodyObject>(doc, op.requestBody).required === true,
+      bodyMedia: content === undefined || Object.keys(content).length === 0 ? "none" : jsonMediaTypeOf(content) !== undefined ? "json" : "other",
       match: matcher(path),
       check: (body) => {
         if (validate === undefined || validate(body)) return [];
@@ -75,6 +90,14 @@ export function routesOf(doc: OpenAPIObject): Route[] {
         }),
     };
   });
+}
+
+/** The schema of an operation's JSON request body when it is inline (not a component `$ref`), else undefined. */
+function inlineBodySchema(doc: OpenAPIObject, op: OperationObject): unknown {
+  if (op.requestBody === undefined || requestBodyComponent(doc, op) !== undefined) return undefined;
+  const content = deref<RequestBodyObject>(doc, op.requestBody).content;
+  const media = jsonMediaTypeOf(content);
+  return media === undefined ? undefined : (content?.[media]?.schema ?? undefined);
 }
 
 /** The operation's query parameters (path-level ones first, an operation's own overriding by name). */

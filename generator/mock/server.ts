@@ -6,12 +6,19 @@
  * it implements what a client needs to be tested against.
  *
  * From the schema (./routes.ts): every route (an operation without a
- * handler here fails at start), the scopes each needs (`x-required-scopes`),
+ * handler here is answered from the schema, as the mock of any document
+ * answers it), the scopes each needs (`x-required-scopes`),
  * the query parameters' and request bodies' checks (the strict level, every
  * problem listed). From the documents (./editions.ts): the statuses and
  * event shapes of each edition. Faults (./faults/): asked for by
  * `--fault`, a script's `faults`, the create-run or stream request's
  * `X-Mock-Fault` header or `?mockFault=`, or the test queue.
+ *
+ * It runs on the mock engine (./engine/http.ts), as the mock of any
+ * document does (./engine/document-mock.ts): the engine routes, checks the
+ * query and body, caps and records; this file adds the MANTYX scenario set
+ * through the engine's hooks (the credential and the test queues before
+ * routing, the scopes and the workspace after) and its handlers.
  *
  * Hardened for being pointed at by anything: the credential, the route and
  * the scopes are checked before a byte of the body is read (an early answer
@@ -20,33 +27,20 @@
  * percent-encoding is a 400; counts a run takes from its metadata are
  * clamped; an unexpected error is answered 500 with no detail and logged.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
-import { describeBodyIssues } from "@mantyx/wire-types/codegen/v1";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { isTerminalType, mantyxDocument, mantyxFlows } from "./artefacts.js";
-import { readJsonBody } from "./body.js";
 import { editionShapes, isEdition, type Edition } from "./editions.js";
 import { scriptOf, type Script } from "./flow-player.js";
 import { RingLog } from "./ring-log.js";
-import { routesOf, type BodyIssue, type Route } from "./routes.js";
-import { faultSpecOfRequest, faultTextOfRequest, isFaultSpecError, NO_FAULTS, parseFaultSpec, planConnection, resumePoint, serveStream, type ConnectionEnd, type FaultSpec, type PlanLayer } from "./faults/index.js";
+import { routesOf, type Route } from "./routes.js";
+import { startEngine, type Engine, type Exchange, type RecordedRequest, type RequestLogLine, type RoutedExchange } from "./engine/http.js";
+import { documentAnswers } from "./engine/document-mock.js";
+import { connectionSpecOf, faultSpecOfRequest, isFaultSpecError, NO_FAULTS, parseFaultSpec, planConnection, resumePoint, serveStream, type ConnectionEnd, type FaultSpec, type PlanLayer } from "./faults/index.js";
 
-/** How long, and how much, a refused request's unread body is read and discarded before its connection is closed. */
-const LINGER_MS = 2_000;
-const LINGER_BYTES = 8 * 1024 * 1024;
 import { frameOf, MockRun, type FrameShape, type LogEntry, type ToolAnswerBody } from "./run-state.js";
 import { play, SCENARIOS } from "./scenarios.js";
 
-/** One line of `--log json` (and of `onRequest`): never the credential, only what kind it was. */
-export interface RequestLogLine {
-  readonly method: string;
-  readonly path: string;
-  readonly operationId: string | null;
-  readonly status: number;
-  readonly credential: "none" | "api-key" | "oauth-token" | "unknown";
-  readonly bodyBytes: number;
-  readonly runId?: string;
-}
+export type { RecordedRequest, RequestLogLine } from "./engine/http.js";
 
 export interface MockServerOptions {
   /** The workspace API key (all scopes). Default `mantyx_test_key`. */
@@ -95,24 +89,19 @@ export interface MockServerOptions {
   /** Called once per answered request (`mantyx-wire mock --log json`). */
   onRequest?: (line: RequestLogLine) => void;
   /**
+   * Operations answered as the mock of any document answers them (from the
+   * schema's examples and schemas: ./engine/document-mock.ts) instead of by
+   * their scenario; the credential, scopes and checks still apply. An
+   * operation the mock has no scenario for is always answered so.
+   */
+  fromDocument?: readonly string[];
+  /**
    * A fault spec for every run (generator/mock/faults/spec.ts; the CLI's
    * `--fault`), e.g. `drop-after=3` or `eol=crlf@*,chunk=3@*`. A script's
    * and a create-run request's own specs add to it, replacing faults they
    * name again. An invalid spec throws a FaultSpecError when the server starts.
    */
   faults?: string;
-}
-
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  headers: Record<string, string | string[] | undefined>;
-  /** The parsed JSON body (`undefined` when none was read); a body over 64 KiB is recorded as `{ omittedBytes }`. */
-  body: unknown;
-  /** How many body bytes the mock read (0 when it answered before reading the body). */
-  bodyBytes: number;
-  status: number;
 }
 
 export interface StreamConnection {
@@ -164,15 +153,6 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-/** The request target as a URL: origin-form (`/path?q`, also `//x`, which `new URL(x, base)` would read as a host) or absolute-form. */
-function requestUrl(target: string): URL | undefined {
-  try {
-    return target.startsWith("/") ? new URL(`http://127.0.0.1${target}`) : new URL(target);
-  } catch {
-    return undefined;
-  }
-}
-
 const MODELS = {
   models: [
     { id: "platform:demo", label: "Demo", provider: "openai", vendorModelId: "gpt-5.4-mini", source: "platform_offering", contextWindowTokens: 400000, pricing: { inputPer1MUsd: 0.25, outputPer1MUsd: 2, cacheReadPer1MUsd: null } },
@@ -185,8 +165,6 @@ const MODELS = {
 const REPLAY_PAGE = 100;
 const TOKENS = { inputTokens: 120, cachedTokens: 0, reasoningTokens: 0, outputTokens: 40 };
 const MODEL = { id: "platform:demo", provider: "openai", vendorModelId: "gpt-5.4-mini" };
-/** A recorded body larger than this is kept as its size only. */
-const RECORDED_BODY_BYTES = 64 * 1024;
 
 /** Routes and validators compiled once per process (the schema is the same for every server). */
 let cachedRoutes: Route[] | undefined;
@@ -259,13 +237,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const feedback = new Map<string, { id: string; verdict: string }>();
   const faults: string[] = [];
   const serverFaults = parseFaultSpec(options.faults ?? "", "--fault", "run");
-  const requests = new RingLog<RecordedRequest>(recordLimit);
   const streams = new RingLog<StreamConnection>(recordLimit);
-  const sockets = new Set<Socket>();
-  /** Per answer: the credential it carried (for `echoCredential`), its record, and what the log line says. */
-  const credentials = new WeakMap<ServerResponse, string>();
-  const records = new WeakMap<ServerResponse, RecordedRequest>();
-  const logInfo = new WeakMap<ServerResponse, { operationId: string | null; credential: RequestLogLine["credential"]; runId?: string }>();
   let rateLimited = 0;
   let stalled = 0;
   let stallPhase: "headers" | "body" = "headers";
@@ -292,177 +264,85 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     return run;
   };
 
-  const server = createServer((req, res) => {
-    void handle(req, res).catch((e: unknown) => {
-      // A bug of the mock: answered without detail, reported where the operator sees it.
-      process.stderr.write(`mantyx-wire mock: internal error on ${req.method} ${req.url?.split("?")[0]}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      if (!res.headersSent) send(res, 500, { error: "server_error", message: "The mock failed on this request; its stderr has the details." });
-      else res.destroy();
-    });
-  });
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  // A malformed request line or header: answered 400 by node:http's parser, never a crash.
-  server.on("clientError", (_error, socket) => {
-    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-type: application/json\r\n\r\n" + JSON.stringify({ error: "invalid_request", message: "Malformed HTTP request." }));
-    else socket.destroy();
-  });
-
-  function finishRecord(res: ServerResponse, status: number): void {
-    const record = records.get(res);
-    if (record !== undefined) record.status = status;
-    const info = logInfo.get(res);
-    if (options.onRequest !== undefined && record !== undefined) {
-      options.onRequest({ method: record.method, path: record.path, operationId: info?.operationId ?? null, status, credential: info?.credential ?? "none", bodyBytes: record.bodyBytes, ...(info?.runId === undefined ? {} : { runId: info.runId }) });
-    }
-  }
-
-  function send(res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
-    const echo = options.echoCredential === true && status >= 400 ? credentials.get(res) : undefined;
-    if (echo !== undefined) {
-      body = { ...(body as object), message: `credential ${echo} was refused`, echo: { [echo]: echo } };
-      headers = {
-        ...headers,
-        "x-request-id": `req_${++counter}-${echo}`,
-        "www-authenticate": `Bearer realm="${echo}", error="insufficient_scope", scope="runs:write ${echo}"`,
-      };
-    }
-    const text = body === undefined ? "" : JSON.stringify(body);
-    res.writeHead(status, { "x-request-id": `req_${++counter}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers });
-    res.end(text);
-    finishRecord(res, status);
-  }
-
-  /**
-   * An answer given before the body was read. What the client is still
-   * sending is then read and thrown away for a moment (a lingering close,
-   * RFC 9112 section 9.6): closing at once would make the peer's kernel
-   * answer the rest with a reset, which can destroy this answer unread,
-   * so a client uploading 50 MB would see ECONNRESET instead of a 401.
-   * Past LINGER_BYTES or LINGER_MS the connection is closed anyway, so a
-   * body never costs more than that, and nothing of it is kept.
-   */
-  function refuse(req: IncomingMessage, res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-    const pending = req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
-    send(res, status, body, headers);
-    if (!pending) return;
-    const socket = req.socket;
-    const close = (): void => void socket.destroy();
-    const timer = setTimeout(close, LINGER_MS);
-    timer.unref();
-    let discarded = 0;
-    req.on("data", (chunk: Buffer) => {
-      discarded += chunk.length;
-      if (discarded > LINGER_BYTES) close();
-    });
-    req.once("end", () => clearTimeout(timer));
-    socket.once("close", () => clearTimeout(timer));
-  }
-
+  /** The credential each answer carried (for `echoCredential`), and what kind it was (for the log line). */
+  const credentials = new WeakMap<ServerResponse, string>();
+  const kinds = new WeakMap<ServerResponse, RequestLogLine["credential"]>();
+  // The engine (./engine/http.ts) starts below, once the handlers exist; these are only called after.
+  let engine: Engine | undefined;
+  const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void => engine!.send(res, status, body, headers);
+  const refuse = (req: IncomingMessage, res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => engine!.refuse(req, res, status, body, headers);
+  const finishRecord = (res: ServerResponse, status: number): void => engine!.finishRecord(res, status);
   /** `200 text/plain OK`: a success body that is not JSON, as some servers and proxies send. */
-  function sendPlainOk(res: ServerResponse): void {
-    res.writeHead(200, { "content-type": "text/plain", "x-request-id": `req_${++counter}` });
-    res.end("OK");
-    finishRecord(res, 200);
+  const sendPlainOk = (res: ServerResponse): void => engine!.sendRaw(res, 200, "text/plain", "OK");
+
+  /** Error answers echo the credential they received (`echoCredential`): in the body (as a value and as a key), in `x-request-id`, and in `WWW-Authenticate`. */
+  function echo(res: ServerResponse, _status: number, body: unknown, headers: Record<string, string>): { body: unknown; headers: Record<string, string> } {
+    const credential = options.echoCredential === true ? credentials.get(res) : undefined;
+    if (credential === undefined) return { body, headers };
+    return {
+      body: { ...(body as object), message: `credential ${credential} was refused`, echo: { [credential]: credential } },
+      headers: {
+        ...headers,
+        "x-request-id": `req_${++counter}-${credential}`,
+        "www-authenticate": `Bearer realm="${credential}", error="insufficient_scope", scope="runs:write ${credential}"`,
+      },
+    };
   }
 
-  function invalid(res: ServerResponse, issues: readonly BodyIssue[], what: string): void {
-    const message = `The ${what} is invalid (${issues.length} problem${issues.length === 1 ? "" : "s"}):${describeBodyIssues(issues.map((i) => ({ instancePath: i.path, schemaPath: "", keyword: i.rule, message: i.message, params: {} })))}`;
-    send(res, 400, { error: "invalid_request", message, issues });
-  }
-
-  function decodePath(raw: string): string | undefined {
-    try {
-      // Checked here once: the route matchers decode each parameter, which then cannot fail.
-      decodeURIComponent(raw);
-      return raw;
-    } catch {
-      return undefined;
-    }
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const method = req.method ?? "GET";
-    const url = requestUrl(req.url ?? "/");
-    if (url === undefined) {
-      requests.push({ method, path: "", query: {}, headers: { ...req.headers }, body: undefined, bodyBytes: 0, status: 400 });
-      return refuse(req, res, 400, { error: "invalid_request", message: "The request target is not a path or an absolute URL." });
-    }
+  /** Before routing: the test queues (stall, rate limit), then the credential, from the headers alone (one code path for API keys and OAuth tokens). */
+  function beforeRouting({ req, res, method, url }: Exchange): boolean {
     const path = url.pathname;
-    const record: RecordedRequest = { method, path, query: Object.fromEntries(url.searchParams), headers: { ...req.headers }, body: undefined, bodyBytes: 0, status: 0 };
-    requests.push(record);
-    records.set(res, record);
-
     if (stalled > 0 && !path.endsWith("/stream")) {
       stalled--;
       if (stallPhase === "body") {
         res.writeHead(200, { "content-type": "application/json" });
         res.write('{"runId": "run_');
       }
-      return; // left hanging: the client's timeout must end it
+      return true; // left hanging: the client's timeout must end it
     }
     if (rateLimited > 0) {
       rateLimited--;
       const shapes = editionShapes(edition);
-      return refuse(req, res, 429, shapes.rateLimited, { "retry-after": String(rateLimitRetryAfter), ...(shapes.rateLimitHeaders && rateLimitHeaders(method, path, rateLimitRetryAfter)) });
+      refuse(req, res, 429, shapes.rateLimited, { "retry-after": String(rateLimitRetryAfter), ...(shapes.rateLimitHeaders && rateLimitHeaders(method, path, rateLimitRetryAfter)) });
+      return true;
     }
-
-    // Credentials first, from the headers alone: one code path for API keys and OAuth tokens.
     const auth = req.headers["authorization"];
     const xApiKey = req.headers["x-api-key"];
     const credential = typeof auth === "string" && /^Bearer /i.test(auth) ? auth.slice(7).trim() : typeof xApiKey === "string" ? xApiKey : undefined;
     if (credential !== undefined) credentials.set(res, credential);
     const kind: RequestLogLine["credential"] = credential === undefined || credential === "" ? "none" : credential === apiKey ? "api-key" : oauth[credential] !== undefined ? "oauth-token" : "unknown";
-    logInfo.set(res, { operationId: null, credential: kind });
-    if (kind === "none") return refuse(req, res, 401, { error: "unauthorized", message: "Missing Authorization or X-API-Key header" });
-    if (kind === "unknown") return refuse(req, res, 401, { error: "unauthorized", message: "Invalid API key or OAuth access token" });
-
-    if (decodePath(path) === undefined) return refuse(req, res, 400, { error: "invalid_request", message: "The path has a bad percent-encoding (a % not followed by two hex digits, or bytes that are not UTF-8)." });
-    const matches = routes.map((route) => ({ route, params: route.match(path) })).filter((m) => m.params !== undefined);
-    if (matches.length === 0) return refuse(req, res, 404, { error: "not_found", message: `No route ${path}.` });
-    const match = matches.find((m) => m.route.method === method);
-    if (match === undefined) {
-      const allow = [...new Set(matches.map((m) => m.route.method))].join(", ");
-      return refuse(req, res, 405, { error: "method_not_allowed", message: `${method} is not a method of ${path}; use ${allow}.` }, { allow });
+    kinds.set(res, kind);
+    engine!.setLog(res, { operationId: null, credential: kind });
+    if (kind === "none") {
+      refuse(req, res, 401, { error: "unauthorized", message: "Missing Authorization or X-API-Key header" });
+      return true;
     }
-    const { route } = match;
-    const params = match.params!;
-    logInfo.set(res, { operationId: route.operationId, credential: kind, ...(params["runId"] === undefined ? {} : { runId: params["runId"] }) });
+    if (kind === "unknown") {
+      refuse(req, res, 401, { error: "unauthorized", message: "Invalid API key or OAuth access token" });
+      return true;
+    }
+    return false;
+  }
 
-    const scopes = credential === apiKey ? undefined : oauth[credential!];
+  /** After routing, before the query and body are read: the token's scopes, then the workspace. */
+  function afterRouting({ req, res, route, params }: RoutedExchange): boolean {
+    engine!.setLog(res, { operationId: route.operationId, credential: kinds.get(res) ?? "none", ...(params["runId"] === undefined ? {} : { runId: params["runId"] }) });
+    const credential = credentials.get(res);
+    const scopes = credential === apiKey || credential === undefined ? undefined : oauth[credential];
     if (scopes !== undefined) {
       const missing = route.scopes.filter((s) => !scopes.includes(s));
       if (missing.length > 0) {
         const required = missing.length === 1 ? missing[0]! : missing;
-        return refuse(req, res, 403, { error: "insufficient_scope", required, message: `This token lacks ${missing.join(" ")}.` }, { "www-authenticate": `Bearer error="insufficient_scope", scope="${route.scopes.join(" ")}"` });
+        refuse(req, res, 403, { error: "insufficient_scope", required, message: `This token lacks ${missing.join(" ")}.` }, { "www-authenticate": `Bearer error="insufficient_scope", scope="${route.scopes.join(" ")}"` });
+        return true;
       }
     }
     const slug = params["workspaceSlug"];
-    if (slug !== undefined && slug !== workspace) return refuse(req, res, 404, { error: "not_found", message: `Workspace ${slug} not found.`, hint: workspace });
-
-    const queryIssues = route.checkQuery(url.searchParams);
-    if (queryIssues.length > 0) return refuse(req, res, 400, { error: "invalid_request", message: `The query is invalid:${queryIssues.map((i) => `\n  ${i.path}: ${i.message}`).join("")}`, issues: queryIssues });
-
-    let body: unknown;
-    if (route.bodyComponent !== undefined || method === "POST" || method === "PUT" || method === "PATCH") {
-      const read = await readJsonBody(req, maxBodyBytes);
-      if (read.kind === "aborted") return;
-      if (read.kind === "too-large") return refuse(req, res, 413, { error: "payload_too_large", message: `The body is larger than ${read.limit} bytes (the mock's --max-body-bytes).` });
-      if (read.kind === "not-json") return send(res, 400, { error: "invalid_request", message: `The body is not valid JSON: ${read.message}.` });
-      if (read.kind === "json") {
-        body = read.value;
-        record.bodyBytes = read.bytes;
-        record.body = read.bytes > RECORDED_BODY_BYTES ? { omittedBytes: read.bytes } : read.value;
-      }
-      if (body === undefined && route.bodyRequired) return send(res, 400, { error: "invalid_request", message: `${route.operationId} needs a JSON body (${route.bodyComponent ?? "JSON"}).` });
-      if (body !== undefined) {
-        const issues = route.check(body);
-        if (issues.length > 0) return invalid(res, issues, `${route.bodyComponent ?? "request"} body`);
-      }
+    if (slug !== undefined && slug !== workspace) {
+      refuse(req, res, 404, { error: "not_found", message: `Workspace ${slug} not found.`, hint: workspace });
+      return true;
     }
-    await handlers[route.operationId]!({ req, res, url, params, body });
+    return false;
   }
 
   function runOr404(ctx: Context): MockRun | undefined {
@@ -716,18 +596,18 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       send(ctx.res, run.shapes.runCreated, { runId: run.id, streamUrl: streamUrl(run.id) });
     },
   };
-  const unhandled = routes.filter((r) => handlers[r.operationId] === undefined).map((r) => `${r.method} ${r.template} (${r.operationId})`);
-  if (unhandled.length > 0) throw new Error(`mantyx-wire mock: the schema has operations the mock does not serve: ${unhandled.join(", ")}`);
+  // Operations without a scenario here (or named in `fromDocument`) answer as the mock of any document does: from the schema's examples and schemas.
+  const fromDocument = new Set([...routes.filter((r) => handlers[r.operationId] === undefined).map((r) => r.operationId), ...(options.fromDocument ?? [])]);
+  const unknown = [...fromDocument].filter((id) => !routes.some((r) => r.operationId === id));
+  if (unknown.length > 0) throw new Error(`mantyx-wire mock: fromDocument names operations the schema does not have: ${unknown.join(", ")}`);
+  const generic = fromDocument.size === 0 ? undefined : documentAnswers(mantyxDocument(), routes, () => engine!, { faults: options.faults, recordLimit, retryMs: options.retryMs, nextId: () => ++counter });
 
   /** The request's fault spec, or undefined once an invalid one has been answered 400. */
   function faultsOf(req: IncomingMessage, url: URL, res: ServerResponse, context: "run" | "connection", queued?: string, run?: MockRun): FaultSpec | undefined {
     try {
       // A stream request repeating its run's create-run spec (one header on every call) adds nothing (faults/request.ts).
-      const repeated = run !== undefined && faultTextOfRequest(req, url)?.text === run.faults[run.faults.length - 1]?.given;
-      const own = repeated ? NO_FAULTS : faultSpecOfRequest(req, url, context);
-      if (queued === undefined) return own;
-      const fromQueue = parseFaultSpec(queued, "MockServer.faults entry", "connection");
-      return own.text === "" ? fromQueue : parseFaultSpec(`${fromQueue.text},${own.text}`, "MockServer.faults entry and the stream request", "connection");
+      if (context === "connection") return connectionSpecOf(req, url, run?.faults[run.faults.length - 1]?.given, queued, "MockServer.faults");
+      return faultSpecOfRequest(req, url, context);
     } catch (error) {
       if (!isFaultSpecError(error)) throw error;
       send(res, 400, { error: "invalid_request", message: error.message, hint: "Fault specs: the fault table in the mock's README section (name[=value][@connections], separated by commas)." });
@@ -776,11 +656,22 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     ).catch(() => res.destroy());
   }
 
-  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(options.port ?? 0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  engine = await startEngine({
+    name: "mantyx-wire mock",
+    routes,
+    port: options.port ?? 0,
+    maxBodyBytes,
+    recordLimit,
+    ...(options.onRequest === undefined ? {} : { onRequest: options.onRequest }),
+    nextId: () => ++counter,
+    beforeRouting,
+    afterRouting,
+    decorate: echo,
+    handle: (ctx) => (fromDocument.has(ctx.route.operationId) ? generic!.handle : handlers[ctx.route.operationId]!)(ctx),
+  });
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: engine.url,
     apiKey,
     workspace,
     edition,
@@ -788,7 +679,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     scenarios,
     faults,
     get requests() {
-      return requests.toArray();
+      return engine!.requests.toArray();
     },
     get streams() {
       return streams.toArray();
@@ -822,8 +713,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     },
     close() {
       for (const run of runs.values()) run.cancel();
-      for (const s of sockets) s.destroy();
-      return new Promise((resolve) => server.close(() => resolve()));
+      return engine!.close();
     },
   };
 }

@@ -101,7 +101,7 @@ export interface TranscriptRules {
 export class TranscriptRulesError extends EmitError {
 
   constructor(message: string, pointer = `/components/schemas/${TRANSCRIPT_COMPONENT}`) {
-    super("invalid-transcript-rules", "transcript", message, `Give #/components/schemas/${TRANSCRIPT_COMPONENT} an ${RULES_KEYWORD} list as schema/CONVENTIONS.md describes.`, pointer);
+    super("invalid-transcript-rules", "transcript", message, `Give #/components/schemas/${TRANSCRIPT_COMPONENT} an ${RULES_KEYWORD} list (\`mantyx-wire keywords\` says what it holds).`, pointer);
   }
 }
 
@@ -115,7 +115,7 @@ const AT = `#/components/schemas/${TRANSCRIPT_COMPONENT}/${RULES_KEYWORD}`;
 export function readTranscriptRules(schemas: Readonly<Record<string, SchemaObject>>): TranscriptRules {
   const component = schemas[TRANSCRIPT_COMPONENT] as Record<string, unknown> | undefined;
   if (component === undefined) {
-    throw new TranscriptRulesError(`No #/components/schemas/${TRANSCRIPT_COMPONENT}: add it with an ${RULES_KEYWORD} list (schema/CONVENTIONS.md).`, "/components/schemas");
+    throw new TranscriptRulesError(`No #/components/schemas/${TRANSCRIPT_COMPONENT}: add it with an ${RULES_KEYWORD} list (\`mantyx-wire keywords\`).`, "/components/schemas");
   }
   const raw = component[RULES_KEYWORD];
   if (!Array.isArray(raw) || raw.length === 0) throw new TranscriptRulesError(`${AT} must be a non-empty array of rule objects.`);

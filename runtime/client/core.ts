@@ -16,7 +16,7 @@
  * browsers, Deno, Bun and edge workers.
  */
 import type { EventStreamSpec, StrictEventValidator, ValidationMode } from "../events/index.js";
-import { MantyxApiError, MantyxConnectionError, unexpectedResponse } from "./errors.js";
+import { ApiError, branded, ConnectionError, unexpectedResponse } from "./errors.js";
 import { backoff, sleep, type BackoffOptions } from "./internal/backoff.js";
 import { failureReason, platformHeaders, send } from "./internal/platform.js";
 import { redactError, redactor, scrub, secretForms, type Redact } from "./internal/redact.js";
@@ -84,8 +84,16 @@ export interface Operation {
    * give it to every entry.
    */
   readonly extras?: OperationExtras;
-  /** The answer is a stream of items without resume (item-stream.ts). */
+  /** The answer is a stream of items (item-stream.ts; a JSON-or-stream answer with the kind `eitherKind`). */
   readonly items?: ItemStreamMode;
+  /** An SSE item stream whose data is JSON: the data that ends it cleanly (`x-sse-sentinel`, `[DONE]` by default). */
+  readonly sentinel?: string;
+  /** An SSE item stream the server resumes after `Last-Event-ID` (`x-sse-resume: true`): a drop reconnects. */
+  readonly resume?: boolean;
+  /** The answer is JSON or an item stream (of `items`), as its Content-Type says: the kind `eitherKind`. */
+  readonly either?: boolean;
+  /** The `Accept` of a call that sends its body and reads something else than JSON (an item stream with a body, a JSON-or-stream answer). */
+  readonly accept?: string;
   /** The success answer is read as text or as a Blob, not as JSON. */
   readonly answer?: "text" | "blob";
 }
@@ -257,7 +265,7 @@ export interface ClientOptions {
   reconnectDelay?: BackoffOptions | undefined;
   /**
    * The longest a request other than the event stream may take, retries
-   * included, before it fails with MantyxConnectionError. Default 60 000;
+   * included, before it fails with ConnectionError. Default 60 000;
    * 0 turns it off. Per call: `{ timeoutMs }`. (The stream has
    * `idleTimeoutMs` instead.)
    */
@@ -286,9 +294,9 @@ export interface CallOptions {
 /**
  * The answer of an at-most-once operation (`OnceSpec`), as a value: accepted
  * (any 2xx), or one of the outcomes the schema names for a status. Anything
- * else is thrown as MantyxApiError.
+ * else is thrown as ApiError.
  */
-export type OnceOutcome<Name extends string = string> = { status: "accepted"; httpStatus: number } | { status: Name; error: MantyxApiError };
+export type OnceOutcome<Name extends string = string> = { status: "accepted"; httpStatus: number } | { status: Name; error: ApiError };
 
 /** Opens one stream connection (resuming after `lastSeq` when defined): the 2xx response; throws what a request throws. */
 export type StreamOpener = (lastSeq: number | undefined, signal: AbortSignal) => Promise<Response>;
@@ -299,6 +307,8 @@ export type StreamOpener = (lastSeq: number | undefined, signal: AbortSignal) =>
  */
 export interface CallContext {
   readonly client: HttpClient;
+  /** The client's brand, which its errors carry (errors.ts, `branded`). */
+  readonly brand: string;
   /** The operation's name (its method's), for error messages. */
   readonly id: string;
   readonly operation: Operation;
@@ -335,13 +345,13 @@ export type OperationKind = (call: CallContext) => unknown;
 
 /**
  * A failure of fetch (no answer, or one that broke off) as operation `id`'s
- * MantyxConnectionError: its message with the platform's reason for it,
- * redacted, since fetch's errors may quote a URL a redirect named or the
- * server's bytes, and so an echoed credential.
+ * ConnectionError (with the client's `brand`): its message with the
+ * platform's reason for it, redacted, since fetch's errors may quote a URL a
+ * redirect named or the server's bytes, and so an echoed credential.
  */
-const connectionError = (id: string, thrown: unknown, hide: Redact, attempts: number): MantyxConnectionError => {
+const connectionError = (id: string, thrown: unknown, hide: Redact, attempts: number): ConnectionError => {
   const cause = redactError(thrown, hide);
-  return new MantyxConnectionError(hide(`${id}: ${(cause as Error)?.message}${failureReason(cause)}`), { operationId: id, cause, attempts });
+  return new ConnectionError(hide(`${id}: ${(cause as Error)?.message}${failureReason(cause)}`), { operationId: id, cause, attempts });
 };
 
 /**
@@ -349,28 +359,28 @@ const connectionError = (id: string, thrown: unknown, hide: Redact, attempts: nu
  * `authorization` or `x-api-key` one to `secrets` when given (a credential passed as a
  * plain header is redacted too; a bearer or basic one without its scheme
  * word). A value fetch would refuse is a TypeError
- * naming the header, not quoting the value (it may be a credential).
+ * naming the header, not quoting the value (it may be a credential), after
+ * `who` (the client's class name, or the operation of a call).
  */
-function addHeaders(headers: Headers, set: Record<string, string> | undefined, secrets?: string[]): void {
+function addHeaders(who: string, headers: Headers, set: Record<string, string> | undefined, secrets?: string[]): void {
   for (const name in set) {
     try {
       headers.set(name, set[name]!);
     } catch {
-      throw new TypeError(`MantyxClient: header ${JSON.stringify(name)}: invalid value (not shown)`);
+      throw new TypeError(`${who}: header ${JSON.stringify(name)}: invalid value (not shown)`);
     }
     if (secrets && /^(authorization|x-api-key)$/i.test(name)) secrets.push(...secretForms(headers.get(name)!.replace(/^(bearer|basic)\s+/i, "")));
   }
 }
 
-/** Set by HttpClient's static block: the only way into a client's private `#call` (the operation functions, ./operation-functions.ts). */
-let call: (client: HttpClient, id: string, operation: Operation, args: unknown[], kind?: OperationKind) => unknown;
-
 /**
  * One call of `operation` (named `id`) on `client` with the method's
  * arguments `args`, made as `kind` says (default: one JSON answer). What
- * generated operation functions and the methods of ./define.ts run.
+ * generated operation functions and the methods of ./define.ts run. Set by
+ * HttpClient's static block: the only way into a client's private `#call`
+ * (a `let` only so that the class can set it; nothing else assigns it).
  */
-export const callOperation = (client: HttpClient, id: string, operation: Operation, args: unknown[], kind?: OperationKind): unknown => call(client, id, operation, args, kind);
+export let callOperation: (client: HttpClient, id: string, operation: Operation, args: unknown[], kind?: OperationKind) => unknown;
 
 /**
  * The client of generated code (codegen/v1 revision 7 on): the options, the
@@ -381,7 +391,7 @@ export const callOperation = (client: HttpClient, id: string, operation: Operati
  */
 export class HttpClient {
   static {
-    call = (client, id, operation, args, kind) => client.#call(id, operation, args, kind);
+    callOperation = (client, id, operation, args, kind) => client.#call(id, operation, args, kind);
   }
 
   /** The options as given (defaults are applied where they are read). */
@@ -394,20 +404,26 @@ export class HttpClient {
   readonly #secrets: string[] = [];
   /** Sends credentials by security scheme, when the client takes them. */
   readonly #credentials: CredentialSender | undefined;
+  /** The generated client's brand (its class name less `Client`): its errors carry it (errors.ts, `branded`), its TypeErrors begin with `<brand>Client`. */
+  readonly #brand: string;
 
   /**
    * `version` names the client in `User-Agent`; `pathOptions` maps path
    * parameters that come from an option (the MANTYX client: `workspaceSlug`
    * from `workspace`) to that option's name; `credentials` sends the
-   * `credentials` option (without it, that option is not read).
+   * `credentials` option (without it, that option is not read); `brand` is
+   * the generated client's class name less `Client` (none for the default
+   * `ApiClient`, and from code of an older generator): its errors carry it
+   * (errors.ts), its TypeErrors begin with `<brand>Client` (`ApiClient` without one).
    */
-  constructor(options: ClientOptions, version: string, pathOptions: Readonly<Record<string, string>> = {}, credentials?: CredentialSupport) {
+  constructor(options: ClientOptions, version: string, pathOptions: Readonly<Record<string, string>> = {}, credentials?: CredentialSupport, brand = "") {
     const { apiKey, userAgent, baseUrl } = options;
     const secrets = this.#secrets;
+    const name = ((this.#brand = brand) || "Api") + "Client";
     this.#o = options;
     this.#pathOptions = pathOptions;
     this.#credentials = credentials?.(options.credentials ?? {}, secrets);
-    if (!baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function") throw new TypeError("MantyxClient: pass baseUrl (and fetch)");
+    if (!baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function") throw new TypeError(name + ": pass baseUrl (and fetch)");
     // A mistyped URL fails here, not as a "connection error" on every call.
     // A relative one resolves as fetch resolves it in a browser: against the
     // document's base URL.
@@ -416,19 +432,19 @@ export class HttpClient {
     try {
       base = new URL(baseUrl, page.document?.baseURI ?? page.location?.href);
     } catch {
-      throw new TypeError(`MantyxClient: baseUrl ${JSON.stringify(baseUrl)} is not a URL`);
+      throw new TypeError(`${name}: baseUrl ${JSON.stringify(baseUrl)} is not a URL`);
     }
     // fetch refuses such a URL, and its error would quote the password.
-    if (base.username || base.password) throw new TypeError("MantyxClient: baseUrl has a user name or password (not shown); pass apiKey");
+    if (base.username || base.password) throw new TypeError(name + ": baseUrl has a user name or password (not shown); pass apiKey");
     const headers = (this.#headers = new Headers(platformHeaders(version, userAgent)));
-    addHeaders(headers, options.headers, secrets);
+    addHeaders(name, headers, options.headers, secrets);
     if (apiKey !== undefined) {
       // fetch strips leading and trailing HTTP whitespace from header values,
       // so a key read with its newline is sent (and echoed back) without it:
       // that is the form to redact. A key fetch would refuse is refused here
       // without quoting it, since fetch's own error quotes the whole header.
       const key = apiKey.trim();
-      if (/[\0\r\n]|[^\0-\xff]/.test(key)) throw new TypeError("MantyxClient: apiKey is no valid header value (not shown)");
+      if (/[\0\r\n]|[^\0-\xff]/.test(key)) throw new TypeError(name + ": apiKey is no valid header value (not shown)");
       if (options.credentialHeader == "x-api-key") headers.set("x-api-key", key);
       else headers.set("authorization", "Bearer " + key);
       secrets.push(...secretForms(key));
@@ -483,7 +499,7 @@ export class HttpClient {
     const hide = (): Redact => {
       // Redaction of the client's credentials, and of those this call sends in its own headers (a basic token) or a per-call header.
       const secrets = [...this.#secrets];
-      addHeaders(new Headers(), { ...headers, ...callOptions?.headers }, secrets);
+      addHeaders(id, new Headers(), { ...headers, ...callOptions?.headers }, secrets);
       return redactor(secrets);
     };
     /** The call's request, as a plain call sends it (retries, the timeout); `read` reads its answer within that timeout. */
@@ -498,7 +514,7 @@ export class HttpClient {
       const follow = (): void => deadline.abort(parent!.reason);
       if (parent?.aborted) follow();
       parent?.addEventListener("abort", follow);
-      const timer = ms > 0 && ms < 2 ** 31 && setTimeout(() => deadline.abort(new MantyxConnectionError(`${id}: no complete answer within ${ms} ms (timeoutMs)`, { operationId: id, attempts: attempts[0] })), ms);
+      const timer = ms > 0 && ms < 2 ** 31 && setTimeout(() => deadline.abort(branded(new ConnectionError(`${id}: no complete answer within ${ms} ms (timeoutMs)`, { operationId: id, attempts: attempts[0] }), this.#brand)), ms);
       try {
         const target = url();
         let encoded: readonly [BodyInit?, string?] = [];
@@ -510,13 +526,13 @@ export class HttpClient {
         } catch (cause) {
           throw new TypeError(`${id}: the body is not JSON-encodable (${(cause as Error).message})`, { cause });
         }
-        const response = await this.#request(id, method, target, operation.idempotent || method == "GET" || method == "DELETE" ? -1 : 1, callOptions, deadline.signal, operation.answer ? "*/*" : "application/json", headers, hide, encoded, attempts);
+        const response = await this.#request(id, method, target, operation.idempotent || method == "GET" || method == "DELETE" ? -1 : 1, callOptions, deadline.signal, operation.accept ?? (operation.answer ? "*/*" : "application/json"), headers, hide, encoded, attempts);
         try {
           return [response, await read?.(response)];
         } catch (thrown) {
           // The answer broke off (a reset, a malformed chunk): a connection failure as before its headers, and fetch's error may quote the server's bytes.
           if (deadline.signal.aborted) throw deadline.signal.reason;
-          throw connectionError(id, thrown, hide(), attempts[0]!);
+          throw branded(connectionError(id, thrown, hide(), attempts[0]!), this.#brand);
         }
       } finally {
         clearTimeout(timer as ReturnType<typeof setTimeout>);
@@ -538,6 +554,7 @@ export class HttpClient {
     return kind
       ? kind({
           client: this,
+          brand: this.#brand,
           id,
           operation,
           args,
@@ -556,8 +573,8 @@ export class HttpClient {
   }
 
   /**
-   * Sends a request; non-2xx answers become MantyxApiError, network failures
-   * MantyxConnectionError. Retries with back-off honouring `Retry-After`:
+   * Sends a request; non-2xx answers become ApiError, network failures
+   * ConnectionError (with the client's brand). Retries with back-off honouring `Retry-After`:
    * 429 always, 5xx and network failures when `retry` is -1 (idempotent),
    * none when it is 0 (the stream retries on its own). `attempts[0]` counts
    * the requests sent.
@@ -580,7 +597,7 @@ export class HttpClient {
     // the caller's mistake, thrown as the TypeError it is, never retried as
     // a network failure.
     const headers = new Headers(this.#headers);
-    for (const set of [{ accept }, callOptions?.headers, extra, type && { "content-type": type }]) addHeaders(headers, set || {});
+    for (const set of [{ accept }, callOptions?.headers, extra, type && { "content-type": type }]) addHeaders(id, headers, set || {});
     // The call's redaction (its `extra` headers are the call's own, plus a resume point).
     const hide = redaction();
     // The headers with a credential that fetch would forward to the origin a redirect names (./internal/platform.ts).
@@ -589,17 +606,20 @@ export class HttpClient {
     for (let attempt = 1; ; attempt++) {
       attempts[0] = attempt;
       let response: Response | undefined;
-      let error: MantyxApiError | MantyxConnectionError;
+      let error: ApiError | ConnectionError;
       try {
         response = await send(
           fetchFn,
           { url, method, headers, body: payload, signal },
           carried,
           () =>
-            new MantyxConnectionError(`${id}: a browser hides the redirect; not followed (${carried} would go along): use Authorization, or the final URL as baseUrl`, {
-              operationId: id,
-              attempts: attempt,
-            }),
+            branded(
+              new ConnectionError(`${id}: a browser hides the redirect; not followed (${carried} would go along): use Authorization, or the final URL as baseUrl`, {
+                operationId: id,
+                attempts: attempt,
+              }),
+              this.#brand,
+            ),
         );
         if (response.ok) return response;
         // The typed error: the credential is redacted from the body text (also
@@ -614,7 +634,7 @@ export class HttpClient {
         } catch {
           // Not JSON (a proxy's HTML page): keep the text.
         }
-        error = new MantyxApiError(id, answered.status, parsed, {
+        error = new ApiError(id, answered.status, parsed, {
           get: (name) => {
             const value = answered.headers.get(name);
             return value && hide(value);
@@ -622,13 +642,13 @@ export class HttpClient {
         });
       } catch (thrown) {
         if (signal?.aborted) throw signal.reason;
-        if (thrown instanceof MantyxConnectionError) throw thrown;
+        if (thrown instanceof ConnectionError) throw thrown;
         error = connectionError(id, thrown, hide, attempt);
       }
       // 408 (the server timed the request out, RFC 9110 §15.5.9: it may be repeated) counts as a failure to be retried.
       const retriable = response?.status == 429 || (retry < 0 && (!response || response.status > 499 || response.status == 408));
-      if (!retry || attempt > maxRetries || !retriable) throw error;
-      await sleep(backoff(attempt, retryDelay, undefined, (error as MantyxApiError).retryAfterMs), signal);
+      if (!retry || attempt > maxRetries || !retriable) throw branded(error, this.#brand);
+      await sleep(backoff(attempt, retryDelay, undefined, (error as ApiError).retryAfterMs), signal);
     }
   }
 }

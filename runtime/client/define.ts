@@ -8,7 +8,7 @@
 import { ClientBase } from "./client-base.js";
 import { callOperation, type HttpClient, type Operation, type OperationKind } from "./core.js";
 import { operationExtras } from "./extras.js";
-import { itemStreamKind } from "./item-stream.js";
+import { eitherKind, itemStreamKind } from "./item-stream.js";
 import { pagesKind } from "./pages.js";
 import { onceKind } from "./once.js";
 import { checkedBody } from "./request-check.js";
@@ -32,7 +32,11 @@ export function defineOperations(target: ClientClass, operations: Readonly<Recor
     const kind: OperationKind | undefined = stream
       ? eventStreamKind(probe === undefined ? undefined : () => (client, ...args) => (client as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[probe]!(...args))
       : items
-        ? itemStreamKind
+        ? operation.either
+          ? operation.body
+            ? checkedBody(eitherKind)
+            : eitherKind
+          : itemStreamKind
         : operation.body
           ? checkedBody(operation.once && onceKind)
           : operation.once && onceKind;

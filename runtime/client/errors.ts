@@ -1,8 +1,15 @@
 /**
  * Errors of the fetch client: one class per kind of failure, each with its
- * `name` and a type guard. An HTTP error is one `MantyxApiError` whatever its
+ * `name` and a type guard. An HTTP error is one `ApiError` whatever its
  * status: switch on `status` or `code` (one subclass per status would cost
  * more bundle bytes than it gives).
+ *
+ * Protocol-neutral names: a client's errors carry its brand in their `name`
+ * (`branded`): the brand is the generated client's class name without
+ * `Client` (the generator passes it; a default `ApiClient` has none), so an
+ * `AcmeClient` throws an `ApiError` named `"AcmeApiError"`, and a client
+ * generated without `x-client-name` one named `"ApiError"`. The classes are the same for every client: `instanceof
+ * ApiError` and the type guards hold whatever the brand.
  *
  * No error ever holds the credential: requests (and their headers) are not
  * kept, and the response text and headers an error reads are redacted before
@@ -32,9 +39,12 @@ export const retryAfterMs = (h: string | null): number | undefined =>
 
 const CODES: Record<number, string> = { 400: "invalid_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 409: "conflict", 429: "rate_limited" };
 
-/** A non-2xx answer from the MANTYX API. */
-export class MantyxApiError extends ClientError {
-  override readonly name = "MantyxApiError";
+/** `error` with `brand` before its name (see the top of this file). */
+export const branded = <E extends Error>(error: E, brand: string): E => ((error.name = brand + error.name), error);
+
+/** A non-2xx answer from the API. */
+export class ApiError extends ClientError {
+  override readonly name: string = "ApiError";
   /** HTTP status. */
   declare readonly status: number;
   /**
@@ -57,7 +67,7 @@ export class MantyxApiError extends ClientError {
   /**
    * The response headers, credential redacted. MANTYX's other details
    * (agent-runs §10) are read from `body` and these on demand, by the
-   * helpers of the MANTYX layer: `rateLimitOf`, `requiredScopesOf`,
+   * helpers of the MANTYX package: `rateLimitOf`, `requiredScopesOf`,
    * `candidatesOf` (mantyx/api-errors.ts), so a program that reads none
    * bundles none.
    */
@@ -89,10 +99,10 @@ export class MantyxApiError extends ClientError {
   }
 }
 
-/** True for a MantyxApiError, also one from another copy of this module. */
-export function isMantyxApiError(e: unknown): e is MantyxApiError {
-  const o = e as MantyxApiError | null;
-  return e instanceof MantyxApiError || (typeof o?.status == "number" && typeof o.code == "string" && typeof o.operationId == "string");
+/** True for an ApiError (whatever its brand), also one from another copy of this module. */
+export function isApiError(e: unknown): e is ApiError {
+  const o = e as ApiError | null;
+  return e instanceof ApiError || (typeof o?.status == "number" && typeof o.code == "string" && typeof o.operationId == "string");
 }
 
 /** A request body that fails the schema; nothing was sent. `issues` lists every problem found. */
@@ -112,16 +122,19 @@ export function isRequestValidationError(e: unknown): e is RequestValidationErro
  * where a later `streamRun(runId, { lastSeq })` can resume). `cause` holds
  * the last underlying error.
  */
-export class MantyxConnectionError extends ClientError {
-  override readonly name = "MantyxConnectionError";
+export class ConnectionError extends ClientError {
+  override readonly name: string = "ConnectionError";
   declare readonly operationId: string;
   /** Attempts made (requests sent, or stream connections in a row without a new event). */
   declare readonly attempts: number;
   declare readonly lastSeq: number | undefined;
+  /** An item stream's last event id, when it broke off after one (item-stream.ts): where `{ resume: true, lastEventId }` resumes. */
+  declare readonly lastEventId?: string | undefined;
 }
 
-export function isMantyxConnectionError(e: unknown): e is MantyxConnectionError {
-  return (e as Error | null)?.name == "MantyxConnectionError";
+/** True for a ConnectionError (whatever its brand), also one from another copy of this module. */
+export function isConnectionError(e: unknown): e is ConnectionError {
+  return /ConnectionError$/.test((e as Error | null)?.name!);
 }
 
 /**

@@ -31,12 +31,13 @@ export {
   type StreamSpec,
 } from "./core.js";
 export {
-  isMantyxApiError,
-  isMantyxConnectionError,
+  ApiError,
+  branded,
+  ConnectionError,
+  isApiError,
+  isConnectionError,
   isRequestValidationError,
   isUnexpectedResponseError,
-  MantyxApiError,
-  MantyxConnectionError,
   RequestValidationError,
   UnexpectedResponseError,
   type HeaderSource,
@@ -44,7 +45,7 @@ export {
 export type { BackoffOptions } from "./internal/backoff.js";
 export { onceKind } from "./once.js";
 export { checkedBody, type BodyCheck } from "./request-check.js";
-export { itemStreamKind } from "./item-stream.js";
+export { eitherKind, isServerSentError, isStream, itemStreamKind, ServerSentError, type ItemStreamOptions } from "./item-stream.js";
 export { pagesKind } from "./pages.js";
 export { DEFAULT_IDLE_TIMEOUT_MS, eventStream, eventStreamKind, type ReconnectInfo, type RunEventStream, type RunStreamItem, type StreamRunOptions } from "./stream-run.js";
 export { isStreamDecodeError, StreamDecodeError, type OnInvalid, type ValidationMode } from "../events/index.js";

@@ -6,7 +6,7 @@
  * are outcomes, not errors.
  */
 import type { HttpClient, OnceOutcome, OperationKind } from "./core.js";
-import { MantyxApiError } from "./errors.js";
+import { ApiError } from "./errors.js";
 
 /** Outcomes by client, then by URL and key (a WeakMap: a client's ledger goes with it, and is in no `inspect` of it). */
 const ledgers = new WeakMap<HttpClient, Map<string, Promise<OnceOutcome>>>();
@@ -32,7 +32,7 @@ export const onceKind: OperationKind = async ({ client, operation, args, paramsI
         (response) => (response.body?.cancel().catch(() => undefined), { status: "accepted", httpStatus: response.status }),
         (error) => {
           // A listed status is that outcome when the body names that code.
-          const name = error instanceof MantyxApiError && once.outcomes[error.status];
+          const name = error instanceof ApiError && once.outcomes[error.status];
           if (name && error.code == name) return { status: name, error } as OnceOutcome;
           throw error;
         },

@@ -41,12 +41,12 @@
  *   sent before the close) or at or before it (a run resumed past its end:
  *   it is then `terminal`, and nothing more is delivered). Each such
  *   connection that still brings no terminal event counts; when they run
- *   out, a MantyxConnectionError says so.
+ *   out, a ConnectionError says so.
  *
  * A replayed terminal event (its `seq` <= `lastSeq`: delivered on an earlier
  * pass) ends the iteration: nothing can follow it.
  *
- * Not retried: 4xx answers other than 429 (MantyxApiError), an oversized
+ * Not retried: 4xx answers other than 429 (ApiError), an oversized
  * event (SseParseError), and an invalid event with `onInvalid: "throw"`. A
  * 200 that is not `text/event-stream` (a proxy's or login page) is retried
  * like a drop, and when it persists it is the UnexpectedResponseError that
@@ -62,7 +62,7 @@ import { SseParseError } from "../sse/errors.js";
 import { checkEvent, readEvent, type DecodeOptions, type EventCheck } from "../events/decode.js";
 import { isTerminalOf, StreamDecodeError, type DecodedItem, type EventEnvelope, type OnInvalid } from "../events/index.js";
 import type { CallOptions, HttpClient, OperationKind } from "./core.js";
-import { MantyxApiError, MantyxConnectionError, unexpectedResponse, UnexpectedResponseError } from "./errors.js";
+import { ApiError, branded, ConnectionError, unexpectedResponse, UnexpectedResponseError } from "./errors.js";
 import { linked, reconnectDelay, sleep, type BackoffOptions } from "./internal/backoff.js";
 import { redactError, scrub, type Redact } from "./internal/redact.js";
 
@@ -82,7 +82,7 @@ export interface StreamRunOptions extends CallOptions {
   idleTimeoutMs?: number | undefined;
   /**
    * Connections in a row without a new event (a live run's quiet ones
-   * aside) before giving up with MantyxConnectionError. Default 8.
+   * aside) before giving up with ConnectionError. Default 8.
    */
   maxReconnects?: number | undefined;
   /** Back-off of reconnects over empty connections; overrides the client's `reconnectDelay`. Defaults 200 ms, capped at 5 s. */
@@ -147,7 +147,7 @@ type RunState = "over" | "live" | "unknown";
 export type StatusOperation = (client: HttpClient, ...args: never[]) => Promise<unknown>;
 
 /** A 4xx answer but 408 and 429: the request itself is wrong, and sending it again gives the same answer. */
-const refused = (error: unknown): boolean => error instanceof MantyxApiError && error.status != 429 && error.status != 408 && error.status < 500;
+const refused = (error: unknown): boolean => error instanceof ApiError && error.status != 429 && error.status != 408 && error.status < 500;
 
 /**
  * The resumable event stream as an operation kind (core.ts): the stream of
@@ -163,7 +163,7 @@ const refused = (error: unknown): boolean => error instanceof MantyxApiError && 
  */
 export const eventStream =
   (probeOperation: (() => StatusOperation) | undefined, check?: EventCheck): OperationKind =>
-  ({ client, id, operation, args, pathArgs, callOptions, settings, url: target, headers, hide: redaction, request }): RunEventStream => {
+  ({ client, brand, id, operation, args, pathArgs, callOptions, settings, url: target, headers, hide: redaction, request }): RunEventStream => {
     const spec = operation.stream!;
     const { events, status: probe, resumeQuery } = spec;
     const options: StreamRunOptions = callOptions ?? {};
@@ -357,11 +357,11 @@ export const eventStream =
             if (counted && ++failures > maxReconnects) {
               if (reason instanceof UnexpectedResponseError) throw reason;
               const what = finished ? `the run is over (${probe?.operation}) but ${failures} connections in a row brought no terminal event` : `${failures} drops in a row`;
-              throw new MantyxConnectionError(`${id}: ${what}; resume with { lastSeq: ${stream.lastSeq} }`, { operationId: id, cause: reason, attempts: failures, lastSeq: stream.lastSeq });
+              throw branded(new ConnectionError(`${id}: ${what}; resume with { lastSeq: ${stream.lastSeq} }`, { operationId: id, cause: reason, attempts: failures, lastSeq: stream.lastSeq }), brand);
             }
           }
           attempt++;
-          const delayMs = reconnectDelay(empties, delays, retryMs, (reason as MantyxApiError | undefined)?.retryAfterMs);
+          const delayMs = reconnectDelay(empties, delays, retryMs, (reason as ApiError | undefined)?.retryAfterMs);
           options.onReconnect?.({ attempt, lastSeq: stream.lastSeq, delayMs, reason, counted: !fresh && counted });
           await sleep(delayMs, user);
         }

@@ -17,7 +17,7 @@
  *
  * What each revision added: CHANGELOG.md, "codegen/v1 revisions".
  */
-export const CODEGEN_V1_REVISION = 8;
+export const CODEGEN_V1_REVISION = 9;
 
 /**
  * Throws at import time when the installed runtime's contract revision is
@@ -35,7 +35,7 @@ export function requireCodegenRevision(needed: number, generator: string): void 
 export { ClientCore, defineOperations } from "../client/define.js";
 export { operation, operationFunction } from "../client/operation-functions.js";
 export { operationExtras } from "../client/extras.js";
-export { itemStreamKind } from "../client/item-stream.js";
+export { eitherKind, itemStreamKind } from "../client/item-stream.js";
 export { pagesKind } from "../client/pages.js";
 export { onceKind } from "../client/once.js";
 export { checkedBody } from "../client/request-check.js";
@@ -62,7 +62,7 @@ export {
   type StatusProbe,
   type StreamSpec,
 } from "../client/core.js";
-export type { ItemStreamMode } from "../client/item-stream.js";
+export type { ItemStreamMode, ItemStreamOptions } from "../client/item-stream.js";
 export type { ReconnectInfo, RunEventStream, RunStreamItem, StreamRunOptions } from "../client/stream-run.js";
 // The typed event layer, bound to a stream by generated code.
 export { checkEvent, type EventCheck } from "../events/decode.js";

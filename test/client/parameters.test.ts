@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ClientBase, ClientCore, eventStream, operation, operationExtras, operationFunction, type ClientOptions, type Operation, type SecurityScheme } from "../../runtime/codegen/v1.js";
 import { MantyxCore } from "../../generated/client-core.js";
 import { listRuns } from "../../generated/operations-unvalidated.js";
-import { isMantyxApiError } from "../../runtime/client/errors.js";
+import { isMantyxApiError } from "../../mantyx/errors.js";
 
 let server: Server;
 let baseUrl = "";

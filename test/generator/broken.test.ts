@@ -47,7 +47,7 @@ const CASES: readonly Case[] = [
   { schema: "type-typo.yaml", code: "invalid-json-schema", at: "type-typo.yaml:10:17", message: /"type" is "strnig"/, fix: /Did you mean "string"\?/ },
   { schema: "unknown-keyword.yaml", code: "invalid-json-schema", at: "unknown-keyword.yaml:8:7", message: /unknown keyword "maxLenght"/, fix: /Did you mean "maxLength"\?/ },
   { schema: "bad-pattern.yaml", code: "invalid-json-schema", at: "bad-pattern.yaml:8:16", message: /not a valid regular expression/, fix: /`u` flag/ },
-  { schema: "bad-vendor-keyword.yaml", code: "invalid-json-schema", at: "bad-vendor-keyword.yaml:8:25", message: /"x-max-utf8-bytes": value must be integer/, fix: /CONVENTIONS\.md/ },
+  { schema: "bad-vendor-keyword.yaml", code: "invalid-json-schema", at: "bad-vendor-keyword.yaml:8:25", message: /"x-max-utf8-bytes": value must be integer/, fix: /mantyx-wire keywords/ },
   // References
   { schema: "dangling-ref.yaml", code: "dangling-ref", at: "dangling-ref.yaml:11:17", message: /"#\/components\/schemas\/Tol" does not resolve/, fix: /Did you mean "#\/components\/schemas\/Tool"\?/ },
   { schema: "ref-not-a-pointer.yaml", code: "dangling-ref", at: "ref-not-a-pointer.yaml:7:13", message: /"#Tool" is not an internal JSON pointer/, fix: /#\/components\/schemas\/Name/ },

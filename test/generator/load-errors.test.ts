@@ -207,7 +207,7 @@ const cases: [string, Case][] = [
     "vendor keyword with a value of the wrong shape",
     {
       files: { "schema.yaml": openApiYaml('    Name:\n      type: string\n      x-max-utf8-bytes: "8k"') },
-      want: { code: "invalid-json-schema", file: "schema.yaml", line: 10, pointer: "/components/schemas/Name/x-max-utf8-bytes", message: /x-max-utf8-bytes.*must be integer/, fix: /CONVENTIONS/ },
+      want: { code: "invalid-json-schema", file: "schema.yaml", line: 10, pointer: "/components/schemas/Name/x-max-utf8-bytes", message: /x-max-utf8-bytes.*must be integer/, fix: /mantyx-wire keywords/ },
     },
   ],
   [

@@ -102,3 +102,24 @@ describe("exampleValue", () => {
     expect(exampleValue(schema)).toEqual({ amount: 10, currency: "USD", at: "2026-10-01T12:00:00Z", n: 5 });
   });
 });
+
+describe("a budget (the document mock's: a public API's large recursive schemas)", () => {
+  /** A node with ten optional children, each a node: without a bound, 10^8 values at depth 8. */
+  const tree = { $defs: { Node: { type: "object", required: ["id"], properties: { id: { type: "string" }, ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`c${i}`, { $ref: "#/$defs/Node" }])) } } }, $ref: "#/$defs/Node" };
+  const size = (v: unknown): number => (typeof v === "object" && v !== null ? 1 + Object.values(v).reduce<number>((n, x) => n + size(x), 0) : 1);
+
+  it("past the budget, optional properties are left out and arrays get minItems only; required ones stay", () => {
+    const value = exampleValue(tree, { budget: 200 }) as Record<string, unknown>;
+    expect(size(value)).toBeLessThan(1_000);
+    expect(value["id"]).toBe("example");
+    expect(exampleValue({ type: "array", items: { type: "string" } }, { budget: 0 })).toEqual([]);
+    expect(exampleValue({ type: "array", minItems: 2, items: { type: "string" } }, { budget: 0 })).toEqual(["example", "example"]);
+  });
+
+  it("`example` (OpenAPI 3.0) is used after `examples`, before `default`; `resolveRef` resolves a document's references", () => {
+    expect(exampleValue({ type: "string", example: "three", default: "d" })).toBe("three");
+    expect(exampleValue({ type: "string", examples: ["one"], example: "three" })).toBe("one");
+    const components: Record<string, unknown> = { Pet: { type: "object", required: ["name"], properties: { name: { type: "string", example: "Rex" } } } };
+    expect(exampleValue({ $ref: "#/components/schemas/Pet" }, { resolveRef: (ref) => components[ref.split("/").pop()!] as never })).toEqual({ name: "Rex" });
+  });
+});

@@ -147,7 +147,19 @@ export function bodyOf(doc: OpenAPIObject, { op, at: opAt }: OperationEntry, typ
 export type AnswerShape =
   | { readonly kind: "json"; readonly type: PrintedType; readonly emptyOk: boolean }
   | { readonly kind: "text" | "blob"; readonly type: PrintedType; readonly emptyOk: boolean }
-  | { readonly kind: "items"; readonly mode: "sse" | "sse-json" | "sse-data" | "jsonl"; readonly item: PrintedType }
+  | {
+      readonly kind: "items";
+      readonly mode: "sse" | "sse-json" | "sse-data" | "jsonl";
+      readonly item: PrintedType;
+      /** An SSE stream's end-of-stream data (`x-sse-sentinel`; `[DONE]` by default where the data is JSON, none for text data). */
+      readonly sentinel?: string | undefined;
+      /** A stream whose server resumes after `Last-Event-ID` (`x-sse-resume: true` on the media type). */
+      readonly resume?: boolean;
+      /** The same status also answers JSON (this type): the runtime picks by the answer's Content-Type. */
+      readonly json?: PrintedType | undefined;
+      /** The boolean request-body property that selects the stream (`stream` by convention; `x-stream-flag` names another). */
+      readonly flag?: string | undefined;
+    }
   | { readonly kind: "resumable" };
 
 const SSE = /^text\/event-stream/i;
@@ -167,7 +179,109 @@ function sseDataIsJson(schema: unknown, doc: OpenAPIObject, depth = 0): boolean 
   return isPlainObject(data) && typeof data.contentMediaType === "string" && isJsonMediaType(data.contentMediaType);
 }
 
+/** The fields an event of the 3.2 `itemSchema` (and the 3.0/3.1 event-shaped `schema`) has: the SSE fields. */
+const SSE_FIELDS = new Set(["id", "event", "data", "retry"]);
+
+/** The branches of a (dereferenced) union (`oneOf`/`anyOf`), or the schema alone. */
+function branchesOf(doc: OpenAPIObject, schema: unknown): unknown[] {
+  const resolved = deref<unknown>(doc, schema as never);
+  if (!isPlainObject(resolved)) return [resolved];
+  const union = [resolved.oneOf, resolved.anyOf].find(Array.isArray) as unknown[] | undefined;
+  return union && union.length > 0 && resolved.properties === undefined ? union.map((b) => deref<unknown>(doc, b as never)) : [resolved];
+}
+
+/** The property names of an object schema, or undefined when it does not describe an object with properties. */
+function propertyNames(schema: unknown): string[] | undefined {
+  if (!isPlainObject(schema) || !isPlainObject(schema.properties)) return undefined;
+  const types = typeof schema.type === "string" ? [schema.type] : Array.isArray(schema.type) ? schema.type : ["object"];
+  return types.includes("object") ? Object.keys(schema.properties) : undefined;
+}
+
+/** Whether a (dereferenced) `data` schema says the data is text: `type: string` (without JSON `contentMediaType`). */
+function isTextData(doc: OpenAPIObject, data: unknown): boolean {
+  const resolved = deref<unknown>(doc, data as never);
+  if (!isPlainObject(resolved)) return false;
+  if (typeof resolved.contentMediaType === "string") return !isJsonMediaType(resolved.contentMediaType);
+  const types = typeof resolved.type === "string" ? [resolved.type] : Array.isArray(resolved.type) ? resolved.type.filter((t) => t !== "null") : undefined;
+  return types !== undefined && types.length > 0 && types.every((t) => t === "string");
+}
+
+/**
+ * How a 3.0/3.1 `text/event-stream` media type's `schema` is read (the rule,
+ * docs/event-streams.md): `"plain"` (no schema, `{}`, or a string: text
+ * events), `"event"` (event-shaped: an object, or a union of objects, whose
+ * properties are among `id`, `event`, `data` and `retry`, with `data` among
+ * them: what 3.2's `itemSchema` means) or `"payload"` (anything else: the
+ * schema of each event's `data`, parsed as JSON); `guess` when a document
+ * could mean the other one (an event-shaped schema with `data` alone, or a
+ * payload whose properties include SSE field names).
+ */
+export function sseSchemaReading(doc: OpenAPIObject, schema: unknown): { reading: "plain" | "event" | "payload"; json: boolean; guess: boolean; mixed?: boolean } {
+  const resolved = deref<unknown>(doc, schema as never);
+  if (resolved === undefined || resolved === true || (isPlainObject(resolved) && Object.keys(resolved).filter((k) => !/^(description|title|x-.*|example|examples)$/.test(k)).length === 0)) return { reading: "plain", json: false, guess: false };
+  if (isPlainObject(resolved) && resolved.type === "string" && resolved.contentMediaType === undefined) return { reading: "plain", json: false, guess: false };
+  const branches = branchesOf(doc, schema).map((b) => propertyNames(b));
+  const eventShaped = branches.every((names) => names !== undefined && names.includes("data") && names.every((n) => SSE_FIELDS.has(n)));
+  if (eventShaped) {
+    const text = branchesOf(doc, schema).map((b) => isTextData(doc, (b as { properties: Record<string, unknown> }).properties["data"]));
+    const json = text.every((t) => !t);
+    return { reading: "event", json, guess: branches.every((names) => names!.length === 1), mixed: !json && text.some((t) => !t) };
+  }
+  return { reading: "payload", json: true, guess: branches.some((names) => names?.includes("data") || names?.includes("event")) };
+}
+
 /** The operation's success answer, with the warnings about what is left out. */
+/** The JSON pointer of a path of keys. */
+const pointerOf = (at: readonly string[]): string => `/${at.map((s) => s.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
+
+/**
+ * The item stream of a `text/event-stream` media type: `itemSchema` (3.2)
+ * and `x-item-schema` first, else its `schema` read by `sseSchemaReading`
+ * (3.0/3.1), with one warning where that reading is a guess.
+ */
+function sseAnswer(doc: OpenAPIObject, media: Record<string, unknown>, at: string[] | undefined, types: InlineTypes, warnings: ClientWarning[]): AnswerShape & { kind: "items" } {
+  const declared = media["x-sse-sentinel"];
+  const resume = media["x-sse-resume"] === true ? { resume: true } : {};
+  const sentinelFor = (json: boolean): { sentinel?: string } => (typeof declared === "string" ? { sentinel: declared } : json && declared !== null ? { sentinel: "[DONE]" } : {});
+  if (media["itemSchema"] !== undefined) {
+    const item = media["itemSchema"];
+    const json = sseDataIsJson(item, doc);
+    return { kind: "items", mode: json ? "sse-json" : "sse", item: types.typeOf(item, [...(at ?? []), "itemSchema"], { decodeJsonContent: json }), ...sentinelFor(json), ...resume };
+  }
+  if (media["x-item-schema"] !== undefined) return { kind: "items", mode: "sse-data", item: types.typeOf(media["x-item-schema"], [...(at ?? []), "x-item-schema"]), ...sentinelFor(true), ...resume };
+  const schema = media["schema"];
+  const { reading, json, guess, mixed } = sseSchemaReading(doc, schema);
+  if (reading === "plain") return { kind: "items", mode: "sse", item: PLAIN_SSE_ITEM, ...resume };
+  if (mixed) {
+    // Some events' data is text and some JSON: the stream cannot say which to decode, so every data is text.
+    if (at !== undefined) warnings.push({ pointer: pointerOf([...at, "schema"]), reason: "the text/event-stream `schema` types some events' `data` as text and others' as JSON: every event is read with its data as text; say which events carry JSON with OpenAPI 3.2 `itemSchema` (`contentMediaType: application/json`) or one `x-item-schema`" });
+    return { kind: "items", mode: "sse", item: PLAIN_SSE_ITEM, ...resume };
+  }
+  if (guess && at !== undefined) {
+    warnings.push({
+      pointer: pointerOf([...at, "schema"]),
+      reason:
+        reading === "event"
+          ? "the text/event-stream `schema` is read as the event (its fields among id, event, data, retry; a `data` typed as an object or array is JSON); if it is the schema of each event's data instead, state it with `x-item-schema` (or OpenAPI 3.2 `itemSchema` for the event)"
+          : "the text/event-stream `schema` is read as the schema of each event's data, parsed as JSON; if it describes the event itself (id, event, data, retry), state it with OpenAPI 3.2 `itemSchema`, or say the data's schema with `x-item-schema`",
+    });
+  }
+  if (reading === "event") return { kind: "items", mode: json ? "sse-json" : "sse", item: types.typeOf(schema, [...(at ?? []), "schema"], { decodeJsonContent: json }), ...sentinelFor(json), ...resume };
+  return { kind: "items", mode: "sse-data", item: types.typeOf(schema, [...(at ?? []), "schema"]), ...sentinelFor(true), ...resume };
+}
+
+/** The boolean request-body property that selects the stream of a JSON-or-stream operation: `x-stream-flag`, else `stream` when the body has such a boolean property. */
+function streamFlagOf(doc: OpenAPIObject, op: OperationObject): string | undefined {
+  const declared = (op as Record<string, unknown>)["x-stream-flag"];
+  const body = deref<{ content?: Record<string, { schema?: unknown }> }>(doc, op.requestBody as never);
+  const schema = Object.entries(body?.content ?? {}).find(([m]) => isJsonMediaType(m))?.[1].schema;
+  const properties = (deref<{ properties?: Record<string, unknown> }>(doc, schema as never) ?? {}).properties ?? {};
+  const name = typeof declared === "string" ? declared : "stream";
+  const property = deref<{ type?: unknown }>(doc, properties[name] as never);
+  const boolean = property !== undefined && (property.type === "boolean" || (Array.isArray(property.type) && property.type.includes("boolean")));
+  return boolean ? name : undefined;
+}
+
 export function answerOf(doc: OpenAPIObject, { op, at: opAt }: OperationEntry, types: InlineTypes, resumable: boolean, warnings: ClientWarning[]): AnswerShape {
   const responses = (op.responses ?? {}) as Record<string, unknown>;
   const success = Object.keys(responses).filter((status) => /^2(\d\d|XX)$/i.test(status)).sort();
@@ -186,12 +300,13 @@ export function answerOf(doc: OpenAPIObject, { op, at: opAt }: OperationEntry, t
       const item = content[media]!["itemSchema"] ?? content[media]!["x-item-schema"];
       if (SSE.test(media)) {
         if (resumable) return { kind: "resumable" };
-        if (content[media]!["itemSchema"] !== undefined) {
-          const json = sseDataIsJson(item, doc);
-          return { kind: "items", mode: json ? "sse-json" : "sse", item: types.typeOf(item, [...(at ?? []), "itemSchema"], { decodeJsonContent: json }) };
-        }
-        if (item !== undefined) return { kind: "items", mode: "sse-data", item: types.typeOf(item, [...(at ?? []), "x-item-schema"]) };
-        return { kind: "items", mode: "sse", item: PLAIN_SSE_ITEM };
+        const stream = sseAnswer(doc, content[media]!, at, types, warnings);
+        // The same status answering JSON too: the runtime picks by the answer's Content-Type; the types by the request's flag property.
+        const jsonMedia = medias.filter((m) => m !== media && isJsonMediaType(m));
+        if (jsonMedia.length === 0) return stream;
+        const json = jsonMedia.map((m) => types.typeOf(content[m]!.schema ?? true, [...(at ? [...at.slice(0, -1), m] : []), "schema"]).printed);
+        const union = [...new Set(json)];
+        return { ...stream, json: printed(union.includes("unknown") ? "unknown" : union.join(" | ")), flag: streamFlagOf(doc, op) };
       }
       if (JSONL.test(media)) {
         return { kind: "items", mode: "jsonl", item: item === undefined ? printed("unknown") : types.typeOf(item, [...(at ?? []), content[media]!["itemSchema"] !== undefined ? "itemSchema" : "x-item-schema"]) };

@@ -27,7 +27,7 @@ export function discriminatedUnion(schema: unknown, document: unknown, at: reado
         "unsupported-schema",
         "types",
         `discriminated union branch ${index} has no value for its tag ${JSON.stringify(property)}.`,
-        `Give the branch \`properties: { ${property}: { const: ... } }\` (schema/CONVENTIONS.md), or make it a \`$ref\` to a component (listed in discriminator.mapping, or tagged by its name).`,
+        `Give the branch \`properties: { ${property}: { const: ... } }\` (\`mantyx-wire keywords\`), or make it a \`$ref\` to a component (listed in discriminator.mapping, or tagged by its name).`,
         formatPointer([...at, "oneOf", String(index)]),
       );
     }

@@ -82,7 +82,7 @@ function compileAll(ajv: Ajv2020, names: readonly string[], level: LevelName): v
         "unsupported-schema",
         "validators",
         `ajv cannot compile ${level === "receive" ? "the receive-level validator" : "a validator"} for #/components/schemas/${name} (or a schema it references): ${(e as Error).message}`,
-        "Change the schema so ajv compiles it in strict mode (the message says what it refused); schema/CONVENTIONS.md lists the supported keywords.",
+        "Change the schema so ajv compiles it in strict mode (the message says what it refused); `mantyx-wire keywords` lists the vendor keywords.",
         `/components/schemas/${name}`,
       );
     }

@@ -93,10 +93,60 @@ export function prepareComponents(schemas: Readonly<Record<string, SchemaObject>
         node["discriminator"] = rest;
       }
       tagBranches(node, String(discriminator.propertyName), discriminator.mapping ?? {}, schemas);
-      if (!everyObjectBranchTagged(node["oneOf"], String(discriminator.propertyName), schemas)) delete node["discriminator"];
+      if (refusal(node, String(discriminator.propertyName), schemas) !== undefined) delete node["discriminator"];
     });
   }
   return dropAnnotations(copy);
+}
+
+/** Why ajv's discriminator keyword would refuse a `oneOf`'s tags (an untagged branch, a tag two branches share), or undefined. */
+function refusal(node: Record<string, unknown>, propertyName: string, schemas: Readonly<Record<string, SchemaObject>>): string | undefined {
+  if (!everyObjectBranchTagged(node["oneOf"], propertyName, schemas)) return `a branch of its oneOf has no \`${propertyName}\` tag (required, with a const or an enum)`;
+  const seen = new Set<unknown>();
+  for (const branch of node["oneOf"] as unknown[]) {
+    for (const tag of tagsOf(branch, propertyName, schemas)) {
+      if (seen.has(tag)) return `two branches of its oneOf share the \`${propertyName}\` tag ${JSON.stringify(tag)}`;
+      seen.add(tag);
+    }
+  }
+  return undefined;
+}
+
+/** The tag values a (tagged) branch gives `propertyName`. */
+function tagsOf(branch: unknown, propertyName: string, schemas: Readonly<Record<string, SchemaObject>>): unknown[] {
+  if (branch === null || typeof branch !== "object") return [];
+  const ref = (branch as { $ref?: unknown }).$ref;
+  const lone = typeof ref === "string" && ref.startsWith(COMPONENT_REF) && Object.keys(branch).length === 1;
+  const target = (lone ? schemas[(ref as string).slice(COMPONENT_REF.length)] : branch) as Record<string, unknown> | undefined;
+  const tag = (target?.["properties"] as Record<string, { const?: unknown; enum?: unknown }> | undefined)?.[propertyName];
+  return tag === undefined ? [] : tag.const !== undefined ? [tag.const] : Array.isArray(tag.enum) ? tag.enum : [];
+}
+
+/**
+ * The `discriminator` objects ajv's keyword refuses, which the validators
+ * leave out (checking the union as a plain `oneOf`/`anyOf`): one beside an
+ * `anyOf`, or on a `oneOf` whose branches are not each tagged by a tag of
+ * their own. `[pointer, why]` each, for one warning per union. (Beside an
+ * `allOf`, OpenAPI's base-schema pattern, a discriminator is a hint
+ * nobody expects a validator to read: no warning.)
+ */
+export function refusedDiscriminators(schemas: Readonly<Record<string, SchemaObject>>): [string, string][] {
+  const out: [string, string][] = [];
+  const copy = structuredClone(schemas) as Record<string, SchemaObject>;
+  for (const name of Object.keys(copy).sort()) {
+    visit(copy[name], `/components/schemas/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`, (node, at) => {
+      const discriminator = node["discriminator"] as { propertyName?: unknown; mapping?: Record<string, string> } | undefined;
+      if (discriminator === null || typeof discriminator !== "object" || typeof discriminator.propertyName !== "string") return;
+      if (!("oneOf" in node)) {
+        if ("anyOf" in node) out.push([`${at}/discriminator`, "it stands beside an anyOf (ajv's discriminator needs a oneOf)"]);
+        return;
+      }
+      tagBranches(node, discriminator.propertyName, discriminator.mapping ?? {}, schemas);
+      const why = refusal(node, discriminator.propertyName, schemas);
+      if (why !== undefined) out.push([`${at}/discriminator`, why]);
+    });
+  }
+  return out;
 }
 
 const PROTO = "__proto__";

@@ -165,7 +165,7 @@ export function receiveSchema(schema: SchemaObject | boolean, at: string, tags: 
         "unsupported-schema",
         "validators",
         `Keyword ${JSON.stringify(key)} at #${here} has no validation level: the receive-level rule (generator/emit/validators/receive-level.ts) does not know whether it is shape or a strict-only rule.`,
-        "Use the keywords schema/CONVENTIONS.md lists, or add the keyword to the receive-level rule and document its level there.",
+        "Use the keywords `mantyx-wire keywords` lists, or add the keyword to the receive-level rule and document its level there.",
         here,
       );
     }

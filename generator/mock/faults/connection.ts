@@ -46,6 +46,8 @@ export interface ServeStreamOptions<Entry extends { readonly seq: number; readon
   readonly retryMs?: number | undefined;
   /** Headers of the 200 stream answer besides the content type. */
   readonly headers: Record<string, string>;
+  /** The stream answer's status. Default 200. */
+  readonly status?: number | undefined;
   /** Answers with an error body instead of the stream (`status`): the server's own error answer. */
   readonly refuse: (status: number, body: object, headers: Record<string, string>) => void;
   /** The body of a `429` in the run's edition (./editions.ts). */
@@ -96,7 +98,7 @@ export async function serveStream<Entry extends { readonly seq: number; readonly
     return finish("wrong-type");
   }
 
-  res.writeHead(200, { ...options.headers, ...faultsHeader, "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
+  res.writeHead(options.status ?? 200, { ...options.headers, ...faultsHeader, "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
   res.flushHeaders();
   options.onOpen?.();
   writer = new SocketWriter(res, plan);

@@ -11,5 +11,5 @@ export { resumePoint, serveStream, type ConnectionEnd, type ServeStreamOptions, 
 export { drawMix } from "./mix.js";
 export { planConnection, type ConnectionPlan, type PlanLayer } from "./plan.js";
 export { MALFORMED_DATA, RunFaults, UNKNOWN_EVENT_TYPE, type StoredEntry } from "./run-faults.js";
-export { faultSpecOfRequest, faultTextOfRequest, FAULT_HEADER, FAULT_QUERY } from "./request.js";
+export { connectionSpecOf, faultSpecOfRequest, faultTextOfRequest, FAULT_HEADER, FAULT_QUERY } from "./request.js";
 export { FaultSpecError, isFaultSpecError, NO_FAULTS, parseFaultSpec, type ConnectionFault, type Connections, type FaultSpec, type Range, type RunFault, type SpecContext } from "./spec.js";

@@ -37,3 +37,17 @@ export function faultSpecOfRequest(req: IncomingMessage, url: URL, context: Spec
   const given = faultTextOfRequest(req, url);
   return given === undefined ? NO_FAULTS : parseFaultSpec(given.text, given.source, context);
 }
+
+/**
+ * The spec of one stream connection: the request's own faults (none when
+ * they repeat `firstGiven`, the spec text of the request that started the
+ * stream, word for word), after a queued spec (a test queue's entry, named
+ * `queueSource`) when there is one. Throws FaultSpecError.
+ */
+export function connectionSpecOf(req: IncomingMessage, url: URL, firstGiven: string | undefined, queued: string | undefined, queueSource: string): FaultSpec {
+  const repeated = firstGiven !== undefined && firstGiven !== "" && faultTextOfRequest(req, url)?.text === firstGiven;
+  const own = repeated ? NO_FAULTS : faultSpecOfRequest(req, url, "connection");
+  if (queued === undefined) return own;
+  const fromQueue = parseFaultSpec(queued, `${queueSource} entry`, "connection");
+  return own.text === "" ? fromQueue : parseFaultSpec(`${fromQueue.text},${own.text}`, `${queueSource} entry and the stream request`, "connection");
+}
