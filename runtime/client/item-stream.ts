@@ -34,7 +34,7 @@
  * when called, `eitherKind`); `break` (or `signal`) cancels the body.
  */
 import { parseJsonLines } from "../jsonl/index.js";
-import { parseSse, type SseMessage } from "../sse/index.js";
+import { parseSseBatches, type SseMessage } from "../sse/index.js";
 import { StreamDecodeError } from "../events/errors.js";
 import type { CallContext, OperationKind } from "./core.js";
 import { branded, ConnectionError, unexpectedResponse, UnexpectedResponseError } from "./errors.js";
@@ -155,7 +155,8 @@ export function itemStream<T>(
             yield* parseJsonLines(response.body, { signal }) as AsyncIterable<T>;
             return;
           }
-          for await (const message of parseSse(response.body, { signal, onRetry: (ms) => (retryMs = ms) })) {
+          // In batches (one per chunk read): the decoding of a chunk's messages is one step, not one await each.
+          for await (const batch of parseSseBatches(response.body, { signal, onRetry: (ms) => (retryMs = ms) })) for (const message of batch) {
             let item: unknown;
             try {
               item = itemOf(id, message, s);
