@@ -7,6 +7,7 @@
  */
 import { runClientBench } from "./client.js";
 import { runGenBench } from "./gen.js";
+import { runItemStreamBench } from "./item-streams.js";
 import { runMockLoadBench } from "./mock-load.js";
 import { runSseBench } from "./sse.js";
 import { printTable, type BenchRow } from "./table.js";
@@ -17,6 +18,7 @@ const benches: Record<string, (opts: { quick?: boolean }) => Promise<BenchRow[]>
   validators: runValidatorBench,
   sse: runSseBench,
   client: runClientBench,
+  items: runItemStreamBench,
   "mock-load": runMockLoadBench,
 };
 

@@ -218,10 +218,6 @@ export function operationData(model: LoadedSchema): OperationData[] {
       if (answer.json !== undefined) fields.push("either: true");
       if (answer.sentinel !== undefined) fields.push(`sentinel: ${JSON.stringify(answer.sentinel)}`);
       if (answer.resume) fields.push("resume: true");
-      // A call that sends its body reads the answer with its own Accept.
-      const streamAccept = answer.mode === "jsonl" ? "application/jsonl, application/x-ndjson" : "text/event-stream";
-      if (answer.json !== undefined) fields.push(`accept: ${JSON.stringify(`application/json, ${streamAccept}`)}`);
-      else if (bodyShape !== undefined) fields.push(`accept: ${JSON.stringify(streamAccept)}`);
     }
     if (answer.kind === "text" || answer.kind === "blob") fields.push(`answer: ${JSON.stringify(answer.kind)}`);
     let params: OperationData["params"];

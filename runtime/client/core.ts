@@ -92,8 +92,7 @@ export interface Operation {
   readonly resume?: boolean;
   /** The answer is JSON or an item stream (of `items`), as its Content-Type says: the kind `eitherKind`. */
   readonly either?: boolean;
-  /** The `Accept` of a call that sends its body and reads something else than JSON (an item stream with a body, a JSON-or-stream answer). */
-  readonly accept?: string;
+
   /** The success answer is read as text or as a Blob, not as JSON. */
   readonly answer?: "text" | "blob";
 }
@@ -307,8 +306,6 @@ export type StreamOpener = (lastSeq: number | undefined, signal: AbortSignal) =>
  */
 export interface CallContext {
   readonly client: HttpClient;
-  /** The client's brand, which its errors carry (errors.ts, `branded`). */
-  readonly brand: string;
   /** The operation's name (its method's), for error messages. */
   readonly id: string;
   readonly operation: Operation;
@@ -404,8 +401,8 @@ export class HttpClient {
   readonly #secrets: string[] = [];
   /** Sends credentials by security scheme, when the client takes them. */
   readonly #credentials: CredentialSender | undefined;
-  /** The generated client's brand (its class name less `Client`): its errors carry it (errors.ts, `branded`), its TypeErrors begin with `<brand>Client`. */
-  readonly #brand: string;
+  /** The generated client's brand (its class name less `Client`; empty for `ApiClient`): its errors carry it (errors.ts, `branded`), its TypeErrors begin with `<brand>Client`. */
+  readonly brand: string;
 
   /**
    * `version` names the client in `User-Agent`; `pathOptions` maps path
@@ -419,7 +416,7 @@ export class HttpClient {
   constructor(options: ClientOptions, version: string, pathOptions: Readonly<Record<string, string>> = {}, credentials?: CredentialSupport, brand = "") {
     const { apiKey, userAgent, baseUrl } = options;
     const secrets = this.#secrets;
-    const name = ((this.#brand = brand) || "Api") + "Client";
+    const name = ((this.brand = brand) || "Api") + "Client";
     this.#o = options;
     this.#pathOptions = pathOptions;
     this.#credentials = credentials?.(options.credentials ?? {}, secrets);
@@ -514,7 +511,7 @@ export class HttpClient {
       const follow = (): void => deadline.abort(parent!.reason);
       if (parent?.aborted) follow();
       parent?.addEventListener("abort", follow);
-      const timer = ms > 0 && ms < 2 ** 31 && setTimeout(() => deadline.abort(branded(new ConnectionError(`${id}: no complete answer within ${ms} ms (timeoutMs)`, { operationId: id, attempts: attempts[0] }), this.#brand)), ms);
+      const timer = ms > 0 && ms < 2 ** 31 && setTimeout(() => deadline.abort(branded(new ConnectionError(`${id}: no complete answer within ${ms} ms (timeoutMs)`, { operationId: id, attempts: attempts[0] }), this.brand)), ms);
       try {
         const target = url();
         let encoded: readonly [BodyInit?, string?] = [];
@@ -526,13 +523,13 @@ export class HttpClient {
         } catch (cause) {
           throw new TypeError(`${id}: the body is not JSON-encodable (${(cause as Error).message})`, { cause });
         }
-        const response = await this.#request(id, method, target, operation.idempotent || method == "GET" || method == "DELETE" ? -1 : 1, callOptions, deadline.signal, operation.accept ?? (operation.answer ? "*/*" : "application/json"), headers, hide, encoded, attempts);
+        const response = await this.#request(id, method, target, operation.idempotent || method == "GET" || method == "DELETE" ? -1 : 1, callOptions, deadline.signal, operation.answer ? "*/*" : "application/json", headers, hide, encoded, attempts);
         try {
           return [response, await read?.(response)];
         } catch (thrown) {
           // The answer broke off (a reset, a malformed chunk): a connection failure as before its headers, and fetch's error may quote the server's bytes.
           if (deadline.signal.aborted) throw deadline.signal.reason;
-          throw branded(connectionError(id, thrown, hide(), attempts[0]!), this.#brand);
+          throw branded(connectionError(id, thrown, hide(), attempts[0]!), this.brand);
         }
       } finally {
         clearTimeout(timer as ReturnType<typeof setTimeout>);
@@ -554,7 +551,6 @@ export class HttpClient {
     return kind
       ? kind({
           client: this,
-          brand: this.#brand,
           id,
           operation,
           args,
@@ -618,7 +614,7 @@ export class HttpClient {
                 operationId: id,
                 attempts: attempt,
               }),
-              this.#brand,
+              this.brand,
             ),
         );
         if (response.ok) return response;
@@ -647,7 +643,7 @@ export class HttpClient {
       }
       // 408 (the server timed the request out, RFC 9110 §15.5.9: it may be repeated) counts as a failure to be retried.
       const retriable = response?.status == 429 || (retry < 0 && (!response || response.status > 499 || response.status == 408));
-      if (!retry || attempt > maxRetries || !retriable) throw branded(error, this.#brand);
+      if (!retry || attempt > maxRetries || !retriable) throw branded(error, this.brand);
       await sleep(backoff(attempt, retryDelay, undefined, (error as ApiError).retryAfterMs), signal);
     }
   }

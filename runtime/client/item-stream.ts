@@ -34,7 +34,7 @@
  * when called, `eitherKind`); `break` (or `signal`) cancels the body.
  */
 import { parseJsonLines } from "../jsonl/index.js";
-import { parseSse, type SseMessage } from "../sse/index.js";
+import { parseSseBatches, type SseMessage } from "../sse/index.js";
 import { StreamDecodeError } from "../events/errors.js";
 import type { CallContext, OperationKind } from "./core.js";
 import { branded, ConnectionError, unexpectedResponse, UnexpectedResponseError } from "./errors.js";
@@ -155,7 +155,8 @@ export function itemStream<T>(
             yield* parseJsonLines(response.body, { signal }) as AsyncIterable<T>;
             return;
           }
-          for await (const message of parseSse(response.body, { signal, onRetry: (ms) => (retryMs = ms) })) {
+          // In batches (one per chunk read): the decoding of a chunk's messages is one step, not one await each.
+          for await (const batch of parseSseBatches(response.body, { signal, onRetry: (ms) => (retryMs = ms) })) for (const message of batch) {
             let item: unknown;
             try {
               item = itemOf(id, message, s);
@@ -189,7 +190,7 @@ export function itemStream<T>(
 
 /** Item streams as an operation kind (core.ts): a call of an operation with an `items` mode. A caller mistake (a missing path value) is thrown by the first `next()`. */
 export const itemStreamKind: OperationKind = (ctx) => {
-  const { id, operation, callOptions, url, headers, request, hide, brand } = ctx;
+  const { id, operation, callOptions, url, headers, request, hide, client } = ctx;
   const mode = operation.items!;
   const options = (callOptions ?? {}) as ItemStreamOptions;
   let target: string;
@@ -200,15 +201,16 @@ export const itemStreamKind: OperationKind = (ctx) => {
   } catch (e) {
     return { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(e) }) };
   }
-  // A body is sent by the call's own request (and never resent); without one, each connection is a GET-like request of its own.
+  // A body is sent by the call's own request (and never resent), with the stream's Accept among the call's headers (they come after the default one); without one, each connection is a GET-like request of its own.
   const withBody = operation.takesBody || operation.body;
+  if (withBody) headers["accept"] = ITEM_STREAM_ACCEPT[mode];
   return itemStream(
     id,
     { mode, sentinel: operation.sentinel, resume: operation.resume },
     (last) => (withBody ? ctx.respond() : request(target, -1, options.signal, ITEM_STREAM_ACCEPT[mode], last ? { ...headers, "last-event-id": last } : headers)),
     options,
     redact,
-    brand,
+    client.brand,
     !withBody,
   );
 };
@@ -220,12 +222,14 @@ export const itemStreamKind: OperationKind = (ctx) => {
  * (its sentinel, its errors; not resumed: the request had a body). Another
  * content type is an UnexpectedResponseError.
  */
-export const eitherKind: OperationKind = (ctx: CallContext) =>
-  ctx.respond().then(async (response) => {
+export const eitherKind: OperationKind = (ctx: CallContext) => {
+  // The call's Accept: its headers come after the default one (core.ts).
+  ctx.headers["accept"] = `application/json, ${ITEM_STREAM_ACCEPT[ctx.operation.items!]}`;
+  return ctx.respond().then(async (response) => {
     const { id, operation, callOptions } = ctx;
     const type = response.headers.get("content-type") ?? "";
     if (MEDIA[operation.items!].test(type)) {
-      return itemStream(id, { mode: operation.items!, sentinel: operation.sentinel }, async () => response, callOptions as ItemStreamOptions, ctx.hide(), ctx.brand, false);
+      return itemStream(id, { mode: operation.items!, sentinel: operation.sentinel }, async () => response, callOptions as ItemStreamOptions, ctx.hide(), ctx.client.brand, false);
     }
     const text = await response.text();
     if (/^application\/([\w.+-]*\+)?json/i.test(type)) {
@@ -237,6 +241,7 @@ export const eitherKind: OperationKind = (ctx: CallContext) =>
     }
     throw unexpectedResponse(id, response, ctx.hide(), `JSON or ${ITEM_STREAM_ACCEPT[operation.items!]}`);
   });
+};
 
 /**
  * Narrows the answer of a JSON-or-stream call (`Json | AsyncIterable<Item>`)

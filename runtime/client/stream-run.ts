@@ -163,7 +163,7 @@ const refused = (error: unknown): boolean => error instanceof ApiError && error.
  */
 export const eventStream =
   (probeOperation: (() => StatusOperation) | undefined, check?: EventCheck): OperationKind =>
-  ({ client, brand, id, operation, args, pathArgs, callOptions, settings, url: target, headers, hide: redaction, request }): RunEventStream => {
+  ({ client, id, operation, args, pathArgs, callOptions, settings, url: target, headers, hide: redaction, request }): RunEventStream => {
     const spec = operation.stream!;
     const { events, status: probe, resumeQuery } = spec;
     const options: StreamRunOptions = callOptions ?? {};
@@ -357,7 +357,7 @@ export const eventStream =
             if (counted && ++failures > maxReconnects) {
               if (reason instanceof UnexpectedResponseError) throw reason;
               const what = finished ? `the run is over (${probe?.operation}) but ${failures} connections in a row brought no terminal event` : `${failures} drops in a row`;
-              throw branded(new ConnectionError(`${id}: ${what}; resume with { lastSeq: ${stream.lastSeq} }`, { operationId: id, cause: reason, attempts: failures, lastSeq: stream.lastSeq }), brand);
+              throw branded(new ConnectionError(`${id}: ${what}; resume with { lastSeq: ${stream.lastSeq} }`, { operationId: id, cause: reason, attempts: failures, lastSeq: stream.lastSeq }), client.brand);
             }
           }
           attempt++;
