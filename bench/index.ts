@@ -6,6 +6,7 @@
  * ratios, not absolute numbers. Nothing here is asserted by the tests.
  */
 import { runClientBench } from "./client.js";
+import { runCorpusBench } from "./corpus.js";
 import { runGenBench } from "./gen.js";
 import { runMockLoadBench } from "./mock-load.js";
 import { runSseBench } from "./sse.js";
@@ -18,6 +19,7 @@ const benches: Record<string, (opts: { quick?: boolean }) => Promise<BenchRow[]>
   sse: runSseBench,
   client: runClientBench,
   "mock-load": runMockLoadBench,
+  corpus: runCorpusBench,
 };
 
 const quick = process.argv.includes("--quick");
