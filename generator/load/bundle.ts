@@ -28,6 +28,15 @@ interface Origin {
   readonly from: Pointer;
 }
 
+/**
+ * Where the pieces of a document rewritten after bundling came from (the
+ * OpenAPI 3.0 reading, ./openapi-30/): maps a pointer into the rewritten
+ * document to the pointer it had before.
+ */
+export interface PointerHistory {
+  original(pointer: Pointer): Pointer;
+}
+
 export class BundledDocument {
   constructor(
     readonly data: unknown,
@@ -35,10 +44,17 @@ export class BundledDocument {
     private readonly origins: readonly Origin[],
     /** The `$ref` sites of `data`, when bundling already found them (checkRefs needs them too). */
     readonly refSites?: readonly RefSite[],
+    private readonly history?: PointerHistory,
   ) {}
 
+  /** The same document, rewritten in place since: `history` leads its pointers back to the bundled ones. */
+  rewritten(history: PointerHistory): BundledDocument {
+    return new BundledDocument(this.data, this.root, this.origins, undefined, history);
+  }
+
   /** The source location of a pointer into the bundled document. */
-  where(pointer: Pointer, options: { key?: boolean } = {}): ReturnType<SourceFile["where"]> {
+  where(rewrittenPointer: Pointer, options: { key?: boolean } = {}): ReturnType<SourceFile["where"]> {
+    const pointer = this.history === undefined ? rewrittenPointer : this.history.original(rewrittenPointer);
     let best: Origin = { at: [], file: this.root, from: [] };
     for (const origin of this.origins) {
       if (origin.at.length > best.at.length && origin.at.every((segment, i) => pointer[i] === segment)) best = origin;

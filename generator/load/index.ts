@@ -2,14 +2,15 @@
  * The loader: schema file -> `LoadedSchema`.
  *
  *   read + parse (YAML/JSON, positions kept)
- *   -> OpenAPI version check, 3.1 or 3.2 (not-openapi-31)
+ *   -> OpenAPI version check, 3.0, 3.1 or 3.2 (not-openapi-31; Swagger 2.0 refused)
  *   -> bundle external $refs        (dangling-ref)
+ *   -> a 3.0 document read as 3.1 (./openapi-30/; positions kept)
  *   -> every internal $ref resolves (dangling-ref)
  *   -> no $ref cycle back to the same value (ref-cycle)
  *   -> discriminator mappings agree with their oneOf (bad-discriminator)
  *   -> x-enum-from-mapping expanded to plain enums; lists of a union's
  *      tags agree with its mapping (disagreeing-lists)
- *   -> OAS 3.1 / 3.2 meta-schema    (not-openapi-31)
+ *   -> OAS 3.1 / 3.2 meta-schema    (not-openapi-31; a 3.0 document: 3.1's)
  *   -> component schemas are JSON Schema 2020-12, strict (invalid-json-schema)
  *   -> x-pagination names real parameters and properties (invalid-json-schema)
  *
@@ -37,6 +38,7 @@ import { checkOpenApiVersion, validateOpenApiDocument } from "./validate-openapi
 import { validatePagination } from "./validate-pagination.js";
 import { validateComponentSchemas } from "./validate-schemas.js";
 import { readNullable } from "./nullable.js";
+import { readOpenApi30, type OpenApi30Notes } from "./openapi-30/index.js";
 
 export interface LoadOptions {
   /** Directory relative paths (and displayed paths) are taken from. Default: `process.cwd()`. */
@@ -65,7 +67,9 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
   }
   const root = await SourceFile.read(absolutePath, display(absolutePath));
   const version = checkOpenApiVersion(root);
-  const bundled = await bundle(root, async (file) => SourceFile.read(file, display(file), { quote: await schemaDir.contains(file) }), schemaRoot);
+  let bundled = await bundle(root, async (file) => SourceFile.read(file, display(file), { quote: await schemaDir.contains(file) }), schemaRoot);
+  let notes30: OpenApi30Notes | undefined;
+  if (version === "3.0") ({ bundled, notes: notes30 } = readOpenApi30(bundled));
   checkRefs(bundled);
   checkRefCycles(bundled);
   checkDiscriminators(bundled);
@@ -87,6 +91,7 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
     generatorVersion: packageInfo().version,
   };
   sources.set(model, bundled);
+  if (notes30 !== undefined) openApi30.set(model, notes30);
   // Neither check changes the document.
   validateOpenApiDocument(bundled, version);
   validateComponentSchemas(bundled);
@@ -96,6 +101,14 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
 
 /** The bundled document each loaded model came from: its positions place emitters' pointers in the source files. */
 const sources = new WeakMap<LoadedSchema, BundledDocument>();
+
+/** What reading each loaded 3.0 model as 3.1 did (./openapi-30/). */
+const openApi30 = new WeakMap<LoadedSchema, OpenApi30Notes>();
+
+/** The notes of the 3.0 reading of `model`; undefined when the document was not OpenAPI 3.0. */
+export function openApi30NotesOf(model: LoadedSchema): OpenApi30Notes | undefined {
+  return openApi30.get(model);
+}
 
 /**
  * Where a JSON pointer into `model.document` sits in the source files

@@ -1,7 +1,8 @@
 /**
- * Is this an OpenAPI 3.1 or 3.2 document? First the version field (so a
- * Swagger 2.0 or OpenAPI 3.0 file gets a migration hint, not a hundred
- * meta-schema errors), then the official meta-schema of that version:
+ * Is this an OpenAPI 3.0, 3.1 or 3.2 document? First the version field (so
+ * a Swagger 2.0 file gets a refusal naming a converter, not a hundred
+ * meta-schema errors), then the official meta-schema of that version (a
+ * 3.0 document, read as 3.1 by then, ./openapi-30/, the 3.1 one):
  * OAS 3.1 from `oas-3.1-schema.json` (committed), OAS 3.2 from the
  * `@seriousme/openapi-schema-validator` package (the OAI's 3.2 schema, its
  * `$dynamicRef`s made plain `$ref`s so ajv resolves them; see
@@ -18,11 +19,12 @@ import { selectProblems } from "./ajv-problems.js";
 import { metaValidator } from "./meta-validators.js";
 import type { SourceFile } from "./source-file.js";
 
-const MIGRATE_30 =
-  'Set `openapi: 3.1.0` (or `3.2.0`) and migrate the 3.0 idioms: `nullable: true` becomes `type: [T, "null"]`, `example: v` becomes `examples: [v]`, boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers.';
+/** A converter for Swagger 2.0 documents, named in the refusal. */
+const SWAGGER_CONVERTER =
+  "Convert it to OpenAPI 3 first, e.g. `npx swagger2openapi swagger.yaml --outfile openapi.yaml` (the swagger2openapi package; or https://converter.swagger.io), then run gen on the converted file: OpenAPI 3.0 is read as written.";
 
-/** The OpenAPI minor versions the generator reads. */
-export type OpenApiVersion = "3.1" | "3.2";
+/** The OpenAPI minor versions the generator reads (3.0 is read as 3.1: ./openapi-30/). */
+export type OpenApiVersion = "3.0" | "3.1" | "3.2";
 
 /** Checks the `openapi` field of the root file and returns its minor version. Throws `not-openapi-31`. */
 export function checkOpenApiVersion(root: SourceFile): OpenApiVersion {
@@ -35,8 +37,8 @@ export function checkOpenApiVersion(root: SourceFile): OpenApiVersion {
   }
   if (data.swagger !== undefined) {
     return fail(
-      `this is a Swagger ${JSON.stringify(data.swagger)} document; the generator reads OpenAPI 3.1 and 3.2 only.`,
-      "Convert it to OpenAPI 3.x (e.g. with swagger2openapi), then to 3.1: " + MIGRATE_30,
+      `this is a Swagger ${JSON.stringify(data.swagger)} (OpenAPI 2.0) document; the generator reads OpenAPI 3.0, 3.1 and 3.2.`,
+      SWAGGER_CONVERTER,
       ["swagger"],
       true,
     );
@@ -47,23 +49,21 @@ export function checkOpenApiVersion(root: SourceFile): OpenApiVersion {
   if (typeof data.openapi !== "string") {
     return fail(`\`openapi\` is ${JSON.stringify(data.openapi)}, not a string.`, 'Quote the version: `openapi: "3.1.0"` (YAML reads 3.1 as a number).', ["openapi"]);
   }
-  if (/^3\.0\.\d+/.test(data.openapi)) {
-    return fail(`this is an OpenAPI ${data.openapi} document; the generator reads OpenAPI 3.1 and 3.2 only.`, MIGRATE_30, ["openapi"]);
-  }
-  const minor = /^3\.([12])\.\d+(-.+)?$/.exec(data.openapi)?.[1];
+  const minor = /^3\.([012])\.\d+(-.+)?$/.exec(data.openapi)?.[1];
   if (minor === undefined) {
     return fail(
-      `\`openapi: ${data.openapi}\` is not an OpenAPI 3.1 or 3.2 version.`,
-      "Set `openapi: 3.1.0` (or `3.2.0`); the generator reads OpenAPI 3.1 and 3.2, and schema/CONVENTIONS.md targets 3.1.",
+      `\`openapi: ${data.openapi}\` is not an OpenAPI 3.0, 3.1 or 3.2 version.`,
+      "Set `openapi: 3.1.0` (or `3.2.0`, or the 3.0.x the document is written in); the generator reads OpenAPI 3.0, 3.1 and 3.2, and schema/CONVENTIONS.md targets 3.1.",
       ["openapi"],
     );
   }
-  return minor === "1" ? "3.1" : "3.2";
+  return `3.${minor}` as OpenApiVersion;
 }
 
 /** Validates the bundled document against the meta-schema of its OpenAPI version. Throws `not-openapi-31`. */
 export function validateOpenApiDocument(bundled: BundledDocument, version: OpenApiVersion = "3.1"): void {
-  const validate = metaValidator(version === "3.1" ? "oas-3.1" : "oas-3.2");
+  // A 3.0 document is read as 3.1 by now (./openapi-30/): the 3.1 meta-schema checks the structure both share.
+  const validate = metaValidator(version === "3.2" ? "oas-3.2" : "oas-3.1");
   if (validate(bundled.data)) return;
   const problems: SchemaProblem[] = selectProblems(validate.errors ?? [], objectNameOf).map((problem) => ({
     ...bundled.where(problem.at, { key: problem.key }),
