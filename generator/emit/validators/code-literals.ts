@@ -75,6 +75,18 @@ function regexClose(code: string, start: number): number {
  * still tell a literal is there.
  */
 export function maskLiterals(code: string): string {
+  // The rewrites mask the same text again and again (a replaceInCode that matches nothing returns its input,
+  // which the next one masks): the last result is kept. Comparing with the last text is a pointer check when it is
+  // the same string, and a length check almost always when it is not.
+  if (code === lastMasked.code) return lastMasked.masked;
+  const masked = maskUncached(code);
+  lastMasked = { code, masked };
+  return masked;
+}
+
+let lastMasked = { code: "", masked: "" };
+
+function maskUncached(code: string): string {
   let out = "";
   let copied = 0;
   const mask = (from: number, to: number): void => {
