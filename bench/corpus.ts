@@ -63,7 +63,7 @@ export async function runCorpus(opts: CorpusOptions, bin?: string): Promise<Corp
   let done = 0;
   try {
     return await pool(docs, Math.min(2, Math.max(1, opts.workers ?? 2)), async (doc) => {
-      const result = await measureDocument(doc, { bin: bin ?? built!.bin, work, timeoutMs: opts.timeoutMs ?? 600_000, keep: opts.keep ?? false, peer: opts.peer ?? true });
+      const result = await measureDocument(doc, { bin: bin ?? built!.bin, work, timeoutMs: opts.timeoutMs ?? 600_000, keep: opts.keep ?? false, peer: opts.peer ?? true, bundleCheck: doc.set === "big" });
       done++;
       if (opts.progress !== false) {
         const status = result.gen === "generated" ? (result.compiles ? "ok" : "does not compile") : result.gen;
@@ -123,6 +123,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(documentTable(results));
   console.log();
   console.log(summaryTable(summarize(results)));
+  for (const r of results) if (r.oneOperation !== undefined) console.log(`\n${r.id}: a program calling one operation (${r.oneOperation.operation}) bundles to ${r.oneOperation.bytes} B minified, ${r.oneOperation.gzipBytes} B gzip; ${r.oneOperation.fromOperationsTs} B of it from operations.ts (${r.oneOperation.operationsTsBytes} B)`);
   if (opts.json !== undefined) writeFileSync(opts.json, `${JSON.stringify(results, null, 2)}\n`);
   if (results.some((r) => r.gen === "internal")) process.exitCode = 1;
 }

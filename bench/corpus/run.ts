@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
 import yaml from "js-yaml";
 import type { CorpusDocument } from "./select.js";
 import { ROOT } from "./sources.js";
@@ -79,6 +80,29 @@ export interface CorpusResult {
   readonly streams: number;
   /** Of them, the operation functions whose stream items have a type of their own (not the plain SSE frame). */
   readonly typedStreams: number;
+  /** With `bundleCheck`: a program calling one operation function, bundled by esbuild (minified, browser). */
+  readonly oneOperation?: { readonly operation: string; readonly bytes: number; readonly gzipBytes: number; readonly fromOperationsTs: number; readonly operationsTsBytes: number };
+}
+
+/**
+ * A program that imports the client core and the first operation function of
+ * gen's operations.ts and calls it, bundled by esbuild as a browser app is:
+ * what a program that calls one operation carries (the rest must shake off).
+ */
+export async function oneOperationBundle(out: string): Promise<CorpusResult["oneOperation"]> {
+  const operationsTs = readFileSync(join(out, "operations.ts"), "utf8");
+  const name = /^export const (\w+):/m.exec(operationsTs)?.[1];
+  if (name === undefined) return undefined;
+  const core = /^export class (\w+Core) /m.exec(readFileSync(join(out, "client-core.ts"), "utf8"))?.[1];
+  if (core === undefined) return undefined;
+  const entry = join(out, "one-operation.ts");
+  writeFileSync(entry, `import { ${core} } from "./client-core.js";\nimport { ${name} } from "./operations.js";\nconst client = new ${core}({ baseUrl: "https://example.test" });\n// eslint-disable-next-line\nconsole.log(${name} as unknown, client);\n`);
+  const { build } = await import("esbuild");
+  const result = await build({ entryPoints: [entry], bundle: true, minify: true, format: "esm", platform: "browser", write: false, metafile: true, logLevel: "silent", alias: { "@mantyx/wire-types/codegen/v1": join(ROOT, "runtime", "codegen", "v1.ts") } });
+  const code = result.outputFiles[0]!.contents;
+  const inputs = Object.values(result.metafile.outputs)[0]!.inputs;
+  const fromOperationsTs = Object.entries(inputs).filter(([file]) => file.endsWith("operations.ts")).reduce((n, [, v]) => n + v.bytesInOutput, 0);
+  return { operation: name, bytes: code.length, gzipBytes: gzipSync(code).length, fromOperationsTs, operationsTsBytes: Buffer.byteLength(operationsTs) };
 }
 
 const firstLine = (text: string, re: RegExp): string | undefined => text.split("\n").find((l) => re.test(l));
@@ -138,6 +162,8 @@ export interface RunOptions {
   readonly keep?: boolean;
   /** Run openapi-typescript too (default true; the test suite's sample does not). */
   readonly peer?: boolean;
+  /** Bundle a one-operation program from gen's output (oneOperationBundle). */
+  readonly bundleCheck?: boolean;
 }
 
 export async function measureDocument(doc: CorpusDocument, opts: RunOptions): Promise<CorpusResult> {
@@ -188,6 +214,7 @@ export async function measureDocument(doc: CorpusDocument, opts: RunOptions): Pr
     }
     const operationsTs = join(out, "operations.ts");
     const typedStreams = outcome === "generated" && existsSync(operationsTs) ? typedStreamFunctions(readFileSync(operationsTs, "utf8")) : 0;
+    const oneOperation = opts.bundleCheck && outcome === "generated" && existsSync(operationsTs) ? await oneOperationBundle(out) : undefined;
     return {
       id: doc.id,
       set: doc.set,
@@ -208,6 +235,7 @@ export async function measureDocument(doc: CorpusDocument, opts: RunOptions): Pr
       ...(peerCompiles === undefined ? {} : { peerCompiles }),
       streams,
       typedStreams,
+      ...(oneOperation === undefined ? {} : { oneOperation }),
     };
   } finally {
     if (!opts.keep) rmSync(dir, { recursive: true, force: true });
