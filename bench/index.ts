@@ -6,6 +6,7 @@
  * ratios, not absolute numbers. Nothing here is asserted by the tests.
  */
 import { runClientBench } from "./client.js";
+import { runCorpusBench } from "./corpus.js";
 import { runGenBench } from "./gen.js";
 import { runItemStreamBench } from "./item-streams.js";
 import { runMockLoadBench } from "./mock-load.js";
@@ -20,6 +21,7 @@ const benches: Record<string, (opts: { quick?: boolean }) => Promise<BenchRow[]>
   client: runClientBench,
   items: runItemStreamBench,
   "mock-load": runMockLoadBench,
+  corpus: runCorpusBench,
 };
 
 const quick = process.argv.includes("--quick");

@@ -244,17 +244,51 @@ function positionAt(text: string, offset: number): Position {
   return { line, column: offset - lineStart + 1 };
 }
 
-/** The line before, the line itself and a caret line, gutter-numbered. */
+/**
+ * The most characters of a source line an excerpt shows. A longer line (a
+ * minified JSON document is one line of megabytes) is cut to a window
+ * around the column, marked with `…` where it was cut.
+ */
+export const EXCERPT_WIDTH = 160;
+const CUT = "\u2026";
+
+/** The line before, the line itself and a caret line, gutter-numbered; lines longer than `EXCERPT_WIDTH` cut to a window around the column. */
 export function excerptAt(text: string, position: Position): string {
-  const lines = text.split(/\r?\n/);
+  const lines = excerptLines(text, position.line);
   const first = Math.max(1, position.line - 1);
   const width = String(position.line).length;
+  const column = Math.max(0, position.column - 1);
+  // One window for every line shown, so the caret stays under its character.
+  const longest = Math.max(0, ...lines.map((line) => line.length));
+  const start = longest <= EXCERPT_WIDTH ? 0 : Math.max(0, Math.min(column - Math.floor(EXCERPT_WIDTH / 2), longest - EXCERPT_WIDTH));
+  const end = start + EXCERPT_WIDTH;
   const out: string[] = [];
-  for (let n = first; n <= position.line && n <= lines.length; n++) {
-    out.push(`${String(n).padStart(width)} | ${lines[n - 1]}`);
-  }
-  out.push(`${" ".repeat(width)} | ${" ".repeat(Math.max(0, position.column - 1))}^`);
+  lines.forEach((line, i) => {
+    const shown = line.length <= EXCERPT_WIDTH && start === 0 ? line : `${start > 0 ? CUT : ""}${line.slice(start, end)}${line.length > end ? CUT : ""}`;
+    out.push(`${String(first + i).padStart(width)} | ${shown}`);
+  });
+  out.push(`${" ".repeat(width)} | ${" ".repeat(column - start + (start > 0 ? 1 : 0))}^`);
   return out.join("\n");
+}
+
+/** Lines `line - 1` and `line` of `text` (1-based; those that exist), found without splitting the whole text. */
+function excerptLines(text: string, line: number): string[] {
+  const first = Math.max(1, line - 1);
+  let at = 0;
+  for (let n = 1; n < first; n++) {
+    const next = text.indexOf("\n", at);
+    if (next === -1) return [];
+    at = next + 1;
+  }
+  const lines: string[] = [];
+  for (let n = first; n <= line && at <= text.length; n++) {
+    const next = text.indexOf("\n", at);
+    const end = next === -1 ? text.length : next;
+    lines.push(text.slice(at, end).replace(/\r$/, ""));
+    if (next === -1) break;
+    at = next + 1;
+  }
+  return lines;
 }
 
 function yamlFix(code: string): string {

@@ -278,6 +278,26 @@ describe("schema load errors", () => {
     expect(formatError(error, { debug: true })).toContain("at loadSchema");
   });
 
+  test("a problem on a very long line (minified JSON) shows a window of it around the column, cut with …, the caret under its character", async () => {
+    // One line: 2,000 filler components, a dangling $ref, 50 more.
+    const filler = (from: number, count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`S${from + i}`, { type: "string" }]));
+    const document = { openapi: "3.1.0", info: { title: "T", version: "1" }, paths: {}, components: { schemas: { ...filler(0, 2000), Last: { $ref: "#/components/schemas/Nowhere" }, ...filler(2000, 50) } } };
+    const text = JSON.stringify(document);
+    const error = await loadError({ "schema.json": text }, "schema.json");
+    const problem = error.problems[0];
+    expect(problem.line).toBe(1);
+    const lines = problem.excerpt!.split("\n");
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(200);
+    const shown = lines[0]!.slice("1 | ".length);
+    expect(shown.startsWith("\u2026") && shown.endsWith("\u2026")).toBe(true);
+    const caret = lines[1]!.indexOf("^") - "  | ".length;
+    // The caret's character in the window is the column's character in the file.
+    expect(shown[caret]).toBe(text[problem.column! - 1]);
+    expect(shown).toContain("#/components/schemas/Nowhere");
+    expect(formatError(error).length).toBeLessThan(1000);
+  });
+
   test("$ref-shaped data inside examples, const and enum is not a reference", async () => {
     const dir = writeTree({
       "schema.yaml": openApiYaml(

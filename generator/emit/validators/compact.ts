@@ -22,6 +22,8 @@
  *   in every one of the hundreds of places (the bodies a client checks).
  */
 
+import { maskLiterals, replaceInCode } from "./code-literals.js";
+
 /** One compiled function as ajv wrote it. */
 export interface FunctionCode {
   readonly name: string;
@@ -30,7 +32,7 @@ export interface FunctionCode {
   evaluated: string | undefined;
 }
 
-const CONTEXT_PARAMETERS = '{instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}';
+const CONTEXT_PARAMETERS = /\{instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors=\{\}\}=\{\}/g;
 const INSTANCE_PATH_ONLY = '{instancePath=""}={}';
 /**
  * The context after `instancePath` at a call: ajv writes the parent as a
@@ -42,8 +44,9 @@ const CONTEXT_NAMES = /\b(?:parentData|parentDataProperty|rootData|dynamicAnchor
 
 /** Drops the unread call context from every function of a module, or from none. */
 export function dropUnreadContext(functions: readonly FunctionCode[]): void {
-  const rewritten = functions.map((f) => f.code.replace(CONTEXT_PARAMETERS, INSTANCE_PATH_ONLY).replace(CONTEXT_ARGUMENTS, "}"));
-  if (rewritten.some((code) => CONTEXT_NAMES.test(code))) return; // some function reads it (or ajv wrote it otherwise)
+  // Code only, never a schema string that reads like it (./code-literals.ts).
+  const rewritten = functions.map((f) => replaceInCode(replaceInCode(f.code, CONTEXT_PARAMETERS, INSTANCE_PATH_ONLY), CONTEXT_ARGUMENTS, "}"));
+  if (rewritten.some((code) => CONTEXT_NAMES.test(maskLiterals(code)))) return; // some function reads it (or ajv wrote it otherwise)
   functions.forEach((f, i) => (f.code = rewritten[i]!));
 }
 
@@ -58,10 +61,11 @@ export function dropStaticEvaluated(functions: readonly FunctionCode[], wrapped:
     if (!/"dynamicProps":false/.test(f.evaluated) || !/"dynamicItems":false/.test(f.evaluated)) continue;
     const prologue = new RegExp(
       `const (evaluated\\d+) = ${f.name}\\.evaluated;if\\(\\1\\.dynamicProps\\)\\{\\1\\.props = undefined;\\}if\\(\\1\\.dynamicItems\\)\\{\\1\\.items = undefined;\\}`,
+      "g",
     );
-    const match = prologue.exec(f.code);
+    const match = prologue.exec(maskLiterals(f.code));
     if (match === null) continue;
-    const code = f.code.replace(prologue, "");
+    const code = replaceInCode(f.code, prologue, "");
     if (new RegExp(`\\b${match[1]}\\b|\\b${f.name}\\.evaluated\\b`).test(code)) continue;
     const readElsewhere = new RegExp(`\\b${f.name}\\.evaluated\\b`);
     if (functions.some((other) => other !== f && readElsewhere.test(other.code))) continue;
@@ -75,5 +79,6 @@ const ERROR_PUSH = /const (err\d+) = (\{[^;]*\});if\(vErrors === null\)\{vErrors
 
 /** Rewrites every all-errors issue collection into its short form. */
 export function shortenErrorPushes(functions: readonly FunctionCode[]): void {
-  for (const f of functions) f.code = f.code.replace(ERROR_PUSH, "(vErrors || (vErrors = [])).push($2);errors++;");
+  // A `;` inside the literal's strings: left as ajv wrote it, as before strings were told from code.
+  for (const f of functions) f.code = replaceInCode(f.code, ERROR_PUSH, (group, whole) => (group(2).includes(";") ? whole : `(vErrors || (vErrors = [])).push(${group(2)});errors++;`));
 }

@@ -17,6 +17,8 @@
  * at every character cost a twentieth of `gen`.
  */
 
+import { stringEnd } from "./code-literals.js";
+
 const INDENT = "  ";
 /** Words after which `{` opens a block rather than an object literal. */
 const BLOCK_WORDS = new Set(["else", "try", "finally", "do"]);
@@ -41,23 +43,6 @@ function isBlankAt(text: string, i: number): boolean {
   const c = text.charCodeAt(i);
   if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) return true;
   return c > 0x7f && WHITESPACE.test(text[i]!);
-}
-
-/**
- * The index after the string literal opened at `start`: after its closing
- * quote, the first one not escaped (an odd run of backslashes before a quote
- * escapes it), or the end of `code` for a literal that is not closed.
- */
-function stringEnd(code: string, start: number): number {
-  const quote = code[start]!;
-  for (let from = start + 1; ; ) {
-    const at = code.indexOf(quote, from);
-    if (at === -1) return code.length;
-    let backslashes = 0;
-    while (at - backslashes - 1 > start && code.charCodeAt(at - backslashes - 1) === 0x5c) backslashes++;
-    if (backslashes % 2 === 0) return at + 1;
-    from = at + 1;
-  }
 }
 
 /** `code` with one statement per line and its blocks indented. */

@@ -19,6 +19,7 @@
  * runtime contract (./runtime.ts).
  */
 import type { Ajv2020 } from "ajv/dist/2020.js";
+import { replaceInCode } from "./code-literals.js";
 import { dropStaticEvaluated, dropUnreadContext, shortenErrorPushes, type FunctionCode } from "./compact.js";
 import { ownKeyEvaluation, ownProtoKeys } from "./own-keys.js";
 import { RUNTIME_EXPORTS } from "./runtime.js";
@@ -126,7 +127,8 @@ export function levelModuleSource(ajv: Ajv2020, exports: ReadonlyMap<string, str
   // the second is the first function under another name.
   const byCode = new Map<string, string>();
   const declarations = functions.map(({ name, code, evaluated }) => {
-    const key = `${code.replace(new RegExp(`\\b${name}\\b`, "g"), "validateSelf")}\n${evaluated ?? ""}`;
+    // The function's own name in its code only: two functions whose strings differ are never one.
+    const key = `${replaceInCode(code, new RegExp(`\\b${name}\\b`, "g"), "validateSelf")}\n${evaluated ?? ""}`;
     const same = byCode.get(key);
     if (same !== undefined) return `const ${name} = ${same};`;
     byCode.set(key, name);

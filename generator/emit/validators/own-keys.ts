@@ -9,6 +9,7 @@
  * both judge the same way; `ownProtoKeys` only concerns standalone output,
  * where schema values become object literals.
  */
+import { replaceInCode } from "./code-literals.js";
 
 /**
  * ajv's `unevaluatedProperties` keeps the keys other keywords evaluated in a
@@ -23,11 +24,12 @@
  * its map gets no prototype either.
  */
 export function ownKeyEvaluation(code: string): string {
-  return code
-    .replace(/\b(indices\d+)\s*=\s*\{\}\s*;/g, "$1 = Object.create(null);")
-    .replace(/\b(props\d+)\s*=\s*\{\}\s*;/g, "$1 = Object.create(null);")
-    .replace(/\b(props\d+)\s*=\s*\1\s*\|\|\s*\{\}\s*;/g, "$1 = $1 || Object.create(null);")
-    .replace(/!(props\d+)\[(key\d+)\]/g, "$1[$2] !== true");
+  // Code only: a schema string "props0 = {};" (an enum value) stays as it is (./code-literals.ts).
+  if (!code.includes("props") && !code.includes("indices")) return code;
+  let out = replaceInCode(code, /\b(indices\d+)\s*=\s*\{\}\s*;/g, "$1 = Object.create(null);");
+  out = replaceInCode(out, /\b(props\d+)\s*=\s*\{\}\s*;/g, "$1 = Object.create(null);");
+  out = replaceInCode(out, /\b(props\d+)\s*=\s*\1\s*\|\|\s*\{\}\s*;/g, "$1 = $1 || Object.create(null);");
+  return replaceInCode(out, /!(props\d+)\[(key\d+)\]/g, "$1[$2] !== true");
 }
 
 /**

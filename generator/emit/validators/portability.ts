@@ -2,17 +2,28 @@
  * The promise of the generated validators, checked on their text: they run
  * anywhere JavaScript runs (browsers, Deno, Bun, edge workers, Node 20+)
  * without ajv. Generation fails if an emitted file breaks it.
+ *
+ * The text is read as code: string literals (the schema's enums, constants,
+ * patterns) and comments are masked first (./code-literals.ts), so an enum
+ * value `"import"` or a pattern `eval\(` is no import and no eval.
  */
+import { maskLiterals } from "./code-literals.js";
 
+/**
+ * Each a name of the global scope, so never right after a `.`: `data.Buffer`
+ * and `data.process.length` read a property the schema names (ajv writes
+ * `data.name` for a property whose name is an identifier).
+ */
 const FORBIDDEN: ReadonlyArray<readonly [RegExp, string]> = [
-  [/\brequire\s*\(/, "require( (CommonJS; ajv runtime modules must be replaced by the runtime contract's helpers)"],
-  [/\beval\s*\(/, "eval( (blocked by CSP, not standalone)"],
-  [/\bnew\s+Function\b|\bFunction\s*\(/, "new Function (blocked by CSP, compiles at run time)"],
-  [/\bimport\s*\(/, "dynamic import("],
-  [/\bprocess\.|\bBuffer\b|\b__dirname\b/, "a Node-only global"],
+  [/(?<![.\w$])require\s*\(/, "require( (CommonJS; ajv runtime modules must be replaced by the runtime contract's helpers)"],
+  [/(?<![.\w$])eval\s*\(/, "eval( (blocked by CSP, not standalone)"],
+  [/\bnew\s+Function\b|(?<![.\w$])Function\s*\(/, "new Function (blocked by CSP, compiles at run time)"],
+  [/(?<![.\w$])import\s*\(/, "dynamic import("],
+  [/(?<![.\w$])(?:process\.|Buffer\b|__dirname\b)/, "a Node-only global"],
 ];
 
-const IMPORT_SPECIFIER = /\b(?:import|export)\b[^"';]*?\bfrom\s*["']([^"']+)["']|\bimport\s*["']([^"']+)["']/g;
+/** On masked code: the specifier's quotes stay, its characters are filler, read back from the code by index (`d`). */
+const IMPORT_SPECIFIER = /(?<![.\w$])(?:import|export)\b[^"';]*?\bfrom\s*["']([^"']+)["']|(?<![.\w$])import\s*["']([^"']+)["']/dg;
 
 /**
  * Module specifiers a generated file may import: its own folder (the public
@@ -28,9 +39,11 @@ export function isAllowedSpecifier(specifier: string, kind: "js" | "dts", ...run
 
 /** Problems that make `code` not portable; empty when it is fine. */
 export function portabilityProblems(code: string, kind: "js" | "dts", ...runtime: ReadonlyArray<string | undefined>): string[] {
-  const problems = FORBIDDEN.filter(([re]) => re.test(code)).map(([, what]) => `contains ${what}`);
-  for (const m of code.matchAll(IMPORT_SPECIFIER)) {
-    const specifier = m[1] ?? m[2] ?? "";
+  const masked = maskLiterals(code);
+  const problems = FORBIDDEN.filter(([re]) => re.test(masked)).map(([, what]) => `contains ${what}`);
+  for (const m of masked.matchAll(IMPORT_SPECIFIER)) {
+    const span = m.indices![1] ?? m.indices![2];
+    const specifier = span === undefined ? "" : code.slice(span[0], span[1]);
     if (!isAllowedSpecifier(specifier, kind, ...runtime)) problems.push(`imports "${specifier}" (only files of generated/validators/ and the runtime contract may be imported)`);
   }
   return problems;
