@@ -11,6 +11,7 @@ import { existsSync } from "node:fs";
 import { missingCasesFix } from "../cases/load-cases.js";
 import { casesDirOf, schemaFileOf } from "./fixtures/cases-dir.js";
 import { optIns } from "./opt-in.js";
+import { getAtPointer, parsePointer } from "../load/json-pointer.js";
 
 export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
@@ -32,12 +33,25 @@ export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnosti
       pointer,
     });
   }
-  const { unknownKeywords } = await import("./validators/annotations.js");
-  for (const [keyword, pointer] of unknownKeywords(model.schemas)) {
+  const { earlierDraftNote, firstDefinitions, unknownKeywords } = await import("./validators/annotations.js");
+  const definitions = firstDefinitions(model.schemas);
+  if (definitions !== undefined) {
     out.push({
       level: "warning",
       emitter: "validators",
-      message: `\`${keyword}\` is no keyword of JSON Schema 2020-12 or OpenAPI 3.1; as JSON Schema says of unknown keywords, it is read as an annotation and asserts nothing (first use shown). If it is a tool's extension, name it \`x-${keyword}\`.`,
+      message: "`definitions` is the name JSON Schema drafts 4 to 7 gave `$defs`; it is read as `$defs`: its schemas assert nothing where they stand, and `$ref`s into them resolve (first use shown). Rename it `$defs`.",
+      pointer: definitions,
+    });
+  }
+  for (const [keyword, pointer] of unknownKeywords(model.schemas)) {
+    const note = earlierDraftNote(keyword, getAtPointer(model.document, parsePointer(pointer)));
+    out.push({
+      level: "warning",
+      emitter: "validators",
+      message:
+        note !== undefined
+          ? `${note} (first use shown).`
+          : `\`${keyword}\` is no keyword of JSON Schema 2020-12 or OpenAPI 3.1; as JSON Schema says of unknown keywords, it is read as an annotation and asserts nothing (first use shown). If it is a tool's extension, name it \`x-${keyword}\`.`,
       pointer,
     });
   }

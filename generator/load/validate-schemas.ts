@@ -1,8 +1,7 @@
 /**
  * Every component schema must be valid JSON Schema 2020-12 (checked against
  * the 2020-12 meta-schema: `type: strnig` fails), and "strict": no keyword
- * is a misspelt 2020-12 / OpenAPI keyword (`requird`, or one from another
- * dialect such as `definitions`), vendor keyword values have the shape
+ * is a misspelt 2020-12 / OpenAPI keyword (`requird`), vendor keyword values have the shape
  * CONVENTIONS.md gives them, and every `pattern` is a valid regular
  * expression. Any other keyword the generator does not know is, as JSON
  * Schema says, an annotation: `gen` warns about it and it asserts nothing
@@ -49,7 +48,15 @@ const SCHEMA_KEYWORDS = new Set([
   "unevaluatedItems", "unevaluatedProperties", "contentSchema",
 ]);
 const SCHEMA_ARRAY_KEYWORDS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
-const SCHEMA_MAP_KEYWORDS = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
+/**
+ * `definitions` is the name drafts 4 to 7 gave `$defs`: 2020-12's
+ * meta-schema keeps it ("retained ... as it remains in common use"), ajv
+ * knows it, and documents converted from those drafts `$ref` into it
+ * (`#/components/schemas/Address/definitions/addressType`). It is read as
+ * `$defs` is: a container of schemas that asserts nothing where it stands.
+ */
+export const DEFINITIONS = "definitions";
+const SCHEMA_MAP_KEYWORDS = new Set(["properties", "patternProperties", "$defs", DEFINITIONS, "dependentSchemas"]);
 const OTHER_KEYWORDS = new Set([
   "$id", "$schema", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment",
   "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
@@ -68,11 +75,6 @@ export function isKnownKeyword(keyword: string): boolean {
   return KNOWN_KEYWORDS.has(keyword);
 }
 
-/** Fixes for keywords people bring from other dialects. */
-const KNOWN_MISTAKES: Readonly<Record<string, string>> = {
-  definitions: "Use `$defs` (2020-12), or a component under components.schemas.",
-  additionalItems: "2020-12 replaced `additionalItems` with `items` (and `items: [...]` with `prefixItems`).",
-};
 
 export function validateComponentSchemas(bundled: BundledDocument): void {
   const document = bundled.data as Record<string, unknown>;
@@ -233,8 +235,9 @@ function walkSchema(
       }
       if (keyword === "x-item-schema") walkSchema(value, here, report, checkVendor);
     } else if (!OTHER_KEYWORDS.has(keyword)) {
-      // A misspelt keyword would silently assert nothing: refused. Any other unknown one is an annotation (a warning).
-      const fix = KNOWN_MISTAKES[keyword] ?? misspelt(keyword);
+      // A misspelt keyword would silently assert nothing: refused. Any other unknown one, a
+      // keyword of an earlier draft among them, is an annotation (a warning, emit/diagnostics.ts).
+      const fix = misspelt(keyword);
       if (fix !== undefined) report({ at: here, key: true, message: `unknown keyword ${JSON.stringify(keyword)}.`, fix });
     }
   }

