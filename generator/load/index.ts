@@ -9,6 +9,8 @@
  *   -> discriminator mappings agree with their oneOf (bad-discriminator)
  *   -> x-enum-from-mapping expanded to plain enums; lists of a union's
  *      tags agree with its mapping (disagreeing-lists)
+ *   -> OpenAPI 3.0 / draft-04 leftovers read as their authors meant:
+ *      `nullable`, boolean exclusive bounds
  *   -> OAS 3.1 / 3.2 meta-schema    (not-openapi-31)
  *   -> component schemas are JSON Schema 2020-12, strict (invalid-json-schema)
  *   -> x-pagination names real parameters and properties (invalid-json-schema)
@@ -37,6 +39,7 @@ import { checkOpenApiVersion, validateOpenApiDocument } from "./validate-openapi
 import { validatePagination } from "./validate-pagination.js";
 import { validateComponentSchemas } from "./validate-schemas.js";
 import { readNullable } from "./nullable.js";
+import { readExclusiveBounds } from "./exclusive-bounds.js";
 
 export interface LoadOptions {
   /** Directory relative paths (and displayed paths) are taken from. Default: `process.cwd()`. */
@@ -71,6 +74,7 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
   checkDiscriminators(bundled);
   resolveEnumsFromMapping(bundled);
   readNullable(bundled);
+  readExclusiveBounds(bundled);
   checkKnownLists(bundled);
 
   const document = bundled.data as OpenAPIObject;

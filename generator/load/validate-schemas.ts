@@ -40,7 +40,7 @@ const DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 const OAS_DIALECT = /^https:\/\/spec\.openapis\.org\/oas\/3\.[12]\/dialect\/[^/]+$/;
 
 /** JSON Schema 2020-12 itself (with or without the empty fragment), or OpenAPI's dialect of it. */
-const isDialect2020 = (uri: unknown): boolean => typeof uri === "string" && (uri.replace(/#$/, "") === DIALECT_2020_12 || OAS_DIALECT.test(uri));
+export const isDialect2020 = (uri: unknown): boolean => typeof uri === "string" && (uri.replace(/#$/, "") === DIALECT_2020_12 || OAS_DIALECT.test(uri));
 
 /** 2020-12 keywords by the shape of their value. */
 const SCHEMA_KEYWORDS = new Set([
@@ -78,28 +78,14 @@ export function isKnownKeyword(keyword: string): boolean {
 
 export function validateComponentSchemas(bundled: BundledDocument): void {
   const document = bundled.data as Record<string, unknown>;
-  const dialect = document.jsonSchemaDialect;
-  if (dialect !== undefined && !isDialect2020(dialect)) {
-    throw new SchemaLoadError(
-      "invalid-json-schema",
-      [{ ...bundled.where(["jsonSchemaDialect"]), message: `jsonSchemaDialect is ${JSON.stringify(dialect)}; the generator reads JSON Schema 2020-12 only.` }],
-      `Set \`jsonSchemaDialect: ${DIALECT_2020_12}\` (or remove it).`,
-    );
-  }
+  // Another dialect (`jsonSchemaDialect`, a component's `$schema`: draft-04 to 2019-09) is read as
+  // 2020-12, its leftovers as their drafts meant them (./exclusive-bounds.ts, `definitions`),
+  // with a warning (emit/diagnostics.ts `otherDialects`); what 2020-12 cannot read is an error below.
   const schemas = componentSchemas(document);
 
   // 1. Each schema against the 2020-12 meta-schema: wrong keyword values (`type: strnig`).
   const problems: SchemaProblem[] = [];
   for (const [name, schema] of Object.entries(schemas)) {
-    const own = isPlainObject(schema) ? schema.$schema : undefined;
-    if (own !== undefined && !isDialect2020(own)) {
-      problems.push({
-        ...bundled.where(["components", "schemas", name, "$schema"]),
-        message: `schema ${JSON.stringify(name)}: "$schema" is ${JSON.stringify(own)}; the generator reads JSON Schema 2020-12 only (or OpenAPI's dialect of it).`,
-        fix: `Remove \`$schema\` (the document's dialect applies), or set it to ${DIALECT_2020_12} after rewriting the schema in 2020-12.`,
-      });
-      continue;
-    }
     const errors = metaSchemaErrors(schema);
     if (errors.length > 0) problems.push(...metaSchemaProblems(bundled, name, errors));
   }
@@ -117,14 +103,13 @@ export function validateComponentSchemas(bundled: BundledDocument): void {
 }
 
 /**
- * What ajv's `validateSchema` reports for `schema`: a schema without
- * `$schema` is checked by the 2020-12 meta-schema's validator (prebuilt in
- * the bundle, ./meta-validators.ts), as is one whose `$schema` names
- * 2020-12 or OpenAPI's dialect (any other is refused before); a boolean
- * schema is left to ajv.
+ * What ajv's `validateSchema` reports for `schema`: a schema is checked by
+ * the 2020-12 meta-schema's validator (prebuilt in the bundle,
+ * ./meta-validators.ts), whatever its `$schema` (2020-12, OpenAPI's
+ * dialect, which adds annotations only, or an earlier draft, read as
+ * 2020-12); a boolean schema is left to ajv.
  */
 function metaSchemaErrors(schema: unknown): readonly ErrorObject[] {
-  // A `$schema` here is 2020-12 or OpenAPI's dialect (which adds annotations only): the same meta-schema.
   if (isPlainObject(schema)) {
     const validate = metaValidator("json-schema-2020-12");
     return validate(schema) ? [] : (validate.errors ?? []);

@@ -88,3 +88,41 @@ test("definitions is read as $defs ($refs into it resolve, in types and at both 
   expect(receive({ balance: { value: "101" } })).toBe(false);
   expect(receive({ balance: {} })).toBe(false);
 }, 120_000);
+
+/** A 3.1 document under a draft-04 jsonSchemaDialect (as @readme/oas-examples' schema-validation-top-level.yaml), with draft-04's boolean exclusive bounds. */
+const DRAFT_04 = `openapi: 3.1.0
+info: { title: T, version: "1" }
+jsonSchemaDialect: http://json-schema.org/draft-04/schema#
+paths:
+  /n:
+    get:
+      operationId: getN
+      parameters:
+        - { in: query, name: n, required: true, schema: { type: number, minimum: 10, exclusiveMinimum: true } }
+      responses:
+        "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Range" } } } }
+components:
+  schemas:
+    Range:
+      $schema: http://json-schema.org/draft-04/schema#
+      type: number
+      minimum: 10
+      maximum: 20
+      exclusiveMinimum: true
+      exclusiveMaximum: false
+`;
+
+test("another jsonSchemaDialect or $schema is read as 2020-12 with a warning each; draft-04's boolean exclusive bounds mean what draft-04 said", async () => {
+  const run = await genAll(path.join(writeTree({ "schema.yaml": DRAFT_04 }), "schema.yaml"));
+  expect(run.stderr).not.toMatch(/internal error|error\[/);
+  expect(run.code, run.stderr).toBe(0);
+  const warnings = run.stderr.split("\n").filter((line) => line.startsWith("warning"));
+  expect(warnings).toEqual([
+    expect.stringMatching(/^warning\[validators\]: schema\.yaml:3:1: jsonSchemaDialect is "http:\/\/json-schema\.org\/draft-04\/schema#"; the generator reads JSON Schema 2020-12 .* \(at #\/jsonSchemaDialect\)$/),
+    expect.stringMatching(/^warning\[validators\]: schema\.yaml:15:7: 1 component schema\(s\) \(Range\) name another dialect in `\$schema`/),
+    expect.stringMatching(/^warning\[validators\]: schema\.yaml:\d+:\d+: draft-04's boolean `exclusiveMinimum`\/`exclusiveMaximum` \(3 use\(s\), first shown\) .*`exclusiveMinimum: 10`/),
+  ]);
+  const range = await emittedValidator(run.out, "Range");
+  expect([10, 10.5, 20, 21].map((n) => range(n))).toEqual([false, true, true, false]);
+  expect(readFileSync(path.join(run.out, "types.ts"), "utf8")).toContain("export type Range = number;");
+}, 120_000);
