@@ -126,3 +126,40 @@ test("another jsonSchemaDialect or $schema is read as 2020-12 with a warning eac
   expect([10, 10.5, 20, 21].map((n) => range(n))).toEqual([false, true, true, false]);
   expect(readFileSync(path.join(run.out, "types.ts"), "utf8")).toContain("export type Range = number;");
 }, 120_000);
+
+/** Schemas kept under a vendor keyword and under a keyword of no dialect, reached by `$ref` (JSON Schema: the keyword is an annotation, the pointer still names a schema). */
+const UNKNOWN_CONTAINERS = `openapi: 3.1.0
+info: { title: T, version: "1" }
+paths: {}
+components:
+  schemas:
+    Holder:
+      type: object
+      x-defs:
+        code: { type: string, maxLength: 3, description: a code }
+      shapes:
+        circle: { type: object, required: [r], properties: { r: { type: number } } }
+    User:
+      type: object
+      properties:
+        code: { $ref: "#/components/schemas/Holder/x-defs/code" }
+        shape: { $ref: "#/components/schemas/Holder/shapes/circle" }
+`;
+
+test("a $ref into an unknown keyword (x-defs, shapes) resolves: types and validators read the schema there; the keywords are annotations, one warning each", async () => {
+  const run = await genAll(path.join(writeTree({ "schema.yaml": UNKNOWN_CONTAINERS }), "schema.yaml"));
+  expect(run.stderr).not.toMatch(/internal error|error\[/);
+  expect(run.code, run.stderr).toBe(0);
+  const warnings = run.stderr.split("\n").filter((line) => line.startsWith("warning"));
+  expect(warnings).toEqual([
+    expect.stringMatching(/^warning\[validators\]: schema\.yaml:8:7: `x-defs` is no vendor keyword the generator knows/),
+    expect.stringMatching(/^warning\[validators\]: schema\.yaml:10:7: `shapes` is no keyword of JSON Schema 2020-12 or OpenAPI 3\.1/),
+  ]);
+  expect(readFileSync(path.join(run.out, "types.ts"), "utf8")).toMatch(/export interface User \{\s*(?:\/\*\* a code \*\/\s*)?code\?: string;\s*shape\?: \{ r: number; \[key: string\]: unknown \};/);
+  const user = await emittedValidator(run.out, "User");
+  expect(user({ code: "abc", shape: { r: 1 } })).toBe(true);
+  expect(user({ code: "abcd" })).toBe(false);
+  expect(user({ shape: {} })).toBe(false);
+  const holder = await emittedValidator(run.out, "Holder");
+  expect(holder({ "x-defs": 1, shapes: "none" })).toBe(true); // the containers assert nothing where they stand
+}, 120_000);
