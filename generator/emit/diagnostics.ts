@@ -13,7 +13,7 @@ import { casesDirOf, schemaFileOf } from "./fixtures/cases-dir.js";
 import { optIns } from "./opt-in.js";
 import { booleanExclusiveBounds } from "../load/exclusive-bounds.js";
 import { getAtPointer, isPlainObject, parsePointer } from "../load/json-pointer.js";
-import { isDialect2020 } from "../load/validate-schemas.js";
+import { isDialect2020, misspelt } from "../load/validate-schemas.js";
 
 export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
@@ -53,7 +53,9 @@ export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnosti
       message:
         note !== undefined
           ? `${note} (first use shown).`
-          : `\`${keyword}\` is no keyword of JSON Schema 2020-12 or OpenAPI 3.1; as JSON Schema says of unknown keywords, it is read as an annotation and asserts nothing (first use shown). If it is a tool's extension, name it \`x-${keyword}\`.`,
+          : misspelt(keyword) !== undefined
+            ? `\`${keyword}\` is no keyword of JSON Schema 2020-12 or OpenAPI 3.1; it is read as an annotation (first use shown). ${misspelt(keyword)!}`
+            : `\`${keyword}\` is no keyword of JSON Schema 2020-12 or OpenAPI 3.1; as JSON Schema says of unknown keywords, it is read as an annotation and asserts nothing (first use shown). If it is a tool's extension, name it \`x-${keyword}\`.`,
       pointer,
     });
   }

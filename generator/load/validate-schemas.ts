@@ -220,19 +220,35 @@ function walkSchema(
       }
       if (keyword === "x-item-schema") walkSchema(value, here, report, checkVendor);
     } else if (!OTHER_KEYWORDS.has(keyword)) {
-      // A misspelt keyword would silently assert nothing: refused. Any other unknown one, a
-      // keyword of an earlier draft among them, is an annotation (a warning, emit/diagnostics.ts).
-      const fix = misspelt(keyword);
-      if (fix !== undefined) report({ at: here, key: true, message: `unknown keyword ${JSON.stringify(keyword)}.`, fix });
+      // A misspelt asserting keyword (`maxLenght`) would silently assert nothing: refused. A
+      // misspelt annotation (`descrciption`) changes no verdict: like any other unknown keyword,
+      // a keyword of an earlier draft among them, it is an annotation (a warning, emit/diagnostics.ts).
+      const suggestion = misspeltAs(keyword);
+      if (suggestion !== undefined && !ANNOTATION_ONLY.has(suggestion)) report({ at: here, key: true, message: `unknown keyword ${JSON.stringify(keyword)}.`, fix: `Did you mean ${JSON.stringify(suggestion)}?` });
     }
   }
 }
 
 /** "Did you mean …?" when `keyword` is a known keyword misspelt (e.g. `requird`). */
 export function misspelt(keyword: string): string | undefined {
-  const suggestion = closest(keyword, ALL_KEYWORDS);
+  const suggestion = misspeltAs(keyword);
   return suggestion === undefined ? undefined : `Did you mean ${JSON.stringify(suggestion)}?`;
 }
+
+/** The known keyword `keyword` is a misspelling of, if it is one. */
+export function misspeltAs(keyword: string): string | undefined {
+  return closest(keyword, ALL_KEYWORDS);
+}
+
+/**
+ * Known keywords that assert nothing (JSON Schema's meta-data and content
+ * vocabularies, `format` and OpenAPI's annotations): a misspelling of one
+ * changes no verdict, so it is a warning, not an error.
+ */
+const ANNOTATION_ONLY: ReadonlySet<string> = new Set([
+  "title", "description", "$comment", "default", "deprecated", "readOnly", "writeOnly", "examples", "example",
+  "format", "contentEncoding", "contentMediaType", "contentSchema", "xml", "externalDocs",
+]);
 
 function checkRegex(pattern: string, at: string[], key: boolean, report: (problem: StrictProblem) => void): void {
   try {

