@@ -13,7 +13,7 @@ import { casesDirOf, schemaFileOf } from "./fixtures/cases-dir.js";
 import { optIns } from "./opt-in.js";
 import { booleanExclusiveBounds } from "../load/exclusive-bounds.js";
 import { getAtPointer, isPlainObject, parsePointer } from "../load/json-pointer.js";
-import { isDialect2020, misspelt, repairedDefinitionTargets } from "../load/validate-schemas.js";
+import { exampleMapsRead, isDialect2020, misspelt, repairedDefinitionTargets } from "../load/validate-schemas.js";
 
 export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
@@ -60,6 +60,15 @@ export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnosti
     });
   }
   out.push(...otherDialects(model));
+  const exampleMaps = exampleMapsRead(model.document);
+  if (exampleMaps.length > 0) {
+    out.push({
+      level: "warning",
+      emitter: "types",
+      message: `a schema's \`examples\` is a map of Example Objects (${exampleMaps.length} schema(s), first shown), as a Media Type Object's is; in JSON Schema it is an array, so it is read as the array of their \`value\`s. Write \`examples: [...]\` (or move the map to the media type).`,
+      pointer: exampleMaps[0]!,
+    });
+  }
   for (const { pointer, keywords } of repairedDefinitionTargets(model.document)) {
     out.push({
       level: "warning",

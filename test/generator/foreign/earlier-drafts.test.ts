@@ -219,3 +219,11 @@ test("a $ref'd schema under definitions that is no schema asserts nothing there 
   expect(item({ logo: {} })).toBe(false); // the operation's schema: url required
   expect(item({ logo: { url: "abcdef" } })).toBe(false);
 }, 120_000);
+
+test("a schema's examples written as a map of Example Objects (as codat.io/assess.json has) is read as the array of their values, with a warning", async () => {
+  const doc = 'openapi: 3.1.0\ninfo: { title: T, version: "1" }\npaths: {}\ncomponents:\n  schemas:\n    Status:\n      type: object\n      properties: { done: { type: boolean } }\n      examples:\n        "Example 1": { value: { done: true } }\n';
+  const run = await genAll(path.join(writeTree({ "schema.yaml": doc }), "schema.yaml"));
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stderr).toMatch(/^warning\[types\]: schema\.yaml:9:7: a schema's `examples` is a map of Example Objects \(1 schema\(s\), first shown\).*read as the array of their `value`s/m);
+  expect(JSON.parse(readFileSync(path.join(run.out, "openapi.json"), "utf8")).components.schemas.Status.examples).toEqual([{ done: true }]);
+}, 120_000);
