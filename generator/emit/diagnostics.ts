@@ -11,6 +11,9 @@ import { existsSync } from "node:fs";
 import { missingCasesFix } from "../cases/load-cases.js";
 import { casesDirOf, schemaFileOf } from "./fixtures/cases-dir.js";
 import { optIns } from "./opt-in.js";
+import { booleanExclusiveBounds } from "../load/exclusive-bounds.js";
+import { getAtPointer, isPlainObject, parsePointer } from "../load/json-pointer.js";
+import { exampleMapsRead, isDialect2020, misspelt, repairedDefinitionTargets } from "../load/validate-schemas.js";
 
 export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
@@ -41,13 +44,55 @@ export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnosti
       pointer,
     });
   }
-  const { unknownKeywords } = await import("./validators/annotations.js");
-  for (const [keyword, pointer] of unknownKeywords(model.schemas)) {
+  const { earlierDraftNote, firstDefinitions, unknownKeywords } = await import("./validators/annotations.js");
+  const definitions = firstDefinitions(model.schemas);
+  if (definitions !== undefined) {
     out.push({
       level: "warning",
       emitter: "validators",
-      message: `\`${keyword}\` is no keyword of JSON Schema 2020-12 or OpenAPI 3.1; as JSON Schema says of unknown keywords, it is read as an annotation and asserts nothing (first use shown). If it is a tool's extension, name it \`x-${keyword}\`.`,
+      message: "`definitions` is the name JSON Schema drafts 4 to 7 gave `$defs`; it is read as `$defs`: its schemas assert nothing where they stand, and `$ref`s into them resolve (first use shown). Rename it `$defs`.",
+      pointer: definitions,
+    });
+  }
+  for (const [keyword, pointer] of unknownKeywords(model.schemas)) {
+    const note = earlierDraftNote(keyword, getAtPointer(model.document, parsePointer(pointer)));
+    out.push({
+      level: "warning",
+      emitter: "validators",
+      message:
+        note !== undefined
+          ? `${note} (first use shown).`
+          : misspelt(keyword) !== undefined
+            ? `\`${keyword}\` is no keyword of JSON Schema 2020-12 or OpenAPI 3.1; it is read as an annotation (first use shown). ${misspelt(keyword)!}`
+            : `\`${keyword}\` is no keyword of JSON Schema 2020-12 or OpenAPI 3.1; as JSON Schema says of unknown keywords, it is read as an annotation and asserts nothing (first use shown). If it is a tool's extension, name it \`x-${keyword}\`.`,
       pointer,
+    });
+  }
+  out.push(...otherDialects(model));
+  const exampleMaps = exampleMapsRead(model.document);
+  if (exampleMaps.length > 0) {
+    out.push({
+      level: "warning",
+      emitter: "types",
+      message: `a schema's \`examples\` is a map of Example Objects (${exampleMaps.length} schema(s), first shown), as a Media Type Object's is; in JSON Schema it is an array, so it is read as the array of their \`value\`s. Write \`examples: [...]\` (or move the map to the media type).`,
+      pointer: exampleMaps[0]!,
+    });
+  }
+  for (const { pointer, keywords } of repairedDefinitionTargets(model.document)) {
+    out.push({
+      level: "warning",
+      emitter: "validators",
+      message: `a \`$ref\` reads the schema at #${pointer} (under \`definitions\`), which is no valid JSON Schema: its ${keywords.map((k) => `\`${k}\``).join(", ")} ${keywords.length === 1 ? "is" : "are"} left out, so it asserts nothing there (its type is unknown). Fix the schema there (a schema nested one level too deep is the usual cause).`,
+      pointer,
+    });
+  }
+  const bounds = booleanExclusiveBounds(model.document);
+  if (bounds.length > 0) {
+    out.push({
+      level: "warning",
+      emitter: "validators",
+      message: `draft-04's boolean \`exclusiveMinimum\`/\`exclusiveMaximum\` (${bounds.length} use(s), first shown) is no 2020-12 value; it is read as draft-04 meant it: \`minimum: 10, exclusiveMinimum: true\` is \`exclusiveMinimum: 10\`, and \`false\` says nothing. Write the bound as the keyword's value.`,
+      pointer: bounds[0]!,
     });
   }
   const { nullableUses } = await import("../load/nullable.js");
@@ -112,6 +157,36 @@ export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnosti
       emitter: "client",
       message: `the document's ${Object.keys(webhooks).length} webhook(s) (${Object.keys(webhooks).sort().join(", ")}) are left out: the client makes requests, it does not receive them; their schemas still become types and validators.`,
       pointer: "/webhooks",
+    });
+  }
+  return out;
+}
+
+/**
+ * A `jsonSchemaDialect`, or a component's `$schema`, that names another
+ * dialect than 2020-12 (draft-04 to 2019-09): read as 2020-12, one warning
+ * each, saying which of its keywords are read as their draft meant.
+ */
+function otherDialects(model: LoadedSchema): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const reading = "the generator reads JSON Schema 2020-12 (OpenAPI 3.1's dialect), and reads these schemas as 2020-12: `definitions` as `$defs`, boolean exclusive bounds as draft-04 meant them; its other keywords that 2020-12 lacks (`dependencies`, `additionalItems`, `id`) assert nothing, each with a warning";
+  const document = model.document as unknown as Record<string, unknown>;
+  const dialect = document.jsonSchemaDialect;
+  if (dialect !== undefined && !isDialect2020(dialect)) {
+    out.push({ level: "warning", emitter: "validators", message: `jsonSchemaDialect is ${JSON.stringify(dialect)}; ${reading}. Rewrite the schemas in 2020-12 and remove jsonSchemaDialect (or set it to https://json-schema.org/draft/2020-12/schema).`, pointer: "/jsonSchemaDialect" });
+  }
+  const others = Object.keys(model.schemas).filter((name) => {
+    const schema = model.schemas[name] as unknown;
+    return isPlainObject(schema) && schema.$schema !== undefined && !isDialect2020(schema.$schema);
+  });
+  if (others.length > 0) {
+    const first = others[0]!;
+    const own = (model.schemas[first] as unknown as Record<string, unknown>).$schema;
+    out.push({
+      level: "warning",
+      emitter: "validators",
+      message: `${others.length} component schema(s) (${others.slice(0, 5).join(", ")}${others.length > 5 ? ", ..." : ""}) name another dialect in \`$schema\` (first: ${JSON.stringify(own)}); ${reading}. Rewrite them in 2020-12 and remove \`$schema\`.`,
+      pointer: `/components/schemas/${first.replace(/~/g, "~0").replace(/\//g, "~1")}/$schema`,
     });
   }
   return out;

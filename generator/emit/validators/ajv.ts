@@ -71,9 +71,10 @@ export function createValidatorAjv(options: Options = {}): Ajv2020 {
   const ajv = new Ajv2020({ ...validatorAjvOptions, ...options });
   // Without a meta-schema check (`validateSchema: false`), the loader's check of the vendor keywords' values stands for theirs too.
   registerVendorKeywords(ajv, { valuesChecked: options.validateSchema === false });
-  // The container keyword of the document schema below: `$ref`s such as
-  // `#/components/schemas/Name` resolve by JSON pointer through it.
+  // The container keywords of the document schema below: `$ref`s such as
+  // `#/components/schemas/Name` (or `#/paths/...`, a schema a component reads there) resolve by JSON pointer through them.
   ajv.addKeyword({ keyword: "components", schemaType: "object" });
+  for (const keyword of ["paths", "webhooks"]) ajv.addKeyword({ keyword, schemaType: "object" });
   return ajv;
 }
 
@@ -86,11 +87,13 @@ export function createValidatorAjv(options: Options = {}): Ajv2020 {
 export function addComponents(
   ajv: Ajv2020,
   schemas: Readonly<Record<string, SchemaObject>>,
-  { prepare = true, level = "strict" }: { prepare?: boolean; level?: "strict" | "receive" } = {},
+  { prepare = true, level = "strict", outside = {} }: { prepare?: boolean; level?: "strict" | "receive"; outside?: Readonly<Record<string, unknown>> } = {},
 ): void {
   const leveled = level === "receive" ? (receiveComponents(schemas) as Record<string, SchemaObject>) : schemas;
   const prepared = prepare ? prepareComponents(leveled) : leveled;
-  ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas: prepared } });
+  // `outside`: the schemas the components' `$ref`s read elsewhere in the document, at their own paths (prepare.ts `outsideRefTargets`).
+  const components = (outside.components ?? {}) as Record<string, unknown>;
+  ajv.addSchema({ $id: DOCUMENT_ID, ...outside, components: { ...components, schemas: prepared } });
   trackEvaluatedOnlyWhenUsed(ajv, prepared);
 }
 

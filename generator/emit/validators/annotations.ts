@@ -42,7 +42,7 @@ const SUBSCHEMA = ["not", "if", "then", "else", "items", "contains", "additional
 /** Keywords whose value is a list of subschemas. */
 const SUBSCHEMA_LIST = ["allOf", "anyOf", "oneOf", "prefixItems"];
 /** Keywords whose value maps names to subschemas. */
-const SUBSCHEMA_MAP = ["properties", "patternProperties", "dependentSchemas", "$defs"];
+const SUBSCHEMA_MAP = ["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"];
 
 /** `schemas` (already a private copy) with every annotation removed, in place; returns it. */
 export function dropAnnotations(schemas: Record<string, SchemaObject>): Record<string, SchemaObject> {
@@ -67,6 +67,44 @@ export function unknownKeywords(schemas: Readonly<Record<string, SchemaObject>>)
     });
   }
   return found;
+}
+
+/**
+ * Where `definitions` (drafts 4 to 7's name of `$defs`, read as `$defs`:
+ * ../../load/validate-schemas.ts) is first used in the component schemas, if it is.
+ */
+export function firstDefinitions(schemas: Readonly<Record<string, SchemaObject>>): string | undefined {
+  for (const name of Object.keys(schemas).sort()) {
+    let found: string | undefined;
+    eachSchema(schemas[name], `/components/schemas/${escape(name)}`, (node, at) => {
+      if (found === undefined && Object.hasOwn(node, "definitions")) found = `${at}/definitions`;
+    });
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * What a keyword of an earlier JSON Schema draft meant there, for the
+ * warning `gen` gives when it meets one (it asserts nothing in 2020-12):
+ * each says what is no longer checked, or how the reading differs, and the
+ * 2020-12 spelling. `value` is the keyword's value at its first use.
+ */
+export function earlierDraftNote(keyword: string, value: unknown): string | undefined {
+  switch (keyword) {
+    case "dependencies":
+      return "`dependencies` (drafts 4 to 7) is no 2020-12 keyword: read as an annotation, what it required is not checked. Write `dependentRequired` (for lists of names) or `dependentSchemas` (for schemas)";
+    case "additionalItems":
+      return "`additionalItems` (drafts 4 to 2019-09) is no 2020-12 keyword: read as an annotation, it checks nothing. 2020-12 writes a tuple as `prefixItems` and the items past it as `items`";
+    case "id": {
+      const relative = typeof value === "string" && !/^[a-z][a-z0-9+.-]*:/i.test(value);
+      return relative
+        ? `\`id\` is draft-04's \`$id\`; 2020-12 ignores it. In draft-04 its relative URI ${JSON.stringify(value)} was the base the \`$ref\`s below it resolved against; here they resolve against the document, so a relative \`$ref\` there may name another schema than its author meant. Write \`$id\` (or remove it)`
+        : "`id` is draft-04's `$id`; 2020-12 reads it as an annotation. Write `$id` (or remove it)";
+    }
+    default:
+      return undefined;
+  }
 }
 
 const escape = (segment: string): string => segment.replace(/~/g, "~0").replace(/\//g, "~1");

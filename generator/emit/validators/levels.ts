@@ -21,8 +21,8 @@ import { EmitError } from "../../errors.js";
 import type { LoadedSchema } from "../../model.js";
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { addComponents, compileComponent, createValidatorAjv } from "./ajv.js";
-import { prepareComponents } from "./prepare.js";
-import { receiveComponents } from "./receive-level.js";
+import { outsideRefTargets, prepareComponents } from "./prepare.js";
+import { receiveComponents, receiveSchema } from "./receive-level.js";
 import { receivedComponents } from "./received-components.js";
 import { requestBodyComponents } from "./request-bodies.js";
 
@@ -47,7 +47,10 @@ export function levelAjv(model: LoadedSchema, level: LevelName): Ajv2020 {
     // The loader checked every component against the 2020-12 meta-schema (load/validate-schemas.ts);
     // compiling that meta-schema again per instance cost a tenth of gen. Strict mode still refuses what it refuses.
     ajv = createValidatorAjv({ validateSchema: false, ...(level === "all-errors" && { allErrors: true }) });
-    addComponents(ajv, preparedComponents(model, level === "receive" ? "receive" : "strict"), { prepare: false });
+    const schemaLevel = level === "receive" ? "receive" : "strict";
+    const components = preparedComponents(model, schemaLevel);
+    const derive = schemaLevel === "receive" ? (schema: SchemaObject, pointer: string) => receiveSchema(schema, pointer) as SchemaObject : undefined;
+    addComponents(ajv, components, { prepare: false, outside: outsideRefTargets(model.document, components, model.schemas, derive) });
     compileAll(ajv, levelComponents(model, level), level);
     byLevel.set(level, ajv);
   }

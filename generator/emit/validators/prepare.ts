@@ -19,6 +19,7 @@
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { EmitError } from "../../errors.js";
 import { annotationKeywords, assertingKeywords, derivedKeywords, keywordNames } from "../../keywords/index.js";
+import { getAtPointer, parseRefFragment } from "../../load/json-pointer.js";
 import { mappingRef } from "../../load/refs.js";
 import { branchTags, declaredTags } from "../discriminator-tags.js";
 import { dropAnnotations } from "./annotations.js";
@@ -73,30 +74,134 @@ export function unknownVendorKeywords(schemas: Readonly<Record<string, SchemaObj
  */
 export function prepareComponents(schemas: Readonly<Record<string, SchemaObject>>): Record<string, SchemaObject> {
   const copy = structuredClone(schemas) as Record<string, SchemaObject>;
-  for (const name of Object.keys(copy).sort()) {
-    visit(copy[name], `${COMPONENT_REF}${name}`, (node, at) => {
-      for (const key of Object.keys(node)) if (key.startsWith("x-") && !KNOWN_VENDOR_KEYWORDS.has(key)) delete node[key];
-      const discriminator = node["discriminator"] as { propertyName?: unknown; mapping?: Record<string, string> } | undefined;
-      moveProtoProperty(node);
-      if (discriminator === null || typeof discriminator !== "object") return;
-      if (!("oneOf" in node)) {
-        // Beside `allOf` (a base schema its variants extend, OpenAPI's own
-        // Pet/Cat/Dog) or `anyOf`, or alone, a discriminator is a hint for
-        // readers of the document; ajv's keyword needs a `oneOf` and refuses
-        // it.
-        if (typeof discriminator.propertyName === "string") delete node["discriminator"];
-        return;
-      }
-      if (discriminator.mapping !== undefined) {
-        checkMapping(node, discriminator.mapping, String(discriminator.propertyName), at, schemas);
-        const { mapping: _dropped, ...rest } = discriminator;
-        node["discriminator"] = rest;
-      }
-      tagBranches(node, String(discriminator.propertyName), discriminator.mapping ?? {}, schemas);
-      if (refusal(node, String(discriminator.propertyName), schemas) !== undefined) delete node["discriminator"];
+  const targets = refTargetsInside(copy);
+  for (const name of Object.keys(copy).sort()) visit(copy[name], `${COMPONENT_REF}${name}`, (node, at) => prepareNode(node, at, schemas));
+  const prepared = dropAnnotations(copy);
+  keepRefTargets(prepared, targets, schemas);
+  return prepared;
+}
+
+/**
+ * Each schema a `$ref` reads inside a component (`#/components/schemas/A/x-defs/b`,
+ * `.../definitions/b`), by its path below `components.schemas` and the object
+ * itself: a `$ref` into an unknown keyword, which JSON Schema allows (the
+ * keyword is an annotation; the pointer still names a schema).
+ */
+function refTargetsInside(copy: Record<string, SchemaObject>): Array<{ path: string[]; node: unknown }> {
+  const refs = new Set<string>();
+  for (const name of Object.keys(copy)) {
+    visit(copy[name], "", (node) => {
+      if (typeof node.$ref === "string" && node.$ref.startsWith(COMPONENT_REF)) refs.add(node.$ref);
     });
   }
-  return dropAnnotations(copy);
+  const targets: Array<{ path: string[]; node: unknown }> = [];
+  for (const ref of [...refs].sort()) {
+    const segments = parseRefFragment(ref)?.slice(2);
+    if (segments === undefined || segments.length < 2) continue; // a component itself is always there
+    const node = getAtPointer(copy, segments);
+    if (node !== null && typeof node === "object") targets.push({ path: segments, node });
+  }
+  return targets;
+}
+
+/**
+ * What the copy ajv compiles needs from outside `components.schemas`: the
+ * schemas `$ref`s of the components read elsewhere in the document
+ * (`#/components/parameters/id/schema`, `#/paths/~1a/get/.../schema`), and
+ * those they read in turn, each prepared like a component (`derive`: the
+ * receive level's derivation first), placed at its own path in an object
+ * to merge into ajv's document schema, so the `$ref`s resolve unchanged.
+ * Empty when every `$ref` stays among the components.
+ */
+export function outsideRefTargets(
+  document: unknown,
+  prepared: Readonly<Record<string, SchemaObject>>,
+  schemas: Readonly<Record<string, SchemaObject>>,
+  derive: (schema: SchemaObject, pointer: string) => SchemaObject = (schema) => schema,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const done = new Set<string>();
+  const pending: string[] = [];
+  const collect = (value: unknown): void =>
+    visit(value, "", (node) => {
+      const ref = node.$ref;
+      if (typeof ref === "string" && ref.startsWith("#/") && !ref.startsWith(COMPONENT_REF) && !done.has(ref)) {
+        done.add(ref);
+        pending.push(ref);
+      }
+    });
+  for (const name of Object.keys(prepared).sort()) collect(prepared[name]);
+  while (pending.length > 0) {
+    const ref = pending.shift()!;
+    const path = parseRefFragment(ref);
+    if (path === undefined || path.length === 0 || (path[0] === "components" && path[1] === "schemas")) continue;
+    const target = getAtPointer(document, path);
+    if (target === null || typeof target !== "object" || Array.isArray(target)) continue;
+    const copy = derive(structuredClone(target) as SchemaObject, ref.slice(1));
+    visit(copy, ref, (node, at) => prepareNode(node, at, schemas));
+    const ready = dropAnnotations({ target: copy }).target;
+    let parent = out;
+    for (const segment of path.slice(0, -1)) {
+      const next = parent[segment];
+      if (next === null || typeof next !== "object" || Array.isArray(next)) parent[segment] = {};
+      parent = parent[segment] as Record<string, unknown>;
+    }
+    // A target inside another target already placed: that one holds it (prepared with it).
+    if (getAtPointer(out, path) === undefined) parent[path[path.length - 1]!] = ready;
+    collect(ready);
+  }
+  return out;
+}
+
+/**
+ * Puts back each `$ref` target that dropping unknown keywords and
+ * annotations took out of what ajv compiles (prepared like any schema), so
+ * the `$ref` resolves: the keyword around it still asserts nothing (ajv
+ * ignores a container it does not know; `strictSchema` is off).
+ */
+function keepRefTargets(prepared: Record<string, SchemaObject>, targets: ReadonlyArray<{ path: string[]; node: unknown }>, schemas: Readonly<Record<string, SchemaObject>>): void {
+  for (const { path, node } of targets) {
+    // Only where a dropped keyword took it: a target in a known place stays as prepared (a tagged branch, a moved `__proto__`).
+    if (getAtPointer(prepared, path) !== undefined) continue;
+    let parent: Record<string, unknown> = prepared as Record<string, unknown>;
+    let ok = true;
+    for (const segment of path.slice(0, -1)) {
+      const next = parent[segment];
+      if (next === undefined) parent[segment] = {};
+      else if (next === null || typeof next !== "object" || Array.isArray(next)) {
+        ok = false;
+        break;
+      }
+      parent = parent[segment] as Record<string, unknown>;
+    }
+    if (!ok) continue;
+    const at = `${COMPONENT_REF}${path.map((segment) => segment.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
+    visit(node, at, (child, where) => prepareNode(child, where, schemas));
+    parent[path[path.length - 1]!] = dropAnnotations({ target: node as SchemaObject }).target;
+  }
+}
+
+/** The rewrites of one subschema of the copy ajv compiles (see prepareComponents). */
+function prepareNode(node: Record<string, unknown>, at: string, schemas: Readonly<Record<string, SchemaObject>>): void {
+  for (const key of Object.keys(node)) if (key.startsWith("x-") && !KNOWN_VENDOR_KEYWORDS.has(key)) delete node[key];
+  const discriminator = node["discriminator"] as { propertyName?: unknown; mapping?: Record<string, string> } | undefined;
+  moveProtoProperty(node);
+  if (discriminator === null || typeof discriminator !== "object") return;
+  if (!("oneOf" in node)) {
+    // Beside `allOf` (a base schema its variants extend, OpenAPI's own
+    // Pet/Cat/Dog) or `anyOf`, or alone, a discriminator is a hint for
+    // readers of the document; ajv's keyword needs a `oneOf` and refuses
+    // it.
+    if (typeof discriminator.propertyName === "string") delete node["discriminator"];
+    return;
+  }
+  if (discriminator.mapping !== undefined) {
+    checkMapping(node, discriminator.mapping, String(discriminator.propertyName), at, schemas);
+    const { mapping: _dropped, ...rest } = discriminator;
+    node["discriminator"] = rest;
+  }
+  tagBranches(node, String(discriminator.propertyName), discriminator.mapping ?? {}, schemas);
+  if (refusal(node, String(discriminator.propertyName), schemas) !== undefined) delete node["discriminator"];
 }
 
 /** Why ajv's discriminator keyword would refuse a `oneOf`'s tags (an untagged branch, a tag two branches share), or undefined. */

@@ -53,11 +53,13 @@ export const TOLERATED = "x-tolerated";
 const SUBSCHEMA = new Set(["items", "additionalProperties", "contains", "unevaluatedItems", "unevaluatedProperties"]);
 const SUBSCHEMA_LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
 const SUBSCHEMA_MAP = new Set(["properties", "patternProperties"]);
+/** Containers of schemas that assert nothing where they stand; what a `$ref` reads there is derived too. */
+const DEFINITIONS = new Set(["$defs", "definitions"]);
 /** Shape keywords kept as they are. */
 const SHAPE = new Set(["type", "required", "$ref", "$dynamicRef", "$dynamicAnchor", "const", "discriminator"]);
 /** Keywords that assert nothing (kept, so receive-level errors and docs read the same). */
 const ANNOTATIONS = new Set([
-  "$id", "$schema", "$anchor", "$comment", "$defs", "$vocabulary", "title", "description", "default", "deprecated", "readOnly", "writeOnly",
+  "$id", "$schema", "$anchor", "$comment", "$vocabulary", "title", "description", "default", "deprecated", "readOnly", "writeOnly",
   "examples", "example", "externalDocs", "xml", "contentEncoding", "contentMediaType", "contentSchema",
   "x-known-values", "x-terminal", "x-item-schema", "x-transcript-rules",
 ]);
@@ -149,7 +151,13 @@ export function receiveSchema(schema: SchemaObject | boolean, at: string, tags: 
         map[prop] = receiveSchema(sub, `${here}/${escape(prop)}`, tags, key === "properties" && tags.has(prop));
       }
       out[key] = map;
-    } else if (SHAPE.has(key) || ANNOTATIONS.has(key)) {
+    } else if (DEFINITIONS.has(key) && value !== null && typeof value === "object" && !Array.isArray(value)) {
+      const map: Record<string, unknown> = {};
+      for (const [name, sub] of Object.entries(value as Record<string, unknown>)) {
+        map[name] = sub !== null && typeof sub === "object" && !Array.isArray(sub) ? receiveSchema(sub as SchemaObject, `${here}/${escape(name)}`, tags) : sub;
+      }
+      out[key] = map;
+    } else if (SHAPE.has(key) || ANNOTATIONS.has(key) || DEFINITIONS.has(key)) {
       out[key] = value;
     } else if (key.startsWith("x-") && !STRICT.has(key)) {
       // A vendor keyword the generator does not implement is an annotation

@@ -6,8 +6,10 @@
  * - `jsonSchemaDialect` naming OpenAPI's own dialect other than
  *   `…/3.1/dialect/base` (a dated one, 3.2's) was error[invalid-json-schema];
  *   a component whose `$schema` names it was an internal error ("no schema
- *   with key or ref"), and so was one naming any other draft, which is now
- *   a typed error at its `$schema`;
+ *   with key or ref"), and so was one naming any other draft, which was
+ *   then a typed error at its `$schema` and is now read as 2020-12 with a
+ *   warning there (issue 22: documents of earlier drafts generate, as with
+ *   openapi-typescript; test/generator/foreign/earlier-drafts.test.ts);
  * - a Link Object's `server` was "unknown field" (the 2022-10-07 3.1
  *   meta-schema calls it `body`);
  * - a component named `__proto__` was dropped without a word (assigned into
@@ -44,22 +46,22 @@ test.each([
   expect(readTree(run.out).get("types.ts")).toContain("export interface Named {");
 });
 
-test("a component $schema of another draft is a typed error at its $schema, not an internal error", async () => {
+test("a component $schema of another draft is read as 2020-12, with a warning at its $schema, not an internal error (issue 22: it was refused)", async () => {
   const run = await gen(withDialect("3.1.0", "https://spec.openapis.org/oas/3.1/dialect/base", "http://json-schema.org/draft-07/schema#"));
-  expect(run.code).toBe(2);
-  expect(run.stderr).toMatch(/^error\[invalid-json-schema\]/);
-  expect(run.stderr).toContain("doc.yaml:8:16");
-  expect(run.stderr).toContain('"$schema" is "http://json-schema.org/draft-07/schema#"; the generator reads JSON Schema 2020-12 only');
-  expect(run.stderr).toContain("fix: Remove `$schema`");
+  expect(run.code).toBe(0);
+  expect(run.stderr).not.toMatch(/^error/m);
+  expect(run.stderr).toMatch(/^warning\[validators\]: doc\.yaml:8:7: 1 component schema\(s\) \(Named\) name another dialect in `\$schema` \(first: "http:\/\/json-schema\.org\/draft-07\/schema#"\); the generator reads JSON Schema 2020-12/m);
+  expect(run.stderr).toContain("Rewrite them in 2020-12 and remove `$schema`.");
   expect(run.stderr).not.toContain("internal error");
   expect(run.stderr).not.toMatch(/^\s+at /m);
+  expect(readTree(run.out).get("types.ts")).toContain("export interface Named {");
 });
 
-test("another jsonSchemaDialect is still refused, with the fix", async () => {
+test("another jsonSchemaDialect is read as 2020-12, with a warning and the fix (issue 22: it was refused)", async () => {
   const run = await gen(withDialect("3.1.0", "http://json-schema.org/draft-07/schema#"));
-  expect(run.code).toBe(2);
-  expect(run.stderr).toContain("doc.yaml:3:20");
-  expect(run.stderr).toContain('jsonSchemaDialect is "http://json-schema.org/draft-07/schema#"');
+  expect(run.code).toBe(0);
+  expect(run.stderr).toMatch(/^warning\[validators\]: doc\.yaml:3:1: jsonSchemaDialect is "http:\/\/json-schema\.org\/draft-07\/schema#"; the generator reads JSON Schema 2020-12/m);
+  expect(run.stderr).toContain("remove jsonSchemaDialect (or set it to https://json-schema.org/draft/2020-12/schema)");
 });
 
 test("a Link Object's server (OpenAPI 3.1) is accepted", async () => {
