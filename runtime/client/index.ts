@@ -32,7 +32,6 @@ export {
 } from "./core.js";
 export {
   ApiError,
-  branded,
   ConnectionError,
   isApiError,
   isConnectionError,

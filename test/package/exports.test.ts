@@ -27,6 +27,7 @@ const CODEGEN_ONLY = [
   "HttpClient",
   "checkedBody",
   "defineOperations",
+  "eitherKind",
   "eventStream",
   "eventStreamKind",
   "itemStreamKind",
