@@ -332,6 +332,29 @@ export interface CallContext {
  */
 export type OperationKind = (call: CallContext) => unknown;
 
+/** The most bytes of an error answer's body the client reads (64 KiB); an error keeps at most that many characters of it. */
+export const ERROR_BODY_LIMIT = 65_536;
+
+/**
+ * The start of an error answer's body as text: read until `ERROR_BODY_LIMIT`
+ * bytes (and the chunk that crosses it) have come, then let go, so a proxy's
+ * endless or huge error page costs neither memory nor time; what came when
+ * the body fails (the connection dropped: the status still says enough). A
+ * body cut there is no JSON and is kept as text.
+ */
+async function bodyPrefix(response: Response): Promise<string> {
+  const reader = response.body?.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  try {
+    for (let n = 0, chunk; reader && n < ERROR_BODY_LIMIT && !(chunk = await reader.read()).done; n += chunk.value.length) text += decoder.decode(chunk.value, { stream: true });
+  } catch {
+    // (What came before the failure is kept.)
+  }
+  reader?.cancel().catch(() => {});
+  return text.slice(0, ERROR_BODY_LIMIT);
+}
+
 /**
  * A failure of fetch (no answer, or one that broke off) as operation `id`'s
  * MantyxConnectionError: its message with the platform's reason for it,
@@ -509,14 +532,22 @@ export class HttpClient {
         } catch (cause) {
           throw new TypeError(`${id}: the body is not JSON-encodable (${(cause as Error).message})`, { cause });
         }
-        const response = await this.#request(id, method, target, operation.idempotent || method == "GET" || method == "DELETE" ? -1 : 1, callOptions, deadline.signal, operation.answer ? "*/*" : "application/json", headers, hide, encoded, attempts);
-        try {
-          return [response, await read?.(response)];
-        } catch (thrown) {
-          // The answer broke off (a reset, a malformed chunk): a connection failure as before its headers, and fetch's error may quote the server's bytes.
-          if (deadline.signal.aborted) throw deadline.signal.reason;
-          throw connectionError(id, thrown, hide(), attempts[0]!);
-        }
+        let content: T | undefined;
+        const response = await this.#request(
+          id,
+          method,
+          target,
+          operation.idempotent || method == "GET" || method == "DELETE" ? -1 : 1,
+          callOptions,
+          deadline.signal,
+          operation.answer ? "*/*" : "application/json",
+          headers,
+          hide,
+          encoded,
+          attempts,
+          read && (async (r) => void (content = await read(r))),
+        );
+        return [response, content];
       } finally {
         clearTimeout(timer as ReturnType<typeof setTimeout>);
         parent?.removeEventListener("abort", follow);
@@ -559,7 +590,10 @@ export class HttpClient {
    * MantyxConnectionError. Retries with back-off honouring `Retry-After`:
    * 429 always, 5xx and network failures when `retry` is -1 (idempotent),
    * none when it is 0 (the stream retries on its own). `attempts[0]` counts
-   * the requests sent.
+   * the requests sent. `read` reads a 2xx answer's body: its failure (the
+   * answer broke off: a reset, a malformed chunk) is a network failure, so
+   * an idempotent request is sent again under the same policy. An error
+   * answer's body is read up to `ERROR_BODY_LIMIT` bytes, the rest never.
    */
   async #request(
     id: string,
@@ -573,6 +607,7 @@ export class HttpClient {
     redaction: () => Redact,
     [payload, type]: readonly [BodyInit?, string?] = [],
     attempts = [0],
+    read?: (response: Response) => Promise<void>,
   ): Promise<Response> {
     const { maxRetries = 2, retryDelay, fetch: fetchFn = fetch } = this.#o;
     // Built once, outside the retry loop: a header value fetch refuses is
@@ -600,13 +635,16 @@ export class HttpClient {
               attempts: attempt,
             }),
         );
-        if (response.ok) return response;
+        if (response.ok) {
+          await read?.(response);
+          return response;
+        }
         // The typed error: the credential is redacted from the body text (also
         // in its JSON-escaped form, after normalising the JSON) and from every
         // header the error reads, before anything is taken from them. The body
         // may be gone (connection dropped): the status still says enough.
         const answered = response;
-        const text = hide(await answered.text().catch(() => ""));
+        const text = hide(await bodyPrefix(answered));
         let parsed: unknown = text;
         try {
           parsed = scrub(JSON.parse(text), hide);
@@ -623,6 +661,8 @@ export class HttpClient {
         if (signal?.aborted) throw signal.reason;
         if (thrown instanceof MantyxConnectionError) throw thrown;
         error = connectionError(id, thrown, hide, attempt);
+        // (No answer, or one whose body broke off: the same failure.)
+        response = undefined;
       }
       // 408 (the server timed the request out, RFC 9110 §15.5.9: it may be repeated) counts as a failure to be retried.
       const retriable = response?.status == 429 || (retry < 0 && (!response || response.status > 499 || response.status == 408));

@@ -7,8 +7,8 @@
  * stream ends with its terminal event or with an error, never quietly short.
  *
  * When the connection drops before a terminal event — a network error, a
- * reset, a clean end of stream that never sent one, a 429/5xx, a 200 that is
- * not an event stream, or silence longer than `idleTimeoutMs` — the stream
+ * reset, a clean end of stream that never sent one, a 429/5xx, a first 2xx
+ * that is not an event stream, or silence longer than `idleTimeoutMs` — the stream
  * reconnects with `Last-Event-ID: <last seq>` and `?lastSeq=<last seq>`.
  * Replayed events with `seq` <= the last one delivered are dropped, so every
  * event reaches the consumer once, in `seq` order, however many reconnects
@@ -48,9 +48,11 @@
  *
  * Not retried: 4xx answers other than 429 (MantyxApiError), an oversized
  * event (SseParseError), and an invalid event with `onInvalid: "throw"`. A
- * 200 that is not `text/event-stream` (a proxy's or login page) is retried
- * like a drop, and when it persists it is the UnexpectedResponseError that
- * is thrown.
+ * 2xx that is not `text/event-stream` (a proxy's or login page, a JSON
+ * error) is an UnexpectedResponseError naming its content type, its body
+ * unread: retried once like a drop (an intermediary's passing page), thrown
+ * when the next connection answers the same without a new event between
+ * (WHATWG SSE: fail the connection); a 204 is thrown at once.
  *
  * The credential never leaves in what this file reports: a content type, a
  * malformed frame (StreamDecodeError, thrown, delivered or warned about) and
@@ -62,7 +64,7 @@ import { SseParseError } from "../sse/errors.js";
 import { checkEvent, readEvent, type DecodeOptions, type EventCheck } from "../events/decode.js";
 import { isTerminalOf, StreamDecodeError, type DecodedItem, type EventEnvelope, type OnInvalid } from "../events/index.js";
 import type { CallOptions, HttpClient, OperationKind } from "./core.js";
-import { MantyxApiError, MantyxConnectionError, unexpectedResponse, UnexpectedResponseError } from "./errors.js";
+import { MantyxApiError, MantyxConnectionError, unexpectedResponse } from "./errors.js";
 import { linked, reconnectDelay, sleep, type BackoffOptions } from "./internal/backoff.js";
 import { redactError, scrub, type Redact } from "./internal/redact.js";
 
@@ -195,6 +197,8 @@ export const eventStream =
     let attempt = 0;
     let empties = 0;
     let failures = 0;
+    /** 2xx answers without an event stream since the last new event (the first is retried once). */
+    let wrongType = 0;
     /** The status probe said the run is over: its terminal event is in the stored log, so reconnect without resume hints (a full replay). */
     let finished = false;
     let retryMs: number | undefined;
@@ -203,7 +207,9 @@ export const eventStream =
     // id (SSE ids persist), so several in a row may share one. Only a resumed
     // connection replays, and only before its first new item with a known
     // seq; there the first that many malformed messages with that seq are
-    // replays, and any more are new. Past the replay none is dropped.
+    // replays, and any more are new. Past the replay none is dropped. Before
+    // the first seq, they count those at the start of the stream (which a
+    // connection without resume hints replays too).
     let invalidAtLast = 0;
     const runState = async (): Promise<RunState> => {
       if (!probe || !probeOperation) return "unknown";
@@ -220,7 +226,7 @@ export const eventStream =
       async *[Symbol.asyncIterator]() {
         if (typeof url != "string") throw url;
         // Each pass gets the whole reconnect budget (a pass that gave up used it).
-        attempt = empties = failures = 0;
+        attempt = empties = failures = wrongType = 0;
         // Delivered already: the run is over, never reconnect.
         while (!stream.terminal) {
           const connection = linked(user);
@@ -255,10 +261,18 @@ export const eventStream =
               // The call's own headers (its header parameters and credentials of a scheme), and the resume point.
               seq === undefined ? headers : { ...headers, "last-event-id": "" + seq },
             );
-            // (Its body is let go with the connection, in `finally`.)
-            // A 204 tells the client to stop reconnecting (WHATWG SSE); another 2xx without an event stream is retried like a drop (a proxy's page).
-            if (response.status == 204) throw (fatal = unexpectedResponse(id, response, hide, "an event stream (204: stop reconnecting)"));
-            if (!/^text\/event-stream/i.test(response.headers.get("content-type")!)) throw unexpectedResponse(id, response, hide, "text/event-stream (a proxy or login page?)");
+            // A 2xx without an event stream (a proxy's or login page, a JSON
+            // error): WHATWG SSE fails the connection, and so does this, with
+            // one exception: the first such answer since the last new event is
+            // retried once, like a drop (an intermediary's passing page during
+            // a deploy or failover); a second in a row is the typed error. A
+            // 204 (WHATWG: stop reconnecting) is never retried. Its body is
+            // never read: it is let go with the connection, in `finally`.
+            if (response.status == 204 || !/^text\/event-stream/i.test(response.headers.get("content-type")!)) {
+              const error = unexpectedResponse(id, response, hide, "text/event-stream");
+              if (response.status == 204 || wrongType++) throw (fatal = error);
+              throw error;
+            }
             answered = true;
             // Read here, not through the decoder's iterators (runtime/sse/iterate.ts): the
             // connection's own abort ends a pending read and lets the body go.
@@ -282,21 +296,25 @@ export const eventStream =
                 const last = stream.lastSeq;
                 if (item instanceof StreamDecodeError) {
                   // Without a seq of its own before anything with one, it follows the resume point, as the messages inheriting
-                  // that id did: a server resuming after `lastSeq` sends those with no id (the connection has none yet).
-                  const seq = invalidSeq(item) ?? (pastReplay ? undefined : last);
+                  // that id did: a server resuming after `lastSeq` sends those with no id (the connection has none yet). Before
+                  // any seq at all (-1: the start of the stream) it is where every connection without resume hints starts.
+                  const own = invalidSeq(item);
+                  const at = last ?? -1;
+                  const seq = own ?? (pastReplay ? undefined : at);
                   item = redacted(item, hide);
                   if (seq !== undefined) {
-                    if (!pastReplay && last !== undefined && (seq < last || (seq == last && replayable > 0))) {
-                      if (seq == last) replayable--;
+                    if (!pastReplay && (seq < at || (seq == at && replayable > 0))) {
+                      if (seq == at) replayable--;
                       // A replayed malformed terminal message: nothing follows it on this connection.
                       if (item.terminal) break read;
                       continue;
                     }
-                    pastReplay = true;
-                    if (last === undefined || seq > last) {
+                    // (One without a seq of its own leaves the replay open: the next like it is at the same point.)
+                    if (own !== undefined) pastReplay = true;
+                    if (seq > at) {
                       stream.lastSeq = seq;
                       invalidAtLast = 1;
-                    } else if (seq == last) invalidAtLast++;
+                    } else if (seq == at) invalidAtLast++;
                   }
                   fresh = true;
                   if (onInvalid == "throw") throw (fatal = item);
@@ -314,7 +332,7 @@ export const eventStream =
                   invalidAtLast = 0;
                   fresh = pastReplay = true;
                   finished = false;
-                  attempt = empties = failures = 0;
+                  attempt = empties = failures = wrongType = 0;
                 }
                 // The consumer's time is not the server's silence.
                 clearTimeout(timer);
@@ -355,7 +373,6 @@ export const eventStream =
               }
             }
             if (counted && ++failures > maxReconnects) {
-              if (reason instanceof UnexpectedResponseError) throw reason;
               const what = finished ? `the run is over (${probe?.operation}) but ${failures} connections in a row brought no terminal event` : `${failures} drops in a row`;
               throw new MantyxConnectionError(`${id}: ${what}; resume with { lastSeq: ${stream.lastSeq} }`, { operationId: id, cause: reason, attempts: failures, lastSeq: stream.lastSeq });
             }
