@@ -17,7 +17,7 @@
  */
 import type { EventStreamSpec, StrictEventValidator, ValidationMode } from "../events/index.js";
 import { MantyxApiError, MantyxConnectionError, unexpectedResponse } from "./errors.js";
-import { backoff, sleep, type BackoffOptions } from "./internal/backoff.js";
+import { backoff, linked, sleep, type BackoffOptions } from "./internal/backoff.js";
 import { failureReason, platformHeaders, send } from "./internal/platform.js";
 import { redactError, redactor, scrub, secretForms, type Redact } from "./internal/redact.js";
 import type { BodyCheck } from "./request-check.js";
@@ -347,10 +347,9 @@ async function bodyPrefix(response: Response): Promise<string> {
   const decoder = new TextDecoder();
   let text = "";
   try {
-    for (let n = 0, chunk; reader && n < ERROR_BODY_LIMIT && !(chunk = await reader.read()).done; n += chunk.value.length) text += decoder.decode(chunk.value, { stream: true });
-  } catch {
-    // (What came before the failure is kept.)
-  }
+    // (No body: `reader!` throws, and the text stays empty. A failure keeps what came before it.)
+    for (let chunk; text.length < ERROR_BODY_LIMIT && !(chunk = await reader!.read()).done; ) text += decoder.decode(chunk.value, { stream: true });
+  } catch {}
   reader?.cancel().catch(() => {});
   return text.slice(0, ERROR_BODY_LIMIT);
 }
@@ -514,12 +513,8 @@ export class HttpClient {
       // The timeout covers the whole call (retries, and reading the answer): a
       // stalled server fails it instead of hanging it forever.
       const ms = callOptions?.timeoutMs ?? settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-      const parent = callOptions?.signal;
-      // Not aborted when the work is done: aborting a finished fetch can reset its kept-alive connection.
-      const deadline = new AbortController();
-      const follow = (): void => deadline.abort(parent!.reason);
-      if (parent?.aborted) follow();
-      parent?.addEventListener("abort", follow);
+      // Not aborted when the work is done (only unhooked): aborting a finished fetch can reset its kept-alive connection.
+      const deadline = linked(callOptions?.signal);
       const timer = ms > 0 && ms < 2 ** 31 && setTimeout(() => deadline.abort(new MantyxConnectionError(`${id}: no complete answer within ${ms} ms (timeoutMs)`, { operationId: id, attempts: attempts[0] })), ms);
       try {
         const target = url();
@@ -545,12 +540,12 @@ export class HttpClient {
           hide,
           encoded,
           attempts,
-          read && (async (r) => void (content = await read(r))),
+          async (r) => void (content = await read?.(r)),
         );
         return [response, content];
       } finally {
         clearTimeout(timer as ReturnType<typeof setTimeout>);
-        parent?.removeEventListener("abort", follow);
+        deadline.unhook();
       }
     };
     const send = async (): Promise<unknown> => {

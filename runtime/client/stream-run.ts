@@ -7,8 +7,8 @@
  * stream ends with its terminal event or with an error, never quietly short.
  *
  * When the connection drops before a terminal event — a network error, a
- * reset, a clean end of stream that never sent one, a 429/5xx, a first 2xx
- * that is not an event stream, or silence longer than `idleTimeoutMs` — the stream
+ * reset, a clean end of stream that never sent one, a 429/5xx, or silence
+ * longer than `idleTimeoutMs` — the stream
  * reconnects with `Last-Event-ID: <last seq>` and `?lastSeq=<last seq>`.
  * Replayed events with `seq` <= the last one delivered are dropped, so every
  * event reaches the consumer once, in `seq` order, however many reconnects
@@ -49,10 +49,8 @@
  * Not retried: 4xx answers other than 429 (MantyxApiError), an oversized
  * event (SseParseError), and an invalid event with `onInvalid: "throw"`. A
  * 2xx that is not `text/event-stream` (a proxy's or login page, a JSON
- * error) is an UnexpectedResponseError naming its content type, its body
- * unread: retried once like a drop (an intermediary's passing page), thrown
- * when the next connection answers the same without a new event between
- * (WHATWG SSE: fail the connection); a 204 is thrown at once.
+ * error, a 204) is thrown at once, as WHATWG SSE fails the connection: an
+ * UnexpectedResponseError naming its content type, its body never read.
  *
  * The credential never leaves in what this file reports: a content type, a
  * malformed frame (StreamDecodeError, thrown, delivered or warned about) and
@@ -197,8 +195,6 @@ export const eventStream =
     let attempt = 0;
     let empties = 0;
     let failures = 0;
-    /** 2xx answers without an event stream since the last new event (the first is retried once). */
-    let wrongType = 0;
     /** The status probe said the run is over: its terminal event is in the stored log, so reconnect without resume hints (a full replay). */
     let finished = false;
     let retryMs: number | undefined;
@@ -226,7 +222,7 @@ export const eventStream =
       async *[Symbol.asyncIterator]() {
         if (typeof url != "string") throw url;
         // Each pass gets the whole reconnect budget (a pass that gave up used it).
-        attempt = empties = failures = wrongType = 0;
+        attempt = empties = failures = 0;
         // Delivered already: the run is over, never reconnect.
         while (!stream.terminal) {
           const connection = linked(user);
@@ -262,17 +258,13 @@ export const eventStream =
               seq === undefined ? headers : { ...headers, "last-event-id": "" + seq },
             );
             // A 2xx without an event stream (a proxy's or login page, a JSON
-            // error): WHATWG SSE fails the connection, and so does this, with
-            // one exception: the first such answer since the last new event is
-            // retried once, like a drop (an intermediary's passing page during
-            // a deploy or failover); a second in a row is the typed error. A
-            // 204 (WHATWG: stop reconnecting) is never retried. Its body is
-            // never read: it is let go with the connection, in `finally`.
-            if (response.status == 204 || !/^text\/event-stream/i.test(response.headers.get("content-type")!)) {
-              const error = unexpectedResponse(id, response, hide, "text/event-stream");
-              if (response.status == 204 || wrongType++) throw (fatal = error);
-              throw error;
-            }
+            // error; a 204, WHATWG's "stop reconnecting"): WHATWG SSE fails the
+            // connection, and so does this, at once, with the typed error
+            // naming the content type: another request would get the same
+            // page. Its body is never read: it is let go with the connection,
+            // in `finally`.
+            if (response.status == 204 || !/^text\/event-stream/i.test(response.headers.get("content-type")!))
+              throw (fatal = unexpectedResponse(id, response, hide, "text/event-stream"));
             answered = true;
             // Read here, not through the decoder's iterators (runtime/sse/iterate.ts): the
             // connection's own abort ends a pending read and lets the body go.
@@ -332,7 +324,7 @@ export const eventStream =
                   invalidAtLast = 0;
                   fresh = pastReplay = true;
                   finished = false;
-                  attempt = empties = failures = wrongType = 0;
+                  attempt = empties = failures = 0;
                 }
                 // The consumer's time is not the server's silence.
                 clearTimeout(timer);

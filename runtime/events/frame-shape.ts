@@ -27,14 +27,15 @@ const DEFAULT_EVENT_TYPE = "message";
  * that is not an object is returned as it is (the schema check rejects it).
  * Never mutates `value`.
  */
-const isObject = (value: unknown): boolean => value !== null && typeof value === "object" && !Array.isArray(value);
+/** A JSON object (not an array, not null). */
+const isObject = (value: unknown): boolean => Object(value) === value && !Array.isArray(value);
 
 export function toEnvelope(value: unknown, payload: string, eventLine: string = DEFAULT_EVENT_TYPE): [envelope: unknown, shape: FrameShape] {
   if (!isObject(value)) return [value, "envelope"];
   const frame = value as Record<string, unknown>;
   const typeFromLine = frame["type"] === undefined && eventLine !== DEFAULT_EVENT_TYPE;
   let nested = isObject(frame[payload]);
-  for (const key in frame) if (key != payload && key != "seq" && key != "type") nested = false;
+  for (const key in frame) nested &&= key == payload || key == "seq" || key == "type";
   if (nested) return [typeFromLine ? { ...frame, type: eventLine } : frame, "envelope"];
   const { seq, type, ...fields } = frame;
   return [{ seq, type: typeFromLine ? eventLine : type, [payload]: fields }, "flat"];

@@ -97,7 +97,7 @@ export const FAULT_CATALOG = [
     value: "html|json",
     scope: "connection",
     does: "answers `200` with a login page (`text/html`, the default) or a JSON body instead of `text/event-stream`",
-    clientMust: "treat it as a failed connection and retry; when it persists, fail with a typed error naming the content type",
+    clientMust: "fail the stream at once (WHATWG SSE: fail the connection) with a typed error naming the content type, without reading the body; no reconnect",
   },
   {
     name: "replay",

@@ -31,12 +31,11 @@ export const MAX_SERVER_DELAY_MS = 60_000;
  * `defaults`: the base and cap without options (request retries' unless
  * given).
  */
-export function backoff(attempt: number, options: BackoffOptions | undefined, serverMs?: number, atLeastMs = 0, [first, cap] = [500, 1e4]): number {
-  if (serverMs! > MAX_SERVER_DELAY_MS) serverMs = undefined;
-  if (atLeastMs > MAX_SERVER_DELAY_MS) atLeastMs = 0;
+export function backoff(attempt: number, options: BackoffOptions | undefined, serverMs?: number, atLeastMs?: number, [first, cap] = [500, 1e4]): number {
   const base = options?.initialDelayMs ?? first;
+  // (A `retry:` over MAX_SERVER_DELAY_MS as the base only brings the client's own back-off to its cap.)
   const exp = Math.min(options?.maxDelayMs ?? cap, (serverMs ?? base) * 2 ** (attempt - 1));
-  return Math.max(attempt ? exp / 2 + (Math.random() * exp) / 2 : Math.random() * Math.min(RESUME_JITTER_MS, base), serverMs ?? 0, atLeastMs);
+  return Math.max(attempt ? exp / 2 + (Math.random() * exp) / 2 : Math.random() * Math.min(RESUME_JITTER_MS, base), ...[serverMs!, atLeastMs!].filter((ms) => ms <= MAX_SERVER_DELAY_MS));
 }
 
 /** Stream reconnect defaults (`initialDelayMs`, `maxDelayMs`): a quick first retry, a short cap (a stream is waited on live). */
@@ -74,11 +73,14 @@ export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
     signal?.addEventListener("abort", stop);
   });
 
-/** An AbortController that also aborts when `parent` does; aborting it unhooks it from `parent`. */
-export function linked(parent: AbortSignal | undefined): AbortController {
+/**
+ * An AbortController that also aborts when `parent` does; aborting it
+ * unhooks it from `parent`, and so does `unhook` without aborting it.
+ */
+export function linked(parent: AbortSignal | undefined): AbortController & { unhook(): void } {
   const c = new AbortController();
   const follow = (): void => c.abort(parent!.reason);
   if (parent?.aborted) follow();
   parent?.addEventListener("abort", follow, { signal: c.signal });
-  return c;
+  return Object.assign(c, { unhook: () => parent?.removeEventListener("abort", follow) });
 }
