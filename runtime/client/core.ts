@@ -332,15 +332,16 @@ export interface CallContext {
  */
 export type OperationKind = (call: CallContext) => unknown;
 
-/** The most bytes of an error answer's body the client reads (64 KiB); an error keeps at most that many characters of it. */
+/** How much of an error answer's body the client reads: 64 Ki characters (64 KiB of ASCII), which an error keeps at most. */
 export const ERROR_BODY_LIMIT = 65_536;
 
 /**
  * The start of an error answer's body as text: read until `ERROR_BODY_LIMIT`
- * bytes (and the chunk that crosses it) have come, then let go, so a proxy's
- * endless or huge error page costs neither memory nor time; what came when
- * the body fails (the connection dropped: the status still says enough). A
- * body cut there is no JSON and is kept as text.
+ * characters have been decoded (so at most three times as many bytes, plus
+ * the network chunk that crosses it), then let go, so a proxy's endless or
+ * huge error page costs neither memory nor time; what came when the body
+ * fails (the connection dropped: the status still says enough). A body cut
+ * there is no JSON and is kept as text.
  */
 async function bodyPrefix(response: Response): Promise<string> {
   const reader = response.body?.getReader();
@@ -588,7 +589,7 @@ export class HttpClient {
    * the requests sent. `read` reads a 2xx answer's body: its failure (the
    * answer broke off: a reset, a malformed chunk) is a network failure, so
    * an idempotent request is sent again under the same policy. An error
-   * answer's body is read up to `ERROR_BODY_LIMIT` bytes, the rest never.
+   * answer's body is read up to `ERROR_BODY_LIMIT` characters, the rest never.
    */
   async #request(
     id: string,

@@ -90,7 +90,7 @@ export const FAULT_CATALOG = [
     value: "S",
     scope: "connection",
     does: "adds `Retry-After: S` to the `status` answer (needs `status`)",
-    clientMust: "wait at least S seconds before that retry",
+    clientMust: "wait at least S seconds before that retry, up to 60 (a longer wait is not honoured: the client's own back-off applies)",
   },
   {
     name: "wrong-type",
