@@ -175,7 +175,6 @@ export const eventStream =
     } catch (e) {
       url = e as Error;
     }
-    const isTerminal = (item: unknown): boolean => isTerminalOf(events, item);
     const { signal: user, idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS, onInvalid = "throw" } = options;
     const maxReconnects = options.maxReconnects ?? 8;
     const delays = options.reconnectDelay ?? settings.reconnectDelay;
@@ -317,7 +316,7 @@ export const eventStream =
                   }
                 } else if (last !== undefined && item.seq <= last) {
                   // Replayed. A replayed terminal event was delivered on an earlier pass (or before `lastSeq`): the run is over.
-                  if (isTerminal(item)) return void (stream.terminal = item);
+                  if (isTerminalOf(events, item)) return void (stream.terminal = item);
                   continue;
                 } else {
                   stream.lastSeq = item.seq;
@@ -330,7 +329,7 @@ export const eventStream =
                 clearTimeout(timer);
                 yield item;
                 // A malformed terminal message ends the run too (`terminal` stays undefined).
-                if (item instanceof StreamDecodeError ? item.terminal : isTerminal(item) && (stream.terminal = item)) return;
+                if (item instanceof StreamDecodeError ? item.terminal : isTerminalOf(events, item) && (stream.terminal = item)) return;
                 touch();
               }
               if (failed) throw failed[0];
