@@ -13,6 +13,7 @@ import { isTerminalType } from "./artefacts.js";
 import { editionShapes, type Edition, type EditionShapes } from "./editions.js";
 import { RunFaults, type FaultSpec, type StoredEntry } from "./faults/index.js";
 import type { ScriptRun } from "./flow-player.js";
+import { isEnvelopeFrame } from "../transcript/frame-shape.js";
 
 export const CANCELLED = Symbol("cancelled");
 export const TIMED_OUT = Symbol("timed-out");
@@ -181,8 +182,9 @@ export type FrameShape = "envelope" | "flat" | "flat-untyped";
 
 /**
  * The SSE frame of a log entry, exactly as the mock server writes it. A
- * payload that has no flattened form (not an object, or with its own `data`
- * field, which would read as an envelope) is written as the envelope.
+ * payload that has no flattened form (not an object, or one whose only
+ * field is an object `data`, which would read as an envelope) is written as
+ * the envelope.
  */
 export function frameOf(entry: LogEntry, shape: FrameShape = "envelope"): string {
   const data = "raw" in entry ? entry.raw : JSON.stringify(frameData(entry, shape));
@@ -192,7 +194,8 @@ export function frameOf(entry: LogEntry, shape: FrameShape = "envelope"): string
 
 function frameData(entry: { seq: number; type: string; data: unknown }, shape: FrameShape): unknown {
   const payload = entry.data;
-  const flattenable = payload !== null && typeof payload === "object" && !Array.isArray(payload) && !Object.prototype.hasOwnProperty.call(payload, "data");
-  if (shape === "envelope" || !flattenable) return { seq: entry.seq, type: entry.type, data: payload };
-  return { seq: entry.seq, ...(shape === "flat" ? { type: entry.type } : {}), ...(payload as Record<string, unknown>) };
+  const envelope = { seq: entry.seq, type: entry.type, data: payload };
+  if (shape === "envelope" || payload === null || typeof payload !== "object" || Array.isArray(payload)) return envelope;
+  const flat = { seq: entry.seq, ...(shape === "flat" ? { type: entry.type } : {}), ...(payload as Record<string, unknown>) };
+  return isEnvelopeFrame(flat) ? envelope : flat;
 }

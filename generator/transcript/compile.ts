@@ -67,14 +67,19 @@ ${rules.rules.map((r) => `  ${fnName(r)}(envelopes, issues);`).join("\n")}
 /**
  * Events come in either frame shape: the envelope \`{ seq, type, data }\`, or
  * the flattened frame \`{ seq, type, ...payload }\` the official SDKs read. An
- * object with its own \`data\` member is an envelope; any other object is
- * flattened, its payload every member but \`seq\` and \`type\`
- * (schema/CONVENTIONS.md, "Frame shapes").
+ * object whose \`data\` is an object and that has no members but \`seq\`,
+ * \`type\` and \`data\` is an envelope; any other object is flattened, its
+ * payload every member but \`seq\` and \`type\` (schema/CONVENTIONS.md,
+ * "Frame shapes").
  */
 function toEnvelope(e: unknown): unknown {
-  if (e === null || typeof e !== "object" || Array.isArray(e) || Object.prototype.hasOwnProperty.call(e, "data")) return e;
-  const { seq, type, ...data } = e as Record<string, unknown>;
+  if (!isObject(e) || (isObject(e["data"]) && Object.keys(e).every((k) => k === "data" || k === "seq" || k === "type"))) return e;
+  const { seq, type, ...data } = e;
   return { seq, type, data };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 function typeOf(e: unknown): string | undefined {

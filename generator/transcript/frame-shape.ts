@@ -6,9 +6,11 @@
  *   `{ seq, type?, ...payload }` (payload fields beside `seq`; `type` may be
  *   absent and given only by the SSE `event:` line).
  *
- * The rule (schema/CONVENTIONS.md, "Frame shapes"): an object with its own
- * `data` member is an envelope; any other object is a flattened frame whose
- * payload is every member but `seq` and `type`. The transcript validator
+ * The rule (schema/CONVENTIONS.md, "Frame shapes"): an object whose `data`
+ * member is an object (not an array, not null) and that has no members but
+ * `seq`, `type` and `data` is an envelope; any other object is a flattened
+ * frame whose payload is every member but `seq` and `type` (so a payload
+ * that gained a `data` field stays flat). The transcript validator
  * reads both by this rule; the typed event layer (runtime/events) applies
  * the same rule and also takes a missing `type` from the `event:` line.
  */
@@ -16,14 +18,22 @@
 export type FrameShape = "envelope" | "flat";
 
 /** The envelope of `value` and the shape it came in; non-objects are returned as they are (and fail validation). */
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/** Whether an object reads as an envelope: its `data` an object, and no members but `seq`, `type` and `data`. */
+export function isEnvelopeFrame(value: Record<string, unknown>): boolean {
+  return isObject(value["data"]) && Object.keys(value).every((k) => k === "data" || k === "seq" || k === "type");
+}
+
 export function toEnvelope(value: unknown): { event: unknown; shape: FrameShape } {
-  if (value === null || typeof value !== "object" || Array.isArray(value) || Object.prototype.hasOwnProperty.call(value, "data")) return { event: value, shape: "envelope" };
-  const { seq, type, ...payload } = value as Record<string, unknown>;
+  if (!isObject(value) || isEnvelopeFrame(value)) return { event: value, shape: "envelope" };
+  const { seq, type, ...payload } = value;
   return { event: { seq, type, data: payload }, shape: "flat" };
 }
 
 /** The flattened frame of an envelope (for building cases): the payload's fields beside `seq` and `type` (`withType: false` leaves `type` out). */
 export function toFlat(envelope: { seq: number; type: string; data: Record<string, unknown> }, { withType = true }: { withType?: boolean } = {}): Record<string, unknown> {
-  if (Object.prototype.hasOwnProperty.call(envelope.data, "data")) throw new Error(`A payload with a "data" field has no flattened frame (it would read as an envelope): ${JSON.stringify(envelope)}`);
-  return { seq: envelope.seq, ...(withType ? { type: envelope.type } : {}), ...envelope.data };
+  const flat = { seq: envelope.seq, ...(withType ? { type: envelope.type } : {}), ...envelope.data };
+  if (isEnvelopeFrame(flat)) throw new Error(`A payload of one object field "data" has no flattened frame (it would read as an envelope): ${JSON.stringify(envelope)}`);
+  return flat;
 }

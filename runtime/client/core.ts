@@ -17,7 +17,7 @@
  */
 import type { EventStreamSpec, StrictEventValidator, ValidationMode } from "../events/index.js";
 import { ApiError, branded, ConnectionError, unexpectedResponse } from "./errors.js";
-import { backoff, sleep, type BackoffOptions } from "./internal/backoff.js";
+import { backoff, linked, sleep, type BackoffOptions } from "./internal/backoff.js";
 import { failureReason, platformHeaders, send } from "./internal/platform.js";
 import { redactError, redactor, scrub, secretForms, type Redact } from "./internal/redact.js";
 import type { BodyCheck } from "./request-check.js";
@@ -340,6 +340,29 @@ export interface CallContext {
  */
 export type OperationKind = (call: CallContext) => unknown;
 
+/** How much of an error answer's body the client reads: 64 Ki characters (64 KiB of ASCII), which an error keeps at most. */
+export const ERROR_BODY_LIMIT = 65_536;
+
+/**
+ * The start of an error answer's body as text: read until `ERROR_BODY_LIMIT`
+ * characters have been decoded (so at most three times as many bytes, plus
+ * the network chunk that crosses it), then let go, so a proxy's endless or
+ * huge error page costs neither memory nor time; what came when the body
+ * fails (the connection dropped: the status still says enough). A body cut
+ * there is no JSON and is kept as text.
+ */
+async function bodyPrefix(response: Response): Promise<string> {
+  const reader = response.body?.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  try {
+    // (No body: `reader!` throws, and the text stays empty. A failure keeps what came before it.)
+    for (let chunk; text.length < ERROR_BODY_LIMIT && !(chunk = await reader!.read()).done; ) text += decoder.decode(chunk.value, { stream: true });
+  } catch {}
+  reader?.cancel().catch(() => {});
+  return text.slice(0, ERROR_BODY_LIMIT);
+}
+
 /**
  * A failure of fetch (no answer, or one that broke off) as operation `id`'s
  * ConnectionError (with the client's `brand`): its message with the
@@ -505,12 +528,8 @@ export class HttpClient {
       // The timeout covers the whole call (retries, and reading the answer): a
       // stalled server fails it instead of hanging it forever.
       const ms = callOptions?.timeoutMs ?? settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-      const parent = callOptions?.signal;
-      // Not aborted when the work is done: aborting a finished fetch can reset its kept-alive connection.
-      const deadline = new AbortController();
-      const follow = (): void => deadline.abort(parent!.reason);
-      if (parent?.aborted) follow();
-      parent?.addEventListener("abort", follow);
+      // Not aborted when the work is done (only unhooked): aborting a finished fetch can reset its kept-alive connection.
+      const deadline = linked(callOptions?.signal);
       const timer = ms > 0 && ms < 2 ** 31 && setTimeout(() => deadline.abort(branded(new ConnectionError(`${id}: no complete answer within ${ms} ms (timeoutMs)`, { operationId: id, attempts: attempts[0] }), this.brand)), ms);
       try {
         const target = url();
@@ -523,17 +542,25 @@ export class HttpClient {
         } catch (cause) {
           throw new TypeError(`${id}: the body is not JSON-encodable (${(cause as Error).message})`, { cause });
         }
-        const response = await this.#request(id, method, target, operation.idempotent || method == "GET" || method == "DELETE" ? -1 : 1, callOptions, deadline.signal, operation.answer ? "*/*" : "application/json", headers, hide, encoded, attempts);
-        try {
-          return [response, await read?.(response)];
-        } catch (thrown) {
-          // The answer broke off (a reset, a malformed chunk): a connection failure as before its headers, and fetch's error may quote the server's bytes.
-          if (deadline.signal.aborted) throw deadline.signal.reason;
-          throw branded(connectionError(id, thrown, hide(), attempts[0]!), this.brand);
-        }
+        let content: T | undefined;
+        const response = await this.#request(
+          id,
+          method,
+          target,
+          operation.idempotent || method == "GET" || method == "DELETE" ? -1 : 1,
+          callOptions,
+          deadline.signal,
+          operation.answer ? "*/*" : "application/json",
+          headers,
+          hide,
+          encoded,
+          attempts,
+          async (r) => void (content = await read?.(r)),
+        );
+        return [response, content];
       } finally {
         clearTimeout(timer as ReturnType<typeof setTimeout>);
-        parent?.removeEventListener("abort", follow);
+        deadline.unhook();
       }
     };
     const send = async (): Promise<unknown> => {
@@ -573,7 +600,10 @@ export class HttpClient {
    * ConnectionError (with the client's brand). Retries with back-off honouring `Retry-After`:
    * 429 always, 5xx and network failures when `retry` is -1 (idempotent),
    * none when it is 0 (the stream retries on its own). `attempts[0]` counts
-   * the requests sent.
+   * the requests sent. `read` reads a 2xx answer's body: its failure (the
+   * answer broke off: a reset, a malformed chunk) is a network failure, so
+   * an idempotent request is sent again under the same policy. An error
+   * answer's body is read up to `ERROR_BODY_LIMIT` characters, the rest never.
    */
   async #request(
     id: string,
@@ -587,6 +617,7 @@ export class HttpClient {
     redaction: () => Redact,
     [payload, type]: readonly [BodyInit?, string?] = [],
     attempts = [0],
+    read?: (response: Response) => Promise<void>,
   ): Promise<Response> {
     const { maxRetries = 2, retryDelay, fetch: fetchFn = fetch } = this.#o;
     // Built once, outside the retry loop: a header value fetch refuses is
@@ -617,13 +648,16 @@ export class HttpClient {
               this.brand,
             ),
         );
-        if (response.ok) return response;
+        if (response.ok) {
+          await read?.(response);
+          return response;
+        }
         // The typed error: the credential is redacted from the body text (also
         // in its JSON-escaped form, after normalising the JSON) and from every
         // header the error reads, before anything is taken from them. The body
         // may be gone (connection dropped): the status still says enough.
         const answered = response;
-        const text = hide(await answered.text().catch(() => ""));
+        const text = hide(await bodyPrefix(answered));
         let parsed: unknown = text;
         try {
           parsed = scrub(JSON.parse(text), hide);
@@ -640,6 +674,8 @@ export class HttpClient {
         if (signal?.aborted) throw signal.reason;
         if (thrown instanceof ConnectionError) throw thrown;
         error = connectionError(id, thrown, hide, attempt);
+        // (No answer, or one whose body broke off: the same failure.)
+        response = undefined;
       }
       // 408 (the server timed the request out, RFC 9110 §15.5.9: it may be repeated) counts as a failure to be retried.
       const retriable = response?.status == 429 || (retry < 0 && (!response || response.status > 499 || response.status == 408));

@@ -152,7 +152,7 @@ export class UnexpectedResponseError extends ClientError {
 /** The UnexpectedResponseError of operation `id`'s 2xx `response`, which is not `what`; its content type redacted by `hide` (a server may echo the credential into any header). */
 export function unexpectedResponse(id: string, response: Response, hide: (text: string) => string, what: string): UnexpectedResponseError {
   const raw = response.headers.get("content-type");
-  const contentType = raw == null ? null : hide(raw);
+  const contentType = raw && hide(raw);
   return new UnexpectedResponseError(`${id}: ${response.status} ${contentType}, not ${what}`, { operationId: id, status: response.status, contentType });
 }
 

@@ -7,8 +7,8 @@
  * stream ends with its terminal event or with an error, never quietly short.
  *
  * When the connection drops before a terminal event — a network error, a
- * reset, a clean end of stream that never sent one, a 429/5xx, a 200 that is
- * not an event stream, or silence longer than `idleTimeoutMs` — the stream
+ * reset, a clean end of stream that never sent one, a 429/5xx, or silence
+ * longer than `idleTimeoutMs` — the stream
  * reconnects with `Last-Event-ID: <last seq>` and `?lastSeq=<last seq>`.
  * Replayed events with `seq` <= the last one delivered are dropped, so every
  * event reaches the consumer once, in `seq` order, however many reconnects
@@ -48,9 +48,9 @@
  *
  * Not retried: 4xx answers other than 429 (ApiError), an oversized
  * event (SseParseError), and an invalid event with `onInvalid: "throw"`. A
- * 200 that is not `text/event-stream` (a proxy's or login page) is retried
- * like a drop, and when it persists it is the UnexpectedResponseError that
- * is thrown.
+ * 2xx that is not `text/event-stream` (a proxy's or login page, a JSON
+ * error, a 204) is thrown at once, as WHATWG SSE fails the connection: an
+ * UnexpectedResponseError naming its content type, its body never read.
  *
  * The credential never leaves in what this file reports: a content type, a
  * malformed frame (StreamDecodeError, thrown, delivered or warned about) and
@@ -62,7 +62,7 @@ import { SseParseError } from "../sse/errors.js";
 import { checkEvent, readEvent, type DecodeOptions, type EventCheck } from "../events/decode.js";
 import { isTerminalOf, StreamDecodeError, type DecodedItem, type EventEnvelope, type OnInvalid } from "../events/index.js";
 import type { CallOptions, HttpClient, OperationKind } from "./core.js";
-import { ApiError, branded, ConnectionError, unexpectedResponse, UnexpectedResponseError } from "./errors.js";
+import { ApiError, branded, ConnectionError, unexpectedResponse } from "./errors.js";
 import { linked, reconnectDelay, sleep, type BackoffOptions } from "./internal/backoff.js";
 import { redactError, scrub, type Redact } from "./internal/redact.js";
 
@@ -175,7 +175,6 @@ export const eventStream =
     } catch (e) {
       url = e as Error;
     }
-    const isTerminal = (item: unknown): boolean => isTerminalOf(events, item);
     const { signal: user, idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS, onInvalid = "throw" } = options;
     const maxReconnects = options.maxReconnects ?? 8;
     const delays = options.reconnectDelay ?? settings.reconnectDelay;
@@ -203,7 +202,9 @@ export const eventStream =
     // id (SSE ids persist), so several in a row may share one. Only a resumed
     // connection replays, and only before its first new item with a known
     // seq; there the first that many malformed messages with that seq are
-    // replays, and any more are new. Past the replay none is dropped.
+    // replays, and any more are new. Past the replay none is dropped. Before
+    // the first seq, they count those at the start of the stream (which a
+    // connection without resume hints replays too).
     let invalidAtLast = 0;
     const runState = async (): Promise<RunState> => {
       if (!probe || !probeOperation) return "unknown";
@@ -255,10 +256,14 @@ export const eventStream =
               // The call's own headers (its header parameters and credentials of a scheme), and the resume point.
               seq === undefined ? headers : { ...headers, "last-event-id": "" + seq },
             );
-            // (Its body is let go with the connection, in `finally`.)
-            // A 204 tells the client to stop reconnecting (WHATWG SSE); another 2xx without an event stream is retried like a drop (a proxy's page).
-            if (response.status == 204) throw (fatal = unexpectedResponse(id, response, hide, "an event stream (204: stop reconnecting)"));
-            if (!/^text\/event-stream/i.test(response.headers.get("content-type")!)) throw unexpectedResponse(id, response, hide, "text/event-stream (a proxy or login page?)");
+            // A 2xx without an event stream (a proxy's or login page, a JSON
+            // error; a 204, WHATWG's "stop reconnecting"): WHATWG SSE fails the
+            // connection, and so does this, at once, with the typed error
+            // naming the content type: another request would get the same
+            // page. Its body is never read: it is let go with the connection,
+            // in `finally`.
+            if (response.status == 204 || !/^text\/event-stream/i.test(response.headers.get("content-type")!))
+              throw (fatal = unexpectedResponse(id, response, hide, "text/event-stream"));
             answered = true;
             // Read here, not through the decoder's iterators (runtime/sse/iterate.ts): the
             // connection's own abort ends a pending read and lets the body go.
@@ -282,21 +287,25 @@ export const eventStream =
                 const last = stream.lastSeq;
                 if (item instanceof StreamDecodeError) {
                   // Without a seq of its own before anything with one, it follows the resume point, as the messages inheriting
-                  // that id did: a server resuming after `lastSeq` sends those with no id (the connection has none yet).
-                  const seq = invalidSeq(item) ?? (pastReplay ? undefined : last);
+                  // that id did: a server resuming after `lastSeq` sends those with no id (the connection has none yet). Before
+                  // any seq at all (-1: the start of the stream) it is where every connection without resume hints starts.
+                  const own = invalidSeq(item);
+                  const at = last ?? -1;
+                  const seq = own ?? (pastReplay ? undefined : at);
                   item = redacted(item, hide);
                   if (seq !== undefined) {
-                    if (!pastReplay && last !== undefined && (seq < last || (seq == last && replayable > 0))) {
-                      if (seq == last) replayable--;
+                    if (!pastReplay && (seq < at || (seq == at && replayable > 0))) {
+                      if (seq == at) replayable--;
                       // A replayed malformed terminal message: nothing follows it on this connection.
                       if (item.terminal) break read;
                       continue;
                     }
-                    pastReplay = true;
-                    if (last === undefined || seq > last) {
+                    // (One without a seq of its own leaves the replay open: the next like it is at the same point.)
+                    if (own !== undefined) pastReplay = true;
+                    if (seq > at) {
                       stream.lastSeq = seq;
                       invalidAtLast = 1;
-                    } else if (seq == last) invalidAtLast++;
+                    } else if (seq == at) invalidAtLast++;
                   }
                   fresh = true;
                   if (onInvalid == "throw") throw (fatal = item);
@@ -307,7 +316,7 @@ export const eventStream =
                   }
                 } else if (last !== undefined && item.seq <= last) {
                   // Replayed. A replayed terminal event was delivered on an earlier pass (or before `lastSeq`): the run is over.
-                  if (isTerminal(item)) return void (stream.terminal = item);
+                  if (isTerminalOf(events, item)) return void (stream.terminal = item);
                   continue;
                 } else {
                   stream.lastSeq = item.seq;
@@ -320,7 +329,7 @@ export const eventStream =
                 clearTimeout(timer);
                 yield item;
                 // A malformed terminal message ends the run too (`terminal` stays undefined).
-                if (item instanceof StreamDecodeError ? item.terminal : isTerminal(item) && (stream.terminal = item)) return;
+                if (item instanceof StreamDecodeError ? item.terminal : isTerminalOf(events, item) && (stream.terminal = item)) return;
                 touch();
               }
               if (failed) throw failed[0];
@@ -355,7 +364,6 @@ export const eventStream =
               }
             }
             if (counted && ++failures > maxReconnects) {
-              if (reason instanceof UnexpectedResponseError) throw reason;
               const what = finished ? `the run is over (${probe?.operation}) but ${failures} connections in a row brought no terminal event` : `${failures} drops in a row`;
               throw branded(new ConnectionError(`${id}: ${what}; resume with { lastSeq: ${stream.lastSeq} }`, { operationId: id, cause: reason, attempts: failures, lastSeq: stream.lastSeq }), client.brand);
             }

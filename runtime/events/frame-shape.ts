@@ -6,11 +6,14 @@
  * - the flattened frame the official SDKs and their mocks use,
  *   `{ seq, type?, ...payload }`, `type` sometimes only on the `event:` line.
  *
- * JSON with its own payload member is an envelope; any other object is
- * flattened, its payload every member but `seq` and `type`. The type is the
- * frame's, else the `event:` line's, unless that is the SSE default
- * `message` (which names no type). Which member holds the payload is the
- * stream spec's `payload` (./spec.ts): nothing here names a protocol.
+ * An object is an envelope when its payload member is an object (not an
+ * array, not null) and it has no members but `seq`, `type` and that one;
+ * any other object is flattened, its payload every member but `seq` and
+ * `type`. So a flat frame whose payload gained a member of that name (an
+ * additive field) stays flat. The type is the frame's, else the `event:`
+ * line's, unless that is the SSE default `message` (which names no type).
+ * Which member holds the payload is the stream spec's `payload` (./spec.ts):
+ * nothing here names a protocol.
  */
 
 /** The shape a frame's data came in. */
@@ -24,11 +27,16 @@ const DEFAULT_EVENT_TYPE = "message";
  * that is not an object is returned as it is (the schema check rejects it).
  * Never mutates `value`.
  */
+/** A JSON object (not an array, not null). */
+const isObject = (value: unknown): boolean => Object(value) === value && !Array.isArray(value);
+
 export function toEnvelope(value: unknown, payload: string, eventLine: string = DEFAULT_EVENT_TYPE): [envelope: unknown, shape: FrameShape] {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return [value, "envelope"];
+  if (!isObject(value)) return [value, "envelope"];
   const frame = value as Record<string, unknown>;
   const typeFromLine = frame["type"] === undefined && eventLine !== DEFAULT_EVENT_TYPE;
-  if (Object.prototype.hasOwnProperty.call(frame, payload)) return [typeFromLine ? { ...frame, type: eventLine } : frame, "envelope"];
+  let nested = isObject(frame[payload]);
+  for (const key in frame) nested &&= key == payload || key == "seq" || key == "type";
+  if (nested) return [typeFromLine ? { ...frame, type: eventLine } : frame, "envelope"];
   const { seq, type, ...fields } = frame;
   return [{ seq, type: typeFromLine ? eventLine : type, [payload]: fields }, "flat"];
 }

@@ -71,7 +71,6 @@ describe("connection faults, default settings", () => {
     ["clean ends without terminal", (n) => (n < 8 ? { endAfter: 2 } : {})],
     ["stalls (half-open) after 2 frames", (n) => (n < 3 ? { stallAfter: 2 } : {})],
     ["503 then 429 with Retry-After 0", (n) => (n == 1 ? { status: 503 } : n == 2 ? { status: 429, retryAfter: "0" } : {})],
-    ["wrong content type twice (html, json)", (n) => (n == 1 ? { contentType: "text/html" } : n == 2 ? { contentType: "application/json" } : {})],
     ["replays 3 old seqs on each reconnect", (n) => (n < 6 ? { dropAfter: 3, replay: 3 } : { replay: 3 })],
     ["stripped resume hints", (n) => (n < 5 ? { dropAfter: 2 + n, ignoreResume: true } : { ignoreResume: true })],
     ["CR line ends, BOM, 1-byte chunks", () => ({ eol: "\r", bom: true, chunk: 1 })],
@@ -155,10 +154,13 @@ describe("what the server writes that the client must tolerate", () => {
     expect(isMantyxApiError(r.error)).toBe(true);
   });
 
-  it("a wrong content type that persists is an UnexpectedResponseError (after maxReconnects; a short back-off, which this does not test)", async () => {
+  it("a wrong content type is an UnexpectedResponseError at once (WHATWG SSE fails the connection), on the first connection or a later one", async () => {
     const r = await streamAll(() => ({ contentType: "text/html; charset=utf-8" }), chatter(1), { reconnectDelay: { initialDelayMs: 1, maxDelayMs: 2 } });
-    expect(r.run.connections).toBe(9);
+    expect(r.run.connections).toBe(1);
     expect(isUnexpectedResponseError(r.error)).toBe(true);
+    const later = await streamAll((n) => (n == 1 ? { dropAfter: 2 } : n == 2 ? { contentType: "application/json" } : {}), chatter(3));
+    expect([later.run.connections, later.seqs]).toEqual([2, [1, 2]]);
+    expect(isUnexpectedResponseError(later.error)).toBe(true);
   });
 
   it("connections that end cleanly with nothing while getRun says running (a proxy closing quiet streams) never fail the run", async () => {

@@ -16,7 +16,7 @@ import { MantyxClient } from "../../generated/client.js";
 import type { AgentRunEvent } from "../../generated/types.js";
 import { FAULT_CATALOG, UNKNOWN_EVENT_TYPE } from "../../generator/mock/faults/index.js";
 import type { MockRun, MockServer } from "../../generator/mock/index.js";
-import { isTerminalEvent, runAgent, StreamDecodeError, ToolRegistry } from "../../index.js";
+import { isTerminalEvent, runAgent, StreamDecodeError, ToolRegistry, UnexpectedResponseError } from "../../index.js";
 import { collect, useMockServer } from "./helpers.js";
 
 const server = useMockServer();
@@ -50,8 +50,6 @@ const ALONE: ReadonlyArray<readonly [spec: string, minConnections: number]> = [
   ["status=503,retry-after=0", 2],
   ["status=429,retry-after=1", 2],
   ["status=502@1-2", 3],
-  ["wrong-type=html", 2],
-  ["wrong-type=json@1-2", 3],
   ["replay=3@2-,drop-after=3@1-2", 3],
   ["ignore-resume@2,drop-after=3", 2],
   ["ignore-resume=header@2-,drop-after=2@1-3", 4],
@@ -65,8 +63,19 @@ const ALONE: ReadonlyArray<readonly [spec: string, minConnections: number]> = [
   ["duplicate-call", 1],
 ];
 
+/**
+ * Faults a correct client fails the stream on (WHATWG SSE fails the connection): at once, with the typed error naming the content
+ * type. On every connection: one the idle timeout gave up on before its answer came (a loaded machine) never showed the page.
+ */
+const FAILING = ["wrong-type=html@*", "wrong-type=json@*"] as const;
+
+/** The run's last connection was answered with the wrong type: the client made none after the one it saw (an earlier one it had given up on may have been answered so too, unseen). */
+function expectEndedByWrongType(run: MockRun): void {
+  expect(server().streams.filter((s) => s.runId === run.id).at(-1)?.end).toBe("wrong-type");
+}
+
 /** Every connection fault named above. */
-const NAMED = new Set(ALONE.flatMap(([spec]) => spec.split(",").map((i) => /^[a-z-]+/.exec(i)![0])));
+const NAMED = new Set([...ALONE.map(([spec]) => spec), ...FAILING].flatMap((spec) => spec.split(",").map((i) => /^[a-z-]+/.exec(i)![0])));
 
 const COMBINATIONS = Array.from({ length: 20 }, (_, i) => `mix=${i + 1}`);
 
@@ -161,6 +170,37 @@ describe.concurrent("each fault alone, default client settings", () => {
     expectSomeFaultMet(run, spec);
     if (spec === "duplicate-call") expect(run.events.filter((e) => e.type === "local_tool_call")).toHaveLength(6);
   }, 60_000);
+});
+
+describe.concurrent("a 200 that is not an event stream, default client settings", () => {
+  it.each(FAILING)("streamRun through %s: the typed error naming the content type, no reconnect after it", async (spec) => {
+    const client = defaultClient(server());
+    const tag = `stream-${++tags}`;
+    const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "many", count: "12", stepMs: "3", tag } }, { headers: { "X-Mock-Fault": spec } });
+    const reasons: unknown[] = [];
+    const error = await collect(client.streamRun(runId, { idleTimeoutMs: IDLE_MS, onInvalid: "deliver", onReconnect: (i) => void reasons.push(i.reason) })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect((error as UnexpectedResponseError).contentType).toMatch(spec.includes("json") ? /^application\/json/ : /^text\/html/);
+    expectEndedByWrongType(runTagged(tag));
+    expect(reasons.filter((r) => r instanceof UnexpectedResponseError)).toEqual([]);
+  });
+
+  it.each(FAILING)("runAgent through %s: the same typed error, no tool run, no reconnect after it", async (spec) => {
+    const client = defaultClient(server());
+    const tag = `agent-${++tags}`;
+    let ran = 0;
+    const reasons: unknown[] = [];
+    const tools = new ToolRegistry().local({ name: "lookup", handler: async () => String(++ran) });
+    const error = await runAgent(
+      client,
+      { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "tool-rounds", rounds: "3", tag } },
+      { tools, idleTimeoutMs: IDLE_MS, headers: { "X-Mock-Fault": spec }, onReconnect: (i) => void reasons.push(i.reason) },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect(ran).toBe(0);
+    expectEndedByWrongType(runTagged(tag));
+    expect(reasons.filter((r) => r instanceof UnexpectedResponseError)).toEqual([]);
+  });
 });
 
 describe.concurrent("20 seeded combinations (mix=N), default client settings", () => {

@@ -59,18 +59,16 @@ describe("streamRun", () => {
     expect(server().streams.length - first).toBe(1);
   });
 
-  it("a 200 that is not text/event-stream (a proxy's page) is retried like a drop; when it persists, the typed error after maxReconnects", async () => {
+  it("a 200 that is not text/event-stream (a proxy's page) fails the stream at once (WHATWG SSE): the typed error naming the content type, no reconnect", async () => {
     const runId = await runOf("text");
-    server().faults.push("wrong-type=json");
-    const events = await collect(clientFor(server()).streamRun(runId));
-    expect(events[events.length - 1]).toMatchObject({ type: "result" });
-    server().faults.push("wrong-type=json", "wrong-type=json", "wrong-type=json");
+    server().faults.push("wrong-type=json", "wrong-type=json");
     const first = server().streams.length;
     const error = await collect(clientFor(server()).streamRun(runId, { maxReconnects: 2 })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     expect((error as UnexpectedResponseError).contentType).toMatch(/application\/json/);
-    expect(server().streams.length - first).toBe(3);
-    expect(server().faults).toEqual([]);
+    expect(server().streams.length - first).toBe(1);
+    expect(server().faults).toEqual(["wrong-type=json"]);
+    server().faults.length = 0;
   });
 
   it("throws MantyxApiError for a 4xx (no retry)", async () => {

@@ -27,16 +27,23 @@ import (
 	"${MODULE}/reference"
 )
 
-// decodeEvent is this SDK's frame reading: an object with its own "data" is
-// the envelope; any other is flattened (payload beside seq, type from the
-// frame or else from the event: line).
+// decodeEvent is this SDK's frame reading: an object of seq, type and an
+// object "data" is the envelope; any other is flattened (payload beside seq,
+// type from the frame or else from the event: line).
 func decodeEvent(data json.RawMessage, eventLine string) (json.RawMessage, string, error) {
 	var frame map[string]any
 	if err := json.Unmarshal(data, &frame); err != nil {
 		return nil, "", err
 	}
-	if _, nested := frame["data"]; nested {
-		return data, "envelope", nil
+	if _, nested := frame["data"].(map[string]any); nested {
+		for k := range frame {
+			if k != "data" && k != "seq" && k != "type" {
+				nested = false
+			}
+		}
+		if nested {
+			return data, "envelope", nil
+		}
 	}
 	event := map[string]any{}
 	payload := map[string]any{}

@@ -30,8 +30,8 @@ from mantyx_wire_conformance.sse_decoder import decode
 
 
 def decode_event(data, event_line):
-    """This SDK's frame reading: an object with its own "data" is the envelope, any other is flattened."""
-    if not isinstance(data, dict) or "data" in data:
+    """This SDK's frame reading: an object of seq, type and an object "data" is the envelope, any other is flattened."""
+    if not isinstance(data, dict) or (isinstance(data.get("data"), dict) and set(data) <= {"seq", "type", "data"}):
         return data, "envelope"
     event = {k: data[k] for k in ("seq", "type") if k in data}
     event["data"] = {k: v for k, v in data.items() if k not in ("seq", "type")}

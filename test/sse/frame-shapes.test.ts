@@ -58,6 +58,30 @@ describe("decodeEventMessage reads both frame shapes", () => {
   });
 });
 
+describe("a data member decides the shape only as the envelope's one payload (docs/client-faults.md)", () => {
+  const call = { toolUseId: "tu_1", name: "add", args: { a: 1 }, kind: "local" };
+  it.each([["a string", "extra"], ["an object", { nested: 1 }], ["an array", [1]], ["null", null], ["an object shaped like a payload", { toolUseId: "other", name: "x", args: {} }]])(
+    "a flat frame whose payload gained a data member (%s) stays flat, its payload whole",
+    (_name, extra) => {
+      const event = decodeEventMessage(msg({ seq: 4, type: "local_tool_call", ...call, data: extra }));
+      expect(event).toEqual({ seq: 4, type: "local_tool_call", data: { ...call, data: extra } });
+      expect(frameShapeOf(event as object)).toBe("flat");
+    },
+  );
+
+  it("the same rule in the transcript reader and the mock's writer; a payload of one object data has no flat form", async () => {
+    const { toEnvelope, toFlat } = await import("../../generator/transcript/frame-shape.js");
+    expect(toEnvelope({ seq: 4, type: "t", a: 1, data: { b: 2 } })).toEqual({ event: { seq: 4, type: "t", data: { a: 1, data: { b: 2 } } }, shape: "flat" });
+    expect(toEnvelope({ seq: 4, type: "t", data: "x" })).toEqual({ event: { seq: 4, type: "t", data: { data: "x" } }, shape: "flat" });
+    expect(toEnvelope({ seq: 4, type: "t", data: { b: 2 } }).shape).toBe("envelope");
+    expect(toFlat({ seq: 4, type: "t", data: { a: 1, data: { b: 2 } } })).toEqual({ seq: 4, type: "t", a: 1, data: { b: 2 } });
+    expect(() => toFlat({ seq: 4, type: "t", data: { data: { b: 2 } } })).toThrow(/no flattened frame/);
+    const { frameOf } = await import("../../generator/mock/run-state.js");
+    expect(frameOf({ seq: 4, type: "t", data: { a: 1, data: "x" } } as never, "flat")).toContain('data: {"seq":4,"type":"t","a":1,"data":"x"}');
+    expect(frameOf({ seq: 4, type: "t", data: { data: { b: 2 } } } as never, "flat")).toContain('data: {"seq":4,"type":"t","data":{"data":{"b":2}}}');
+  });
+});
+
 describe("the mock server sends either shape; the client delivers the same events", () => {
   const run = async (frames: FrameShape | undefined) => {
     const server = await startMockServer(frames === undefined ? {} : { frames });

@@ -5,9 +5,10 @@ package reference
 // the flattened frame the official SDKs and their mocks use ({"seq",
 // "type"?, ...payload}, the type sometimes only on the SSE event: line).
 //
-// The rule (schema/CONVENTIONS.md, "Frame shapes"): an object with its own
-// "data" member is an envelope; any other object is flattened, its payload
-// every member but "seq" and "type". A missing type comes from the event:
+// The rule (schema/CONVENTIONS.md, "Frame shapes"): an object whose "data"
+// member is an object and that has no members but "seq", "type" and "data"
+// is an envelope; any other object is flattened, its payload every member
+// but "seq" and "type" (a payload that gained a "data" field stays flat). A missing type comes from the event:
 // line, unless that is the SSE default "message" (no type named). An SDK
 // replaces this with its own event decoding.
 
@@ -18,8 +19,15 @@ func ToEnvelope(value any) (any, string) {
 	if !ok {
 		return value, "envelope"
 	}
-	if _, nested := obj["data"]; nested {
-		return obj, "envelope"
+	if _, nested := obj["data"].(map[string]any); nested {
+		for k := range obj {
+			if k != "data" && k != "seq" && k != "type" {
+				nested = false
+			}
+		}
+		if nested {
+			return obj, "envelope"
+		}
 	}
 	event := map[string]any{}
 	payload := map[string]any{}

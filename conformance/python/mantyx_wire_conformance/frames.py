@@ -5,9 +5,11 @@
   ``{"seq", "type"?, ...payload}``, the payload's fields beside ``seq``, with
   ``type`` sometimes absent and given only by the SSE ``event:`` line.
 
-The rule (schema/CONVENTIONS.md, "Frame shapes"): an object with its own
-``data`` member is an envelope; any other object is flattened, its payload
-every member but ``seq`` and ``type``. A missing ``type`` comes from the
+The rule (schema/CONVENTIONS.md, "Frame shapes"): an object whose ``data``
+member is an object and that has no members but ``seq``, ``type`` and
+``data`` is an envelope; any other object is flattened, its payload every
+member but ``seq`` and ``type`` (a payload that gained a ``data`` field
+stays flat). A missing ``type`` comes from the
 ``event:`` line, unless that is the SSE default ``message`` (no type named).
 An SDK replaces this with its own event decoding.
 """
@@ -19,7 +21,7 @@ from typing import Any
 
 def to_envelope(value: Any) -> tuple[Any, str]:
     """(the envelope, "envelope" | "flat"); a non-object is returned as it is (and fails validation)."""
-    if not isinstance(value, dict) or "data" in value:
+    if not isinstance(value, dict) or (isinstance(value.get("data"), dict) and set(value) <= {"seq", "type", "data"}):
         return value, "envelope"
     payload = {k: v for k, v in value.items() if k not in ("seq", "type")}
     event: dict[str, Any] = {}

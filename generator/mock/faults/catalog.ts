@@ -90,14 +90,14 @@ export const FAULT_CATALOG = [
     value: "S",
     scope: "connection",
     does: "adds `Retry-After: S` to the `status` answer (needs `status`)",
-    clientMust: "wait at least S seconds before that retry",
+    clientMust: "wait at least S seconds before that retry, up to 60 (a longer wait is not honoured: the client's own back-off applies)",
   },
   {
     name: "wrong-type",
     value: "html|json",
     scope: "connection",
     does: "answers `200` with a login page (`text/html`, the default) or a JSON body instead of `text/event-stream`",
-    clientMust: "treat it as a failed connection and retry; when it persists, fail with a typed error naming the content type",
+    clientMust: "fail the stream at once (WHATWG SSE: fail the connection) with a typed error naming the content type, without reading the body; no reconnect",
   },
   {
     name: "replay",

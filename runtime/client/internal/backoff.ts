@@ -3,9 +3,20 @@
 export interface BackoffOptions {
   /** First delay in ms (default 500 for request retries, 200 for stream reconnects). A stream's `retry:` field replaces it. */
   initialDelayMs?: number | undefined;
-  /** Upper bound of the client's own back-off in ms (default 10 000 for requests, 5 000 for reconnects); a server's `retry:` or `Retry-After` is honoured above it. */
+  /** Upper bound of the client's own back-off in ms (default 10 000 for requests, 5 000 for reconnects); a server's `retry:` or `Retry-After` is honoured above it, up to `MAX_SERVER_DELAY_MS`. */
   maxDelayMs?: number | undefined;
 }
+
+/**
+ * The longest wait a server can ask for and get: a `Retry-After` or a
+ * stream's `retry:` of more than 60 s is not honoured (the client's own
+ * back-off applies instead, as if none had been sent), so a server (or a
+ * proxy) asking for an hour, a day or a far-off date never hangs a call or
+ * a stream: a request still fails after `maxRetries`, a stream after
+ * `maxReconnects`, with the answer's error (its `retryAfterMs` says what the
+ * server asked for). docs/client-faults.md.
+ */
+export const MAX_SERVER_DELAY_MS = 60_000;
 
 /**
  * Delay before attempt `attempt` (1 = first retry): `base * 2^(attempt-1)`,
@@ -14,15 +25,17 @@ export interface BackoffOptions {
  * server's `retry:` (`serverMs`) is the base and a minimum, as in the SSE
  * reconnection rules (the server sets the reconnection time): jitter never
  * goes below it, and like `atLeastMs` (a `Retry-After`) it is honoured even
- * above the cap, which bounds only the client's own growth. Attempt 0 (a
+ * above the cap, which bounds only the client's own growth, but not above
+ * `MAX_SERVER_DELAY_MS` (then it is ignored). Attempt 0 (a
  * stream reconnect after progress) is at once, with a little jitter.
  * `defaults`: the base and cap without options (request retries' unless
  * given).
  */
-export function backoff(attempt: number, options: BackoffOptions | undefined, serverMs?: number, atLeastMs = 0, [first, cap] = [500, 1e4]): number {
+export function backoff(attempt: number, options: BackoffOptions | undefined, serverMs?: number, atLeastMs?: number, [first, cap] = [500, 1e4]): number {
   const base = options?.initialDelayMs ?? first;
+  // (A `retry:` over MAX_SERVER_DELAY_MS as the base only brings the client's own back-off to its cap.)
   const exp = Math.min(options?.maxDelayMs ?? cap, (serverMs ?? base) * 2 ** (attempt - 1));
-  return Math.max(attempt ? exp / 2 + (Math.random() * exp) / 2 : Math.random() * Math.min(RESUME_JITTER_MS, base), serverMs ?? 0, atLeastMs);
+  return Math.max(attempt ? exp / 2 + (Math.random() * exp) / 2 : Math.random() * Math.min(RESUME_JITTER_MS, base), ...[serverMs!, atLeastMs!].filter((ms) => ms <= MAX_SERVER_DELAY_MS));
 }
 
 /** Stream reconnect defaults (`initialDelayMs`, `maxDelayMs`): a quick first retry, a short cap (a stream is waited on live). */
@@ -60,11 +73,14 @@ export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
     signal?.addEventListener("abort", stop);
   });
 
-/** An AbortController that also aborts when `parent` does; aborting it unhooks it from `parent`. */
-export function linked(parent: AbortSignal | undefined): AbortController {
+/**
+ * An AbortController that also aborts when `parent` does; aborting it
+ * unhooks it from `parent`, and so does `unhook` without aborting it.
+ */
+export function linked(parent: AbortSignal | undefined): AbortController & { unhook(): void } {
   const c = new AbortController();
   const follow = (): void => c.abort(parent!.reason);
   if (parent?.aborted) follow();
   parent?.addEventListener("abort", follow, { signal: c.signal });
-  return c;
+  return Object.assign(c, { unhook: () => parent?.removeEventListener("abort", follow) });
 }
