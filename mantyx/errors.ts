@@ -1,9 +1,8 @@
 /**
  * The MANTYX names of the runtime's protocol-neutral errors, kept so that
  * code written against 0.2 and earlier compiles and runs unchanged: the same
- * classes and guards (`MantyxApiError` is `ApiError`). The MANTYX client's
- * errors carry its brand in their `name` (`"MantyxApiError"`,
- * `"MantyxConnectionError"`), as before.
+ * classes and guards (`MantyxApiError` is `ApiError`). Their `name` is the
+ * runtime's neutral one (`"ApiError"`, `"ConnectionError"`; CHANGELOG).
  */
 export {
   ApiError as MantyxApiError,

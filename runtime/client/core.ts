@@ -16,7 +16,7 @@
  * browsers, Deno, Bun and edge workers.
  */
 import type { EventStreamSpec, StrictEventValidator, ValidationMode } from "../events/index.js";
-import { ApiError, branded, ConnectionError, unexpectedResponse } from "./errors.js";
+import { ApiError, ConnectionError, unexpectedResponse } from "./errors.js";
 import { backoff, linked, sleep, type BackoffOptions } from "./internal/backoff.js";
 import { failureReason, platformHeaders, send } from "./internal/platform.js";
 import { redactError, redactor, scrub, secretForms, type Redact } from "./internal/redact.js";
@@ -424,22 +424,20 @@ export class HttpClient {
   readonly #secrets: string[] = [];
   /** Sends credentials by security scheme, when the client takes them. */
   readonly #credentials: CredentialSender | undefined;
-  /** The generated client's brand (its class name less `Client`; empty for `ApiClient`): its errors carry it (errors.ts, `branded`), its TypeErrors begin with `<brand>Client`. */
-  readonly brand: string;
-
   /**
    * `version` names the client in `User-Agent`; `pathOptions` maps path
    * parameters that come from an option (the MANTYX client: `workspaceSlug`
    * from `workspace`) to that option's name; `credentials` sends the
    * `credentials` option (without it, that option is not read); `brand` is
    * the generated client's class name less `Client` (none for the default
-   * `ApiClient`, and from code of an older generator): its errors carry it
-   * (errors.ts), its TypeErrors begin with `<brand>Client` (`ApiClient` without one).
+   * `ApiClient`, and from code of an older generator): its TypeErrors begin
+   * with `<brand>Client` (`ApiClient` without one). Its errors are the
+   * runtime's, with their neutral names (errors.ts).
    */
   constructor(options: ClientOptions, version: string, pathOptions: Readonly<Record<string, string>> = {}, credentials?: CredentialSupport, brand = "") {
     const { apiKey, userAgent, baseUrl } = options;
     const secrets = this.#secrets;
-    const name = ((this.brand = brand) || "Api") + "Client";
+    const name = (brand || "Api") + "Client";
     this.#o = options;
     this.#pathOptions = pathOptions;
     this.#credentials = credentials?.(options.credentials ?? {}, secrets);
@@ -530,7 +528,7 @@ export class HttpClient {
       const ms = callOptions?.timeoutMs ?? settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
       // Not aborted when the work is done (only unhooked): aborting a finished fetch can reset its kept-alive connection.
       const deadline = linked(callOptions?.signal);
-      const timer = ms > 0 && ms < 2 ** 31 && setTimeout(() => deadline.abort(branded(new ConnectionError(`${id}: no complete answer within ${ms} ms (timeoutMs)`, { operationId: id, attempts: attempts[0] }), this.brand)), ms);
+      const timer = ms > 0 && ms < 2 ** 31 && setTimeout(() => deadline.abort(new ConnectionError(`${id}: no complete answer within ${ms} ms (timeoutMs)`, { operationId: id, attempts: attempts[0] })), ms);
       try {
         const target = url();
         let encoded: readonly [BodyInit?, string?] = [];
@@ -640,13 +638,10 @@ export class HttpClient {
           { url, method, headers, body: payload, signal },
           carried,
           () =>
-            branded(
-              new ConnectionError(`${id}: a browser hides the redirect; not followed (${carried} would go along): use Authorization, or the final URL as baseUrl`, {
-                operationId: id,
-                attempts: attempt,
-              }),
-              this.brand,
-            ),
+            new ConnectionError(`${id}: a browser hides the redirect; not followed (${carried} would go along): use Authorization, or the final URL as baseUrl`, {
+              operationId: id,
+              attempts: attempt,
+            }),
         );
         if (response.ok) {
           await read?.(response);
@@ -679,7 +674,7 @@ export class HttpClient {
       }
       // 408 (the server timed the request out, RFC 9110 §15.5.9: it may be repeated) counts as a failure to be retried.
       const retriable = response?.status == 429 || (retry < 0 && (!response || response.status > 499 || response.status == 408));
-      if (!retry || attempt > maxRetries || !retriable) throw branded(error, this.brand);
+      if (!retry || attempt > maxRetries || !retriable) throw error;
       await sleep(backoff(attempt, retryDelay, undefined, (error as ApiError).retryAfterMs), signal);
     }
   }

@@ -37,7 +37,7 @@ import { parseJsonLines } from "../jsonl/index.js";
 import { parseSseBatches, type SseMessage } from "../sse/index.js";
 import { StreamDecodeError } from "../events/errors.js";
 import type { CallContext, OperationKind } from "./core.js";
-import { branded, ConnectionError, unexpectedResponse, UnexpectedResponseError } from "./errors.js";
+import { ConnectionError, unexpectedResponse, UnexpectedResponseError } from "./errors.js";
 import { backoff, sleep, type BackoffOptions } from "./internal/backoff.js";
 import { redactError, type Redact } from "./internal/redact.js";
 
@@ -121,7 +121,7 @@ function sseItem(message: SseMessage, data: unknown): Record<string, unknown> {
  * The items of the answers `open` gives (it is called again with the last
  * event id to resume). `hide` removes the credential from what the stream
  * reports: a server may echo it into the content type or the body (whose
- * bytes a failed read's error may quote). `brand`: the client's (errors.ts).
+ * bytes a failed read's error may quote).
  */
 export function itemStream<T>(
   id: string,
@@ -129,7 +129,6 @@ export function itemStream<T>(
   open: (lastEventId: string | undefined) => Promise<Response>,
   options: ItemStreamOptions = {},
   hide: Redact = (text) => text,
-  brand = "",
   canResume = true,
 ): AsyncIterable<T> {
   const s: ItemStreamSpec = typeof spec == "string" ? { mode: spec } : spec;
@@ -179,7 +178,7 @@ export function itemStream<T>(
           if (!resume || !lastEventId || ++drops > maxReconnects) {
             const reason = redactError(error, hide);
             const hint = lastEventId ? `; the last event id was ${JSON.stringify(hide(lastEventId))}${resume ? "" : " (the document does not say the server resumes: pass { resume: true, lastEventId } to resume)"}` : "";
-            throw branded(new ConnectionError(`${id}: the stream broke off${hint}`, { operationId: id, cause: reason, attempts: drops, lastEventId }), brand);
+            throw new ConnectionError(`${id}: the stream broke off${hint}`, { operationId: id, cause: reason, attempts: drops, lastEventId });
           }
         }
         await sleep(backoff(drops, reconnectDelay, retryMs), signal);
@@ -210,7 +209,6 @@ export const itemStreamKind: OperationKind = (ctx) => {
     (last) => (withBody ? ctx.respond() : request(target, -1, options.signal, ITEM_STREAM_ACCEPT[mode], last ? { ...headers, "last-event-id": last } : headers)),
     options,
     redact,
-    client.brand,
     !withBody,
   );
 };
@@ -229,7 +227,7 @@ export const eitherKind: OperationKind = (ctx: CallContext) => {
     const { id, operation, callOptions } = ctx;
     const type = response.headers.get("content-type") ?? "";
     if (MEDIA[operation.items!].test(type)) {
-      return itemStream(id, { mode: operation.items!, sentinel: operation.sentinel }, async () => response, callOptions as ItemStreamOptions, ctx.hide(), ctx.client.brand, false);
+      return itemStream(id, { mode: operation.items!, sentinel: operation.sentinel }, async () => response, callOptions as ItemStreamOptions, ctx.hide(), false);
     }
     const text = await response.text();
     if (/^application\/([\w.+-]*\+)?json/i.test(type)) {

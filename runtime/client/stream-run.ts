@@ -62,7 +62,7 @@ import { SseParseError } from "../sse/errors.js";
 import { checkEvent, readEvent, type DecodeOptions, type EventCheck } from "../events/decode.js";
 import { isTerminalOf, StreamDecodeError, type DecodedItem, type EventEnvelope, type OnInvalid } from "../events/index.js";
 import type { CallOptions, HttpClient, OperationKind } from "./core.js";
-import { ApiError, branded, ConnectionError, unexpectedResponse } from "./errors.js";
+import { ApiError, ConnectionError, unexpectedResponse } from "./errors.js";
 import { linked, reconnectDelay, sleep, type BackoffOptions } from "./internal/backoff.js";
 import { redactError, scrub, type Redact } from "./internal/redact.js";
 
@@ -365,7 +365,7 @@ export const eventStream =
             }
             if (counted && ++failures > maxReconnects) {
               const what = finished ? `the run is over (${probe?.operation}) but ${failures} connections in a row brought no terminal event` : `${failures} drops in a row`;
-              throw branded(new ConnectionError(`${id}: ${what}; resume with { lastSeq: ${stream.lastSeq} }`, { operationId: id, cause: reason, attempts: failures, lastSeq: stream.lastSeq }), client.brand);
+              throw new ConnectionError(`${id}: ${what}; resume with { lastSeq: ${stream.lastSeq} }`, { operationId: id, cause: reason, attempts: failures, lastSeq: stream.lastSeq });
             }
           }
           attempt++;

@@ -60,7 +60,7 @@ describe("tool results under rate limiting", () => {
     server.toolResultFault = () => 503;
     const error = await runAgent(client(), { systemPrompt: "s", prompt: "p" }, { tools: tools(), idleTimeoutMs: IDLE }).catch((e: unknown) => e);
     server.toolResultFault = () => undefined;
-    expect((error as { name: string; status: number }).name).toBe("MantyxApiError");
+    expect((error as { name: string; status: number }).name).toBe("ApiError");
     expect(lastRun().posts.get("tu_1")).toEqual([503]);
     expect(lastRun().cancels).toBe(1);
   });

@@ -220,7 +220,7 @@ describe("a body that breaks off", () => {
     };
     const error = await client().createRun({ systemPrompt: "s", prompt: "p" }).catch((e: unknown) => e);
     server.override = () => false;
-    expect((error as Error).name).toBe("MantyxConnectionError");
+    expect((error as Error).name).toBe("ConnectionError");
     expect(attempts).toBe(1);
   });
 });

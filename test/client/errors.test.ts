@@ -37,7 +37,7 @@ describe("error statuses", () => {
   it("400 invalid_model -> MantyxApiError with code and candidates", async () => {
     const e = await failure(clientFor(server()).createRun({ systemPrompt: "You are helpful.", prompt: "x", modelId: "bogus-9" }));
     expect(e).toBeInstanceOf(MantyxApiError);
-    expect(e.name).toBe("MantyxApiError");
+    expect(e.name).toBe("ApiError");
     expect(e).toMatchObject({ status: 400, code: "invalid_model", operationId: "createRun" });
     expect(candidatesOf(e)).toEqual(["platform:demo", "provider:cm6def456"]);
     expect(e.message).toContain("Unknown model bogus-9");

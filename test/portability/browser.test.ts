@@ -86,7 +86,7 @@ describe("the runtime in a browser", () => {
         (globalThis as unknown as { portable: { redirected(a: string, b: string, c: string): Promise<Record<string, unknown>> } }).portable.redirected(base!, workspace!, key!),
       [`${origin}/hop`, api.workspace, api.apiKey],
     );
-    expect(out).toMatchObject({ threw: true, name: "MantyxConnectionError", leaks: false });
+    expect(out).toMatchObject({ threw: true, name: "ConnectionError", leaks: false });
     expect(out["message"]).toMatch(/listModels: a browser hides the redirect; not followed \(x-api-key would go along\)/);
     // The browser did not follow it either: the API origin saw no such request (a page's favicon request aside).
     expect(api.requests.slice(before).filter((r) => r.path.includes("/models"))).toEqual([]);
