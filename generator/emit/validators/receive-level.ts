@@ -109,7 +109,7 @@ export function receiveSchema(schema: SchemaObject | boolean, at: string, tags: 
     const here = `${at}/${escape(key)}`;
     if (key === RECEIVE_KEEPS || key === STRICT_ONLY || key === RECEIVE_DEFAULT) continue;
     if (key === TOLERATED) {
-      throw new EmitError("unsupported-schema", "validators", `${TOLERATED} at #${here} is derived by the generator, never written.`, `Write ${STRICT_ONLY}: { section } on the rule's subschema, or ${RECEIVE_DEFAULT} (schema/CONVENTIONS.md, "Two validation levels").`, here);
+      throw new EmitError("unsupported-schema", "validators", `${TOLERATED} at #${here} is derived by the generator, never written.`, `Write ${STRICT_ONLY}: { section } on the rule's subschema, or ${RECEIVE_DEFAULT} (\`mantyx-wire keywords\` lists both).`, here);
     }
     if (read !== undefined && key === "required") {
       // Members read as documented are not required when reading.
@@ -204,7 +204,7 @@ function receiveDefaults(node: Record<string, unknown>, at: string): Tolerated {
   const { section, members } = node[RECEIVE_DEFAULT] as { section: string; members: Record<string, { default: string | number | boolean; from?: string }> };
   const properties = (isPlainObject(node["properties"]) ? node["properties"] : {}) as Record<string, unknown>;
   const fail = (message: string): never => {
-    throw new EmitError("unsupported-schema", "validators", `${RECEIVE_DEFAULT} at #${here}: ${message}`, "Name declared properties whose schema is a `type` (integer, number, string or boolean), at most a `minimum`, and annotations, with a default of that type (schema/CONVENTIONS.md).", here);
+    throw new EmitError("unsupported-schema", "validators", `${RECEIVE_DEFAULT} at #${here}: ${message}`, "Name declared properties whose schema is a `type` (integer, number, string or boolean), at most a `minimum`, and annotations, with a default of that type (`mantyx-wire keywords`).", here);
   };
   const read: Record<string, ToleratedRead> = {};
   for (const [member, { default: value, from }] of Object.entries(members)) {

@@ -15,7 +15,7 @@
 import path from "node:path";
 import { readFileSync } from "node:fs";
 import { beforeAll, expect, test } from "vitest";
-import { genQuietly, REPO, tempDir } from "../support.js";
+import { genAll, REPO, tempDir } from "../support.js";
 
 const SCHEMA = path.join(REPO, "test/generator/foreign/discriminator-implicit.yaml");
 const out = tempDir();
@@ -23,7 +23,10 @@ type Validate = (data: unknown) => boolean;
 let validators: Record<string, Validate>;
 
 beforeAll(async () => {
-  await genQuietly(SCHEMA, out);
+  // One warning, by design (issue 24): the discriminator beside `Either`'s anyOf is left out of the validators.
+  const run = await genAll(SCHEMA, out);
+  expect(run.code).toBe(0);
+  expect(run.stderr.match(/^(error|warning).*$/gm)).toEqual([expect.stringMatching(/^warning\[validators\]: discriminator-implicit\.yaml:\d+:\d+: this discriminator is left out of the validators: it stands beside an anyOf .*#\/components\/schemas\/Either\/discriminator\)$/)]);
   validators = (await import(path.join(out, "validators/index.js"))) as Record<string, Validate>;
 }, 60_000);
 
