@@ -12,6 +12,7 @@ import { isFaultSpecError, parseFaultSpec } from "./faults/index.js";
 import { loadScriptFile, ScriptError, type Script } from "./flow-player.js";
 import type { FrameShape } from "./run-state.js";
 import { startMockServer, type MockServer } from "./server.js";
+import { serveUntilStopped } from "./engine/until-stopped.js";
 
 export interface MockCommandOptions {
   readonly port: string;
@@ -112,19 +113,7 @@ export async function runMock(options: MockCommandOptions, io: CliEnv, stop?: Ab
   }
   io.stdout(`${server.url}\n`);
   if (options.quiet !== true) io.stdout(banner(server, config.frames));
-  await new Promise<void>((resolve) => {
-    const done = (): void => {
-      process.off("SIGINT", done);
-      process.off("SIGTERM", done);
-      resolve();
-    };
-    process.once("SIGINT", done);
-    process.once("SIGTERM", done);
-    if (stop?.aborted === true) done();
-    stop?.addEventListener("abort", done, { once: true });
-  });
-  await server.close();
-  return 0;
+  return serveUntilStopped(server, stop);
 }
 
 function banner(server: MockServer, frames: FrameShape): string {

@@ -11,6 +11,7 @@ import { formatError } from "../../errors.js";
 import { loadSchema } from "../../load/index.js";
 import { isFaultSpecError, parseFaultSpec } from "../faults/index.js";
 import { startDocumentMock, type DocumentMock } from "./document-mock.js";
+import { serveUntilStopped } from "./until-stopped.js";
 
 export interface DocumentMockCommandOptions {
   readonly schema: string;
@@ -65,19 +66,7 @@ export async function runDocumentMock(options: DocumentMockCommandOptions, io: C
   }
   io.stdout(`${server.url}\n`);
   if (options.quiet !== true) io.stdout(banner(server, options.schema, faults));
-  await new Promise<void>((resolve) => {
-    const done = (): void => {
-      process.off("SIGINT", done);
-      process.off("SIGTERM", done);
-      resolve();
-    };
-    process.once("SIGINT", done);
-    process.once("SIGTERM", done);
-    if (stop?.aborted === true) done();
-    stop?.addEventListener("abort", done, { once: true });
-  });
-  await server.close();
-  return 0;
+  return serveUntilStopped(server, stop);
 }
 
 function banner(server: DocumentMock, schema: string, faults: string): string {
