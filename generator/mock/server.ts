@@ -35,7 +35,7 @@ import { RingLog } from "./ring-log.js";
 import { routesOf, type Route } from "./routes.js";
 import { startEngine, type Engine, type Exchange, type RecordedRequest, type RequestLogLine, type RoutedExchange } from "./engine/http.js";
 import { documentAnswers } from "./engine/document-mock.js";
-import { connectionSpecOf, faultSpecOfRequest, isFaultSpecError, NO_FAULTS, parseFaultSpec, planConnection, resumePoint, serveStream, type ConnectionEnd, type FaultSpec, type PlanLayer } from "./faults/index.js";
+import { connectionSpecOf, faultSpecOfRequest, isFaultSpecError, NO_FAULTS, parseFaultSpec, planConnection, recordEnd, resumePoint, serveStream, type ConnectionEnd, type FaultSpec, type PlanLayer } from "./faults/index.js";
 
 import { frameOf, MockRun, type FrameShape, type LogEntry, type ToolAnswerBody } from "./run-state.js";
 import { play, SCENARIOS } from "./scenarios.js";
@@ -646,11 +646,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         refuse: (status, body, headers) => send(res, status, body, headers),
         rateLimitedBody: run.shapes.rateLimited,
         onOpen: () => finishRecord(res, 200),
-        onEnd: (end, frames, writes) => {
-          record.end = end;
-          record.frames = frames;
-          record.writes = writes;
-        },
+        onEnd: recordEnd(record),
       },
       resumePoint(req, url, plan),
     ).catch(() => res.destroy());

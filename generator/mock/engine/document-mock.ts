@@ -15,7 +15,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OpenAPIObject, OperationObject, ParameterObject, ReferenceObject, ResponseObject } from "openapi3-ts/oas31";
 import { isPlainObject } from "../../load/json-pointer.js";
 import { deref, isJsonMediaType, operationsOf } from "../../emit/operations.js";
-import { connectionSpecOf, faultTextOfRequest, FAULT_QUERY, isFaultSpecError, NO_FAULTS, parseFaultSpec, planConnection, resumePoint, serveStream, type ConnectionEnd, type FaultSpec } from "../faults/index.js";
+import { connectionSpecOf, faultTextOfRequest, FAULT_QUERY, isFaultSpecError, NO_FAULTS, parseFaultSpec, planConnection, recordEnd, resumePoint, serveStream, type ConnectionEnd, type FaultSpec } from "../faults/index.js";
 import { RingLog } from "../ring-log.js";
 import { routesOf, type BodyIssue, type Route } from "../routes.js";
 import { chooseMedia, chooseStatus, preferenceOf, SSE, statusesForExample, type ChosenStatus, type Preference } from "./choose.js";
@@ -213,11 +213,7 @@ export function documentAnswers(
         refuse: (code, answer, extra) => engine().send(res, code, answer, extra),
         rateLimitedBody: { error: "rate_limited", message: "mock fault status=429" },
         onOpen: () => engine().finishRecord(res, status),
-        onEnd: (end, frames, writes) => {
-          record.end = end;
-          record.frames = frames;
-          record.writes = writes;
-        },
+        onEnd: recordEnd(record),
       },
       resumePoint(req, url, plan),
     ).catch(() => res.destroy());

@@ -34,6 +34,22 @@ export type ConnectionEnd =
   /** The client went away first. */
   | "client-closed";
 
+/** What a mock's connection record keeps of how it ended. */
+export interface ConnectionOutcome {
+  end: ConnectionEnd | undefined;
+  frames: number;
+  writes: number;
+}
+
+/** `onEnd` that writes how the connection ended into `record` (both mocks keep one per stream connection). */
+export const recordEnd =
+  (record: ConnectionOutcome) =>
+  (end: ConnectionEnd, frames: number, writes: number): void => {
+    record.end = end;
+    record.frames = frames;
+    record.writes = writes;
+  };
+
 export interface ServeStreamOptions<Entry extends { readonly seq: number; readonly type: string }> {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
