@@ -39,7 +39,7 @@ export function rateLimitOf(error: MantyxApiError): RateLimit | undefined {
 export function requiredScopesOf(error: MantyxApiError): string[] {
   const required = (error.body as { required?: unknown } | null | undefined)?.required;
   const challenged = /\bscope="([^"]*)/i.exec(error.headers.get("www-authenticate") ?? "")?.[1]?.split(" ");
-  return [...new Set([required, challenged].flat().filter((s): s is string => typeof s == "string" && s != ""))];
+  return [...new Set([required, challenged].flat().filter((s): s is string => typeof s === "string" && s !== ""))];
 }
 
 /** The model ids an `invalid_model` answer offers instead of an unresolvable `modelId`, when it lists any. */

@@ -51,7 +51,7 @@ async function execute(cmd: Command): Promise<unknown> {
   }
 }
 
-const out = (line: unknown): void => void process.stdout.write(JSON.stringify(line) + "\n");
+const out = (line: unknown): void => void process.stdout.write(`${JSON.stringify(line)}\n`);
 const lines = createInterface({ input: process.stdin });
 lines.on("line", (line) => {
   let cmd: Command;

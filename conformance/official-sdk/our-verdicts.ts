@@ -8,4 +8,4 @@ import { runOutcome } from "../../mantyx/outcome.js";
 const chunks: Buffer[] = [];
 for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
 const events = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Array<{ type: string; data?: unknown }>;
-process.stdout.write(JSON.stringify(events.map((e) => runOutcome(e) ?? null)) + "\n");
+process.stdout.write(`${JSON.stringify(events.map((e) => runOutcome(e) ?? null))}\n`);

@@ -38,7 +38,7 @@ import { propertyKey } from "./types/ts-type.js";
 import { streamSpecName, terminalTypeName } from "./events.js";
 import { deref, operationsOf, requestBodyComponent } from "./operations.js";
 import { checksRevision, runtimeImport } from "./runtime-import.js";
-import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "./validators/names.js";
+import { allErrorsFile, allErrorsName, validatorName } from "./validators/names.js";
 
 /** The codegen/v1 revision of operation functions, the client class and defineOperations (runtime/codegen/v1.ts): 5, `operation`, entries' `extras`, `eventStream` with `checkEvent`; 6, entries' `pathStyles`; 7, `HttpClient` with `schemeCredentials`; 8, the receive-level validators they bundle may call `tolerated`; 9, item streams as real APIs describe them (`eitherKind`, entries' `sentinel`, `resume` and `accept`). */
 export const OPERATION_FUNCTIONS_REVISION = 9;

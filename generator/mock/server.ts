@@ -210,9 +210,9 @@ interface Context {
  */
 function rateLimitHeaders(method: string, path: string, retryAfterSeconds: number): Record<string, string> {
   const [bucket, limit] =
-    method == "GET" || method == "HEAD"
+    method === "GET" || method === "HEAD"
       ? ["transport", 6000]
-      : method == "POST" && path.endsWith("/agent-runs")
+      : method === "POST" && path.endsWith("/agent-runs")
         ? ["run-start", 120]
         : /\/(tool-results|approvals|feedback|cancel)(\/|$)/.test(path)
           ? ["lifecycle", 600]

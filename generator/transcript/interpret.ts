@@ -138,7 +138,7 @@ function get(value: unknown, path: readonly string[]): unknown {
       if (!/^(0|[1-9][0-9]*)$/.test(seg)) return undefined;
       v = v[Number(seg)];
     } else {
-      if (!Object.prototype.hasOwnProperty.call(v, seg)) return undefined;
+      if (!Object.hasOwn(v, seg)) return undefined;
       v = (v as Record<string, unknown>)[seg];
     }
   }

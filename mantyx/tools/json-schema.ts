@@ -82,7 +82,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   const ka = Object.keys(a);
   const ob = b as Record<string, unknown>;
-  return ka.length === Object.keys(ob).length && ka.every((k) => Object.prototype.hasOwnProperty.call(ob, k) && jsonEqual((a as Record<string, unknown>)[k], ob[k]));
+  return ka.length === Object.keys(ob).length && ka.every((k) => Object.hasOwn(ob, k) && jsonEqual((a as Record<string, unknown>)[k], ob[k]));
 }
 
 function pointer(path: string, key: string | number): string {
@@ -195,14 +195,14 @@ class Walker {
     if (typeof s["maxProperties"] === "number" && keys.length > s["maxProperties"]) this.add(path, "maxProperties", `must have at most ${s["maxProperties"]} properties`);
     if (Array.isArray(s["required"])) {
       for (const r of s["required"]) {
-        if (typeof r === "string" && !Object.prototype.hasOwnProperty.call(v, r)) this.add(path, "required", `must have property ${JSON.stringify(r)}`);
+        if (typeof r === "string" && !Object.hasOwn(v, r)) this.add(path, "required", `must have property ${JSON.stringify(r)}`);
       }
     }
     const props = (typeof s["properties"] === "object" && s["properties"] !== null ? s["properties"] : {}) as Record<string, Schema>;
     const patternProps = typeof s["patternProperties"] === "object" && s["patternProperties"] !== null ? Object.entries(s["patternProperties"] as Record<string, Schema>) : [];
     const additional = s["additionalProperties"];
     for (const key of keys) {
-      let known = Object.prototype.hasOwnProperty.call(props, key);
+      let known = Object.hasOwn(props, key);
       if (known) this.check(props[key]!, v[key], pointer(path, key), depth + 1);
       for (const [source, sub] of patternProps) {
         const r = regex(source);

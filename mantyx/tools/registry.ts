@@ -173,7 +173,7 @@ export function truncateUtf8(text: string, maxBytes: number): string {
   if (bytes.length <= maxBytes) return text;
   let end = maxBytes - 3; // room for "…" (3 bytes)
   while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--; // not inside a character
-  return decoder.decode(bytes.subarray(0, end)) + "…";
+  return `${decoder.decode(bytes.subarray(0, end))}…`;
 }
 
 function utf8Length(text: string): number {
@@ -254,7 +254,7 @@ function jsonSchemaOf(schema: JsonSchemaObject | StandardJsonSchema | undefined,
 
 /** A Standard Schema issue as one line: `/path/to message`. */
 function issueLine(issue: { message: string; path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined }): string {
-  const path = (issue.path ?? []).map((p) => "/" + String(typeof p === "object" ? p.key : p)).join("");
+  const path = (issue.path ?? []).map((p) => `/${String(typeof p === "object" ? p.key : p)}`).join("");
   return `${path || "(arguments)"} ${issue.message}`;
 }
 
@@ -292,7 +292,7 @@ export class ToolRegistry {
       definition: definition as unknown as LocalToolDefinition<never>,
       parameters: jsonSchemaOf(parameters, "input", `The parameters of local tool ${JSON.stringify(name)}`),
       outputSchema: jsonSchemaOf(definition.outputSchema, "output", `The outputSchema of local tool ${JSON.stringify(name)}`),
-      standard: isStandardJsonSchema(parameters) && typeof parameters["~standard"].validate == "function" ? parameters : undefined,
+      standard: isStandardJsonSchema(parameters) && typeof parameters["~standard"].validate === "function" ? parameters : undefined,
     });
     return this;
   }

@@ -47,7 +47,7 @@ describe("tool results under rate limiting", () => {
     server.script = toolRun();
     server.faults = () => ({});
     let posts = 0;
-    server.toolResultFault = () => (++posts == 1 ? 429 : undefined);
+    server.toolResultFault = () => (++posts === 1 ? 429 : undefined);
     const terminal = await runAgent(client(), { systemPrompt: "s", prompt: "p" }, { tools: tools(), idleTimeoutMs: IDLE }).catch((e: unknown) => e);
     server.toolResultFault = () => undefined;
     expect((terminal as { type: string }).type).toBe("result");
@@ -69,7 +69,7 @@ describe("tool results under rate limiting", () => {
 describe("no stream connection left open", () => {
   it("after a run through drops and a stall", async () => {
     server.script = toolRun();
-    server.faults = (n) => (n == 1 ? { dropAfter: 1 } : n == 2 ? { stallAfter: 0 } : {});
+    server.faults = (n) => (n === 1 ? { dropAfter: 1 } : n === 2 ? { stallAfter: 0 } : {});
     await runAgent(client(), { systemPrompt: "s", prompt: "p" }, { tools: tools(), idleTimeoutMs: IDLE });
     await settled();
   });
@@ -111,7 +111,7 @@ describe("no stream connection left open", () => {
     const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" });
     const controller = new AbortController();
     const error = await (async () => {
-      for await (const _ of c.streamRun(runId, { idleTimeoutMs: IDLE, signal: controller.signal, onReconnect: (i) => i.attempt == 2 && controller.abort(new Error("stop")) })) void _;
+      for await (const _ of c.streamRun(runId, { idleTimeoutMs: IDLE, signal: controller.signal, onReconnect: (i) => i.attempt === 2 && controller.abort(new Error("stop")) })) void _;
     })().catch((e: unknown) => e);
     expect((error as Error).message).toBe("stop");
     await settled();
@@ -120,9 +120,9 @@ describe("no stream connection left open", () => {
 
 describe("the process can end after a run (nothing keeps its event loop alive)", () => {
   for (const kind of ["late", "faults"] as const) {
-    it(`a ${kind == "late" ? "run with a late 409 result" : "run through a drop and a stall"}: the script returns and its process exits by itself`, async () => {
-      server.script = toolRun(kind == "late" ? 100 : 10_000).map((s) => ("emit" in s && s.emit.type == "local_tool_call" ? { emit: { ...s.emit, data: { toolUseId: "tu_1", name: "add", args: { a: 3 } } } } : s));
-      server.faults = kind == "faults" ? (n) => (n == 1 ? { dropAfter: 1 } : n == 2 ? { stallAfter: 0 } : {}) : () => ({});
+    it(`a ${kind === "late" ? "run with a late 409 result" : "run through a drop and a stall"}: the script returns and its process exits by itself`, async () => {
+      server.script = toolRun(kind === "late" ? 100 : 10_000).map((s) => ("emit" in s && s.emit.type === "local_tool_call" ? { emit: { ...s.emit, data: { toolUseId: "tu_1", name: "add", args: { a: 3 } } } } : s));
+      server.faults = kind === "faults" ? (n) => (n === 1 ? { dropAfter: 1 } : n === 2 ? { stallAfter: 0 } : {}) : () => ({});
       const child = spawn(process.execPath, ["--import", "tsx", "test/audit/exit-probe.ts", server.url, server.apiKey, kind], { stdio: ["ignore", "pipe", "inherit"] });
       let out = "";
       child.stdout.on("data", (c: Buffer) => (out += c));
@@ -130,7 +130,7 @@ describe("the process can end after a run (nothing keeps its event loop alive)",
       const killer = setTimeout(() => child.kill(), 25_000);
       const code = await new Promise<number | null>((r) => child.on("exit", (c) => r(c)));
       clearTimeout(killer);
-      expect({ code, out: out.trim() }).toEqual({ code: 0, out: JSON.stringify({ terminal: "result", outcomes: [kind == "late" ? "run_terminal" : "accepted"] }) });
+      expect({ code, out: out.trim() }).toEqual({ code: 0, out: JSON.stringify({ terminal: "result", outcomes: [kind === "late" ? "run_terminal" : "accepted"] }) });
     }, 40_000);
   }
 });

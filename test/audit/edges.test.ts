@@ -22,7 +22,7 @@ const deep = (depth: number, leaf = "1"): string => "[".repeat(depth) + leaf + "
 describe("deep bodies", () => {
   it("a 400 whose JSON body nests 100,000 deep is a MantyxApiError, not a RangeError", async () => {
     server.override = (req, res) => {
-      if (req.method != "POST") return false;
+      if (req.method !== "POST") return false;
       res.writeHead(400, { "content-type": "application/json" });
       res.end(`{"error":"invalid_request","message":"bad","issues":${deep(100_000)}}`);
       return true;
@@ -38,7 +38,7 @@ describe("deep bodies", () => {
     server.script = [{ emit: { type: "result", data: { subtype: "success", text: "ok" } } }];
     const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" });
     server.override = (req, res) => {
-      if (req.method != "GET" || req.url?.includes("stream")) return false;
+      if (req.method !== "GET" || req.url?.includes("stream")) return false;
       res.writeHead(200, { "content-type": "application/json" });
       res.end(`{"id":"${runId}","status":"running","extra":${deep(100_000)}}`);
       return true;
@@ -98,7 +98,7 @@ describe("statuses the documents allow", () => {
     const c = client();
     const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" });
     for await (const e of c.streamRun(runId, { idleTimeoutMs: 400 })) {
-      if (e.type == "local_tool_call") expect(await c.postToolResult(runId, { toolUseId: "tu_1", result: "r" })).toEqual({ status: "accepted", httpStatus: 204 });
+      if (e.type === "local_tool_call") expect(await c.postToolResult(runId, { toolUseId: "tu_1", result: "r" })).toEqual({ status: "accepted", httpStatus: 204 });
     }
     expect(await c.cancelRun(runId)).toBeUndefined();
     server.createStatus = 202;
@@ -133,7 +133,7 @@ describe("statuses the documents allow", () => {
     const timedOut = new Map<string, number>();
     server.override = (req, res) => {
       const route = req.url!.includes("/stream") ? "stream" : "getRun";
-      if (req.method != "GET" || timedOut.has(route)) return false;
+      if (req.method !== "GET" || timedOut.has(route)) return false;
       timedOut.set(route, 1);
       res.writeHead(408, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: "request_timeout" }));
@@ -169,8 +169,8 @@ describe("a new run's answer without a body", () => {
   for (const status of [202, 204]) {
     it(`a bare ${status}: createRun and runAgent fail with a typed UnexpectedResponseError, not with undefined and a TypeError from reading its runId`, async () => {
       server.override = (req, res) => {
-        if (req.method != "POST" || !req.url?.endsWith("/agent-runs")) return false;
-        res.writeHead(status, status == 202 ? { "content-type": "application/json" } : {});
+        if (req.method !== "POST" || !req.url?.endsWith("/agent-runs")) return false;
+        res.writeHead(status, status === 202 ? { "content-type": "application/json" } : {});
         res.end();
         return true;
       };
@@ -197,9 +197,9 @@ describe("a new run's answer that is JSON but has no run id", () => {
       const requests: string[] = [];
       server.override = (req, res) => {
         requests.push(`${req.method} ${new URL(req.url ?? "/", server.url).pathname}`);
-        if (req.method != "POST" || !req.url?.endsWith("/agent-runs")) return false;
+        if (req.method !== "POST" || !req.url?.endsWith("/agent-runs")) return false;
         res.writeHead(202, { "content-type": "application/json" });
-        res.end(body == "ECHO" ? JSON.stringify(echo(server.apiKey)) : body);
+        res.end(body === "ECHO" ? JSON.stringify(echo(server.apiKey)) : body);
         return true;
       };
       const ran = await runAgent(client(), { systemPrompt: "s", prompt: "p" }).catch((e: unknown) => e);

@@ -14,7 +14,7 @@ const tools = new ToolRegistry().local({
   name: "add",
   parameters: { type: "object", properties: { a: { type: "number" } }, required: ["a"] },
   handler: async ({ a }: { a: number }) => {
-    await new Promise((r) => setTimeout(r, kind == "late" ? 400 : 0));
+    await new Promise((r) => setTimeout(r, kind === "late" ? 400 : 0));
     return String(a);
   },
 });

@@ -96,7 +96,7 @@ describe("a 2xx stream answer that is not text/event-stream", () => {
 
   it("after events were delivered (a drop, then a login page on the reconnect): the events once, then the typed error, no third connection", async () => {
     server.script = [{ emit: { type: "assistant_delta", data: { text: "a" } } }, { emit: { type: "assistant_delta", data: { text: "b" } } }, result];
-    server.faults = (n) => (n == 1 ? { dropAfter: 1 } : { contentType: "text/html" });
+    server.faults = (n) => (n === 1 ? { dropAfter: 1 } : { contentType: "text/html" });
     const c = client();
     const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" });
     const seqs: number[] = [];
@@ -113,7 +113,7 @@ describe("a 2xx stream answer that is not text/event-stream", () => {
 describe("a Retry-After longer than the cap (60 s) is not waited for", () => {
   it("the stream: a 503 asking for a day is reconnected on the client's own back-off, and the run completes", async () => {
     server.script = [{ emit: { type: "assistant_delta", data: { text: "a" } } }, result];
-    server.faults = (n) => (n == 1 ? { status: 503, retryAfter: "86400" } : {});
+    server.faults = (n) => (n === 1 ? { status: 503, retryAfter: "86400" } : {});
     const c = client();
     const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" });
     const delays: number[] = [];
@@ -133,7 +133,7 @@ describe("a Retry-After longer than the cap (60 s) is not waited for", () => {
     const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" });
     let attempts = 0;
     server.override = (req, res) => {
-      if (req.method != "GET" || req.url?.includes("/stream") || ++attempts > 1) return false;
+      if (req.method !== "GET" || req.url?.includes("/stream") || ++attempts > 1) return false;
       res.writeHead(503, { "content-type": "application/json", "retry-after": new Date(Date.now() + 7 * 86400e3).toUTCString() });
       res.end('{"error":"server_error","message":"maintenance"}');
       return true;
@@ -164,7 +164,7 @@ describe("an id-less malformed frame that is the very first frame", () => {
         { emit: { type: "assistant_delta", data: { text: "a" } } },
         result,
       ];
-      server.faults = (n) => ({ ...(n == 1 ? { dropAfter: 2 } : {}), ignoreResume });
+      server.faults = (n) => ({ ...(n === 1 ? { dropAfter: 2 } : {}), ignoreResume });
       const c = client();
       const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" });
       const got: string[] = [];
@@ -177,7 +177,7 @@ describe("an id-less malformed frame that is the very first frame", () => {
 
   it("and a drop right after it: the one frame once, then the rest", async () => {
     server.script = [{ emit: { type: "assistant_delta", rawData: "not json", idLine: null } }, { emit: { type: "assistant_delta", data: { text: "a" } } }, result];
-    server.faults = (n) => (n == 1 ? { dropAfter: 1 } : {});
+    server.faults = (n) => (n === 1 ? { dropAfter: 1 } : {});
     const c = client();
     const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" });
     const got: string[] = [];
@@ -194,7 +194,7 @@ describe("a body that breaks off", () => {
     const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" });
     let attempts = 0;
     server.override = (req, res) => {
-      if (req.method != "GET" || req.url?.includes("/stream") || ++attempts > 1) return false;
+      if (req.method !== "GET" || req.url?.includes("/stream") || ++attempts > 1) return false;
       const body = `{"id":"${runId}","status":"running","padding":"${"x".repeat(4000)}"}`;
       res.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) });
       res.write(body.slice(0, 100));
@@ -211,7 +211,7 @@ describe("a body that breaks off", () => {
     server.script = [result];
     let attempts = 0;
     server.override = (req, res) => {
-      if (req.method != "POST") return false;
+      if (req.method !== "POST") return false;
       attempts++;
       res.writeHead(202, { "content-type": "application/json", "content-length": "500" });
       res.write('{"runId":"run_');
@@ -229,7 +229,7 @@ describe("an error answer's body is read up to 64 KiB", () => {
   it("an endless 400 body: a MantyxApiError with the status and at most 64 KiB of the body, the rest never read", async () => {
     let closed: Promise<number> | undefined;
     server.override = (req, res) => {
-      if (req.method != "POST") return false;
+      if (req.method !== "POST") return false;
       res.writeHead(400, { "content-type": "text/html" });
       closed = endless(res, "<p>Bad request</p>".padEnd(1024, "."));
       return true;
@@ -247,7 +247,7 @@ describe("an error answer's body is read up to 64 KiB", () => {
 
   it("a JSON error body under the cap keeps its code and message", async () => {
     server.override = (req, res) => {
-      if (req.method != "POST") return false;
+      if (req.method !== "POST") return false;
       res.writeHead(409, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: "conflict_here", message: "m".repeat(ERROR_BODY_LIMIT - 100) }));
       return true;

@@ -154,9 +154,9 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
   const append = (run: AuditRun, type: string, data: Record<string, unknown> = {}, extra: Partial<StoredEvent> = {}): void => {
     if (run.terminal) return;
     run.log.push({ seq: run.log.length + 1, type, data, ...extra });
-    if (type == "result" || type == "error" || type == "cancelled") {
+    if (type === "result" || type === "error" || type === "cancelled") {
       run.terminal = true;
-      run.status = type == "cancelled" ? "cancelled" : type == "error" || String(data["subtype"] ?? "success") != "success" ? "failed" : "succeeded";
+      run.status = type === "cancelled" ? "cancelled" : type === "error" || String(data["subtype"] ?? "success") !== "success" ? "failed" : "succeeded";
     }
     for (const wake of run.listeners) wake();
   };
@@ -210,7 +210,7 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
     const q = query.get("lastSeq") ?? undefined;
     run.resumes.push([header, q]);
     const f = server.faults(n, run, req);
-    if (f.status) return fail(res, f.status, f.status == 429 ? "rate_limit_exceeded" : "unavailable", "try later", f.retryAfter ? { "retry-after": f.retryAfter } : {});
+    if (f.status) return fail(res, f.status, f.status === 429 ? "rate_limit_exceeded" : "unavailable", "try later", f.retryAfter ? { "retry-after": f.retryAfter } : {});
     if (f.contentType) {
       res.writeHead(200, { "content-type": f.contentType });
       return void res.end(f.contentType.includes("json") ? '{"ok":true}' : "<html><body>Sign in</body></html>");
@@ -224,7 +224,7 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
     const socket = res.socket!;
     socket.setNoDelay(true);
     const write = async (text: string | Buffer): Promise<void> => {
-      const bytes = typeof text == "string" ? Buffer.from(text, "utf8") : text;
+      const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;
       const size = f.chunk ?? bytes.length;
       for (let i = 0; i < bytes.length; i += size) {
         if (socket.destroyed) return;
@@ -252,7 +252,7 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
         const text = frameText(event, f);
         if (f.partialAfter !== undefined && sent >= f.partialAfter) {
           await write(Buffer.from(text, "utf8").subarray(0, Math.min(f.partialBytes ?? 5, Buffer.byteLength(text) - 1)));
-          if (f.partialThen == "stall") return;
+          if (f.partialThen === "stall") return;
           return void res.end();
         }
         if (f.cutAfter !== undefined && sent >= f.cutAfter) {
@@ -289,7 +289,7 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
   const http = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const auth = req.headers["authorization"];
-    const given = typeof auth == "string" ? auth.replace(/^Bearer /, "") : req.headers["x-api-key"];
+    const given = typeof auth === "string" ? auth.replace(/^Bearer /, "") : req.headers["x-api-key"];
     const base = `/api/v1/workspaces/${WORKSPACE}/agent-runs`;
     const label = `${req.method} ${url.pathname.replace(/run_\d+/, ":id")}`;
     server.hits[label] = (server.hits[label] ?? 0) + 1;
@@ -297,7 +297,7 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
     if (given !== apiKey) return fail(res, 401, "unauthorized", "Missing or invalid API key");
     if (!url.pathname.startsWith(base)) return fail(res, 404, "not_found", "no such route");
     const rest = url.pathname.slice(base.length).split("/").filter(Boolean);
-    if (req.method == "POST" && rest.length == 0) {
+    if (req.method === "POST" && rest.length === 0) {
       const body = JSON.parse((await readBody(req)) || "null");
       const id = `run_${nextRun++}`;
       const run: AuditRun = { id, body, log: [], terminal: false, status: "queued", connections: 0, resumes: [], posts: new Map(), postBodies: [], cancels: 0, waiters: new Map(), early: new Map(), listeners: new Set() };
@@ -308,17 +308,17 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
     }
     const run = runs.get(rest[0] ?? "");
     if (!run) return fail(res, 404, "not_found", "Run not found");
-    if (req.method == "GET" && rest.length == 1) {
+    if (req.method === "GET" && rest.length === 1) {
       const over = run.terminal;
       return json(res, 200, { id: run.id, status: run.status, tokens: over ? { inputTokens: 1, cachedTokens: 0, reasoningTokens: 0, outputTokens: 1 } : null, turns: over ? 1 : null, model: null, ...server.snapshotExtra });
     }
-    if (req.method == "GET" && rest[1] == "stream") return stream(run, req, res, url.searchParams);
-    if (req.method == "POST" && rest[1] == "tool-results") {
+    if (req.method === "GET" && rest[1] === "stream") return stream(run, req, res, url.searchParams);
+    if (req.method === "POST" && rest[1] === "tool-results") {
       const body = JSON.parse(await readBody(req)) as { toolUseId: string };
       const faulted = server.toolResultFault(++toolPosts);
       if (faulted) {
         (run.posts.get(body.toolUseId) ?? run.posts.set(body.toolUseId, []).get(body.toolUseId)!).push(faulted);
-        return fail(res, faulted, faulted == 429 ? "rate_limit_exceeded" : "unavailable", "try later", { "retry-after": "0" });
+        return fail(res, faulted, faulted === 429 ? "rate_limit_exceeded" : "unavailable", "try later", { "retry-after": "0" });
       }
       run.postBodies.push(body);
       const statuses = run.posts.get(body.toolUseId) ?? [];
@@ -329,11 +329,11 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
         return fail(res, 409, "run_terminal", "The run already finished");
       }
       // A call emitted and not yet answered is pending, whether or not the script waits for it yet.
-      const pending = run.log.some((e) => e.type == "local_tool_call" && (e.data as { toolUseId?: unknown }).toolUseId == body.toolUseId) && !run.early.has(body.toolUseId) && !run.log.some((e) => e.type == "local_tool_result_in" && (e.data as { toolUseId?: unknown }).toolUseId == body.toolUseId);
+      const pending = run.log.some((e) => e.type === "local_tool_call" && (e.data as { toolUseId?: unknown }).toolUseId === body.toolUseId) && !run.early.has(body.toolUseId) && !run.log.some((e) => e.type === "local_tool_result_in" && (e.data as { toolUseId?: unknown }).toolUseId === body.toolUseId);
       if (!waiter && pending) {
         statuses.push(server.toolResultStatus);
         run.early.set(body.toolUseId, body);
-        return server.toolResultStatus == 204 ? json(res, 204, undefined) : json(res, 200, {});
+        return server.toolResultStatus === 204 ? json(res, 204, undefined) : json(res, 200, {});
       }
       if (!waiter) {
         statuses.push(404);
@@ -342,9 +342,9 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
       statuses.push(server.toolResultStatus);
       run.waiters.delete(body.toolUseId);
       waiter(body);
-      return server.toolResultStatus == 204 ? json(res, 204, undefined) : json(res, 200, {});
+      return server.toolResultStatus === 204 ? json(res, 204, undefined) : json(res, 200, {});
     }
-    if (req.method == "POST" && rest[1] == "cancel") {
+    if (req.method === "POST" && rest[1] === "cancel") {
       run.cancels++;
       append(run, "cancelled", { reason: "user" });
       return json(res, 204, undefined);

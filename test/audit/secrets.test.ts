@@ -68,7 +68,7 @@ describe("fragments and escape variants of an echoed key never reach an error or
           spy.mockRestore();
         }
         // (The frame reached the client and was reported: the test can fail.)
-        expect(reported.length + warnings.length + logged.length).toBeGreaterThan(mode == "throw" ? 0 : 1);
+        expect(reported.length + warnings.length + logged.length).toBeGreaterThan(mode === "throw" ? 0 : 1);
         for (const [i, r] of [...reported, ...warnings, ...logged].entries()) expectNoFragment(`${mode} #${i}`, r);
       });
     }

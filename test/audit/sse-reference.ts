@@ -47,7 +47,7 @@ export function interpretEventStream(bytes: Uint8Array): { events: ReferenceEven
       if (value.startsWith(" ")) value = value.slice(1);
     }
     if (field === "event") type = value;
-    else if (field === "data") data += value + "\n";
+    else if (field === "data") data += `${value}\n`;
     else if (field === "id") {
       if (!value.includes("\0")) lastIdBuffer = value;
     } else if (field === "retry") {

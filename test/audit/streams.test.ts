@@ -70,7 +70,7 @@ describe("connection faults, default settings", () => {
     ["cut inside a UTF-8 sequence", (n) => (n < 3 ? { cutAfter: 2, cutBytes: 60 + n, chunk: 1 } : {})],
     ["clean ends without terminal", (n) => (n < 8 ? { endAfter: 2 } : {})],
     ["stalls (half-open) after 2 frames", (n) => (n < 3 ? { stallAfter: 2 } : {})],
-    ["503 then 429 with Retry-After 0", (n) => (n == 1 ? { status: 503 } : n == 2 ? { status: 429, retryAfter: "0" } : {})],
+    ["503 then 429 with Retry-After 0", (n) => (n === 1 ? { status: 503 } : n === 2 ? { status: 429, retryAfter: "0" } : {})],
     ["replays 3 old seqs on each reconnect", (n) => (n < 6 ? { dropAfter: 3, replay: 3 } : { replay: 3 })],
     ["stripped resume hints", (n) => (n < 5 ? { dropAfter: 2 + n, ignoreResume: true } : { ignoreResume: true })],
     ["CR line ends, BOM, 1-byte chunks", () => ({ eol: "\r", bom: true, chunk: 1 })],
@@ -149,7 +149,7 @@ describe("what the server writes that the client must tolerate", () => {
   });
 
   it("a 4xx on reconnect is a MantyxApiError, not retried", async () => {
-    const r = await streamAll((n) => (n == 1 ? { dropAfter: 1 } : { status: 403 }), chatter(3));
+    const r = await streamAll((n) => (n === 1 ? { dropAfter: 1 } : { status: 403 }), chatter(3));
     expect(r.seqs).toEqual([1]);
     expect(isMantyxApiError(r.error)).toBe(true);
   });
@@ -158,7 +158,7 @@ describe("what the server writes that the client must tolerate", () => {
     const r = await streamAll(() => ({ contentType: "text/html; charset=utf-8" }), chatter(1), { reconnectDelay: { initialDelayMs: 1, maxDelayMs: 2 } });
     expect(r.run.connections).toBe(1);
     expect(isUnexpectedResponseError(r.error)).toBe(true);
-    const later = await streamAll((n) => (n == 1 ? { dropAfter: 2 } : n == 2 ? { contentType: "application/json" } : {}), chatter(3));
+    const later = await streamAll((n) => (n === 1 ? { dropAfter: 2 } : n === 2 ? { contentType: "application/json" } : {}), chatter(3));
     expect([later.run.connections, later.seqs]).toEqual([2, [1, 2]]);
     expect(isUnexpectedResponseError(later.error)).toBe(true);
   });
@@ -170,7 +170,7 @@ describe("what the server writes that the client must tolerate", () => {
   });
 
   it("a stream that never comes back ends in MantyxConnectionError, never quietly", async () => {
-    const r = await streamAll((n) => (n == 1 ? { dropAfter: 2 } : { status: 503 }), chatter(3), { reconnectDelay: { initialDelayMs: 1, maxDelayMs: 2 } });
+    const r = await streamAll((n) => (n === 1 ? { dropAfter: 2 } : { status: 503 }), chatter(3), { reconnectDelay: { initialDelayMs: 1, maxDelayMs: 2 } });
     expect(r.seqs).toEqual([1, 2]);
     expect(isMantyxConnectionError(r.error)).toBe(true);
   });
@@ -216,7 +216,7 @@ describe("runAgent with default settings", () => {
   }
 
   it("a tool round trip under drops, replays and stripped hints: one POST, every event once", async () => {
-    const r = await run((n) => (n < 6 ? { dropAfter: 1, ignoreResume: n % 2 == 0, replay: 2 } : {}), toolScript());
+    const r = await run((n) => (n < 6 ? { dropAfter: 1, ignoreResume: n % 2 === 0, replay: 2 } : {}), toolScript());
     expect(r.error).toBeUndefined();
     expect(r.seqs).toEqual(r.run.log.map((e) => e.seq));
     expect(r.run.posts.get("tu_1")).toEqual([200]);
@@ -224,7 +224,7 @@ describe("runAgent with default settings", () => {
 
   it("five calls of one turn under drops, replays and stripped hints: each answered by exactly one POST", async () => {
     const ids = ["tu_a", "tu_b", "tu_c", "tu_d", "tu_e"];
-    const r = await run((n) => (n < 8 ? { dropAfter: 2, ignoreResume: n % 3 == 0, replay: 3 } : {}), [
+    const r = await run((n) => (n < 8 ? { dropAfter: 2, ignoreResume: n % 3 === 0, replay: 3 } : {}), [
       ...ids.map((id, i) => ({ emit: { type: "local_tool_call", data: { toolUseId: id, name: "add", args: { a: i, b: 1 } } } })),
       // The server's patience is not under test: the replaying connections bring nothing new, so the back-off grows over them
       // (about 7.6 s of waits in one run, by onReconnect), and the default 10 s tool timeout then ended the run on a loaded machine.

@@ -63,7 +63,7 @@ describe("README programs, bundled, run", () => {
       } finally {
         log.mockRestore();
       }
-      const types = logged.map((v) => (typeof v == "string" ? v : (v as { type?: string }).type));
+      const types = logged.map((v) => (typeof v === "string" ? v : (v as { type?: string }).type));
       expect(types.at(-1)).toBe(last);
       if (name !== "runAgentWithTools") expect(types.length).toBeGreaterThan(1);
     });

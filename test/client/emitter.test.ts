@@ -168,7 +168,7 @@ describe("client emitter", () => {
   it("an operationId that is not an identifier names the method by the naming rule (camelCase of its words)", () => {
     const renamed = structuredClone(model.document) as typeof model.document;
     renamed.paths!["/api/oauth/userinfo"]!.get!.operationId = "get-user info";
-    expect(emit({ ...model, document: renamed })).toMatch(/^  getUserInfo\(options\?: MantyxCallOptions\): Promise<T\.UserInfo>;$/m);
+    expect(emit({ ...model, document: renamed })).toMatch(/^ {2}getUserInfo\(options\?: MantyxCallOptions\): Promise<T\.UserInfo>;$/m);
   });
 
   it("the template helpers refuse what they cannot insert safely", () => {

@@ -30,7 +30,7 @@ async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-const STREAM = frame(1, "assistant_delta", { text: "héllo 😀" }) + ": heartbeat\n\n" + frame(2, "result", { ok: true, text: "héllo 😀" });
+const STREAM = `${frame(1, "assistant_delta", { text: "héllo 😀" })}: heartbeat\n\n${frame(2, "result", { ok: true, text: "héllo 😀" })}`;
 
 describe("decodeEvents", () => {
   it.each([[[1]], [[2, 3]], [[7]], [[64]], [[10_000]]])("decodes the same events whatever the chunking (%j bytes per chunk)", async (sizes) => {
@@ -64,7 +64,7 @@ describe("decodeEvents", () => {
   });
 
   it("ends cleanly at a terminal event even when bytes after it in the same chunk would be a decoding error (nothing after it is read)", async () => {
-    const text = frame(1, "result", { ok: true }) + "data: " + "x".repeat(200);
+    const text = `${frame(1, "result", { ok: true })}data: ${"x".repeat(200)}`;
     for (const sizes of [[text.length], [40, 1000]]) {
       const events = await all(decodeEvents(chunks(text, sizes), { maxEventBytes: 100 }));
       expect(events.map((e) => e.type)).toEqual(["result"]);
@@ -87,7 +87,7 @@ describe("decodeEvents", () => {
   });
 
   it('onInvalid "throw" delivers what came before, then throws', async () => {
-    const text = frame(1, "assistant_delta", { text: "a" }) + "data: {oops\n\n" + frame(3, "result", { ok: true });
+    const text = `${frame(1, "assistant_delta", { text: "a" })}data: {oops\n\n${frame(3, "result", { ok: true })}`;
     const seen: unknown[] = [];
     await expect(
       (async () => {
@@ -98,7 +98,7 @@ describe("decodeEvents", () => {
   });
 
   it('onInvalid "deliver" and "skip-and-warn"', async () => {
-    const text = frame(1, "assistant_delta", { text: "a" }) + "data: {oops\n\n" + frame(3, "assistant_delta", {}) + frame(4, "result", { ok: true });
+    const text = `${frame(1, "assistant_delta", { text: "a" })}data: {oops\n\n${frame(3, "assistant_delta", {})}${frame(4, "result", { ok: true })}`;
     const delivered = await all(decodeEvents(chunks(text, [9]), { onInvalid: "deliver" }));
     expect(delivered.map((d) => (d instanceof StreamDecodeError ? d.type : d.type))).toEqual(["assistant_delta", "invalid-json", "invalid-event", "result"]);
     const warnings: string[] = [];

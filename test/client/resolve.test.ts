@@ -50,7 +50,7 @@ describe("fetchAgentCard", () => {
     await expect(fetchAgentCard(`${origin}/broken/card.json`)).rejects.toThrow(/broken\/card\.json: the answer is not JSON \(text\/html\)/);
     const error = await fetchAgentCard(`${origin}/nameless/card.json`).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ToolResolutionError);
-    expect((error as Error).message).toMatch(/nameless\/card\.json is not a valid Agent Card:\n  \(card\): must have required property 'name'/);
+    expect((error as Error).message).toMatch(/nameless\/card\.json is not a valid Agent Card:\n {2}\(card\): must have required property 'name'/);
   });
 });
 

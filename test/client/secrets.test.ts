@@ -68,7 +68,7 @@ describe("an echoing server never gets the credential into an error or a log lin
             const warnings: unknown[] = [];
             const got = await call(client({ credentialHeader, validation }, warnings));
             // (Events are the server's data, delivered as sent; errors and outcomes are the client's reports.)
-            for (const item of got) if (item instanceof Error || typeof (item as { seq?: unknown })?.seq != "number") expectNoForm(`${mode} ${credentialHeader} ${validation} ${name}`, item);
+            for (const item of got) if (item instanceof Error || typeof (item as { seq?: unknown })?.seq !== "number") expectNoForm(`${mode} ${credentialHeader} ${validation} ${name}`, item);
             for (const w of warnings) expectNoForm(`${mode} ${credentialHeader} ${validation} ${name} (warning)`, w);
             reported += got.filter((g) => g instanceof Error).length + warnings.length;
           }

@@ -11,7 +11,7 @@
  * the run must stop with the manifest error naming it.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { appendFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

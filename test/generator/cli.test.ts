@@ -4,7 +4,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { generate } from "../../generator/emit/index.js";
@@ -106,9 +106,9 @@ describe("mantyx-wire", () => {
     writeFileSync(path.join(out, "notes.txt"), "mine\n");
     const run = await cli([...MINI_ARGS, "--out", out, "--check"]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/  stale    .*\/out\/types\.ts\n/);
-    expect(run.stderr).toMatch(/  missing  .*\/out\/openapi\.json\n/);
-    expect(run.stderr).toMatch(/  extra    .*\/out\/notes\.txt\n/);
+    expect(run.stderr).toMatch(/ {2}stale {4}.*\/out\/types\.ts\n/);
+    expect(run.stderr).toMatch(/ {2}missing {2}.*\/out\/openapi\.json\n/);
+    expect(run.stderr).toMatch(/ {2}extra {4}.*\/out\/notes\.txt\n/);
     expect(run.stderr).toContain(`is out of date with ${MINI_ARGS[2]}:\n`);
     expect(run.stderr).toContain(`Run \`mantyx-wire gen --schema ${MINI_ARGS[2]} --out ${path.relative(REPO, out)}\` (in the @mantyx/wire-types repository: \`npm run gen\`)`);
     expect(existsSync(path.join(out, "notes.txt"))).toBe(true);

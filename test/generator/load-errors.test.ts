@@ -16,7 +16,7 @@ function paginated(annotation: string): string {
     "      responses:", '        "200":', "          description: ok", "          content:", "            application/json:",
     "              schema: { type: object, properties: { nextCursor: { type: [string, 'null'] }, runs: { type: array } } }",
   ];
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 async function loadError(files: Record<string, string>, entry = "schema.yaml"): Promise<SchemaLoadError> {

@@ -124,7 +124,7 @@ describe("the built bin", () => {
     const dir = tempDir();
     cpSync(path.join(REPO, "schema"), dir, { recursive: true });
     const schemaFile = path.join(dir, "openapi.yaml");
-    writeFileSync(schemaFile, readFileSync(schemaFile, "utf8").replace(/^  schemas:\n/m, "  schemas:\n    ObjectChoice:\n      enum: [{ a: 1 }]\n"));
+    writeFileSync(schemaFile, readFileSync(schemaFile, "utf8").replace(/^ {2}schemas:\n/m, "  schemas:\n    ObjectChoice:\n      enum: [{ a: 1 }]\n"));
     writeFileSync(path.join(dir, "cases", "object-choice.yaml"), '- description: an own toString key\n  schema: ObjectChoice\n  data: { toString: x }\n  valid: false\n  rule: enum\n');
     const out = path.join(tempDir(), "generated");
     const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", schemaFile, "--out", out], { cwd: dir, encoding: "utf8", timeout: 120_000, env: { ...process.env, MANTYX_WIRE_LEVEL_THREAD: "off" } });

@@ -31,7 +31,7 @@ export function writeTree(files: Record<string, string>, dir = tempDir()): strin
 
 /** A valid OpenAPI 3.1 document (YAML) with the given `components.schemas` block, indented under `schemas:`. */
 export function openApiYaml(schemas: string): string {
-  return ["openapi: 3.1.0", "info:", "  title: T", "  version: 1.0.0", "paths: {}", "components:", "  schemas:", schemas].join("\n") + "\n";
+  return `${["openapi: 3.1.0", "info:", "  title: T", "  version: 1.0.0", "paths: {}", "components:", "  schemas:", schemas].join("\n")}\n`;
 }
 
 export interface CliRun {

@@ -81,7 +81,7 @@ describe.skipIf(!hasCurl)("curl against mantyx-wire mock (skipped without curl)"
     const posted = await promisify(execFile)("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", `${base}/agent-runs/${created.runId}/tool-results`, ...auth, "-d", RESULT(toolUseId)]);
     expect(posted.stdout).toBe("200");
     expect(await ended).toBe(0);
-    expect(text).toContain('"type":"local_tool_result_in","data":{"toolUseId":"' + toolUseId + '","result":"{\\"total\\":50.4}"}');
+    expect(text).toContain(`"type":"local_tool_result_in","data":{"toolUseId":"${toolUseId}","result":"{\\"total\\":50.4}"}`);
     const last = text.trim().split("\n").at(-1)!;
     expect(JSON.parse(last.slice("data: ".length))).toMatchObject({ type: "result", data: { subtype: "success" } });
   }, 60_000);

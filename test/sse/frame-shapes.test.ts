@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { decodeEventMessage, decodeEvents } from "../../generated/events.js";
-import { frameShapeOf, isStreamDecodeError, StreamDecodeError } from "../../runtime/events/index.js";
+import { frameShapeOf, isStreamDecodeError, type StreamDecodeError } from "../../runtime/events/index.js";
 import type { SseMessage } from "../../runtime/sse/index.js";
 import { clientFor, collect } from "../client/helpers.js";
 import { startMockServer, type FrameShape } from "../../generator/mock/index.js";

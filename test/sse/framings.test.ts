@@ -33,7 +33,7 @@ const text = fc.oneof(fc.string({ unit: "grapheme", maxLength: 12 }), fc.constan
 const line = fc.oneof(
   fc.tuple(fc.constantFrom("data", "data", "event", "id", "retry", "x", ""), fc.constantFrom(":", ": ", ""), text).map(([n, s, v]) => n + s + v),
   fc.constant(""),
-  text.map((v) => ":" + v),
+  text.map((v) => `:${v}`),
   fc.stringMatching(/^retry: ?[0-9]{1,4}$/),
 );
 const stream = fc.tuple(fc.boolean(), fc.array(fc.tuple(line, fc.constantFrom("\n", "\r", "\r\n")), { maxLength: 30 })).map(([bom, lines]) => toBytes((bom ? "\uFEFF" : "") + lines.map(([l, t]) => l + t).join("")));

@@ -22,7 +22,7 @@ describe("portability", () => {
 
   it("bundles for a neutral platform and decodes in a context with only web globals", async () => {
     const out = await build({
-      entryPoints: [dir + "index.ts"],
+      entryPoints: [`${dir}index.ts`],
       bundle: true,
       platform: "neutral",
       format: "iife",

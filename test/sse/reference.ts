@@ -47,7 +47,7 @@ export function referenceParse(bytes: Uint8Array): Observed {
       if (value.startsWith(" ")) value = value.slice(1);
     }
     if (field === "event") eventType = value;
-    else if (field === "data") data += value + "\n";
+    else if (field === "data") data += `${value}\n`;
     else if (field === "id") {
       if (!value.includes("\u0000")) lastEventId = value;
     } else if (field === "retry") {

@@ -116,7 +116,7 @@ async function faulty(res: ServerResponse, text: string): Promise<void> {
     await new Promise((r) => setImmediate(r));
   }
 }
-const frame = (data: unknown, extra = ""): string => `${extra}data: ${typeof data == "string" ? data : JSON.stringify(data)}\n\n`;
+const frame = (data: unknown, extra = ""): string => `${extra}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
 
 const bodyOf = (req: IncomingMessage): Promise<string> =>
   new Promise((resolve) => {
@@ -160,7 +160,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     sse();
     if (after === 0) await faulty(res, "retry: 20\n\n");
     for (let n = after + 1; n <= 5; n++) {
-      await faulty(res, `id: ${n}\nevent: ${n === 4 ? "note" : "tick"}\n` + frame(n === 4 ? { text: "four" } : { n }));
+      await faulty(res, `id: ${n}\nevent: ${n === 4 ? "note" : "tick"}\n${frame(n === 4 ? { text: "four" } : { n })}`);
       if (after === 0 && n === 2) return void req.socket.destroy();
     }
     return void res.end();

@@ -4,23 +4,23 @@
  * proof that a narrowing holds, and every `@ts-expect-error` line a proof
  * that a wrong shape is rejected (an unused directive fails the build).
  */
-import {
+import type {
   KNOWN_AGENT_RUN_EVENT_TYPES,
   TOOL_REF_KINDS,
-  type AgentRunEvent,
-  type AssistantDeltaEvent,
-  type ErrorClass,
-  type FinishReason,
-  type KnownAgentRunEvent,
-  type LocalToolCallData,
-  type LocalToolCallLocal,
-  type LocalToolCallOther,
-  type Metadata,
-  type RunCreateRequest,
-  type TextDeltaData,
-  type ToolRef,
-  type ToolResultRequest,
-  type UnknownAgentRunEvent,
+  AgentRunEvent,
+  AssistantDeltaEvent,
+  ErrorClass,
+  FinishReason,
+  KnownAgentRunEvent,
+  LocalToolCallData,
+  LocalToolCallLocal,
+  LocalToolCallOther,
+  Metadata,
+  RunCreateRequest,
+  TextDeltaData,
+  ToolRef,
+  ToolResultRequest,
+  UnknownAgentRunEvent,
 } from "../../generated/types.js";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

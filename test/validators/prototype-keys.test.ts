@@ -1,13 +1,4 @@
-/**
- * Keys that are also names on Object.prototype (`constructor`, `toString`,
- * `hasOwnProperty`) or its accessor (`__proto__`), as `JSON.parse` makes
- * them: own keys. The emitted validators must judge them as JSON Schema
- * says (a mini schema with a verdict table written by hand) and exactly as
- * live ajv with the emitter's options does, on the mini schema and on every
- * valid example of the real schema with those keys added at every object.
- */
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { deepEqual } from "../../runtime/validation/helpers.js";

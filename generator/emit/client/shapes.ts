@@ -15,7 +15,7 @@
  *   (3.2) or `x-item-schema` (3.1). `application/json-seq` is left out (read
  *   as text) with a warning.
  */
-import type { OpenAPIObject, OperationObject, ParameterObject, PathItemObject } from "openapi3-ts/oas31";
+import type { OpenAPIObject, OperationObject, ParameterObject, } from "openapi3-ts/oas31";
 import { isPlainObject } from "../../load/json-pointer.js";
 import { deref, isJsonMediaType, isRef, type OperationEntry } from "../operations.js";
 import type { InlineTypes, PrintedType } from "./inline-types.js";
@@ -221,7 +221,7 @@ export function sseSchemaReading(doc: OpenAPIObject, schema: unknown): { reading
   if (resolved === undefined || resolved === true || (isPlainObject(resolved) && Object.keys(resolved).filter((k) => !/^(description|title|x-.*|example|examples)$/.test(k)).length === 0)) return { reading: "plain", json: false, guess: false };
   if (isPlainObject(resolved) && resolved.type === "string" && resolved.contentMediaType === undefined) return { reading: "plain", json: false, guess: false };
   const branches = branchesOf(doc, schema).map((b) => propertyNames(b));
-  const eventShaped = branches.every((names) => names !== undefined && names.includes("data") && names.every((n) => SSE_FIELDS.has(n)));
+  const eventShaped = branches.every((names) => names?.includes("data") && names.every((n) => SSE_FIELDS.has(n)));
   if (eventShaped) {
     const text = branchesOf(doc, schema).map((b) => isTextData(doc, (b as { properties: Record<string, unknown> }).properties["data"]));
     const json = text.every((t) => !t);
@@ -275,7 +275,7 @@ function streamFlagOf(doc: OpenAPIObject, op: OperationObject): string | undefin
   const declared = (op as Record<string, unknown>)["x-stream-flag"];
   const body = deref<{ content?: Record<string, { schema?: unknown }> }>(doc, op.requestBody as never);
   const schema = Object.entries(body?.content ?? {}).find(([m]) => isJsonMediaType(m))?.[1].schema;
-  const properties = (deref<{ properties?: Record<string, unknown> }>(doc, schema as never) ?? {}).properties ?? {};
+  const properties = deref<{ properties?: Record<string, unknown> }>(doc, schema as never)?.properties ?? {};
   const name = typeof declared === "string" ? declared : "stream";
   const property = deref<{ type?: unknown }>(doc, properties[name] as never);
   const boolean = property !== undefined && (property.type === "boolean" || (Array.isArray(property.type) && property.type.includes("boolean")));

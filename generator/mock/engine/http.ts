@@ -161,7 +161,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   });
   // A malformed request line or header: answered 400 by node:http's parser, never a crash.
   server.on("clientError", (_error, socket) => {
-    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-type: application/json\r\n\r\n" + JSON.stringify({ error: "invalid_request", message: "Malformed HTTP request." }));
+    if (socket.writable) socket.end(`HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-type: application/json\r\n\r\n${JSON.stringify({ error: "invalid_request", message: "Malformed HTTP request." })}`);
     else socket.destroy();
   });
 

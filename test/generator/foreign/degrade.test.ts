@@ -45,7 +45,7 @@ test("a $ref cycle through the middle of a schema and a $dynamicRef without anch
     expect.stringMatching(/^warning\[validators\]: schema\.yaml:23:7: `x-vendor-hint` is no vendor keyword the generator knows/),
   ]);
   const types = readFileSync(path.join(out, "types.ts"), "utf8");
-  expect(types).toMatch(/export interface Generic \{\n  items\?: unknown\[\];/);
+  expect(types).toMatch(/export interface Generic \{\n {2}items\?: unknown\[\];/);
   expect(types).toContain("child?: { child?: unknown; [key: string]: unknown };");
   expect(types).toContain("export type Tagged = string;");
 });

@@ -41,7 +41,7 @@ beforeAll(async () => {
       request.on("end", () => {
         if (request.method === "HEAD") return void response.writeHead(204).end();
         response.writeHead(200, { "content-type": "application/json" });
-        response.end(JSON.stringify([{ symbol: JSON.parse(body).prefix + "ME", price: 1 }]));
+        response.end(JSON.stringify([{ symbol: `${JSON.parse(body).prefix}ME`, price: 1 }]));
       });
     } else if (request.url!.startsWith("/markets/")) {
       response.writeHead(200, { "content-type": "text/event-stream" });
