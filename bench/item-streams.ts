@@ -3,12 +3,26 @@
  * (runtime/client/item-stream.ts, issue 24).
  *
  * - decode: a chat-completion-chunk-sized typed stream (payload-shaped, each
- *   event's data a ~230-byte JSON chunk, ended by `data: [DONE]`), read by
- *   our item stream with a receive-level validator of the chunk (ajv with
- *   the generator's options, the same function on both sides), and
- *   without one, against eventsource-parser's stream + JSON.parse (+ the
- *   same validator) on the same bytes, 16 KiB chunks. Bars: not slower with
- *   validation, >= 2x without.
+ *   event's data a ~230-byte JSON chunk, ended by `data: [DONE]`), read as
+ *   a user of a generated client reads it: the operation function of a
+ *   JSON-or-stream operation (chat-31.yaml's `createCompletion`, generated
+ *   by `gen`, on its core client) whose `fetch` answers a `Response` over
+ *   an in-memory ReadableStream of the bytes (its Content-Type picks the
+ *   stream: runtime/client/item-stream.ts `eitherKind` -> `itemStream`),
+ *   with a receive-level validator of the chunk (ajv with the generator's
+ *   options, the same function on both sides) and without one; against
+ *   eventsource-parser's stream (TextDecoderStream -> EventSourceParserStream,
+ *   as e.g. the Vercel AI SDK reads a stream) + JSON.parse (+ the same
+ *   validator) on the `body` of the same `Response`. Network-sized chunks:
+ *   16 KiB (a fast stream, as a socket read delivers it), and one event per
+ *   chunk (a live stream: a server flushes each token). Bars (16 KiB): not
+ *   slower with validation, >= 2x without. The "ceiling" row is
+ *   JSON.parse alone on the same data (no decoding, no iteration): no
+ *   reader that JSON-parses every event can be faster, so its ratio bounds
+ *   every other ratio of the table. Contenders alternate (the order
+ *   rotates every round) after two warm-up rounds; figures are medians of
+ *   MB/s of this process's CPU time (the machine is shared), the note
+ *   gives the wall-clock ratio too.
  * - size: a browser program that streams one JSON-or-stream operation
  *   through the operation functions of a document of ours
  *   (test/streams/documents/chat-31.yaml: `createResponse(core, { stream:
@@ -21,7 +35,7 @@ import { EventSourceParserStream } from "eventsource-parser/stream";
 import { runCli } from "../generator/cli.js";
 import { EMITTERS } from "../generator/emit/index.js";
 import { createValidatorAjv } from "../generator/emit/validators/ajv.js";
-import { itemStream } from "../runtime/client/item-stream.js";
+import { isStream } from "../runtime/client/item-stream.js";
 import { bundle } from "./programs.js";
 import { streamOf } from "./sse.js";
 import type { BenchRow } from "./table.js";
@@ -66,10 +80,36 @@ const CHUNK_SCHEMA = {
 
 type Check = ((v: unknown) => boolean) | undefined;
 
-async function ours(chunks: readonly Uint8Array[], check: Check): Promise<number> {
+/** What `gen` wrote for chat-31.yaml: its core client and operation functions (without body validators: createCompletion has none). */
+interface Chat31 {
+  ChatCore: new (options: { baseUrl: string; apiKey: string; fetch: typeof fetch }) => unknown;
+  createCompletion: (client: unknown, body: { prompt: string }) => Promise<unknown>;
+}
+
+const OUT = path.join(root, "node_modules/.cache/bench-item-streams/chat-31");
+let generated: Promise<void> | undefined;
+/** `gen` of test/streams/documents/chat-31.yaml, once per process. */
+function gen(): Promise<void> {
+  return (generated ??= (async () => {
+    const runtime = path.relative(OUT, path.join(root, "runtime/codegen/v1.js")).split(path.sep).join("/");
+    const code = await runCli(["gen", "--schema", "chat-31.yaml", "--out", OUT, "--runtime", runtime], {
+      cwd: path.join(root, "test/streams/documents"),
+      emitters: EMITTERS,
+      stdout: () => undefined,
+      stderr: () => undefined,
+    });
+    if (code !== 0) throw new Error("bench/item-streams.ts: gen of chat-31.yaml failed");
+  })());
+}
+
+const answer = (chunks: readonly Uint8Array[]): Response => new Response(streamOf(chunks), { headers: { "content-type": "text/event-stream" } });
+
+async function ours(api: Chat31, chunks: readonly Uint8Array[], check: Check): Promise<number> {
   let n = 0;
-  const open = async (): Promise<Response> => new Response(streamOf(chunks), { headers: { "content-type": "text/event-stream" } });
-  for await (const item of itemStream("createChatCompletion", { mode: "sse-data", sentinel: "[DONE]" }, open)) {
+  const client = new api.ChatCore({ baseUrl: "https://api.example", apiKey: "key", fetch: async () => answer(chunks) });
+  const stream = await api.createCompletion(client, { prompt: "Hello" });
+  if (!isStream(stream)) throw new Error("not a stream");
+  for await (const item of stream as AsyncIterable<unknown>) {
     if (check && !check(item)) throw new Error("invalid chunk");
     n++;
   }
@@ -78,7 +118,7 @@ async function ours(chunks: readonly Uint8Array[], check: Check): Promise<number
 
 async function peer(chunks: readonly Uint8Array[], check: Check): Promise<number> {
   let n = 0;
-  const text = streamOf(chunks).pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>);
+  const text = answer(chunks).body!.pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>);
   for await (const event of text.pipeThrough(new EventSourceParserStream()) as unknown as AsyncIterable<{ data: string }>) {
     if (event.data === "[DONE]") break;
     const value: unknown = JSON.parse(event.data);
@@ -88,44 +128,71 @@ async function peer(chunks: readonly Uint8Array[], check: Check): Promise<number
   return n;
 }
 
+/** The ceiling: JSON.parse (and the validator) alone on the events' data, decoded beforehand. */
+async function jsonOnly(datas: readonly string[], check: Check): Promise<number> {
+  let n = 0;
+  for (const data of datas) {
+    const value: unknown = JSON.parse(data);
+    if (check && !check(value)) throw new Error("invalid chunk");
+    n++;
+  }
+  return n;
+}
+
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function decodeRows(bytes: Uint8Array, check: Check, label: string, bar: string, quick: boolean): Promise<BenchRow[]> {
+/** The stream cut at each event's end (a live stream), or in `size`-byte chunks. */
+function cut(bytes: Uint8Array, size: number | "event"): Uint8Array[] {
   const chunks: Uint8Array[] = [];
-  for (let i = 0; i < bytes.length; i += CHUNK) chunks.push(bytes.subarray(i, i + CHUNK));
-  const expected = await ours(chunks, check);
+  if (size === "event") {
+    for (let i = 0, j; i < bytes.length; i = j + 1) chunks.push(bytes.subarray(i, (j = bytes.indexOf(10, bytes.indexOf(10, i) + 1)) + 1));
+    return chunks;
+  }
+  for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
+  return chunks;
+}
+
+async function decodeRows(bytes: Uint8Array, size: number | "event", check: Check, label: string, bar: string, quick: boolean): Promise<BenchRow[]> {
+  await gen();
+  const api = (await import(path.join(OUT, "operations-unvalidated.ts"))) as Chat31;
+  const chunks = cut(bytes, size);
+  const expected = await ours(api, chunks, check);
   if ((await peer(chunks, check)) !== expected) throw new Error("the decoders disagree on the chunk count");
+  const datas = new TextDecoder().decode(bytes).split("\n\n").map((frame) => frame.slice("data: ".length)).filter((data) => data && data !== "[DONE]");
+  if (datas.length !== expected) throw new Error("the ceiling reads another count");
   const mb = bytes.length / (1024 * 1024);
   const runs = quick ? 5 : 7;
-  const contenders = [() => ours(chunks, check), () => peer(chunks, check)];
-  const rates: number[][] = [[], []];
+  const contenders = [() => ours(api, chunks, check), () => peer(chunks, check), () => jsonOnly(datas, check)];
+  // MB/s of CPU time (the machine is shared: time stolen by other processes is not the reader's), and of wall-clock time.
+  const rates: number[][] = contenders.map(() => []);
+  const walls: number[][] = contenders.map(() => []);
   for (let i = 0; i < 2; i++) for (const run of contenders) await run();
   for (let i = 0; i < runs; i++) {
-    for (let k = 0; k < 2; k++) {
-      const j = (i + k) % 2;
+    // Alternating: the order rotates every round.
+    for (let k = 0; k < contenders.length; k++) {
+      const j = (i + k) % contenders.length;
       const t = performance.now();
+      const u = process.cpuUsage();
       await contenders[j]!();
-      rates[j]!.push(mb / ((performance.now() - t) / 1000));
+      const cpu = process.cpuUsage(u);
+      rates[j]!.push(mb / ((cpu.user + cpu.system) / 1e6));
+      walls[j]!.push(mb / ((performance.now() - t) / 1000));
     }
   }
-  const [o, p] = rates.map(median) as [number, number];
+  const [o, p, c] = rates.map(median) as [number, number, number];
+  const [ow, pw] = walls.map(median) as [number, number];
+  const chunking = size === "event" ? "one event per chunk" : `${size / 1024} KiB chunks`;
   return [
-    { group: "items", name: `ours: item stream (runtime/client/item-stream.ts)${label}`, value: o, unit: "MB/s", ratio: o / p, note: `chat chunks: ${mb.toFixed(1)} MB, ${expected} chunks + [DONE], 16 KiB chunks, median of ${runs}; bar: ${bar}` },
+    { group: "items", name: `ours: a generated JSON-or-stream operation's item stream${label}`, value: o, unit: "MB/s", ratio: o / p, note: `chat chunks: ${mb.toFixed(1)} MB, ${expected} chunks + [DONE], ${chunking}, median of ${runs} (CPU time; wall-clock ratio ${(ow / pw).toFixed(2)}x)${bar ? `; bar: ${bar}` : ""}` },
     { group: "items", name: `eventsource-parser stream + JSON.parse${label}`, value: p, unit: "MB/s", ratio: 1, note: "peer" },
+    { group: "items", name: `  ceiling: JSON.parse alone on the data${label}`, value: c, unit: "MB/s", ratio: c / p, note: "no decoding, no iteration: bounds the ratio of any reader that JSON-parses every event" },
   ];
 }
 
 /** The bundle of a browser program streaming chat-31's createResponse through its operation functions. */
 async function sizeRow(): Promise<BenchRow> {
-  const out = path.join(root, "node_modules/.cache/bench-item-streams/chat-31");
-  const runtime = path.relative(out, path.join(root, "runtime/codegen/v1.js")).split(path.sep).join("/");
-  const code = await runCli(["gen", "--schema", "chat-31.yaml", "--out", out, "--runtime", runtime], {
-    cwd: path.join(root, "test/streams/documents"),
-    emitters: EMITTERS,
-    stdout: () => undefined,
-    stderr: () => undefined,
-  });
-  if (code !== 0) throw new Error("bench/item-streams.ts: gen of chat-31.yaml failed");
+  await gen();
+  const out = OUT;
   const program = `import { ChatCore, createResponse } from ${JSON.stringify(path.join(out, "operations.ts"))};
 const client = new ChatCore({ baseUrl: "https://api.example", apiKey: "key" });
 for await (const event of await createResponse(client, { input: "Hello", stream: true })) if (event.type === "response.output_text.delta") console.log(event.delta);`;
@@ -139,8 +206,9 @@ export async function runItemStreamBench(opts: { quick?: boolean } = {}): Promis
   const ajv = createValidatorAjv();
   const check = ajv.compile(CHUNK_SCHEMA) as (v: unknown) => boolean;
   return [
-    ...(await decodeRows(bytes, check, ", receive-level validator", "not slower than the peer (>= 1.0x)", quick)),
-    ...(await decodeRows(bytes, undefined, ", no validation", ">= 2x", quick)),
+    ...(await decodeRows(bytes, CHUNK, check, ", receive-level validator", "not slower than the peer (>= 1.0x)", quick)),
+    ...(await decodeRows(bytes, CHUNK, undefined, ", no validation", ">= 2x", quick)),
+    ...(await decodeRows(chunkStream(bytes.length >> 2), "event", undefined, ", no validation, live", "", quick)),
     await sizeRow(),
   ];
 }

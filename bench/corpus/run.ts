@@ -149,9 +149,22 @@ export function streamingOperations(doc: unknown): number {
   return n;
 }
 
-/** The operation functions of gen's operations.ts that return a typed stream. */
+const PLAIN_FRAME = "AsyncIterable<{ event: string; data: string; id: string; retry?: number }>";
+
+/**
+ * The operation functions of gen's operations.ts that return a typed
+ * stream: those whose declared type (one line, or an overload set over
+ * several) returns a stream (`RunEventStream`, or an `AsyncIterable` alone
+ * or in a JSON-or-stream `Promise<Json | AsyncIterable<Item>>`) whose items
+ * are not the plain SSE frame.
+ */
 export function typedStreamFunctions(operationsTs: string): number {
-  return operationsTs.split("\n").filter((l) => l.startsWith("export const ") && /=> (RunEventStream|AsyncIterable)</.test(l) && !l.includes("AsyncIterable<{ event: string; data: string; id: string; retry?: number }>")).length;
+  let n = 0;
+  for (const [, type] of operationsTs.matchAll(/^export const \w+: ([\s\S]*?) = (?:\/\* @__PURE__ \*\/ )?\w/gm)) {
+    const streams = type!.match(/(RunEventStream|AsyncIterable)</g)?.length ?? 0;
+    if (streams > type!.split(PLAIN_FRAME).length - 1) n++;
+  }
+  return n;
 }
 
 export interface RunOptions {

@@ -105,9 +105,9 @@ export interface OperationData {
   /** For an at-most-once operation: the union of its outcome names. */
   outcomeNames: string;
   /** For a JSON-or-stream operation: the JSON answer's type, and the overloads on the flag property (none without one). */
-  either: { jsonType: PrintedType; overloads: { bodyType: PrintedType; result: string }[] } | undefined;
+  either: { jsonType: PrintedType; overloads: { bodyType: PrintedType; result: PrintedType }[] } | undefined;
   /** The overloads of a JSON-or-stream operation with a flag property (else none). */
-  overloads: { bodyType: PrintedType; result: string }[];
+  overloads: { bodyType: PrintedType; result: PrintedType }[];
   /** An item stream or a JSON-or-stream answer: its options take the item stream's (`resume`, `lastEventId`, ...). */
   itemOptions: boolean;
   /** For a resumable stream: its item schema component, and the union of its terminal variants (./events.ts). */
@@ -269,8 +269,8 @@ export function operationData(model: LoadedSchema): OperationData[] {
             overloads:
               answer.flag !== undefined && bodyShape !== undefined
                 ? [
-                    { bodyType: printed(`${bodyType !== undefined ? `T.${typeName(bodyType)}` : `(${bodyShape.type.printed})`} & { ${propertyKey(answer.flag)}: true }`), result: `AsyncIterable<${answer.item.printed}>` },
-                    { bodyType: printed(`${bodyType !== undefined ? `T.${typeName(bodyType)}` : `(${bodyShape.type.printed})`} & { ${propertyKey(answer.flag)}?: false | undefined }`), result: answer.json.printed },
+                    { bodyType: printed(`${bodyType !== undefined ? `T.${typeName(bodyType)}` : `(${bodyShape.type.printed})`} & { ${propertyKey(answer.flag)}: true }`), result: printed(`AsyncIterable<${answer.item.printed}>`) },
+                    { bodyType: printed(`${bodyType !== undefined ? `T.${typeName(bodyType)}` : `(${bodyShape.type.printed})`} & { ${propertyKey(answer.flag)}?: false | undefined }`), result: answer.json },
                   ]
                 : [],
           }

@@ -34,7 +34,8 @@
  * when called, `eitherKind`); `break` (or `signal`) cancels the body.
  */
 import { parseJsonLines } from "../jsonl/index.js";
-import { parseSseBatches, type SseMessage } from "../sse/index.js";
+import type { SseMessage } from "../sse/index.js";
+import { items, iterate } from "../sse/iterate.js";
 import { StreamDecodeError } from "../events/errors.js";
 import type { CallContext, OperationKind } from "./core.js";
 import { ConnectionError, unexpectedResponse, UnexpectedResponseError } from "./errors.js";
@@ -135,56 +136,61 @@ export function itemStream<T>(
   const { mode } = s;
   const { signal, maxReconnects = 8, reconnectDelay } = options;
   const resume = canResume && mode != "jsonl" && (options.resume ?? s.resume ?? false);
-  return {
-    async *[Symbol.asyncIterator]() {
-      let lastEventId = options.lastEventId;
-      let retryMs: number | undefined;
-      let drops = 0;
-      for (;;) {
-        let progressed = false;
-        // What opening fails with is thrown as it is (the request retried what may be retried): an error status, a network failure, a caller's mistake.
-        const response = await open(lastEventId);
-        const contentType = hide(response.headers.get("content-type") ?? "");
-        if (!MEDIA[mode].test(contentType) || !response.body) {
-          await response.body?.cancel().catch(() => undefined);
-          throw new UnexpectedResponseError(`${id}: ${response.status} ${contentType || "without a content type"}, not ${ITEM_STREAM_ACCEPT[mode]}`, { operationId: id, status: response.status, contentType });
+  async function* batches(): AsyncGenerator<T[], void> {
+    let lastEventId = options.lastEventId;
+    let retryMs: number | undefined;
+    let drops = 0;
+    for (;;) {
+      let progressed = false;
+      // What opening fails with is thrown as it is (the request retried what may be retried): an error status, a network failure, a caller's mistake.
+      const response = await open(lastEventId);
+      const contentType = hide(response.headers.get("content-type") ?? "");
+      if (!MEDIA[mode].test(contentType) || !response.body) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new UnexpectedResponseError(`${id}: ${response.status} ${contentType || "without a content type"}, not ${ITEM_STREAM_ACCEPT[mode]}`, { operationId: id, status: response.status, contentType });
+      }
+      try {
+        if (mode == "jsonl") {
+          // One value per batch: a JSON-lines stream is not resumed, and its parser yields values.
+          for await (const value of parseJsonLines(response.body, { signal })) yield [value as T];
+          return;
         }
-        try {
-          if (mode == "jsonl") {
-            yield* parseJsonLines(response.body, { signal }) as AsyncIterable<T>;
-            return;
-          }
-          // In batches (one per chunk read): the decoding of a chunk's messages is one step, not one await each.
-          for await (const batch of parseSseBatches(response.body, { signal, onRetry: (ms) => (retryMs = ms) })) for (const message of batch) {
+        // One batch per chunk read: the messages a chunk completes become items in one synchronous step (no await per item).
+        // The last event id is that of the last message decoded, which is the last one delivered when a read fails: the
+        // batches are delivered whole before the next read.
+        yield* iterate<T>(response.body, { signal, onRetry: (ms) => (retryMs = ms) }, (messages, out) => {
+          for (const message of messages) {
             let item: unknown;
             try {
               item = itemOf(id, message, s);
             } catch (error) {
               throw redactError(error, hide);
             }
-            if (item === undefined) return;
+            if (item === undefined) return true;
             if (message.id) {
               if (message.id !== lastEventId) progressed = true;
               lastEventId = message.id;
             } else progressed = true;
-            drops = progressed ? 0 : drops;
-            yield item as T;
+            if (progressed) drops = 0;
+            out.push(item as T);
           }
-          return;
-        } catch (error) {
-          if (signal?.aborted) throw signal.reason;
-          // Not a drop: a message in error.
-          if (error instanceof StreamDecodeError || error instanceof ServerSentError) throw error;
-          if (!resume || !lastEventId || ++drops > maxReconnects) {
-            const reason = redactError(error, hide);
-            const hint = lastEventId ? `; the last event id was ${JSON.stringify(hide(lastEventId))}${resume ? "" : " (the document does not say the server resumes: pass { resume: true, lastEventId } to resume)"}` : "";
-            throw new ConnectionError(`${id}: the stream broke off${hint}`, { operationId: id, cause: reason, attempts: drops, lastEventId });
-          }
+        });
+        return;
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        // Not a drop: a message in error.
+        if (error instanceof StreamDecodeError || error instanceof ServerSentError) throw error;
+        if (!resume || !lastEventId || ++drops > maxReconnects) {
+          const reason = redactError(error, hide);
+          const hint = lastEventId ? `; the last event id was ${JSON.stringify(hide(lastEventId))}${resume ? "" : " (the document does not say the server resumes: pass { resume: true, lastEventId } to resume)"}` : "";
+          throw new ConnectionError(`${id}: the stream broke off${hint}`, { operationId: id, cause: reason, attempts: drops, lastEventId });
         }
-        await sleep(backoff(drops, reconnectDelay, retryMs), signal);
       }
-    },
-  };
+      await sleep(backoff(drops, reconnectDelay, retryMs), signal);
+    }
+  }
+  // One item per next() over the batches, answered from the current batch without a generator step.
+  return { [Symbol.asyncIterator]: () => items(batches(), signal) };
 }
 
 /** Item streams as an operation kind (core.ts): a call of an operation with an `items` mode. A caller mistake (a missing path value) is thrown by the first `next()`. */

@@ -25,6 +25,10 @@ describe("the measuring helpers", () => {
     expect(typedStreamFunctions(readFileSync(join(REPO, "generated", "operations.ts"), "utf8"))).toBe(1);
     // A plain SSE frame is a stream but not a typed one.
     expect(typedStreamFunctions("export const f: (c: Core) => AsyncIterable<{ event: string; data: string; id: string; retry?: number }> = x;\nexport const g: (c: Core) => AsyncIterable<T.Chunk> = y;")).toBe(1);
+    // A JSON-or-stream operation: typed by its stream's items, on one line or as an overload set.
+    expect(typedStreamFunctions("export const h: (c: Core) => Promise<T.Stats | AsyncIterable<T.Stats>> = /* @__PURE__ */ operation(\"h\", {}, eitherKind);")).toBe(1);
+    expect(typedStreamFunctions("export const i: (c: Core) => Promise<T.Stats | AsyncIterable<{ event: string; data: string; id: string; retry?: number }>> = /* @__PURE__ */ operation(\"i\", {}, eitherKind);")).toBe(0);
+    expect(typedStreamFunctions(["export const j: {", "  (c: Core, b: B & { stream: true }): Promise<AsyncIterable<T.Event>>;", "  (c: Core, b: B): Promise<T.Json>;", "} = /* @__PURE__ */ operation(\"j\", {}, eitherKind);", "export const k: (c: Core) => Promise<T.Json> = /* @__PURE__ */ operation(\"k\", {}, jsonKind);"].join("\n"))).toBe(1);
   });
 
   test("a refusal is told by its code, the first problem's pointer and message, not the code frame", () => {

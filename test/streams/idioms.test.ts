@@ -64,7 +64,7 @@ const TYPE_TESTS = `
 import { expectTypeOf } from "vitest";
 import { isStream } from ${JSON.stringify(path.relative(root, path.join(REPO, "runtime/client/index.js")))};
 import { ChatClient } from "./chat-31/client.js";
-import { ChatCore, createCompletion, createResponse } from "./chat-31/operations.js";
+import { askQuestion, ChatCore, createCompletion, createResponse } from "./chat-31/operations.js";
 import type * as C from "./chat-31/types.js";
 import { ApiClient as EventsClient } from "./events-31/client.js";
 import type * as E from "./events-31/types.js";
@@ -90,6 +90,9 @@ export async function chat(client: ChatClient, core: ChatCore): Promise<void> {
   expectTypeOf(answer).toEqualTypeOf<C.Response | AsyncIterable<C.Chunk>>();
   if (isStream(answer)) expectTypeOf(answer).toEqualTypeOf<AsyncIterable<C.Chunk>>();
   else expectTypeOf(answer).toEqualTypeOf<C.Response>();
+  // Inline types over several lines in the overloads (an inline JSON answer), text events without a schema.
+  expectTypeOf(await client.askQuestion({ question: "q", stream: true })).toEqualTypeOf<AsyncIterable<{ event: string; data: string; id: string; retry?: number }>>();
+  expectTypeOf((await askQuestion(core, { question: "q" })).sources).toEqualTypeOf<{ title?: string; url?: string; [key: string]: unknown }[] | undefined>();
 }
 
 export async function events(client: EventsClient): Promise<void> {

@@ -9,7 +9,9 @@
  * `X-Mock-Fault` header or `?mockFault=` query of the request. A request
  * with `Last-Event-ID` continues the newest stream of the same request
  * (method, path, query, body): it is that stream's next connection (what
- * `@2` selects), resumed after the event of that id.
+ * `@2` selects), resumed after the event of that id. A request without the
+ * credentials the operation's security requirements ask for is answered
+ * `401` before anything else (./security.ts).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OpenAPIObject, OperationObject, ParameterObject, ReferenceObject, ResponseObject } from "openapi3-ts/oas31";
@@ -22,6 +24,7 @@ import { chooseMedia, chooseStatus, preferenceOf, SSE, statusesForExample, type 
 import { startEngine, type Engine, type HandlerContext, type RecordedRequest, type RequestLogLine } from "./http.js";
 import { sseItemReading, unionBranches } from "./sse-items.js";
 import { streamEntries, type StreamEntry } from "./stream-events.js";
+import { missingCredentials } from "./security.js";
 import { exampleNames, generate, mediaExample, resolveRef } from "./values.js";
 
 export interface DocumentMockOptions {
@@ -224,6 +227,7 @@ export function documentAnswers(
 
 export async function startDocumentMock(options: DocumentMockOptions): Promise<DocumentMock> {
   const routes = routesOf(options.document);
+  const operations = operationsOf(options.document);
   let counter = 0;
   let started: Engine | undefined;
   const answers = documentAnswers(options.document, routes, () => started!, { faults: options.faults, recordLimit: options.recordLimit, retryMs: options.retryMs, nextId: () => ++counter });
@@ -235,6 +239,13 @@ export async function startDocumentMock(options: DocumentMockOptions): Promise<D
     ...(options.recordLimit === undefined ? {} : { recordLimit: options.recordLimit }),
     ...(options.onRequest === undefined ? {} : { onRequest: options.onRequest }),
     nextId: () => ++counter,
+    // Credentials first, before the body is read (./security.ts): a missing one is a 401, whatever else is wrong.
+    afterRouting: ({ req, res, route, url }) => {
+      const missing = missingCredentials(options.document, operations[routes.indexOf(route)]!.op, req, url);
+      if (missing === undefined) return false;
+      started!.refuse(req, res, 401, { error: "unauthorized", message: `${route.operationId}: ${missing.message}` }, missing.challenges.length > 0 ? { "www-authenticate": missing.challenges.join(", ") } : {});
+      return true;
+    },
     handle: answers.handle,
   });
   started = engine;
