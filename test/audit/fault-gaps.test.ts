@@ -268,7 +268,11 @@ describe("a flat frame with an additive data member", () => {
       ];
       server.faults = () => ({});
       const calls: unknown[] = [];
-      const tools = new ToolRegistry().local({ name: "add", handler: (args) => (calls.push(args), "2") });
+      const tools = new ToolRegistry().local({ name: "add", handler: (args) => {
+          calls.push(args);
+          return "2";
+        },
+      });
       const terminal = await runAgent(client(), { systemPrompt: "s", prompt: "p" }, { tools, idleTimeoutMs: IDLE });
       expect(terminal.type).toBe("result");
       expect(calls).toEqual([{ a: 1 }]);
