@@ -9,7 +9,7 @@
  * atomically (write to a temporary sibling, then rename).
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { type Dirent, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { readdir, readFile, rm, rmdir } from "node:fs/promises";
 import path from "node:path";
 import { WriteError } from "./errors.js";
@@ -102,7 +102,7 @@ async function assertOwned(outDir: string, existing: readonly string[], cwd: str
 
 /** Every file under `dir` (recursively), relative POSIX paths, sorted. A missing folder is empty. */
 async function listFiles(dir: string): Promise<string[]> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true, recursive: true });
   } catch (error) {

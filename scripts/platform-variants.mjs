@@ -42,14 +42,14 @@ const browserFiles = VARIANTS.flatMap((variant) =>
 /** The browser variant `importer` (an absolute path) gets for `specifier`, or undefined when that import has none. */
 export const browserVariantOf = (specifier, importer) => browserFiles.find((f) => f.specifier === specifier && f.importer === importer)?.browser;
 
-const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 /** esbuild: every variant's importers resolve it to its browser variant, as the package's `browser` condition does. */
 export const browserPlatform = {
   name: "browser-platform",
   setup(build) {
     const specifiers = [...new Set(browserFiles.map((f) => f.specifier))];
-    build.onResolve({ filter: new RegExp(`^(${specifiers.map(escape).join("|")})$`) }, (args) => {
+    build.onResolve({ filter: new RegExp(`^(${specifiers.map(escapeRegExp).join("|")})$`) }, (args) => {
       const path = browserVariantOf(args.path, args.importer);
       return path === undefined ? undefined : { path };
     });

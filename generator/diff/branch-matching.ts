@@ -44,7 +44,9 @@ export function matchBranches(context: DiffContext, old: readonly SchemaNode[], 
   pass((node, document) => canonicalJson(resolved(node, document)));
   pass((node, document) => shape(resolved(node, document)));
   if (leftOld.length === leftNew.length) {
-    leftOld.forEach((node, index) => pairs.push([node, leftNew[index]!]));
+    leftOld.forEach((node, index) => {
+      pairs.push([node, leftNew[index]!]);
+    });
     return { pairs, added: [], removed: [] };
   }
   return { pairs, added: leftNew, removed: leftOld };

@@ -10,6 +10,7 @@ import { formatError } from "../errors.js";
 import { loadSchema } from "../load/index.js";
 import { toPosix } from "../load/source-path.js";
 import { acceptanceOf, isAcceptedChangesError, readAcceptedChanges, type AcceptedChange, type AcceptedChangesError } from "./accepted-changes.js";
+import type { Change } from "./change.js";
 import { diffDocuments } from "./diff-documents.js";
 import { failing, formatJson, formatTable, formatUnusedAccepted, type DiffReport, type FailOn, type ReportedChange } from "./report.js";
 
@@ -39,7 +40,7 @@ function formatAcceptedChangesError(error: AcceptedChangesError): string {
 export async function runDiff(oldPath: string, newPath: string, options: DiffOptions, io: DiffIo): Promise<number> {
   const shown = (file: string): string => toPosix(path.relative(io.cwd, path.resolve(io.cwd, file))) || file;
   let accepted: AcceptedChange[] = [];
-  let changes;
+  let changes: Change[];
   try {
     const [oldSchema, newSchema] = [await loadSchema(oldPath, { cwd: io.cwd }), await loadSchema(newPath, { cwd: io.cwd })];
     if (options.accept !== undefined) accepted = await readAcceptedChanges(options.accept, io.cwd);

@@ -149,9 +149,13 @@ function compareRequestBody(context: DiffContext, old: Operation, next: Operatio
   if (before === undefined && after === undefined) return;
   if (before === undefined) {
     const required = after!.value.required === true;
-    return request.report("request-body-added", required ? "narrow" : "additive", after!.pointer);
+    request.report("request-body-added", required ? "narrow" : "additive", after!.pointer);
+    return;
   }
-  if (after === undefined) return request.report("request-body-removed", "info", before.pointer);
+  if (after === undefined) {
+    request.report("request-body-removed", "info", before.pointer);
+    return;
+  }
   const wasRequired = before.value.required === true;
   const isRequired = after.value.required === true;
   if (!wasRequired && isRequired) request.report("request-body-became-required", "narrow", child(after.pointer, "required"), { old: false, new: true });

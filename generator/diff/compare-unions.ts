@@ -85,7 +85,10 @@ function compareAlternatives(context: DiffContext, old: ObjectNode, next: Object
   if (tag !== undefined && oldTag === newTag) {
     const oldVariants = variantsByTag(context, old, before, tag, "old");
     const newVariants = variantsByTag(context, next, after, tag, "new");
-    if (oldVariants !== undefined && newVariants !== undefined) return compareVariants(context, oldVariants, newVariants, hints.openUnion === true);
+    if (oldVariants !== undefined && newVariants !== undefined) {
+      compareVariants(context, oldVariants, newVariants, hints.openUnion === true);
+      return;
+    }
   }
   compareBranchLists(context, before, after, { added: "branch-added", removed: "branch-removed", addedEffect: "widen" });
 }

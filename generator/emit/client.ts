@@ -159,7 +159,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
   const perScheme = takesSchemeCredentials(doc, security);
   const names = methodNames(entries);
   for (const entry of entries) {
-    const { path, method, item, op } = entry;
+    const { path, method, op } = entry;
     const id = names.get(entry)!;
     const extensions = op as Record<string, unknown>;
     const resumable = isResumableStream(op);

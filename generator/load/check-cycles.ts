@@ -60,7 +60,11 @@ function sameValueSteps(data: unknown, at: Pointer): Step[] {
   if (target) steps.push({ to: target, refAt: at });
   for (const keyword of SAME_VALUE_LIST) {
     const list = schema[keyword];
-    if (Array.isArray(list)) list.forEach((_, i) => steps.push({ to: [...at, keyword, String(i)] }));
+    if (Array.isArray(list)) {
+      list.forEach((_, i) => {
+        steps.push({ to: [...at, keyword, String(i)] });
+      });
+    }
   }
   for (const keyword of SAME_VALUE_ONE) if (Object.hasOwn(schema, keyword)) steps.push({ to: [...at, keyword] });
   if (isPlainObject(schema.dependentSchemas)) for (const name of Object.keys(schema.dependentSchemas)) steps.push({ to: [...at, "dependentSchemas", name] });

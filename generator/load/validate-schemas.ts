@@ -211,7 +211,11 @@ function readExampleMaps(bundled: BundledDocument, schemas: Record<string, unkno
     }
     for (const [keyword, value] of Object.entries(schema)) {
       if (SCHEMA_KEYWORDS.has(keyword)) walk(value, [...at, keyword]);
-      else if (SCHEMA_ARRAY_KEYWORDS.has(keyword) && Array.isArray(value)) value.forEach((item, i) => walk(item, [...at, keyword, String(i)]));
+      else if (SCHEMA_ARRAY_KEYWORDS.has(keyword) && Array.isArray(value)) {
+        value.forEach((item, i) => {
+          walk(item, [...at, keyword, String(i)]);
+        });
+      }
       else if ((SCHEMA_MAP_KEYWORDS.has(keyword) || keyword === DEFINITIONS) && isPlainObject(value)) for (const [name, sub] of Object.entries(value)) walk(sub, [...at, keyword, name]);
     }
   };
@@ -283,7 +287,11 @@ function walkSchema(
     if (SCHEMA_KEYWORDS.has(keyword)) {
       walkSchema(value, here, report, checkVendor);
     } else if (SCHEMA_ARRAY_KEYWORDS.has(keyword)) {
-      if (Array.isArray(value)) value.forEach((item, index) => walkSchema(item, [...here, String(index)], report, checkVendor));
+      if (Array.isArray(value)) {
+        value.forEach((item, index) => {
+          walkSchema(item, [...here, String(index)], report, checkVendor);
+        });
+      }
     } else if (SCHEMA_MAP_KEYWORDS.has(keyword)) {
       if (isPlainObject(value)) {
         for (const [entry, sub] of Object.entries(value)) {

@@ -490,9 +490,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
           return run.shapes.toolResultAfterCancel === 200 ? send(ctx.res, 200, {}) : send(ctx.res, 409, { error: "run_terminal", message: "The run was cancelled." });
         case "terminal":
           if (run.shapes.toolResultAfterEnd === 200) return send(ctx.res, 200, {});
-        // falls through: 409 like a late result
+          return send(ctx.res, 409, { error: "run_terminal", message: "The run already finished." });
         case "late":
-          return send(ctx.res, 409, { error: "run_terminal", message: outcome === "late" ? `The run stopped waiting for ${b.toolUseId}.` : "The run already finished." });
+          return send(ctx.res, 409, { error: "run_terminal", message: `The run stopped waiting for ${b.toolUseId}.` });
         case "duplicate":
           return send(ctx.res, 404, { error: "unknown_tool_use", message: `${b.toolUseId} was already answered.` });
         case "unknown":

@@ -6,19 +6,14 @@
  * keeping the process alive (a child process runs it: ./exit-probe.ts).
  */
 import { spawn } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MantyxClient } from "../../generated/client.js";
+import { describe, expect, it } from "vitest";
 import { runAgent, ToolRegistry } from "../../index.js";
-import { startAuditServer, type AuditServer, type Step } from "./fault-server.js";
+import type { Step } from "./fault-server.js";
+import { auditServer } from "./support.js";
 
-let server: AuditServer;
-beforeAll(async () => {
-  server = await startAuditServer();
-});
-afterAll(() => server.close());
+const { server, client } = await auditServer();
 
 const IDLE = 400;
-const client = (): MantyxClient => new MantyxClient({ baseUrl: server.url, workspace: server.workspace, apiKey: server.apiKey, onWarning: () => undefined });
 const tools = (delayMs = 0) =>
   new ToolRegistry().local({
     name: "add",

@@ -5,18 +5,13 @@
  * any 2xx for cancel). Each is survived or a typed error; none is a crash
  * (a RangeError from the engine) or a silent success.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
 import { isMantyxApiError, isRunCreatedError, isUnexpectedResponseError, runAgent } from "../../index.js";
-import { startAuditServer, type AuditServer } from "./fault-server.js";
+import { auditServer } from "./support.js";
 
-let server: AuditServer;
-beforeAll(async () => {
-  server = await startAuditServer();
-});
-afterAll(() => server.close());
+const { server, client } = await auditServer();
 
-const client = (): MantyxClient => new MantyxClient({ baseUrl: server.url, workspace: server.workspace, apiKey: server.apiKey, onWarning: () => undefined });
 const deep = (depth: number, leaf = "1"): string => "[".repeat(depth) + leaf + "]".repeat(depth);
 
 describe("deep bodies", () => {

@@ -10,21 +10,15 @@
  * Each test counts requests or bytes, never time.
  */
 import type { ServerResponse } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MantyxClient } from "../../generated/client.js";
+import { describe, expect, it } from "vitest";
 import { isMantyxApiError, isUnexpectedResponseError, runAgent, StreamDecodeError, ToolRegistry } from "../../index.js";
 import { ERROR_BODY_LIMIT } from "../../runtime/client/core.js";
 import { MAX_SERVER_DELAY_MS } from "../../runtime/client/internal/backoff.js";
-import { startAuditServer, type AuditServer } from "./fault-server.js";
+import { auditServer } from "./support.js";
 
-let server: AuditServer;
-beforeAll(async () => {
-  server = await startAuditServer();
-});
-afterAll(() => server.close());
+const { server, client } = await auditServer();
 
 const IDLE = 400;
-const client = (): MantyxClient => new MantyxClient({ baseUrl: server.url, workspace: server.workspace, apiKey: server.apiKey, onWarning: () => undefined });
 const result = { emit: { type: "result", data: { subtype: "success", text: "ok" } } };
 
 /** Writes an endless body, 1 KiB a turn of the event loop (the client shares it), until the client lets go; resolves with the bytes written then. */
@@ -268,7 +262,11 @@ describe("a flat frame with an additive data member", () => {
       ];
       server.faults = () => ({});
       const calls: unknown[] = [];
-      const tools = new ToolRegistry().local({ name: "add", handler: (args) => (calls.push(args), "2") });
+      const tools = new ToolRegistry().local({ name: "add", handler: (args) => {
+          calls.push(args);
+          return "2";
+        },
+      });
       const terminal = await runAgent(client(), { systemPrompt: "s", prompt: "p" }, { tools, idleTimeoutMs: IDLE });
       expect(terminal.type).toBe("result");
       expect(calls).toEqual([{ a: 1 }]);

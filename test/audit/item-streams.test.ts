@@ -14,7 +14,9 @@ import { operation } from "../../runtime/client/operation-functions.js";
 
 const KEY = 'mantyx_Zq9/Xv&Wt3"Rk8Lp2Yh7Nc4';
 const servers: Array<{ close(): unknown }> = [];
-afterEach(() => void servers.splice(0).forEach((s) => s.close()));
+afterEach(() => {
+  for (const s of servers.splice(0)) s.close();
+});
 
 const listen = async (server: Server | ReturnType<typeof createHttpServer>): Promise<string> => {
   servers.push(server);
@@ -50,7 +52,14 @@ describe("an item stream's failures hold no form of the key", () => {
 
   it("a body that breaks off with a malformed chunk echoing it", async () => {
     const raw = `HTTP/1.1 200 OK\r\nContent-Type: application/jsonl\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"a":\r\nzz${KEY}\r\n`;
-    const url = await listen(createServer((socket) => socket.once("data", () => void (socket.write(raw), setTimeout(() => socket.destroy(), 20)))));
+    const url = await listen(
+      createServer((socket) =>
+        socket.once("data", () => {
+          socket.write(raw);
+          setTimeout(() => socket.destroy(), 20);
+        }),
+      ),
+    );
     const error = await failure(client(url));
     expect(error).toBeInstanceOf(Error);
     expect(leaked(error)).toEqual([]);

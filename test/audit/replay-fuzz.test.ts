@@ -7,16 +7,12 @@
  * the stream must deliver every stored frame exactly once, in order: events
  * by seq, malformed frames as StreamDecodeErrors at their place.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MantyxClient } from "../../generated/client.js";
+import { describe, expect, it } from "vitest";
 import { StreamDecodeError } from "../../index.js";
-import { startAuditServer, type AuditServer, type ConnectionFaults, type Step } from "./fault-server.js";
+import type { ConnectionFaults, Step } from "./fault-server.js";
+import { auditServer } from "./support.js";
 
-let server: AuditServer;
-beforeAll(async () => {
-  server = await startAuditServer();
-});
-afterAll(() => server.close());
+const { server, client } = await auditServer();
 
 function random(seed: number): () => number {
   return () => {
@@ -71,7 +67,7 @@ function faults(next: () => number): (n: number) => ConnectionFaults {
 
 describe("malformed frames across reconnects are delivered once, in place", () => {
   it("on 60 seeded runs", async () => {
-    const c = new MantyxClient({ baseUrl: server.url, workspace: server.workspace, apiKey: server.apiKey, onWarning: () => undefined });
+    const c = client();
     for (let seed = 1; seed <= 60; seed++) {
       const next = random(seed);
       const { steps, labels } = script(next, 4 + Math.floor(next() * 10));

@@ -8,11 +8,12 @@
  * streamRun in every onInvalid mode, the default console.warn included, and
  * through runAgent.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
 import { runAgent } from "../../index.js";
 import { shown } from "../client/shown.js";
-import { startAuditServer, type AuditServer, type Step } from "./fault-server.js";
+import type { Step } from "./fault-server.js";
+import { auditServer } from "./support.js";
 
 /** A key with `/`, `&` and `"` (so the escape variants differ from the raw key) and a long secret part. */
 const KEY = 'mantyx_Zq9/Xv&Wt3"Rk8Lp2Yh7Nc4';
@@ -20,11 +21,7 @@ const KEY = 'mantyx_Zq9/Xv&Wt3"Rk8Lp2Yh7Nc4';
 const SECRET = KEY.slice("mantyx_".length);
 const fragments = (s: string): string[] => Array.from({ length: s.length - 5 }, (_, i) => s.slice(i, i + 6));
 
-let server: AuditServer;
-beforeAll(async () => {
-  server = await startAuditServer(KEY);
-});
-afterAll(() => server.close());
+const { server } = await auditServer(KEY);
 
 /** No piece of the secret part of the key, raw or JSON-escaped either way. */
 function expectNoFragment(label: string, value: unknown): void {

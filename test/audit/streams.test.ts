@@ -5,19 +5,14 @@
  * exactly once and in order, nothing ending quietly short, and each fault
  * either survived or reported as a typed error.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MantyxClient } from "../../generated/client.js";
+import { describe, expect, it } from "vitest";
 import { isMantyxApiError, isMantyxConnectionError, isUnexpectedResponseError, runAgent, ToolRegistry } from "../../index.js";
-import { startAuditServer, type AuditRun, type AuditServer, type ConnectionFaults, type Step } from "./fault-server.js";
+import type { AuditRun, ConnectionFaults, Step } from "./fault-server.js";
+import { auditServer } from "./support.js";
 
-let server: AuditServer;
-beforeAll(async () => {
-  server = await startAuditServer();
-});
-afterAll(() => server.close());
+const { server, client } = await auditServer();
 
 const IDLE = 400;
-const client = (): MantyxClient => new MantyxClient({ baseUrl: server.url, workspace: server.workspace, apiKey: server.apiKey, onWarning: () => undefined });
 
 /** A run of deltas with non-ASCII text, then a terminal result. */
 const chatter = (n: number): Step[] => [

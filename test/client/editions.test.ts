@@ -25,7 +25,10 @@ describe("a one-shot run with a local tool, every edition and frame shape", () =
             name: "compute_total",
             description: "Add tax.",
             parameters: { type: "object", properties: { amount: { type: "number" } }, required: ["amount"] },
-            handler: (args: { amount: number }) => (calls.push(args), { total: args.amount * 1.2 }),
+            handler: (args: { amount: number }) => {
+              calls.push(args);
+              return { total: args.amount * 1.2 };
+            },
           });
           const types: string[] = [];
           const terminal = await runAgent(

@@ -86,7 +86,11 @@ describe("operation functions on MantyxCore", () => {
 
   it("runAgent runs a local tool round trip on a MantyxCore", async () => {
     const calls: unknown[] = [];
-    const tools = new ToolRegistry().local({ name: "ping", handler: () => (calls.push("ping"), "pong") });
+    const tools = new ToolRegistry().local({ name: "ping", handler: () => {
+        calls.push("ping");
+        return "pong";
+      },
+    });
     const terminal = await runAgent(core(), { systemPrompt: "You are helpful.", prompt: "ping" }, { tools });
     expect((terminal.data as { text: string }).text).toBe("Tool said: pong");
     expect(terminal.type).toBe("result");

@@ -77,8 +77,16 @@ describe("runAgent", () => {
     const hr: string[] = [];
     const it_: string[] = [];
     const tools = new ToolRegistry()
-      .a2aLocal({ name: "it_agent", agentCard: OTHER_CARD, handler: (message, ctx) => (it_.push(ctx.call.name), "IT answer") })
-      .a2aLocal({ name: "hr_agent", agentCard: HR_CARD, handler: (message, ctx) => (hr.push(`${ctx.call.name}: ${message}`), "PTO resets on Jan 1") });
+      .a2aLocal({ name: "it_agent", agentCard: OTHER_CARD, handler: (_message, ctx) => {
+          it_.push(ctx.call.name);
+          return "IT answer";
+        },
+      })
+      .a2aLocal({ name: "hr_agent", agentCard: HR_CARD, handler: (message, ctx) => {
+          hr.push(`${ctx.call.name}: ${message}`);
+          return "PTO resets on Jan 1";
+        },
+      });
     // The spec declares the HR peer under another tool name; the IT peer is appended from the registry.
     const spec = { systemPrompt: "You are helpful.", prompt: "PTO?", metadata: { message: "When does PTO reset?" }, tools: [{ kind: "a2a_local" as const, name: "hr_desk", agentCard: HR_CARD }] };
     const terminal = await runAgent(clientFor(server()), spec, { tools });
@@ -102,7 +110,11 @@ describe("runAgent", () => {
     // Official SDK test servers send such calls (the card is required at the strict level only); the SDKs dispatch them by name.
     const asked: string[] = [];
     const tools = new ToolRegistry()
-      .a2aLocal({ name: "hr_agent", agentCard: HR_CARD, handler: (message) => (asked.push(message), "PTO resets on Jan 1") })
+      .a2aLocal({ name: "hr_agent", agentCard: HR_CARD, handler: (message) => {
+          asked.push(message);
+          return "PTO resets on Jan 1";
+        },
+      })
       .a2aLocal({ name: "it_agent", agentCard: OTHER_CARD, handler: () => "wrong peer" });
     const context = { runId: "run_x", signal: undefined };
     const call = (name: string) => ({ toolUseId: "tu_1", name, args: { message: "When?" }, kind: "a2a_local" as const });
@@ -167,7 +179,11 @@ describe("runAgent", () => {
 
     it("posts the schema's own issues as the tool's error without calling the handler", async () => {
       let called = false;
-      const tools = new ToolRegistry().local({ name: "total", parameters: Args, handler: () => ((called = true), "x") });
+      const tools = new ToolRegistry().local({ name: "total", parameters: Args, handler: () => {
+          called = true;
+          return "x";
+        },
+      });
       await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { args: JSON.stringify({ amount: -1 }) } }, { tools });
       expect(called).toBe(false);
       expect(posted(runIdOf())[0]!.error).toMatch(/^Invalid arguments for tool "total":\n- \/amount Too small/);
@@ -188,7 +204,11 @@ describe("runAgent", () => {
       };
       schema["~standard"].owner = schema;
       const got: unknown[] = [];
-      const tools = new ToolRegistry().local({ name: "std", parameters: schema as never, handler: (args) => (got.push(args), "ok") });
+      const tools = new ToolRegistry().local({ name: "std", parameters: schema as never, handler: (args) => {
+          got.push(args);
+          return "ok";
+        },
+      });
       await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { args: JSON.stringify({ a: 1 }) } }, { tools });
       expect(got).toEqual([{ seen: "checked:", value: { a: 1 } }]);
     });
@@ -204,7 +224,10 @@ describe("runAgent", () => {
     const tools = new ToolRegistry().local({
       name: "compute_total",
       parameters: { type: "object", properties: { amount: { type: "number", minimum: 0 } }, required: ["amount", "currency"], additionalProperties: false },
-      handler: () => ((called = true), "x"),
+      handler: () => {
+        called = true;
+        return "x";
+      },
     });
     await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { args: JSON.stringify({ amount: -1, extra: true }) } }, { tools });
     expect(called).toBe(false);
@@ -310,7 +333,10 @@ describe("runAgent", () => {
       name: "slow",
       handler: (_args, ctx) =>
         new Promise<string>((resolve) => {
-          ctx.signal!.addEventListener("abort", () => ((aborted = true), resolve("answer after abort")));
+          ctx.signal!.addEventListener("abort", () => {
+            aborted = true;
+            resolve("answer after abort");
+          });
           setTimeout(() => controller.abort(new Error("caller stop")), 20);
         }),
     });

@@ -21,7 +21,11 @@ const lastRun = (): string => [...server().runs.keys()].pop()!;
 describe("runAgent and the registry", () => {
   it("a handler sees the whole local_tool_call event (seq, type, data), not only its data", async () => {
     const seen: unknown[] = [];
-    const tools = new ToolRegistry().local({ name: "env", handler: (_args, ctx) => (seen.push({ seq: ctx.event?.seq, type: ctx.event?.type, same: ctx.event?.data === ctx.call }), "ok") });
+    const tools = new ToolRegistry().local({ name: "env", handler: (_args, ctx) => {
+        seen.push({ seq: ctx.event?.seq, type: ctx.event?.type, same: ctx.event?.data === ctx.call });
+        return "ok";
+      },
+    });
     await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x" }, { tools });
     const call = server().runs.get(lastRun())!.events.find((e) => e.type === "local_tool_call")!;
     expect(seen).toEqual([{ seq: call.seq, type: "local_tool_call", same: true }]);
@@ -90,7 +94,12 @@ describe("answerToolCall on the plain streamRun path", () => {
 
   it("a string is posted as the result, with the event's arguments and context given to the handler", async () => {
     const got: unknown[] = [];
-    const { outcome, bodies } = await answerWith((args, ctx) => (got.push({ args, seq: typeof ctx.event?.seq }), "plain"), { args: JSON.stringify({ q: 1 }) });
+    const { outcome, bodies } = await answerWith(
+      (args, ctx) => {
+        got.push({ args, seq: typeof ctx.event?.seq });
+        return "plain";
+      },
+      { args: JSON.stringify({ q: 1 }) });
     expect(got).toEqual([{ args: { q: 1 }, seq: "number" }]);
     expect(outcome).toEqual({ status: "accepted", httpStatus: 204 });
     expect(bodies).toEqual([{ toolUseId: expect.any(String), result: "plain" }]);

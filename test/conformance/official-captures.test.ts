@@ -351,7 +351,11 @@ if (!PRESENT) {
         const hrCalls: string[] = [];
         // A registry with one a2a_local peer named as the Python capture's call ("ghost"): a call without
         // its Agent Card goes to it by name; the others without a card ("nope") get a tool error.
-        const registry = new ToolRegistry().a2aLocal({ name: "ghost", agentCard: { name: "Ghost", url: "https://ghost.invalid/a2a" }, handler: (message) => (hrCalls.push(message), "boo") });
+        const registry = new ToolRegistry().a2aLocal({ name: "ghost", agentCard: { name: "Ghost", url: "https://ghost.invalid/a2a" }, handler: (message) => {
+            hrCalls.push(message);
+            return "boo";
+          },
+        });
         for (const [i, { name, bytes }] of captures.entries()) {
           const runId = `run_${i}`;
           const terminal: TerminalEvent = await runAgent(client, { systemPrompt: "x", prompt: runId }, { tools: registry, lateResultTimeoutMs: 5_000 });

@@ -60,7 +60,9 @@ function importedPackages(file: string): Array<{ specifier: string; name: string
   return out;
 }
 
-const json = (file: string): Record<string, any> => JSON.parse(readFileSync(path.join(REPO, file), "utf8"));
+/** The fields of a package.json these checks read. */
+interface PackageJson { version?: string; exports?: Record<string, unknown>; dependencies?: Record<string, string>; devDependencies?: Record<string, string> }
+const json = (file: string): PackageJson => JSON.parse(readFileSync(path.join(REPO, file), "utf8"));
 
 describe("layers", () => {
   it("runtime/ imports nothing outside runtime/ (it never reaches up into generated/ or the helpers)", () => {

@@ -33,7 +33,11 @@ async function mock(args: string[]): Promise<{ url: string; out: () => string; e
     stop: stop.signal,
   });
   const first = await Promise.race([url, exit.then((code) => `exit ${code}`)]);
-  return { url: first, out: () => out, err: () => err, stop: () => (stop.abort(), exit) };
+  return { url: first, out: () => out, err: () => err, stop: () => {
+      stop.abort();
+      return exit;
+    },
+  };
 }
 
 describe("mantyx-wire mock --schema", () => {

@@ -74,7 +74,10 @@ describe("exampleValue", () => {
   it("fits every tool `parameters` schema in the fixture suite's valid ToolRef and request cases", () => {
     const corpus: unknown[] = [];
     const walk = (v: unknown): void => {
-      if (Array.isArray(v)) return v.forEach(walk);
+      if (Array.isArray(v)) {
+        v.forEach(walk);
+        return;
+      }
       if (typeof v !== "object" || v === null) return;
       const o = v as Record<string, unknown>;
       if ((o["kind"] === "local" || o["kind"] === "mcp_local") && typeof o["parameters"] === "object") corpus.push(o["parameters"]);

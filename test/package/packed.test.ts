@@ -14,7 +14,6 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { npmPack } from "./npm-pack.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,7 +21,6 @@ import { startMockServer, type MockServer } from "../../generator/mock/index.js"
 import { bundleConsumer } from "../portability/bundle.js";
 import { expectRoundTrip } from "../portability/expectations.js";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
 const require = createRequire(import.meta.url);
 let scratch: string;
 let app: string;

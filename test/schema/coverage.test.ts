@@ -63,6 +63,8 @@ const wireOctober = read(`${october}/wire-protocol.md`);
 const agentRuns = read(`${october}/agent-runs-protocol.md`);
 
 const schemas = document.components.schemas;
+/** What the walks over every route read of a path item's operations (its `parameters`, beside them, are skipped). */
+interface Operation { responses: Record<string, { $ref?: string; headers?: Record<string, unknown> }>; "x-required-scopes"?: string[] }
 const knownEventMapping: Record<string, string> = schemas.KnownAgentRunEvent.discriminator.mapping;
 const toolKindMapping: Record<string, string> = schemas.ToolRef.discriminator.mapping;
 
@@ -78,7 +80,7 @@ describe("coverage of the documents", () => {
   }
 
   it("the schema has no route the documents do not name", () => {
-    const declared = Object.entries<any>(document.paths).flatMap(([p, item]) => Object.keys(item).filter((m) => m !== "parameters").map((m) => `${m} ${p}`));
+    const declared = Object.entries<Record<string, unknown>>(document.paths).flatMap(([p, item]) => Object.keys(item).filter((m) => m !== "parameters").map((m) => `${m} ${p}`));
     expect(declared.sort()).toEqual(ROUTES.map(([m, p]) => `${m} ${p}`).sort());
   });
 
@@ -90,7 +92,7 @@ describe("coverage of the documents", () => {
 
   it("stream route takes lastSeq and Last-Event-ID and names the event union", () => {
     const op = document.paths[`${BASE}/agent-runs/{runId}/stream`].get;
-    expect(op.parameters.map((p: any) => `${p.in}:${p.name}`).sort()).toEqual(["header:Last-Event-ID", "query:lastSeq"]);
+    expect(op.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`).sort()).toEqual(["header:Last-Event-ID", "query:lastSeq"]);
     expect(op.responses["200"].content["text/event-stream"]["x-item-schema"]).toEqual({ $ref: "#/components/schemas/AgentRunEvent" });
   });
 
@@ -129,7 +131,7 @@ describe("coverage of the documents", () => {
     const op = document.paths[path].get;
     const pagination = op["x-pagination"];
     expect(pagination.items).toBe(items);
-    expect(op.parameters.map((p: any) => (p.$ref ? document.components.parameters[p.$ref.split("/").pop()] : p).name)).toContain(pagination.cursorParam);
+    expect(op.parameters.map((p: { $ref?: string; name: string }) => (p.$ref ? document.components.parameters[p.$ref.split("/").pop()!] : p).name)).toContain(pagination.cursorParam);
     const body = schemas[op.responses["200"].content["application/json"].schema.$ref.split("/").pop()];
     expect(Object.keys(body.properties)).toEqual(expect.arrayContaining([pagination.nextCursor, items]));
   });
@@ -142,12 +144,12 @@ describe("coverage of the documents", () => {
     const rateHeaders = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Bucket"];
     expect(Object.keys(document.components.responses.RateLimited.headers).sort()).toEqual(["Retry-After", ...rateHeaders].sort());
     const missing: string[] = [];
-    for (const [path, item] of Object.entries<any>(document.paths)) {
+    for (const [path, item] of Object.entries<Record<string, Operation>>(document.paths)) {
       if (!path.startsWith(BASE)) continue;
-      for (const [method, op] of Object.entries<any>(item)) {
+      for (const [method, op] of Object.entries(item)) {
         if (method === "parameters") continue;
-        for (const [status, r] of Object.entries<any>(op.responses)) {
-          const response = r.$ref ? document.components.responses[r.$ref.split("/").pop()] : r;
+        for (const [status, r] of Object.entries(op.responses)) {
+          const response = r.$ref ? document.components.responses[r.$ref.split("/").pop()!] : r;
           for (const h of rateHeaders) if (!response.headers?.[h]) missing.push(`${method} ${path} ${status} ${h}`);
         }
       }
@@ -162,7 +164,7 @@ describe("coverage of the documents", () => {
   });
 
   it("local_tool_call carries its three kind-specific shapes, and the open one of a newer server's kind", () => {
-    expect(schemas.LocalToolCallData.oneOf.map((r: any) => r.$ref.split("/").pop())).toEqual(["LocalToolCallLocal", "LocalToolCallA2a", "LocalToolCallMcp", "LocalToolCallOther"]);
+    expect(schemas.LocalToolCallData.oneOf.map((r: { $ref: string }) => r.$ref.split("/").pop())).toEqual(["LocalToolCallLocal", "LocalToolCallA2a", "LocalToolCallMcp", "LocalToolCallOther"]);
     expect(schemas.LocalToolCallOther.properties.kind.not.enum).toEqual(["local", "a2a_local", "mcp_local"]);
   });
 
@@ -200,12 +202,12 @@ describe("coverage of the documents", () => {
     it("every route in agent-runs-protocol.md's route lists (§5, §6) is declared", () => {
       const listed = [...agentRuns.matchAll(/^(GET|POST|DELETE)\s+\/api\/v1\/workspaces\/\{slug\}(\S*)$/gm)].map((m) => `${m[1]!.toLowerCase()} ${BASE}${m[2]!}`);
       expect(listed.length).toBeGreaterThanOrEqual(13);
-      const declared = Object.entries<any>(document.paths).flatMap(([p, item]) => Object.keys(item).filter((m) => m !== "parameters").map((m) => `${m} ${p}`));
+      const declared = Object.entries<Record<string, unknown>>(document.paths).flatMap(([p, item]) => Object.keys(item).filter((m) => m !== "parameters").map((m) => `${m} ${p}`));
       expect(declared).toEqual(expect.arrayContaining(listed));
     });
     it("every scope the October 2026 documents name is required by some route", () => {
       const named = new Set([...agentRuns.matchAll(/\| `([a-z.]+:(?:read|write))`/g)].map((m) => m[1]!));
-      const used = new Set(Object.values<any>(document.paths).flatMap((item) => Object.entries<any>(item).filter(([m]) => m !== "parameters").flatMap(([, op]) => op["x-required-scopes"])));
+      const used = new Set(Object.values<Record<string, Operation>>(document.paths).flatMap((item) => Object.entries(item).filter(([m]) => m !== "parameters").flatMap(([, op]) => op["x-required-scopes"])));
       expect([...named].filter((s) => !used.has(s))).toEqual([]);
     });
     it("every error code of agent-runs-protocol.md §10 is covered with its status", () => {

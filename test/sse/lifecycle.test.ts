@@ -233,7 +233,10 @@ describe.each(apis)("%s lifecycle", (_name, parse) => {
     const source: AsyncIterable<Uint8Array> = {
       [Symbol.asyncIterator]: () => ({
         next: async () => ({ done: false as const, value: toBytes("data: x\n\n") }),
-        return: async () => ((returned = true), { done: true as const, value: undefined }),
+        return: async () => {
+          returned = true;
+          return { done: true as const, value: undefined };
+        },
       }),
     };
     await parse(source)[Symbol.asyncIterator]().return?.();

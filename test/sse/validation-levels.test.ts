@@ -62,7 +62,13 @@ describe("strict checking of events: an opt-in", () => {
   it("a strictly valid event raises no warning; the strict validator is not consulted when the receive level rejects", () => {
     const warnings: string[] = [];
     let calls = 0;
-    const strict = Object.assign((d: unknown) => (calls++, validateAgentRunEvent(d)), { errors: null });
+    const strict = Object.assign(
+      (d: unknown) => {
+        calls++;
+        return validateAgentRunEvent(d);
+      },
+      { errors: null },
+    );
     const ok = decodeEventMessage(msg({ seq: 1, type: "assistant_delta", data: { text: "a" } }), { strict, onWarning: (m) => void warnings.push(m) });
     expect(isStreamDecodeError(ok)).toBe(false);
     expect(decodeEventMessage(msg({ seq: 2, type: "assistant_delta", data: {} }), { strict, onWarning: (m) => void warnings.push(m) })).toMatchObject({ type: "invalid-event" });

@@ -142,8 +142,16 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     if (!stream) return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id: "r1", output: `echo ${input}` }));
     sse();
     await faulty(res, frame({ type: "response.created", response: { id: "r1", output: "" } }));
-    if (input === "fail") return void (await faulty(res, frame({ message: "overloaded", code: "server_busy" }, "event: error\n")), res.end());
-    if (input === "garbage") return void (await faulty(res, frame("not json, <html>")), res.end());
+    if (input === "fail") {
+      await faulty(res, frame({ message: "overloaded", code: "server_busy" }, "event: error\n"));
+      res.end();
+      return;
+    }
+    if (input === "garbage") {
+      await faulty(res, frame("not json, <html>"));
+      res.end();
+      return;
+    }
     for (const delta of ["Hel", "lo é😀"]) await faulty(res, frame({ type: "response.output_text.delta", delta }));
     await faulty(res, frame({ type: "response.completed", response: { id: "r1", output: "Hello é😀" } }));
     await faulty(res, frame("[DONE]"));

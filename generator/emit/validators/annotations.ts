@@ -62,8 +62,8 @@ export function dropAnnotations(schemas: Record<string, SchemaObject>): Record<s
 export function unknownKeywords(schemas: Readonly<Record<string, SchemaObject>>): Map<string, string> {
   const found = new Map<string, string>();
   for (const name of Object.keys(schemas).sort()) {
-    eachSchema(schemas[name], `/components/schemas/${escape(name)}`, (node, at) => {
-      for (const key of Object.keys(node)) if (!key.startsWith("x-") && !isKnownKeyword(key) && !found.has(key)) found.set(key, `${at}/${escape(key)}`);
+    eachSchema(schemas[name], `/components/schemas/${escapeSegment(name)}`, (node, at) => {
+      for (const key of Object.keys(node)) if (!key.startsWith("x-") && !isKnownKeyword(key) && !found.has(key)) found.set(key, `${at}/${escapeSegment(key)}`);
     });
   }
   return found;
@@ -76,7 +76,7 @@ export function unknownKeywords(schemas: Readonly<Record<string, SchemaObject>>)
 export function firstDefinitions(schemas: Readonly<Record<string, SchemaObject>>): string | undefined {
   for (const name of Object.keys(schemas).sort()) {
     let found: string | undefined;
-    eachSchema(schemas[name], `/components/schemas/${escape(name)}`, (node, at) => {
+    eachSchema(schemas[name], `/components/schemas/${escapeSegment(name)}`, (node, at) => {
       if (found === undefined && Object.hasOwn(node, "definitions")) found = `${at}/definitions`;
     });
     if (found !== undefined) return found;
@@ -107,7 +107,7 @@ export function earlierDraftNote(keyword: string, value: unknown): string | unde
   }
 }
 
-const escape = (segment: string): string => segment.replace(/~/g, "~0").replace(/\//g, "~1");
+const escapeSegment = (segment: string): string => segment.replace(/~/g, "~0").replace(/\//g, "~1");
 
 /** Calls `f` on `schema` and on each of its subschemas (JSON Schema 2020-12's positions only), parents first. */
 function eachSchema(schema: unknown, at: string, f: (node: Record<string, unknown>, at: string) => void): void {
@@ -117,10 +117,14 @@ function eachSchema(schema: unknown, at: string, f: (node: Record<string, unknow
   for (const key of SUBSCHEMA) eachSchema(node[key], `${at}/${key}`, f);
   for (const key of SUBSCHEMA_LIST) {
     const list = node[key];
-    if (Array.isArray(list)) list.forEach((sub, i) => eachSchema(sub, `${at}/${key}/${i}`, f));
+    if (Array.isArray(list)) {
+      list.forEach((sub, i) => {
+        eachSchema(sub, `${at}/${key}/${i}`, f);
+      });
+    }
   }
   for (const key of SUBSCHEMA_MAP) {
     const map = node[key];
-    if (map !== null && typeof map === "object") for (const [name, sub] of Object.entries(map)) eachSchema(sub, `${at}/${key}/${escape(name)}`, f);
+    if (map !== null && typeof map === "object") for (const [name, sub] of Object.entries(map)) eachSchema(sub, `${at}/${key}/${escapeSegment(name)}`, f);
   }
 }

@@ -47,7 +47,9 @@ export function dropUnreadContext(functions: readonly FunctionCode[]): void {
   // Code only, never a schema string that reads like it (./code-literals.ts).
   const rewritten = functions.map((f) => replaceInCode(replaceInCode(f.code, CONTEXT_PARAMETERS, INSTANCE_PATH_ONLY), CONTEXT_ARGUMENTS, "}"));
   if (rewritten.some((code) => CONTEXT_NAMES.test(maskLiterals(code)))) return; // some function reads it (or ajv wrote it otherwise)
-  functions.forEach((f, i) => (f.code = rewritten[i]!));
+  functions.forEach((f, i) => {
+    f.code = rewritten[i]!;
+  });
 }
 
 /**

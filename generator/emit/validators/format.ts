@@ -161,5 +161,5 @@ export function formatModuleSync(code: string): string {
   }
   copy(run, code.length);
   flush();
-  return `${out.join("\n")}\n`.replace(/[^\x00-\x7f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return `${out.join("\n")}\n`.replace(/[\u0080-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

@@ -6,6 +6,7 @@
  * `stop`). The first line of stdout is the URL alone; then, unless
  * `--quiet`, the operations served and how to pick answers.
  */
+import type { OpenAPIObject } from "openapi3-ts/oas31";
 import type { CliEnv } from "../../cli.js";
 import { formatError } from "../../errors.js";
 import { loadSchema } from "../../load/index.js";
@@ -43,7 +44,7 @@ export async function runDocumentMock(options: DocumentMockCommandOptions, io: C
     if (isFaultSpecError(error)) return fail(`${error.message}\n  (items are name[=value][@connections], separated by commas; \`mantyx-wire mock --help\` and the mock's documentation list every fault)`);
     throw error;
   }
-  let document;
+  let document: OpenAPIObject;
   try {
     document = (await loadSchema(options.schema, { cwd: io.cwd })).document;
   } catch (error) {

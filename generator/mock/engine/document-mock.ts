@@ -106,28 +106,43 @@ export function documentAnswers(
     const entry = byRoute.get(ctx.route)!;
     const { req, res, url } = ctx;
     const missing = missingParameters(doc, entry.item.parameters, entry.op.parameters, url, req);
-    if (missing.length > 0) return engine().invalid(res, missing, "request");
+    if (missing.length > 0) {
+      engine().invalid(res, missing, "request");
+      return;
+    }
     const preference = preferenceOf(req);
-    if (typeof preference === "string") return engine().send(res, 400, { error: "invalid_request", message: preference });
+    if (typeof preference === "string") {
+      engine().send(res, 400, { error: "invalid_request", message: preference });
+      return;
+    }
     const answer = answerOf(entry.op, preference);
-    if (typeof answer === "string") return engine().send(res, 400, { error: "mock_no_such_answer", message: `${ctx.route.operationId}: ${answer}` });
+    if (typeof answer === "string") {
+      engine().send(res, 400, { error: "mock_no_such_answer", message: `${ctx.route.operationId}: ${answer}` });
+      return;
+    }
     const { status, response } = answer;
     const headers = responseHeaders(response);
     const content = (response.content ?? {}) as Record<string, Record<string, unknown>>;
     const noBody = status.code === 204 || status.code === 304 || ctx.method === "HEAD";
     const media = noBody ? undefined : chooseMedia(doc, entry.op, content, req, ctx.body);
-    if (media === undefined) return engine().send(res, status.code, undefined, headers);
+    if (media === undefined) {
+      engine().send(res, status.code, undefined, headers);
+      return;
+    }
     const mediaObject = content[media]!;
     let example: { value: unknown } | undefined;
     if (!preference.dynamic) {
       const found = mediaExample(doc, mediaObject, answer.example);
       if (found.found) example = { value: found.value };
     }
-    if (SSE.test(media)) return stream(ctx.req, res, url, ctx.route.operationId, ctx.body, status.code, mediaObject, example, headers);
+    if (SSE.test(media)) {
+      stream(ctx.req, res, url, ctx.route.operationId, ctx.body, status.code, mediaObject, example, headers);
+      return;
+    }
     const value = example !== undefined ? example.value : generate(doc, mediaObject["schema"] ?? (isJsonMediaType(media) ? true : { type: "string" }));
-    if (isJsonMediaType(media)) return engine().sendRaw(res, status.code, media, JSON.stringify(value), headers);
-    if (/^application\/(jsonl|x-ndjson|x-jsonlines|json-lines)/i.test(media)) return engine().sendRaw(res, status.code, media, jsonLines(mediaObject, example), headers);
-    return engine().sendRaw(res, status.code, media, typeof value === "string" ? value : JSON.stringify(value), headers);
+    if (isJsonMediaType(media)) engine().sendRaw(res, status.code, media, JSON.stringify(value), headers);
+    else if (/^application\/(jsonl|x-ndjson|x-jsonlines|json-lines)/i.test(media)) engine().sendRaw(res, status.code, media, jsonLines(mediaObject, example), headers);
+    else engine().sendRaw(res, status.code, media, typeof value === "string" ? value : JSON.stringify(value), headers);
   }
 
   /** The status, its response and the example name (checked), or a message. */
@@ -194,7 +209,8 @@ export function documentAnswers(
       own = connectionSpecOf(req, url, state.given, queue.shift(), "DocumentMock.faults");
     } catch (error) {
       if (!isFaultSpecError(error)) throw error;
-      return engine().send(res, 400, { error: "invalid_request", message: error.message, hint: HINT });
+      engine().send(res, 400, { error: "invalid_request", message: error.message, hint: HINT });
+      return;
     }
     const connection = ++state.connections;
     const plan = planConnection([...state.layers.map((spec) => ({ spec, thisConnection: false })), { spec: own, thisConnection: true }], connection);

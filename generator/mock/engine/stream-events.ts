@@ -98,15 +98,15 @@ function itemsOf(source: StreamSource): Item[] {
     });
   }
   const branches = unionBranches(doc, reading.schema);
-  if (branches.length === 1) return Array.from({ length: PLAIN_EVENTS }, () => itemOf(doc, reading, valueOf(doc, reading, branches[0]), branches[0]));
+  if (branches.length === 1) return Array.from({ length: PLAIN_EVENTS }, () => itemOf(doc, reading, branchValue(doc, reading, branches[0]), branches[0]));
   const usable = branches.filter((b) => !(reading.kind === "event" && eventNameOf(doc, b) === "error"));
   const terminal = usable.filter((b) => isPlainObject(resolveRef(doc, b)) && (resolveRef(doc, b) as Record<string, unknown>)["x-terminal"] === true);
   const ordered = [...usable.filter((b) => !terminal.includes(b)), ...terminal.slice(0, 1)];
-  return ordered.map((b) => itemOf(doc, reading, valueOf(doc, reading, b), b));
+  return ordered.map((b) => itemOf(doc, reading, branchValue(doc, reading, b), b));
 }
 
 /** A generated value of one branch: for an event object whose data is JSON in a string (`contentSchema`), that JSON value as its data. */
-function valueOf(doc: OpenAPIObject, reading: SseItemReading, branch: unknown): unknown {
+function branchValue(doc: OpenAPIObject, reading: SseItemReading, branch: unknown): unknown {
   const value = generate(doc, branch);
   if (reading.kind !== "event" || !isPlainObject(value)) return value;
   const data = eventDataOf(doc, branch);

@@ -35,14 +35,14 @@ export function exampleNames(media: Record<string, unknown>): string[] {
  */
 export function mediaExample(doc: OpenAPIObject, media: Record<string, unknown>, name?: string): { found: true; value: unknown } | { found: false } {
   const examples = isPlainObject(media["examples"]) ? media["examples"] : {};
-  const valueOf = (entry: unknown): { found: true; value: unknown } | { found: false } => {
+  const exampleOf = (entry: unknown): { found: true; value: unknown } | { found: false } => {
     const resolved = resolveRef(doc, entry);
     return isPlainObject(resolved) && "value" in resolved ? { found: true, value: resolved["value"] } : { found: false };
   };
-  if (name !== undefined) return name in examples ? valueOf(examples[name]) : { found: false };
+  if (name !== undefined) return name in examples ? exampleOf(examples[name]) : { found: false };
   if ("example" in media) return { found: true, value: media["example"] };
   for (const entry of Object.values(examples)) {
-    const v = valueOf(entry);
+    const v = exampleOf(entry);
     if (v.found) return v;
   }
   return { found: false };
