@@ -42,28 +42,31 @@ export { checkedBody } from "../client/request-check.js";
 export { eventStream, eventStreamKind } from "../client/stream-run.js";
 export { ClientBase } from "../client/client-base.js";
 export { schemeCredentials } from "../client/credentials.js";
-export {
-  HttpClient,
-  type CallOptions,
-  type CredentialSender,
-  type CredentialSupport,
-  type ClientOptions,
-  type Credential,
-  type OnceOutcome,
-  type OnceSpec,
-  type Operation,
-  type OperationExtras,
-  type CallParams,
-  type ParamsSpec,
-  type HeaderStyle,
-  type PathStyle,
-  type QueryStyle,
-  type SecurityScheme,
-  type StatusProbe,
-  type StreamSpec,
-} from "../client/core.js";
-export type { ItemStreamMode, ItemStreamOptions } from "../client/item-stream.js";
-export type { ReconnectInfo, RunEventStream, RunStreamItem, StreamRunOptions } from "../client/stream-run.js";
+export { HttpClient } from "../client/core.js";
+export type {
+  CallOptions,
+  CredentialSender,
+  CredentialSupport,
+  ClientOptions,
+  Credential,
+  ItemStreamMode,
+  OnceOutcome,
+  OnceSpec,
+  Operation,
+  OperationExtras,
+  CallParams,
+  ParamsSpec,
+  HeaderStyle,
+  PathStyle,
+  QueryStyle,
+  ReconnectInfo,
+  SecurityScheme,
+  StatusProbe,
+  StreamRunOptions,
+  StreamSpec,
+} from "../client/operation.js";
+export type { ItemStreamOptions } from "../client/item-stream.js";
+export type { RunEventStream, RunStreamItem } from "../client/stream-run.js";
 // The typed event layer, bound to a stream by generated code.
 export { checkEvent, type EventCheck } from "../events/decode.js";
 export {
