@@ -10,7 +10,7 @@
  * Types only: nothing here is bundled.
  */
 import type { EventStreamSpec, OnInvalid, StrictEventValidator, ValidationMode } from "../events/index.js";
-import type { ValidationIssue, Validator } from "../validation/issue.js";
+import type { Validator } from "../validation/issue.js";
 import type { ApiError } from "./errors.js";
 import type { BackoffOptions } from "./internal/backoff.js";
 

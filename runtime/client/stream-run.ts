@@ -60,11 +60,11 @@ import { DEFAULT_MAX_EVENT_BYTES, type SseMessage } from "../sse/fields.js";
 import { decoder } from "../sse/framing.js";
 import { SseParseError } from "../sse/errors.js";
 import { checkEvent, readEvent, type DecodeOptions, type EventCheck } from "../events/decode.js";
-import { isTerminalOf, StreamDecodeError, type DecodedItem, type EventEnvelope, type OnInvalid } from "../events/index.js";
+import { isTerminalOf, StreamDecodeError, type DecodedItem, type EventEnvelope } from "../events/index.js";
 import type { HttpClient, OperationKind } from "./core.js";
-import type { ReconnectInfo, StreamRunOptions } from "./operation.js";
+import type { StreamRunOptions } from "./operation.js";
 import { ApiError, ConnectionError, unexpectedResponse } from "./errors.js";
-import { linked, reconnectDelay, sleep, type BackoffOptions } from "./internal/backoff.js";
+import { linked, reconnectDelay, sleep } from "./internal/backoff.js";
 import { redactError, scrub, type Redact } from "./internal/redact.js";
 
 /** Default `idleTimeoutMs`: a half-open connection is noticed within a minute. */
