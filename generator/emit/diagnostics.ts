@@ -12,7 +12,7 @@ import { missingCasesFix } from "../cases/load-cases.js";
 import { casesDirOf, schemaFileOf } from "./fixtures/cases-dir.js";
 import { optIns } from "./opt-in.js";
 import { booleanExclusiveBounds } from "../load/exclusive-bounds.js";
-import { getAtPointer, isPlainObject, parsePointer } from "../load/json-pointer.js";
+import { formatPointer, getAtPointer, isPlainObject, parsePointer } from "../load/json-pointer.js";
 import { exampleMapsRead, isDialect2020, misspelt, repairedDefinitionTargets } from "../load/validate-schemas.js";
 
 export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnostic[]> {
@@ -186,7 +186,7 @@ function otherDialects(model: LoadedSchema): Diagnostic[] {
       level: "warning",
       emitter: "validators",
       message: `${others.length} component schema(s) (${others.slice(0, 5).join(", ")}${others.length > 5 ? ", ..." : ""}) name another dialect in \`$schema\` (first: ${JSON.stringify(own)}); ${reading}. Rewrite them in 2020-12 and remove \`$schema\`.`,
-      pointer: `/components/schemas/${first.replace(/~/g, "~0").replace(/\//g, "~1")}/$schema`,
+      pointer: formatPointer(["components", "schemas", first, "$schema"]),
     });
   }
   return out;

@@ -6,6 +6,7 @@
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { header } from "../header.js";
 import { transcriptOptIn } from "../emit/opt-in.js";
+import { checksRevision, runtimeImport } from "../emit/runtime-import.js";
 import { compileTranscriptModule } from "./compile.js";
 import { readTranscriptRules } from "./rules.js";
 
@@ -14,6 +15,7 @@ export const transcriptEmitter: Emitter = {
   emit(model: LoadedSchema): EmittedFile[] {
     if (transcriptOptIn(model).skipped !== undefined) return [];
     const rules = readTranscriptRules(model.schemas);
-    return [{ path: "transcript.ts", contents: header(model, "//") + compileTranscriptModule(rules) }];
+    const check = checksRevision(model) ? `mantyx-wire ${model.generatorVersion}` : undefined;
+    return [{ path: "transcript.ts", contents: header(model, "//") + compileTranscriptModule(rules, runtimeImport(model, "transcript.ts"), check) }];
   },
 };

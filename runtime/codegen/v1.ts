@@ -17,7 +17,7 @@
  *
  * What each revision added: CHANGELOG.md, "codegen/v1 revisions".
  */
-export const CODEGEN_V1_REVISION = 9;
+export const CODEGEN_V1_REVISION = 10;
 
 /**
  * Throws at import time when the installed runtime's contract revision is
@@ -90,3 +90,8 @@ export { isJsonMediaType } from "../client/media.js";
 export { describeBodyIssues } from "../client/request-check.js";
 export { publicValidator, type CompiledCheck } from "../validation/public-validator.js";
 export type { ValidationIssue, Validator } from "../validation/issue.js";
+// JSON pointers, the whole of runtime/json-pointer.ts: `valueAtPointer`, what the compiled transcript reads values by
+// (generated/transcript.ts, revision 10), and `escapePointerSegment`, `unescapePointerSegment`, `formatPointer`,
+// `parsePointer` and the type `Pointer`, what the generator writes and reads them with (no revision). Re-exported as a
+// whole: naming them here costs the validation-off bundle a byte (esbuild's renaming), which is at its bar.
+export * from "../json-pointer.js";
