@@ -26,7 +26,8 @@
 import type { OpenAPIObject, ParameterObject } from "openapi3-ts/oas31";
 import { header } from "../header.js";
 import { templateEnvironment, type TemplateFile } from "../templates.js";
-import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
+import type { Diagnostic } from "../diagnostics.js";
+import type { EmitResult, Emitter, LoadedSchema } from "../model.js";
 import { bindingName, IDENTIFIER } from "./identifier.js";
 import { answerOf, bodyOf, clientOptionOf, parametersOf, type ParamShape } from "./client/shapes.js";
 import { InlineTypes, printed, type PrintedType } from "./client/inline-types.js";
@@ -137,18 +138,21 @@ function groupType(params: readonly ParamShape[]): PrintedType {
   return printed(`{ ${members.join("; ")} }`);
 }
 
-const reports = new WeakMap<LoadedSchema, ClientReport>();
-
-/** What `operationData` degraded or left out for `model` (computed once per model). */
+/** What the client degrades or leaves out for `model` (the emitter's diagnostics; builds the operation data again). */
 export function clientReport(model: LoadedSchema): ClientReport {
-  if (!reports.has(model)) operationData(model);
-  return reports.get(model)!;
+  return operationTable(model).report;
 }
 
 /** Whether the client takes `credentials` by scheme: the schema has schemes that `apiKey` does not stand for (./client/security.ts). */
 const takesSchemeCredentials = (doc: OpenAPIObject, security: SecurityModel): boolean => security.schemes.length > 0 && !apiKeyStandsFor(doc, operationsOf(doc).map((entry) => entry.op), security);
 
+/** The client's operations, as data: one per table entry, by name. */
 export function operationData(model: LoadedSchema): OperationData[] {
+  return operationTable(model).operations;
+}
+
+/** The operations, and what building them degraded or left out. */
+function operationTable(model: LoadedSchema): { operations: OperationData[]; report: ClientReport } {
   const doc = model.document;
   const ops: OperationData[] = [];
   const types = new InlineTypes(model);
@@ -309,8 +313,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
       statuses: responses,
     });
   }
-  reports.set(model, { degraded: types.degraded, leftOut });
-  return ops.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { operations: ops.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), report: { degraded: types.degraded, leftOut } };
 }
 
 /** Handlebars with only checking helpers, for template `file` of generator/templates/ (and its partials); HTML escaping off nowhere, since nothing is inserted raw. */
@@ -355,8 +358,8 @@ export function createRenderer(file: TemplateFile = "client.ts.hbs"): (data: unk
   return (data) => main(data);
 }
 
-export function emitClient(model: LoadedSchema): EmittedFile[] {
-  const operations = operationData(model);
+export function emitClient(model: LoadedSchema): EmitResult {
+  const { operations, report } = operationTable(model);
   // Each validator from its own module, not from validators/index.js: in
   // plain Node (no bundler to drop the rest) importing the client then loads
   // the request bodies' validators only, not all of them.
@@ -466,12 +469,31 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
     pathOptions: JSON.stringify(Object.fromEntries(sortedOptions.map(([name, o]) => [o.param, name]))),
     schemesTable: JSON.stringify(schemes),
   });
-  return [
-    { path: "client.ts", contents: tidy(client) },
-    { path: "client-core.ts", contents: tidy(core) },
-    { path: "operations.ts", contents: tidy(functions(false)) },
-    { path: "operations-unvalidated.ts", contents: tidy(functions(true)) },
-  ];
+  return {
+    files: [
+      { path: "client.ts", contents: tidy(client) },
+      { path: "client-core.ts", contents: tidy(core) },
+      { path: "operations.ts", contents: tidy(functions(false)) },
+      { path: "operations-unvalidated.ts", contents: tidy(functions(true)) },
+    ],
+    diagnostics: clientDiagnostics(model, report),
+  };
+}
+
+/** What the client degrades or leaves out, and the webhooks it leaves out (it makes requests, it does not receive them). */
+function clientDiagnostics(model: LoadedSchema, report: ClientReport): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const { pointer, reason } of [...report.degraded, ...report.leftOut]) out.push({ level: "warning", emitter: "client", message: `${reason}.`, pointer });
+  const webhooks = (model.document as unknown as Record<string, unknown>).webhooks;
+  if (webhooks !== null && typeof webhooks === "object" && Object.keys(webhooks).length > 0) {
+    out.push({
+      level: "warning",
+      emitter: "client",
+      message: `the document's ${Object.keys(webhooks).length} webhook(s) (${Object.keys(webhooks).sort().join(", ")}) are left out: the client makes requests, it does not receive them; their schemas still become types and validators.`,
+      pointer: "/webhooks",
+    });
+  }
+  return out;
 }
 
 export const clientEmitter: Emitter = {
