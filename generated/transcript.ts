@@ -6,8 +6,10 @@
  * Checks only what spans events. Each event's own shape is
  * `validateAgentRunEvent`'s job (generated/validators); run both.
  * Events may be envelopes or flattened frames (both shapes are read).
- * Portable: no imports, no eval, no runtime APIs.
+ * Portable: no eval, no runtime APIs; values are read by JSON pointer with
+ * the runtime's `valueAtPointer`.
  */
+import { valueAtPointer } from "../runtime/codegen/v1.js";
 
 /** The rule a transcript breaks: an id from the schema, or `shape` when it is not `{ events: [...] }`. */
 export type TranscriptRuleId = "seq-increasing" | "one-terminal" | "nothing-after-terminal" | "turn-increasing" | "tool-result-answers-a-call" | "tool-call-answered-at-most-once" | "tool-call-answered" | "tool-files-precede-their-result" | "plan-revision-never-decreasing" | "shape";
@@ -93,22 +95,6 @@ function isTerminal(t: string | undefined): boolean {
   return t === "cancelled" || t === "error" || t === "result";
 }
 
-/** The value at a JSON pointer (given as segments), or undefined. */
-function get(value: unknown, path: readonly string[]): unknown {
-  let v = value;
-  for (const seg of path) {
-    if (v === null || typeof v !== "object") return undefined;
-    if (Array.isArray(v)) {
-      if (!/^(0|[1-9][0-9]*)$/.test(seg)) return undefined;
-      v = v[Number(seg)];
-    } else {
-      if (!Object.prototype.hasOwnProperty.call(v, seg)) return undefined;
-      v = (v as Record<string, unknown>)[seg];
-    }
-  }
-  return v;
-}
-
 /** seq-increasing: `seq` strictly increases from event to event (it is the per-run sequence number and the SSE id). */
 function checkSeqIncreasing(events: readonly unknown[], issues: TranscriptIssue[]): void {
   let prev: number | undefined;
@@ -116,7 +102,7 @@ function checkSeqIncreasing(events: readonly unknown[], issues: TranscriptIssue[
     const e = events[i];
     const t = typeOf(e);
     if (!(true)) continue;
-    const v = get(e, ["seq"]);
+    const v = valueAtPointer(e, ["seq"]);
     if (typeof v !== "number") continue;
     if (prev !== undefined && !(v > prev)) issues.push({ rule: "seq-increasing", index: i, message: "/seq is " + v + ", not greater than the previous " + prev });
     prev = v;
@@ -154,7 +140,7 @@ function checkTurnIncreasing(events: readonly unknown[], issues: TranscriptIssue
     const e = events[i];
     const t = typeOf(e);
     if (!((t === "assistant_message"))) continue;
-    const v = get(e, ["data","turn"]);
+    const v = valueAtPointer(e, ["data","turn"]);
     if (typeof v !== "number") continue;
     if (prev !== undefined && !(v > prev)) issues.push({ rule: "turn-increasing", index: i, message: "/data/turn is " + v + ", not greater than the previous " + prev });
     prev = v;
@@ -168,11 +154,11 @@ function checkToolResultAnswersACall(events: readonly unknown[], issues: Transcr
     const e = events[i];
     const t = typeOf(e);
     if ((t === "local_tool_call")) {
-      const k = get(e, ["data","toolUseId"]);
+      const k = valueAtPointer(e, ["data","toolUseId"]);
       if (typeof k === "string" && !calls.has(k)) calls.set(k, { index: i, answers: 0 });
     }
     if ((t === "local_tool_result_in")) {
-      const k = get(e, ["data","toolUseId"]);
+      const k = valueAtPointer(e, ["data","toolUseId"]);
       if (typeof k !== "string") continue;
       const call = calls.get(k);
       if (call === undefined) {
@@ -191,11 +177,11 @@ function checkToolCallAnsweredAtMostOnce(events: readonly unknown[], issues: Tra
     const e = events[i];
     const t = typeOf(e);
     if ((t === "local_tool_call")) {
-      const k = get(e, ["data","toolUseId"]);
+      const k = valueAtPointer(e, ["data","toolUseId"]);
       if (typeof k === "string" && !calls.has(k)) calls.set(k, { index: i, answers: 0 });
     }
     if ((t === "local_tool_result_in")) {
-      const k = get(e, ["data","toolUseId"]);
+      const k = valueAtPointer(e, ["data","toolUseId"]);
       if (typeof k !== "string") continue;
       const call = calls.get(k);
       if (call === undefined) {
@@ -214,11 +200,11 @@ function checkToolCallAnswered(events: readonly unknown[], issues: TranscriptIss
     const e = events[i];
     const t = typeOf(e);
     if ((t === "local_tool_call")) {
-      const k = get(e, ["data","toolUseId"]);
+      const k = valueAtPointer(e, ["data","toolUseId"]);
       if (typeof k === "string" && !calls.has(k)) calls.set(k, { index: i, answers: 0 });
     }
     if ((t === "local_tool_result_in")) {
-      const k = get(e, ["data","toolUseId"]);
+      const k = valueAtPointer(e, ["data","toolUseId"]);
       if (typeof k !== "string") continue;
       const call = calls.get(k);
       if (call === undefined) {
@@ -233,9 +219,9 @@ function checkToolCallAnswered(events: readonly unknown[], issues: TranscriptIss
     if (!isTerminal(t)) continue;
     // The run's terminal event lifts the rule when it is one of these.
     if (((t === "cancelled")) ||
-      ((t === "result") && get(e, ["data","subtype"]) === "error_local_tool_timeout") ||
-      ((t === "error") && get(e, ["data","errorClass"]) === "local_timeout") ||
-      ((t === "error") && get(e, ["data","code"]) === "local_timeout")) return;
+      ((t === "result") && valueAtPointer(e, ["data","subtype"]) === "error_local_tool_timeout") ||
+      ((t === "error") && valueAtPointer(e, ["data","errorClass"]) === "local_timeout") ||
+      ((t === "error") && valueAtPointer(e, ["data","code"]) === "local_timeout")) return;
     break;
   }
   for (const [k, call] of calls) {
@@ -252,11 +238,11 @@ function checkToolFilesPrecedeTheirResult(events: readonly unknown[], issues: Tr
     const t = typeOf(e);
     // An event that is both is first a later event (it cannot pair with itself), then an earlier one.
     if ((t === "tool_result")) {
-      const k = get(e, ["data","name"]);
+      const k = valueAtPointer(e, ["data","name"]);
       if (typeof k === "string") waiting.get(k)?.shift();
     }
     if ((t === "tool_files")) {
-      const k = get(e, ["data","name"]);
+      const k = valueAtPointer(e, ["data","name"]);
       if (typeof k !== "string") continue;
       const list = waiting.get(k);
       if (list === undefined) waiting.set(k, [i]);
@@ -286,9 +272,9 @@ function checkPlanRevisionNeverDecreasing(events: readonly unknown[], issues: Tr
     const e = events[i];
     const t = typeOf(e);
     if (!((t === "task_plan"))) continue;
-    const g = get(e, ["data","planId"]);
+    const g = valueAtPointer(e, ["data","planId"]);
     if (typeof g !== "string") continue;
-    const v = get(e, ["data","revision"]);
+    const v = valueAtPointer(e, ["data","revision"]);
     if (typeof v !== "number") continue;
     const prev = prevOf.get(g);
     if (prev !== undefined && v < prev) issues.push({ rule: "plan-revision-never-decreasing", index: i, message: "/data/revision is " + v + ", less than the previous " + prev + " of /data/planId " + JSON.stringify(g) });

@@ -45,10 +45,10 @@ export async function gen(options: GenOptions, io: CliEnv): Promise<number> {
     const plannedCopies = planFixtureCopies(options.fixturesCopy ?? [], outDir, io.cwd);
     loaded = await loadSchema(options.schema, { cwd: io.cwd, ...(options.root !== undefined && { root: options.root }) });
     const model = { ...loaded, runtime: options.runtime };
-    const files = await generate(model, emitters);
+    const { files, diagnostics } = await generate(model, emitters);
     const copies = fillFixtureCopies(plannedCopies, files);
     const ran = new Set(emitters.map((emitter) => emitter.name));
-    for (const diagnostic of (await collectDiagnostics(model)).filter((d) => ran.has(d.emitter))) io.stderr(`${formatDiagnostic(diagnostic, locate)}\n`);
+    for (const diagnostic of (await collectDiagnostics(model, diagnostics)).filter((d) => ran.has(d.emitter))) io.stderr(`${formatDiagnostic(diagnostic, locate)}\n`);
     const ms = (): number => Math.round(performance.now() - started);
     if (options.check) {
       const targets: Array<{ shown: string; diff: OutputDiff; count: number }> = [{ shown: shownOut, diff: await diffOutput(outDir, files), count: files.length }];

@@ -1,9 +1,14 @@
 /**
  * The loaded model every emitter receives. Data flows one way:
  *   schema/ -> load (parse, bundle, validate) -> LoadedSchema -> emitters -> write
- * Emitters are pure functions of this model: same model in, same files out.
+ * An emitter is `(model, context) -> { files, diagnostics }`: same model in,
+ * same files and diagnostics out. What emitters share (the validators'
+ * level thread) comes through the context, which `generate`
+ * (emit/index.ts) owns; an emitter keeps no state of its own between runs.
  */
 import type { OpenAPIObject, SchemaObject } from "openapi3-ts/oas31";
+import type { Diagnostic } from "./diagnostics.js";
+import type { LevelThread } from "./emit/validators/level-thread.js";
 
 export interface LoadedSchema {
   /** The bundled OpenAPI 3.1 document: one JSON value, internal `$ref`s only. */
@@ -42,9 +47,26 @@ export interface EmittedFile {
   readonly contents: string;
 }
 
+/** What a run of the emitters shares, handed to each by `generate` (emit/index.ts). */
+export interface EmitContext {
+  /**
+   * The validators' level thread (emit/validators/level-thread.ts), started
+   * at the first ask of a run and ended by `generate` when the run ends;
+   * undefined where there is none (then an emitter does that work itself).
+   * The validators and fixtures emitters share it.
+   */
+  levelThread(): LevelThread | undefined;
+}
+
+/** What an emitter gives: its files, and what it says about them (degraded or left out), for `gen` to print. */
+export interface EmitResult {
+  readonly files: readonly EmittedFile[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
 /** An emitter: one artefact (types, validators, client, fixtures, ...). */
 export interface Emitter {
   /** Short name used in logs and `--only` filters. */
   readonly name: string;
-  emit(model: LoadedSchema): EmittedFile[] | Promise<EmittedFile[]>;
+  emit(model: LoadedSchema, context: EmitContext): EmitResult | Promise<EmitResult>;
 }

@@ -11,25 +11,28 @@ export { failureMessage, runOutcome, type RunOutcome } from "./outcome.js";
 export { DEFAULT_LATE_RESULT_TIMEOUT_MS, runAgent, withTools, type RunnableClient, type RunOptions, type ToolDispatcher } from "./run-agent.js";
 export { isRunCreatedError, RunCreatedError, type RunCreatedErrorType } from "./run-created.js";
 export { isOutputParseError, OutputParseError, parseStructuredOutput, type OutputParseErrorType, type OutputValidator } from "./structured-output.js";
-export { answerToolCall, postToolAnswer, type ToolResultPoster } from "./tools/answer.js";
-export { checkJsonSchema, type ArgIssue } from "./tools/json-schema.js";
 export {
+  answerToolCall,
   MAX_ERROR_BYTES,
   MAX_RESULT_BYTES,
-  ToolRegistry,
+  postToolAnswer,
   truncateUtf8,
   withFiles,
+  type ToolAnswer,
+  type ToolCallContext,
+  type ToolResultPoster,
+  type ToolResultWithFiles,
+} from "./tools/answer.js";
+export { checkJsonSchema, type ArgIssue } from "./tools/json-schema.js";
+export {
+  ToolRegistry,
   type A2aPeerDefinition,
   type ArgsValidator,
   type FallbackHandler,
   type LocalToolDefinition,
   type McpCall,
   type McpServerDefinition,
-  type StandardJsonSchema,
-  type StandardResult,
-  type ToolAnswer,
-  type ToolCallContext,
   type ToolRegistryOptions,
-  type ToolResultWithFiles,
 } from "./tools/registry.js";
+export type { StandardJsonSchema, StandardResult } from "./tools/standard-schema.js";
 export { AGENT_CARD_PATH, fetchAgentCard, mcpServerFrom, ToolResolutionError, type FetchAgentCardOptions, type McpClientLike } from "./tools/resolve.js";

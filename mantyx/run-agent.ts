@@ -31,8 +31,7 @@ import { linked, sleep } from "../runtime/client/internal/backoff.js";
 import type { DecodedItemFor } from "../runtime/events/index.js";
 import { runnable } from "./client-of.js";
 import { runIdOf } from "./run-created.js";
-import { postToolAnswer } from "./tools/answer.js";
-import type { ToolAnswer, ToolCallContext } from "./tools/registry.js";
+import { postToolAnswer, type ToolAnswer, type ToolCallContext } from "./tools/answer.js";
 
 type CallOptions = MantyxCallOptions;
 type StreamRunOptions = MantyxStreamOptions;

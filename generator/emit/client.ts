@@ -26,7 +26,9 @@
 import type { OpenAPIObject, ParameterObject } from "openapi3-ts/oas31";
 import { header } from "../header.js";
 import { templateEnvironment, type TemplateFile } from "../templates.js";
-import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
+import type { Diagnostic } from "../diagnostics.js";
+import { entrySource, type TableEntry } from "./client/table-entry.js";
+import type { EmitResult, Emitter, LoadedSchema } from "../model.js";
 import { bindingName, IDENTIFIER } from "./identifier.js";
 import { answerOf, bodyOf, clientOptionOf, parametersOf, type ParamShape } from "./client/shapes.js";
 import { InlineTypes, printed, type PrintedType } from "./client/inline-types.js";
@@ -88,7 +90,9 @@ export interface OperationData {
   body: { validate: string; validateAll: string } | undefined;
   /** The parameters object (query, header, cookie), when the operation has any. */
   params: { type: PrintedType; required: boolean } | undefined;
-  /** The operation's table entry, as TypeScript source (built from checked values here). */
+  /** The operation's table entry, as data (./client/table-entry.ts). */
+  table: TableEntry;
+  /** The entry as TypeScript source (`entrySource`), for the templates. */
   entry: string;
   /** The same entry without validators (for operations-unvalidated.ts): a body taken unchecked, an event spec without its validator. */
   unvalidatedEntry: string;
@@ -137,18 +141,21 @@ function groupType(params: readonly ParamShape[]): PrintedType {
   return printed(`{ ${members.join("; ")} }`);
 }
 
-const reports = new WeakMap<LoadedSchema, ClientReport>();
-
-/** What `operationData` degraded or left out for `model` (computed once per model). */
+/** What the client degrades or leaves out for `model` (the emitter's diagnostics; builds the operation data again). */
 export function clientReport(model: LoadedSchema): ClientReport {
-  if (!reports.has(model)) operationData(model);
-  return reports.get(model)!;
+  return operationTable(model).report;
 }
 
 /** Whether the client takes `credentials` by scheme: the schema has schemes that `apiKey` does not stand for (./client/security.ts). */
 const takesSchemeCredentials = (doc: OpenAPIObject, security: SecurityModel): boolean => security.schemes.length > 0 && !apiKeyStandsFor(doc, operationsOf(doc).map((entry) => entry.op), security);
 
+/** The client's operations, as data: one per table entry, by name. */
 export function operationData(model: LoadedSchema): OperationData[] {
+  return operationTable(model).operations;
+}
+
+/** The operations, and what building them degraded or left out. */
+function operationTable(model: LoadedSchema): { operations: OperationData[]; report: ClientReport } {
   const doc = model.document;
   const ops: OperationData[] = [];
   const types = new InlineTypes(model);
@@ -183,83 +190,69 @@ export function operationData(model: LoadedSchema): OperationData[] {
     const oncePer = extensions["x-once-per"];
     const kind: OperationKind = answer.kind === "resumable" ? "stream" : answer.kind === "items" ? (answer.json !== undefined ? "either" : "items") : typeof oncePer === "string" ? "once" : "json";
     const idempotent = method === "get" || method === "delete" || extensions["x-idempotent"] === true;
-    const fields: string[] = [`method: ${JSON.stringify(entry.httpMethod)}`, `path: ${JSON.stringify(path)}`];
-    /** Fields whose unvalidated form differs: their index in `fields`, and that form. */
-    const unvalidated = new Map<number, string>();
     let probe: string | undefined;
-    if (extensions["x-idempotent"] === true) fields.push("idempotent: true");
-    if ((answer.kind === "json" || answer.kind === "text" || answer.kind === "blob") && answer.emptyOk) fields.push("emptyOk: true");
-    // One build per body, the all-errors one: a body is checked once per call, and a program bundles each validator it imports.
-    if (bodyType !== undefined) {
-      unvalidated.set(fields.length, "takesBody: true");
-      fields.push(`body: ${allErrorsName(bodyType)}`);
-    } else if (bodyShape !== undefined) fields.push("takesBody: true");
-    if (bodyShape?.media !== undefined) fields.push(`bodyMedia: ${JSON.stringify(bodyShape.media)}`);
     let itemType: string | undefined;
+    let stream: TableEntry["stream"];
     if (kind === "stream") {
       itemType = streamItemComponent(doc, op.responses as Record<string, unknown>);
       if (itemType === undefined) throw new Error(`${id}: a text/event-stream answer needs an item schema (x-item-schema / itemSchema) that is a component $ref.`);
       const resume = (extensions["x-resume"] ?? {}) as { query?: unknown; status?: unknown };
-      const rest: string[] = [];
-      if (typeof resume.query === "string") rest.push(`resumeQuery: ${JSON.stringify(resume.query)}`);
-      if (resume.status !== undefined) rest.push(`status: ${JSON.stringify(resume.status)}`);
       const probeName = (resume.status as { operation?: unknown } | undefined)?.operation;
       if (typeof probeName === "string" && IDENTIFIER.test(probeName)) probe = probeName;
-      // Without validators, the spec's terminal types and payload member only (the envelope is still checked).
       const item = eventStreams(model).find((s) => s.component === itemType)!;
-      const bare = `{ terminal: ${JSON.stringify(item.terminal)}${item.payload !== undefined ? `, payload: ${JSON.stringify(item.payload)}` : ""} }`;
-      unvalidated.set(fields.length, `stream: { ${[`events: ${bare}`, ...rest].join(", ")} }`);
-      fields.push(`stream: { ${[`events: ${streamSpecName(itemType)}`, ...rest].join(", ")} }`);
+      stream = { spec: streamSpecName(itemType), terminal: item.terminal, payload: item.payload, resumeQuery: typeof resume.query === "string" ? resume.query : undefined, status: resume.status };
     }
     const styledPath = pathParams.filter((p) => p.pathStyle !== undefined && p.clientOption === undefined);
-    if (styledPath.length > 0) fields.push(`pathStyles: { ${styledPath.map((p) => `${JSON.stringify(p.wireName)}: ${JSON.stringify(p.pathStyle)}`).join(", ")} }`);
-    if (answer.kind === "items") {
-      fields.push(`items: ${JSON.stringify(answer.mode)}`);
-      if (answer.json !== undefined) fields.push("either: true");
-      if (answer.sentinel !== undefined) fields.push(`sentinel: ${JSON.stringify(answer.sentinel)}`);
-      if (answer.resume) fields.push("resume: true");
-    }
-    if (answer.kind === "text" || answer.kind === "blob") fields.push(`answer: ${JSON.stringify(answer.kind)}`);
     let params: OperationData["params"];
+    const paramSpec: Array<TableEntry["params"][number]> = [];
     if (others.length > 0) {
-      const spec: string[] = [];
       const groups: ParamGroup[] = [];
       for (const where of ["query", "header", "cookie"] as const) {
         const group = others.filter((p) => p.in === where).sort((a, b) => (a.wireName < b.wireName ? -1 : a.wireName > b.wireName ? 1 : 0));
         if (group.length === 0) continue;
         groups.push({ where, required: group.some((p) => p.required), type: groupType(group) });
-        spec.push(
-          // Header and cookie parameters all `simple` stay a list of names (revision 4's form).
-          where === "query" || group.some((p) => p.style !== "simple")
-            ? `${where}: { ${group.map((p) => `${JSON.stringify(p.wireName)}: ${JSON.stringify(p.style)}`).join(", ")} }`
-            : `${where}: [${group.map((p) => JSON.stringify(p.wireName)).join(", ")}]`,
-        );
+        // Header and cookie parameters all `simple` stay a list of names (revision 4's form).
+        paramSpec.push({ where, list: where !== "query" && group.every((p) => p.style === "simple"), members: group.map((p) => [p.wireName, p.style] as const) });
       }
-      fields.push(`params: { ${spec.join(", ")} }`);
       params = { type: printed(`{ ${groups.map((g) => `${g.where}${g.required ? "" : "?"}: ${g.type.printed}`).join("; ")} }`), required: groups.some((g) => g.required) };
     }
     let extras = others.length > 0 || bodyShape?.media !== undefined || styledPath.length > 0;
+    let requirements: string[][] | undefined;
     // The resumable stream too: each of its connections sends the call's headers and query, credentials included.
     if (perScheme && (op.security ?? doc.security) !== undefined) {
-      const requirements = requirementsOf(doc, op, security);
-      fields.push(`security: ${JSON.stringify(requirements)}`);
+      requirements = requirementsOf(doc, op, security);
       // The runtime sends a bearer token or a header key itself; the other schemes through extras.
       const plain = (name: string): boolean => security.schemes.some((s) => s.name === name && (s.kind === "bearer" || (s.kind === "apiKey" && s.in === "header")));
       if (requirements.some((names) => !names.every(plain))) extras = true;
     }
     const pagination = extensions["x-pagination"] as { cursorParam?: unknown; nextCursor?: unknown; items?: unknown } | undefined;
     const paged = pagination !== undefined && typeof pagination.cursorParam === "string" && typeof pagination.nextCursor === "string" && typeof pagination.items === "string";
-    if (paged) fields.push(`pages: ${JSON.stringify({ cursorParam: pagination.cursorParam, nextCursor: pagination.nextCursor, items: pagination.items })}`);
     let outcomeNames = "never";
+    let once: TableEntry["once"];
     if (kind === "once") {
       const outcomes = (extensions["x-outcomes"] ?? {}) as Record<string, string>;
-      const table = Object.keys(outcomes)
-        .sort()
-        .map((status) => `${Number(status)}: ${JSON.stringify(outcomes[status])}`);
-      fields.push(`once: { key: ${JSON.stringify(oncePer)}, outcomes: { ${table.join(", ")} } }`);
+      once = { key: oncePer, outcomes: Object.keys(outcomes).sort().map((status) => [Number(status), outcomes[status]!] as const) };
       const outcomeList = [...new Set(Object.values(outcomes))].sort();
       if (outcomeList.length > 0) outcomeNames = outcomeList.map((n) => JSON.stringify(n)).join(" | ");
     }
+    const table: TableEntry = {
+      method: entry.httpMethod,
+      path,
+      idempotent: extensions["x-idempotent"] === true,
+      emptyOk: (answer.kind === "json" || answer.kind === "text" || answer.kind === "blob") && answer.emptyOk,
+      // One build per body, the all-errors one: a body is checked once per call, and a program bundles each validator it imports.
+      bodyValidator: bodyType !== undefined ? allErrorsName(bodyType) : undefined,
+      takesBody: bodyShape !== undefined,
+      bodyMedia: bodyShape?.media,
+      stream,
+      pathStyles: styledPath.map((p) => [p.wireName, p.pathStyle!] as const),
+      items: answer.kind === "items" ? { mode: answer.mode, either: answer.json !== undefined, sentinel: answer.sentinel, resume: answer.resume === true } : undefined,
+      answer: answer.kind === "text" || answer.kind === "blob" ? answer.kind : undefined,
+      params: paramSpec,
+      security: requirements,
+      pages: paged ? { cursorParam: pagination.cursorParam, nextCursor: pagination.nextCursor, items: pagination.items } : undefined,
+      once,
+    };
     const responseType = answer.kind === "items" ? answer.item : answer.kind === "resumable" ? printed("never") : answer.type;
     // A JSON-or-stream operation: its JSON answer's type, and the overloads on the flag property that selects the stream.
     const either =
@@ -295,8 +288,9 @@ export function operationData(model: LoadedSchema): OperationData[] {
       bodyType: bodyType === undefined ? undefined : typeName(bodyType),
       body: bodyType === undefined ? undefined : { validate: validatorName(bodyType), validateAll: allErrorsName(bodyType) },
       params,
-      entry: `{ ${fields.join(", ")} }`,
-      unvalidatedEntry: `{ ${fields.map((f, i) => unvalidated.get(i) ?? f).join(", ")} }`,
+      table,
+      entry: entrySource(table, false),
+      unvalidatedEntry: entrySource(table, true),
       extras,
       probe,
       responseType,
@@ -309,8 +303,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
       statuses: responses,
     });
   }
-  reports.set(model, { degraded: types.degraded, leftOut });
-  return ops.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { operations: ops.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), report: { degraded: types.degraded, leftOut } };
 }
 
 /** Handlebars with only checking helpers, for template `file` of generator/templates/ (and its partials); HTML escaping off nowhere, since nothing is inserted raw. */
@@ -355,8 +348,8 @@ export function createRenderer(file: TemplateFile = "client.ts.hbs"): (data: unk
   return (data) => main(data);
 }
 
-export function emitClient(model: LoadedSchema): EmittedFile[] {
-  const operations = operationData(model);
+export function emitClient(model: LoadedSchema): EmitResult {
+  const { operations, report } = operationTable(model);
   // Each validator from its own module, not from validators/index.js: in
   // plain Node (no bundler to drop the rest) importing the client then loads
   // the request bodies' validators only, not all of them.
@@ -466,12 +459,31 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
     pathOptions: JSON.stringify(Object.fromEntries(sortedOptions.map(([name, o]) => [o.param, name]))),
     schemesTable: JSON.stringify(schemes),
   });
-  return [
-    { path: "client.ts", contents: tidy(client) },
-    { path: "client-core.ts", contents: tidy(core) },
-    { path: "operations.ts", contents: tidy(functions(false)) },
-    { path: "operations-unvalidated.ts", contents: tidy(functions(true)) },
-  ];
+  return {
+    files: [
+      { path: "client.ts", contents: tidy(client) },
+      { path: "client-core.ts", contents: tidy(core) },
+      { path: "operations.ts", contents: tidy(functions(false)) },
+      { path: "operations-unvalidated.ts", contents: tidy(functions(true)) },
+    ],
+    diagnostics: clientDiagnostics(model, report),
+  };
+}
+
+/** What the client degrades or leaves out, and the webhooks it leaves out (it makes requests, it does not receive them). */
+function clientDiagnostics(model: LoadedSchema, report: ClientReport): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const { pointer, reason } of [...report.degraded, ...report.leftOut]) out.push({ level: "warning", emitter: "client", message: `${reason}.`, pointer });
+  const webhooks = (model.document as unknown as Record<string, unknown>).webhooks;
+  if (webhooks !== null && typeof webhooks === "object" && Object.keys(webhooks).length > 0) {
+    out.push({
+      level: "warning",
+      emitter: "client",
+      message: `the document's ${Object.keys(webhooks).length} webhook(s) (${Object.keys(webhooks).sort().join(", ")}) are left out: the client makes requests, it does not receive them; their schemas still become types and validators.`,
+      pointer: "/webhooks",
+    });
+  }
+  return out;
 }
 
 export const clientEmitter: Emitter = {

@@ -1,9 +1,11 @@
 /**
- * Every diagnostic of a model (../diagnostics.ts), in a fixed order: the
- * opt-in emitters skipped, then what each emitter degrades or leaves out.
- * Pure: the emitters take the same decisions from the same functions. The
- * emitters' modules are imported here only when `gen` reports (they are
- * loaded by then).
+ * Every diagnostic of a run (../diagnostics.ts), in a fixed order: the
+ * opt-in emitters skipped, then what the emitters said of their own output
+ * (`fromEmitters`, which `generate` collects from each emitter's result:
+ * the types', then after the notes below the client's), and the notes on
+ * the document itself, which this module reads from the loaded model with
+ * the functions the emitters decide by. It reads no emitter's state. The
+ * modules are imported here only when `gen` reports (they are loaded by then).
  */
 import type { Diagnostic } from "../diagnostics.js";
 import type { LoadedSchema } from "../model.js";
@@ -12,10 +14,10 @@ import { missingCasesFix } from "../cases/load-cases.js";
 import { casesDirOf, schemaFileOf } from "./fixtures/cases-dir.js";
 import { optIns } from "./opt-in.js";
 import { booleanExclusiveBounds } from "../load/exclusive-bounds.js";
-import { getAtPointer, isPlainObject, parsePointer } from "../load/json-pointer.js";
+import { formatPointer, getAtPointer, isPlainObject, parsePointer } from "../load/json-pointer.js";
 import { exampleMapsRead, isDialect2020, misspelt, repairedDefinitionTargets } from "../load/validate-schemas.js";
 
-export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnostic[]> {
+export async function collectDiagnostics(model: LoadedSchema, fromEmitters: readonly Diagnostic[]): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   for (const { emitter, skipped } of optIns(model)) {
     if (skipped !== undefined) out.push({ level: "info", emitter, message: `skipped: ${skipped}.` });
@@ -24,8 +26,8 @@ export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnosti
       if (!existsSync(casesDir)) out.push({ level: "warning", emitter, message: `the suite has no hand-written cases: no folder ${casesDir}. ${missingCasesFix(casesDir)}` });
     }
   }
-  const { typeDegradations } = await import("./types.js");
-  for (const { pointer, reason } of typeDegradations(model)) out.push({ level: "warning", emitter: "types", message: `${reason}.`, pointer });
+  // What the types emitter degraded first, as it always came; what the other emitters said last.
+  out.push(...fromEmitters.filter((d) => d.emitter === "types"));
   const { unknownVendorKeywords } = await import("./validators/prepare.js");
   for (const [keyword, pointer] of unknownVendorKeywords(model.schemas)) {
     out.push({
@@ -146,19 +148,7 @@ export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnosti
       pointer: dropped[0]!,
     });
   }
-  const { clientReport } = await import("./client.js");
-  const client = clientReport(model);
-  for (const { pointer, reason } of client.degraded) out.push({ level: "warning", emitter: "client", message: `${reason}.`, pointer });
-  for (const { pointer, reason } of client.leftOut) out.push({ level: "warning", emitter: "client", message: `${reason}.`, pointer });
-  const webhooks = (model.document as unknown as Record<string, unknown>).webhooks;
-  if (webhooks !== null && typeof webhooks === "object" && Object.keys(webhooks).length > 0) {
-    out.push({
-      level: "warning",
-      emitter: "client",
-      message: `the document's ${Object.keys(webhooks).length} webhook(s) (${Object.keys(webhooks).sort().join(", ")}) are left out: the client makes requests, it does not receive them; their schemas still become types and validators.`,
-      pointer: "/webhooks",
-    });
-  }
+  out.push(...fromEmitters.filter((d) => d.emitter !== "types"));
   return out;
 }
 
@@ -186,7 +176,7 @@ function otherDialects(model: LoadedSchema): Diagnostic[] {
       level: "warning",
       emitter: "validators",
       message: `${others.length} component schema(s) (${others.slice(0, 5).join(", ")}${others.length > 5 ? ", ..." : ""}) name another dialect in \`$schema\` (first: ${JSON.stringify(own)}); ${reading}. Rewrite them in 2020-12 and remove \`$schema\`.`,
-      pointer: `/components/schemas/${first.replace(/~/g, "~0").replace(/\//g, "~1")}/$schema`,
+      pointer: formatPointer(["components", "schemas", first, "$schema"]),
     });
   }
   return out;

@@ -114,4 +114,4 @@ export function emitEvents(model: LoadedSchema): EmittedFile[] {
   return [{ path: FILE, contents }];
 }
 
-export const eventsEmitter: Emitter = { name: "events", emit: emitEvents };
+export const eventsEmitter: Emitter = { name: "events", emit: (model) => ({ files: emitEvents(model), diagnostics: [] }) };

@@ -21,7 +21,7 @@
 import { createHash } from "node:crypto";
 import { loadHandCases } from "../cases/load-cases.js";
 import { headerText } from "../header.js";
-import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
+import type { EmitContext, EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { readTranscriptRules } from "../transcript/rules.js";
 import { fixturesOptIn } from "./opt-in.js";
 import { casesDirOf, schemaFileOf, type FixturesOptions } from "./fixtures/cases-dir.js";
@@ -39,7 +39,6 @@ import { reachableComponents, TIERS, type Tier } from "./fixtures/tiers.js";
 import { levelAjv, preparedComponents } from "./validators/levels.js";
 import { receiveComponents } from "./validators/receive-level.js";
 import { receivedComponents } from "./validators/received-components.js";
-import { levelThread } from "./validators/level-thread.js";
 
 export const FIXTURES_DIR = "fixtures";
 export const SCHEMA_ID = "https://mantyx.invalid/wire-types/fixtures/schema.json";
@@ -193,11 +192,14 @@ function sha256(text: string): string {
 
 /** The emitter: the fixture suite, in `fixtures/`. */
 /** Opt-in (./opt-in.ts): a document without `x-fixture-suite` gets no fixtures/ (and needs no cases/ folder). */
-export const fixturesEmitter: Emitter = { name: "fixtures", emit: (model) => (fixturesOptIn(model).skipped === undefined ? emitFixturesInParallel(model) : []) };
+export const fixturesEmitter: Emitter = {
+  name: "fixtures",
+  emit: async (model, context) => ({ files: fixturesOptIn(model).skipped === undefined ? await emitFixturesInParallel(model, context) : [], diagnostics: [] }),
+};
 
 /** `emitFixtures`, with the message cases' error lists and receive-level verdicts from the level thread (./validators/level-thread.ts) where there is one. */
-async function emitFixturesInParallel(model: LoadedSchema): Promise<EmittedFile[]> {
-  const thread = levelThread(model);
+async function emitFixturesInParallel(model: LoadedSchema, context: EmitContext): Promise<EmittedFile[]> {
+  const thread = context.levelThread();
   if (thread === undefined) return emitFixtures(model);
   const plan = planFixtures(model, {}, thread.judges);
   await thread.settled();

@@ -1,23 +1,26 @@
 /**
  * The emitters, in order. Adding an artefact is adding one emitter here
- * (protobuf-es `createEcmaScriptPlugin` style): each is a pure function of
- * the loaded model; `generate` runs them all and hands the files to the
+ * (protobuf-es `createEcmaScriptPlugin` style): each is
+ * `(model, context) -> { files, diagnostics }` (../model.ts). `generate`
+ * runs them all, owns what they share (the context: the validators' level
+ * thread, which it ends when the run ends), and hands the files to the
  * header step (generator/header.ts).
  */
+import type { Diagnostic } from "../diagnostics.js";
 import { finalizeFiles, type Produced } from "../header.js";
-import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
+import type { EmitContext, EmitResult, EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { clientEmitter } from "./client.js";
 import { eventsEmitter } from "./events.js";
 import { fixturesEmitter } from "./fixtures.js";
 import { typesEmitter } from "./types.js";
 import { validatorsEmitter } from "./validators.js";
-import { closeLevelThread } from "./validators/level-thread.js";
+import { closeLevelThread, levelThread, type LevelThread } from "./validators/level-thread.js";
 import { transcriptEmitter } from "../transcript/emit.js";
 
 /** `openapi.json`: the bundled document (internal `$ref`s only), what other languages load. Author order, 2-space indent. */
 export const openApiJsonEmitter: Emitter = {
   name: "openapi-json",
-  emit: (model) => [{ path: "openapi.json", contents: `${JSON.stringify(model.document, null, 2)}\n` }],
+  emit: (model) => ({ files: [{ path: "openapi.json", contents: `${JSON.stringify(model.document, null, 2)}\n` }], diagnostics: [] }),
 };
 
 /** Every emitter, in order. A new artefact: add one line here. */
@@ -31,6 +34,12 @@ export const EMITTERS: readonly Emitter[] = [
   fixturesEmitter,
 ];
 
+/** What a run of the emitters gives: the finalized files, and the emitters' diagnostics in emitter order. */
+export interface Generated {
+  readonly files: EmittedFile[];
+  readonly diagnostics: Diagnostic[];
+}
+
 /**
  * Run the emitters in order and finalize their files (headers, manifest,
  * sorted). Each emitter starts once the one before it has done its own
@@ -38,14 +47,18 @@ export const EMITTERS: readonly Emitter[] = [
  * level thread, ./validators/level-thread.ts), so the next one works
  * meanwhile; the files, and the error reported when several fail, are in
  * emitter order. After an emitter fails on this thread, no further one starts.
+ * The level thread is this run's: started when an emitter first asks for
+ * it (`context.levelThread()`), ended here when every emitter has settled.
  */
-export async function generate(model: LoadedSchema, emitters: readonly Emitter[] = EMITTERS): Promise<EmittedFile[]> {
-  const runs: Array<Promise<EmittedFile[]>> = [];
+export async function generate(model: LoadedSchema, emitters: readonly Emitter[] = EMITTERS): Promise<Generated> {
+  const runs: Array<Promise<EmitResult>> = [];
+  let thread: { value: LevelThread | undefined } | undefined;
+  const context: EmitContext = { levelThread: () => (thread ??= { value: levelThread(model) }).value };
   try {
     for (const emitter of emitters) {
-      let run: Promise<EmittedFile[]>;
+      let run: Promise<EmitResult>;
       try {
-        run = Promise.resolve(emitter.emit(model));
+        run = Promise.resolve(emitter.emit(model, context));
       } catch (error) {
         run = Promise.reject(error);
       }
@@ -55,14 +68,17 @@ export async function generate(model: LoadedSchema, emitters: readonly Emitter[]
       if (await failedAlready(run)) break;
     }
     const produced: Produced[] = [];
+    const diagnostics: Diagnostic[] = [];
     for (const [i, run] of runs.entries()) {
-      for (const file of await run) produced.push({ emitter: emitters[i]!.name, file });
+      const result = await run;
+      for (const file of result.files) produced.push({ emitter: emitters[i]!.name, file });
+      diagnostics.push(...result.diagnostics);
     }
-    return finalizeFiles(produced, model);
+    return { files: finalizeFiles(produced, model), diagnostics };
   } finally {
     // The validators and fixtures emitters share it; it ends with the run, whichever of them ran.
     await Promise.allSettled(runs);
-    closeLevelThread(model);
+    if (thread !== undefined) closeLevelThread(model);
   }
 }
 

@@ -26,7 +26,10 @@ import { printMembers, printType, type TsType } from "./types/ts-type.js";
 
 export const typesEmitter: Emitter = {
   name: "types",
-  emit: (model) => [{ path: "types.ts", contents: emitTypes(model) }],
+  emit: (model) => {
+    const { text, degraded } = convertTypes(model);
+    return { files: [{ path: "types.ts", contents: text }], diagnostics: degraded.map(({ pointer, reason }) => ({ level: "warning", emitter: "types", message: `${reason}.`, pointer })) };
+  },
 };
 
 /** A branded string type requested while converting a component. */
@@ -43,18 +46,19 @@ export interface Degradation {
   readonly reason: string;
 }
 
-/** What `emitTypes` degraded for each model it converted (the diagnostics read it without converting again). */
-const degradations = new WeakMap<LoadedSchema, Degradation[]>();
-
-/** The schemas of `model` that types.ts has as `unknown` because they cannot be represented, in document order. */
+/** The schemas of `model` that types.ts has as `unknown` because they cannot be represented, in document order (the emitter's diagnostics; converts the schemas again). */
 export function typeDegradations(model: LoadedSchema): Degradation[] {
-  if (!degradations.has(model)) emitTypes(model);
-  return degradations.get(model)!;
+  return convertTypes(model).degraded;
 }
 
+/** types.ts for `model`. */
 export function emitTypes(model: LoadedSchema): string {
+  return convertTypes(model).text;
+}
+
+/** types.ts for `model`, and what it has as `unknown` because it cannot be represented. */
+function convertTypes(model: LoadedSchema): { text: string; degraded: Degradation[] } {
   const degraded: Degradation[] = [];
-  degradations.set(model, degraded);
   const typeNames = componentTypeNames(Object.keys(model.schemas));
   const taken = new Map<string, string>([...typeNames].map(([component, name]) => [name, `component ${JSON.stringify(component)}`]));
   const claim = (name: string, owner: string): void => {
@@ -112,7 +116,7 @@ export function emitTypes(model: LoadedSchema): string {
   // Without a declaration the file would be a script, not a module, under every
   // resolution but NodeNext's: the client's `import type * as T from "./types.js"` fails (TS2306).
   if (blocks.length === 1) blocks.push("export {};");
-  return `${blocks.join("\n\n")}\n`;
+  return { text: `${blocks.join("\n\n")}\n`, degraded };
 }
 
 function componentTypeNames(components: readonly string[]): Map<string, string> {

@@ -40,13 +40,13 @@
  */
 import { EmitError } from "../errors.js";
 import { formatPointer } from "../load/json-pointer.js";
-import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
+import type { EmitContext, EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { componentDeclarations, indexDeclarations, indexModule } from "./validators/declarations.js";
 import { header } from "../header.js";
 import { LEVEL_MODULES, levelModuleText, levelModuleUnformatted } from "./validators/level-module-text.js";
 import { allErrorsFile, allErrorsName, receiveFile, receiveName, validatorFile, validatorName } from "./validators/names.js";
 import { levelComponents, type LevelName } from "./validators/levels.js";
-import { levelThread, THREAD_LEVELS } from "./validators/level-thread.js";
+import { THREAD_LEVELS } from "./validators/level-thread.js";
 import { assertPortable } from "./validators/portability.js";
 import { runtimeImport } from "./runtime-import.js";
 
@@ -54,7 +54,7 @@ const DIR = "validators";
 
 export const validatorsEmitter: Emitter = {
   name: "validators",
-  emit: emitValidatorsInParallel,
+  emit: async (model, context) => ({ files: await emitValidatorsInParallel(model, context), diagnostics: [] }),
 };
 
 /** One validation level: which components it builds, under which names. */
@@ -75,8 +75,8 @@ export function emitValidators(model: LoadedSchema): EmittedFile[] {
  * printed on the level thread (./validators/level-thread.ts) while this one
  * does the strict level; on this thread where there is none.
  */
-async function emitValidatorsInParallel(model: LoadedSchema): Promise<EmittedFile[]> {
-  const thread = levelThread(model);
+async function emitValidatorsInParallel(model: LoadedSchema, context: EmitContext): Promise<EmittedFile[]> {
+  const thread = context.levelThread();
   if (thread === undefined) return emitValidators(model);
   checkFileNames(levelComponents(model, "strict"), levelComponents(model, "all-errors"), levelComponents(model, "receive"));
   // The strict level first, as on one thread: its errors come before the other levels'.

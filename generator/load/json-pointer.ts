@@ -1,23 +1,13 @@
 /**
  * JSON pointers (RFC 6901) as segment arrays, plus the `#/...` URI-fragment
- * form `$ref` uses (percent-encoded, RFC 3986 section 3.5).
+ * form `$ref` uses (percent-encoded, RFC 3986 section 3.5). The pointer
+ * itself (escaping, parsing, reading a value) is the runtime's
+ * (runtime/json-pointer.ts), which generated code reads values with too:
+ * one implementation, reached through the runtime contract.
  */
+import { escapePointerSegment, formatPointer, parsePointer, unescapePointerSegment, valueAtPointer, type Pointer } from "@mantyx/wire-types/codegen/v1";
 
-export type Pointer = readonly string[];
-
-export function formatPointer(segments: Pointer): string {
-  return segments.map((segment) => `/${segment.replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");
-}
-
-/** Parse `/a/b~1c` (no leading `#`). Throws on a pointer that does not start with `/`. */
-export function parsePointer(pointer: string): string[] {
-  if (pointer === "") return [];
-  if (!pointer.startsWith("/")) throw new Error(`JSON pointer must start with "/": ${JSON.stringify(pointer)}`);
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
-}
+export { escapePointerSegment, formatPointer, parsePointer, unescapePointerSegment, type Pointer };
 
 /** Parse the fragment of an internal `$ref` (`#/components/schemas/Foo`). Returns undefined if not a pointer fragment. */
 export function parseRefFragment(ref: string): string[] | undefined {
@@ -38,21 +28,7 @@ export function formatRefFragment(segments: Pointer): string {
 }
 
 /** The value at `segments` in a parsed JSON value, or `undefined` when a segment is missing. */
-export function getAtPointer(root: unknown, segments: Pointer): unknown {
-  let node: unknown = root;
-  for (const segment of segments) {
-    if (Array.isArray(node)) {
-      if (!/^(0|[1-9][0-9]*)$/.test(segment)) return undefined;
-      node = node[Number(segment)];
-    } else if (isPlainObject(node)) {
-      if (!Object.hasOwn(node, segment)) return undefined;
-      node = node[segment];
-    } else {
-      return undefined;
-    }
-  }
-  return node;
-}
+export const getAtPointer: (root: unknown, segments: Pointer) => unknown = valueAtPointer;
 
 /** How far a pointer resolves: the number of leading segments that exist. */
 export function resolvedDepth(root: unknown, segments: Pointer): number {

@@ -10,6 +10,7 @@
  * such a use is left as it is, and the warning says so.
  */
 import type { BundledDocument } from "./bundle.js";
+import { formatPointer } from "./json-pointer.js";
 import { findKeyword } from "./refs.js";
 
 export const NULLABLE = "nullable";
@@ -24,7 +25,7 @@ export interface NullableUse {
 export function nullableUses(root: unknown): NullableUse[] {
   return findKeyword(root, NULLABLE)
     .filter(({ holder }) => holder[NULLABLE] === true)
-    .map(({ path, holder }) => ({ pointer: [...path, NULLABLE].map((s) => `/${s.replace(/~/g, "~0").replace(/\//g, "~1")}`).join(""), typed: holder["type"] !== undefined }));
+    .map(({ path, holder }) => ({ pointer: formatPointer([...path, NULLABLE]), typed: holder["type"] !== undefined }));
 }
 
 /** Adds `null` to the `type` (and `enum`) of every schema with `nullable: true` and a `type`. */

@@ -17,6 +17,7 @@
  * the type, and test/mock/example-value.test.ts measures how often that
  * happens on generated schemas (never, for the covered keywords).
  */
+import { unescapePointerSegment } from "../load/json-pointer.js";
 type Schema = boolean | Record<string, unknown>;
 
 export type { Schema as ExampleSchema };
@@ -94,7 +95,7 @@ class Generator {
     if (!ref.startsWith("#")) return undefined;
     let cur: unknown = this.root;
     for (const raw of ref.slice(1).split("/").slice(1)) {
-      const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+      const key = unescapePointerSegment(decodeURIComponent(raw));
       if (typeof cur !== "object" || cur === null) return undefined;
       cur = (cur as Record<string, unknown>)[key];
     }

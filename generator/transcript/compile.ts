@@ -1,7 +1,9 @@
 /**
  * Compiles `x-transcript-rules` into TypeScript: one specialised function per
  * rule, with every selector and pointer unrolled into plain comparisons.
- * Portable output: no eval, no `new Function`, no imports, no Node APIs.
+ * Portable output: no eval, no `new Function`, no Node APIs; its one import
+ * is the runtime contract's `valueAtPointer` (codegen/v1 revision 10), the
+ * JSON-pointer reading the generator's own interpreter (./interpret.ts) uses.
  * Every value from the schema reaches the code through JSON.stringify (never
  * spliced raw), the ajv `safeStringify` discipline.
  */
@@ -9,8 +11,16 @@ import { pointerSegments, type AnswersRule, type IncreasingRule, type PrecedesRu
 
 const j = (v: unknown): string => JSON.stringify(v);
 
-/** The module text (without the generated-file header line). */
-export function compileTranscriptModule(rules: TranscriptRules): string {
+/** The revision of codegen/v1 that the module needs (runtime/codegen/v1.ts): 10, `valueAtPointer`. */
+export const TRANSCRIPT_REVISION = 10;
+
+/**
+ * The module text (without the generated-file header line), importing the
+ * runtime contract by `runtime` (../emit/runtime-import.ts); `check` a
+ * generator name when the module checks the runtime's revision at import
+ * time (`requireCodegenRevision`: a runtime imported as a package).
+ */
+export function compileTranscriptModule(rules: TranscriptRules, runtime: string, check?: string): string {
   const ids = [...rules.rules.map((r) => r.id), "shape"];
   const out: string[] = [];
   out.push(`/**
@@ -20,9 +30,11 @@ export function compileTranscriptModule(rules: TranscriptRules): string {
  * Checks only what spans events. Each event's own shape is
  * \`validateAgentRunEvent\`'s job (generated/validators); run both.
  * Events may be envelopes or flattened frames (both shapes are read).
- * Portable: no imports, no eval, no runtime APIs.
+ * Portable: no eval, no runtime APIs; values are read by JSON pointer with
+ * the runtime's \`valueAtPointer\`.
  */
-
+import { ${check !== undefined ? "requireCodegenRevision, " : ""}valueAtPointer } from ${j(runtime)};
+${check !== undefined ? `\nrequireCodegenRevision(${TRANSCRIPT_REVISION}, ${j(check)});\n` : ""}
 /** The rule a transcript breaks: an id from the schema, or \`shape\` when it is not \`{ events: [...] }\`. */
 export type TranscriptRuleId = ${ids.map(j).join(" | ")};
 
@@ -90,22 +102,6 @@ function typeOf(e: unknown): string | undefined {
 function isTerminal(t: string | undefined): boolean {
   return ${rules.terminalTypes.map((t) => `t === ${j(t)}`).join(" || ") || "false"};
 }
-
-/** The value at a JSON pointer (given as segments), or undefined. */
-function get(value: unknown, path: readonly string[]): unknown {
-  let v = value;
-  for (const seg of path) {
-    if (v === null || typeof v !== "object") return undefined;
-    if (Array.isArray(v)) {
-      if (!/^(0|[1-9][0-9]*)$/.test(seg)) return undefined;
-      v = v[Number(seg)];
-    } else {
-      if (!Object.prototype.hasOwnProperty.call(v, seg)) return undefined;
-      v = (v as Record<string, unknown>)[seg];
-    }
-  }
-  return v;
-}
 `);
   for (const rule of rules.rules) out.push(compileRule(rule));
   return out.join("\n");
@@ -120,7 +116,7 @@ function selectorExpr(s: Selector): string {
   const parts: string[] = [];
   if (s.type !== undefined) parts.push(`(${s.type.map((t) => `t === ${j(t)}`).join(" || ")})`);
   if (s.terminal !== undefined) parts.push(s.terminal ? "isTerminal(t)" : "!isTerminal(t)");
-  for (const w of s.where ?? []) parts.push(`get(e, ${j(pointerSegments(w.pointer))}) === ${j(w.equals)}`);
+  for (const w of s.where ?? []) parts.push(`valueAtPointer(e, ${j(pointerSegments(w.pointer))}) === ${j(w.equals)}`);
   return parts.length === 0 ? "true" : parts.join(" && ");
 }
 
@@ -171,7 +167,7 @@ function compileIncreasing(rule: IncreasingRule, head: string, id: string): stri
     const e = events[i];
     const t = typeOf(e);
     if (!(${selectorExpr(rule.select)})) continue;
-    const v = get(e, ${j(pointerSegments(rule.pointer))});
+    const v = valueAtPointer(e, ${j(pointerSegments(rule.pointer))});
     if (typeof v !== "number") continue;
     if (prev !== undefined && ${breaksOrder(rule, "prev")}) issues.push({ rule: ${id}, index: i, message: ${j(`${rule.pointer} is `)} + v + ${j(orderWords(rule))} + prev });
     prev = v;
@@ -188,9 +184,9 @@ function compileGroupedIncreasing(rule: IncreasingRule, groupBy: string, head: s
     const e = events[i];
     const t = typeOf(e);
     if (!(${selectorExpr(rule.select)})) continue;
-    const g = get(e, ${j(pointerSegments(groupBy))});
+    const g = valueAtPointer(e, ${j(pointerSegments(groupBy))});
     if (typeof g !== "string") continue;
-    const v = get(e, ${j(pointerSegments(rule.pointer))});
+    const v = valueAtPointer(e, ${j(pointerSegments(rule.pointer))});
     if (typeof v !== "number") continue;
     const prev = prevOf.get(g);
     if (prev !== undefined && ${breaksOrder(rule, "prev")}) issues.push({ rule: ${id}, index: i, message: ${j(`${rule.pointer} is `)} + v + ${j(orderWords(rule))} + prev + ${j(` of ${groupBy} `)} + JSON.stringify(g) });
@@ -226,11 +222,11 @@ function compilePrecedes(rule: PrecedesRule, head: string, id: string): string {
     `    const t = typeOf(e);`,
     `    // An event that is both is first a later event (it cannot pair with itself), then an earlier one.`,
     `    if (${selectorExpr(rule.followedBy)}) {`,
-    `      const k = get(e, ${key});`,
+    `      const k = valueAtPointer(e, ${key});`,
     `      if (typeof k === "string") waiting.get(k)?.shift();`,
     `    }`,
     `    if (${selectorExpr(rule.select)}) {`,
-    `      const k = get(e, ${key});`,
+    `      const k = valueAtPointer(e, ${key});`,
     `      if (typeof k !== "string") continue;`,
     `      const list = waiting.get(k);`,
     `      if (list === undefined) waiting.set(k, [i]);`,
@@ -256,11 +252,11 @@ function compileAnswers(rule: AnswersRule, head: string, id: string): string {
   lines.push(`    const e = events[i];`);
   lines.push(`    const t = typeOf(e);`);
   lines.push(`    if (${selectorExpr(rule.call)}) {`);
-  lines.push(`      const k = get(e, ${key});`);
+  lines.push(`      const k = valueAtPointer(e, ${key});`);
   lines.push(`      if (typeof k === "string" && !calls.has(k)) calls.set(k, { index: i, answers: 0 });`);
   lines.push(`    }`);
   lines.push(`    if (${selectorExpr(rule.answer)}) {`);
-  lines.push(`      const k = get(e, ${key});`);
+  lines.push(`      const k = valueAtPointer(e, ${key});`);
   lines.push(`      if (typeof k !== "string") continue;`);
   lines.push(`      const call = calls.get(k);`);
   lines.push(`      if (call === undefined) {`);

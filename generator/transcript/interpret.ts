@@ -5,6 +5,7 @@
  * generated/transcript.ts says the same on every case. The semantics here
  * are the reference the compiler and the Python and Go runners follow.
  */
+import { getAtPointer as get } from "../load/json-pointer.js";
 import { toEnvelope } from "./frame-shape.js";
 import { pointerSegments, type Selector, type TranscriptRule, type TranscriptRules } from "./rules.js";
 
@@ -128,19 +129,4 @@ function selects(s: Selector, e: unknown, terminal: ReadonlySet<string>): boolea
   if (s.terminal !== undefined && (typeof type === "string" && terminal.has(type)) !== s.terminal) return false;
   for (const w of s.where ?? []) if (get(e, pointerSegments(w.pointer)) !== w.equals) return false;
   return true;
-}
-
-function get(value: unknown, path: readonly string[]): unknown {
-  let v = value;
-  for (const seg of path) {
-    if (v === null || typeof v !== "object") return undefined;
-    if (Array.isArray(v)) {
-      if (!/^(0|[1-9][0-9]*)$/.test(seg)) return undefined;
-      v = v[Number(seg)];
-    } else {
-      if (!Object.hasOwn(v, seg)) return undefined;
-      v = (v as Record<string, unknown>)[seg];
-    }
-  }
-  return v;
 }

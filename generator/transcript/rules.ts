@@ -24,6 +24,7 @@
  */
 import { terminalVariants } from "../emit/event-streams.js";
 import { EmitError } from "../errors.js";
+import { parsePointer } from "../load/json-pointer.js";
 import type { SchemaObject } from "openapi3-ts/oas31";
 
 export const TRANSCRIPT_COMPONENT = "RunTranscript";
@@ -253,10 +254,5 @@ function object(value: unknown, at: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** `"/data/turn"` -> `["data", "turn"]` (RFC 6901 unescaping). */
-export function pointerSegments(p: string): string[] {
-  return p
-    .slice(1)
-    .split("/")
-    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
-}
+/** `"/data/turn"` -> `["data", "turn"]` (RFC 6901 unescaping; the rules' pointers are checked to start with `/`). */
+export const pointerSegments = (p: string): string[] => parsePointer(p);

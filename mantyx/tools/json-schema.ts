@@ -17,6 +17,7 @@
  * other keyword (so a schema using them is checked less, never rejected).
  * For full JSON Schema, pass your own `validateArgs` to the tool registry.
  */
+import { escapePointerSegment, unescapePointerSegment } from "../../runtime/json-pointer.js";
 
 /** One problem, in the shape of the generated validators' issues. */
 export interface ArgIssue {
@@ -86,14 +87,14 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 }
 
 function pointer(path: string, key: string | number): string {
-  return `${path}/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
+  return `${path}/${escapePointerSegment(key)}`;
 }
 
 function resolveRef(root: Schema, ref: string): Schema | undefined {
   if (ref !== "#" && !ref.startsWith("#/")) return undefined; // not a JSON pointer (an $anchor, another document)
   let node: unknown = root;
   for (const raw of ref.slice(1).split("/").slice(1)) {
-    const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    const key = unescapePointerSegment(decodeURIComponent(raw));
     if (typeof node !== "object" || node === null) return undefined;
     node = (node as Record<string, unknown>)[key];
   }

@@ -17,65 +17,24 @@
  * (https://standardschema.dev/json-schema), as §13 asks ("Zod / JSON
  * Schema, serialized to JSON Schema before submission"). It is sent as the
  * JSON Schema it converts to, and arguments are checked by the schema's own
- * `validate`, whose output value the handler gets. Every failure becomes
- * the tool's `error` (truncated to 8 KB of UTF-8), which the model sees and
- * can recover from; dispatch itself never throws.
+ * `validate`, whose output value the handler gets (./standard-schema.ts).
+ * Every failure becomes the tool's `error` (truncated to 8 KB of UTF-8),
+ * which the model sees and can recover from; dispatch itself never throws.
+ * How a handler's value becomes the answer: ./answer.ts.
  */
 import type {
   A2aLocalToolRef,
   AgentCard,
   JsonSchemaObject,
   LocalToolCallData,
-  LocalToolCallEvent,
   LocalToolRef,
   McpImplementation,
   McpLocalToolRef,
   McpTool,
-  ToolResultFile,
 } from "../../generated/types.js";
+import { asAnswer, errorText, MAX_ERROR_BYTES, mcpAnswer, truncateUtf8, type ToolAnswer, type ToolCallContext, type ToolHandlerResult } from "./answer.js";
 import { checkJsonSchema } from "./json-schema.js";
-
-/** What a handler learns about the call it serves. */
-export interface ToolCallContext {
-  runId: string;
-  /** The `local_tool_call` data as received. */
-  call: LocalToolCallData;
-  /** The whole `local_tool_call` event (its `seq`, and fields a newer server adds beside `data`), when the call came from a stream. */
-  event?: LocalToolCallEvent | undefined;
-  /** Aborted when runAgent gives up on the run (the caller aborts, the stream is lost), or when the handler outlives `lateResultTimeoutMs` after the terminal event: runAgent always passes one. */
-  signal: AbortSignal | undefined;
-}
-
-/**
- * A handler's value: a string is posted as is; anything else is JSON-encoded
- * (`undefined` posts an empty result). A thrown error is posted as the
- * tool's `error`.
- */
-export type ToolHandlerResult = unknown;
-
-/**
- * A Standard Schema (https://standardschema.dev) that can also describe
- * itself as JSON Schema (Standard JSON Schema V1): Zod 4.2+, ArkType
- * 2.1.28+, Valibot through `toStandardJsonSchema`. Only what the registry
- * reads is typed here; no schema library is a dependency.
- */
-export interface StandardJsonSchema<Output = unknown> {
-  readonly "~standard": {
-    readonly version: 1;
-    readonly vendor: string;
-    readonly validate?: ((value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>) | undefined;
-    readonly jsonSchema: {
-      readonly input: (options: { readonly target: "draft-2020-12" }) => Record<string, unknown>;
-      readonly output: (options: { readonly target: "draft-2020-12" }) => Record<string, unknown>;
-    };
-    readonly types?: { readonly input: unknown; readonly output: Output } | undefined;
-  };
-}
-
-/** The result of a Standard Schema `validate`. */
-export type StandardResult<Output> =
-  | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined }> };
+import { isStandardJsonSchema, issueLine, jsonSchemaOf, type StandardJsonSchema } from "./standard-schema.js";
 
 export interface LocalToolDefinition<Args = Record<string, unknown>> {
   name: string;
@@ -141,90 +100,6 @@ export interface ToolRegistryOptions {
   validateArgs?: ArgsValidator;
 }
 
-/** The body of a tool-result POST, minus `toolUseId`. */
-export type ToolAnswer = { result: string; files?: ToolResultFile[] } | { error: string };
-
-const WITH_FILES: unique symbol = Symbol("mantyx.toolResultWithFiles");
-
-/** A handler value carrying files (wire-protocol.md §5: up to 20, base64, ≤ 5 MB decoded in total). */
-export interface ToolResultWithFiles {
-  readonly [WITH_FILES]: true;
-  readonly result: string;
-  readonly files: ToolResultFile[];
-}
-
-/** Return this from a handler to post `files` with the text result (they are surfaced to the model as file parts). */
-export function withFiles(result: string, files: ToolResultFile[]): ToolResultWithFiles {
-  return { [WITH_FILES]: true, result, files };
-}
-
-/** `error` is at most 8 KB, `result` at most 2 MB of UTF-8 (wire-protocol.md §5). */
-export const MAX_ERROR_BYTES = 8 * 1024;
-export const MAX_RESULT_BYTES = 2 * 1024 * 1024;
-
-const encoder = /* @__PURE__ */ new TextEncoder();
-const decoder = /* @__PURE__ */ new TextDecoder();
-
-/** `text` cut to at most `maxBytes` of UTF-8 on a character boundary, marked with "…" when cut. */
-export function truncateUtf8(text: string, maxBytes: number): string {
-  // Fast path: every UTF-16 unit is at most 3 UTF-8 bytes.
-  if (text.length * 3 <= maxBytes) return text;
-  const bytes = encoder.encode(text);
-  if (bytes.length <= maxBytes) return text;
-  let end = maxBytes - 3; // room for "…" (3 bytes)
-  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--; // not inside a character
-  return `${decoder.decode(bytes.subarray(0, end))}…`;
-}
-
-function utf8Length(text: string): number {
-  return text.length * 3 <= MAX_RESULT_BYTES ? 0 : encoder.encode(text).length;
-}
-
-/** @internal A thrown value as the text of a tool's `error`. */
-export function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  if (typeof error === "string") return error;
-  try {
-    return JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
-  }
-}
-
-/** @internal A handler's value as the body of its tool-result POST (minus `toolUseId`): see ToolHandlerResult. */
-export function asAnswer(value: unknown): ToolAnswer {
-  if (typeof value === "object" && value !== null && (value as Partial<ToolResultWithFiles>)[WITH_FILES] === true) {
-    const v = value as ToolResultWithFiles;
-    const answer = asAnswer(v.result);
-    return "result" in answer ? { result: answer.result, files: v.files } : answer;
-  }
-  let text: string;
-  if (typeof value === "string") text = value;
-  else if (value === undefined) text = "";
-  else {
-    try {
-      text = JSON.stringify(value) ?? "";
-    } catch (e) {
-      return { error: truncateUtf8(`The tool returned a value that cannot be JSON-encoded: ${errorText(e)}`, MAX_ERROR_BYTES) };
-    }
-  }
-  if (utf8Length(text) > MAX_RESULT_BYTES) {
-    return { error: `The tool's result is larger than ${MAX_RESULT_BYTES} bytes, the protocol's limit; return less, or upload it and return a link.` };
-  }
-  return { result: text };
-}
-
-/** MCP CallToolResult -> answer: text blocks joined with "\n"; `isError` -> error. */
-function mcpAnswer(value: unknown): ToolAnswer {
-  const v = value as { content?: unknown; isError?: unknown } | null;
-  if (typeof v !== "object" || v === null || !Array.isArray(v.content)) return asAnswer(value);
-  const text = (v.content as Array<{ type?: unknown; text?: unknown }>)
-    .filter((b) => b?.type === "text" && typeof b.text === "string")
-    .map((b) => b.text as string)
-    .join("\n");
-  return v.isError === true ? { error: truncateUtf8(text || "The MCP tool reported an error.", MAX_ERROR_BYTES) } : asAnswer(text);
-}
-
 const A2A_ARGS: JsonSchemaObject = { type: "object", required: ["message"], properties: { message: { type: "string" } } };
 
 /** A local tool as registered: its definition, and its schemas as sent (Standard JSON Schemas converted). */
@@ -234,28 +109,6 @@ interface LocalTool {
   outputSchema: JsonSchemaObject | undefined;
   /** `parameters` when it is a Standard Schema with its own check (called as a method: a library's `validate` may use `this`). */
   standard: StandardJsonSchema | undefined;
-}
-
-function isStandardJsonSchema(value: unknown): value is StandardJsonSchema {
-  return typeof value === "object" && value !== null && "~standard" in value;
-}
-
-/** `schema` as the JSON Schema to send: as is, or converted (Standard JSON Schema). */
-function jsonSchemaOf(schema: JsonSchemaObject | StandardJsonSchema | undefined, side: "input" | "output", what: string): JsonSchemaObject | undefined {
-  if (!isStandardJsonSchema(schema)) return schema;
-  const converter = schema["~standard"].jsonSchema?.[side];
-  if (typeof converter !== "function") {
-    throw new TypeError(
-      `${what} is a Standard Schema (${schema["~standard"].vendor}) that cannot describe itself as JSON Schema (no ~standard.jsonSchema): pass JSON Schema, or a schema of a library that implements Standard JSON Schema (Zod 4.2+, ArkType 2.1.28+, Valibot through toStandardJsonSchema).`,
-    );
-  }
-  return converter({ target: "draft-2020-12" }) as JsonSchemaObject;
-}
-
-/** A Standard Schema issue as one line: `/path/to message`. */
-function issueLine(issue: { message: string; path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined }): string {
-  const path = (issue.path ?? []).map((p) => `/${String(typeof p === "object" ? p.key : p)}`).join("");
-  return `${path || "(arguments)"} ${issue.message}`;
 }
 
 export class ToolRegistry {

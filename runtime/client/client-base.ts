@@ -5,7 +5,8 @@
  * extends `HttpClient` and passes `schemeCredentials` only where `apiKey`
  * cannot stand for the schemes (./credentials.ts).
  */
-import { HttpClient, type ClientOptions, type SecurityScheme } from "./core.js";
+import { HttpClient } from "./core.js";
+import type { ClientOptions, SecurityScheme } from "./operation.js";
 import { schemeCredentials } from "./credentials.js";
 
 export class ClientBase extends HttpClient {

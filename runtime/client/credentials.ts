@@ -6,7 +6,7 @@
  * `schemeCredentials(schemes)` to `HttpClient` only for such a schema, so
  * other clients bundle none of this.
  */
-import type { Credential, CredentialSupport, SecurityScheme } from "./core.js";
+import type { Credential, CredentialSupport, SecurityScheme } from "./operation.js";
 import { secretForms } from "./internal/redact.js";
 
 /** The secret a credential is sent as: the token or key, or a basic one's password. */

@@ -6,7 +6,8 @@
  * the operation functions instead (./operation-functions.ts).
  */
 import { ClientBase } from "./client-base.js";
-import { callOperation, type HttpClient, type Operation, type OperationKind } from "./core.js";
+import { callOperation, type HttpClient, type OperationKind } from "./core.js";
+import type { Operation } from "./operation.js";
 import { operationExtras } from "./extras.js";
 import { eitherKind, itemStreamKind } from "./item-stream.js";
 import { pagesKind } from "./pages.js";

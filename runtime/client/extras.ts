@@ -6,7 +6,7 @@
  * query or a cookie). Generated operation functions pass it only in the
  * entries that need it; a program calling none of those bundles none of it.
  */
-import { type CallParams, type Credential, type HeaderStyle, type OperationExtras, type ParamsSpec, type PathStyle, type QueryStyle, type SecurityScheme } from "./core.js";
+import type { CallParams, Credential, HeaderStyle, OperationExtras, ParamsSpec, PathStyle, QueryStyle, SecurityScheme } from "./operation.js";
 import { isJsonMediaType } from "./media.js";
 import { secretOf } from "./credentials.js";
 

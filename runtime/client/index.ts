@@ -11,25 +11,24 @@ export { operation, operationFunction } from "./operation-functions.js";
 export { operationExtras } from "./extras.js";
 export { ClientBase } from "./client-base.js";
 export { schemeCredentials } from "./credentials.js";
-export {
-  callOperation,
-  HttpClient,
-  type CredentialSender,
-  type CredentialSupport,
-  DEFAULT_TIMEOUT_MS,
-  type CallContext,
-  type CallOptions,
-  type ClientOptions,
-  type ClientWarningHandler,
-  type OnceOutcome,
-  type OnceSpec,
-  type Operation,
-  type OperationExtras,
-  type OperationKind,
-  type StatusProbe,
-  type StreamOpener,
-  type StreamSpec,
-} from "./core.js";
+export { callOperation, HttpClient, DEFAULT_TIMEOUT_MS, type CallContext, type OperationKind } from "./core.js";
+export type {
+  BodyCheck,
+  CredentialSender,
+  CredentialSupport,
+  CallOptions,
+  ClientOptions,
+  ClientWarningHandler,
+  OnceOutcome,
+  OnceSpec,
+  Operation,
+  OperationExtras,
+  ReconnectInfo,
+  StatusProbe,
+  StreamOpener,
+  StreamRunOptions,
+  StreamSpec,
+} from "./operation.js";
 export {
   ApiError,
   ConnectionError,
@@ -43,8 +42,8 @@ export {
 } from "./errors.js";
 export type { BackoffOptions } from "./internal/backoff.js";
 export { onceKind } from "./once.js";
-export { checkedBody, type BodyCheck } from "./request-check.js";
+export { checkedBody } from "./request-check.js";
 export { eitherKind, isServerSentError, isStream, itemStreamKind, ServerSentError, type ItemStreamOptions } from "./item-stream.js";
 export { pagesKind } from "./pages.js";
-export { DEFAULT_IDLE_TIMEOUT_MS, eventStream, eventStreamKind, type ReconnectInfo, type RunEventStream, type RunStreamItem, type StreamRunOptions } from "./stream-run.js";
+export { DEFAULT_IDLE_TIMEOUT_MS, eventStream, eventStreamKind, type RunEventStream, type RunStreamItem } from "./stream-run.js";
 export { isStreamDecodeError, StreamDecodeError, type OnInvalid, type ValidationMode } from "../events/index.js";

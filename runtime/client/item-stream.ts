@@ -38,11 +38,10 @@ import type { SseMessage } from "../sse/index.js";
 import { items, iterate } from "../sse/iterate.js";
 import { StreamDecodeError } from "../events/errors.js";
 import type { CallContext, OperationKind } from "./core.js";
+import type { ItemStreamMode } from "./operation.js";
 import { ConnectionError, unexpectedResponse, UnexpectedResponseError } from "./errors.js";
 import { backoff, sleep, type BackoffOptions } from "./internal/backoff.js";
 import { redactError, type Redact } from "./internal/redact.js";
-
-export type ItemStreamMode = "sse" | "sse-json" | "sse-data" | "jsonl";
 
 /** Options of a call of an item stream (beside the call's own). */
 export interface ItemStreamOptions {

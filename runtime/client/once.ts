@@ -5,7 +5,8 @@
  * first call's outcome without sending, and the statuses the schema names
  * are outcomes, not errors.
  */
-import type { HttpClient, OnceOutcome, OperationKind } from "./core.js";
+import type { HttpClient, OperationKind } from "./core.js";
+import type { OnceOutcome } from "./operation.js";
 import { ApiError } from "./errors.js";
 
 /** Outcomes by client, then by URL and key (a WeakMap: a client's ledger goes with it, and is in no `inspect` of it). */

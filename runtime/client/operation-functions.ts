@@ -6,7 +6,8 @@
  * nothing of the others, which a class whose methods all reference their
  * validators cannot offer (./define.ts).
  */
-import { callOperation, type HttpClient, type Operation, type OperationExtras, type OperationKind } from "./core.js";
+import { callOperation, type HttpClient, type OperationKind } from "./core.js";
+import type { Operation, OperationExtras } from "./operation.js";
 import { operationExtras } from "./extras.js";
 
 /** An entry with parameters, styled path parameters or a body that is not JSON carries the code that sends them (`extras`): without it they could not be sent. */

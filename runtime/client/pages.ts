@@ -6,16 +6,7 @@
  * cursor it already gave (a server bug must not loop forever).
  */
 import { callOperation, type OperationKind } from "./core.js";
-
-/** From the schema's `x-pagination`: the query parameter that takes the cursor, and the answer's fields. */
-export interface PagesSpec {
-  /** Query parameter the cursor is sent in (`cursor`, or `beforeSeq` for a replay that pages backwards). */
-  readonly cursorParam: string;
-  /** Field of a page that holds the next cursor (`nextCursor`, `nextBeforeSeq`). */
-  readonly nextCursor: string;
-  /** Field of a page that holds its items (documentation for callers; pages are yielded whole). */
-  readonly items: string;
-}
+import type { PagesSpec } from "./operation.js";
 
 type CallParams = { query?: Record<string, unknown> } & Record<string, unknown>;
 

@@ -6,12 +6,10 @@
  * them (a failed `oneOf` lists each branch's issue, then the union's own),
  * without the `if` ones, which only echo the issue before them.
  */
-import type { ValidationIssue, Validator } from "../validation/issue.js";
+import type { ValidationIssue } from "../validation/issue.js";
 import type { OperationKind } from "./core.js";
+import type { BodyCheck } from "./operation.js";
 import { RequestValidationError } from "./errors.js";
-
-/** A request body's validator: the all-errors build of its component. */
-export type BodyCheck = Validator<unknown>;
 
 /** Falsy when the body is valid, else every problem. */
 export const bodyIssues = (all: BodyCheck, body: unknown): ValidationIssue[] | false => !all(body) && (all.errors ?? []).filter((i) => i.keyword != "if");

@@ -60,49 +60,16 @@ import { DEFAULT_MAX_EVENT_BYTES, type SseMessage } from "../sse/fields.js";
 import { decoder } from "../sse/framing.js";
 import { SseParseError } from "../sse/errors.js";
 import { checkEvent, readEvent, type DecodeOptions, type EventCheck } from "../events/decode.js";
-import { isTerminalOf, StreamDecodeError, type DecodedItem, type EventEnvelope, type OnInvalid } from "../events/index.js";
-import type { CallOptions, HttpClient, OperationKind } from "./core.js";
+import { isTerminalOf, StreamDecodeError, type DecodedItem, type EventEnvelope } from "../events/index.js";
+import type { HttpClient, OperationKind } from "./core.js";
+import type { StreamRunOptions } from "./operation.js";
 import { ApiError, ConnectionError, unexpectedResponse } from "./errors.js";
-import { linked, reconnectDelay, sleep, type BackoffOptions } from "./internal/backoff.js";
+import { linked, reconnectDelay, sleep } from "./internal/backoff.js";
 import { redactError, scrub, type Redact } from "./internal/redact.js";
 
 /** Default `idleTimeoutMs`: a half-open connection is noticed within a minute. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
-export interface StreamRunOptions extends CallOptions {
-  /** Resume after this `seq` (events up to it are not delivered). */
-  lastSeq?: number | undefined;
-  /**
-   * Treat a connection that sends no bytes for this long (heartbeat comments
-   * count; the consumer's own time does not) as dropped, and reconnect.
-   * Default 60 000; 0 turns it off. Safe for long tool calls: a silent
-   * connection of a run that `getRun` reports live does not count toward
-   * `maxReconnects` (see the top of stream-run.ts).
-   */
-  idleTimeoutMs?: number | undefined;
-  /**
-   * Connections in a row without a new event (a live run's quiet ones
-   * aside) before giving up with ConnectionError. Default 8.
-   */
-  maxReconnects?: number | undefined;
-  /** Back-off of reconnects over empty connections; overrides the client's `reconnectDelay`. Defaults 200 ms, capped at 5 s. */
-  reconnectDelay?: BackoffOptions | undefined;
-  /** A message that is not a valid event: `"throw"` (default), `"deliver"` it as a StreamDecodeError item, or `"skip-and-warn"`. */
-  onInvalid?: OnInvalid | undefined;
-  /** Called before each reconnect, e.g. for logging. */
-  onReconnect?: ((info: ReconnectInfo) => void) | undefined;
-}
-
-export interface ReconnectInfo {
-  /** Reconnects since the last new event: 1 for the first (made at once when the connection before it delivered events). */
-  attempt: number;
-  lastSeq: number | undefined;
-  delayMs: number;
-  /** Why the previous connection ended. */
-  reason: unknown;
-  /** Whether this reconnect counts toward `maxReconnects` (a live run's quiet connection does not). */
-  counted: boolean;
-}
 
 /** Items of a run stream: events, plus StreamDecodeErrors with `onInvalid: "deliver"`. */
 export type RunStreamItem<E = EventEnvelope> = DecodedItem<E>;

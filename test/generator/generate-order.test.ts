@@ -37,7 +37,7 @@ describe("generate", () => {
         emit: async () => {
           started.push("waits");
           await wait;
-          return [file("b.ts")];
+          return { files: [file("b.ts")], diagnostics: [] };
         },
       },
       {
@@ -46,11 +46,11 @@ describe("generate", () => {
           started.push("next");
           // Started while the first still waits: it lets the first go on.
           open();
-          return [file("a.ts")];
+          return { files: [file("a.ts")], diagnostics: [] };
         },
       },
     ];
-    const files = await generate(model, emitters);
+    const { files } = await generate(model, emitters);
     expect(started).toEqual(["waits", "next"]);
     expect(files.map((f) => f.path).filter((p) => p.endsWith(".ts"))).toEqual(["a.ts", "b.ts"]);
   });
@@ -90,11 +90,38 @@ describe("generate", () => {
         name: "never",
         emit: () => {
           started.push("never");
-          return [];
+          return { files: [], diagnostics: [] };
         },
       },
     ];
     await expect(generate(model, emitters)).rejects.toThrow("failed at once");
     expect(started).toEqual(["fails"]);
+  });
+  it("hands back each emitter's diagnostics in emitter order, and one context whose level thread every emitter shares", async () => {
+    const { wait, open } = gate();
+    const threads: unknown[] = [];
+    const said = (emitter: string, message: string) => ({ level: "warning" as const, emitter, message });
+    const emitters: Emitter[] = [
+      {
+        name: "first",
+        emit: async (_model, context) => {
+          threads.push(context.levelThread());
+          await wait;
+          return { files: [], diagnostics: [said("first", "one"), said("first", "two")] };
+        },
+      },
+      {
+        name: "second",
+        emit: (_model, context) => {
+          threads.push(context.levelThread());
+          open();
+          return { files: [file("a.ts")], diagnostics: [said("second", "three")] };
+        },
+      },
+    ];
+    const { diagnostics } = await generate(model, emitters);
+    expect(diagnostics.map((d) => `${d.emitter}: ${d.message}`)).toEqual(["first: one", "first: two", "second: three"]);
+    // No worker beside the sources (and no components to compile): none, asked once for both.
+    expect(threads).toEqual([undefined, undefined]);
   });
 });

@@ -6,6 +6,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { EMITTERS } from "../../generator/emit/index.js";
+import { OPERATION_FUNCTIONS_REVISION } from "../../generator/emit/client.js";
+import { PAYLOAD_REVISION } from "../../generator/emit/events.js";
+import { TRANSCRIPT_REVISION } from "../../generator/transcript/compile.js";
 import { CODEGEN_V1_REVISION, requireCodegenRevision } from "../../runtime/codegen/v1.js";
 import { cli, REPO, tempDir } from "../generator/support.js";
 
@@ -16,14 +19,18 @@ describe("codegen contract v1", () => {
     const out = tempDir();
     const run = await cli(["gen", "--schema", "schema/openapi.yaml", "--out", out], REPO, EMITTERS);
     expect(run.code, run.stderr).toBe(0);
-    for (const file of CLIENT_MODULES) expect(readFileSync(path.join(out, file), "utf8"), file).toContain(`requireCodegenRevision(${CODEGEN_V1_REVISION}, "mantyx-wire `);
+    // Each module asks for the revision of what it uses; the newest of them is this runtime's (revision 10, valueAtPointer, the transcript's alone).
+    expect(Math.max(OPERATION_FUNCTIONS_REVISION, PAYLOAD_REVISION, TRANSCRIPT_REVISION)).toBe(CODEGEN_V1_REVISION);
+    expect(TRANSCRIPT_REVISION).toBe(CODEGEN_V1_REVISION);
+    expect(readFileSync(path.join(out, "transcript.ts"), "utf8")).toMatch(new RegExp(`^requireCodegenRevision\\(${CODEGEN_V1_REVISION}, "mantyx-wire [^"]+"\\);$`, "m"));
+    for (const file of CLIENT_MODULES) expect(readFileSync(path.join(out, file), "utf8"), file).toContain(`requireCodegenRevision(${OPERATION_FUNCTIONS_REVISION}, "mantyx-wire `);
     // The event spec names its payload member, which revision 3 reads.
     expect(readFileSync(path.join(out, "events.ts"), "utf8")).toMatch(/^requireCodegenRevision\(3, "mantyx-wire [^"]+"\);$/m);
     expect(() => requireCodegenRevision(CODEGEN_V1_REVISION, "mantyx-wire test")).not.toThrow();
   }, 60_000);
 
   it("code compiled with its runtime (a relative --runtime: this package's generated/) has no import-time check to bundle", () => {
-    for (const file of [...CLIENT_MODULES, "events.ts"]) expect(readFileSync(path.join(REPO, "generated", file), "utf8"), file).not.toContain("requireCodegenRevision");
+    for (const file of [...CLIENT_MODULES, "events.ts", "transcript.ts"]) expect(readFileSync(path.join(REPO, "generated", file), "utf8"), file).not.toContain("requireCodegenRevision");
   });
 
   it("code generated for a newer revision fails at import time, saying what to upgrade", () => {

@@ -15,8 +15,8 @@
  *   (3.2) or `x-item-schema` (3.1). `application/json-seq` is left out (read
  *   as text) with a warning.
  */
-import type { OpenAPIObject, OperationObject, ParameterObject, } from "openapi3-ts/oas31";
-import { isPlainObject } from "../../load/json-pointer.js";
+import type { OpenAPIObject, OperationObject, ParameterObject } from "openapi3-ts/oas31";
+import { escapePointerSegment, isPlainObject, unescapePointerSegment } from "../../load/json-pointer.js";
 import { deref, isJsonMediaType, isRef, type OperationEntry } from "../operations.js";
 import type { InlineTypes, PrintedType } from "./inline-types.js";
 import { printed } from "./inline-types.js";
@@ -69,14 +69,14 @@ export function parametersOf(doc: OpenAPIObject, { item, op, at, itemAt }: Opera
   const add = (list: unknown[] | undefined, at: string[]): void =>
     (list ?? []).forEach((raw, i) => {
       const p = deref<ParameterObject>(doc, raw as ParameterObject);
-      const where = isRef(raw) ? (raw.$ref.slice(2).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))) : [...at, String(i)];
+      const where = isRef(raw) ? (raw.$ref.slice(2).split("/").map(unescapePointerSegment)) : [...at, String(i)];
       merged.set(`${p.in}\0${p.name}`, { p, at: where });
     });
   add(item.parameters, [...itemAt, "parameters"]);
   add(op.parameters, [...at, "parameters"]);
   const sent = [...merged.values()].filter(({ p, at }) => {
     if ((p.in as string) !== "querystring") return true;
-    warnings.push({ pointer: `/${at.map((s) => s.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`, reason: `the \`in: querystring\` parameter ${JSON.stringify(p.name)} (OpenAPI 3.2) is left out: the client sends query parameters one by one, each typed` });
+    warnings.push({ pointer: `/${at.map(escapePointerSegment).join("/")}`, reason: `the \`in: querystring\` parameter ${JSON.stringify(p.name)} (OpenAPI 3.2) is left out: the client sends query parameters one by one, each typed` });
     return false;
   });
   return sent.map(({ p, at }) => {
@@ -232,7 +232,7 @@ export function sseSchemaReading(doc: OpenAPIObject, schema: unknown): { reading
 
 /** The operation's success answer, with the warnings about what is left out. */
 /** The JSON pointer of a path of keys. */
-const pointerOf = (at: readonly string[]): string => `/${at.map((s) => s.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
+const pointerOf = (at: readonly string[]): string => `/${at.map(escapePointerSegment).join("/")}`;
 
 /**
  * The item stream of a `text/event-stream` media type: `itemSchema` (3.2)
@@ -314,7 +314,7 @@ export function answerOf(doc: OpenAPIObject, { op, at: opAt }: OperationEntry, t
       if (isJsonMediaType(media)) jsonTypes.push(types.typeOf(content[media]!.schema ?? true, [...(at ?? []), "schema"]));
       else {
         if (JSON_SEQ.test(media) && at !== undefined) {
-          warnings.push({ pointer: `/${at.map((s) => s.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`, reason: `\`${media}\` (JSON text sequences) is left out: the client returns the body as text` });
+          warnings.push({ pointer: pointerOf(at), reason: `\`${media}\` (JSON text sequences) is left out: the client returns the body as text` });
         }
         text ??= /^text\//i.test(media) || JSON_SEQ.test(media) ? "text" : "blob";
       }
