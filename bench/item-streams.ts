@@ -145,7 +145,7 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 function cut(bytes: Uint8Array, size: number | "event"): Uint8Array[] {
   const chunks: Uint8Array[] = [];
   if (size === "event") {
-    for (let i = 0, j; i < bytes.length; i = j + 1) chunks.push(bytes.subarray(i, (j = bytes.indexOf(10, bytes.indexOf(10, i) + 1)) + 1));
+    for (let i = 0, j: number; i < bytes.length; i = j + 1) chunks.push(bytes.subarray(i, (j = bytes.indexOf(10, bytes.indexOf(10, i) + 1)) + 1));
     return chunks;
   }
   for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));

@@ -17,7 +17,7 @@ export const unescapePointerSegment = (segment: string): string => segment.repla
 
 /** The pointer's text: `""` for the root, else `/` before each escaped segment. */
 export function formatPointer(segments: readonly (string | number)[]): string {
-  return segments.map((segment) => "/" + escapePointerSegment(segment)).join("");
+  return segments.map((segment) => `/${escapePointerSegment(segment)}`).join("");
 }
 
 /** The segments of `/a/b~1c` (no leading `#`); `""` is the root. Throws on a pointer that does not start with `/`. */
@@ -40,7 +40,7 @@ export function valueAtPointer(root: unknown, segments: Pointer): unknown {
       if (!/^(0|[1-9][0-9]*)$/.test(segment)) return undefined;
       node = node[Number(segment)];
     } else {
-      if (!Object.prototype.hasOwnProperty.call(node, segment)) return undefined;
+      if (!Object.hasOwn(node, segment)) return undefined;
       node = (node as Record<string, unknown>)[segment];
     }
   }

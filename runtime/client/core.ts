@@ -81,7 +81,7 @@ async function bodyPrefix(response: Response): Promise<string> {
   let text = "";
   try {
     // (No body: `reader!` throws, and the text stays empty. A failure keeps what came before it.)
-    for (let chunk; text.length < ERROR_BODY_LIMIT && !(chunk = await reader!.read()).done; ) text += decoder.decode(chunk.value, { stream: true });
+    for (let chunk: ReadableStreamReadResult<Uint8Array>; text.length < ERROR_BODY_LIMIT && !(chunk = await reader!.read()).done; ) text += decoder.decode(chunk.value, { stream: true });
   } catch {}
   reader?.cancel().catch(() => {});
   return text.slice(0, ERROR_BODY_LIMIT);
@@ -161,11 +161,11 @@ export class HttpClient {
   constructor(options: ClientOptions, version: string, pathOptions: Readonly<Record<string, string>> = {}, credentials?: CredentialSupport, brand = "") {
     const { apiKey, userAgent, baseUrl } = options;
     const secrets = this.#secrets;
-    const name = (brand || "Api") + "Client";
+    const name = `${brand || "Api"}Client`;
     this.#o = options;
     this.#pathOptions = pathOptions;
     this.#credentials = credentials?.(options.credentials ?? {}, secrets);
-    if (!baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function") throw new TypeError(name + ": pass baseUrl (and fetch)");
+    if (!baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function") throw new TypeError(`${name}: pass baseUrl (and fetch)`);
     // A mistyped URL fails here, not as a "connection error" on every call.
     // A relative one resolves as fetch resolves it in a browser: against the
     // document's base URL.
@@ -177,7 +177,7 @@ export class HttpClient {
       throw new TypeError(`${name}: baseUrl ${JSON.stringify(baseUrl)} is not a URL`);
     }
     // fetch refuses such a URL, and its error would quote the password.
-    if (base.username || base.password) throw new TypeError(name + ": baseUrl has a user name or password (not shown); pass apiKey");
+    if (base.username || base.password) throw new TypeError(`${name}: baseUrl has a user name or password (not shown); pass apiKey`);
     const headers = (this.#headers = new Headers(platformHeaders(version, userAgent)));
     addHeaders(name, headers, options.headers, secrets);
     if (apiKey !== undefined) {
@@ -186,9 +186,9 @@ export class HttpClient {
       // that is the form to redact. A key fetch would refuse is refused here
       // without quoting it, since fetch's own error quotes the whole header.
       const key = apiKey.trim();
-      if (/[\0\r\n]|[^\0-\xff]/.test(key)) throw new TypeError(name + ": apiKey is no valid header value (not shown)");
+      if (/[\0\r\n]|[^\0-\xff]/.test(key)) throw new TypeError(`${name}: apiKey is no valid header value (not shown)`);
       if (options.credentialHeader == "x-api-key") headers.set("x-api-key", key);
-      else headers.set("authorization", "Bearer " + key);
+      else headers.set("authorization", `Bearer ${key}`);
       secrets.push(...secretForms(key));
     }
   }
@@ -212,7 +212,7 @@ export class HttpClient {
     const headers: Record<string, string> = {};
     let mistake: TypeError | undefined;
     const need = (what: string): OperationExtras => {
-      if (!extras) throw Error(what + " needs operationExtras in the entry");
+      if (!extras) throw Error(`${what} needs operationExtras in the entry`);
       return extras;
     };
     try {
@@ -221,7 +221,7 @@ export class HttpClient {
     } catch (cause) {
       mistake = new TypeError(`${id}: ${(cause as Error).message}`, { cause });
     }
-    const search = "" + query;
+    const search = `${query}`;
     const url = (): string => {
       if (mistake) throw mistake;
       let nextArg = 0;
@@ -234,7 +234,7 @@ export class HttpClient {
           const style = pathStyles?.[name];
           return style ? need("pathStyles").pathText(name, value, style) : encodeURIComponent(value as string);
         }) +
-        (search && "?" + search)
+        (search && `?${search}`)
       );
     };
     const body = check || takesBody ? args[paramsIndex - 1] : undefined;
@@ -351,7 +351,9 @@ export class HttpClient {
     const hide = redaction();
     // The headers with a credential that fetch would forward to the origin a redirect names (./internal/platform.ts).
     const carried: string[] = [];
-    headers.forEach((value, name) => name != "authorization" && hide(value) != value && carried.push(name));
+    headers.forEach((value, name) => {
+      if (name != "authorization" && hide(value) != value) carried.push(name);
+    });
     for (let attempt = 1; ; attempt++) {
       attempts[0] = attempt;
       let response: Response | undefined;

@@ -29,7 +29,7 @@ export const schemeCredentials =
       for (const name of security?.find((names) => names.length > 0 && names.every((name) => credentials[name] !== undefined && schemes[name])) ?? []) {
         const scheme = schemes[name]!;
         const credential = credentials[name]!;
-        if (scheme[0] == "bearer") headers.authorization = "Bearer " + secretOf(credential);
+        if (scheme[0] == "bearer") headers.authorization = `Bearer ${secretOf(credential)}`;
         else if (scheme[1] == "header") headers[scheme[2]!] = secretOf(credential);
         else need(name).credential(scheme, credential, query, headers);
       }

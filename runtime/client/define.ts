@@ -61,6 +61,7 @@ export function defineOperations(target: ClientClass, operations: Readonly<Recor
 export class ClientCore extends ClientBase {
   /** Installs one method per operation on this class's prototype. */
   static define(operations: Readonly<Record<string, Operation>>): void {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass define() is called on (its prototype gets the methods)
     defineOperations(this, operations);
   }
 }

@@ -130,7 +130,7 @@ export class ConnectionError extends ClientError {
 
 /** True for a ConnectionError (whatever its brand), also one from another copy of this module. */
 export function isConnectionError(e: unknown): e is ConnectionError {
-  return /ConnectionError$/.test((e as Error | null)?.name!);
+  return /ConnectionError$/.test((e as Error | null)?.name as string);
 }
 
 /**

@@ -194,7 +194,7 @@ export function itemStream<T>(
 
 /** Item streams as an operation kind (core.ts): a call of an operation with an `items` mode. A caller mistake (a missing path value) is thrown by the first `next()`. */
 export const itemStreamKind: OperationKind = (ctx) => {
-  const { id, operation, callOptions, url, headers, request, hide, client } = ctx;
+  const { id, operation, callOptions, url, headers, request, hide } = ctx;
   const mode = operation.items!;
   const options = (callOptions ?? {}) as ItemStreamOptions;
   let target: string;

@@ -30,7 +30,10 @@ export const onceKind: OperationKind = async ({ client, operation, args, paramsI
       key,
       (outcome = respond().then(
         // A 2xx is the acceptance whatever its body (older servers answer 200, maybe with text).
-        (response) => (response.body?.cancel().catch(() => undefined), { status: "accepted", httpStatus: response.status }),
+        (response) => {
+          response.body?.cancel().catch(() => undefined);
+          return { status: "accepted", httpStatus: response.status };
+        },
         (error) => {
           // A listed status is that outcome when the body names that code.
           const name = error instanceof ApiError && once.outcomes[error.status];

@@ -169,6 +169,7 @@ export interface OperationExtras {
 /** A streamed operation's settings, from its item schema and `x-resume`. */
 export interface StreamSpec {
   /** The events: their validator and terminal types. */
+  // biome-ignore lint/suspicious/noExplicitAny: each operation's own event type; the kind hands its items on as the generated signature types them
   readonly events: EventStreamSpec<any>;
   /** Query parameter that carries the last delivered `seq` on a resume (besides `Last-Event-ID`). */
   readonly resumeQuery?: string;

@@ -24,7 +24,7 @@ export const bodyIssues = (all: BodyCheck, body: unknown): ValidationIssue[] | f
  *   the branch that has the property, and the other issue says what is wrong.
  */
 export function describeBodyIssues(issues: readonly ValidationIssue[]): string {
-  const about = (i: ValidationIssue, path: string): boolean => i.instancePath == path || i.instancePath.startsWith(path + "/");
+  const about = (i: ValidationIssue, path: string): boolean => i.instancePath == path || i.instancePath.startsWith(`${path}/`);
   const shown = issues.filter(
     (i) =>
       !((i.keyword == "oneOf" || i.keyword == "anyOf") && issues.length > 1) &&

@@ -221,7 +221,7 @@ export const eventStream =
               connection.signal,
               "text/event-stream",
               // The call's own headers (its header parameters and credentials of a scheme), and the resume point.
-              seq === undefined ? headers : { ...headers, "last-event-id": "" + seq },
+              seq === undefined ? headers : { ...headers, "last-event-id": `${seq}` },
             );
             // A 2xx without an event stream (a proxy's or login page, a JSON
             // error; a 204, WHATWG's "stop reconnecting"): WHATWG SSE fails the

@@ -26,7 +26,7 @@
  * decoding errors and the abort reason propagate unchanged.
  */
 import type { SseMessage } from "../sse/index.js";
-import { items, iterate, type SseParseOptions, type SseSource } from "../sse/iterate.js";
+import { type BatchHandler, items, iterate, type SseParseOptions, type SseSource } from "../sse/iterate.js";
 import { toleratedNotes } from "../validation/helpers.js";
 import type { ValidationIssue } from "../validation/issue.js";
 import { StreamDecodeError } from "./errors.js";
@@ -119,10 +119,14 @@ export function decodeTypedEventMessage<E>(frame: SseMessage, spec: EventStreamS
  * strict one when given: `value` itself when it is delivered, else the StreamDecodeError. What a stream
  * without validators leaves out (./decode.ts `readEvent`).
  */
+// biome-ignore lint/suspicious/noExplicitAny: the parsed JSON, delivered as E once it passes the check
 export type EventCheck = <E>(frame: SseMessage, spec: EventStreamSpec<E>, options: DecodeOptions, value: any, shape: FrameShape) => DecodedItem<E>;
 
 /** What the stream itself relies on: `seq` to resume, `type` to detect the end. */
-const hasEnvelope = (value: any): boolean => typeof value?.type === "string" && Number.isInteger(value.seq) && value.seq >= 0;
+const hasEnvelope = (value: unknown): boolean => {
+  const v = value as { type?: unknown; seq?: number } | null | undefined;
+  return typeof v?.type === "string" && Number.isInteger(v.seq) && v.seq! >= 0;
+};
 
 export const checkEvent: EventCheck = (frame, spec, options, value, shape) => {
   const validate = spec.validate!;
@@ -166,6 +170,7 @@ export function readEvent<E>(frame: SseMessage, spec: EventStreamSpec<E>, option
   } catch (cause) {
     return new StreamDecodeError("invalid-json", frame, [], cause);
   }
+  // biome-ignore lint/suspicious/noExplicitAny: the parsed JSON, delivered as E once its envelope (or its check) holds
   const [value, shape]: [any, FrameShape] = spec.payload === undefined ? [parsed, "envelope"] : toEnvelope(parsed, spec.payload, frame.event);
   // A spec without a validator checks the envelope only, as "off" does.
   const item: DecodedItem<E> =
@@ -182,7 +187,7 @@ export function readEvent<E>(frame: SseMessage, spec: EventStreamSpec<E>, option
 /** Decodes the messages of a chunk into `out`; true (end) after a terminal event. */
 const handler =
   <E>(spec: EventStreamSpec<E>, options: DecodeOptions) =>
-  (messages: SseMessage[], out: DecodedItem<E>[]): boolean | void => {
+  (messages: SseMessage[], out: DecodedItem<E>[]): ReturnType<BatchHandler<DecodedItem<E>>> => {
     for (const frame of messages) {
       const item = decodeTypedEventMessage(frame, spec, options);
       if (item instanceof StreamDecodeError) {

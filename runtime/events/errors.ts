@@ -39,7 +39,7 @@ export class StreamDecodeError extends Error {
 
   constructor(type: StreamDecodeErrorType, frame: SseMessage, issues: readonly ValidationIssue[], cause?: unknown, value?: unknown, terminal = false, shape?: FrameShape) {
     super(
-      `SSE message${frame.id && " " + frame.id} ${WHAT[type]}${type === "invalid-json" ? "" : `: ${describeIssues(issues)}`} (${type === "strict-only" ? "delivered" : "see onInvalid"})`,
+      `SSE message${frame.id && ` ${frame.id}`} ${WHAT[type]}${type === "invalid-json" ? "" : `: ${describeIssues(issues)}`} (${type === "strict-only" ? "delivered" : "see onInvalid"})`,
       { cause },
     );
     Object.assign(this, { type, frame, issues, value, terminal, shape });

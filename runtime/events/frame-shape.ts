@@ -52,6 +52,7 @@ export function toEnvelope(value: unknown, payload: string, eventLine: string = 
  * object has nothing to record: the base's return of it is ignored and a
  * new object is stamped.)
  */
+// biome-ignore lint/complexity/useArrowFunction: the base is called with `super`, so it must be a constructor (an arrow is not)
 export class FrameShapeStamp extends (function (event: object) {
   return event;
 } as unknown as new (event: object) => object) {

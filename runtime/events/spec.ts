@@ -27,5 +27,5 @@ export interface EventStreamSpec<E = EventEnvelope> {
 }
 
 /** True for a value whose type tag is one of `spec`'s terminal types. */
-export const isTerminalOf = (spec: EventStreamSpec<any>, event: unknown): boolean =>
+export const isTerminalOf = (spec: EventStreamSpec<unknown>, event: unknown): boolean =>
   spec.terminal.includes((event as { type?: unknown } | null | undefined)?.type as string);

@@ -100,7 +100,7 @@ export function lineReader(cb: SseParserCallbacks, max: number): [LineReader, st
     // Without a colon (colon === end) this starts past `end`: the value is "".
     const value = text.slice(text[colon + 1] === " " ? colon + 2 : colon + 1, end);
     const field = text.slice(start, colon);
-    if (field === "data") data = data === undefined ? value : data + "\n" + value;
+    if (field === "data") data = data === undefined ? value : `${data}\n${value}`;
     else if (field === "event") type = value;
     else if (field === "id") {
       if (!value.includes("\0")) id = value;

@@ -85,7 +85,7 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
       // CR and CRLF to LF (rare: one search when there is none). A segment
       // never ends between the CR and LF of a CRLF.
       if (t.includes("\r")) t = t.replace(/\r\n?/g, "\n");
-      for (let i = 0, j, q = p, b; i < t.length; i = j + 1) {
+      for (let i = 0, j: number, q = p, b: number; i < t.length; i = j + 1) {
         j = t.indexOf("\n", i);
         b = j - i;
         if (exact) {
@@ -122,7 +122,10 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
     if (cr >= 0) l += cr + 1;
     if (l >= s) {
       // The chunk's complete lines; with an unfinished line, appended to it.
-      block(pending ? (keep(c, s, l + 1), buf.subarray(0, pending)) : c.subarray(s, l + 1));
+      if (pending) {
+        keep(c, s, l + 1);
+        block(buf.subarray(0, pending));
+      } else block(c.subarray(s, l + 1));
       // Let go of a buffer grown for a very long line.
       if (pending >> 20) buf = new Uint8Array();
       pending = 0;

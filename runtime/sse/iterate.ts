@@ -47,6 +47,7 @@ export interface SseParseOptions {
  * Returns true to end the stream after them; throws to fail it (after the
  * items pushed before).
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: a handler that never ends the stream returns nothing
 export type BatchHandler<T> = (messages: SseMessage[], out: T[]) => boolean | void;
 
 /**
@@ -61,6 +62,7 @@ export function iterate<T = SseMessage>(source: SseSource, options: SseParseOpti
   }
   const max = maxBytes(options.maxEventBytes);
   /** The reader or iterator of the source: undefined until the first next() opens it, null if opening failed. */
+  // biome-ignore lint/suspicious/noExplicitAny: a ReadableStream reader or an AsyncIterator, told apart by `stream`
   let src: any;
   const batches = (async function* () {
     const { signal } = options;
@@ -93,7 +95,11 @@ export function iterate<T = SseMessage>(source: SseSource, options: SseParseOpti
         live = false;
         // With a signal, a pending read ends at once on abort, even from a
         // source that only acts on cancellation once its next chunk arrives.
-        const r = await (signal ? new Promise<any>((ok, fail) => ((reject = fail), p.then(ok, fail))) : p);
+        // biome-ignore lint/suspicious/noExplicitAny: a reader's or an iterator's result, told apart by `stream`
+        const r = await (signal ? new Promise<any>((ok, fail) => {
+          reject = fail;
+          p.then(ok, fail);
+        }) : p);
         if (r.done) return;
         live = true;
         let error: [unknown] | undefined;
@@ -102,8 +108,9 @@ export function iterate<T = SseMessage>(source: SseSource, options: SseParseOpti
         } catch (e) {
           error = [e];
         }
+        // biome-ignore lint/suspicious/noExplicitAny: the messages, then what `map` makes of them (T)
         let out: any[] = queue;
-        let end: boolean | void = false;
+        let end: ReturnType<BatchHandler<T>> = false;
         queue = [];
         if (map && out.length) {
           const messages = out;
@@ -185,7 +192,10 @@ export function items<T>(batches: AsyncGenerator<T[], void>, signal?: AbortSigna
       if (signal?.aborted) batch = [];
       return !waiting && i < batch.length ? Promise.resolve({ done: false, value: batch[i++]! }) : (busy = waiting++ ? busy.then(step, step) : step());
     },
-    return: () => ((batch = []), batches.return() as Promise<IteratorResult<any>>),
+    return: () => {
+      batch = [];
+      return batches.return() as Promise<IteratorResult<T>>;
+    },
     [Symbol.asyncIterator]: () => it,
   };
   return it;

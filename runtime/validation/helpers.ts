@@ -28,7 +28,7 @@ export function ucs2length(str: string): number {
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === null || b === null || typeof a !== "object" || typeof b !== "object") {
-    return a !== a && b !== b; // NaN equals NaN, as in ajv
+    return Number.isNaN(a) && Number.isNaN(b); // NaN equals NaN, as in ajv
   }
   const isArray = Array.isArray(a);
   if (isArray !== Array.isArray(b)) return false;
@@ -43,7 +43,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   const keys = Object.keys(left);
   if (keys.length !== Object.keys(right).length) return false;
   for (const key of keys) {
-    if (!Object.prototype.hasOwnProperty.call(right, key) || !deepEqual(left[key], right[key])) return false;
+    if (!Object.hasOwn(right, key) || !deepEqual(left[key], right[key])) return false;
   }
   return true;
 }

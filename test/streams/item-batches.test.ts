@@ -83,7 +83,7 @@ describe("item stream: one decoding step per chunk, one item per next()", () => 
   });
 
   it("an event: error frame after items: the items, then the ServerSentError", async () => {
-    const all = bytes(frames('{"n":1}') + 'event: error\ndata: {"message":"busy"}\n\n' + frames('{"n":2}'));
+    const all = bytes(`${frames('{"n":1}')}event: error\ndata: {"message":"busy"}\n\n${frames('{"n":2}')}`);
     await fc.assert(
       fc.asyncProperty(cuts, async (c) => {
         const { got, error } = await run({ mode: "sse-data" }, cutAt(all, c));

@@ -26,7 +26,7 @@ export interface Hop {
  * condition).
  */
 export const platformHeaders = (version: string, userAgent: string | undefined): Record<string, string> =>
-  "document" in globalThis || "WorkerGlobalScope" in globalThis ? {} : { "user-agent": `@mantyx/wire-types/${version}${userAgent ? " " + userAgent : ""}` };
+  "document" in globalThis || "WorkerGlobalScope" in globalThis ? {} : { "user-agent": `@mantyx/wire-types/${version}${userAgent ? ` ${userAgent}` : ""}` };
 
 /**
  * The reason of a failed fetch, as ` (reason)`: its own message is often

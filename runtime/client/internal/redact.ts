@@ -37,10 +37,10 @@ export function secretForms(key: string): string[] {
   const url = encodeURIComponent(key);
   const plus = url.replace(/%20/g, "+");
   // A query string or form body (URLSearchParams) also escapes !'()~.
-  const form = plus.replace(/[!'()~]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
+  const form = plus.replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   const json = JSON.stringify(key).slice(1, -1);
   // Other JSON encoders' escapes: `\/` (PHP), `\u0026` for `<>&` (Go) and for non-ASCII (Python's ensure_ascii; a header value is Latin-1).
-  const ascii = json.replace(/[<>&\x7f-\xff]/g, (c) => "\\u00" + c.charCodeAt(0).toString(16));
+  const ascii = json.replace(/[<>&\x7f-\xff]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
   const forms = [key, json, json.replace(/\//g, "\\/"), ascii, ascii.replace(/\//g, "\\/"), url, url.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()), plus, form];
   for (const shift of [0, 1, 2]) {
     const core = base64Core(key, shift);
