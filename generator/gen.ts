@@ -7,6 +7,7 @@
 import path from "node:path";
 import type { CliEnv } from "./cli.js";
 import { EMITTERS, generate } from "./emit/index.js";
+import { levelThread } from "./emit/validators/level-thread.js";
 import { DEFAULT_RUNTIME } from "./emit/runtime-import.js";
 import { formatDiagnostic } from "./diagnostics.js";
 import { collectDiagnostics } from "./emit/diagnostics.js";
@@ -45,6 +46,8 @@ export async function gen(options: GenOptions, io: CliEnv): Promise<number> {
     const plannedCopies = planFixtureCopies(options.fixturesCopy ?? [], outDir, io.cwd);
     loaded = await loadSchema(options.schema, { cwd: io.cwd, ...(options.root !== undefined && { root: options.root }) });
     const model = { ...loaded, runtime: options.runtime };
+    // Started now, the validators' level thread works while the types are emitted (emit/validators/level-thread.ts).
+    if (emitters.some((emitter) => emitter.name === "validators")) levelThread(model);
     const files = await generate(model, emitters);
     const copies = fillFixtureCopies(plannedCopies, files);
     const ran = new Set(emitters.map((emitter) => emitter.name));
