@@ -82,9 +82,9 @@ async function emitValidatorsInParallel(model: LoadedSchema): Promise<EmittedFil
   if (thread === undefined) return emitValidators(model);
   checkFileNames(levelComponents(model, "strict"), levelComponents(model, "all-errors"), levelComponents(model, "receive"));
   const here = LEVELS.filter((level) => !thread.levels.includes(level) && levelComponents(model, level).length > 0);
-  // Where the worker compiles the other levels too, it formats this thread's (the strict level's: the fixture
-  // cases' verdicts need its functions here) while this thread builds the cases; otherwise this thread does.
-  const formatThere = thread.levels.length > 1;
+  // Where the worker formats (./validators/level-thread.ts `threadPlan`), it formats this thread's modules too
+  // (the strict level's, where the fixture cases' verdicts need its functions here) while this thread builds the cases.
+  const formatThere = thread.formats;
   const local = new Map<LevelName, { text: Promise<string> } | { error: unknown }>();
   for (const level of here) {
     try {

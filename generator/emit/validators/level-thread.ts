@@ -13,11 +13,11 @@
  *   all-errors and receive levels. This thread compiles the strict level
  *   (the fixture cases' verdicts need its functions) and builds the cases,
  *   the worker answers their full error lists and receive-level verdicts
- *   (../fixtures/case-judges.ts) and formats the strict module's text;
+ *   (../fixtures/case-judges.ts) and formats every module's text (./format.ts);
  * - any other document: the strict level, the largest part of `gen` (every
  *   component; on GitHub's REST description about half of its CPU time),
  *   while this thread does the types, the all-errors and receive levels and
- *   the client.
+ *   the client, and formats every module's text (it would wait otherwise).
  *
  * Where there is no worker file beside the bundle (the sources run by tsx,
  * the tests), or no core to spare (below), `levelThread` is undefined and
@@ -44,6 +44,7 @@ import type { LoadedSchema } from "../../model.js";
 import type { CaseJudges, DeferredJudge, JudgeVerdict } from "../fixtures/case-judges.js";
 import { fixturesOptIn } from "../opt-in.js";
 import { runtimeImport } from "../runtime-import.js";
+import { formatModuleSync } from "./format.js";
 import { LEVEL_MODULES } from "./level-module-text.js";
 import { levelComponents, type LevelName } from "./levels.js";
 
@@ -56,16 +57,21 @@ export const LEVELS: readonly LevelName[] = ["strict", "all-errors", "receive"];
 /** A document of this many components or more starts the worker whatever the machine's load (see the file's comment). */
 export const LARGE_DOCUMENT_COMPONENTS = 500;
 
-/** The levels the worker compiles for `model` (see the file's comment), in LEVELS order. */
-export function threadLevels(model: LoadedSchema): readonly LevelName[] {
-  return fixturesOptIn(model).skipped === undefined ? ["all-errors", "receive"] : ["strict"];
+/** What the worker does for a document (see the file's comment). */
+export interface ThreadPlan {
+  /** The levels it compiles, in LEVELS order. */
+  readonly levels: readonly LevelName[];
+  /** Whether it formats the modules' text (./format.ts): its levels' and, through `format`, this thread's; else this thread formats them all. */
+  readonly formats: boolean;
+}
+
+export function threadPlan(model: LoadedSchema): ThreadPlan {
+  return fixturesOptIn(model).skipped === undefined ? { levels: ["all-errors", "receive"], formats: true } : { levels: ["strict"], formats: false };
 }
 
 /** What the worker is given. */
-export interface LevelThreadInput {
+export interface LevelThreadInput extends ThreadPlan {
   readonly model: LoadedSchema;
-  /** The levels it compiles, in LEVELS order. */
-  readonly levels: readonly LevelName[];
   /** The specifier each of those levels' module imports the runtime by. */
   readonly runtimes: Readonly<Partial<Record<LevelName, string>>>;
 }
@@ -75,7 +81,7 @@ export type ThreadError =
   | { readonly kind: "emit"; readonly code: EmitErrorCode; readonly emitter: string; readonly message: string; readonly fix: string; readonly pointer: string | undefined; readonly related: readonly string[] }
   | { readonly kind: "other"; readonly message: string; readonly stack: string | undefined };
 
-/** Messages from the worker: each of its levels' module once (in LEVELS order), then one `verdicts` per batch and one `formatted` per text to format, in the order asked. */
+/** Messages from the worker: each of its levels' module once (in LEVELS order; formatted if it `formats`), then one `verdicts` per batch and one `formatted` per text to format, in the order asked. */
 export type FromWorker =
   | { readonly kind: "module"; readonly level: LevelName; readonly text: string | undefined }
   | { readonly kind: "verdicts"; readonly verdicts: readonly JudgeVerdict[] }
@@ -101,10 +107,8 @@ export interface FormatRequest {
 
 export type ToWorker = JudgeBatch | FormatRequest;
 
-export interface LevelThread {
-  /** The levels it compiles (`threadLevels`). */
-  readonly levels: readonly LevelName[];
-  /** `level`'s module text (one of `levels`), formatted, without its header (undefined for a level without components). */
+export interface LevelThread extends ThreadPlan {
+  /** `level`'s module text (one of `levels`), formatted (here, if the worker does not), without its header (undefined for a level without components). */
   module(level: LevelName): Promise<string | undefined>;
   /** `source` formatted by the worker, as `formatModuleSync` formats it here (while this thread goes on with the fixture cases). */
   format(source: string): Promise<string>;
@@ -139,12 +143,12 @@ function workerFile(): string | undefined {
 export function levelThread(model: LoadedSchema): LevelThread | undefined {
   const started = threads.get(model.document);
   if (started !== undefined) return started;
-  const levels = threadLevels(model);
-  if (levels.every((level) => levelComponents(model, level).length === 0) || !coreToSpare(model)) return undefined;
+  const plan = threadPlan(model);
+  if (plan.levels.every((level) => levelComponents(model, level).length === 0) || !coreToSpare(model)) return undefined;
   const file = workerFile();
   if (file === undefined) return undefined;
-  const runtimes = Object.fromEntries(levels.map((level) => [level, runtimeImport(model, `validators/${LEVEL_MODULES[level].module}`)]));
-  const thread = startThread(file, { model: plainModel(model), levels, runtimes });
+  const runtimes = Object.fromEntries(plan.levels.map((level) => [level, runtimeImport(model, `validators/${LEVEL_MODULES[level].module}`)]));
+  const thread = startThread(file, { model: plainModel(model), ...plan, runtimes });
   threads.set(model.document, thread);
   return thread;
 }
@@ -223,9 +227,11 @@ function startThread(file: string, input: LevelThreadInput): LevelThread {
   });
   return {
     levels: input.levels,
+    formats: input.formats,
     async module(level) {
       await until(() => modules.has(level));
-      return modules.get(level);
+      const text = modules.get(level);
+      return text === undefined || input.formats ? text : formatModuleSync(text);
     },
     async format(source) {
       // The cases asked for before go first: the worker answers in order.
