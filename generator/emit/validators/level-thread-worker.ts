@@ -23,6 +23,9 @@ try {
     const print = formats ? levelModuleText : levelModuleUnformatted;
     post({ kind: "module", level, text: levelComponents(model, level).length > 0 ? print(model, level, runtimes[level]!) : undefined });
   }
+  // Without the fixture suite nothing more is asked (./level-thread.ts `threadPlan`): the thread ends, and its
+  // heap (the strict level's ajv instance: hundreds of MB on GitHub's document) is freed while `gen` goes on.
+  if (!formats) process.exit(0);
   const judges: Record<"errors" | "receive", () => LiveAjv> = { errors: lazy(() => levelErrorsJudge(model)), receive: lazy(() => levelReceiveJudge(model)) };
   port.on("message", (message: ToWorker) => {
     try {

@@ -199,7 +199,9 @@ function startThread(file: string, input: LevelThreadInput): LevelThread {
     wake();
   });
   worker.on("exit", (code) => {
-    failure ??= new Error(`the validators' level thread stopped (exit code ${code}) before it answered`);
+    // Done: it sent every module and is asked nothing more (it ends by itself then: ./level-thread-worker.ts).
+    const done = code === 0 && !input.formats && input.levels.every((level) => modules.has(level));
+    if (!done) failure ??= new Error(`the validators' level thread stopped (exit code ${code}) before it answered`);
     wake();
   });
   const send = (): void => {
