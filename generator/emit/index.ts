@@ -54,6 +54,8 @@ export async function generate(model: LoadedSchema, emitters: readonly Emitter[]
   const runs: Array<Promise<EmitResult>> = [];
   let thread: { value: LevelThread | undefined } | undefined;
   const context: EmitContext = { levelThread: () => (thread ??= { value: levelThread(model) }).value };
+  // Started before the first emitter, the validators' level thread works while the types are emitted.
+  if (emitters.some((emitter) => emitter.name === "validators")) context.levelThread();
   try {
     for (const emitter of emitters) {
       let run: Promise<EmitResult>;

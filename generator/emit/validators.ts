@@ -43,10 +43,11 @@ import { formatPointer } from "../load/json-pointer.js";
 import type { EmitContext, EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { componentDeclarations, indexDeclarations, indexModule } from "./validators/declarations.js";
 import { header } from "../header.js";
+import { formatModuleSync } from "./validators/format.js";
 import { LEVEL_MODULES, levelModuleText, levelModuleUnformatted } from "./validators/level-module-text.js";
 import { allErrorsFile, allErrorsName, receiveFile, receiveName, validatorFile, validatorName } from "./validators/names.js";
 import { levelComponents, type LevelName } from "./validators/levels.js";
-import { THREAD_LEVELS } from "./validators/level-thread.js";
+import { LEVELS } from "./validators/level-thread.js";
 import { assertPortable } from "./validators/portability.js";
 import { runtimeImport } from "./runtime-import.js";
 
@@ -71,21 +72,39 @@ export function emitValidators(model: LoadedSchema): EmittedFile[] {
 }
 
 /**
- * `emitValidators`, with the all-errors and receive levels compiled and
- * printed on the level thread (./validators/level-thread.ts) while this one
- * does the strict level; on this thread where there is none.
+ * `emitValidators`, with some levels compiled and printed on the level
+ * thread (./validators/level-thread.ts) while this one does the others; on
+ * this thread where there is none. Either way the first level (in the order
+ * strict, all-errors, receive) that fails gives the error, as on one thread.
  */
 async function emitValidatorsInParallel(model: LoadedSchema, context: EmitContext): Promise<EmittedFile[]> {
   const thread = context.levelThread();
   if (thread === undefined) return emitValidators(model);
   checkFileNames(levelComponents(model, "strict"), levelComponents(model, "all-errors"), levelComponents(model, "receive"));
-  // The strict level first, as on one thread: its errors come before the other levels'.
+  const here = LEVELS.filter((level) => !thread.levels.includes(level) && levelComponents(model, level).length > 0);
+  // Where the worker formats (./validators/level-thread.ts `threadPlan`), it formats this thread's modules too
+  // (the strict level's, where the fixture cases' verdicts need its functions here) while this thread builds the cases.
+  const formatThere = thread.formats;
+  const local = new Map<LevelName, { text: Promise<string> } | { error: unknown }>();
+  for (const level of here) {
+    try {
+      const source = levelModuleUnformatted(model, level, levelRuntime(model, level));
+      const text = formatThere ? thread.format(source) : Promise.resolve(formatModuleSync(source));
+      text.catch(() => undefined); // awaited below; a failure of the thread meanwhile is reported by the first await
+      local.set(level, { text });
+    } catch (error) {
+      local.set(level, { error });
+      break; // as on one thread: the levels after a failed one are not compiled
+    }
+  }
   const texts = new Map<LevelName, string | undefined>();
-  // Compiled here (the fixture cases' verdicts need its functions), formatted there while this thread builds the cases.
-  const strict = levelComponents(model, "strict").length > 0 ? thread.format(levelModuleUnformatted(model, "strict", levelRuntime(model, "strict"))) : undefined;
-  strict?.catch(() => undefined); // awaited below; a failure of the thread meanwhile is reported by the first await
-  for (const level of THREAD_LEVELS) texts.set(level, await thread.module(level));
-  if (strict !== undefined) texts.set("strict", await strict);
+  for (const level of LEVELS) {
+    const mine = local.get(level);
+    if (thread.levels.includes(level)) texts.set(level, await thread.module(level));
+    else if (mine === undefined) texts.set(level, undefined);
+    else if ("error" in mine) throw mine.error;
+    else texts.set(level, await mine.text);
+  }
   return validatorFiles(model, (level) => texts.get(level)!);
 }
 

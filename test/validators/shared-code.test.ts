@@ -254,6 +254,19 @@ describe("the modules' printer (generator/emit/validators/format.ts)", () => {
     );
   });
 
+  it("indents blocks deeper than 32 no further (ajv nests a block per property: GitHub's webhook validators go 170 deep)", async () => {
+    const { formatModuleSync } = await import("../../generator/emit/validators/format.js");
+    const depth = 40;
+    const printed = formatModuleSync(`function f(d){${"if(d){".repeat(depth)}a();${"}".repeat(depth)}}`);
+    const indents = printed.split("\n").filter((line) => line !== "").map((line) => line.length - line.trimStart().length);
+    expect(Math.max(...indents)).toBe(64);
+    expect(printed.split("\n").filter((line) => line === `${" ".repeat(64)}a();`)).toHaveLength(1);
+    expect(printed.split("\n").filter((line) => line === `${" ".repeat(62)}if(d) {`)).toHaveLength(1);
+    // Code as deep as the MANTYX schema's (21 blocks) keeps every level.
+    const shallow = formatModuleSync(`function f(d){${"if(d){".repeat(20)}a();${"}".repeat(20)}}`);
+    expect(shallow).toContain(`\n${" ".repeat(42)}a();\n`);
+  });
+
   it("writes non-ASCII characters as escapes, and leaves braces and semicolons in strings alone", async () => {
     const { formatModuleSync } = await import("../../generator/emit/validators/format.js");
     expect(formatModuleSync('const a = "caf\u00e9 {x;}";function f(d){if(d){return "}";}else {return \'{\';}}')).toBe(

@@ -20,6 +20,15 @@
 import { stringEnd } from "./code-literals.js";
 
 const INDENT = "  ";
+/**
+ * Blocks deeper than this are indented no further. ajv's first-error code
+ * nests one block per property it checks, so an object of a hundred
+ * properties inline (GitHub's webhook payloads: up to 170 blocks deep) made
+ * a module of mostly spaces (46 of its 71 MB); past this depth a reader
+ * gains nothing from more. The MANTYX schema's validators stay well above
+ * it (21 at most).
+ */
+const MAX_INDENT_DEPTH = 32;
 /** Words after which `{` opens a block rather than an object literal. */
 const BLOCK_WORDS = new Set(["else", "try", "finally", "do"]);
 /** The longest of BLOCK_WORDS: a longer word is none of them. */
@@ -98,7 +107,7 @@ export function formatModuleSync(code: string): string {
   };
   const flush = (): void => {
     const text = line.trim();
-    if (text !== "") out.push(INDENT.repeat(depth) + text);
+    if (text !== "") out.push(INDENT.repeat(Math.min(depth, MAX_INDENT_DEPTH)) + text);
     line = "";
     last = -1;
     before = -1;

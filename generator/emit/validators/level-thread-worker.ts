@@ -1,26 +1,31 @@
 /**
- * The level thread's worker (./level-thread.ts): compiles the all-errors
- * and receive levels of the model it is given and sends their modules' text,
- * then answers each batch of the fixture cases' questions and formats the
- * module texts it is sent, in order.
+ * The level thread's worker (./level-thread.ts): compiles the levels of the
+ * model it is given and sends their modules' text (formatted, if it
+ * `formats`), then answers each batch
+ * of the fixture cases' questions and formats the module texts it is sent,
+ * in order.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { judgeVerdict, levelErrorsJudge, levelReceiveJudge } from "../fixtures/case-judges.js";
 import type { LiveAjv } from "../fixtures/live-ajv.js";
-import { levelModuleText } from "./level-module-text.js";
+import { levelModuleText, levelModuleUnformatted } from "./level-module-text.js";
 import { levelComponents } from "./levels.js";
 import { formatModuleSync } from "./format.js";
-import { THREAD_LEVELS, toThreadError, type FromWorker, type LevelThreadInput, type ToWorker } from "./level-thread.js";
+import { toThreadError, type FromWorker, type LevelThreadInput, type ToWorker } from "./level-thread.js";
 
-const { model, runtimes } = workerData as LevelThreadInput;
+const { model, levels, formats, runtimes } = workerData as LevelThreadInput;
 const port = parentPort!;
 const post = (message: FromWorker): void => port.postMessage(message);
 
 try {
-  // The order the main thread would compile them in (after its strict level): the same error comes first.
-  for (const level of THREAD_LEVELS) {
-    post({ kind: "module", level, text: levelComponents(model, level).length > 0 ? levelModuleText(model, level, runtimes[level]) : undefined });
+  // The order one thread compiles them in: the same error comes first.
+  for (const level of levels) {
+    const print = formats ? levelModuleText : levelModuleUnformatted;
+    post({ kind: "module", level, text: levelComponents(model, level).length > 0 ? print(model, level, runtimes[level]!) : undefined });
   }
+  // Without the fixture suite nothing more is asked (./level-thread.ts `threadPlan`): the thread ends, and its
+  // heap (the strict level's ajv instance: hundreds of MB on GitHub's document) is freed while `gen` goes on.
+  if (!formats) process.exit(0);
   const judges: Record<"errors" | "receive", () => LiveAjv> = { errors: lazy(() => levelErrorsJudge(model)), receive: lazy(() => levelReceiveJudge(model)) };
   port.on("message", (message: ToWorker) => {
     try {

@@ -1,26 +1,39 @@
 /**
- * The all-errors and receive levels on a thread of their own, in the
- * published bin: while this thread compiles the strict level and builds the
- * fixture cases, a worker (./level-thread-worker.ts) compiles the other two
- * levels, prints their modules (validators/internal/all-errors.js and
- * receive.js) and answers what the fixture cases ask of them (their full
- * error lists and verdicts without vendor keywords, their receive-level
- * verdicts: ../fixtures/case-judges.ts). Nothing is compiled twice: the two
- * levels' ajv instances exist only there, built from the loaded model, which
- * the worker gets by structured clone (not by loading the schema again).
+ * Validation levels on a thread of their own, in the published bin: while
+ * this thread does the rest of `gen`, a worker (./level-thread-worker.ts)
+ * compiles some of the levels, prints their modules
+ * (validators/internal/<level>.js) and, where the fixture suite is
+ * generated, answers what its cases ask of them. Nothing is compiled twice:
+ * a level's ajv instance exists on one thread only, built from the loaded
+ * model, which the worker gets by structured clone (not by loading the
+ * schema again).
+ *
+ * Which levels go there (`threadLevels`):
+ * - a document that generates the fixture suite (the MANTYX schema): the
+ *   all-errors and receive levels. This thread compiles the strict level
+ *   (the fixture cases' verdicts need its functions) and builds the cases,
+ *   the worker answers their full error lists and receive-level verdicts
+ *   (../fixtures/case-judges.ts) and formats every module's text (./format.ts);
+ * - any other document: the strict level, the largest part of `gen` (every
+ *   component; on GitHub's REST description about half of its CPU time),
+ *   while this thread does the types, the all-errors and receive levels and
+ *   the client, and formats every module's text (it would wait otherwise).
  *
  * Where there is no worker file beside the bundle (the sources run by tsx,
  * the tests), or no core to spare (below), `levelThread` is undefined and
  * the emitters do the same work on this thread, with the same functions, so
  * the bytes are the same either way (test/generator/prebuilt.test.ts
- * compares the bin's output with the committed one, on the thread and not).
+ * compares the bin's output both ways).
  *
  * A core to spare: the worker costs CPU of its own (a second isolate loads
- * and warms up ajv, and the cases cross to it as JSON text: about 0.3-0.5 s
- * for the MANTYX schema), which pays only when it runs beside this thread,
- * not in turns with it. So it is started only with two cores or more and a
- * one-minute load average below their number; `MANTYX_WIRE_LEVEL_THREAD=on`
- * or `off` decides instead (the tests run both ways).
+ * and warms up ajv, and the model crosses to it: about 0.3-0.5 s for the
+ * MANTYX schema), which pays only when it runs beside this thread, not in
+ * turns with it. So it is started only with two cores or more and, for a
+ * document of ordinary size, a one-minute load average below their number;
+ * a document with `LARGE_DOCUMENT_COMPONENTS` components or more gives the
+ * worker seconds of work against that fixed cost, and gets it whatever the
+ * load. `MANTYX_WIRE_LEVEL_THREAD=on` or `off` decides instead (the tests
+ * run both ways).
  */
 import { existsSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
@@ -29,22 +42,38 @@ import { Worker } from "node:worker_threads";
 import { EmitError, type EmitErrorCode } from "../../errors.js";
 import type { LoadedSchema } from "../../model.js";
 import type { CaseJudges, DeferredJudge, JudgeVerdict } from "../fixtures/case-judges.js";
+import { fixturesOptIn } from "../opt-in.js";
 import { runtimeImport } from "../runtime-import.js";
+import { formatModuleSync } from "./format.js";
 import { LEVEL_MODULES } from "./level-module-text.js";
-import { levelComponents } from "./levels.js";
+import { levelComponents, type LevelName } from "./levels.js";
 
 /** The worker's file name, beside the bundle's entry (generator/scripts/build.mjs). */
 export const LEVEL_THREAD_WORKER_FILE = "level-thread-worker.js";
 
-/** The levels the worker compiles. */
-export const THREAD_LEVELS = ["all-errors", "receive"] as const;
-export type ThreadLevel = (typeof THREAD_LEVELS)[number];
+/** Every level, in the order one thread compiles them (and reports the first error of). */
+export const LEVELS: readonly LevelName[] = ["strict", "all-errors", "receive"];
+
+/** A document of this many components or more starts the worker whatever the machine's load (see the file's comment). */
+export const LARGE_DOCUMENT_COMPONENTS = 500;
+
+/** What the worker does for a document (see the file's comment). */
+export interface ThreadPlan {
+  /** The levels it compiles, in LEVELS order. */
+  readonly levels: readonly LevelName[];
+  /** Whether it formats the modules' text (./format.ts): its levels' and, through `format`, this thread's; else this thread formats them all. */
+  readonly formats: boolean;
+}
+
+export function threadPlan(model: LoadedSchema): ThreadPlan {
+  return fixturesOptIn(model).skipped === undefined ? { levels: ["all-errors", "receive"], formats: true } : { levels: ["strict"], formats: false };
+}
 
 /** What the worker is given. */
-export interface LevelThreadInput {
+export interface LevelThreadInput extends ThreadPlan {
   readonly model: LoadedSchema;
-  /** The specifier each level's module imports the runtime by. */
-  readonly runtimes: Readonly<Record<ThreadLevel, string>>;
+  /** The specifier each of those levels' module imports the runtime by. */
+  readonly runtimes: Readonly<Partial<Record<LevelName, string>>>;
 }
 
 /** An error of the worker, as it crosses to this thread. */
@@ -52,9 +81,9 @@ export type ThreadError =
   | { readonly kind: "emit"; readonly code: EmitErrorCode; readonly emitter: string; readonly message: string; readonly fix: string; readonly pointer: string | undefined; readonly related: readonly string[] }
   | { readonly kind: "other"; readonly message: string; readonly stack: string | undefined };
 
-/** Messages from the worker: each level's module once (in THREAD_LEVELS order), then one `verdicts` per batch and one `formatted` per text to format, in the order asked. */
+/** Messages from the worker: each of its levels' module once (in LEVELS order; formatted if it `formats`), then one `verdicts` per batch and one `formatted` per text to format, in the order asked. */
 export type FromWorker =
-  | { readonly kind: "module"; readonly level: ThreadLevel; readonly text: string | undefined }
+  | { readonly kind: "module"; readonly level: LevelName; readonly text: string | undefined }
   | { readonly kind: "verdicts"; readonly verdicts: readonly JudgeVerdict[] }
   | { readonly kind: "formatted"; readonly text: string }
   | { readonly kind: "failed"; readonly error: ThreadError };
@@ -70,7 +99,7 @@ export interface JudgeBatch {
   readonly items: ReadonlyArray<readonly [judge: keyof CaseJudges, pointer: string, json: string]>;
 }
 
-/** A level module's text for the worker to format (./format.ts): the strict level's, which this thread compiles. */
+/** A level module's text for the worker to format (./format.ts): the strict level's, where this thread compiles it. */
 export interface FormatRequest {
   readonly kind: "format";
   readonly source: string;
@@ -78,9 +107,9 @@ export interface FormatRequest {
 
 export type ToWorker = JudgeBatch | FormatRequest;
 
-export interface LevelThread {
-  /** `level`'s module text, formatted, without its header (undefined for a level without components). */
-  module(level: ThreadLevel): Promise<string | undefined>;
+export interface LevelThread extends ThreadPlan {
+  /** `level`'s module text (one of `levels`), formatted (here, if the worker does not), without its header (undefined for a level without components). */
+  module(level: LevelName): Promise<string | undefined>;
   /** `source` formatted by the worker, as `formatModuleSync` formats it here (while this thread goes on with the fixture cases). */
   format(source: string): Promise<string>;
   /** Ask the worker; read the answers after `settled`. */
@@ -106,27 +135,30 @@ function workerFile(): string | undefined {
 
 /**
  * The level thread of `model` (one per loaded document, started on the
- * first call), or undefined where there is no worker file, or neither level
- * has components (a document whose clients read nothing and send no body).
+ * first call: `gen` asks right after loading, so that it works while the
+ * types are emitted), or undefined where there is no worker file, or none
+ * of its levels has components (a document whose clients read nothing and
+ * send no body; one without components).
  */
 export function levelThread(model: LoadedSchema): LevelThread | undefined {
   const started = threads.get(model.document);
   if (started !== undefined) return started;
-  if (THREAD_LEVELS.every((level) => levelComponents(model, level).length === 0) || !coreToSpare()) return undefined;
+  const plan = threadPlan(model);
+  if (plan.levels.every((level) => levelComponents(model, level).length === 0) || !coreToSpare(model)) return undefined;
   const file = workerFile();
   if (file === undefined) return undefined;
-  const runtimes = Object.fromEntries(THREAD_LEVELS.map((level) => [level, runtimeImport(model, `validators/${LEVEL_MODULES[level].module}`)])) as Record<ThreadLevel, string>;
-  const thread = startThread(file, { model: plainModel(model), runtimes });
+  const runtimes = Object.fromEntries(plan.levels.map((level) => [level, runtimeImport(model, `validators/${LEVEL_MODULES[level].module}`)]));
+  const thread = startThread(file, { model: plainModel(model), ...plan, runtimes });
   threads.set(model.document, thread);
   return thread;
 }
 
 /** Whether a worker would run beside this thread (see the file's comment). */
-function coreToSpare(): boolean {
+function coreToSpare(model: LoadedSchema): boolean {
   const forced = process.env["MANTYX_WIRE_LEVEL_THREAD"];
   if (forced === "on" || forced === "off") return forced === "on";
   const cores = availableParallelism();
-  return cores >= 2 && (loadavg()[0] ?? 0) < cores;
+  return cores >= 2 && (Object.keys(model.schemas).length >= LARGE_DOCUMENT_COMPONENTS || (loadavg()[0] ?? 0) < cores);
 }
 
 /** Ends the level thread of `model`, if one was started. */
@@ -144,7 +176,7 @@ function plainModel(model: LoadedSchema): LoadedSchema {
 function startThread(file: string, input: LevelThreadInput): LevelThread {
   const worker = new Worker(file, { workerData: input });
   let failure: Error | undefined;
-  const modules = new Map<ThreadLevel, string | undefined>();
+  const modules = new Map<LevelName, string | undefined>();
   const waiting: Array<() => void> = [];
   const answers: JudgeVerdict[] = [];
   const formatted: string[] = [];
@@ -167,7 +199,9 @@ function startThread(file: string, input: LevelThreadInput): LevelThread {
     wake();
   });
   worker.on("exit", (code) => {
-    failure ??= new Error(`the validators' level thread stopped (exit code ${code}) before it answered`);
+    // Done: it sent every module and is asked nothing more (it ends by itself then: ./level-thread-worker.ts).
+    const done = code === 0 && !input.formats && input.levels.every((level) => modules.has(level));
+    if (!done) failure ??= new Error(`the validators' level thread stopped (exit code ${code}) before it answered`);
     wake();
   });
   const send = (): void => {
@@ -194,9 +228,12 @@ function startThread(file: string, input: LevelThreadInput): LevelThread {
     },
   });
   return {
+    levels: input.levels,
+    formats: input.formats,
     async module(level) {
       await until(() => modules.has(level));
-      return modules.get(level);
+      const text = modules.get(level);
+      return text === undefined || input.formats ? text : formatModuleSync(text);
     },
     async format(source) {
       // The cases asked for before go first: the worker answers in order.
