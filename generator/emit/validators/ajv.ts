@@ -6,6 +6,7 @@
 import { Ajv2020, type Options } from "ajv/dist/2020.js";
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { registerVendorKeywords } from "../../keywords/index.js";
+import { useFastCodegenNames } from "./codegen-names.js";
 import { useJsonEqualInAjv } from "./json-equal.js";
 import { ownKeyEvaluation } from "./own-keys.js";
 import { prepareComponents } from "./prepare.js";
@@ -66,6 +67,7 @@ export const validatorAjvOptions: Readonly<Options> = {
 /** A configured ajv 2020 instance with the vendor keywords (no schemas). */
 export function createValidatorAjv(options: Options = {}): Ajv2020 {
   useJsonEqualInAjv();
+  useFastCodegenNames();
   const ajv = new Ajv2020({ ...validatorAjvOptions, ...options });
   // Without a meta-schema check (`validateSchema: false`), the loader's check of the vendor keywords' values stands for theirs too.
   registerVendorKeywords(ajv, { valuesChecked: options.validateSchema === false });
