@@ -39,7 +39,7 @@ function importGraph(dir: string): Map<string, string[]> {
 }
 
 /** Every cycle a depth-first walk meets (each as the modules on it, the first one repeated at the end). */
-export function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   const state = new Map<string, "open" | "done">();
   const stack: string[] = [];
   const found: string[][] = [];
