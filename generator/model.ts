@@ -9,6 +9,7 @@
 import type { OpenAPIObject, SchemaObject } from "openapi3-ts/oas31";
 import type { Diagnostic } from "./diagnostics.js";
 import type { LevelThread } from "./emit/validators/level-thread.js";
+import type { Levels } from "./emit/validators/levels.js";
 
 export interface LoadedSchema {
   /** The bundled OpenAPI 3.1 document: one JSON value, internal `$ref`s only. */
@@ -56,6 +57,13 @@ export interface EmitContext {
    * The validators and fixtures emitters share it.
    */
   levelThread(): LevelThread | undefined;
+  /**
+   * The run's validation levels of the model (emit/validators/levels.ts):
+   * each level's ajv instance, compiled once per run; the validators
+   * emitter prints their code and the fixtures emitter judges its cases
+   * with the same functions.
+   */
+  readonly levels: Levels;
 }
 
 /** What an emitter gives: its files, and what it says about them (degraded or left out), for `gen` to print. */

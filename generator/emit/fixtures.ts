@@ -36,7 +36,7 @@ import { liveCaseJudges, type CaseJudges } from "./fixtures/case-judges.js";
 import { checkSseCases, flatFrameCases, framingCases, mantyxCases } from "./fixtures/sse-cases.js";
 import { buildTranscriptGroups } from "./fixtures/transcript-cases.js";
 import { reachableComponents, TIERS, type Tier } from "./fixtures/tiers.js";
-import { levelAjv, preparedComponents } from "./validators/levels.js";
+import { createLevels, type Levels } from "./validators/levels.js";
 import { receiveComponents } from "./validators/receive-level.js";
 import { receivedComponents } from "./validators/received-components.js";
 
@@ -46,9 +46,9 @@ export const RECEIVE_SCHEMA_ID = "https://mantyx.invalid/wire-types/fixtures/sch
 
 export type { FixturesOptions } from "./fixtures/cases-dir.js";
 
-/** The suite: every case file, the manifest and the case format. */
-export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {}): EmittedFile[] {
-  return planFixtures(model, options, liveCaseJudges(model)).finish();
+/** The suite: every case file, the manifest and the case format; `levels` is the run's (`context.levels`), or a cache of its own. */
+export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {}, levels: Levels = createLevels(model)): EmittedFile[] {
+  return planFixtures(model, options, liveCaseJudges(levels), levels).finish();
 }
 
 /**
@@ -56,12 +56,12 @@ export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {})
  * (./fixtures/case-judges.ts): everything else is done here, and `finish`,
  * once the judges have settled, writes the message files and the manifest.
  */
-export function planFixtures(model: LoadedSchema, options: FixturesOptions, judges: CaseJudges): { finish(): EmittedFile[] } {
+export function planFixtures(model: LoadedSchema, options: FixturesOptions, judges: CaseJudges, levels: Levels): { finish(): EmittedFile[] } {
   const casesDir = casesDirOf(schemaFileOf(model), options);
   const schemas = model.schemas;
   // The validators' own compiled functions judge the cases (./validators/levels.ts): here the strict level's
   // verdicts; the all-errors level's lists through `judges`, and here only to explain a flow that fails.
-  const ajv = new LiveAjv(schemas, { shared: { check: () => levelAjv(model, "all-errors"), accept: levelAjv(model, "strict") }, prepared: preparedComponents(model, "strict") });
+  const ajv = new LiveAjv(schemas, { shared: { check: () => levels.ajv("all-errors"), accept: levels.ajv("strict") }, prepared: levels.prepared("strict") });
   const rules = readTranscriptRules(schemas);
   const protocolVersion = String((model.document.info as unknown as Record<string, unknown>)["x-protocol-version"] ?? "unknown");
 
@@ -200,8 +200,8 @@ export const fixturesEmitter: Emitter = {
 /** `emitFixtures`, with the message cases' error lists and receive-level verdicts from the level thread (./validators/level-thread.ts) where there is one. */
 async function emitFixturesInParallel(model: LoadedSchema, context: EmitContext): Promise<EmittedFile[]> {
   const thread = context.levelThread();
-  if (thread === undefined) return emitFixtures(model);
-  const plan = planFixtures(model, {}, thread.judges);
+  if (thread === undefined) return emitFixtures(model, {}, context.levels);
+  const plan = planFixtures(model, {}, thread.judges, context.levels);
   await thread.settled();
   return plan.finish();
 }

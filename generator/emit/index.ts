@@ -3,7 +3,7 @@
  * (protobuf-es `createEcmaScriptPlugin` style): each is
  * `(model, context) -> { files, diagnostics }` (../model.ts). `generate`
  * runs them all, owns what they share (the context: the validators' level
- * thread, which it ends when the run ends), and hands the files to the
+ * thread, which it ends when the run ends, and the levels' ajv instances), and hands the files to the
  * header step (generator/header.ts).
  */
 import type { Diagnostic } from "../diagnostics.js";
@@ -14,7 +14,8 @@ import { eventsEmitter } from "./events.js";
 import { fixturesEmitter } from "./fixtures.js";
 import { typesEmitter } from "./types.js";
 import { validatorsEmitter } from "./validators.js";
-import { closeLevelThread, levelThread, type LevelThread } from "./validators/level-thread.js";
+import { openLevelThread, type LevelThread } from "./validators/level-thread.js";
+import { createLevels } from "./validators/levels.js";
 import { transcriptEmitter } from "../transcript/emit.js";
 
 /** `openapi.json`: the bundled document (internal `$ref`s only), what other languages load. Author order, 2-space indent. */
@@ -53,7 +54,7 @@ export interface Generated {
 export async function generate(model: LoadedSchema, emitters: readonly Emitter[] = EMITTERS): Promise<Generated> {
   const runs: Array<Promise<EmitResult>> = [];
   let thread: { value: LevelThread | undefined } | undefined;
-  const context: EmitContext = { levelThread: () => (thread ??= { value: levelThread(model) }).value };
+  const context: EmitContext = { levelThread: () => (thread ??= { value: openLevelThread(model) }).value, levels: createLevels(model) };
   // Started before the first emitter, the validators' level thread works while the types are emitted.
   if (emitters.some((emitter) => emitter.name === "validators")) context.levelThread();
   try {
@@ -80,7 +81,7 @@ export async function generate(model: LoadedSchema, emitters: readonly Emitter[]
   } finally {
     // The validators and fixtures emitters share it; it ends with the run, whichever of them ran.
     await Promise.allSettled(runs);
-    if (thread !== undefined) closeLevelThread(model);
+    thread?.value?.close();
   }
 }
 

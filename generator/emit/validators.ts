@@ -46,7 +46,7 @@ import { header } from "../header.js";
 import { formatModuleSync } from "./validators/format.js";
 import { LEVEL_MODULES, levelModuleText, levelModuleUnformatted } from "./validators/level-module-text.js";
 import { allErrorsFile, allErrorsName, receiveFile, receiveName, validatorFile, validatorName } from "./validators/names.js";
-import { levelComponents, type LevelName } from "./validators/levels.js";
+import { createLevels, levelComponents, type LevelName, type Levels } from "./validators/levels.js";
 import { LEVELS } from "./validators/level-thread.js";
 import { assertPortable } from "./validators/portability.js";
 import { runtimeImport } from "./runtime-import.js";
@@ -66,9 +66,9 @@ interface Level {
   readonly level: LevelName;
 }
 
-/** The validator files: the public modules, their declarations, the three shared level modules and index. */
-export function emitValidators(model: LoadedSchema): EmittedFile[] {
-  return validatorFiles(model, (level) => levelModuleText(model, level, levelRuntime(model, level)));
+/** The validator files: the public modules, their declarations, the three shared level modules and index; `levels` is the run's (`context.levels`), or a cache of its own. */
+export function emitValidators(model: LoadedSchema, levels: Levels = createLevels(model)): EmittedFile[] {
+  return validatorFiles(model, (level) => levelModuleText(levels, level, levelRuntime(model, level)));
 }
 
 /**
@@ -79,7 +79,7 @@ export function emitValidators(model: LoadedSchema): EmittedFile[] {
  */
 async function emitValidatorsInParallel(model: LoadedSchema, context: EmitContext): Promise<EmittedFile[]> {
   const thread = context.levelThread();
-  if (thread === undefined) return emitValidators(model);
+  if (thread === undefined) return emitValidators(model, context.levels);
   checkFileNames(levelComponents(model, "strict"), levelComponents(model, "all-errors"), levelComponents(model, "receive"));
   const here = LEVELS.filter((level) => !thread.levels.includes(level) && levelComponents(model, level).length > 0);
   // Where the worker formats (./validators/level-thread.ts `threadPlan`), it formats this thread's modules too
@@ -88,7 +88,7 @@ async function emitValidatorsInParallel(model: LoadedSchema, context: EmitContex
   const local = new Map<LevelName, { text: Promise<string> } | { error: unknown }>();
   for (const level of here) {
     try {
-      const source = levelModuleUnformatted(model, level, levelRuntime(model, level));
+      const source = levelModuleUnformatted(context.levels, level, levelRuntime(model, level));
       const text = formatThere ? thread.format(source) : Promise.resolve(formatModuleSync(source));
       text.catch(() => undefined); // awaited below; a failure of the thread meanwhile is reported by the first await
       local.set(level, { text });

@@ -7,17 +7,19 @@ import { readdirSync, readFileSync } from "node:fs";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { clientEmitter, createRenderer, operationData } from "../../generator/emit/client.js";
+import { createLevels } from "../../generator/emit/validators/levels.js";
 import { loadSchema } from "../../generator/load/index.js";
 import type { EmitContext, EmitResult, LoadedSchema } from "../../generator/model.js";
 
 const root = new URL("../../", import.meta.url);
 /** The client emitter asks nothing of the context: a run without a level thread. */
-const NO_THREAD: EmitContext = { levelThread: () => undefined };
+/** A context of its own per emit (the client emitter reads neither part). */
+const noThread = (m: LoadedSchema): EmitContext => ({ levelThread: () => undefined, levels: createLevels(m) });
 // As `npm run gen` generates this repository's own client: importing the runtime relatively.
 const model = { ...(await loadSchema("schema/openapi.yaml", { cwd: root.pathname })), runtime: "../runtime/codegen/v1.js" };
 
 function emit(m: LoadedSchema): string {
-  const [file] = (clientEmitter.emit(m, NO_THREAD) as EmitResult).files;
+  const [file] = (clientEmitter.emit(m, noThread(m)) as EmitResult).files;
   expect(file!.path).toBe("client.ts");
   return file!.contents;
 }
@@ -58,9 +60,9 @@ describe("client emitter", () => {
   });
 
   it("emits the core client, both flavours of operation functions and the class, each matching generated/ and deterministic", () => {
-    const files = (clientEmitter.emit(model, NO_THREAD) as EmitResult).files;
+    const files = (clientEmitter.emit(model, noThread(model)) as EmitResult).files;
     expect(files.map((f) => f.path)).toEqual(["client.ts", "client-core.ts", "operations.ts", "operations-unvalidated.ts"]);
-    const again = (clientEmitter.emit(model, NO_THREAD) as EmitResult).files;
+    const again = (clientEmitter.emit(model, noThread(model)) as EmitResult).files;
     for (const [i, file] of files.entries()) {
       expect(again[i]!.contents).toBe(file.contents);
       const onDisk = readFileSync(new URL(`generated/${file.path}`, root), "utf8");
@@ -100,7 +102,7 @@ describe("client emitter", () => {
     const ops = Object.fromEntries(operationData(model).map((o) => [o.id, o]));
     expect(ops["listRuns"]!.extras).toBe(true);
     for (const id of ["createRun", "streamRun", "getRun"]) expect({ id, extras: ops[id]!.extras }).toEqual({ id, extras: false });
-    const [, , checked, unvalidated] = (clientEmitter.emit(model, NO_THREAD) as EmitResult).files;
+    const [, , checked, unvalidated] = (clientEmitter.emit(model, noThread(model)) as EmitResult).files;
     for (const file of [checked!, unvalidated!]) {
       expect(file.contents).toMatch(/operation\("listRuns", \{[^\n]*, extras: operationExtras \}\);/);
       expect(file.contents).not.toMatch(/operation\("createRun", \{[^\n]*extras/);
@@ -119,7 +121,10 @@ describe("client emitter", () => {
   });
 
   it("gives the client credentials by scheme (schemeCredentials, entries' security) only where apiKey does not stand for the schemes", () => {
-    const core = (doc: typeof model.document): string => ((clientEmitter.emit({ ...model, document: doc }, NO_THREAD) as EmitResult).files)[1]!.contents;
+    const core = (doc: typeof model.document): string => {
+      const m = { ...model, document: doc };
+      return (clientEmitter.emit(m, noThread(m)) as EmitResult).files[1]!.contents;
+    };
     const entryOf = (doc: typeof model.document, id: string): string => operationData({ ...model, document: doc }).find((o) => o.id === id)!.entry;
     const variant = (change: (doc: typeof model.document) => void): typeof model.document => {
       const doc = structuredClone(model.document) as typeof model.document;

@@ -226,9 +226,9 @@ describe("the modules' printer (generator/emit/validators/format.ts)", () => {
     const { transformSync } = await import("esbuild");
     const { formatModuleSync } = await import("../../generator/emit/validators/format.js");
     const standalone = (await import("ajv/dist/standalone/index.js")).default;
-    const { levelAjv } = await import("../../generator/emit/validators/levels.js");
+    const { createLevels } = await import("../../generator/emit/validators/levels.js");
     const { componentRef } = await import("../../generator/emit/validators/ajv.js");
-    const ajv = levelAjv(model, "all-errors");
+    const ajv = createLevels(model).ajv("all-errors");
     const code = standalone.default(ajv, { validateRunCreateRequest: componentRef("RunCreateRequest") }).replace(/^"use strict";/, "");
     const printed = formatModuleSync(code);
     expect(printed.split("\n").length).toBeGreaterThan(1000);

@@ -11,7 +11,7 @@
 import path from "node:path";
 import { expect, test } from "vitest";
 import { addComponents, compileComponent, createValidatorAjv } from "../../generator/emit/validators/ajv.js";
-import { levelComponents, preparedComponents } from "../../generator/emit/validators/levels.js";
+import { createLevels, levelComponents } from "../../generator/emit/validators/levels.js";
 import { loadSchema } from "../../generator/load/index.js";
 import { emittedValidator, genAll, REPO, writeTree } from "../generator/support.js";
 
@@ -19,7 +19,7 @@ test("schema/openapi.yaml passes ajv's author lints at every level", async () =>
   const model = await loadSchema(path.join(REPO, "schema/openapi.yaml"));
   for (const level of ["strict", "receive"] as const) {
     const ajv = createValidatorAjv({ validateSchema: false, strictSchema: true, strictTuples: true, allowMatchingProperties: false });
-    addComponents(ajv, preparedComponents(model, level), { prepare: false });
+    addComponents(ajv, createLevels(model).prepared(level), { prepare: false });
     const names = level === "receive" ? levelComponents(model, "receive") : levelComponents(model, "strict");
     for (const name of names) expect(() => compileComponent(ajv, name), `${level} ${name}`).not.toThrow();
     expect(names.length).toBeGreaterThan(level === "receive" ? 5 : 100);

@@ -6,6 +6,7 @@
 import { Ajv2020, type Options } from "ajv/dist/2020.js";
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { registerVendorKeywords } from "../../keywords/index.js";
+import { escapePointerSegment } from "../../load/json-pointer.js";
 import { useFastCodegenNames } from "./codegen-names.js";
 import { useJsonEqualInAjv } from "./json-equal.js";
 import { ownKeyEvaluation } from "./own-keys.js";
@@ -151,5 +152,5 @@ export function compileComponent(ajv: Ajv2020, name: string): ReturnType<Ajv2020
 
 /** The ajv key of component `name`. */
 export function componentRef(name: string): string {
-  return `${DOCUMENT_ID}#/components/schemas/${encodeURIComponent(name.replace(/~/g, "~0").replace(/\//g, "~1"))}`;
+  return `${DOCUMENT_ID}#/components/schemas/${encodeURIComponent(escapePointerSegment(name))}`;
 }

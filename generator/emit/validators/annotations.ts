@@ -21,6 +21,7 @@
  */
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { annotationKeywords } from "../../keywords/index.js";
+import { escapePointerSegment } from "../../load/json-pointer.js";
 import { isKnownKeyword } from "../../load/validate-schemas.js";
 
 /**
@@ -62,8 +63,8 @@ export function dropAnnotations(schemas: Record<string, SchemaObject>): Record<s
 export function unknownKeywords(schemas: Readonly<Record<string, SchemaObject>>): Map<string, string> {
   const found = new Map<string, string>();
   for (const name of Object.keys(schemas).sort()) {
-    eachSchema(schemas[name], `/components/schemas/${escapeSegment(name)}`, (node, at) => {
-      for (const key of Object.keys(node)) if (!key.startsWith("x-") && !isKnownKeyword(key) && !found.has(key)) found.set(key, `${at}/${escapeSegment(key)}`);
+    eachSchema(schemas[name], `/components/schemas/${escapePointerSegment(name)}`, (node, at) => {
+      for (const key of Object.keys(node)) if (!key.startsWith("x-") && !isKnownKeyword(key) && !found.has(key)) found.set(key, `${at}/${escapePointerSegment(key)}`);
     });
   }
   return found;
@@ -76,7 +77,7 @@ export function unknownKeywords(schemas: Readonly<Record<string, SchemaObject>>)
 export function firstDefinitions(schemas: Readonly<Record<string, SchemaObject>>): string | undefined {
   for (const name of Object.keys(schemas).sort()) {
     let found: string | undefined;
-    eachSchema(schemas[name], `/components/schemas/${escapeSegment(name)}`, (node, at) => {
+    eachSchema(schemas[name], `/components/schemas/${escapePointerSegment(name)}`, (node, at) => {
       if (found === undefined && Object.hasOwn(node, "definitions")) found = `${at}/definitions`;
     });
     if (found !== undefined) return found;
@@ -107,8 +108,6 @@ export function earlierDraftNote(keyword: string, value: unknown): string | unde
   }
 }
 
-const escapeSegment = (segment: string): string => segment.replace(/~/g, "~0").replace(/\//g, "~1");
-
 /** Calls `f` on `schema` and on each of its subschemas (JSON Schema 2020-12's positions only), parents first. */
 function eachSchema(schema: unknown, at: string, f: (node: Record<string, unknown>, at: string) => void): void {
   if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return; // `true`/`false` schemas
@@ -125,6 +124,6 @@ function eachSchema(schema: unknown, at: string, f: (node: Record<string, unknow
   }
   for (const key of SUBSCHEMA_MAP) {
     const map = node[key];
-    if (map !== null && typeof map === "object") for (const [name, sub] of Object.entries(map)) eachSchema(sub, `${at}/${key}/${escapeSegment(name)}`, f);
+    if (map !== null && typeof map === "object") for (const [name, sub] of Object.entries(map)) eachSchema(sub, `${at}/${key}/${escapePointerSegment(name)}`, f);
   }
 }

@@ -1,4 +1,5 @@
 /** The `.d.ts` text beside each generated validator module. */
+import { escapePointerSegment } from "../../load/json-pointer.js";
 import { typeName } from "../types/names.js";
 import { allErrorsFile, allErrorsName, receiveFile, receiveName, validatorFile, validatorName } from "./names.js";
 
@@ -31,7 +32,7 @@ export function componentDeclarations(
   const level = receive ? RECEIVE_LEVEL.replace("{strict}", `\`${validatorName(name)}\``) : STRICT_LEVEL;
   const type = typeName(name);
   // The component name as a pointer, in a comment: `*/` in a name must not end it.
-  const pointer = `#/components/schemas/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`.replace(/\*\//g, "*\\/");
+  const pointer = `#/components/schemas/${escapePointerSegment(name)}`.replace(/\*\//g, "*\\/");
   return `import type { ${type} } from "../types.js";
 import type { ValidationIssue } from ${JSON.stringify(runtime)};
 

@@ -5,11 +5,10 @@
  * all-errors and receive levels' are printed on the level thread, when it runs
  * (./level-thread.ts, ./level-thread-worker.ts) by this same function.
  */
-import type { LoadedSchema } from "../../model.js";
 import { componentRef } from "./ajv.js";
 import { formatModuleSync } from "./format.js";
 import { levelModuleSource } from "./level-module.js";
-import { levelAjv, levelComponents, type LevelName } from "./levels.js";
+import { levelComponents, type LevelName, type Levels } from "./levels.js";
 import { allErrorsName, receiveName, validatorName } from "./names.js";
 
 /** Each level's shared module (relative to validators/) and the export name of a component's validator there. */
@@ -20,13 +19,13 @@ export const LEVEL_MODULES: Readonly<Record<LevelName, { readonly module: string
 };
 
 /** The text of `level`'s shared module, formatted, without header; `runtime` is the specifier it imports the runtime by. */
-export function levelModuleText(model: LoadedSchema, level: LevelName, runtime: string): string {
-  return formatModuleSync(levelModuleUnformatted(model, level, runtime));
+export function levelModuleText(levels: Levels, level: LevelName, runtime: string): string {
+  return formatModuleSync(levelModuleUnformatted(levels, level, runtime));
 }
 
 /** The same text before formatting (./format.ts): what `formatModuleSync` makes `levelModuleText` of, here or on the level thread. */
-export function levelModuleUnformatted(model: LoadedSchema, level: LevelName, runtime: string): string {
+export function levelModuleUnformatted(levels: Levels, level: LevelName, runtime: string): string {
   const { exportName } = LEVEL_MODULES[level];
-  const exports = new Map(levelComponents(model, level).map((name) => [exportName(name), componentRef(name)]));
-  return levelModuleSource(levelAjv(model, level), exports, runtime);
+  const exports = new Map(levelComponents(levels.model, level).map((name) => [exportName(name), componentRef(name)]));
+  return levelModuleSource(levels.ajv(level), exports, runtime);
 }

@@ -9,24 +9,26 @@ import { parentPort, workerData } from "node:worker_threads";
 import { judgeVerdict, levelErrorsJudge, levelReceiveJudge } from "../fixtures/case-judges.js";
 import type { LiveAjv } from "../fixtures/live-ajv.js";
 import { levelModuleText, levelModuleUnformatted } from "./level-module-text.js";
-import { levelComponents } from "./levels.js";
+import { createLevels, levelComponents } from "./levels.js";
 import { formatModuleSync } from "./format.js";
 import { toThreadError, type FromWorker, type LevelThreadInput, type ToWorker } from "./level-thread.js";
 
 const { model, levels, formats, runtimes } = workerData as LevelThreadInput;
 const port = parentPort!;
+// This thread's own levels: an instance exists on one thread only (./level-thread.ts).
+const cache = createLevels(model);
 const post = (message: FromWorker): void => port.postMessage(message);
 
 try {
   // The order one thread compiles them in: the same error comes first.
   for (const level of levels) {
     const print = formats ? levelModuleText : levelModuleUnformatted;
-    post({ kind: "module", level, text: levelComponents(model, level).length > 0 ? print(model, level, runtimes[level]!) : undefined });
+    post({ kind: "module", level, text: levelComponents(model, level).length > 0 ? print(cache, level, runtimes[level]!) : undefined });
   }
   // Without the fixture suite nothing more is asked (./level-thread.ts `threadPlan`): the thread ends, and its
   // heap (the strict level's ajv instance: hundreds of MB on GitHub's document) is freed while `gen` goes on.
   if (!formats) process.exit(0);
-  const judges: Record<"errors" | "receive", () => LiveAjv> = { errors: lazy(() => levelErrorsJudge(model)), receive: lazy(() => levelReceiveJudge(model)) };
+  const judges: Record<"errors" | "receive", () => LiveAjv> = { errors: lazy(() => levelErrorsJudge(cache)), receive: lazy(() => levelReceiveJudge(cache)) };
   port.on("message", (message: ToWorker) => {
     try {
       if (message.kind === "format") post({ kind: "formatted", text: formatModuleSync(message.source) });

@@ -20,7 +20,7 @@
  *   the client, and formats every module's text (it would wait otherwise).
  *
  * Where there is no worker file beside the bundle (the sources run by tsx,
- * the tests), or no core to spare (below), `levelThread` is undefined and
+ * the tests), or no core to spare (below), `openLevelThread` gives none and
  * the emitters do the same work on this thread, with the same functions, so
  * the bytes are the same either way (test/generator/prebuilt.test.ts
  * compares the bin's output both ways).
@@ -116,13 +116,12 @@ export interface LevelThread extends ThreadPlan {
   readonly judges: CaseJudges;
   /** Resolves when every verdict asked for has arrived. */
   settled(): Promise<void>;
+  /** Ends the worker (`generate` does, when the run ends). */
   close(): void;
 }
 
 /** Cases sent to the worker at a time: often enough that it judges while this thread builds the next cases. */
 const BATCH = 32;
-
-const threads = new WeakMap<object, LevelThread>();
 
 /** The worker's file in the published bin, or undefined when running from the sources. */
 function workerFile(): string | undefined {
@@ -134,23 +133,20 @@ function workerFile(): string | undefined {
 }
 
 /**
- * The level thread of `model` (one per loaded document, started on the
- * first call: `gen` asks right after loading, so that it works while the
- * types are emitted), or undefined where there is no worker file, or none
- * of its levels has components (a document whose clients read nothing and
- * send no body; one without components).
+ * Starts a level thread for `model` and hands it over (its caller, `gen`'s
+ * `generate`, asks right after loading, so that it works while the types
+ * are emitted, and closes it with `close` when the run ends), or undefined
+ * where there is no worker file, no core to spare, or none of its levels
+ * has components (a document whose clients read nothing and send no body;
+ * one without components).
  */
-export function levelThread(model: LoadedSchema): LevelThread | undefined {
-  const started = threads.get(model.document);
-  if (started !== undefined) return started;
+export function openLevelThread(model: LoadedSchema): LevelThread | undefined {
   const plan = threadPlan(model);
   if (plan.levels.every((level) => levelComponents(model, level).length === 0) || !coreToSpare(model)) return undefined;
   const file = workerFile();
   if (file === undefined) return undefined;
   const runtimes = Object.fromEntries(plan.levels.map((level) => [level, runtimeImport(model, `validators/${LEVEL_MODULES[level].module}`)]));
-  const thread = startThread(file, { model: plainModel(model), ...plan, runtimes });
-  threads.set(model.document, thread);
-  return thread;
+  return startThread(file, { model: plainModel(model), ...plan, runtimes });
 }
 
 /** Whether a worker would run beside this thread (see the file's comment). */
@@ -159,12 +155,6 @@ function coreToSpare(model: LoadedSchema): boolean {
   if (forced === "on" || forced === "off") return forced === "on";
   const cores = availableParallelism();
   return cores >= 2 && (Object.keys(model.schemas).length >= LARGE_DOCUMENT_COMPONENTS || (loadavg()[0] ?? 0) < cores);
-}
-
-/** Ends the level thread of `model`, if one was started. */
-export function closeLevelThread(model: LoadedSchema): void {
-  threads.get(model.document)?.close();
-  threads.delete(model.document);
 }
 
 /** The model's data fields: what the worker needs, clonable. */

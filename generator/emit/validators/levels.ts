@@ -1,6 +1,7 @@
 /**
- * The three validation levels, each one ajv instance per loaded document
- * with that level's components compiled (in sorted order, so ajv's numbering
+ * The three validation levels, each one ajv instance per run of the
+ * emitters (`Levels`, handed to them in their context) with that level's
+ * components compiled (in sorted order, so ajv's numbering
  * and the emitted code are deterministic whoever asks first):
  *
  * - `strict`: every component, first error (`validate<Name>`);
@@ -35,41 +36,56 @@ export function levelComponents(model: LoadedSchema, level: LevelName): readonly
   return Object.keys(model.schemas).sort();
 }
 
-/** Per document (the emitters of one `gen` share it), the instance of each level asked for. */
-const instances = new WeakMap<object, Map<LevelName, Ajv2020>>();
-
-/** The ajv instance of `level` for `model`, its validators compiled. */
-export function levelAjv(model: LoadedSchema, level: LevelName): Ajv2020 {
-  let byLevel = instances.get(model.document);
-  if (byLevel === undefined) instances.set(model.document, (byLevel = new Map()));
-  let ajv = byLevel.get(level);
-  if (ajv === undefined) {
-    // The loader checked every component against the 2020-12 meta-schema (load/validate-schemas.ts);
-    // compiling that meta-schema again per instance cost a tenth of gen. Strict mode still refuses what it refuses.
-    ajv = createValidatorAjv({ validateSchema: false, ...(level === "all-errors" && { allErrors: true }) });
-    const schemaLevel = level === "receive" ? "receive" : "strict";
-    const components = preparedComponents(model, schemaLevel);
-    const derive = schemaLevel === "receive" ? (schema: SchemaObject, pointer: string) => receiveSchema(schema, pointer) as SchemaObject : undefined;
-    addComponents(ajv, components, { prepare: false, outside: outsideRefTargets(model.document, components, model.schemas, derive) });
-    compileAll(ajv, levelComponents(model, level), level);
-    byLevel.set(level, ajv);
-  }
-  return ajv;
+/**
+ * One run's validation levels for one document: the ajv instance of each
+ * level asked for, and the components as ajv compiles them. `generate`
+ * (../index.ts) makes one per run and hands it to every emitter in their
+ * context (`context.levels`), so the validators and fixtures emitters
+ * share it; a caller outside a run makes its own with `createLevels`.
+ */
+export interface Levels {
+  readonly model: LoadedSchema;
+  /** The ajv instance of `level`, its validators compiled (made on the first ask). */
+  ajv(level: LevelName): Ajv2020;
+  /** `prepareComponents` of the components (at the receive level: of their receive level), made on the first ask: the strict and all-errors instances share one copy. */
+  prepared(level: "strict" | "receive"): Record<string, SchemaObject>;
 }
 
-/** Per document, the components as ajv compiles them at each schema level: the strict and all-errors instances share one copy. */
-const prepared = new WeakMap<object, Map<"strict" | "receive", Record<string, SchemaObject>>>();
+/** An empty cache of `model`'s levels: each is made when first asked. */
+export function createLevels(model: LoadedSchema): Levels {
+  const instances = new Map<LevelName, Ajv2020>();
+  const prepared = new Map<"strict" | "receive", Record<string, SchemaObject>>();
+  const levels: Levels = {
+    model,
+    ajv(level) {
+      let ajv = instances.get(level);
+      if (ajv === undefined) {
+        ajv = levelAjv(model, level, levels.prepared(level === "receive" ? "receive" : "strict"));
+        instances.set(level, ajv);
+      }
+      return ajv;
+    },
+    prepared(level) {
+      let components = prepared.get(level);
+      if (components === undefined) {
+        components = prepareComponents(level === "receive" ? (receiveComponents(model.schemas) as Record<string, SchemaObject>) : model.schemas);
+        prepared.set(level, components);
+      }
+      return components;
+    },
+  };
+  return levels;
+}
 
-/** `prepareComponents` of the components (at the receive level: of their receive level), made once per document. */
-export function preparedComponents(model: LoadedSchema, level: "strict" | "receive"): Record<string, SchemaObject> {
-  let byLevel = prepared.get(model.document);
-  if (byLevel === undefined) prepared.set(model.document, (byLevel = new Map()));
-  let components = byLevel.get(level);
-  if (components === undefined) {
-    components = prepareComponents(level === "receive" ? (receiveComponents(model.schemas) as Record<string, SchemaObject>) : model.schemas);
-    byLevel.set(level, components);
-  }
-  return components;
+/** A new ajv instance of `level` for `model`, with `components` (prepared at its schema level) added and its validators compiled. */
+function levelAjv(model: LoadedSchema, level: LevelName, components: Record<string, SchemaObject>): Ajv2020 {
+  // The loader checked every component against the 2020-12 meta-schema (load/validate-schemas.ts);
+  // compiling that meta-schema again per instance cost a tenth of gen. Strict mode still refuses what it refuses.
+  const ajv = createValidatorAjv({ validateSchema: false, ...(level === "all-errors" && { allErrors: true }) });
+  const derive = level === "receive" ? (schema: SchemaObject, pointer: string) => receiveSchema(schema, pointer) as SchemaObject : undefined;
+  addComponents(ajv, components, { prepare: false, outside: outsideRefTargets(model.document, components, model.schemas, derive) });
+  compileAll(ajv, levelComponents(model, level), level);
+  return ajv;
 }
 
 function compileAll(ajv: Ajv2020, names: readonly string[], level: LevelName): void {

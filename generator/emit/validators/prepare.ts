@@ -19,7 +19,7 @@
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { EmitError } from "../../errors.js";
 import { annotationKeywords, assertingKeywords, derivedKeywords, keywordNames } from "../../keywords/index.js";
-import { getAtPointer, parseRefFragment } from "../../load/json-pointer.js";
+import { escapePointerSegment, getAtPointer, parseRefFragment } from "../../load/json-pointer.js";
 import { mappingRef } from "../../load/refs.js";
 import { branchTags, declaredTags } from "../discriminator-tags.js";
 import { dropAnnotations } from "./annotations.js";
@@ -59,7 +59,7 @@ const KNOWN_VENDOR_KEYWORDS = new Set(keywordNames([...assertingKeywords, ...ann
 export function unknownVendorKeywords(schemas: Readonly<Record<string, SchemaObject>>): Map<string, string> {
   const found = new Map<string, string>();
   for (const name of Object.keys(schemas).sort()) {
-    visit(schemas[name], `/components/schemas/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`, (node, at) => {
+    visit(schemas[name], `/components/schemas/${escapePointerSegment(name)}`, (node, at) => {
       for (const key of Object.keys(node)) {
         if (key.startsWith("x-") && !KNOWN_VENDOR_KEYWORDS.has(key) && !found.has(key)) found.set(key, `${at}/${key}`);
       }
@@ -175,7 +175,7 @@ function keepRefTargets(prepared: Record<string, SchemaObject>, targets: Readonl
       parent = parent[segment] as Record<string, unknown>;
     }
     if (!ok) continue;
-    const at = `${COMPONENT_REF}${path.map((segment) => segment.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
+    const at = `${COMPONENT_REF}${path.map((segment) => escapePointerSegment(segment)).join("/")}`;
     visit(node, at, (child, where) => prepareNode(child, where, schemas));
     parent[path[path.length - 1]!] = dropAnnotations({ target: node as SchemaObject }).target;
   }
@@ -239,7 +239,7 @@ export function refusedDiscriminators(schemas: Readonly<Record<string, SchemaObj
   const out: [string, string][] = [];
   const copy = structuredClone(schemas) as Record<string, SchemaObject>;
   for (const name of Object.keys(copy).sort()) {
-    visit(copy[name], `/components/schemas/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`, (node, at) => {
+    visit(copy[name], `/components/schemas/${escapePointerSegment(name)}`, (node, at) => {
       const discriminator = node["discriminator"] as { propertyName?: unknown; mapping?: Record<string, string> } | undefined;
       if (discriminator === null || typeof discriminator !== "object" || typeof discriminator.propertyName !== "string") return;
       if (!("oneOf" in node)) {
@@ -381,7 +381,7 @@ function visit(value: unknown, at: string, f: (node: Record<string, unknown>, at
     const child = node[key];
     if (NAME_MAPS.has(key) && child !== null && typeof child === "object" && !Array.isArray(child)) {
       // Its keys are names (a property `x-request-id`, one named `discriminator`), not keywords: only its values are schemas.
-      for (const name of Object.keys(child)) visit((child as Record<string, unknown>)[name], `${at}/${key}/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`, f);
+      for (const name of Object.keys(child)) visit((child as Record<string, unknown>)[name], `${at}/${key}/${escapePointerSegment(name)}`, f);
     } else visit(child, `${at}/${key}`, f);
   }
 }

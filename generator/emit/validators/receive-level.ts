@@ -40,6 +40,7 @@
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { EmitError } from "../../errors.js";
 import { ASSERTING_KEYWORD_NAMES } from "../../keywords/index.js";
+import { escapePointerSegment } from "../../load/json-pointer.js";
 import { isKnownKeyword } from "../../load/validate-schemas.js";
 import type { Tolerated, ToleratedRead } from "../../keywords/x-tolerated.js";
 import { ANNOTATION_KEYWORDS } from "./annotations.js";
@@ -83,7 +84,7 @@ const COMPONENT_POINTER = "/components/schemas/";
 export function receiveComponents(schemas: Readonly<Record<string, SchemaObject | boolean>>): Record<string, SchemaObject | boolean> {
   const tags = discriminatorTags(schemas);
   const out: Record<string, SchemaObject | boolean> = {};
-  for (const name of Object.keys(schemas).sort()) out[name] = receiveSchema(schemas[name]!, `${COMPONENT_POINTER}${escapeSegment(name)}`, tags);
+  for (const name of Object.keys(schemas).sort()) out[name] = receiveSchema(schemas[name]!, `${COMPONENT_POINTER}${escapePointerSegment(name)}`, tags);
   return out;
 }
 
@@ -106,7 +107,7 @@ export function receiveSchema(schema: SchemaObject | boolean, at: string, tags: 
   const hasBothBranches = "then" in node && "else" in node;
   for (const key of Object.keys(node)) {
     const value = node[key];
-    const here = `${at}/${escapeSegment(key)}`;
+    const here = `${at}/${escapePointerSegment(key)}`;
     if (key === RECEIVE_KEEPS || key === STRICT_ONLY || key === RECEIVE_DEFAULT) continue;
     if (key === TOLERATED) {
       throw new EmitError("unsupported-schema", "validators", `${TOLERATED} at #${here} is derived by the generator, never written.`, `Write ${STRICT_ONLY}: { section } on the rule's subschema, or ${RECEIVE_DEFAULT} (\`mantyx-wire keywords\` lists both).`, here);
@@ -148,13 +149,13 @@ export function receiveSchema(schema: SchemaObject | boolean, at: string, tags: 
       for (const [prop, sub] of Object.entries(value as Record<string, SchemaObject | boolean>)) {
         if (sub === false) continue; // "must not be present" is a strict rule
         if (key === "properties" && read !== undefined && read.read![prop] !== undefined) continue; // read as documented instead
-        map[prop] = receiveSchema(sub, `${here}/${escapeSegment(prop)}`, tags, key === "properties" && tags.has(prop));
+        map[prop] = receiveSchema(sub, `${here}/${escapePointerSegment(prop)}`, tags, key === "properties" && tags.has(prop));
       }
       out[key] = map;
     } else if (DEFINITIONS.has(key) && value !== null && typeof value === "object" && !Array.isArray(value)) {
       const map: Record<string, unknown> = {};
       for (const [name, sub] of Object.entries(value as Record<string, unknown>)) {
-        map[name] = sub !== null && typeof sub === "object" && !Array.isArray(sub) ? receiveSchema(sub as SchemaObject, `${here}/${escapeSegment(name)}`, tags) : sub;
+        map[name] = sub !== null && typeof sub === "object" && !Array.isArray(sub) ? receiveSchema(sub as SchemaObject, `${here}/${escapePointerSegment(name)}`, tags) : sub;
       }
       out[key] = map;
     } else if (SHAPE.has(key) || ANNOTATIONS.has(key) || DEFINITIONS.has(key)) {
@@ -265,8 +266,4 @@ function readKeeps(node: Record<string, unknown>, at: string): ReadonlySet<strin
     }
   }
   return new Set(list as string[]);
-}
-
-function escapeSegment(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }
