@@ -28,17 +28,16 @@ import { header } from "../header.js";
 import { templateEnvironment, type TemplateFile } from "../templates.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { bindingName, IDENTIFIER } from "./identifier.js";
+import { componentNames } from "./component-names.js";
 import { answerOf, bodyOf, clientOptionOf, parametersOf, type ParamShape } from "./client/shapes.js";
 import { InlineTypes, printed, type PrintedType } from "./client/inline-types.js";
 import { apiKeyStandsFor, requirementsOf, securityModel, type SecurityModel } from "./client/security.js";
 import { eventStreams, isResumableStream, streamItemComponent } from "./event-streams.js";
 import { functionNames, methodNames } from "./operation-names.js";
-import { typeName } from "./types/names.js";
 import { propertyKey } from "./types/ts-type.js";
 import { streamSpecName, terminalTypeName } from "./events.js";
 import { deref, operationsOf, requestBodyComponent } from "./operations.js";
 import { checksRevision, runtimeImport } from "./runtime-import.js";
-import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "./validators/names.js";
 
 /** The codegen/v1 revision of operation functions, the client class and defineOperations (runtime/codegen/v1.ts): 5, `operation`, entries' `extras`, `eventStream` with `checkEvent`; 6, entries' `pathStyles`; 7, `HttpClient` with `schemeCredentials`; 8, the receive-level validators they bundle may call `tolerated`; 9, item streams as real APIs describe them (`eitherKind`, entries' `sentinel`, `resume` and `accept`). */
 export const OPERATION_FUNCTIONS_REVISION = 9;
@@ -84,8 +83,8 @@ export interface OperationData {
   /** The body argument's type, when the method takes one. */
   bodyArg: { type: PrintedType; required: boolean } | undefined;
   bodyType: string | undefined;
-  /** The body's validators: the fast one, and its all-errors build (for the list of every problem). */
-  body: { validate: string; validateAll: string } | undefined;
+  /** The body's validators: the fast one, and its all-errors build (for the list of every problem) in validators/<allErrorsFile>.js. */
+  body: { validate: string; validateAll: string; allErrorsFile: string } | undefined;
   /** The parameters object (query, header, cookie), when the operation has any. */
   params: { type: PrintedType; required: boolean } | undefined;
   /** The operation's table entry, as TypeScript source (built from checked values here). */
@@ -105,9 +104,9 @@ export interface OperationData {
   /** For an at-most-once operation: the union of its outcome names. */
   outcomeNames: string;
   /** For a JSON-or-stream operation: the JSON answer's type, and the overloads on the flag property (none without one). */
-  either: { jsonType: PrintedType; overloads: { bodyType: PrintedType; result: string }[] } | undefined;
+  either: { jsonType: PrintedType; overloads: { bodyType: PrintedType; result: PrintedType }[] } | undefined;
   /** The overloads of a JSON-or-stream operation with a flag property (else none). */
-  overloads: { bodyType: PrintedType; result: string }[];
+  overloads: { bodyType: PrintedType; result: PrintedType }[];
   /** An item stream or a JSON-or-stream answer: its options take the item stream's (`resume`, `lastEventId`, ...). */
   itemOptions: boolean;
   /** For a resumable stream: its item schema component, and the union of its terminal variants (./events.ts). */
@@ -152,6 +151,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
   const doc = model.document;
   const ops: OperationData[] = [];
   const types = new InlineTypes(model);
+  const naming = componentNames(model);
   const security = securityModel(doc);
   const leftOut: { pointer: string; reason: string }[] = [...security.unsupported];
   const entries = operationsOf(doc);
@@ -192,7 +192,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
     // One build per body, the all-errors one: a body is checked once per call, and a program bundles each validator it imports.
     if (bodyType !== undefined) {
       unvalidated.set(fields.length, "takesBody: true");
-      fields.push(`body: ${allErrorsName(bodyType)}`);
+      fields.push(`body: ${naming.allErrorsName(bodyType)}`);
     } else if (bodyShape !== undefined) fields.push("takesBody: true");
     if (bodyShape?.media !== undefined) fields.push(`bodyMedia: ${JSON.stringify(bodyShape.media)}`);
     let itemType: string | undefined;
@@ -269,8 +269,8 @@ export function operationData(model: LoadedSchema): OperationData[] {
             overloads:
               answer.flag !== undefined && bodyShape !== undefined
                 ? [
-                    { bodyType: printed(`${bodyType !== undefined ? `T.${typeName(bodyType)}` : `(${bodyShape.type.printed})`} & { ${propertyKey(answer.flag)}: true }`), result: `AsyncIterable<${answer.item.printed}>` },
-                    { bodyType: printed(`${bodyType !== undefined ? `T.${typeName(bodyType)}` : `(${bodyShape.type.printed})`} & { ${propertyKey(answer.flag)}?: false | undefined }`), result: answer.json.printed },
+                    { bodyType: printed(`${bodyType !== undefined ? `T.${naming.type(bodyType)}` : `(${bodyShape.type.printed})`} & { ${propertyKey(answer.flag)}: true }`), result: printed(`AsyncIterable<${answer.item.printed}>`) },
+                    { bodyType: printed(`${bodyType !== undefined ? `T.${naming.type(bodyType)}` : `(${bodyShape.type.printed})`} & { ${propertyKey(answer.flag)}?: false | undefined }`), result: answer.json },
                   ]
                 : [],
           }
@@ -291,9 +291,9 @@ export function operationData(model: LoadedSchema): OperationData[] {
       bodyArg:
         bodyShape === undefined
           ? undefined
-          : { type: bodyType !== undefined ? printed(`T.${typeName(bodyType)}`) : bodyShape.type, required: bodyType !== undefined || bodyShape.required || params?.required === true },
-      bodyType: bodyType === undefined ? undefined : typeName(bodyType),
-      body: bodyType === undefined ? undefined : { validate: validatorName(bodyType), validateAll: allErrorsName(bodyType) },
+          : { type: bodyType !== undefined ? printed(`T.${naming.type(bodyType)}`) : bodyShape.type, required: bodyType !== undefined || bodyShape.required || params?.required === true },
+      bodyType: bodyType === undefined ? undefined : naming.type(bodyType),
+      body: bodyType === undefined ? undefined : { validate: naming.validatorName(bodyType), validateAll: naming.allErrorsName(bodyType), allErrorsFile: naming.allErrorsFile(bodyType) },
       params,
       entry: `{ ${fields.join(", ")} }`,
       unvalidatedEntry: `{ ${fields.map((f, i) => unvalidated.get(i) ?? f).join(", ")} }`,
@@ -301,7 +301,7 @@ export function operationData(model: LoadedSchema): OperationData[] {
       probe,
       responseType,
       outcomeNames,
-      itemType: itemType === undefined ? undefined : typeName(itemType),
+      itemType: itemType === undefined ? undefined : naming.type(itemType),
       either,
       overloads: either?.overloads ?? [],
       itemOptions: kind === "items" || kind === "either",
@@ -362,8 +362,8 @@ export function emitClient(model: LoadedSchema): EmittedFile[] {
   // the request bodies' validators only, not all of them.
   const imports = new Map<string, string>();
   for (const op of operations) {
-    if (op.bodyType === undefined) continue;
-    imports.set(allErrorsName(op.bodyType), `./validators/${allErrorsFile(op.bodyType)}.js`);
+    if (op.body === undefined) continue;
+    imports.set(op.body.validateAll, `./validators/${op.body.allErrorsFile}.js`);
   }
   const clientOptions = new Map<string, { param: string; description: string }>();
   for (const { item, op } of operationsOf(model.document)) {

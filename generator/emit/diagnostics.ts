@@ -12,7 +12,7 @@ import { missingCasesFix } from "../cases/load-cases.js";
 import { casesDirOf, schemaFileOf } from "./fixtures/cases-dir.js";
 import { optIns } from "./opt-in.js";
 import { booleanExclusiveBounds } from "../load/exclusive-bounds.js";
-import { getAtPointer, isPlainObject, parsePointer } from "../load/json-pointer.js";
+import { formatPointer, getAtPointer, isPlainObject, parsePointer } from "../load/json-pointer.js";
 import { exampleMapsRead, isDialect2020, misspelt, repairedDefinitionTargets } from "../load/validate-schemas.js";
 
 export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnostic[]> {
@@ -23,6 +23,15 @@ export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnosti
       const casesDir = casesDirOf(schemaFileOf(model), {});
       if (!existsSync(casesDir)) out.push({ level: "warning", emitter, message: `the suite has no hand-written cases: no folder ${casesDir}. ${missingCasesFix(casesDir)}` });
     }
+  }
+  const { componentNames } = await import("./component-names.js");
+  for (const r of componentNames(model).renamed) {
+    out.push({
+      level: "warning",
+      emitter: "types",
+      message: `${r.holder === undefined ? `its validators' natural file, validators/${r.naturalFile}.js, is the generator's own index` : `its natural names (the type ${r.naturalType}, its validators in validators/${r.naturalFile}.js) are also those of component ${JSON.stringify(r.holder)} (types compared exactly, files ignoring case, as on macOS and Windows)`}; it is the type ${r.type}, validated by validate${r.type} in validators/${r.file}.js. Rename ${r.holder === undefined ? "it" : "one of them"} to choose the names.`,
+      pointer: formatPointer(["components", "schemas", r.component]),
+    });
   }
   const { typeDegradations } = await import("./types.js");
   for (const { pointer, reason } of typeDegradations(model)) out.push({ level: "warning", emitter: "types", message: `${reason}.`, pointer });
