@@ -146,6 +146,15 @@ export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnosti
       pointer: nullSchemas[0]!,
     });
   }
+  const emptyResponses = notes30?.emptyResponses ?? [];
+  if (emptyResponses.length > 0) {
+    out.push({
+      level: "warning",
+      emitter: "client",
+      message: `${emptyResponses.length} operation(s) (first shown) with an empty \`responses\`, which OpenAPI 3.0 does not allow (at least one response): read as an operation whose answers the document does not describe (OpenAPI 3.1 lets it leave \`responses\` out). Describe at least one response, e.g. \`"200": { description: OK }\`.`,
+      pointer: emptyResponses[0]!,
+    });
+  }
   const dropped = notes30?.droppedRefSiblings ?? [];
   if (dropped.length > 0) {
     out.push({
