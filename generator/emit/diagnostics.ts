@@ -164,6 +164,17 @@ export async function collectDiagnostics(model: LoadedSchema): Promise<Diagnosti
       pointer: dropped[0]!,
     });
   }
+  const { methodNaming, operationPointer } = await import("./operation-names.js");
+  const { operationsOf } = await import("./operations.js");
+  for (const r of methodNaming(operationsOf(model.document)).renamed) {
+    const show = (e: typeof r.entry): string => `${e.method.toUpperCase()} ${e.path}${e.op.operationId === undefined ? "" : ` (operationId ${JSON.stringify(e.op.operationId)})`}`;
+    out.push({
+      level: "warning",
+      emitter: "client",
+      message: `this operation's method name ${r.natural} is also that of ${show(r.holder)}; it is ${r.name} (the client method and the function in operations.ts). Give one of them an operationId that maps to another name.`,
+      pointer: operationPointer(r.entry),
+    });
+  }
   const { clientReport } = await import("./client.js");
   const client = clientReport(model);
   for (const { pointer, reason } of client.degraded) out.push({ level: "warning", emitter: "client", message: `${reason}.`, pointer });
