@@ -43,6 +43,8 @@ export const CI_SAMPLE: readonly string[] = [
   "directory:api/codat.io/bank-feeds.json",
   "directory:api/adyen.com/BinLookupService.json",
   "directory:api/1forge.com.json",
+  "directory:api/pinecone.io.json",
+  "readme:3.0/json/openapi-workshop/post.json",
 ];
 
 export const BIG: readonly string[] = ["octokit:generated/api.github.com.json", "directory:api/stripe.com.json", "directory:api/microsoft.com/graph.json"];

@@ -30,17 +30,16 @@ import type { Diagnostic } from "../diagnostics.js";
 import { entrySource, type TableEntry } from "./client/table-entry.js";
 import type { EmitResult, Emitter, LoadedSchema } from "../model.js";
 import { bindingName, IDENTIFIER } from "./identifier.js";
+import { componentNames } from "./component-names.js";
 import { answerOf, bodyOf, clientOptionOf, parametersOf, type ParamShape } from "./client/shapes.js";
 import { InlineTypes, printed, type PrintedType } from "./client/inline-types.js";
 import { apiKeyStandsFor, requirementsOf, securityModel, type SecurityModel } from "./client/security.js";
 import { eventStreams, isResumableStream, streamItemComponent } from "./event-streams.js";
 import { functionNames, methodNames } from "./operation-names.js";
-import { typeName } from "./types/names.js";
 import { propertyKey } from "./types/ts-type.js";
 import { streamSpecName, terminalTypeName } from "./events.js";
 import { deref, operationsOf, requestBodyComponent } from "./operations.js";
 import { checksRevision, runtimeImport } from "./runtime-import.js";
-import { allErrorsFile, allErrorsName, validatorName } from "./validators/names.js";
 
 /** The codegen/v1 revision of operation functions, the client class and defineOperations (runtime/codegen/v1.ts): 5, `operation`, entries' `extras`, `eventStream` with `checkEvent`; 6, entries' `pathStyles`; 7, `HttpClient` with `schemeCredentials`; 8, the receive-level validators they bundle may call `tolerated`; 9, item streams as real APIs describe them (`eitherKind`, entries' `sentinel`, `resume` and `accept`). */
 export const OPERATION_FUNCTIONS_REVISION = 9;
@@ -86,8 +85,8 @@ export interface OperationData {
   /** The body argument's type, when the method takes one. */
   bodyArg: { type: PrintedType; required: boolean } | undefined;
   bodyType: string | undefined;
-  /** The body's validators: the fast one, and its all-errors build (for the list of every problem). */
-  body: { validate: string; validateAll: string } | undefined;
+  /** The body's validators: the fast one, and its all-errors build (for the list of every problem) in validators/<allErrorsFile>.js. */
+  body: { validate: string; validateAll: string; allErrorsFile: string } | undefined;
   /** The parameters object (query, header, cookie), when the operation has any. */
   params: { type: PrintedType; required: boolean } | undefined;
   /** The operation's table entry, as data (./client/table-entry.ts). */
@@ -159,6 +158,7 @@ function operationTable(model: LoadedSchema): { operations: OperationData[]; rep
   const doc = model.document;
   const ops: OperationData[] = [];
   const types = new InlineTypes(model);
+  const naming = componentNames(model);
   const security = securityModel(doc);
   const leftOut: { pointer: string; reason: string }[] = [...security.unsupported];
   const entries = operationsOf(doc);
@@ -241,7 +241,7 @@ function operationTable(model: LoadedSchema): { operations: OperationData[]; rep
       idempotent: extensions["x-idempotent"] === true,
       emptyOk: (answer.kind === "json" || answer.kind === "text" || answer.kind === "blob") && answer.emptyOk,
       // One build per body, the all-errors one: a body is checked once per call, and a program bundles each validator it imports.
-      bodyValidator: bodyType !== undefined ? allErrorsName(bodyType) : undefined,
+      bodyValidator: bodyType !== undefined ? naming.allErrorsName(bodyType) : undefined,
       takesBody: bodyShape !== undefined,
       bodyMedia: bodyShape?.media,
       stream,
@@ -262,8 +262,8 @@ function operationTable(model: LoadedSchema): { operations: OperationData[]; rep
             overloads:
               answer.flag !== undefined && bodyShape !== undefined
                 ? [
-                    { bodyType: printed(`${bodyType !== undefined ? `T.${typeName(bodyType)}` : `(${bodyShape.type.printed})`} & { ${propertyKey(answer.flag)}: true }`), result: printed(`AsyncIterable<${answer.item.printed}>`) },
-                    { bodyType: printed(`${bodyType !== undefined ? `T.${typeName(bodyType)}` : `(${bodyShape.type.printed})`} & { ${propertyKey(answer.flag)}?: false | undefined }`), result: answer.json },
+                    { bodyType: printed(`${bodyType !== undefined ? `T.${naming.type(bodyType)}` : `(${bodyShape.type.printed})`} & { ${propertyKey(answer.flag)}: true }`), result: printed(`AsyncIterable<${answer.item.printed}>`) },
+                    { bodyType: printed(`${bodyType !== undefined ? `T.${naming.type(bodyType)}` : `(${bodyShape.type.printed})`} & { ${propertyKey(answer.flag)}?: false | undefined }`), result: answer.json },
                   ]
                 : [],
           }
@@ -284,9 +284,9 @@ function operationTable(model: LoadedSchema): { operations: OperationData[]; rep
       bodyArg:
         bodyShape === undefined
           ? undefined
-          : { type: bodyType !== undefined ? printed(`T.${typeName(bodyType)}`) : bodyShape.type, required: bodyType !== undefined || bodyShape.required || params?.required === true },
-      bodyType: bodyType === undefined ? undefined : typeName(bodyType),
-      body: bodyType === undefined ? undefined : { validate: validatorName(bodyType), validateAll: allErrorsName(bodyType) },
+          : { type: bodyType !== undefined ? printed(`T.${naming.type(bodyType)}`) : bodyShape.type, required: bodyType !== undefined || bodyShape.required || params?.required === true },
+      bodyType: bodyType === undefined ? undefined : naming.type(bodyType),
+      body: bodyType === undefined ? undefined : { validate: naming.validatorName(bodyType), validateAll: naming.allErrorsName(bodyType), allErrorsFile: naming.allErrorsFile(bodyType) },
       params,
       table,
       entry: entrySource(table, false),
@@ -295,7 +295,7 @@ function operationTable(model: LoadedSchema): { operations: OperationData[]; rep
       probe,
       responseType,
       outcomeNames,
-      itemType: itemType === undefined ? undefined : typeName(itemType),
+      itemType: itemType === undefined ? undefined : naming.type(itemType),
       either,
       overloads: either?.overloads ?? [],
       itemOptions: kind === "items" || kind === "either",
@@ -355,8 +355,8 @@ export function emitClient(model: LoadedSchema): EmitResult {
   // the request bodies' validators only, not all of them.
   const imports = new Map<string, string>();
   for (const op of operations) {
-    if (op.bodyType === undefined) continue;
-    imports.set(allErrorsName(op.bodyType), `./validators/${allErrorsFile(op.bodyType)}.js`);
+    if (op.body === undefined) continue;
+    imports.set(op.body.validateAll, `./validators/${op.body.allErrorsFile}.js`);
   }
   const clientOptions = new Map<string, { param: string; description: string }>();
   for (const { item, op } of operationsOf(model.document)) {

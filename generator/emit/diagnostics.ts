@@ -26,6 +26,15 @@ export async function collectDiagnostics(model: LoadedSchema, fromEmitters: read
       if (!existsSync(casesDir)) out.push({ level: "warning", emitter, message: `the suite has no hand-written cases: no folder ${casesDir}. ${missingCasesFix(casesDir)}` });
     }
   }
+  const { componentNames } = await import("./component-names.js");
+  for (const r of componentNames(model).renamed) {
+    out.push({
+      level: "warning",
+      emitter: "types",
+      message: `${r.holder === undefined ? `its validators' natural file, validators/${r.naturalFile}.js, is the generator's own index` : `its natural names (the type ${r.naturalType}, its validators in validators/${r.naturalFile}.js) are also those of component ${JSON.stringify(r.holder)} (types compared exactly, files ignoring case, as on macOS and Windows)`}; it is the type ${r.type}, validated by validate${r.type} in validators/${r.file}.js. Rename ${r.holder === undefined ? "it" : "one of them"} to choose the names.`,
+      pointer: formatPointer(["components", "schemas", r.component]),
+    });
+  }
   // What the types emitter degraded first, as it always came; what the other emitters said last.
   out.push(...fromEmitters.filter((d) => d.emitter === "types"));
   const { unknownVendorKeywords } = await import("./validators/prepare.js");
@@ -139,6 +148,15 @@ export async function collectDiagnostics(model: LoadedSchema, fromEmitters: read
       pointer: nullSchemas[0]!,
     });
   }
+  const emptyResponses = notes30?.emptyResponses ?? [];
+  if (emptyResponses.length > 0) {
+    out.push({
+      level: "warning",
+      emitter: "client",
+      message: `${emptyResponses.length} operation(s) (first shown) with an empty \`responses\`, which OpenAPI 3.0 does not allow (at least one response): read as an operation whose answers the document does not describe (OpenAPI 3.1 lets it leave \`responses\` out). Describe at least one response, e.g. \`"200": { description: OK }\`.`,
+      pointer: emptyResponses[0]!,
+    });
+  }
   const dropped = notes30?.droppedRefSiblings ?? [];
   if (dropped.length > 0) {
     out.push({
@@ -146,6 +164,17 @@ export async function collectDiagnostics(model: LoadedSchema, fromEmitters: read
       emitter: "types",
       message: `OpenAPI 3.0 ignores what stands beside a \`$ref\`: ${dropped.length} keyword(s) beside a \`$ref\` (first shown) assert nothing (annotations such as \`description\` are kept, \`nullable\` is read). To add to a referenced schema, write \`allOf: [{ $ref: … }, { … }]\`.`,
       pointer: dropped[0]!,
+    });
+  }
+  const { methodNaming, operationPointer } = await import("./operation-names.js");
+  const { operationsOf } = await import("./operations.js");
+  for (const r of methodNaming(operationsOf(model.document)).renamed) {
+    const show = (e: typeof r.entry): string => `${e.method.toUpperCase()} ${e.path}${e.op.operationId === undefined ? "" : ` (operationId ${JSON.stringify(e.op.operationId)})`}`;
+    out.push({
+      level: "warning",
+      emitter: "client",
+      message: `this operation's method name ${r.natural} is also that of ${show(r.holder)}; it is ${r.name} (the client method and the function in operations.ts). Give one of them an operationId that maps to another name.`,
+      pointer: operationPointer(r.entry),
     });
   }
   out.push(...fromEmitters.filter((d) => d.emitter !== "types"));

@@ -15,7 +15,7 @@ import { header } from "../header.js";
 import type { EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { eventStreams, type EventStream } from "./event-streams.js";
 import { checksRevision, runtimeImport } from "./runtime-import.js";
-import { receiveFile, receiveName } from "./validators/names.js";
+import { componentNames, type ComponentNames } from "./component-names.js";
 
 const FILE = "events.ts";
 
@@ -34,20 +34,20 @@ export function terminalTypeName(component: string): string {
   return `Terminal${component}`;
 }
 
-function streamBlock(stream: EventStream, short: boolean): string {
+function streamBlock(names: ComponentNames, stream: EventStream, short: boolean): string {
   const { component, terminal, terminalComponents, operations, payload } = stream;
   const spec = streamSpecName(component);
   const terminalType = terminalTypeName(component);
   const decode = `decode${plural(component)}`;
-  const terminalUnion = terminalComponents.length > 0 ? terminalComponents.map((c) => `T.${c}`).join(" | ") : "never";
+  const terminalUnion = terminalComponents.length > 0 ? terminalComponents.map((c) => `T.${names.type(c)}`).join(" | ") : "never";
   const lines = [
     `/**`,
     ` * The events of ${operations.map((o) => `\`${o}\``).join(", ")}: each message's data is a \`${component}\`,`,
-    ` * checked at the receive level by \`${receiveName(component)}\` (strict checking is the`,
+    ` * checked at the receive level by \`${names.receiveName(component)}\` (strict checking is the`,
     ` * \`strict\` option); ${terminal.length > 0 ? terminal.map((t) => `\`${t}\``).join(", ") : "no type"} ${terminal.length === 1 ? "ends" : "end"} the stream (\`x-terminal\`).`,
     ...(payload !== undefined ? [` * Frames are read nested or flattened (payload member \`${payload}\`).`] : []),
     ` */`,
-    `export const ${spec}: EventStreamSpec<T.${component}> = { validate: ${receiveName(component)}, terminal: ${JSON.stringify(terminal)}${payload !== undefined ? `, payload: ${JSON.stringify(payload)}` : ""} };`,
+    `export const ${spec}: EventStreamSpec<T.${names.type(component)}> = { validate: ${names.receiveName(component)}, terminal: ${JSON.stringify(terminal)}${payload !== undefined ? `, payload: ${JSON.stringify(payload)}` : ""} };`,
     ``,
     `/** The events after which the server sends nothing. */`,
     `export type ${terminalType} = ${terminalUnion};`,
@@ -56,15 +56,15 @@ function streamBlock(stream: EventStream, short: boolean): string {
     `export const isTerminal${component} = (event: { type: unknown }): event is ${terminalType} => ${spec}.terminal.includes(event.type as string);`,
     ``,
     `/** Typed events of one \`${component}\` stream, one per \`next()\` (runtime: decodeTypedEvents). */`,
-    `export const ${decode} = <V extends OnInvalid = "throw">(source: SseSource, options?: DecodeEventsOptions & { onInvalid?: V | undefined }): AsyncIterableIterator<DecodedItemFor<V, T.${component}>> =>`,
+    `export const ${decode} = <V extends OnInvalid = "throw">(source: SseSource, options?: DecodeEventsOptions & { onInvalid?: V | undefined }): AsyncIterableIterator<DecodedItemFor<V, T.${names.type(component)}>> =>`,
     `  decodeTypedEvents(source, ${spec}, options);`,
     ``,
     `/** Like \`${decode}\`, one array per network chunk (the fast path). */`,
-    `export const ${decode}Batches = <V extends OnInvalid = "throw">(source: SseSource, options?: DecodeEventsOptions & { onInvalid?: V | undefined }): AsyncIterableIterator<DecodedItemFor<V, T.${component}>[]> =>`,
+    `export const ${decode}Batches = <V extends OnInvalid = "throw">(source: SseSource, options?: DecodeEventsOptions & { onInvalid?: V | undefined }): AsyncIterableIterator<DecodedItemFor<V, T.${names.type(component)}>[]> =>`,
     `  decodeTypedEventBatches(source, ${spec}, options);`,
     ``,
     `/** One SSE message -> a \`${component}\` or a StreamDecodeError (never throws). */`,
-    `export const ${decode}Message = (message: SseMessage, options?: DecodeOptions): DecodedItem<T.${component}> => decodeTypedEventMessage(message, ${spec}, options);`,
+    `export const ${decode}Message = (message: SseMessage, options?: DecodeOptions): DecodedItem<T.${names.type(component)}> => decodeTypedEventMessage(message, ${spec}, options);`,
   ];
   if (short) {
     lines.push(
@@ -81,7 +81,8 @@ export function emitEvents(model: LoadedSchema): EmittedFile[] {
   const streams = eventStreams(model);
   if (streams.length === 0) return [];
   const flat = streams.some((s) => s.payload !== undefined);
-  const imports = streams.map((s) => `import { ${receiveName(s.component)} } from "./validators/${receiveFile(s.component)}.js";`);
+  const names = componentNames(model);
+  const imports = streams.map((s) => `import { ${names.receiveName(s.component)} } from "./validators/${names.receiveFile(s.component)}.js";`);
   const contents = [
     header(model, "//").trimEnd(),
     `/**`,
@@ -108,7 +109,7 @@ export function emitEvents(model: LoadedSchema): EmittedFile[] {
     ``,
     // Reading flattened frames (EventStreamSpec.payload) is revision 2 of the contract: an older runtime would ignore it.
     ...(flat && checksRevision(model) ? [`requireCodegenRevision(${PAYLOAD_REVISION}, ${JSON.stringify(`mantyx-wire ${model.generatorVersion}`)});`, ``] : []),
-    streams.map((s) => streamBlock(s, streams.length === 1)).join("\n\n"),
+    streams.map((s) => streamBlock(names, s, streams.length === 1)).join("\n\n"),
     ``,
   ].join("\n");
   return [{ path: FILE, contents }];

@@ -15,13 +15,12 @@
  * (which would set the operation table's prototype) and `then` (which would
  * make the client a thenable: `await`ing it, or returning it from an async
  * function, would call the operation) get a `_`.
- * Two operations with one name are `error[name-collision]` naming both.
+ * Two operations with one name get two (`methodNames`), with a warning.
  * An operation's function in operations.ts is named like its method, but a
  * reserved word (`delete`) or a name the module imports (`operation`) gets
  * `_`s until it is free (`delete_`): a method may be named `delete`, a
  * `const` may not.
  */
-import { EmitError } from "../errors.js";
 import { formatPointer } from "../load/json-pointer.js";
 import { bindingName, IDENTIFIER, RESERVED_BINDINGS } from "./identifier.js";
 import type { OperationEntry } from "./operations.js";
@@ -63,28 +62,55 @@ export function operationPointer(entry: Pick<OperationEntry, "at" | "op">): stri
   return formatPointer(entry.op.operationId === undefined ? entry.at : [...entry.at, "operationId"]);
 }
 
-/** Method name per operation, in the order given; two operations on one name are an EmitError naming both. */
-export function methodNames<E extends Pick<OperationEntry, "method" | "path" | "op" | "at">>(entries: readonly E[], emitter = "client"): Map<E, string> {
+/** An operation whose method name another operation has too: the name it was given instead. */
+export interface RenamedOperation<E> {
+  readonly entry: E;
+  readonly name: string;
+  readonly natural: string;
+  /** The operation that kept the name. */
+  readonly holder: E;
+}
+
+/**
+ * Method name per operation, in the order given. Two operations on one name
+ * (`GET /users` and `GET /users/~`, both `getUsers`; operationIds `List
+ * Rules` and `List rules`) get two, by a fixed rule that does not depend on
+ * the document's order: the operation whose operationId is the name as
+ * written keeps it, else the first by path, then method; the others take
+ * `<name>_2` (`_3`, ...: the first free one). A name no other operation has
+ * is never changed.
+ */
+export function methodNames<E extends Pick<OperationEntry, "method" | "path" | "op" | "at">>(entries: readonly E[]): Map<E, string> {
+  return methodNaming(entries).names;
+}
+
+/** `methodNames`, and which operations it renamed (for the warnings). */
+export function methodNaming<E extends Pick<OperationEntry, "method" | "path" | "op" | "at">>(entries: readonly E[]): { names: Map<E, string>; renamed: RenamedOperation<E>[] } {
+  const natural = new Map(entries.map((entry) => [entry, methodNameOf(entry)] as const));
+  const count = new Map<string, number>();
+  for (const name of natural.values()) count.set(name, (count.get(name) ?? 0) + 1);
   const names = new Map<E, string>();
-  const owners = new Map<string, E>();
+  const holders = new Map<string, E>();
+  const contested: E[] = [];
   for (const entry of entries) {
-    const name = methodNameOf(entry);
-    const other = owners.get(name);
-    if (other !== undefined) {
-      const show = (e: E): string => `${e.method.toUpperCase()} ${e.path}${e.op.operationId === undefined ? "" : ` (operationId ${JSON.stringify(e.op.operationId)})`}`;
-      throw new EmitError(
-        "name-collision",
-        emitter,
-        `operations ${show(other)} and ${show(entry)} both become the client method ${name}.`,
-        "Give one of them an operationId that maps to another name (the naming rule: `mantyx-wire keywords`, \"Names\").",
-        operationPointer(other),
-        [operationPointer(entry)],
-      );
-    }
-    owners.set(name, entry);
-    names.set(entry, name);
+    const name = natural.get(entry)!;
+    if (count.get(name) === 1) {
+      names.set(entry, name);
+      holders.set(name, entry);
+    } else contested.push(entry);
   }
-  return names;
+  const written = (e: E): number => (e.op.operationId === natural.get(e) ? 0 : 1);
+  const order = (a: E, b: E): number => written(a) - written(b) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || (a.method < b.method ? -1 : a.method > b.method ? 1 : 0);
+  const renamed: RenamedOperation<E>[] = [];
+  for (const entry of [...contested].sort(order)) {
+    const base = natural.get(entry)!;
+    let name = base;
+    for (let k = 2; holders.has(name) || METHOD_NAMES_TAKEN.has(name); k++) name = `${base}_${k}`;
+    if (name !== base) renamed.push({ entry, name, natural: base, holder: holders.get(base)! });
+    names.set(entry, name);
+    holders.set(name, entry);
+  }
+  return { names: new Map(entries.map((entry) => [entry, names.get(entry)!])), renamed };
 }
 
 /** The binding of each method's function in a module that imports `imported` (the rule above): method name -> function name. */

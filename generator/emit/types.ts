@@ -15,12 +15,12 @@
  * Each would be a post-processing pass over its output; a small converter
  * over the CONVENTIONS.md subset (generator/emit/types/) is simpler.
  */
-import { EmitError } from "../errors.js";
 import { formatPointer } from "../load/json-pointer.js";
 import type { Emitter, LoadedSchema } from "../model.js";
 import { discriminatedUnion } from "./types/discriminator.js";
 import { docLines, renderJsDoc } from "./types/jsdoc.js";
-import { camelCase, pascalCase, plural, screamingSnake, typeName } from "./types/names.js";
+import { componentNames } from "./component-names.js";
+import { camelCase, pascalCase, plural, screamingSnake } from "./types/names.js";
 import { SchemaConverter, excludedStrings, type Site } from "./types/schema-to-ts.js";
 import { printMembers, printType, type TsType } from "./types/ts-type.js";
 
@@ -59,19 +59,15 @@ export function emitTypes(model: LoadedSchema): string {
 /** types.ts for `model`, and what it has as `unknown` because it cannot be represented. */
 function convertTypes(model: LoadedSchema): { text: string; degraded: Degradation[] } {
   const degraded: Degradation[] = [];
-  const typeNames = componentTypeNames(Object.keys(model.schemas));
+  const names = componentNames(model);
+  const typeNames = new Map(Object.keys(model.schemas).map((component) => [component, names.type(component)]));
   const taken = new Map<string, string>([...typeNames].map(([component, name]) => [name, `component ${JSON.stringify(component)}`]));
-  const claim = (name: string, owner: string): void => {
-    const holder = taken.get(name);
-    if (holder !== undefined && holder !== owner) {
-      throw new EmitError(
-        "name-collision",
-        "types",
-        `the generated name ${name} (for ${owner}) is already used by ${holder}.`,
-        "Rename one of the components in the schema.",
-      );
-    }
-    taken.set(name, owner);
+  /** `name` for `owner`, or `<name>_2` (`_3`, ...) when another declaration has it (component-names.ts's rule). */
+  const claim = (name: string, owner: string): string => {
+    let free = name;
+    for (let k = 2; taken.has(free) && taken.get(free) !== owner; k++) free = `${name}_${k}`;
+    taken.set(free, owner);
+    return free;
   };
 
   let brands: Brand[] = [];
@@ -79,7 +75,8 @@ function convertTypes(model: LoadedSchema): { text: string; degraded: Degradatio
     document: model.document,
     typeNames,
     brand: (site, excluded) => {
-      const name = typeNames.get(site.component)! + site.path.filter((_, i) => site.path[i - 1] === "properties").map(pascalCase).join("");
+      const owner = `the open tag at #/components/schemas/${site.component}/${site.path.join("/")}`;
+      const name = claim(typeNames.get(site.component)! + site.path.filter((_, i) => site.path[i - 1] === "properties").map(pascalCase).join(""), owner);
       if (!brands.some((brand) => brand.name === name)) brands.push({ name, site, excluded });
       return name;
     },
@@ -101,15 +98,11 @@ function convertTypes(model: LoadedSchema): { text: string; degraded: Degradatio
     } else {
       brands = [];
       blocks.push([...doc, declaration(name, converter.convert(schema, site))].join("\n"));
-      for (const brand of brands) {
-        claim(brand.name, `the open tag at #/components/schemas/${component}/${brand.site.path.join("/")}`);
-        blocks.push(brandBlock(brand));
-      }
+      for (const brand of brands) blocks.push(brandBlock(brand));
     }
     const union = discriminatedUnion(schema, model.document, ["components", "schemas", component]);
     if (union) {
-      const constName = `${screamingSnake(name)}_${screamingSnake(plural(union.property))}`;
-      claim(constName, `the tags of ${name}`);
+      const constName = claim(`${screamingSnake(name)}_${screamingSnake(plural(union.property))}`, `the tags of ${name}`);
       blocks.push(tagsBlock(constName, name, union.property, union.tags));
     }
   }
@@ -117,28 +110,6 @@ function convertTypes(model: LoadedSchema): { text: string; degraded: Degradatio
   // resolution but NodeNext's: the client's `import type * as T from "./types.js"` fails (TS2306).
   if (blocks.length === 1) blocks.push("export {};");
   return { text: `${blocks.join("\n\n")}\n`, degraded };
-}
-
-function componentTypeNames(components: readonly string[]): Map<string, string> {
-  const names = new Map<string, string>();
-  const owners = new Map<string, string>();
-  for (const component of components) {
-    const name = typeName(component);
-    const other = owners.get(name);
-    if (other !== undefined) {
-      throw new EmitError(
-        "name-collision",
-        "types",
-        `components ${JSON.stringify(other)} and ${JSON.stringify(component)} both become the TypeScript name ${name}.`,
-        "Rename one of them (component names are PascalCase identifiers; the naming rule: `mantyx-wire keywords`, \"Names\").",
-        formatPointer(["components", "schemas", other]),
-        [formatPointer(["components", "schemas", component])],
-      );
-    }
-    owners.set(name, component);
-    names.set(component, name);
-  }
-  return names;
 }
 
 function fileDoc(model: LoadedSchema): string {

@@ -45,7 +45,7 @@ import { componentDeclarations, indexDeclarations, indexModule } from "./validat
 import { header } from "../header.js";
 import { formatModuleSync } from "./validators/format.js";
 import { LEVEL_MODULES, levelModuleText, levelModuleUnformatted } from "./validators/level-module-text.js";
-import { allErrorsFile, allErrorsName, receiveFile, receiveName, validatorFile, validatorName } from "./validators/names.js";
+import { componentNames, type ComponentNames } from "./component-names.js";
 import { createLevels, levelComponents, type LevelName, type Levels } from "./validators/levels.js";
 import { LEVELS } from "./validators/level-thread.js";
 import { assertPortable } from "./validators/portability.js";
@@ -80,7 +80,7 @@ export function emitValidators(model: LoadedSchema, levels: Levels = createLevel
 async function emitValidatorsInParallel(model: LoadedSchema, context: EmitContext): Promise<EmittedFile[]> {
   const thread = context.levelThread();
   if (thread === undefined) return emitValidators(model, context.levels);
-  checkFileNames(levelComponents(model, "strict"), levelComponents(model, "all-errors"), levelComponents(model, "receive"));
+  checkFileNames(componentNames(model), levelComponents(model, "strict"), levelComponents(model, "all-errors"), levelComponents(model, "receive"));
   const here = LEVELS.filter((level) => !thread.levels.includes(level) && levelComponents(model, level).length > 0);
   // Where the worker formats (./validators/level-thread.ts `threadPlan`), it formats this thread's modules too
   // (the strict level's, where the fixture cases' verdicts need its functions here) while this thread builds the cases.
@@ -118,12 +118,13 @@ function validatorFiles(model: LoadedSchema, moduleText: (level: LevelName) => s
   const names = levelComponents(model, "strict");
   const bodies = levelComponents(model, "all-errors");
   const received = levelComponents(model, "receive");
-  checkFileNames(names, bodies, received);
+  const naming = componentNames(model);
+  checkFileNames(naming, names, bodies, received);
 
   const levels: Level[] = [
-    { components: names, file: validatorFile, declarations: (name, runtime) => componentDeclarations(name, { runtime }), level: "strict" },
-    { components: bodies, file: allErrorsFile, declarations: (name, runtime) => componentDeclarations(name, { allErrors: true, runtime }), level: "all-errors" },
-    { components: received, file: receiveFile, declarations: (name, runtime) => componentDeclarations(name, { receive: true, runtime }), level: "receive" },
+    { components: names, file: naming.validatorFile, declarations: (name, runtime) => componentDeclarations(naming, name, { runtime }), level: "strict" },
+    { components: bodies, file: naming.allErrorsFile, declarations: (name, runtime) => componentDeclarations(naming, name, { allErrors: true, runtime }), level: "all-errors" },
+    { components: received, file: naming.receiveFile, declarations: (name, runtime) => componentDeclarations(naming, name, { receive: true, runtime }), level: "receive" },
   ];
 
   const top = header(model, "//");
@@ -135,12 +136,12 @@ function validatorFiles(model: LoadedSchema, moduleText: (level: LevelName) => s
     files.push({ path: `${DIR}/${module}`, contents: `${top}// Not public: import the validators from ../index.js or ../<name>.js.\n${moduleText(level.level)}` });
     for (const name of level.components) {
       const base = `${DIR}/${level.file(name)}`;
-      files.push({ path: `${base}.js`, contents: top + publicModule(exportName(name), `./${module}`, runtime) });
+      files.push({ path: `${base}.js`, contents: top + publicModule(exportName(naming, name), `./${module}`, runtime) });
       files.push({ path: `${base}.d.ts`, contents: top + level.declarations(name, runtime) });
     }
   }
-  files.push({ path: `${DIR}/index.js`, contents: top + indexModule(names, bodies, received) });
-  files.push({ path: `${DIR}/index.d.ts`, contents: top + indexDeclarations(names, bodies, runtime, received) });
+  files.push({ path: `${DIR}/index.js`, contents: top + indexModule(naming, names, bodies, received) });
+  files.push({ path: `${DIR}/index.d.ts`, contents: top + indexDeclarations(naming, names, bodies, runtime, received) });
 
   for (const file of files) assertPortable(file.path, file.contents, runtime, runtimeImport(model, `${DIR}/internal/strict.js`));
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -156,11 +157,13 @@ export const ${exportName} = /* @__PURE__ */ publicValidator(compiled);
 }
 
 /**
- * Every validator gets its own export and file name. File names are
- * compared case-insensitively: `ABTest` and `AbTest` (both `ab-test.js`)
+ * Every validator gets its own export and file name (component-names.ts
+ * makes them so; checked here, as a bug would overwrite a file). File names
+ * are compared case-insensitively: `ABTest` and `AbTest` (both `ab-test.js`)
  * would overwrite each other on macOS and Windows file systems.
  */
-function checkFileNames(names: readonly string[], bodies: readonly string[], received: readonly string[]): void {
+function checkFileNames(naming: ComponentNames, names: readonly string[], bodies: readonly string[], received: readonly string[]): void {
+  const { validatorName, allErrorsName, receiveName, validatorFile } = naming;
   const at = (name: string): string => formatPointer(["components", "schemas", name]);
   const collision = (message: string, first: string, second: string | undefined): EmitError =>
     new EmitError(

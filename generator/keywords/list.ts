@@ -51,7 +51,7 @@ export const NAMES_RULE = [
   "A component's type name is its name when that is an identifier, else its words in PascalCase (Links-Booking -> LinksBooking, v1.Thing -> V1Thing);",
   "a leading digit gets a _, a reserved word a trailing _. Its validator is validate<TypeName> in validators/<kebab-case type name>.js.",
   "A method is the operationId when that is an identifier, else camelCase of its words; without one, the HTTP method and the path in PascalCase",
-  "(GET /stations/{stationId}/departures -> getStationsByStationIdDepartures). Two components or operations with one name are error[name-collision].",
+  "(GET /stations/{stationId}/departures -> getStationsByStationIdDepartures). Components that would share a type, validator or file name (ignoring case) get <Type>_2 / <file>-2, and operations that would share a method name <name>_2, with a warning.",
 ];
 
 /** The text `mantyx-wire keywords` prints. */

@@ -80,10 +80,6 @@ const CASES: readonly Case[] = [
   { schema: "enum-from-mapping-not-a-union.yaml", code: "invalid-json-schema", at: "enum-from-mapping-not-a-union.yaml:21:34", message: /is not a oneOf with a non-empty discriminator\.mapping/, fix: /KnownAgentRunEvent/ },
   { schema: "enum-from-mapping-beside-enum.yaml", code: "invalid-json-schema", at: "enum-from-mapping-beside-enum.yaml:31:34", message: /stands beside an `enum`/, fix: /Remove the hand-written `enum`/ },
   { schema: "enum-from-mapping-dangling.yaml", code: "dangling-ref", at: "enum-from-mapping-dangling.yaml:30:34", message: /"#\/components\/schemas\/Knwn" does not resolve/, fix: /existing union/ },
-  // Names
-  { schema: "name-collision-types.yaml", code: "name-collision", at: "name-collision-types.yaml:6:5", message: /"Links-Booking" and "LinksBooking" both become the TypeScript name LinksBooking/, fix: /Rename/ },
-  { schema: "name-collision-files.yaml", code: "name-collision", at: "name-collision-files.yaml:6:5", message: /"ABTest" and "AbTest" would both be written to validators\/ab-test\.js/, fix: /Rename/ },
-  { schema: "name-generator-file.yaml", code: "name-collision", at: "name-generator-file.yaml:6:5", message: /"Index" would overwrite validators\/index\.js/, fix: /Rename/ },
   // What the emitters cannot express, located in the file
 ];
 

@@ -214,14 +214,20 @@ describe("types emitter", () => {
     expect(declarations(given)).toBe(want);
   });
 
-  test("two components that map to one TypeScript name are an error", () => {
-    let error: unknown;
-    try {
-      declarations({ "foo-bar": { type: "string" }, FooBar: { type: "number" } });
-    } catch (e) {
-      error = e;
-    }
-    expect(isEmitError(error) && error.code).toBe("name-collision");
+  test("two components that map to one TypeScript name get two (generator/emit/component-names.ts): the one named as its type keeps it, the other <Name>_2", () => {
+    expect(declarations({ "foo-bar": { type: "string" }, FooBar: { type: "number" } })).toBe("export type FooBar = number;\n\nexport type FooBar_2 = string;");
+    // Whatever the order of the document.
+    expect(declarations({ FooBar: { type: "number" }, "foo-bar": { type: "string" } })).toBe("export type FooBar = number;\n\nexport type FooBar_2 = string;");
+  });
+
+  test("an open tag's brand named like a component gets <Name>_2, and the property refers to it", () => {
+    const text = declarations({
+      U: { type: "object", required: ["type"], properties: { type: { type: "string", not: { enum: ["a", "b"] } } } },
+      UType: { type: "integer" },
+    });
+    expect(text).toContain("export interface U {\n  type: UType_2;\n");
+    expect(text).toContain("export type UType_2 = String & { readonly __uType_2: unique symbol };");
+    expect(text).toContain("export type UType = number;");
   });
 
   test("a discriminated branch without a tag value is an error naming the branch", () => {

@@ -10,7 +10,7 @@
  */
 import { formatPointer, isPlainObject } from "../../load/json-pointer.js";
 import type { LoadedSchema } from "../../model.js";
-import { typeName } from "../types/names.js";
+import { componentNames } from "../component-names.js";
 import { SchemaConverter } from "../types/schema-to-ts.js";
 import { printType, type TsType } from "../types/ts-type.js";
 
@@ -33,7 +33,8 @@ export class InlineTypes {
   private current: readonly string[] = [];
 
   constructor(model: LoadedSchema) {
-    const typeNames = new Map(Object.keys(model.schemas).map((name) => [name, typeName(name)]));
+    const names = componentNames(model);
+    const typeNames = new Map(Object.keys(model.schemas).map((name) => [name, names.type(name)]));
     this.converter = new SchemaConverter({
       document: model.document,
       typeNames,

@@ -1,7 +1,6 @@
 /** The `.d.ts` text beside each generated validator module. */
 import { escapePointerSegment } from "../../load/json-pointer.js";
-import { typeName } from "../types/names.js";
-import { allErrorsFile, allErrorsName, receiveFile, receiveName, validatorFile, validatorName } from "./names.js";
+import type { ComponentNames } from "../component-names.js";
 
 const FIRST_ERROR = `Stops at the first failing keyword. After the call, \`{fn}.errors\` is
  * \`null\` if \`data\` is valid, else the issues found (see ValidationIssue).`;
@@ -24,13 +23,14 @@ const RECEIVE_LEVEL = `at the receive level (schema/CONVENTIONS.md, "Two validat
  * all-errors build; `receive`: of its receive-level build).
  */
 export function componentDeclarations(
+  names: ComponentNames,
   name: string,
   { allErrors = false, receive = false, runtime = "@mantyx/wire-types/codegen/v1" }: { allErrors?: boolean; receive?: boolean; runtime?: string } = {},
 ): string {
-  const fn = allErrors ? allErrorsName(name) : receive ? receiveName(name) : validatorName(name);
-  const behaviour = (allErrors ? ALL_ERRORS : FIRST_ERROR).replaceAll("{fn}", fn).replaceAll("{fast}", validatorName(name));
-  const level = receive ? RECEIVE_LEVEL.replace("{strict}", `\`${validatorName(name)}\``) : STRICT_LEVEL;
-  const type = typeName(name);
+  const fn = allErrors ? names.allErrorsName(name) : receive ? names.receiveName(name) : names.validatorName(name);
+  const behaviour = (allErrors ? ALL_ERRORS : FIRST_ERROR).replaceAll("{fn}", fn).replaceAll("{fast}", names.validatorName(name));
+  const level = receive ? RECEIVE_LEVEL.replace("{strict}", `\`${names.validatorName(name)}\``) : STRICT_LEVEL;
+  const type = names.type(name);
   // The component name as a pointer, in a comment: `*/` in a name must not end it.
   const pointer = `#/components/schemas/${escapePointerSegment(name)}`.replace(/\*\//g, "*\\/");
   return `import type { ${type} } from "../types.js";
@@ -52,19 +52,19 @@ export declare namespace ${fn} {
 }
 
 /** Declarations of index.js: every validator by name, and the public types. */
-export function indexDeclarations(names: readonly string[], allErrors: readonly string[], runtime = "@mantyx/wire-types/codegen/v1", receive: readonly string[] = []): string {
-  return `${exportLines(names, allErrors, receive)}export type { ValidationIssue, Validator } from ${JSON.stringify(runtime)};
+export function indexDeclarations(naming: ComponentNames, names: readonly string[], allErrors: readonly string[], runtime = "@mantyx/wire-types/codegen/v1", receive: readonly string[] = []): string {
+  return `${exportLines(naming, names, allErrors, receive)}export type { ValidationIssue, Validator } from ${JSON.stringify(runtime)};
 `;
 }
 
 /** index.js: explicit named re-exports (no \`export *\`), one line per validator. */
-export function indexModule(names: readonly string[], allErrors: readonly string[], receive: readonly string[] = []): string {
-  return exportLines(names, allErrors, receive);
+export function indexModule(naming: ComponentNames, names: readonly string[], allErrors: readonly string[], receive: readonly string[] = []): string {
+  return exportLines(naming, names, allErrors, receive);
 }
 
-function exportLines(names: readonly string[], allErrors: readonly string[], receive: readonly string[]): string {
-  const lines = names.map((n) => `export { ${validatorName(n)} } from "./${validatorFile(n)}.js";`);
-  for (const n of allErrors) lines.push(`export { ${allErrorsName(n)} } from "./${allErrorsFile(n)}.js";`);
-  for (const n of receive) lines.push(`export { ${receiveName(n)} } from "./${receiveFile(n)}.js";`);
+function exportLines(naming: ComponentNames, names: readonly string[], allErrors: readonly string[], receive: readonly string[]): string {
+  const lines = names.map((n) => `export { ${naming.validatorName(n)} } from "./${naming.validatorFile(n)}.js";`);
+  for (const n of allErrors) lines.push(`export { ${naming.allErrorsName(n)} } from "./${naming.allErrorsFile(n)}.js";`);
+  for (const n of receive) lines.push(`export { ${naming.receiveName(n)} } from "./${naming.receiveFile(n)}.js";`);
   return `${lines.join("\n")}\n`;
 }

@@ -33,6 +33,8 @@ export interface OpenApi30Notes {
   readonly droppedPatterns: readonly string[];
   /** Pointers of the `schema: null`s of media types and parameters, read as no schema (as written: nothing moves there). */
   readonly nullSchemas: readonly string[];
+  /** Pointers of the operations' empty `responses: {}`, read as no `responses` (3.1 lets an operation leave them out). */
+  readonly emptyResponses: readonly string[];
 }
 
 /** The version the 3.0 document becomes. */
@@ -54,6 +56,7 @@ export function readOpenApi30(bundled: BundledDocument): { bundled: BundledDocum
     (path) => nullSchemas.push(formatPointer(path)),
   );
   if (!history.empty) followMoves(notes, history);
+  const emptyResponses = dropEmptyResponses(document);
   document.openapi = READ_AS;
   return {
     bundled: bundled.rewritten(history),
@@ -62,8 +65,35 @@ export function readOpenApi30(bundled: BundledDocument): { bundled: BundledDocum
       droppedRefSiblings: notes.droppedRefSiblings.map((pointer) => formatPointer(history.rewritten(pointer))),
       droppedPatterns: notes.droppedPatterns.map((pointer) => formatPointer(history.rewritten(pointer))),
       nullSchemas,
+      emptyResponses,
     },
   };
+}
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/**
+ * An operation's `responses: {}` (seen in the wild; 3.0 asks for at least
+ * one response, openapi-typescript reads it as none): removed, as if not
+ * written, which OpenAPI 3.1 allows. Returns their pointers (nothing moves).
+ */
+function dropEmptyResponses(document: Record<string, unknown>): string[] {
+  const dropped: string[] = [];
+  for (const root of ["paths", "webhooks"]) {
+    const items = document[root];
+    if (typeof items !== "object" || items === null) continue;
+    for (const [key, item] of Object.entries(items as Record<string, unknown>)) {
+      if (typeof item !== "object" || item === null) continue;
+      for (const method of METHODS) {
+        const operation = (item as Record<string, unknown>)[method] as Record<string, unknown> | undefined;
+        const responses = operation?.responses;
+        if (typeof responses !== "object" || responses === null || Array.isArray(responses) || Object.keys(responses).length > 0) continue;
+        dropped.push(formatPointer([root, key, method, "responses"]));
+        delete operation!.responses;
+      }
+    }
+  }
+  return dropped;
 }
 
 /** Points each `$ref` and discriminator mapping written into a schema that moved at where it is now. */

@@ -1,8 +1,9 @@
 /**
  * Names from documents written elsewhere: the method-name rule for
  * operations without an identifier operationId, component names that are no
- * identifiers, and every collision as error[name-collision] naming both
- * places with file:line:col (never "internal error").
+ * identifiers, components that share a name (renamed by a fixed rule, with a
+ * warning at file:line:col), and operations on one method name, likewise
+ * (never "internal error").
  */
 import { describe, expect, test } from "vitest";
 import { openApiJsonEmitter } from "../../../generator/emit/index.js";
@@ -51,34 +52,44 @@ function schemaWith(components: string, paths = "{}"): string {
   return `openapi: 3.1.0\ninfo:\n  title: T\n  version: "1"\npaths: ${paths}\ncomponents:\n  schemas:\n${components}`;
 }
 
-describe("collisions are error[name-collision] naming both places", () => {
+describe("components that share a name get two, with a warning naming both places (generator/emit/component-names.ts)", () => {
   test.each([
     [
       "two components, one type name (Links-Booking and LinksBooking)",
       schemaWith("    Links-Booking:\n      type: object\n    LinksBooking:\n      type: string\n"),
-      ['components "Links-Booking" and "LinksBooking" both become the TypeScript name LinksBooking', "schema.yaml:8:5", "schema.yaml:10:5"],
+      { "types.ts": ["export type LinksBooking = string;", "export interface LinksBooking_2 {"], files: ["links-booking.js", "links-booking_2.js"] },
+      ["schema.yaml:8:5", 'also those of component "LinksBooking"', "it is the type LinksBooking_2, validated by validateLinksBooking_2 in validators/links-booking_2.js"],
     ],
     [
       "two components, one validator file on a case-insensitive file system (ABTest, AbTest)",
       schemaWith("    ABTest:\n      type: object\n    AbTest:\n      type: string\n"),
-      ['components "ABTest" and "AbTest" would both be written to validators/ab-test.js', "schema.yaml:8:5", "schema.yaml:10:5"],
+      { "types.ts": ["export interface ABTest {", "export type AbTest = string;"], files: ["ab-test.js", "ab-test-2.js"] },
+      ["schema.yaml:10:5", 'also those of component "ABTest"', "it is the type AbTest, validated by validateAbTest in validators/ab-test-2.js"],
     ],
     [
       "a component whose validator file is the generator's own (Index)",
       schemaWith("    Index:\n      type: object\n"),
-      ['component "Index" would overwrite validators/index.js', "schema.yaml:8:5"],
+      { "types.ts": ["export interface Index {"], files: ["index-2.js"] },
+      ["schema.yaml:8:5", "validators/index.js, is the generator's own index", "validated by validateIndex in validators/index-2.js"],
     ],
-  ])("%s", async (_name, schema, wants) => {
+  ])("%s", async (_name, schema, want, warning) => {
     const dir = writeTree({ "schema.yaml": schema });
-    const run = await cli(["gen", "--schema", "schema.yaml", "--out", "out"], dir, EMITTERS);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain("error[name-collision]");
-    for (const want of wants) expect(run.stderr).toContain(want);
-    expect(run.stderr).not.toContain("internal error");
-    expect(run.stderr).not.toMatch(/^\s+at /m);
+    const out = tempDir();
+    const run = await cli(["gen", "--schema", "schema.yaml", "--out", out], dir, EMITTERS);
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain("error[");
+    expect(run.stderr.match(/^warning\[types\]/gm)).toHaveLength(1);
+    for (const text of warning) expect(run.stderr).toContain(text);
+    const tree = readTree(out);
+    for (const text of want["types.ts"]) expect(tree.get("types.ts")).toContain(text);
+    const files = [...tree.keys()].filter((f) => /^validators\/[^/]*\.js$/.test(f) && f !== "validators/index.js");
+    expect(files.map((f) => f.slice("validators/".length)).sort()).toEqual([...want.files].sort());
+    // One file per path ignoring case, and the index re-exports each validator from its own file.
+    expect(new Set([...tree.keys()].map((f) => f.toLowerCase())).size).toBe(tree.size);
+    for (const file of want.files) expect(tree.get("validators/index.js")).toContain(`from "./${file}";`);
   });
 
-  test("two operations on one method name (an operationId and a derived name) name both operations", async () => {
+  test("two operations on one method name (an operationId and a derived name): the operationId keeps it, the other is <name>_2, with a warning naming both", async () => {
     const { clientEmitter } = await import("../../../generator/emit/client.js");
     const paths = [
       "",
@@ -90,13 +101,27 @@ describe("collisions are error[name-collision] naming both places", () => {
       "      responses: { '204': { description: none } }",
     ].join("\n");
     const dir = writeTree({ "schema.yaml": schemaWith("    A:\n      type: object\n", paths) });
-    const run = await cli(["gen", "--schema", "schema.yaml", "--out", "out"], dir, [...EMITTERS, clientEmitter]);
-    expect(run.stderr).toContain("error[name-collision]");
-    expect(run.stderr).toContain('operations GET /stations and POST /stations (operationId "getStations") both become the client method getStations');
-    expect(run.stderr).toContain("schema.yaml:7:5");
-    expect(run.stderr).toContain("schema.yaml:10:7");
+    const out = tempDir();
+    const run = await cli(["gen", "--schema", "schema.yaml", "--out", out], dir, [...EMITTERS, clientEmitter]);
+    expect(run.stderr).not.toContain("error[");
     expect(run.stderr).not.toContain("internal error");
-    expect(run.code).toBe(2);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('warning[client]: schema.yaml:7:5: this operation\'s method name getStations is also that of POST /stations (operationId "getStations"); it is getStations_2');
+    const tree = readTree(out);
+    expect(tree.get("operations.ts")).toMatch(/^export const getStations: \(client: ApiCore, options\?: ApiCallOptions\) => Promise<undefined> = \/\* @__PURE__ \*\/ operation\("getStations", \{ method: "POST"/m);
+    expect(tree.get("operations.ts")).toMatch(/^export const getStations_2: \(client: ApiCore, options\?: ApiCallOptions\) => Promise<undefined> = \/\* @__PURE__ \*\/ operation\("getStations_2", \{ method: "GET"/m);
+  });
+
+  test("the operation names do not depend on the order of the document", async () => {
+    const { methodNames } = await import("../../../generator/emit/operation-names.js");
+    const entry = (method: "get" | "post", path: string, operationId?: string) => ({ method, path, op: operationId === undefined ? {} : { operationId }, at: ["paths", path, method] });
+    const a = entry("get", "/users");
+    const b = entry("get", "/users/~");
+    const c = entry("post", "/x", "get-users");
+    const forward = methodNames([a, b, c] as never[]) as Map<unknown, string>;
+    const backward = methodNames([c, b, a] as never[]) as Map<unknown, string>;
+    expect([forward.get(a), forward.get(b), forward.get(c)]).toEqual(["getUsers", "getUsers_2", "getUsers_3"]);
+    expect([backward.get(a), backward.get(b), backward.get(c)]).toEqual(["getUsers", "getUsers_2", "getUsers_3"]);
   });
 
   test("Links-Booking alone is fine: type LinksBooking, validateLinksBooking in validators/links-booking.js", async () => {
