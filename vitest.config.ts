@@ -24,7 +24,12 @@ const browserVariants: Plugin = {
  * Not those that measure the server framing's own machinery (its fast
  * path, its counted decode work).
  */
-export const ON_BROWSER_VARIANTS = ["test/sse/**/*.test.ts", "test/client/{stream,resume,reconnect}.test.ts", "test/audit/{sse,streams,fault-gaps}.test.ts", "test/conformance/official-captures.test.ts"];
+export const ON_BROWSER_VARIANTS = [
+  "test/sse/**/*.test.ts",
+  "test/client/{stream,resume,reconnect}.test.ts",
+  "test/audit/{sse,streams,fault-gaps}.test.ts",
+  "test/conformance/official-captures.test.ts",
+];
 const SERVER_FRAMING_ONLY = ["test/sse/fast-path.test.ts", "test/sse/linearity.test.ts"];
 
 /** The generator imports the runtime as the package `@mantyx/wire-types`: here, its sources (tsconfig.json `paths`). */
@@ -35,7 +40,12 @@ export default defineConfig({
     ...shared,
     projects: [
       { extends: false, resolve, test: { ...shared, name: "node", include: ["test/**/*.test.ts"] } },
-      { extends: false, resolve, plugins: [browserVariants], test: { ...shared, name: "browser-variants", include: ON_BROWSER_VARIANTS, exclude: SERVER_FRAMING_ONLY } },
+      {
+        extends: false,
+        resolve,
+        plugins: [browserVariants],
+        test: { ...shared, name: "browser-variants", include: ON_BROWSER_VARIANTS, exclude: SERVER_FRAMING_ONLY },
+      },
     ],
   },
 });

@@ -45,8 +45,44 @@ import type { BenchRow } from "./table.js";
 const root = fileURLToPath(new URL("../", import.meta.url));
 const CHUNK = 16 * 1024;
 
-const MIXED = ["the", "model", "streams", "tokens", "as", "small", "deltas,", "often", "one", "word", "or", "two:", "résumé", "naïve", "😀", "\"quoted\"", "and\nnewlines"];
-const ASCII = ["the", "model", "streams", "tokens", "as", "small", "deltas,", "often", "one", "word", "or", "two:", "resume", "naive", ":)", "\"quoted\"", "and\nnewlines"];
+const MIXED = [
+  "the",
+  "model",
+  "streams",
+  "tokens",
+  "as",
+  "small",
+  "deltas,",
+  "often",
+  "one",
+  "word",
+  "or",
+  "two:",
+  "résumé",
+  "naïve",
+  "😀",
+  '"quoted"',
+  "and\nnewlines",
+];
+const ASCII = [
+  "the",
+  "model",
+  "streams",
+  "tokens",
+  "as",
+  "small",
+  "deltas,",
+  "often",
+  "one",
+  "word",
+  "or",
+  "two:",
+  "resume",
+  "naive",
+  ":)",
+  '"quoted"',
+  "and\nnewlines",
+];
 
 /** A stream of assistant_delta frames of token-sized, varied text, `targetBytes` long. */
 export function deltaStream(targetBytes: number, words: readonly string[] = MIXED): Uint8Array {
@@ -79,7 +115,9 @@ async function ours(chunks: readonly Uint8Array[]): Promise<number> {
 async function peerStream(chunks: readonly Uint8Array[], validate: (v: unknown) => boolean): Promise<number> {
   let n = 0;
   // DOM's TextDecoderStream types its writable side as BufferSource.
-  const text = streamOf(chunks).pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>);
+  const text = streamOf(chunks).pipeThrough(
+    new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>,
+  );
   const events = text.pipeThrough(new EventSourceParserStream());
   for await (const event of events as unknown as AsyncIterable<{ data: string }>) {
     const value: unknown = JSON.parse(event.data);
@@ -124,10 +162,19 @@ async function liveValidators(): Promise<{ same: Check; plain: Check }> {
   addComponents(same, model.schemas);
   const plain = createValidatorAjv({ discriminator: false });
   addComponents(plain, withoutDiscriminators(model.schemas));
-  return { same: same.getSchema(componentRef("AgentRunEvent"))!, plain: plain.getSchema(componentRef("AgentRunEvent"))! };
+  return {
+    same: same.getSchema(componentRef("AgentRunEvent"))!,
+    plain: plain.getSchema(componentRef("AgentRunEvent"))!,
+  };
 }
 
-async function decodeRows(label: string, bytes: Uint8Array, validate: Check, baselineName: string, quick: boolean): Promise<BenchRow[]> {
+async function decodeRows(
+  label: string,
+  bytes: Uint8Array,
+  validate: Check,
+  baselineName: string,
+  quick: boolean,
+): Promise<BenchRow[]> {
   const chunks = chunksOf(bytes);
   const expected = await ours(chunks);
   if ((await peerStream(chunks, validate)) !== expected || (await peerCore(chunks, validate)) !== expected) {
@@ -135,7 +182,11 @@ async function decodeRows(label: string, bytes: Uint8Array, validate: Check, bas
   }
   const mb = bytes.length / (1024 * 1024);
   const runs = quick ? 5 : 7;
-  const contenders: Array<() => Promise<number>> = [() => ours(chunks), () => peerStream(chunks, validate), () => peerCore(chunks, validate)];
+  const contenders: Array<() => Promise<number>> = [
+    () => ours(chunks),
+    () => peerStream(chunks, validate),
+    () => peerCore(chunks, validate),
+  ];
   const rates: number[][] = contenders.map(() => []);
   // Warm all (the JIT settles after a few passes), then rotate the order so
   // machine noise hits every contender alike.
@@ -151,9 +202,30 @@ async function decodeRows(label: string, bytes: Uint8Array, validate: Check, bas
   const [oursMBs, streamMBs, coreMBs] = rates.map(median) as [number, number, number];
   const note = `${label}: ${mb.toFixed(1)} MB, ${expected} events, 16 KiB chunks, median of ${runs}`;
   return [
-    { group: "decode", name: "ours: runtime/sse + JSON.parse + generated validator", value: oursMBs, unit: "MB/s", ratio: oursMBs / streamMBs, note: `${note}; bar: >= 1.5x` },
-    { group: "decode", name: `${baselineName}, behind the stream`, value: streamMBs, unit: "MB/s", ratio: 1, note: "peer" },
-    { group: "decode", name: `${baselineName}, bare createParser`, value: coreMBs, unit: "MB/s", ratio: coreMBs / streamMBs, note: `ours / this: ${(oursMBs / coreMBs).toFixed(2)}x` },
+    {
+      group: "decode",
+      name: "ours: runtime/sse + JSON.parse + generated validator",
+      value: oursMBs,
+      unit: "MB/s",
+      ratio: oursMBs / streamMBs,
+      note: `${note}; bar: >= 1.5x`,
+    },
+    {
+      group: "decode",
+      name: `${baselineName}, behind the stream`,
+      value: streamMBs,
+      unit: "MB/s",
+      ratio: 1,
+      note: "peer",
+    },
+    {
+      group: "decode",
+      name: `${baselineName}, bare createParser`,
+      value: coreMBs,
+      unit: "MB/s",
+      ratio: coreMBs / streamMBs,
+      note: `ours / this: ${(oursMBs / coreMBs).toFixed(2)}x`,
+    },
   ];
 }
 
@@ -208,7 +280,14 @@ export async function sizeRows(): Promise<BenchRow[]> {
     row("real bundle: runAgent + ToolRegistry on MantyxCore, a local tool", sizes.runAgentWithTools, ""),
     row("every validator (validators/index.js)", sizes.allValidators, "<= 50 kB"),
     row("  the SSE decoder alone (parseSseBatches)", decoder, ""),
-    { group: "size", name: "openapi-fetch + eventsource-parser/stream", value: kb(peer.gz), unit: "kB gz", ratio: 1, note: `${kb(peer.min).toFixed(1)} kB min` },
+    {
+      group: "size",
+      name: "openapi-fetch + eventsource-parser/stream",
+      value: kb(peer.gz),
+      unit: "kB gz",
+      ratio: 1,
+      note: `${kb(peer.min).toFixed(1)} kB min`,
+    },
     { group: "size", name: "  openapi-fetch alone", value: kb(fetchOnly.gz), unit: "kB gz" },
     { group: "size", name: "  eventsource-parser/stream alone", value: kb(parserOnly.gz), unit: "kB gz" },
   ];
@@ -221,7 +300,13 @@ export async function runClientBench(opts: { quick?: boolean } = {}): Promise<Be
   const { same, plain } = await liveValidators();
   return [
     ...(await decodeRows("text with é/😀", mixed, same, "eventsource-parser + JSON.parse + ajv (same options)", quick)),
-    ...(await decodeRows("ASCII text", deltaStream(size, ASCII), same, "eventsource-parser + JSON.parse + ajv (same options)", quick)),
+    ...(await decodeRows(
+      "ASCII text",
+      deltaStream(size, ASCII),
+      same,
+      "eventsource-parser + JSON.parse + ajv (same options)",
+      quick,
+    )),
     ...(await decodeRows("text with é/😀", mixed, plain, "eventsource-parser + JSON.parse + ajv (plain oneOf)", quick)),
     ...(await sizeRows()),
   ];

@@ -43,14 +43,19 @@ export interface CorpusOptions {
 /** The bundled bin, built as published (generator/scripts/build.mjs) beside the sources so its dependencies resolve as in an install; removed by the returned function. */
 export function buildBin(): { bin: string; remove: () => void } {
   const dir = mkdtempSync(join(ROOT, "generator", ".test-bin-"));
-  execFileSync(process.execPath, [join(ROOT, "generator", "scripts", "build.mjs"), dir], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(process.execPath, [join(ROOT, "generator", "scripts", "build.mjs"), dir], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   return { bin: join(dir, "mantyx-wire.js"), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 export function documentsOf(opts: CorpusOptions): CorpusDocument[] {
   const seen = new Set<string>();
   // A document in two sets is run once, in the first.
-  const docs = opts.sets.flatMap((set) => selectDocuments(set, opts.sample === undefined ? {} : { sample: opts.sample })).filter((d) => !seen.has(d.id) && seen.add(d.id));
+  const docs = opts.sets
+    .flatMap((set) => selectDocuments(set, opts.sample === undefined ? {} : { sample: opts.sample }))
+    .filter((d) => !seen.has(d.id) && seen.add(d.id));
   return opts.only === undefined ? docs : docs.filter((d) => opts.only!.test(d.id));
 }
 
@@ -64,11 +69,20 @@ export async function runCorpus(opts: CorpusOptions, bin?: string): Promise<Corp
   let done = 0;
   try {
     return await pool(docs, Math.min(2, Math.max(1, opts.workers ?? 2)), async (doc) => {
-      const result = await measureDocument(doc, { bin: bin ?? built!.bin, work, timeoutMs: opts.timeoutMs ?? 600_000, keep: opts.keep ?? false, peer: opts.peer ?? true, bundleCheck: doc.set === "big" });
+      const result = await measureDocument(doc, {
+        bin: bin ?? built!.bin,
+        work,
+        timeoutMs: opts.timeoutMs ?? 600_000,
+        keep: opts.keep ?? false,
+        peer: opts.peer ?? true,
+        bundleCheck: doc.set === "big",
+      });
       done++;
       if (opts.progress !== false) {
         const status = result.gen === "generated" ? (result.compiles ? "ok" : "does not compile") : result.gen;
-        console.error(`[${done}/${docs.length} ${((Date.now() - started) / 1000).toFixed(0)} s] ${doc.id}: ${status} (gen ${(result.genMs / 1000).toFixed(1)} s, ots ${(result.peerMs / 1000).toFixed(1)} s)`);
+        console.error(
+          `[${done}/${docs.length} ${((Date.now() - started) / 1000).toFixed(0)} s] ${doc.id}: ${status} (gen ${(result.genMs / 1000).toFixed(1)} s, ots ${(result.peerMs / 1000).toFixed(1)} s)`,
+        );
       }
       return result;
     });
@@ -84,7 +98,10 @@ export async function runCorpusBench(opts: { quick?: boolean } = {}): Promise<Be
   try {
     const results = [
       ...(await runCorpus({ sets: ["big"], workers: 1, only: opts.quick ? /github/ : undefined }, bin)),
-      ...(await runCorpus({ sets: opts.quick ? ["ci"] : ["readme", "directory-3.1", "streams", "directory-3.0"] }, bin)),
+      ...(await runCorpus(
+        { sets: opts.quick ? ["ci"] : ["readme", "directory-3.1", "streams", "directory-3.0"] },
+        bin,
+      )),
     ];
     console.error(`${documentTable(results)}\n`);
     return benchRows(results);
@@ -101,7 +118,8 @@ function parseArgs(argv: readonly string[]): CorpusOptions & { json?: string } {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const sets = (value("set") ?? "readme,directory-3.1,streams,directory-3.0").split(",") as SetName[];
-  for (const s of sets) if (!SETS.includes(s)) throw new Error(`corpus: unknown set "${s}"; choose from ${SETS.join(", ")}`);
+  for (const s of sets)
+    if (!SETS.includes(s)) throw new Error(`corpus: unknown set "${s}"; choose from ${SETS.join(", ")}`);
   const sample = value("sample");
   const only = value("only");
   const workers = value("workers");
@@ -125,7 +143,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(documentTable(results));
   console.log();
   console.log(summaryTable(summarize(results)));
-  for (const r of results) if (r.oneOperation !== undefined) console.log(`\n${r.id}: a program calling one operation (${r.oneOperation.operation}) bundles to ${r.oneOperation.bytes} B minified, ${r.oneOperation.gzipBytes} B gzip; ${r.oneOperation.fromOperationsTs} B of it from operations.ts (${r.oneOperation.operationsTsBytes} B)`);
+  for (const r of results)
+    if (r.oneOperation !== undefined)
+      console.log(
+        `\n${r.id}: a program calling one operation (${r.oneOperation.operation}) bundles to ${r.oneOperation.bytes} B minified, ${r.oneOperation.gzipBytes} B gzip; ${r.oneOperation.fromOperationsTs} B of it from operations.ts (${r.oneOperation.operationsTsBytes} B)`,
+      );
   if (opts.json !== undefined) writeFileSync(opts.json, `${JSON.stringify(results, null, 2)}\n`);
   if (results.some((r) => r.gen === "internal")) process.exitCode = 1;
 }

@@ -28,7 +28,9 @@ const cpuProbe = fileURLToPath(new URL("./cpu-usage.mjs", import.meta.url));
 
 /** Wall time of `node <args>` and the CPU time (user + system) the process reports at exit (./cpu-usage.mjs). */
 function measureNode(args: string[], cpuFile: string): { wall: number; cpu: number } {
-  const { wall } = measureCommand(process.execPath, ["--import", pathToFileURL(cpuProbe).href, ...args], { BENCH_CPU_OUT: cpuFile });
+  const { wall } = measureCommand(process.execPath, ["--import", pathToFileURL(cpuProbe).href, ...args], {
+    BENCH_CPU_OUT: cpuFile,
+  });
   return { wall, cpu: Number(readFileSync(cpuFile, "utf8")) };
 }
 
@@ -67,7 +69,10 @@ export async function runGenBench(opts: { quick?: boolean } = {}): Promise<Bench
     for (let i = 0; i < runs; i++) {
       const dir = join(out, `run-${i}`);
       const o = measureNode([bin, "gen", "--schema", "schema/openapi.yaml", "--out", join(dir, "generated")], cpuFile);
-      const p = measureNode(["node_modules/openapi-typescript/bin/cli.js", "generated/openapi.json", "-o", join(dir, "ots.ts")], cpuFile);
+      const p = measureNode(
+        ["node_modules/openapi-typescript/bin/cli.js", "generated/openapi.json", "-o", join(dir, "ots.ts")],
+        cpuFile,
+      );
       ours.push(o.wall);
       oursCpu.push(o.cpu);
       peer.push(p.wall);
@@ -80,12 +85,47 @@ export async function runGenBench(opts: { quick?: boolean } = {}): Promise<Bench
     const oc = median(oursCpu);
     const pc = median(peerCpu);
     return [
-      { group: "cli start (whole process)", name: "mantyx-wire --help (bundled bin)", value: h, unit: "ms", ratio: h / b, note: `x of node -e 0; bar: <= 2.5x; median of ${help.length}` },
+      {
+        group: "cli start (whole process)",
+        name: "mantyx-wire --help (bundled bin)",
+        value: h,
+        unit: "ms",
+        ratio: h / b,
+        note: `x of node -e 0; bar: <= 2.5x; median of ${help.length}`,
+      },
       { group: "cli start (whole process)", name: "node -e 0", value: b, unit: "ms", ratio: 1, note: "baseline" },
-      { group: "gen (whole process, cold)", name: "mantyx-wire gen (every artefact, bundled bin)", value: o, unit: "ms", ratio: p / o, note: `x faster than the peer; bar: > 1x; median of ${runs}` },
-      { group: "gen (whole process, cold)", name: "openapi-typescript CLI (types only)", value: p, unit: "ms", ratio: 1, note: "peer" },
-      { group: "gen (CPU time of the process, cold)", name: "mantyx-wire gen (every artefact, bundled bin)", value: oc, unit: "ms", ratio: pc / oc, note: `x less CPU than the peer; median of ${runs}; steadier than wall time on a busy machine` },
-      { group: "gen (CPU time of the process, cold)", name: "openapi-typescript CLI (types only)", value: pc, unit: "ms", ratio: 1, note: "peer" },
+      {
+        group: "gen (whole process, cold)",
+        name: "mantyx-wire gen (every artefact, bundled bin)",
+        value: o,
+        unit: "ms",
+        ratio: p / o,
+        note: `x faster than the peer; bar: > 1x; median of ${runs}`,
+      },
+      {
+        group: "gen (whole process, cold)",
+        name: "openapi-typescript CLI (types only)",
+        value: p,
+        unit: "ms",
+        ratio: 1,
+        note: "peer",
+      },
+      {
+        group: "gen (CPU time of the process, cold)",
+        name: "mantyx-wire gen (every artefact, bundled bin)",
+        value: oc,
+        unit: "ms",
+        ratio: pc / oc,
+        note: `x less CPU than the peer; median of ${runs}; steadier than wall time on a busy machine`,
+      },
+      {
+        group: "gen (CPU time of the process, cold)",
+        name: "openapi-typescript CLI (types only)",
+        value: pc,
+        unit: "ms",
+        ratio: 1,
+        note: "peer",
+      },
     ];
   } finally {
     rmSync(out, { recursive: true, force: true });

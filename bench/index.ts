@@ -25,7 +25,8 @@ const benches: Record<string, (opts: { quick?: boolean }) => Promise<BenchRow[]>
 };
 
 const quick = process.argv.includes("--quick");
-const onlyArg = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length) ??
+const onlyArg =
+  process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length) ??
   (process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined);
 const selected = onlyArg ? onlyArg.split(",") : Object.keys(benches);
 

@@ -42,14 +42,35 @@ import type { BenchRow } from "./table.js";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const CHUNK = 16 * 1024;
-const WORDS = ["The", " model", " streams", " tokens", " as", " small", " deltas", ",", " often", " one", " word", " résumé", " 😀", " \"quoted\""];
+const WORDS = [
+  "The",
+  " model",
+  " streams",
+  " tokens",
+  " as",
+  " small",
+  " deltas",
+  ",",
+  " often",
+  " one",
+  " word",
+  " résumé",
+  " 😀",
+  ' "quoted"',
+];
 
 /** Chat completion chunks, `targetBytes` long, ended by [DONE]. */
 export function chunkStream(targetBytes: number): Uint8Array {
   const parts: string[] = [];
   let size = 0;
   for (let i = 0; size < targetBytes; i++) {
-    const chunk = { id: "chatcmpl-9aXbYcZ", object: "chat.completion.chunk", created: 1764806400, model: "gpt-x-2026-01", choices: [{ index: 0, delta: { content: WORDS[i % WORDS.length] }, logprobs: null, finish_reason: null }] };
+    const chunk = {
+      id: "chatcmpl-9aXbYcZ",
+      object: "chat.completion.chunk",
+      created: 1764806400,
+      model: "gpt-x-2026-01",
+      choices: [{ index: 0, delta: { content: WORDS[i % WORDS.length] }, logprobs: null, finish_reason: null }],
+    };
     const frame = `data: ${JSON.stringify(chunk)}\n\n`;
     parts.push(frame);
     size += frame.length;
@@ -72,7 +93,11 @@ const CHUNK_SCHEMA = {
       items: {
         type: "object",
         required: ["index", "delta"],
-        properties: { index: { type: "integer" }, delta: { type: "object", properties: { content: { type: ["string", "null"] } } }, finish_reason: { type: ["string", "null"] } },
+        properties: {
+          index: { type: "integer" },
+          delta: { type: "object", properties: { content: { type: ["string", "null"] } } },
+          finish_reason: { type: ["string", "null"] },
+        },
       },
     },
   },
@@ -102,7 +127,8 @@ function gen(): Promise<void> {
   })());
 }
 
-const answer = (chunks: readonly Uint8Array[]): Response => new Response(streamOf(chunks), { headers: { "content-type": "text/event-stream" } });
+const answer = (chunks: readonly Uint8Array[]): Response =>
+  new Response(streamOf(chunks), { headers: { "content-type": "text/event-stream" } });
 
 async function ours(api: Chat31, chunks: readonly Uint8Array[], check: Check): Promise<number> {
   let n = 0;
@@ -118,8 +144,12 @@ async function ours(api: Chat31, chunks: readonly Uint8Array[], check: Check): P
 
 async function peer(chunks: readonly Uint8Array[], check: Check): Promise<number> {
   let n = 0;
-  const text = answer(chunks).body!.pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>);
-  for await (const event of text.pipeThrough(new EventSourceParserStream()) as unknown as AsyncIterable<{ data: string }>) {
+  const text = answer(chunks).body!.pipeThrough(
+    new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>,
+  );
+  for await (const event of text.pipeThrough(new EventSourceParserStream()) as unknown as AsyncIterable<{
+    data: string;
+  }>) {
     if (event.data === "[DONE]") break;
     const value: unknown = JSON.parse(event.data);
     if (check && !check(value)) throw new Error("invalid chunk");
@@ -145,20 +175,32 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 function cut(bytes: Uint8Array, size: number | "event"): Uint8Array[] {
   const chunks: Uint8Array[] = [];
   if (size === "event") {
-    for (let i = 0, j: number; i < bytes.length; i = j + 1) chunks.push(bytes.subarray(i, (j = bytes.indexOf(10, bytes.indexOf(10, i) + 1)) + 1));
+    for (let i = 0, j: number; i < bytes.length; i = j + 1)
+      chunks.push(bytes.subarray(i, (j = bytes.indexOf(10, bytes.indexOf(10, i) + 1)) + 1));
     return chunks;
   }
   for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
   return chunks;
 }
 
-async function decodeRows(bytes: Uint8Array, size: number | "event", check: Check, label: string, bar: string, quick: boolean): Promise<BenchRow[]> {
+async function decodeRows(
+  bytes: Uint8Array,
+  size: number | "event",
+  check: Check,
+  label: string,
+  bar: string,
+  quick: boolean,
+): Promise<BenchRow[]> {
   await gen();
   const api = (await import(path.join(OUT, "operations-unvalidated.ts"))) as Chat31;
   const chunks = cut(bytes, size);
   const expected = await ours(api, chunks, check);
   if ((await peer(chunks, check)) !== expected) throw new Error("the decoders disagree on the chunk count");
-  const datas = new TextDecoder().decode(bytes).split("\n\n").map((frame) => frame.slice("data: ".length)).filter((data) => data && data !== "[DONE]");
+  const datas = new TextDecoder()
+    .decode(bytes)
+    .split("\n\n")
+    .map((frame) => frame.slice("data: ".length))
+    .filter((data) => data && data !== "[DONE]");
   if (datas.length !== expected) throw new Error("the ceiling reads another count");
   const mb = bytes.length / (1024 * 1024);
   const runs = quick ? 5 : 7;
@@ -183,9 +225,30 @@ async function decodeRows(bytes: Uint8Array, size: number | "event", check: Chec
   const [ow, pw] = walls.map(median) as [number, number];
   const chunking = size === "event" ? "one event per chunk" : `${size / 1024} KiB chunks`;
   return [
-    { group: "items", name: `ours: a generated JSON-or-stream operation's item stream${label}`, value: o, unit: "MB/s", ratio: o / p, note: `chat chunks: ${mb.toFixed(1)} MB, ${expected} chunks + [DONE], ${chunking}, median of ${runs} (CPU time; wall-clock ratio ${(ow / pw).toFixed(2)}x)${bar ? `; bar: ${bar}` : ""}` },
-    { group: "items", name: `eventsource-parser stream + JSON.parse${label}`, value: p, unit: "MB/s", ratio: 1, note: "peer" },
-    { group: "items", name: `  ceiling: JSON.parse alone on the data${label}`, value: c, unit: "MB/s", ratio: c / p, note: "no decoding, no iteration: bounds the ratio of any reader that JSON-parses every event" },
+    {
+      group: "items",
+      name: `ours: a generated JSON-or-stream operation's item stream${label}`,
+      value: o,
+      unit: "MB/s",
+      ratio: o / p,
+      note: `chat chunks: ${mb.toFixed(1)} MB, ${expected} chunks + [DONE], ${chunking}, median of ${runs} (CPU time; wall-clock ratio ${(ow / pw).toFixed(2)}x)${bar ? `; bar: ${bar}` : ""}`,
+    },
+    {
+      group: "items",
+      name: `eventsource-parser stream + JSON.parse${label}`,
+      value: p,
+      unit: "MB/s",
+      ratio: 1,
+      note: "peer",
+    },
+    {
+      group: "items",
+      name: `  ceiling: JSON.parse alone on the data${label}`,
+      value: c,
+      unit: "MB/s",
+      ratio: c / p,
+      note: "no decoding, no iteration: bounds the ratio of any reader that JSON-parses every event",
+    },
   ];
 }
 
@@ -197,7 +260,13 @@ async function sizeRow(): Promise<BenchRow> {
 const client = new ChatCore({ baseUrl: "https://api.example", apiKey: "key" });
 for await (const event of await createResponse(client, { input: "Hello", stream: true })) if (event.type === "response.output_text.delta") console.log(event.delta);`;
   const b = await bundle(program);
-  return { group: "size", name: "real bundle: a JSON-or-stream operation streamed via operation functions (chat-31.yaml), default validation", value: b.gz / 1000, unit: "kB gz", note: `${(b.min / 1000).toFixed(1)} kB min; bar: <= 24 kB` };
+  return {
+    group: "size",
+    name: "real bundle: a JSON-or-stream operation streamed via operation functions (chat-31.yaml), default validation",
+    value: b.gz / 1000,
+    unit: "kB gz",
+    note: `${(b.min / 1000).toFixed(1)} kB min; bar: <= 24 kB`,
+  };
 }
 
 export async function runItemStreamBench(opts: { quick?: boolean } = {}): Promise<BenchRow[]> {
@@ -206,7 +275,14 @@ export async function runItemStreamBench(opts: { quick?: boolean } = {}): Promis
   const ajv = createValidatorAjv();
   const check = ajv.compile(CHUNK_SCHEMA) as (v: unknown) => boolean;
   return [
-    ...(await decodeRows(bytes, CHUNK, check, ", receive-level validator", "not slower than the peer (>= 1.0x)", quick)),
+    ...(await decodeRows(
+      bytes,
+      CHUNK,
+      check,
+      ", receive-level validator",
+      "not slower than the peer (>= 1.0x)",
+      quick,
+    )),
     ...(await decodeRows(bytes, CHUNK, undefined, ", no validation", ">= 2x", quick)),
     ...(await decodeRows(chunkStream(bytes.length >> 2), "event", undefined, ", no validation, live", "", quick)),
     await sizeRow(),

@@ -55,10 +55,26 @@ const WORKSPACE = "acme";
 
 /** Starts `mantyx-wire mock --port 0 --quiet` from the sources; resolves with its URL (the first stdout line). */
 async function startMockProcess(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "generator/main.ts", "mock", "--port", "0", "--quiet", "--workspace", WORKSPACE, "--api-key", API_KEY], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "generator/main.ts",
+      "mock",
+      "--port",
+      "0",
+      "--quiet",
+      "--workspace",
+      WORKSPACE,
+      "--api-key",
+      API_KEY,
+    ],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let stderr = "";
   child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
   const url = await new Promise<string>((resolve, reject) => {
@@ -68,7 +84,9 @@ async function startMockProcess(): Promise<{ child: ChildProcess; url: string }>
       const line = out.split("\n")[0]!;
       if (out.includes("\n")) resolve(line.trim());
     });
-    child.once("exit", (code) => reject(new Error(`mantyx-wire mock exited (${code}) before printing its URL: ${stderr}`)));
+    child.once("exit", (code) =>
+      reject(new Error(`mantyx-wire mock exited (${code}) before printing its URL: ${stderr}`)),
+    );
   });
   return { child, url };
 }
@@ -99,7 +117,12 @@ export async function runMockLoad(options: MockLoadOptions): Promise<MockLoadRes
   let delivered = 0;
   let connections = 0;
   try {
-    const client = new MantyxClient({ baseUrl: url, workspace: WORKSPACE, apiKey: API_KEY, onWarning: () => undefined });
+    const client = new MantyxClient({
+      baseUrl: url,
+      workspace: WORKSPACE,
+      apiKey: API_KEY,
+      onWarning: () => undefined,
+    });
     const started = performance.now();
     await Promise.all(
       Array.from({ length: runs }, async (_, i) => {
@@ -111,7 +134,11 @@ export async function runMockLoad(options: MockLoadOptions): Promise<MockLoadRes
           );
           connections++;
           let expected = 1;
-          const stream = client.streamRun(runId, { idleTimeoutMs, onInvalid: "deliver", onReconnect: () => void connections++ });
+          const stream = client.streamRun(runId, {
+            idleTimeoutMs,
+            onInvalid: "deliver",
+            onReconnect: () => void connections++,
+          });
           let last: (typeof stream extends AsyncIterable<infer I> ? I : never) | undefined;
           for await (const item of stream) {
             const seq = item instanceof StreamDecodeError ? Number(item.frame.id) : item.seq;
@@ -123,7 +150,8 @@ export async function runMockLoad(options: MockLoadOptions): Promise<MockLoadRes
             delivered++;
             last = item;
           }
-          if (last === undefined || last instanceof StreamDecodeError || !isTerminalEvent(last)) failures.push(`run ${i}: ended without its terminal event`);
+          if (last === undefined || last instanceof StreamDecodeError || !isTerminalEvent(last))
+            failures.push(`run ${i}: ended without its terminal event`);
           // deltas, the message and the result, plus what a fault stored
           if (expected - 1 < events + 2) failures.push(`run ${i}: ${expected - 1} events, fewer than ${events + 2}`);
         } catch (error) {
@@ -157,11 +185,35 @@ export async function runMockLoadBench({ quick = false }: { quick?: boolean } = 
   const events = 1000;
   const r = await runMockLoad({ runs, events });
   const shape = `${runs} runs x ${events} events, ${r.faultedRuns} faulted, ${r.connections} connections`;
-  const once = r.failures.length === 0 ? "exactly once: yes" : `exactly once: NO (${r.failures.length} failures; first: ${r.failures[0]})`;
+  const once =
+    r.failures.length === 0
+      ? "exactly once: yes"
+      : `exactly once: NO (${r.failures.length} failures; first: ${r.failures[0]})`;
   return [
-    { group: "mock-load", name: "throughput (our client, one mock)", value: r.eventsPerSecond, unit: "events/s", note: `${shape}; ${once}` },
-    { group: "mock-load", name: "server peak RSS (child process)", value: (r.serverPeakRssBytes ?? NaN) / MB, unit: "MB", note: r.serverPeakRssBytes === undefined ? "VmHWM unavailable (not Linux)" : "VmHWM of mantyx-wire mock, tsx loader included" },
-    { group: "mock-load", name: "client peak RSS (this process)", value: r.clientPeakRssBytes / MB, unit: "MB", note: "sampled every 25 ms during the load" },
+    {
+      group: "mock-load",
+      name: "throughput (our client, one mock)",
+      value: r.eventsPerSecond,
+      unit: "events/s",
+      note: `${shape}; ${once}`,
+    },
+    {
+      group: "mock-load",
+      name: "server peak RSS (child process)",
+      value: (r.serverPeakRssBytes ?? NaN) / MB,
+      unit: "MB",
+      note:
+        r.serverPeakRssBytes === undefined
+          ? "VmHWM unavailable (not Linux)"
+          : "VmHWM of mantyx-wire mock, tsx loader included",
+    },
+    {
+      group: "mock-load",
+      name: "client peak RSS (this process)",
+      value: r.clientPeakRssBytes / MB,
+      unit: "MB",
+      note: "sampled every 25 ms during the load",
+    },
   ];
 }
 

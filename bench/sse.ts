@@ -104,7 +104,20 @@ type Name = keyof typeof contenders;
  * character (accents, dashes, curly quotes, emoji, CJK), as model output does.
  */
 export function realisticStream(targetBytes: number, nonAsciiShare = 0): { bytes: Uint8Array; messages: number } {
-  const words = ["the", "agent", "tool", "call", "resume", "token", "stream", "delta", "reply", "server", "MANTYX", "ok,"];
+  const words = [
+    "the",
+    "agent",
+    "tool",
+    "call",
+    "resume",
+    "token",
+    "stream",
+    "delta",
+    "reply",
+    "server",
+    "MANTYX",
+    "ok,",
+  ];
   const extras = ["é", "—", "’", "😀", "日本", "ü"];
   let seed = 42;
   const rnd = (n: number): number => {
@@ -244,7 +257,13 @@ export async function runSseBench(opts: { quick?: boolean } = {}): Promise<Bench
   const quick = opts.quick ?? false;
   const runs = quick ? 5 : 7;
   const rows: BenchRow[] = [];
-  const all: Name[] = ["eventsource-parser", "bare TextDecoder+indexOf", "parseSse", "parseSseBatches", "createSseParser"];
+  const all: Name[] = [
+    "eventsource-parser",
+    "bare TextDecoder+indexOf",
+    "parseSse",
+    "parseSseBatches",
+    "createSseParser",
+  ];
   const counts = (messages: number): Partial<Record<Name, number>> => ({
     "eventsource-parser": messages,
     "bare TextDecoder+indexOf": messages * 4,
@@ -255,7 +274,10 @@ export async function runSseBench(opts: { quick?: boolean } = {}): Promise<Bench
   const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 
   // Realistic stream, 16 KiB chunks: ASCII text, then 5% of frames with a non-ASCII character.
-  for (const [label, share] of [["ASCII text", 0], ["5% non-ASCII frames", 0.05]] as const) {
+  for (const [label, share] of [
+    ["ASCII text", 0],
+    ["5% non-ASCII frames", 0.05],
+  ] as const) {
     const real = realisticStream(20_000_000, share);
     const t = await measure(all, cut(real.bytes, 16 * 1024), counts(real.messages), runs);
     rows.push(
@@ -286,7 +308,13 @@ export async function runSseBench(opts: { quick?: boolean } = {}): Promise<Bench
     for (const mib of sizes) {
       const bytes = bigEvent(mib * 1024 * 1024);
       // Every run reads 16 MiB: 16 passes over the 1 MiB event, 4 over the 4 MiB one.
-      const t = await measure(names, cut(bytes, 1024), { "eventsource-parser": 1, parseSse: 1, parseSseBatches: 1 }, runs, 16 / mib);
+      const t = await measure(
+        names,
+        cut(bytes, 1024),
+        { "eventsource-parser": 1, parseSse: 1, parseSseBatches: 1 },
+        runs,
+        16 / mib,
+      );
       timings.push(t);
       rows.push(...throughputRows(`one ${mib} MiB event, 1 KiB chunks`, names, t, bytes.length));
     }
@@ -307,7 +335,12 @@ export async function runSseBench(opts: { quick?: boolean } = {}): Promise<Bench
     const sweep = quick ? [64, 1024, 16 * 1024, 1024 * 1024] : [7, 64, 1024, 16 * 1024, 256 * 1024, 1024 * 1024];
     const real = realisticStream(quick ? 4_000_000 : 20_000_000);
     for (const size of sweep) {
-      const t = await measure(["parseSseBatches"], cut(real.bytes, size), { parseSseBatches: real.messages }, quick ? 3 : 5);
+      const t = await measure(
+        ["parseSseBatches"],
+        cut(real.bytes, size),
+        { parseSseBatches: real.messages },
+        quick ? 3 : 5,
+      );
       rows.push({
         group: "chunking sweep, parseSseBatches",
         name: `${size}-byte chunks`,
@@ -324,5 +357,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const t0 = performance.now();
   const rows = await runSseBench({ quick });
   printTable(rows);
-  console.log(`\n${quick ? "quick" : "full"} run: ${((performance.now() - t0) / 1000).toFixed(0)} s, node ${process.version}`);
+  console.log(
+    `\n${quick ? "quick" : "full"} run: ${((performance.now() - t0) / 1000).toFixed(0)} s, node ${process.version}`,
+  );
 }

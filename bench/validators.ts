@@ -49,7 +49,8 @@ export const runSpec = {
   systemPrompt:
     "You are the support triage agent for Acme. Classify the ticket, look up the customer, check recent incidents and either answer or hand off to a human. Keep answers under 150 words.",
   reasoningLevel: "medium",
-  prompt: "Customer 4411 says invoices since March show the wrong VAT rate. What happened and what should we tell them?",
+  prompt:
+    "Customer 4411 says invoices since March show the wrong VAT rate. What happened and what should we tell them?",
   tools: [
     { kind: "mantyx", id: "tool_cm6abc123" },
     { kind: "mantyx_plugin", name: "github_search_repos" },
@@ -57,7 +58,12 @@ export const runSpec = {
       kind: "local",
       name: "lookup_customer",
       description: "Fetch a customer record by id.",
-      parameters: { type: "object", properties: { id: { type: "string" } }, required: ["id"], additionalProperties: false },
+      parameters: {
+        type: "object",
+        properties: { id: { type: "string" } },
+        required: ["id"],
+        additionalProperties: false,
+      },
       outputSchema: { type: "object", properties: { name: { type: "string" }, plan: { type: "string" } } },
     },
     {
@@ -80,7 +86,12 @@ export const runSpec = {
     {
       kind: "a2a_local",
       name: "intranet_hr_agent",
-      agentCard: { name: "Acme HR", description: "Answers HR questions.", url: "https://hr.intranet.acme/a2a", skills: [] },
+      agentCard: {
+        name: "Acme HR",
+        description: "Answers HR questions.",
+        url: "https://hr.intranet.acme/a2a",
+        skills: [],
+      },
     },
     { kind: "mcp", name: "github", url: "https://mcp.example/github", toolFilter: ["search_repos", "get_issue"] },
     {
@@ -88,17 +99,35 @@ export const runSpec = {
       name: "fs",
       serverInfo: { name: "mcp-server-filesystem", version: "0.4.1" },
       tools: [
-        { name: "fs_read_file", description: "Read a file under /workspace.", inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } },
-        { name: "fs_list_dir", inputSchema: { type: "object", properties: { path: { type: "string" } } }, annotations: { readOnlyHint: true } },
+        {
+          name: "fs_read_file",
+          description: "Read a file under /workspace.",
+          inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+        },
+        {
+          name: "fs_list_dir",
+          inputSchema: { type: "object", properties: { path: { type: "string" } } },
+          annotations: { readOnlyHint: true },
+        },
       ],
     },
   ],
   budgets: { maxToolTurns: 32 },
-  outputSchema: { name: "triage", schema: { type: "object", properties: { answer: { type: "string" }, handoff: { type: "boolean" } }, required: ["answer"] } },
+  outputSchema: {
+    name: "triage",
+    schema: {
+      type: "object",
+      properties: { answer: { type: "string" }, handoff: { type: "boolean" } },
+      required: ["answer"],
+    },
+  },
   loopDetection: { consecutiveThreshold: 3, hardCutoffThreshold: 6 },
   toolBudgets: { github_search_repos: { maxCalls: 4 }, send_email: { maxCalls: 1 } },
   supervisor: { interval: 5, modelId: "platform:demo" },
-  plan: { brief: "Diagnose the VAT issue and draft a reply", steps: ["Look up customer", "Check incidents", "Draft reply"] },
+  plan: {
+    brief: "Diagnose the VAT issue and draft a reply",
+    steps: ["Look up customer", "Check incidents", "Draft reply"],
+  },
   metadata: { customer: "acme", ticket: "T-4411" },
 };
 
@@ -118,9 +147,16 @@ function median(xs: readonly number[]): number {
  * candidate runs once per round, in rotating order) so that CPU frequency
  * and neighbours on a shared machine hit all candidates alike.
  */
-function opsPerSecond(candidates: readonly Validate[], data: unknown, expected: boolean, rounds: number, ms: number): number[][] {
+function opsPerSecond(
+  candidates: readonly Validate[],
+  data: unknown,
+  expected: boolean,
+  rounds: number,
+  ms: number,
+): number[][] {
   for (const f of candidates) {
-    if (f(data) !== expected) throw new Error(`bench validator returned ${!expected} for the ${expected ? "valid" : "invalid"} spec`);
+    if (f(data) !== expected)
+      throw new Error(`bench validator returned ${!expected} for the ${expected ? "valid" : "invalid"} spec`);
     for (let i = 0; i < 5000; i++) f(data); // warm up (JIT)
   }
   const results: number[][] = candidates.map(() => []);
@@ -167,7 +203,11 @@ function coldStart(scripts: readonly string[], runs: number): Array<{ inProcess:
 }
 
 /** What a browser program bundles from `entry` (esbuild, browser, minify; every emitted file counted), and its gzip. */
-async function gzipBundle(entry: string, resolveDir: string, external: string[] = []): Promise<{ min: number; gz: number }> {
+async function gzipBundle(
+  entry: string,
+  resolveDir: string,
+  external: string[] = [],
+): Promise<{ min: number; gz: number }> {
   const out = await build({
     stdin: { contents: entry, resolveDir, loader: "js" },
     bundle: true,
@@ -193,11 +233,19 @@ async function gzipBundle(entry: string, resolveDir: string, external: string[] 
  */
 async function largestModules(validatorsDir: string): Promise<BenchRow[]> {
   const modules = readdirSync(validatorsDir).filter((f) => f.endsWith(".js") && f !== "index.js");
-  const sized = await Promise.all(modules.map(async (file) => ({ file, ...(await gzipBundle(`export * from "./${file}";`, validatorsDir)) })));
+  const sized = await Promise.all(
+    modules.map(async (file) => ({ file, ...(await gzipBundle(`export * from "./${file}";`, validatorsDir)) })),
+  );
   return sized
     .sort((a, b) => b.gz - a.gz)
     .slice(0, 10)
-    .map(({ file, min, gz }) => ({ group: "size: the ten largest modules (alone)", name: `validators/${file}`, value: gz, unit: "B gz", note: `${min} B minified` }));
+    .map(({ file, min, gz }) => ({
+      group: "size: the ten largest modules (alone)",
+      name: `validators/${file}`,
+      value: gz,
+      unit: "B gz",
+      note: `${min} B minified`,
+    }));
 }
 
 export async function runValidatorBench(opts: { quick?: boolean } = {}): Promise<BenchRow[]> {
@@ -209,7 +257,14 @@ export async function runValidatorBench(opts: { quick?: boolean } = {}): Promise
   try {
     writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n'); // as in this package
     // The runtime contract the validators import, as plain JavaScript beside them (node runs the cold starts).
-    await build({ entryPoints: [join(root, "runtime/codegen/v1.ts")], bundle: true, format: "esm", platform: "neutral", outfile: join(dir, "runtime.mjs"), logLevel: "silent" });
+    await build({
+      entryPoints: [join(root, "runtime/codegen/v1.ts")],
+      bundle: true,
+      format: "esm",
+      platform: "neutral",
+      outfile: join(dir, "runtime.mjs"),
+      logLevel: "silent",
+    });
     for (const file of emitValidators({ ...model, runtime: "./runtime.mjs" })) {
       mkdirSync(dirname(join(dir, file.path)), { recursive: true });
       writeFileSync(join(dir, file.path), file.contents);
@@ -246,7 +301,10 @@ console.log(ms);
         {
           name: "ajv-from-node-modules",
           setup(b) {
-            b.onResolve({ filter: /^ajv(\/|$)/ }, (args) => ({ path: pathToFileURL(require.resolve(args.path)).href, external: true }));
+            b.onResolve({ filter: /^ajv(\/|$)/ }, (args) => ({
+              path: pathToFileURL(require.resolve(args.path)).href,
+              external: true,
+            }));
           },
         },
       ],
@@ -269,12 +327,42 @@ console.log(ms);
     const emptyScript = join(dir, "cold-empty.mjs");
     writeFileSync(emptyScript, "console.log(0);\n");
     const runs = quick ? 5 : 11;
-    const [empty, gen, live] = coldStart([emptyScript, genScript, ajvScript], runs) as [ColdStart, ColdStart, ColdStart];
+    const [empty, gen, live] = coldStart([emptyScript, genScript, ajvScript], runs) as [
+      ColdStart,
+      ColdStart,
+      ColdStart,
+    ];
     rows.push(
-      { group: "cold start", name: "generated: import + first validation", value: gen.inProcess, unit: "ms", note: "in-process, RunCreateRequest" },
-      { group: "cold start", name: "ajv: import + new Ajv + compile + first validation", value: live.inProcess, unit: "ms", ratio: live.inProcess / gen.inProcess, note: "ratio = ajv / generated" },
-      { group: "cold start", name: "generated: whole node process", value: gen.wall, unit: "ms", note: `empty node process: ${empty.wall.toFixed(1)} ms` },
-      { group: "cold start", name: "ajv: whole node process", value: live.wall, unit: "ms", ratio: (live.wall - empty.wall) / (gen.wall - empty.wall), note: "ratio net of the empty process" },
+      {
+        group: "cold start",
+        name: "generated: import + first validation",
+        value: gen.inProcess,
+        unit: "ms",
+        note: "in-process, RunCreateRequest",
+      },
+      {
+        group: "cold start",
+        name: "ajv: import + new Ajv + compile + first validation",
+        value: live.inProcess,
+        unit: "ms",
+        ratio: live.inProcess / gen.inProcess,
+        note: "ratio = ajv / generated",
+      },
+      {
+        group: "cold start",
+        name: "generated: whole node process",
+        value: gen.wall,
+        unit: "ms",
+        note: `empty node process: ${empty.wall.toFixed(1)} ms`,
+      },
+      {
+        group: "cold start",
+        name: "ajv: whole node process",
+        value: live.wall,
+        unit: "ms",
+        ratio: (live.wall - empty.wall) / (gen.wall - empty.wall),
+        note: "ratio net of the empty process",
+      },
     );
 
     // ── throughput ───────────────────────────────────────────────────────
@@ -297,34 +385,75 @@ console.log(ms);
         f(data);
         return f.errors?.length ?? 0;
       };
-      const errs = expected ? specNote : `errors: ${errorCount(generated)} generated / ${errorCount(liveDisc)} ajv+discriminator / ${errorCount(livePlain)} plain oneOf`;
+      const errs = expected
+        ? specNote
+        : `errors: ${errorCount(generated)} generated / ${errorCount(liveDisc)} ajv+discriminator / ${errorCount(livePlain)} plain oneOf`;
       rows.push(
         { group: `throughput ${label}`, name: "generated", value: g, unit: "ops/s", ratio: 1, note: errs },
-        { group: `throughput ${label}`, name: "ajv runtime-compiled, discriminator", value: d, unit: "ops/s", ratio: pairedRatio(ds, gs), note: "ratio = this / generated, median of per-round ratios" },
-        { group: `throughput ${label}`, name: "ajv runtime-compiled, plain oneOf", value: p, unit: "ops/s", ratio: pairedRatio(ps, gs) },
+        {
+          group: `throughput ${label}`,
+          name: "ajv runtime-compiled, discriminator",
+          value: d,
+          unit: "ops/s",
+          ratio: pairedRatio(ds, gs),
+          note: "ratio = this / generated, median of per-round ratios",
+        },
+        {
+          group: `throughput ${label}`,
+          name: "ajv runtime-compiled, plain oneOf",
+          value: p,
+          unit: "ops/s",
+          ratio: pairedRatio(ps, gs),
+        },
       );
     }
 
     // ── size ─────────────────────────────────────────────────────────────
     const validatorsDir = join(dir, "validators");
-    for (const name of ["validateRunCreateRequest", "validateAgentRunEvent", "validateToolRef", "validateToolResultRequest"]) {
+    for (const name of [
+      "validateRunCreateRequest",
+      "validateAgentRunEvent",
+      "validateToolRef",
+      "validateToolResultRequest",
+    ]) {
       const s = await gzipBundle(`import { ${name} } from "./index.js"; globalThis.v = ${name};`, validatorsDir);
-      rows.push({ group: "size (esbuild min+gzip)", name: `${name} via index.js`, value: s.gz, unit: "B gz", note: `${s.min} B minified` });
+      rows.push({
+        group: "size (esbuild min+gzip)",
+        name: `${name} via index.js`,
+        value: s.gz,
+        unit: "B gz",
+        note: `${s.min} B minified`,
+      });
     }
     const all = await gzipBundle(`import * as all from "./index.js"; globalThis.v = all;`, validatorsDir);
-    rows.push({ group: "size (esbuild min+gzip)", name: `all validators (index.js)`, value: all.gz, unit: "B gz", note: `${all.min} B minified; bar: <= 50 kB` });
+    rows.push({
+      group: "size (esbuild min+gzip)",
+      name: `all validators (index.js)`,
+      value: all.gz,
+      unit: "B gz",
+      note: `${all.min} B minified; bar: <= 50 kB`,
+    });
     // What a program that creates a run and streams it bundles of the validators (the client's body check, the stream's event check).
     const createAndStream = await gzipBundle(
       `import { validateRunCreateRequestAllErrors } from "./run-create-request.all-errors.js"; import { validateAgentRunEventReceive } from "./agent-run-event.receive.js"; globalThis.v = [validateRunCreateRequestAllErrors, validateAgentRunEventReceive];`,
       validatorsDir,
     );
-    rows.push({ group: "size (esbuild min+gzip)", name: "create-and-stream: RunCreateRequest all-errors + AgentRunEvent receive", value: createAndStream.gz, unit: "B gz", note: `${createAndStream.min} B minified` });
+    rows.push({
+      group: "size (esbuild min+gzip)",
+      name: "create-and-stream: RunCreateRequest all-errors + AgentRunEvent receive",
+      value: createAndStream.gz,
+      unit: "B gz",
+      note: `${createAndStream.min} B minified`,
+    });
     rows.push(...(await largestModules(validatorsDir)));
-    const ajvSize = await gzipBundle(
-      `import { Ajv2020 } from "ajv/dist/2020.js"; globalThis.v = Ajv2020;`,
-      root,
-    );
-    rows.push({ group: "size (esbuild min+gzip)", name: "ajv/dist/2020 alone (for reference)", value: ajvSize.gz, unit: "B gz", note: `${ajvSize.min} B minified, before any schema` });
+    const ajvSize = await gzipBundle(`import { Ajv2020 } from "ajv/dist/2020.js"; globalThis.v = Ajv2020;`, root);
+    rows.push({
+      group: "size (esbuild min+gzip)",
+      name: "ajv/dist/2020 alone (for reference)",
+      value: ajvSize.gz,
+      unit: "B gz",
+      note: `${ajvSize.min} B minified, before any schema`,
+    });
     return rows;
   } finally {
     rmSync(dir, { recursive: true, force: true });

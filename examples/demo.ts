@@ -48,10 +48,13 @@ try {
     {
       tools,
       onEvent: (event) => console.log(JSON.stringify(event)),
-      onToolResult: (call, outcome) => console.log(`# posted the result of ${call.name} (${call.toolUseId}): ${outcome.status}`),
+      onToolResult: (call, outcome) =>
+        console.log(`# posted the result of ${call.name} (${call.toolUseId}): ${outcome.status}`),
     },
   );
-  console.log(`# run ${runOutcome(terminal)}: ${JSON.stringify((terminal.data as { text?: string }).text ?? terminal.data)}`);
+  console.log(
+    `# run ${runOutcome(terminal)}: ${JSON.stringify((terminal.data as { text?: string }).text ?? terminal.data)}`,
+  );
 } finally {
   stop.abort();
   await mock;

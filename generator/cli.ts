@@ -64,19 +64,38 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
   let exitCode: number | undefined;
   const program = new Command()
     .name("mantyx-wire")
-    .description("Generate typed wire artefacts for the MANTYX agent-runs protocol from its OpenAPI 3.1 schema, or from any OpenAPI 3.0, 3.1 or 3.2 document.")
+    .description(
+      "Generate typed wire artefacts for the MANTYX agent-runs protocol from its OpenAPI 3.1 schema, or from any OpenAPI 3.0, 3.1 or 3.2 document.",
+    )
     .version(packageInfo().version, "-V, --version", "print the generator version")
     .helpOption("-h, --help", "show help")
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .exitOverride();
   program
     .command("gen")
-    .description("Generate the output folder from the schema (deletes and rewrites it), or check that it is up to date.")
-    .option("--schema <path>", "the OpenAPI 3.0, 3.1 or 3.2 document (YAML or JSON); the hand-written fixture cases are read from cases/ beside it", "schema/openapi.yaml")
+    .description(
+      "Generate the output folder from the schema (deletes and rewrites it), or check that it is up to date.",
+    )
+    .option(
+      "--schema <path>",
+      "the OpenAPI 3.0, 3.1 or 3.2 document (YAML or JSON); the hand-written fixture cases are read from cases/ beside it",
+      "schema/openapi.yaml",
+    )
     .option("--out <dir>", "the output folder; everything in it is owned by the generator", "generated")
-    .option("--root <dir>", "the folder $refs may read schema files from (default: the schema's folder); a $ref outside it is refused")
-    .option("--runtime <specifier>", "where generated code imports the runtime contract from: a package specifier, or a path relative to --out starting with ./ or ../", "@mantyx/wire-types/codegen/v1")
-    .option("--fixtures-copy <dir>", "also write the fixture suite (fixtures/ of --out) into <dir>, owned like --out and compared by --check; repeatable", (dir: string, dirs: string[] = []) => [...dirs, dir])
+    .option(
+      "--root <dir>",
+      "the folder $refs may read schema files from (default: the schema's folder); a $ref outside it is refused",
+    )
+    .option(
+      "--runtime <specifier>",
+      "where generated code imports the runtime contract from: a package specifier, or a path relative to --out starting with ./ or ../",
+      "@mantyx/wire-types/codegen/v1",
+    )
+    .option(
+      "--fixtures-copy <dir>",
+      "also write the fixture suite (fixtures/ of --out) into <dir>, owned like --out and compared by --check; repeatable",
+      (dir: string, dirs: string[] = []) => [...dirs, dir],
+    )
     .option("--check", "write nothing; exit 1 and list each stale, missing or extra file if the folder is out of date")
     .option("--debug", "print stack traces with errors")
     .action(async (options: GenOptions) => {
@@ -90,9 +109,18 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
     )
     .argument("<old>", "the older schema document (YAML or JSON), e.g. schema/baseline/2026-09.yaml")
     .argument("<new>", "the newer schema document, e.g. schema/openapi.yaml")
-    .addOption(new Option("--format <format>", "table for people, json for CI").choices(["table", "json"]).default("table"))
-    .addOption(new Option("--fail-on <direction>", "which breaking changes make the exit code 1").choices(["clients", "readers", "any"]).default("any"))
-    .option("--accept <file>", "the reviewed allow-list of breaking changes (pointer + direction + reason), e.g. schema/baseline/accepted-changes.json")
+    .addOption(
+      new Option("--format <format>", "table for people, json for CI").choices(["table", "json"]).default("table"),
+    )
+    .addOption(
+      new Option("--fail-on <direction>", "which breaking changes make the exit code 1")
+        .choices(["clients", "readers", "any"])
+        .default("any"),
+    )
+    .option(
+      "--accept <file>",
+      "the reviewed allow-list of breaking changes (pointer + direction + reason), e.g. schema/baseline/accepted-changes.json",
+    )
     .option("--debug", "print stack traces with errors")
     .action(async (oldPath: string, newPath: string, options: DiffCommandOptions) => {
       // Loaded only for `diff`, like `gen`'s modules for `gen`.
@@ -103,17 +131,49 @@ export async function runCli(args: readonly string[], io: CliEnv = processEnv): 
     .description(
       "Serve a mock on 127.0.0.1 until Ctrl-C, for SDK test suites; the first line printed is its URL. Without --schema: the MANTYX server (runs, sessions, scenarios). With --schema: any OpenAPI 3.x document, answered from its examples or schemas, its streams with faults.",
     )
-    .option("--schema <document>", "mock this OpenAPI document (YAML or JSON) instead of MANTYX: every operation, statuses by `Prefer: code=`, examples by `Prefer: example=`, streams generated; the MANTYX options below do not apply")
+    .option(
+      "--schema <document>",
+      "mock this OpenAPI document (YAML or JSON) instead of MANTYX: every operation, statuses by `Prefer: code=`, examples by `Prefer: example=`, streams generated; the MANTYX options below do not apply",
+    )
     .option("--port <n>", "TCP port on 127.0.0.1 (0: any free port)", "8787")
     .option("--workspace <slug>", "the workspace slug the credentials belong to", "acme")
     .option("--api-key <key>", "the workspace API key (every scope)", "mantyx_test_key")
-    .option("--token <token=scopes>", "an OAuth access token and its comma-separated scopes, repeatable (default: mantyx_at_readonly=runs:read)", collect, [])
-    .addOption(new Option("--edition <edition>", "the protocol edition whose statuses and event shapes are sent").choices(["2026-10", "2026-09", "older"]).default("2026-10"))
-    .addOption(new Option("--frames <shape>", "each event's data: the nested envelope, or flattened { seq, type, ...payload }").choices(["nested", "flat", "flat-untyped"]).default("nested"))
-    .option("--script <file>", "a script in the flow format (JSON or YAML), played by runs whose metadata.scenario is its file name without extension; repeatable", collect, [])
-    .addOption(new Option("--log <format>", "print one line per answered request (the credential redacted)").choices(["json"]))
-    .option("--max-body-bytes <n>", "the largest request body read; larger ones are answered 413", String(16 * 1024 * 1024))
-    .option("--fault <spec>", "faults for every run (with --schema: every stream), e.g. drop-after=3 or eol=crlf@*,chunk=3@* (repeatable; the mock's fault table)", collect, [])
+    .option(
+      "--token <token=scopes>",
+      "an OAuth access token and its comma-separated scopes, repeatable (default: mantyx_at_readonly=runs:read)",
+      collect,
+      [],
+    )
+    .addOption(
+      new Option("--edition <edition>", "the protocol edition whose statuses and event shapes are sent")
+        .choices(["2026-10", "2026-09", "older"])
+        .default("2026-10"),
+    )
+    .addOption(
+      new Option("--frames <shape>", "each event's data: the nested envelope, or flattened { seq, type, ...payload }")
+        .choices(["nested", "flat", "flat-untyped"])
+        .default("nested"),
+    )
+    .option(
+      "--script <file>",
+      "a script in the flow format (JSON or YAML), played by runs whose metadata.scenario is its file name without extension; repeatable",
+      collect,
+      [],
+    )
+    .addOption(
+      new Option("--log <format>", "print one line per answered request (the credential redacted)").choices(["json"]),
+    )
+    .option(
+      "--max-body-bytes <n>",
+      "the largest request body read; larger ones are answered 413",
+      String(16 * 1024 * 1024),
+    )
+    .option(
+      "--fault <spec>",
+      "faults for every run (with --schema: every stream), e.g. drop-after=3 or eol=crlf@*,chunk=3@* (repeatable; the mock's fault table)",
+      collect,
+      [],
+    )
     .option("--retry-ms <n>", "with --schema: a `retry:` field of n ms at the start of every stream")
     .option("--quiet", "print the URL only")
     .option("--older", "the same as --edition older")

@@ -17,9 +17,17 @@ export interface Diagnostic {
 }
 
 /** One line: `warning[types]: openapi.yaml:12:5: ...`; the place is the file:line:col of the pointer when known. */
-export function formatDiagnostic(diagnostic: Diagnostic, locate: (pointer: string) => SourceLocation | undefined): string {
+export function formatDiagnostic(
+  diagnostic: Diagnostic,
+  locate: (pointer: string) => SourceLocation | undefined,
+): string {
   const location = diagnostic.pointer === undefined ? undefined : locate(diagnostic.pointer);
-  const place = location !== undefined ? `${formatPlace(location)}: ` : diagnostic.pointer !== undefined ? `#${diagnostic.pointer}: ` : "";
+  const place =
+    location !== undefined
+      ? `${formatPlace(location)}: `
+      : diagnostic.pointer !== undefined
+        ? `#${diagnostic.pointer}: `
+        : "";
   const at = location !== undefined && diagnostic.pointer !== undefined ? ` (at #${diagnostic.pointer})` : "";
   return `${diagnostic.level}[${diagnostic.emitter}]: ${place}${diagnostic.message}${at}`;
 }

@@ -112,7 +112,14 @@ export class EmitError extends GeneratorError {
    */
   locations: readonly SourceLocation[] = [];
 
-  constructor(code: EmitErrorCode, emitter: string, message: string, fix: string, pointer?: string, related: readonly string[] = []) {
+  constructor(
+    code: EmitErrorCode,
+    emitter: string,
+    message: string,
+    fix: string,
+    pointer?: string,
+    related: readonly string[] = [],
+  ) {
     super(message, fix);
     this.code = code;
     this.emitter = emitter;
@@ -174,7 +181,9 @@ export function formatError(error: unknown, options: { debug?: boolean } = {}): 
   const lines: string[] = [];
   if (isSchemaLoadError(error)) {
     const shown = error.problems.slice(0, MAX_PROBLEMS_SHOWN);
-    lines.push(`error[${error.code}]: ${shown.length === 1 ? "1 problem" : `${error.problems.length} problems`} in the schema`);
+    lines.push(
+      `error[${error.code}]: ${shown.length === 1 ? "1 problem" : `${error.problems.length} problems`} in the schema`,
+    );
     for (const problem of shown) {
       lines.push("");
       lines.push(...formatProblem(problem, error.fix));

@@ -21,13 +21,22 @@ export interface FixturesCopy {
 }
 
 /** The copies' folders, checked before anything is generated: none may hold, or sit in, `--out` or another copy. */
-export function planFixtureCopies(dirs: readonly string[], outDir: string, cwd: string): Array<Omit<FixturesCopy, "files">> {
+export function planFixtureCopies(
+  dirs: readonly string[],
+  outDir: string,
+  cwd: string,
+): Array<Omit<FixturesCopy, "files">> {
   const plans: Array<Omit<FixturesCopy, "files">> = [];
   for (const given of dirs) {
     const dir = path.resolve(cwd, given);
     // The writer deletes what it did not generate, so no folder may hold another.
     if (overlaps(dir, outDir) || plans.some((c) => overlaps(c.dir, dir))) {
-      throw new WriteError("fixtures-copy", dir, "a `--fixtures-copy` folder may not be the output folder, another copy, or inside or around one of them: each is emptied of files the generator did not write.", "Give each copy a folder of its own outside `--out`, e.g. `--fixtures-copy conformance/go/fixtures`.");
+      throw new WriteError(
+        "fixtures-copy",
+        dir,
+        "a `--fixtures-copy` folder may not be the output folder, another copy, or inside or around one of them: each is emptied of files the generator did not write.",
+        "Give each copy a folder of its own outside `--out`, e.g. `--fixtures-copy conformance/go/fixtures`.",
+      );
     }
     plans.push({ dir, shown: `${path.relative(cwd, dir).split(path.sep).join("/") || "."}/` });
   }
@@ -35,11 +44,21 @@ export function planFixtureCopies(dirs: readonly string[], outDir: string, cwd: 
 }
 
 /** Each planned copy with the suite's files (`fixtures/` of the output, paths relative to the copy). */
-export function fillFixtureCopies(plans: ReadonlyArray<Omit<FixturesCopy, "files">>, files: readonly EmittedFile[]): FixturesCopy[] {
+export function fillFixtureCopies(
+  plans: ReadonlyArray<Omit<FixturesCopy, "files">>,
+  files: readonly EmittedFile[],
+): FixturesCopy[] {
   const prefix = `${FIXTURES_DIR}/`;
-  const suite = files.filter((f) => f.path.startsWith(prefix)).map((f) => ({ path: f.path.slice(prefix.length), contents: f.contents }));
+  const suite = files
+    .filter((f) => f.path.startsWith(prefix))
+    .map((f) => ({ path: f.path.slice(prefix.length), contents: f.contents }));
   if (plans.length > 0 && suite.length === 0) {
-    throw new WriteError("fixtures-copy", plans[0]!.dir, "`--fixtures-copy` was given, but this document produces no fixture suite (it does not opt in with `x-fixture-suite`).", "Drop `--fixtures-copy`, or add `x-fixture-suite: mantyx-agent-runs` at the document root.");
+    throw new WriteError(
+      "fixtures-copy",
+      plans[0]!.dir,
+      "`--fixtures-copy` was given, but this document produces no fixture suite (it does not opt in with `x-fixture-suite`).",
+      "Drop `--fixtures-copy`, or add `x-fixture-suite: mantyx-agent-runs` at the document root.",
+    );
   }
   return plans.map((plan) => ({ ...plan, files: suite }));
 }

@@ -43,20 +43,29 @@ export async function gen(options: GenOptions, io: CliEnv): Promise<number> {
   const locate = (pointer: string) => (loaded === undefined ? undefined : locateInSchema(loaded, pointer));
   try {
     const plannedCopies = planFixtureCopies(options.fixturesCopy ?? [], outDir, io.cwd);
-    loaded = await loadSchema(options.schema, { cwd: io.cwd, ...(options.root !== undefined && { root: options.root }) });
+    loaded = await loadSchema(options.schema, {
+      cwd: io.cwd,
+      ...(options.root !== undefined && { root: options.root }),
+    });
     const model = { ...loaded, runtime: options.runtime };
     const { files, diagnostics } = await generate(model, emitters);
     const copies = fillFixtureCopies(plannedCopies, files);
     const ran = new Set(emitters.map((emitter) => emitter.name));
-    for (const diagnostic of (await collectDiagnostics(model, diagnostics)).filter((d) => ran.has(d.emitter))) io.stderr(`${formatDiagnostic(diagnostic, locate)}\n`);
+    for (const diagnostic of (await collectDiagnostics(model, diagnostics)).filter((d) => ran.has(d.emitter)))
+      io.stderr(`${formatDiagnostic(diagnostic, locate)}\n`);
     const ms = (): number => Math.round(performance.now() - started);
     if (options.check) {
-      const targets: Array<{ shown: string; diff: OutputDiff; count: number }> = [{ shown: shownOut, diff: await diffOutput(outDir, files), count: files.length }];
-      for (const copy of copies) targets.push({ shown: copy.shown, diff: await diffOutput(copy.dir, copy.files), count: copy.files.length });
+      const targets: Array<{ shown: string; diff: OutputDiff; count: number }> = [
+        { shown: shownOut, diff: await diffOutput(outDir, files), count: files.length },
+      ];
+      for (const copy of copies)
+        targets.push({ shown: copy.shown, diff: await diffOutput(copy.dir, copy.files), count: copy.files.length });
       const stale = targets.filter((t) => !isUpToDate(t.diff));
       if (stale.length === 0) {
         const folders = [shownOut, ...copies.map((c) => c.shown)].join(", ");
-        io.stdout(`mantyx-wire gen --check: ${folders} ${copies.length > 0 ? "are" : "is"} up to date (${files.length} files, ${ms()} ms)\n`);
+        io.stdout(
+          `mantyx-wire gen --check: ${folders} ${copies.length > 0 ? "are" : "is"} up to date (${files.length} files, ${ms()} ms)\n`,
+        );
         return 0;
       }
       const rows = stale.flatMap(({ shown, diff }) => [

@@ -73,7 +73,12 @@ export function finalizeFiles(produced: readonly Produced[], model: LoadedSchema
     checkPath(emitter, file.path);
     const previous = byPath.get(file.path);
     if (previous) {
-      throw new EmitError("bad-output-path", emitter, `${file.path} is also produced by emitter "${previous.emitter}".`, "Give each output file one owner.");
+      throw new EmitError(
+        "bad-output-path",
+        emitter,
+        `${file.path} is also produced by emitter "${previous.emitter}".`,
+        "Give each output file one owner.",
+      );
     }
     const comment = COMMENT_BY_EXTENSION[extensionOf(file.path)];
     if (comment === undefined) {
@@ -84,7 +89,10 @@ export function finalizeFiles(produced: readonly Produced[], model: LoadedSchema
         "Add the extension to COMMENT_BY_EXTENSION in generator/header.ts (null for formats without comments).",
       );
     }
-    byPath.set(file.path, { emitter, contents: comment === null ? normalize(file.contents) : withHeader(emitter, file, comment(header)) });
+    byPath.set(file.path, {
+      emitter,
+      contents: comment === null ? normalize(file.contents) : withHeader(emitter, file, comment(header)),
+    });
   }
   const files = [...byPath].map(([path, { contents }]) => ({ path, contents }));
   files.push({ path: MANIFEST_PATH, contents: manifest(files, model, header) });

@@ -24,7 +24,16 @@ const FLAG = "--interrupt-budget";
 /** Raises V8's interrupt budget for this process, unless node was given one. */
 export function tuneJitForGen(): void {
   const given = [...process.execArgv, ...(process.env["NODE_OPTIONS"] ?? "").split(/\s+/)];
-  if (given.some((arg) => arg === FLAG || arg.startsWith(`${FLAG}=`) || arg === "--interrupt_budget" || arg.startsWith("--interrupt_budget="))) return;
+  if (
+    given.some(
+      (arg) =>
+        arg === FLAG ||
+        arg.startsWith(`${FLAG}=`) ||
+        arg === "--interrupt_budget" ||
+        arg.startsWith("--interrupt_budget="),
+    )
+  )
+    return;
   try {
     setFlagsFromString(`${FLAG}=${GEN_INTERRUPT_BUDGET}`);
   } catch {

@@ -17,7 +17,14 @@ type Handlebars = typeof HandlebarsNamespace;
 type TemplateSpecification = ReturnType<Handlebars["precompile"]>;
 
 /** Every template and partial, by file name. */
-export const TEMPLATE_FILES = ["client.ts.hbs", "client-core.ts.hbs", "operations.ts.hbs", "operation-args.hbs", "operation-result.hbs", "operation-doc.hbs"] as const;
+export const TEMPLATE_FILES = [
+  "client.ts.hbs",
+  "client-core.ts.hbs",
+  "operations.ts.hbs",
+  "operation-args.hbs",
+  "operation-result.hbs",
+  "operation-doc.hbs",
+] as const;
 export type TemplateFile = (typeof TEMPLATE_FILES)[number];
 
 /** How every template is compiled: a missing field is an error, not an empty string. */
@@ -37,7 +44,8 @@ let precompiled: Readonly<Record<string, TemplateSpecification>> | null | undefi
 
 /** A fresh Handlebars environment, and how to get each template in it. */
 export function templateEnvironment(): { hb: Handlebars; template(file: TemplateFile): HandlebarsTemplateDelegate } {
-  if (precompiled === undefined) precompiled = prebuilt<Record<string, TemplateSpecification>>(PRECOMPILED_TEMPLATES_FILE) ?? null;
+  if (precompiled === undefined)
+    precompiled = prebuilt<Record<string, TemplateSpecification>>(PRECOMPILED_TEMPLATES_FILE) ?? null;
   if (precompiled !== null) {
     const specs = precompiled;
     // The runtime alone: no parser or compiler to load.

@@ -48,7 +48,11 @@ export async function diffOutput(outDir: string, files: readonly EmittedFile[]):
   return { stale, missing, extra: [...onDisk].sort() };
 }
 
-export async function writeOutput(outDir: string, files: readonly EmittedFile[], cwd = process.cwd()): Promise<WriteSummary> {
+export async function writeOutput(
+  outDir: string,
+  files: readonly EmittedFile[],
+  cwd = process.cwd(),
+): Promise<WriteSummary> {
   const existing = await listFiles(outDir);
   await assertOwned(outDir, existing, cwd);
   const onDisk = new Set(existing);
@@ -86,7 +90,12 @@ export async function writeOutput(outDir: string, files: readonly EmittedFile[],
 async function assertOwned(outDir: string, existing: readonly string[], cwd: string): Promise<void> {
   const relativeToCwd = path.relative(outDir, cwd);
   if (!relativeToCwd.startsWith("..") && !path.isAbsolute(relativeToCwd)) {
-    throw new WriteError("unsafe-out-dir", outDir, "the output folder contains the working directory; writing there would delete your files.", "Pass a dedicated folder, e.g. `--out generated`.");
+    throw new WriteError(
+      "unsafe-out-dir",
+      outDir,
+      "the output folder contains the working directory; writing there would delete your files.",
+      "Pass a dedicated folder, e.g. `--out generated`.",
+    );
   }
   if (existing.length === 0) return;
   const manifest = existing.includes(MANIFEST_PATH) ? await readFile(path.join(outDir, MANIFEST_PATH), "utf8") : "";
@@ -107,7 +116,13 @@ async function listFiles(dir: string): Promise<string[]> {
     entries = await readdir(dir, { withFileTypes: true, recursive: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw new WriteError("io", dir, `cannot read the output folder: ${(error as Error).message}`, "Check the --out path and its permissions.", { cause: error });
+    throw new WriteError(
+      "io",
+      dir,
+      `cannot read the output folder: ${(error as Error).message}`,
+      "Check the --out path and its permissions.",
+      { cause: error },
+    );
   }
   return entries
     .filter((entry) => !entry.isDirectory())
@@ -142,7 +157,13 @@ function ioSync<T>(target: string, action: (target: string) => T): T {
   try {
     return action(target);
   } catch (error) {
-    throw new WriteError("io", target, `cannot write the output: ${(error as Error).message}`, "Check the --out path, its permissions and free disk space.", { cause: error });
+    throw new WriteError(
+      "io",
+      target,
+      `cannot write the output: ${(error as Error).message}`,
+      "Check the --out path, its permissions and free disk space.",
+      { cause: error },
+    );
   }
 }
 
@@ -150,6 +171,12 @@ async function io<T>(target: string, action: (target: string) => Promise<T>): Pr
   try {
     return await action(target);
   } catch (error) {
-    throw new WriteError("io", target, `cannot write the output: ${(error as Error).message}`, "Check the --out path, its permissions and free disk space.", { cause: error });
+    throw new WriteError(
+      "io",
+      target,
+      `cannot write the output: ${(error as Error).message}`,
+      "Check the --out path, its permissions and free disk space.",
+      { cause: error },
+    );
   }
 }

@@ -27,7 +27,12 @@ export function rateLimitOf(error: MantyxApiError): RateLimit | undefined {
     const value = get(name);
     return value !== undefined && /^\d+$/.test(value) ? +value : undefined;
   };
-  const figures: RateLimit = { limit: count("limit"), remaining: count("remaining"), reset: get("reset"), bucket: get("bucket") };
+  const figures: RateLimit = {
+    limit: count("limit"),
+    remaining: count("remaining"),
+    reset: get("reset"),
+    bucket: get("bucket"),
+  };
   return Object.values(figures).some((v) => v !== undefined) ? figures : undefined;
 }
 

@@ -8,9 +8,22 @@
 export { candidatesOf, rateLimitOf, requiredScopesOf, type RateLimit } from "./api-errors.js";
 export { isMantyxApiError, isMantyxConnectionError, MantyxApiError, MantyxConnectionError } from "./errors.js";
 export { failureMessage, runOutcome, type RunOutcome } from "./outcome.js";
-export { DEFAULT_LATE_RESULT_TIMEOUT_MS, runAgent, withTools, type RunnableClient, type RunOptions, type ToolDispatcher } from "./run-agent.js";
+export {
+  DEFAULT_LATE_RESULT_TIMEOUT_MS,
+  runAgent,
+  withTools,
+  type RunnableClient,
+  type RunOptions,
+  type ToolDispatcher,
+} from "./run-agent.js";
 export { isRunCreatedError, RunCreatedError, type RunCreatedErrorType } from "./run-created.js";
-export { isOutputParseError, OutputParseError, parseStructuredOutput, type OutputParseErrorType, type OutputValidator } from "./structured-output.js";
+export {
+  isOutputParseError,
+  OutputParseError,
+  parseStructuredOutput,
+  type OutputParseErrorType,
+  type OutputValidator,
+} from "./structured-output.js";
 export {
   answerToolCall,
   MAX_ERROR_BYTES,
@@ -35,4 +48,11 @@ export {
   type ToolRegistryOptions,
 } from "./tools/registry.js";
 export type { StandardJsonSchema, StandardResult } from "./tools/standard-schema.js";
-export { AGENT_CARD_PATH, fetchAgentCard, mcpServerFrom, ToolResolutionError, type FetchAgentCardOptions, type McpClientLike } from "./tools/resolve.js";
+export {
+  AGENT_CARD_PATH,
+  fetchAgentCard,
+  mcpServerFrom,
+  ToolResolutionError,
+  type FetchAgentCardOptions,
+  type McpClientLike,
+} from "./tools/resolve.js";

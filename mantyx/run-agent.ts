@@ -25,8 +25,22 @@
 import type { MantyxCallOptions, MantyxStreamOptions, ToolResultOutcome } from "../generated/client.js";
 import type { MantyxCore } from "../generated/client-core.js";
 import { isTerminalEvent, type TerminalEvent } from "../generated/events.js";
-import type { AgentRunEvent, LocalToolCallData, LocalToolCallEvent, RunCreateRequest, RunCreateResponse, ToolRef, ToolResultRequest } from "../generated/types.js";
-import { isApiError as isMantyxApiError, StreamDecodeError, type OnInvalid, type RunEventStream, type RunStreamItem } from "../runtime/client/index.js";
+import type {
+  AgentRunEvent,
+  LocalToolCallData,
+  LocalToolCallEvent,
+  RunCreateRequest,
+  RunCreateResponse,
+  ToolRef,
+  ToolResultRequest,
+} from "../generated/types.js";
+import {
+  isApiError as isMantyxApiError,
+  StreamDecodeError,
+  type OnInvalid,
+  type RunEventStream,
+  type RunStreamItem,
+} from "../runtime/client/index.js";
 import { linked, sleep } from "../runtime/client/internal/backoff.js";
 import type { DecodedItemFor } from "../runtime/events/index.js";
 import { runnable } from "./client-of.js";
@@ -63,7 +77,10 @@ const NO_TOOLS: ToolDispatcher = {
 };
 
 /** What a late tool result's 404 and 409 are (the schema's `x-outcomes` of postToolResult), whatever code the body names. */
-const LATE_OUTCOMES: Record<number, "unknown_tool_use" | "run_terminal"> = { 404: "unknown_tool_use", 409: "run_terminal" };
+const LATE_OUTCOMES: Record<number, "unknown_tool_use" | "run_terminal"> = {
+  404: "unknown_tool_use",
+  409: "run_terminal",
+};
 
 /** Default `lateResultTimeoutMs`: how long handlers still running at the terminal event may take to finish. */
 export const DEFAULT_LATE_RESULT_TIMEOUT_MS = 60_000;
@@ -99,7 +116,8 @@ export interface RunOptions<V extends OnInvalid = "throw"> extends StreamRunOpti
 function sameTool(a: ToolRef, b: ToolRef, registry: ToolDispatcher): boolean {
   if (a.kind !== b.kind) return false;
   if (a.kind === "a2a_local" && b.kind === "a2a_local") {
-    const keyOf = (card: typeof a.agentCard): string | undefined => (registry.peerKey !== undefined ? registry.peerKey(card) : card.url);
+    const keyOf = (card: typeof a.agentCard): string | undefined =>
+      registry.peerKey !== undefined ? registry.peerKey(card) : card.url;
     const key = keyOf(a.agentCard);
     return key !== undefined && key === keyOf(b.agentCard);
   }
@@ -118,9 +136,20 @@ export function withTools(spec: RunCreateRequest, registry: ToolDispatcher | und
   return added.length === 0 ? spec : ({ ...spec, tools: [...declared, ...added] } as RunCreateRequest);
 }
 
-export async function runAgent<V extends OnInvalid = "throw">(on: RunnableClient | MantyxCore, spec: RunCreateRequest, options: RunOptions<V> = {}): Promise<TerminalEvent> {
+export async function runAgent<V extends OnInvalid = "throw">(
+  on: RunnableClient | MantyxCore,
+  spec: RunCreateRequest,
+  options: RunOptions<V> = {},
+): Promise<TerminalEvent> {
   const client = runnable(on);
-  const { tools, onEvent, onToolResult, cancelOnFailure = true, lateResultTimeoutMs = DEFAULT_LATE_RESULT_TIMEOUT_MS, ...streamOptions } = options;
+  const {
+    tools,
+    onEvent,
+    onToolResult,
+    cancelOnFailure = true,
+    lateResultTimeoutMs = DEFAULT_LATE_RESULT_TIMEOUT_MS,
+    ...streamOptions
+  } = options;
   const registry = tools ?? NO_TOOLS;
   const call: CallOptions = {};
   if (options.signal !== undefined) call.signal = options.signal;
@@ -146,7 +175,10 @@ export async function runAgent<V extends OnInvalid = "throw">(on: RunnableClient
       // The helper gave up (the caller aborted, a POST failed, or the late bound passed): never post after that.
       if (controller.signal.aborted) return;
       const late = ended;
-      const outcome = await postToolAnswer(client, runId, data.toolUseId, reply, { ...call, signal: controller.signal }).catch((error: unknown): ToolResultOutcome => {
+      const outcome = await postToolAnswer(client, runId, data.toolUseId, reply, {
+        ...call,
+        signal: controller.signal,
+      }).catch((error: unknown): ToolResultOutcome => {
         // After the terminal event a 404 or 409 is the late arrival the documents describe, whatever code its body names
         // (http-surface.md: "a client treats both as a normal late arrival"; a server may answer 404 "Run not found").
         const name = late && isMantyxApiError(error) && LATE_OUTCOMES[error.status];
@@ -177,8 +209,16 @@ export async function runAgent<V extends OnInvalid = "throw">(on: RunnableClient
     // Handlers still running (the server timed their calls out, or cancelled
     // the run) are still owed their one POST: wait for them, bounded.
     const settled = Promise.all(tasks.values());
-    const bound = sleep(lateResultTimeoutMs, controller.signal).then(() => "timeout" as const, () => "aborted" as const);
-    if ((await Promise.race([settled, bound])) === "timeout") controller.abort(new Error(`runAgent: handlers still running ${lateResultTimeoutMs} ms after the terminal event (lateResultTimeoutMs)`));
+    const bound = sleep(lateResultTimeoutMs, controller.signal).then(
+      () => "timeout" as const,
+      () => "aborted" as const,
+    );
+    if ((await Promise.race([settled, bound])) === "timeout")
+      controller.abort(
+        new Error(
+          `runAgent: handlers still running ${lateResultTimeoutMs} ms after the terminal event (lateResultTimeoutMs)`,
+        ),
+      );
     if (postFailure !== undefined) throw postFailure.error;
     if (options.signal?.aborted) throw options.signal.reason;
     if (stream.terminal === undefined) {

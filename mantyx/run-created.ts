@@ -29,7 +29,8 @@ export function isRunCreatedError(e: unknown): e is RunCreatedError {
   return e instanceof RunCreatedError || (e as { name?: unknown } | null)?.name === "RunCreatedError";
 }
 
-const FIX = "The server (or a proxy in front of it) did not answer as agent-runs §5 says: check the client's baseUrl and workspace, and that nothing between rewrites the answer.";
+const FIX =
+  "The server (or a proxy in front of it) did not answer as agent-runs §5 says: check the client's baseUrl and workspace, and that nothing between rewrites the answer.";
 
 /** The kind of JSON value `v` is, for a message that must not quote it. */
 function kindOf(v: unknown): string {
@@ -41,11 +42,19 @@ function kindOf(v: unknown): string {
 /** The run id of a `createRun` answer; throws RunCreatedError when there is none to use. */
 export function runIdOf(answer: unknown): string {
   if (answer === null || typeof answer !== "object" || Array.isArray(answer)) {
-    throw new RunCreatedError("not-an-object", `createRun answered ${kindOf(answer)}, not an object with a runId. ${FIX}`);
+    throw new RunCreatedError(
+      "not-an-object",
+      `createRun answered ${kindOf(answer)}, not an object with a runId. ${FIX}`,
+    );
   }
   const runId = (answer as { runId?: unknown }).runId;
   if (typeof runId !== "string" || runId === "") {
-    const what = runId === undefined ? "has no runId" : runId === "" ? "has an empty runId" : `has a runId that is ${kindOf(runId)}, not a string`;
+    const what =
+      runId === undefined
+        ? "has no runId"
+        : runId === ""
+          ? "has an empty runId"
+          : `has a runId that is ${kindOf(runId)}, not a string`;
     throw new RunCreatedError("no-run-id", `createRun answered an object that ${what}. ${FIX}`);
   }
   return runId;

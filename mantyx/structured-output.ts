@@ -27,7 +27,12 @@ export class OutputParseError extends Error {
   /** The terminal event examined. */
   readonly event: AgentRunEvent;
 
-  constructor(type: OutputParseErrorType, message: string, event: AgentRunEvent, extra: { text?: string; partialText?: string; issues?: unknown; cause?: unknown } = {}) {
+  constructor(
+    type: OutputParseErrorType,
+    message: string,
+    event: AgentRunEvent,
+    extra: { text?: string; partialText?: string; issues?: unknown; cause?: unknown } = {},
+  ) {
     super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
     this.type = type;
     this.event = event;
@@ -55,7 +60,11 @@ export type OutputValidator<T> =
  */
 export function parseStructuredOutput<T = unknown>(terminal: AgentRunEvent, validate?: OutputValidator<T>): T {
   if (!isTerminalEvent(terminal)) {
-    throw new OutputParseError("run-failed", `parseStructuredOutput needs the run's terminal event (result, error or cancelled), got ${JSON.stringify(terminal.type)}.`, terminal);
+    throw new OutputParseError(
+      "run-failed",
+      `parseStructuredOutput needs the run's terminal event (result, error or cancelled), got ${JSON.stringify(terminal.type)}.`,
+      terminal,
+    );
   }
   const outcome = runOutcome(terminal);
   if (outcome !== "succeeded") {
@@ -70,19 +79,35 @@ export function parseStructuredOutput<T = unknown>(terminal: AgentRunEvent, vali
     );
   }
   const text = (terminal.data as { text?: unknown }).text;
-  if (typeof text !== "string") throw new OutputParseError("not-json", "The run succeeded without a text reply to parse.", terminal);
+  if (typeof text !== "string")
+    throw new OutputParseError("not-json", "The run succeeded without a text reply to parse.", terminal);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (cause) {
-    throw new OutputParseError("not-json", `The run's reply is not JSON (${(cause as Error).message}); the model may have answered in prose.`, terminal, { text, cause });
+    throw new OutputParseError(
+      "not-json",
+      `The run's reply is not JSON (${(cause as Error).message}); the model may have answered in prose.`,
+      terminal,
+      { text, cause },
+    );
   }
   if (validate === undefined) return value as T;
   if (typeof validate === "function") {
     if (validate(value)) return value as T;
-    throw new OutputParseError("schema-mismatch", "The run's reply is JSON but does not match your schema; see error.issues.", terminal, { text, issues: validate.errors });
+    throw new OutputParseError(
+      "schema-mismatch",
+      "The run's reply is JSON but does not match your schema; see error.issues.",
+      terminal,
+      { text, issues: validate.errors },
+    );
   }
   const r = validate.safeParse(value);
   if (r.success) return r.data as T;
-  throw new OutputParseError("schema-mismatch", "The run's reply is JSON but does not match your schema; see error.issues.", terminal, { text, issues: r.error });
+  throw new OutputParseError(
+    "schema-mismatch",
+    "The run's reply is JSON but does not match your schema; see error.issues.",
+    terminal,
+    { text, issues: r.error },
+  );
 }

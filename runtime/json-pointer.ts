@@ -10,7 +10,8 @@
 export type Pointer = readonly string[];
 
 /** One segment as a pointer writes it: `~` as `~0`, `/` as `~1`. */
-export const escapePointerSegment = (segment: string | number): string => String(segment).replace(/~/g, "~0").replace(/\//g, "~1");
+export const escapePointerSegment = (segment: string | number): string =>
+  String(segment).replace(/~/g, "~0").replace(/\//g, "~1");
 
 /** One segment of a pointer's text as the key it names: `~1` as `/`, then `~0` as `~`. */
 export const unescapePointerSegment = (segment: string): string => segment.replace(/~1/g, "/").replace(/~0/g, "~");

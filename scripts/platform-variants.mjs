@@ -17,11 +17,19 @@ import { fileURLToPath } from "node:url";
 
 /** Each variant: its module (no extension), the package import, and the modules importing it, by the specifier they use. */
 export const VARIANTS = [
-  { module: "runtime/client/internal/platform", import: "#client-platform", importers: { "runtime/client/core": "./internal/platform.js" } },
+  {
+    module: "runtime/client/internal/platform",
+    import: "#client-platform",
+    importers: { "runtime/client/core": "./internal/platform.js" },
+  },
   {
     module: "runtime/sse/framing",
     import: "#sse-framing",
-    importers: { "runtime/sse/iterate": "./framing.js", "runtime/sse/parser": "./framing.js", "runtime/client/stream-run": "../sse/framing.js" },
+    importers: {
+      "runtime/sse/iterate": "./framing.js",
+      "runtime/sse/parser": "./framing.js",
+      "runtime/client/stream-run": "../sse/framing.js",
+    },
   },
 ];
 
@@ -40,7 +48,8 @@ const browserFiles = VARIANTS.flatMap((variant) =>
 );
 
 /** The browser variant `importer` (an absolute path) gets for `specifier`, or undefined when that import has none. */
-export const browserVariantOf = (specifier, importer) => browserFiles.find((f) => f.specifier === specifier && f.importer === importer)?.browser;
+export const browserVariantOf = (specifier, importer) =>
+  browserFiles.find((f) => f.specifier === specifier && f.importer === importer)?.browser;
 
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 

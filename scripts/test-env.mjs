@@ -41,9 +41,13 @@ export class TestEnvError extends Error {
 
 function run(command, args, what, options = {}) {
   const r = spawnSync(command, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], ...options });
-  if (r.error?.code === "ENOENT") throw new TestEnvError(`${what}: \`${command}\` is not on PATH (npm test needs Go >= 1.22 and Python >= 3.11)`);
+  if (r.error?.code === "ENOENT")
+    throw new TestEnvError(`${what}: \`${command}\` is not on PATH (npm test needs Go >= 1.22 and Python >= 3.11)`);
   if (r.error) throw new TestEnvError(`${what}: ${r.error.message}`);
-  if (r.status !== 0) throw new TestEnvError(`${what} failed (\`${[command, ...args].join(" ")}\`, exit ${r.status}):\n${(r.stderr || r.stdout).trim().slice(-4000)}`);
+  if (r.status !== 0)
+    throw new TestEnvError(
+      `${what} failed (\`${[command, ...args].join(" ")}\`, exit ${r.status}):\n${(r.stderr || r.stdout).trim().slice(-4000)}`,
+    );
   return r.stdout;
 }
 
@@ -69,20 +73,36 @@ export function ensurePython({ log = (line) => process.stderr.write(`${line}\n`)
   const stampFile = join(VENV, "mantyx-requirements.sha256");
   const stamp = stampOf();
   if (existsSync(python) && existsSync(stampFile) && readFileSync(stampFile, "utf8").trim() === stamp) return python;
-  log(`test setup: the Python test environment (${REQUIREMENTS.map((f) => f.slice(REPO.length)).join(", ")}) into ${VENV.slice(REPO.length)} ...`);
+  log(
+    `test setup: the Python test environment (${REQUIREMENTS.map((f) => f.slice(REPO.length)).join(", ")}) into ${VENV.slice(REPO.length)} ...`,
+  );
   rmSync(VENV, { recursive: true, force: true });
   rmSync(WHEELHOUSE, { recursive: true, force: true });
-  run(BASE_PYTHON, ["-m", "venv", VENV], "creating the Python virtual environment (Debian/Ubuntu: apt-get install python3-venv)");
+  run(
+    BASE_PYTHON,
+    ["-m", "venv", VENV],
+    "creating the Python virtual environment (Debian/Ubuntu: apt-get install python3-venv)",
+  );
   const requirements = REQUIREMENTS.flatMap((f) => ["-r", f]);
-  run(python, [...PIP, "download", ...requirements, "-d", WHEELHOUSE], "downloading the pinned Python packages into the wheelhouse");
-  run(python, [...PIP, "install", "--no-index", "--find-links", WHEELHOUSE, ...requirements], "installing the pinned Python packages from the wheelhouse");
+  run(
+    python,
+    [...PIP, "download", ...requirements, "-d", WHEELHOUSE],
+    "downloading the pinned Python packages into the wheelhouse",
+  );
+  run(
+    python,
+    [...PIP, "install", "--no-index", "--find-links", WHEELHOUSE, ...requirements],
+    "installing the pinned Python packages from the wheelhouse",
+  );
   writeFileSync(stampFile, `${stamp}\n`);
   return python;
 }
 
 /** The Go runner's modules in the module cache (silent and quick when they are there). */
 export function ensureGo() {
-  run("go", ["mod", "download"], "downloading the Go runner's modules (conformance/go)", { cwd: join(REPO, "conformance", "go") });
+  run("go", ["mod", "download"], "downloading the Go runner's modules (conformance/go)", {
+    cwd: join(REPO, "conformance", "go"),
+  });
 }
 
 function main(argv) {

@@ -21,7 +21,10 @@ import { CACHE, ROOT } from "./sources.js";
 const OTS = join(ROOT, "node_modules", "openapi-typescript", "bin", "cli.js");
 
 const [runsArg, docArg, ...specs] = process.argv.slice(2);
-if (runsArg === undefined || docArg === undefined) throw new Error("usage: npx tsx bench/corpus/alternate.ts <runs> <document> [<bin>[;<node flags>][;<ENV=value,...>]]...");
+if (runsArg === undefined || docArg === undefined)
+  throw new Error(
+    "usage: npx tsx bench/corpus/alternate.ts <runs> <document> [<bin>[;<node flags>][;<ENV=value,...>]]...",
+  );
 const doc = resolve(docArg);
 const built = specs.length === 0 ? buildBin() : undefined;
 const commands = specs.length === 0 ? [built!.bin] : specs;
@@ -39,15 +42,31 @@ try {
       const out = join(work, "out");
       rmSync(out, { recursive: true, force: true });
       const [bin, flags = "", envs = ""] = what.split(";");
-      const args = what === "ots" ? [OTS, doc, "-o", join(work, "ots.ts")] : [...flags.split(",").filter(Boolean), resolve(bin!), "gen", "--schema", doc, "--out", out, "--runtime", relative(out, join(ROOT, "runtime", "codegen", "v1.js"))];
+      const args =
+        what === "ots"
+          ? [OTS, doc, "-o", join(work, "ots.ts")]
+          : [
+              ...flags.split(",").filter(Boolean),
+              resolve(bin!),
+              "gen",
+              "--schema",
+              doc,
+              "--out",
+              out,
+              "--runtime",
+              relative(out, join(ROOT, "runtime", "codegen", "v1.js")),
+            ];
       const saved = { ...process.env };
-      for (const pair of envs.split(",").filter(Boolean)) process.env[pair.slice(0, pair.indexOf("="))] = pair.slice(pair.indexOf("=") + 1);
+      for (const pair of envs.split(",").filter(Boolean))
+        process.env[pair.slice(0, pair.indexOf("="))] = pair.slice(pair.indexOf("=") + 1);
       const m = await runNode(args, work, 900_000, usage);
       process.env = saved;
       if (m.code !== 0) throw new Error(`${what} exited ${m.code ?? m.signal}:\n${m.stderr.slice(-2000)}`);
       const row = { wall: m.wallMs, cpu: m.cpuMs ?? Number.NaN, rss: (m.maxRssKb ?? Number.NaN) / 1024 };
       results.set(what, [...(results.get(what) ?? []), row]);
-      console.error(`run ${i + 1} ${what}: wall ${(row.wall / 1000).toFixed(1)} s, cpu ${(row.cpu / 1000).toFixed(1)} s, peak ${row.rss.toFixed(0)} MB`);
+      console.error(
+        `run ${i + 1} ${what}: wall ${(row.wall / 1000).toFixed(1)} s, cpu ${(row.cpu / 1000).toFixed(1)} s, peak ${row.rss.toFixed(0)} MB`,
+      );
     }
   }
 } finally {
@@ -57,11 +76,20 @@ try {
 const ots = results.get("ots")!;
 const otsWall = median(ots.map((r) => r.wall));
 const otsCpu = median(ots.map((r) => r.cpu));
-console.log("| command | wall (median) | CPU (median) | peak RSS (max) | wall vs ots | CPU vs ots |\n| --- | ---: | ---: | ---: | ---: | ---: |");
+console.log(
+  "| command | wall (median) | CPU (median) | peak RSS (max) | wall vs ots | CPU vs ots |\n| --- | ---: | ---: | ---: | ---: | ---: |",
+);
 for (const [what, rows] of results) {
   const wall = median(rows.map((r) => r.wall));
   const cpu = median(rows.map((r) => r.cpu));
-  const name = what === "ots" ? "openapi-typescript" : specs.length === 0 ? "mantyx-wire gen (built from the sources)" : relative(ROOT, what);
+  const name =
+    what === "ots"
+      ? "openapi-typescript"
+      : specs.length === 0
+        ? "mantyx-wire gen (built from the sources)"
+        : relative(ROOT, what);
   const ratios = what === "ots" ? "| | " : `| ${(wall / otsWall).toFixed(2)}x | ${(cpu / otsCpu).toFixed(2)}x `;
-  console.log(`| ${name} | ${(wall / 1000).toFixed(1)} s | ${(cpu / 1000).toFixed(1)} s | ${Math.max(...rows.map((r) => r.rss)).toFixed(0)} MB ${ratios}|`);
+  console.log(
+    `| ${name} | ${(wall / 1000).toFixed(1)} s | ${(cpu / 1000).toFixed(1)} s | ${Math.max(...rows.map((r) => r.rss)).toFixed(0)} MB ${ratios}|`,
+  );
 }

@@ -34,7 +34,11 @@ export function runNode(args: readonly string[], cwd: string, timeoutMs: number,
   rmSync(usageFile, { force: true });
   return new Promise((resolve) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, ["--import", PROBE, ...args], { cwd, env: { ...process.env, CORPUS_USAGE_OUT: usageFile, NO_COLOR: "1", FORCE_COLOR: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", PROBE, ...args], {
+      cwd,
+      env: { ...process.env, CORPUS_USAGE_OUT: usageFile, NO_COLOR: "1", FORCE_COLOR: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     let timedOut = false;
@@ -47,7 +51,9 @@ export function runNode(args: readonly string[], cwd: string, timeoutMs: number,
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
-      const usage = existsSync(usageFile) ? (JSON.parse(readFileSync(usageFile, "utf8")) as { cpuMs: number; maxRssKb: number }) : undefined;
+      const usage = existsSync(usageFile)
+        ? (JSON.parse(readFileSync(usageFile, "utf8")) as { cpuMs: number; maxRssKb: number })
+        : undefined;
       resolve({ code, signal, stdout, stderr, wallMs, cpuMs: usage?.cpuMs, maxRssKb: usage?.maxRssKb, timedOut });
     });
   });
@@ -81,7 +87,13 @@ export interface CorpusResult {
   /** Of them, the operation functions whose stream items have a type of their own (not the plain SSE frame). */
   readonly typedStreams: number;
   /** With `bundleCheck`: a program calling one operation function, bundled by esbuild (minified, browser). */
-  readonly oneOperation?: { readonly operation: string; readonly bytes: number; readonly gzipBytes: number; readonly fromOperationsTs: number; readonly operationsTsBytes: number };
+  readonly oneOperation?: {
+    readonly operation: string;
+    readonly bytes: number;
+    readonly gzipBytes: number;
+    readonly fromOperationsTs: number;
+    readonly operationsTsBytes: number;
+  };
 }
 
 /**
@@ -96,13 +108,34 @@ export async function oneOperationBundle(out: string): Promise<CorpusResult["one
   const core = /^export class (\w+Core) /m.exec(readFileSync(join(out, "client-core.ts"), "utf8"))?.[1];
   if (core === undefined) return undefined;
   const entry = join(out, "one-operation.ts");
-  writeFileSync(entry, `import { ${core} } from "./client-core.js";\nimport { ${name} } from "./operations.js";\nconst client = new ${core}({ baseUrl: "https://example.test" });\n// eslint-disable-next-line\nconsole.log(${name} as unknown, client);\n`);
+  writeFileSync(
+    entry,
+    `import { ${core} } from "./client-core.js";\nimport { ${name} } from "./operations.js";\nconst client = new ${core}({ baseUrl: "https://example.test" });\n// eslint-disable-next-line\nconsole.log(${name} as unknown, client);\n`,
+  );
   const { build } = await import("esbuild");
-  const result = await build({ entryPoints: [entry], bundle: true, minify: true, format: "esm", platform: "browser", write: false, metafile: true, logLevel: "silent", alias: { "@mantyx/wire-types/codegen/v1": join(ROOT, "runtime", "codegen", "v1.ts") } });
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+    alias: { "@mantyx/wire-types/codegen/v1": join(ROOT, "runtime", "codegen", "v1.ts") },
+  });
   const code = result.outputFiles[0]!.contents;
   const inputs = Object.values(result.metafile.outputs)[0]!.inputs;
-  const fromOperationsTs = Object.entries(inputs).filter(([file]) => file.endsWith("operations.ts")).reduce((n, [, v]) => n + v.bytesInOutput, 0);
-  return { operation: name, bytes: code.length, gzipBytes: gzipSync(code).length, fromOperationsTs, operationsTsBytes: Buffer.byteLength(operationsTs) };
+  const fromOperationsTs = Object.entries(inputs)
+    .filter(([file]) => file.endsWith("operations.ts"))
+    .reduce((n, [, v]) => n + v.bytesInOutput, 0);
+  return {
+    operation: name,
+    bytes: code.length,
+    gzipBytes: gzipSync(code).length,
+    fromOperationsTs,
+    operationsTsBytes: Buffer.byteLength(operationsTs),
+  };
 }
 
 const firstLine = (text: string, re: RegExp): string | undefined => text.split("\n").find((l) => re.test(l));
@@ -131,16 +164,27 @@ export function refusalOf(stderr: string): string {
 
 /** Operations of the document with a 2xx `text/event-stream` answer (`$ref`s to components.responses followed). */
 export function streamingOperations(doc: unknown): number {
-  const d = doc as { paths?: Record<string, Record<string, { responses?: Record<string, unknown> }>>; components?: { responses?: Record<string, unknown> } };
+  const d = doc as {
+    paths?: Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+    components?: { responses?: Record<string, unknown> };
+  };
   let n = 0;
   for (const item of Object.values(d.paths ?? {})) {
     for (const [method, op] of Object.entries(item ?? {})) {
-      if (!/^(get|put|post|delete|options|head|patch|trace|query)$/.test(method) || typeof op !== "object" || op === null) continue;
+      if (
+        !/^(get|put|post|delete|options|head|patch|trace|query)$/.test(method) ||
+        typeof op !== "object" ||
+        op === null
+      )
+        continue;
       const streams = Object.entries(op.responses ?? {}).some(([status, response]) => {
         if (!/^2/.test(status)) return false;
         let r = response as { $ref?: string; content?: Record<string, unknown> } | undefined;
         const ref = r?.$ref;
-        if (typeof ref === "string" && ref.startsWith("#/components/responses/")) r = d.components?.responses?.[decodeURIComponent(ref.slice(23)).replaceAll("~1", "/").replaceAll("~0", "~")] as typeof r;
+        if (typeof ref === "string" && ref.startsWith("#/components/responses/"))
+          r = d.components?.responses?.[
+            decodeURIComponent(ref.slice(23)).replaceAll("~1", "/").replaceAll("~0", "~")
+          ] as typeof r;
         return Object.keys(r?.content ?? {}).some((media) => media.startsWith("text/event-stream"));
       });
       if (streams) n++;
@@ -185,10 +229,20 @@ export async function measureDocument(doc: CorpusDocument, opts: RunOptions): Pr
   mkdirSync(dir, { recursive: true });
   const usage = join(dir, "usage.json");
   const out = join(dir, "gen");
-  const runtime = relative(out, join(ROOT, "runtime", "codegen", "v1.js")).split("\\").join("/");
+  const runtime = relative(out, join(ROOT, "runtime", "codegen", "v1.js"))
+    .split("\\")
+    .join("/");
   try {
-    const gen = await runNode([opts.bin, "gen", "--schema", doc.file, "--out", out, "--runtime", runtime], dir, opts.timeoutMs, usage);
-    const peer: Measured = opts.peer === false ? { code: null, signal: null, stdout: "", stderr: "", wallMs: 0, timedOut: false } : await runNode([OTS, doc.file, "-o", join(dir, "ots.ts")], dir, opts.timeoutMs, usage);
+    const gen = await runNode(
+      [opts.bin, "gen", "--schema", doc.file, "--out", out, "--runtime", runtime],
+      dir,
+      opts.timeoutMs,
+      usage,
+    );
+    const peer: Measured =
+      opts.peer === false
+        ? { code: null, signal: null, stdout: "", stderr: "", wallMs: 0, timedOut: false }
+        : await runNode([OTS, doc.file, "-o", join(dir, "ots.ts")], dir, opts.timeoutMs, usage);
     let outcome: GenOutcome;
     let reason: string | undefined;
     if (gen.code === 0) outcome = "generated";
@@ -197,7 +251,14 @@ export async function measureDocument(doc: CorpusDocument, opts: RunOptions): Pr
       reason = short(refusalOf(gen.stderr), 200);
     } else {
       outcome = "internal";
-      reason = short(gen.timedOut ? `timed out after ${opts.timeoutMs} ms` : (firstLine(gen.stderr, /internal error|Error/) ?? `exit ${gen.code ?? gen.signal}: ${gen.stderr.trim().split("\n").pop() ?? ""}`).replace(doc.file, "<doc>"));
+      reason = short(
+        gen.timedOut
+          ? `timed out after ${opts.timeoutMs} ms`
+          : (
+              firstLine(gen.stderr, /internal error|Error/) ??
+              `exit ${gen.code ?? gen.signal}: ${gen.stderr.trim().split("\n").pop() ?? ""}`
+            ).replace(doc.file, "<doc>"),
+      );
     }
     const peerOk = peer.code === 0 && existsSync(join(dir, "ots.ts"));
     let compiles: boolean | undefined;
@@ -206,15 +267,40 @@ export async function measureDocument(doc: CorpusDocument, opts: RunOptions): Pr
     if (outcome === "generated" || peerOk) {
       writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
       const include = [...(outcome === "generated" ? ["gen/**/*.ts"] : []), ...(peerOk ? ["ots.ts"] : [])];
-      writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2022", "DOM"], noEmit: true, skipLibCheck: true, types: [] }, include }));
-      const tsc = await runNode(["--max-old-space-size=6144", TSC, "-p", "tsconfig.json", "--pretty", "false"], dir, opts.timeoutMs, usage);
-      const errors = (tsc.stdout + tsc.stderr).split("\n").filter((l) => /\): error TS\d+/.test(l) || /^error TS\d+/.test(l));
+      writeFileSync(
+        join(dir, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            module: "NodeNext",
+            moduleResolution: "NodeNext",
+            target: "ES2022",
+            lib: ["ES2022", "DOM"],
+            noEmit: true,
+            skipLibCheck: true,
+            types: [],
+          },
+          include,
+        }),
+      );
+      const tsc = await runNode(
+        ["--max-old-space-size=6144", TSC, "-p", "tsconfig.json", "--pretty", "false"],
+        dir,
+        opts.timeoutMs,
+        usage,
+      );
+      const errors = (tsc.stdout + tsc.stderr)
+        .split("\n")
+        .filter((l) => /\): error TS\d+/.test(l) || /^error TS\d+/.test(l));
       const peerErrors = errors.filter((l) => l.startsWith("ots.ts("));
       const ourErrors = errors.filter((l) => !l.startsWith("ots.ts("));
       const crashed = tsc.code !== 0 && errors.length === 0;
       if (outcome === "generated") {
         compiles = !crashed && ourErrors.length === 0;
-        if (!compiles) tscError = short(`${ourErrors.length} error(s): ${ourErrors[0] ?? (tsc.timedOut ? "tsc timed out" : tsc.stderr.trim().split("\n").pop())}`);
+        if (!compiles)
+          tscError = short(
+            `${ourErrors.length} error(s): ${ourErrors[0] ?? (tsc.timedOut ? "tsc timed out" : tsc.stderr.trim().split("\n").pop())}`,
+          );
       }
       if (peerOk) peerCompiles = !crashed && peerErrors.length === 0;
     }
@@ -226,8 +312,14 @@ export async function measureDocument(doc: CorpusDocument, opts: RunOptions): Pr
       // A document the peer and gen both judge; unreadable here means no count.
     }
     const operationsTs = join(out, "operations.ts");
-    const typedStreams = outcome === "generated" && existsSync(operationsTs) ? typedStreamFunctions(readFileSync(operationsTs, "utf8")) : 0;
-    const oneOperation = opts.bundleCheck && outcome === "generated" && existsSync(operationsTs) ? await oneOperationBundle(out) : undefined;
+    const typedStreams =
+      outcome === "generated" && existsSync(operationsTs)
+        ? typedStreamFunctions(readFileSync(operationsTs, "utf8"))
+        : 0;
+    const oneOperation =
+      opts.bundleCheck && outcome === "generated" && existsSync(operationsTs)
+        ? await oneOperationBundle(out)
+        : undefined;
     return {
       id: doc.id,
       set: doc.set,
@@ -256,7 +348,11 @@ export async function measureDocument(doc: CorpusDocument, opts: RunOptions): Pr
 }
 
 /** Runs `task` over `items` with at most `workers` at once, in order of the items; results in the same order. */
-export async function pool<T, R>(items: readonly T[], workers: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(
+  items: readonly T[],
+  workers: number,
+  task: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   await Promise.all(

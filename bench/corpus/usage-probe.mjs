@@ -6,5 +6,9 @@ import { writeFileSync } from "node:fs";
 
 process.on("exit", () => {
   const { userCPUTime, systemCPUTime, maxRSS } = process.resourceUsage();
-  if (process.env.CORPUS_USAGE_OUT) writeFileSync(process.env.CORPUS_USAGE_OUT, JSON.stringify({ cpuMs: (userCPUTime + systemCPUTime) / 1000, maxRssKb: maxRSS }));
+  if (process.env.CORPUS_USAGE_OUT)
+    writeFileSync(
+      process.env.CORPUS_USAGE_OUT,
+      JSON.stringify({ cpuMs: (userCPUTime + systemCPUTime) / 1000, maxRssKb: maxRSS }),
+    );
 });

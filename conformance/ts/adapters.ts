@@ -22,7 +22,10 @@ export interface ConformanceAdapters {
   /** A text/event-stream body fed in these chunks, in order -> its messages. */
   decodeSse(chunks: readonly Uint8Array[]): MaybePromise<readonly SuiteSseMessage[]>;
   /** One message's parsed data and its `event:` line -> the typed event as the envelope `{ seq, type, data }`, and the frame shape read. */
-  decodeEvent(data: unknown, eventLine: string): MaybePromise<{ readonly event: unknown; readonly shape: "envelope" | "flat" }>;
+  decodeEvent(
+    data: unknown,
+    eventLine: string,
+  ): MaybePromise<{ readonly event: unknown; readonly shape: "envelope" | "flat" }>;
   /** `instance` against `components/schemas/<component>` at a level. */
   validate(level: ValidationLevel, component: string, instance: unknown): MaybePromise<boolean | Verdict>;
   /**

@@ -40,7 +40,15 @@ interface FlowMessage {
 interface Flow {
   description: string;
   tier: Tier;
-  steps: Array<{ kind: string; stream?: string; runId?: string; request?: FlowMessage; response?: FlowMessage; events?: Array<{ seq: number }>; sse?: string }>;
+  steps: Array<{
+    kind: string;
+    stream?: string;
+    runId?: string;
+    request?: FlowMessage;
+    response?: FlowMessage;
+    events?: Array<{ seq: number }>;
+    sse?: string;
+  }>;
   runs: Array<{ runId: string; events: unknown[] }>;
 }
 
@@ -68,15 +76,26 @@ function base64Bytes(text: string): Uint8Array {
   return out;
 }
 
-async function judge(a: ConformanceAdapters, level: ValidationLevel, pointer: string | undefined, data: unknown, valid: boolean, rule?: string): Promise<string | undefined> {
-  if (pointer === undefined || !pointer.startsWith(COMPONENT)) return `schema ${JSON.stringify(pointer)} is not a component pointer`;
+async function judge(
+  a: ConformanceAdapters,
+  level: ValidationLevel,
+  pointer: string | undefined,
+  data: unknown,
+  valid: boolean,
+  rule?: string,
+): Promise<string | undefined> {
+  if (pointer === undefined || !pointer.startsWith(COMPONENT))
+    return `schema ${JSON.stringify(pointer)} is not a component pointer`;
   const component = pointer.slice(COMPONENT.length);
   const answer = await a.validate(level, component, data);
   const verdict: Verdict = typeof answer === "boolean" ? { valid: answer } : answer;
   if (verdict.valid !== valid) {
-    return valid ? `expected valid (${component}, ${level}), the validator rejects it${verdict.rules !== undefined ? ` (${verdict.rules.join(", ")})` : ""}` : `expected invalid (${component}, ${level}: rule ${rule}), the validator accepts it`;
+    return valid
+      ? `expected valid (${component}, ${level}), the validator rejects it${verdict.rules !== undefined ? ` (${verdict.rules.join(", ")})` : ""}`
+      : `expected invalid (${component}, ${level}: rule ${rule}), the validator accepts it`;
   }
-  if (!valid && rule !== undefined && verdict.rules !== undefined && !verdict.rules.includes(rule)) return `expected rule ${rule} among ${verdict.rules.join(", ")}`;
+  if (!valid && rule !== undefined && verdict.rules !== undefined && !verdict.rules.includes(rule))
+    return `expected rule ${rule} among ${verdict.rules.join(", ")}`;
   return undefined;
 }
 
@@ -89,18 +108,25 @@ function chunkings(c: SseCase): Array<[string, Uint8Array[]]> {
 }
 
 /** A message as the suite writes it: `retry` only when set. */
-const plain = (m: SuiteSseMessage): SuiteSseMessage => ({ event: m.event, data: m.data, id: m.id, ...(m.retry !== undefined ? { retry: m.retry } : {}) });
+const plain = (m: SuiteSseMessage): SuiteSseMessage => ({
+  event: m.event,
+  data: m.data,
+  id: m.id,
+  ...(m.retry !== undefined ? { retry: m.retry } : {}),
+});
 
 async function checkSse(a: ConformanceAdapters, c: SseCase): Promise<string | undefined> {
   for (const [how, chunks] of chunkings(c)) {
     const got = (await a.decodeSse(chunks)).map(plain);
-    if (!deepEqual(got, c.messages)) return `${how}: decoded ${JSON.stringify(got)}, want ${JSON.stringify(c.messages)}`;
+    if (!deepEqual(got, c.messages))
+      return `${how}: decoded ${JSON.stringify(got)}, want ${JSON.stringify(c.messages)}`;
   }
   if (c.events === undefined) return undefined;
   for (const [i, want] of c.events.entries()) {
     const message = c.messages[i]!;
     const { event, shape } = await a.decodeEvent(JSON.parse(message.data), message.event);
-    if (!deepEqual(event, want)) return `message ${i}: typed event ${JSON.stringify(event)}, want ${JSON.stringify(want)}`;
+    if (!deepEqual(event, want))
+      return `message ${i}: typed event ${JSON.stringify(event)}, want ${JSON.stringify(want)}`;
     const wantShape = c.shapes?.[i] ?? "envelope";
     if (shape !== wantShape) return `message ${i}: read as a ${shape} frame, the case says ${wantShape}`;
     const problem = await judge(a, "receive", `${COMPONENT}AgentRunEvent`, event, true);
@@ -115,7 +141,10 @@ async function checkFlow(a: ConformanceAdapters, flow: Flow): Promise<string | u
   for (const [i, step] of flow.steps.entries()) {
     const at = `step ${i} (${step.kind})`;
     if (step.kind === "http" || step.kind === "open-stream") {
-      for (const [side, m] of [["request", step.request], ["response", step.response]] as const) {
+      for (const [side, m] of [
+        ["request", step.request],
+        ["response", step.response],
+      ] as const) {
         if (m?.body === undefined) continue;
         const problem = await judge(a, "strict", m.bodySchema, m.body, true);
         if (problem !== undefined) return `${at} ${side} body: ${problem}`;
@@ -126,12 +155,14 @@ async function checkFlow(a: ConformanceAdapters, flow: Flow): Promise<string | u
       if (runId === undefined) return `${at}: stream ${step.stream} is not open`;
       const messages = await a.decodeSse([encoder.encode(step.sse ?? "")]);
       const events = step.events ?? [];
-      if (messages.length !== events.length) return `${at}: decoded ${messages.length} messages for ${events.length} events`;
+      if (messages.length !== events.length)
+        return `${at}: decoded ${messages.length} messages for ${events.length} events`;
       const seen = delivered.get(runId) ?? [];
       delivered.set(runId, seen);
       for (const [j, want] of events.entries()) {
         const { event } = await a.decodeEvent(JSON.parse(messages[j]!.data), messages[j]!.event);
-        if (!deepEqual(event, want)) return `${at}: message ${j} decodes to ${JSON.stringify(event)}, want ${JSON.stringify(want)}`;
+        if (!deepEqual(event, want))
+          return `${at}: message ${j} decodes to ${JSON.stringify(event)}, want ${JSON.stringify(want)}`;
         const problem = await judge(a, "strict", `${COMPONENT}AgentRunEvent`, event, true);
         if (problem !== undefined) return `${at}: message ${j}: ${problem}`;
         if (!seen.some((s) => s.seq === want.seq)) seen.push(want);
@@ -141,7 +172,8 @@ async function checkFlow(a: ConformanceAdapters, flow: Flow): Promise<string | u
     } else return `${at}: unknown step kind`;
   }
   for (const run of flow.runs) {
-    if (!deepEqual(delivered.get(run.runId) ?? [], run.events)) return `run ${run.runId}: its transcript is not what the streams delivered, each seq once`;
+    if (!deepEqual(delivered.get(run.runId) ?? [], run.events))
+      return `run ${run.runId}: its transcript is not what the streams delivered, each seq once`;
     if (a.checkTranscript === undefined) continue;
     const broken = await a.checkTranscript({ events: run.events });
     if (broken.length > 0) return `run ${run.runId}: its transcript breaks the sequence rules ${broken.join(", ")}`;
@@ -153,7 +185,8 @@ async function checkTranscript(a: ConformanceAdapters, t: MessageTest): Promise<
   if (a.checkTranscript === undefined) return "no checkTranscript adapter: the SDK does not check the sequence rules";
   const broken = await a.checkTranscript(t.data);
   if (t.valid && broken.length > 0) return `expected every rule kept, the checker reports ${broken.join(", ")}`;
-  if (!t.valid && !broken.includes(t.rule ?? "")) return `expected rule ${t.rule} broken, the checker reports ${broken.join(", ") || "none"}`;
+  if (!t.valid && !broken.includes(t.rule ?? ""))
+    return `expected rule ${t.rule} broken, the checker reports ${broken.join(", ") || "none"}`;
   return undefined;
 }
 
@@ -162,14 +195,23 @@ export function suiteCases(suite: LoadedSuite): SuiteCase[] {
   const out: SuiteCase[] = [];
   for (const file of suite.files("messages/")) {
     for (const g of suite.json(file) as MessageGroup[]) {
-      for (const t of g.tests) out.push({ id: `${file}::${t.description}`, tier: t.tier, check: (a) => judge(a, t.tier as ValidationLevel, g.schema, t.data, t.valid, t.rule) });
+      for (const t of g.tests)
+        out.push({
+          id: `${file}::${t.description}`,
+          tier: t.tier,
+          check: (a) => judge(a, t.tier as ValidationLevel, g.schema, t.data, t.valid, t.rule),
+        });
     }
   }
-  for (const file of suite.files("sse/")) for (const c of suite.json(file) as SseCase[]) out.push({ id: `${file}::${c.description}`, tier: c.tier, check: (a) => checkSse(a, c) });
+  for (const file of suite.files("sse/"))
+    for (const c of suite.json(file) as SseCase[])
+      out.push({ id: `${file}::${c.description}`, tier: c.tier, check: (a) => checkSse(a, c) });
   for (const file of suite.files("flows/")) {
     const f = suite.json(file) as Flow;
     out.push({ id: `${file}::${f.description}`, tier: f.tier, check: (a) => checkFlow(a, f) });
   }
-  for (const g of suite.json("transcripts.json") as MessageGroup[]) for (const t of g.tests) out.push({ id: `transcripts.json::${t.description}`, tier: t.tier, check: (a) => checkTranscript(a, t) });
+  for (const g of suite.json("transcripts.json") as MessageGroup[])
+    for (const t of g.tests)
+      out.push({ id: `transcripts.json::${t.description}`, tier: t.tier, check: (a) => checkTranscript(a, t) });
   return out;
 }

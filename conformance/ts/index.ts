@@ -11,6 +11,24 @@
  */
 export type { ConformanceAdapters, SuiteSseMessage, ValidationLevel, Verdict } from "./adapters.js";
 export { parseKnownFailures } from "./known-failures.js";
-export { parseTiers, runConformance, tierLine, type ConformanceFailure, type ConformanceReport, type RunConformanceOptions, type TierResult } from "./run.js";
+export {
+  parseTiers,
+  runConformance,
+  tierLine,
+  type ConformanceFailure,
+  type ConformanceReport,
+  type RunConformanceOptions,
+  type TierResult,
+} from "./run.js";
 export { sha256Hex } from "./sha256.js";
-export { loadSuite, suiteSourceFromFiles, SuiteError, SuiteIntegrityError, TIERS, type LoadedSuite, type Manifest, type SuiteSource, type Tier } from "./suite.js";
+export {
+  loadSuite,
+  suiteSourceFromFiles,
+  SuiteError,
+  SuiteIntegrityError,
+  TIERS,
+  type LoadedSuite,
+  type Manifest,
+  type SuiteSource,
+  type Tier,
+} from "./suite.js";

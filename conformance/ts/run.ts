@@ -52,7 +52,10 @@ export function parseTiers(names: readonly string[] | string | undefined): Tier[
   const chosen = list.map((n) => n.trim()).filter((n) => n !== "");
   if (chosen.length === 0) return [...TIERS];
   const unknown = chosen.filter((n) => !(TIERS as readonly string[]).includes(n));
-  if (unknown.length > 0) throw new SuiteError(`unknown tier ${unknown.map((n) => JSON.stringify(n)).join(", ")}; the tiers are ${TIERS.join(", ")}`);
+  if (unknown.length > 0)
+    throw new SuiteError(
+      `unknown tier ${unknown.map((n) => JSON.stringify(n)).join(", ")}; the tiers are ${TIERS.join(", ")}`,
+    );
   return chosen as Tier[];
 }
 
@@ -62,12 +65,33 @@ export function tierLine(t: TierResult): string {
     : `[mantyx-conformance] tier ${t.tier}: not selected (manifest ${t.manifest})`;
 }
 
-export async function runConformance(suite: LoadedSuite, adapters: ConformanceAdapters, options: RunConformanceOptions = {}): Promise<ConformanceReport> {
-  const missing = (["decodeSse", "decodeEvent", "validate"] as const).filter((name) => typeof adapters?.[name] !== "function");
-  if (missing.length > 0) throw new SuiteError(`the adapters lack ${missing.join(", ")}: pass an SSE decoder, an event decoder and a validator (checkTranscript is optional)`);
+export async function runConformance(
+  suite: LoadedSuite,
+  adapters: ConformanceAdapters,
+  options: RunConformanceOptions = {},
+): Promise<ConformanceReport> {
+  const missing = (["decodeSse", "decodeEvent", "validate"] as const).filter(
+    (name) => typeof adapters?.[name] !== "function",
+  );
+  if (missing.length > 0)
+    throw new SuiteError(
+      `the adapters lack ${missing.join(", ")}: pass an SSE decoder, an event decoder and a validator (checkTranscript is optional)`,
+    );
   const selected = new Set(parseTiers(options.tiers));
   const known = new Set(options.knownFailures ?? []);
-  const results = new Map<Tier, TierResult>(TIERS.map((t) => [t, { tier: t, selected: selected.has(t), manifest: suite.manifest.counts.tiers[t] ?? 0, passed: 0, knownFailures: 0, failed: 0 }]));
+  const results = new Map<Tier, TierResult>(
+    TIERS.map((t) => [
+      t,
+      {
+        tier: t,
+        selected: selected.has(t),
+        manifest: suite.manifest.counts.tiers[t] ?? 0,
+        passed: 0,
+        knownFailures: 0,
+        failed: 0,
+      },
+    ]),
+  );
   const failures: ConformanceFailure[] = [];
   const problems: string[] = [];
   const seen = new Map<Tier, number>();
@@ -93,14 +117,22 @@ export async function runConformance(suite: LoadedSuite, adapters: ConformanceAd
       failures.push({ id: c.id, tier: c.tier, problem });
     } else if (listed) {
       result.failed++;
-      failures.push({ id: c.id, tier: c.tier, problem: "listed as a known failure, yet passes: remove it from the list" });
+      failures.push({
+        id: c.id,
+        tier: c.tier,
+        problem: "listed as a known failure, yet passes: remove it from the list",
+      });
     } else result.passed++;
   }
   for (const t of TIERS) {
     const r = results.get(t)!;
-    if ((seen.get(t) ?? 0) !== r.manifest) problems.push(`tier ${t}: the suite holds ${seen.get(t) ?? 0} cases, its manifest counts ${r.manifest}`);
+    if ((seen.get(t) ?? 0) !== r.manifest)
+      problems.push(`tier ${t}: the suite holds ${seen.get(t) ?? 0} cases, its manifest counts ${r.manifest}`);
   }
-  for (const id of [...known].sort()) problems.push(`known failure ${JSON.stringify(id)} is no case of the suite (a typo, or a case the suite no longer has): remove it`);
+  for (const id of [...known].sort())
+    problems.push(
+      `known failure ${JSON.stringify(id)} is no case of the suite (a typo, or a case the suite no longer has): remove it`,
+    );
   const tiers = TIERS.map((t) => results.get(t)!);
   const { suiteVersion, protocolVersion } = suite.manifest;
   return {
@@ -111,6 +143,9 @@ export async function runConformance(suite: LoadedSuite, adapters: ConformanceAd
     failures,
     problems,
     ok: failures.length === 0 && problems.length === 0,
-    lines: () => [`[mantyx-conformance] suite ${suiteVersion} (protocol ${protocolVersion}) from ${suite.origin}`, ...tiers.map(tierLine)],
+    lines: () => [
+      `[mantyx-conformance] suite ${suiteVersion} (protocol ${protocolVersion}) from ${suite.origin}`,
+      ...tiers.map(tierLine),
+    ],
   };
 }

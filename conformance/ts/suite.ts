@@ -23,7 +23,13 @@ export const TIERS: readonly Tier[] = ["behaviour", "receive", "strict"];
 export interface Manifest {
   readonly suiteVersion: string;
   readonly protocolVersion: string;
-  readonly counts: { readonly messages: number; readonly sse: number; readonly flows: number; readonly transcripts: number; readonly tiers: Readonly<Record<Tier, number>> };
+  readonly counts: {
+    readonly messages: number;
+    readonly sse: number;
+    readonly flows: number;
+    readonly transcripts: number;
+    readonly tiers: Readonly<Record<Tier, number>>;
+  };
   readonly files: Readonly<Record<string, { readonly cases: number; readonly sha256: string }>>;
 }
 
@@ -49,7 +55,9 @@ export class SuiteIntegrityError extends SuiteError {
     readonly origin: string,
     readonly problems: readonly string[],
   ) {
-    super(`the fixture suite at ${origin} does not match its manifest.json (copy the suite again, unedited):\n  ${problems.join("\n  ")}`);
+    super(
+      `the fixture suite at ${origin} does not match its manifest.json (copy the suite again, unedited):\n  ${problems.join("\n  ")}`,
+    );
   }
 }
 
@@ -69,10 +77,18 @@ export async function loadSuite(source: SuiteSource): Promise<LoadedSuite> {
   try {
     raw = await source.read("manifest.json");
   } catch (error) {
-    throw new SuiteError(`no fixture suite at ${source.origin} (cannot read manifest.json: ${(error as Error).message})`);
+    throw new SuiteError(
+      `no fixture suite at ${source.origin} (cannot read manifest.json: ${(error as Error).message})`,
+    );
   }
   const manifest = parse(source.origin, "manifest.json", raw) as Manifest;
-  if (manifest === null || typeof manifest !== "object" || typeof manifest.files !== "object" || manifest.files === null) throw new SuiteError(`${source.origin}/manifest.json lists no files`);
+  if (
+    manifest === null ||
+    typeof manifest !== "object" ||
+    typeof manifest.files !== "object" ||
+    manifest.files === null
+  )
+    throw new SuiteError(`${source.origin}/manifest.json lists no files`);
   const problems: string[] = [];
   const contents = new Map<string, Uint8Array>();
   for (const path of Object.keys(manifest.files).sort()) {
@@ -84,11 +100,13 @@ export async function loadSuite(source: SuiteSource): Promise<LoadedSuite> {
       continue;
     }
     const actual = sha256Hex(bytes);
-    if (actual !== manifest.files[path]!.sha256) problems.push(`${path}: sha256 ${actual}, manifest says ${manifest.files[path]!.sha256}`);
+    if (actual !== manifest.files[path]!.sha256)
+      problems.push(`${path}: sha256 ${actual}, manifest says ${manifest.files[path]!.sha256}`);
     contents.set(path, bytes);
   }
   if (source.list !== undefined) {
-    for (const path of [...(await source.list())].sort()) if (path !== "manifest.json" && !(path in manifest.files)) problems.push(`${path}: not in the manifest`);
+    for (const path of [...(await source.list())].sort())
+      if (path !== "manifest.json" && !(path in manifest.files)) problems.push(`${path}: not in the manifest`);
   }
   if (problems.length > 0) throw new SuiteIntegrityError(source.origin, problems);
   const parsed = new Map<string, unknown>();
@@ -103,12 +121,18 @@ export async function loadSuite(source: SuiteSource): Promise<LoadedSuite> {
       }
       return parsed.get(path);
     },
-    files: (prefix) => Object.keys(manifest.files).filter((p) => p.startsWith(prefix) && p.endsWith(".json")).sort(),
+    files: (prefix) =>
+      Object.keys(manifest.files)
+        .filter((p) => p.startsWith(prefix) && p.endsWith(".json"))
+        .sort(),
   };
 }
 
 /** A source over files already in memory (bundled, or fetched by the caller): text or bytes by path. */
-export function suiteSourceFromFiles(files: Readonly<Record<string, string | Uint8Array>>, origin = "files in memory"): SuiteSource {
+export function suiteSourceFromFiles(
+  files: Readonly<Record<string, string | Uint8Array>>,
+  origin = "files in memory",
+): SuiteSource {
   const encoder = new TextEncoder();
   return {
     origin,

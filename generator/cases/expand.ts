@@ -29,13 +29,17 @@ function expand(value: Json): { value: Json; bytes: number | undefined } {
       case "$repeatString": {
         const unit = String(spec.value);
         const repeated = unit.repeat(Number(spec.count));
-        return { value: repeated, bytes: unit.length === 0 ? 2 : repeatedStringBytes(unit, repeated.length / unit.length) };
+        return {
+          value: repeated,
+          bytes: unit.length === 0 ? 2 : repeatedStringBytes(unit, repeated.length / unit.length),
+        };
       }
       case "$repeatItems":
         return array(Array.from({ length: Number(spec.count) }, () => expand(spec.value as Json)));
       case "$repeatEntries": {
         const entries: Array<[string, { value: Json; bytes: number | undefined }]> = [];
-        for (let i = 0; i < Number(spec.count); i++) entries.push([String(spec.key).replaceAll("{i}", String(i)), expand(spec.value as Json)]);
+        for (let i = 0; i < Number(spec.count); i++)
+          entries.push([String(spec.key).replaceAll("{i}", String(i)), expand(spec.value as Json)]);
         return object(entries);
       }
     }
@@ -43,7 +47,10 @@ function expand(value: Json): { value: Json; bytes: number | undefined } {
   return object(keys.map((key) => [key, expand(value[key] as Json)]));
 }
 
-function array(items: ReadonlyArray<{ value: Json; bytes: number | undefined }>): { value: Json; bytes: number | undefined } {
+function array(items: ReadonlyArray<{ value: Json; bytes: number | undefined }>): {
+  value: Json;
+  bytes: number | undefined;
+} {
   const out = items.map((item) => item.value);
   if (!items.some((item) => item.bytes !== undefined)) return { value: out, bytes: undefined };
   let bytes = 2 + Math.max(0, items.length - 1);
@@ -52,7 +59,10 @@ function array(items: ReadonlyArray<{ value: Json; bytes: number | undefined }>)
   return { value: out, bytes };
 }
 
-function object(entries: ReadonlyArray<[string, { value: Json; bytes: number | undefined }]>): { value: Json; bytes: number | undefined } {
+function object(entries: ReadonlyArray<[string, { value: Json; bytes: number | undefined }]>): {
+  value: Json;
+  bytes: number | undefined;
+} {
   const out: { [key: string]: Json } = {};
   for (const [key, entry] of entries) out[key] = entry.value;
   if (!entries.some(([, entry]) => entry.bytes !== undefined)) return { value: out, bytes: undefined };

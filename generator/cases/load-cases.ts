@@ -48,7 +48,12 @@ export function loadHandCases(casesDir: string): HandCase[] {
     const raw = readCaseFile(casesDir, file);
     for (const entry of raw) {
       const description = String(entry.description);
-      if (seen.has(description)) throw invalidCases(join(casesDir, file), `duplicate case description "${description}"; descriptions must be unique.`, "Rename one of the two cases.");
+      if (seen.has(description))
+        throw invalidCases(
+          join(casesDir, file),
+          `duplicate case description "${description}"; descriptions must be unique.`,
+          "Rename one of the two cases.",
+        );
       seen.add(description);
       all.push({
         description,
@@ -84,9 +89,18 @@ function listCaseFiles(casesDir: string): string[] {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return [];
     if (code === "ENOTDIR") {
-      throw new EmitError("missing-cases", "fixtures", `no folder of hand-written cases at ${casesDir} (that path is not a folder).`, missingCasesFix(casesDir));
+      throw new EmitError(
+        "missing-cases",
+        "fixtures",
+        `no folder of hand-written cases at ${casesDir} (that path is not a folder).`,
+        missingCasesFix(casesDir),
+      );
     }
-    throw invalidCases(casesDir, `cannot read the cases folder: ${(error as Error).message}`, "Check the folder's permissions.");
+    throw invalidCases(
+      casesDir,
+      `cannot read the cases folder: ${(error as Error).message}`,
+      "Check the folder's permissions.",
+    );
   }
   return names.filter((f) => f.endsWith(".yaml")).sort();
 }
@@ -99,11 +113,22 @@ function readCaseFile(casesDir: string, file: string): Array<Record<string, Json
     // js-yaml where it reads what `yaml` reads, much faster (../load/fast-yaml.ts).
     raw = fastYamlData(text) ?? yamlLibrary().parse(text);
   } catch (error) {
-    throw invalidCases(where, `cannot read the case file: ${(error as Error).message}`, "Fix the file's YAML (a list of cases, see schema/cases/*.yaml).");
+    throw invalidCases(
+      where,
+      `cannot read the case file: ${(error as Error).message}`,
+      "Fix the file's YAML (a list of cases, see schema/cases/*.yaml).",
+    );
   }
   if (raw === null || raw === undefined) return [];
-  if (!Array.isArray(raw) || !raw.every((entry) => entry !== null && typeof entry === "object" && !Array.isArray(entry))) {
-    throw invalidCases(where, "a case file must be a YAML list of cases (mappings).", "Write the cases as a list: `- description: ...`, see schema/cases/*.yaml.");
+  if (
+    !Array.isArray(raw) ||
+    !raw.every((entry) => entry !== null && typeof entry === "object" && !Array.isArray(entry))
+  ) {
+    throw invalidCases(
+      where,
+      "a case file must be a YAML list of cases (mappings).",
+      "Write the cases as a list: `- description: ...`, see schema/cases/*.yaml.",
+    );
   }
   return raw as Array<Record<string, Json>>;
 }

@@ -31,7 +31,8 @@ export class AcceptedChangesError extends GeneratorError {
   readonly problem: string;
 
   constructor(location: SourceLocation, problem: string, fix: string) {
-    const where = location.line === undefined ? location.file : `${location.file}:${location.line}:${location.column ?? 1}`;
+    const where =
+      location.line === undefined ? location.file : `${location.file}:${location.line}:${location.column ?? 1}`;
     super(`${where}: ${problem}`, fix);
     this.location = location;
     this.problem = problem;
@@ -55,24 +56,39 @@ export async function readAcceptedChanges(file: string, cwd: string): Promise<Ac
   } catch (error) {
     // The loader's own message for an unreadable file names `--schema`; this is `--accept`.
     if (isSchemaLoadError(error) && error.code === "io") {
-      throw new AcceptedChangesError({ file: display }, error.problems[0].message.replace("the schema", "the accepted changes"), "Check the `--accept <file>` path (the repository's list: schema/baseline/accepted-changes.json).");
+      throw new AcceptedChangesError(
+        { file: display },
+        error.problems[0].message.replace("the schema", "the accepted changes"),
+        "Check the `--accept <file>` path (the repository's list: schema/baseline/accepted-changes.json).",
+      );
     }
     throw error;
   }
   const fail = (segments: string[], message: string): never => {
     throw new AcceptedChangesError(source.where(segments), message, ENTRY_FIX);
   };
-  if (!isPlainObject(source.data) || !Array.isArray(source.data.accepted)) fail([], 'expected an object with an "accepted" array');
+  if (!isPlainObject(source.data) || !Array.isArray(source.data.accepted))
+    fail([], 'expected an object with an "accepted" array');
   const entries = (source.data as { accepted: unknown[] }).accepted;
   return entries.map((entry, index): AcceptedChange => {
     const at = ["accepted", String(index)];
     if (!isPlainObject(entry)) return fail(at, "an entry must be an object");
-    if (typeof entry.pointer !== "string" || !(entry.pointer === "" || entry.pointer.startsWith("/"))) fail([...at, "pointer"], '"pointer" must be a JSON pointer starting with "/"');
-    if (!DIRECTIONS.includes(entry.direction as Direction) || entry.direction === "additive" || entry.direction === "info") {
-      fail([...at, "direction"], '"direction" must be "breaks-clients" or "breaks-readers" (only a breaking change needs accepting)');
+    if (typeof entry.pointer !== "string" || !(entry.pointer === "" || entry.pointer.startsWith("/")))
+      fail([...at, "pointer"], '"pointer" must be a JSON pointer starting with "/"');
+    if (
+      !DIRECTIONS.includes(entry.direction as Direction) ||
+      entry.direction === "additive" ||
+      entry.direction === "info"
+    ) {
+      fail(
+        [...at, "direction"],
+        '"direction" must be "breaks-clients" or "breaks-readers" (only a breaking change needs accepting)',
+      );
     }
-    if (entry.kind !== undefined && typeof entry.kind !== "string") fail([...at, "kind"], '"kind", when given, must be a string');
-    if (typeof entry.reason !== "string" || entry.reason.trim() === "") fail([...at, "reason"], '"reason" must say why the change is accepted');
+    if (entry.kind !== undefined && typeof entry.kind !== "string")
+      fail([...at, "kind"], '"kind", when given, must be a string');
+    if (typeof entry.reason !== "string" || entry.reason.trim() === "")
+      fail([...at, "reason"], '"reason" must say why the change is accepted');
     return {
       pointer: entry.pointer as string,
       direction: entry.direction as Direction,
@@ -83,5 +99,10 @@ export async function readAcceptedChanges(file: string, cwd: string): Promise<Ac
 }
 
 export function acceptanceOf(change: Change, accepted: readonly AcceptedChange[]): AcceptedChange | undefined {
-  return accepted.find((entry) => entry.pointer === change.pointer && entry.direction === change.direction && (entry.kind === undefined || entry.kind === change.kind));
+  return accepted.find(
+    (entry) =>
+      entry.pointer === change.pointer &&
+      entry.direction === change.direction &&
+      (entry.kind === undefined || entry.kind === change.kind),
+  );
 }

@@ -22,7 +22,11 @@ function shape(schema: unknown): string {
   return `type:${types === undefined ? "any" : [...types].sort().join(",")}`;
 }
 
-export function matchBranches(context: DiffContext, old: readonly SchemaNode[], next: readonly SchemaNode[]): BranchMatch {
+export function matchBranches(
+  context: DiffContext,
+  old: readonly SchemaNode[],
+  next: readonly SchemaNode[],
+): BranchMatch {
   const leftOld = [...old];
   const leftNew = [...next];
   const pairs: Array<readonly [SchemaNode, SchemaNode]> = [];
@@ -39,7 +43,8 @@ export function matchBranches(context: DiffContext, old: readonly SchemaNode[], 
       leftNew.splice(j, 1);
     }
   };
-  const resolved = (node: SchemaNode, document: "old" | "new"): unknown => (document === "old" ? context.derefOld(node) : context.derefNew(node)).schema;
+  const resolved = (node: SchemaNode, document: "old" | "new"): unknown =>
+    (document === "old" ? context.derefOld(node) : context.derefNew(node)).schema;
   pass((node) => refTarget(node.schema));
   pass((node, document) => canonicalJson(resolved(node, document)));
   pass((node, document) => shape(resolved(node, document)));

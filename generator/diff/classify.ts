@@ -13,9 +13,30 @@
 import type { Direction, Effect, Side } from "./change.js";
 
 const TABLE: Readonly<Record<Side, Readonly<Record<Effect, Direction>>>> = {
-  request: { narrow: "breaks-clients", widen: "additive", change: "breaks-clients", removed: "breaks-clients", additive: "additive", info: "info" },
-  response: { narrow: "info", widen: "breaks-readers", change: "breaks-readers", removed: "breaks-readers", additive: "additive", info: "info" },
-  operation: { narrow: "breaks-clients", widen: "additive", change: "breaks-clients", removed: "breaks-clients", additive: "additive", info: "info" },
+  request: {
+    narrow: "breaks-clients",
+    widen: "additive",
+    change: "breaks-clients",
+    removed: "breaks-clients",
+    additive: "additive",
+    info: "info",
+  },
+  response: {
+    narrow: "info",
+    widen: "breaks-readers",
+    change: "breaks-readers",
+    removed: "breaks-readers",
+    additive: "additive",
+    info: "info",
+  },
+  operation: {
+    narrow: "breaks-clients",
+    widen: "additive",
+    change: "breaks-clients",
+    removed: "breaks-clients",
+    additive: "additive",
+    info: "info",
+  },
 };
 
 /** Under `not`, narrowing and widening swap; what cannot be inverted exactly (a removal, an addition) needs review. */

@@ -9,10 +9,24 @@ import path from "node:path";
 import { formatError } from "../errors.js";
 import { loadSchema } from "../load/index.js";
 import { toPosix } from "../load/source-path.js";
-import { acceptanceOf, isAcceptedChangesError, readAcceptedChanges, type AcceptedChange, type AcceptedChangesError } from "./accepted-changes.js";
+import {
+  acceptanceOf,
+  isAcceptedChangesError,
+  readAcceptedChanges,
+  type AcceptedChange,
+  type AcceptedChangesError,
+} from "./accepted-changes.js";
 import type { Change } from "./change.js";
 import { diffDocuments } from "./diff-documents.js";
-import { failing, formatJson, formatTable, formatUnusedAccepted, type DiffReport, type FailOn, type ReportedChange } from "./report.js";
+import {
+  failing,
+  formatJson,
+  formatTable,
+  formatUnusedAccepted,
+  type DiffReport,
+  type FailOn,
+  type ReportedChange,
+} from "./report.js";
 
 export interface DiffOptions {
   readonly format: "table" | "json";
@@ -31,7 +45,11 @@ export interface DiffIo {
 function formatAcceptedChangesError(error: AcceptedChangesError): string {
   const { file, line, column, pointer, excerpt } = error.location;
   const place = line === undefined ? file : `${file}:${line}:${column ?? 1}`;
-  const lines = [`error[${error.code}]: the accepted changes cannot be used`, "", `  --> ${place}${pointer ? `  at #${pointer}` : ""}`];
+  const lines = [
+    `error[${error.code}]: the accepted changes cannot be used`,
+    "",
+    `  --> ${place}${pointer ? `  at #${pointer}` : ""}`,
+  ];
   if (excerpt) lines.push(...excerpt.split("\n").map((text) => `  ${text}`));
   lines.push(`  ${error.problem}`, `  fix: ${error.fix}`);
   return lines.join("\n");
@@ -42,16 +60,24 @@ export async function runDiff(oldPath: string, newPath: string, options: DiffOpt
   let accepted: AcceptedChange[] = [];
   let changes: Change[];
   try {
-    const [oldSchema, newSchema] = [await loadSchema(oldPath, { cwd: io.cwd }), await loadSchema(newPath, { cwd: io.cwd })];
+    const [oldSchema, newSchema] = [
+      await loadSchema(oldPath, { cwd: io.cwd }),
+      await loadSchema(newPath, { cwd: io.cwd }),
+    ];
     if (options.accept !== undefined) accepted = await readAcceptedChanges(options.accept, io.cwd);
     changes = diffDocuments(oldSchema.document, newSchema.document);
   } catch (error) {
-    io.stderr(`${isAcceptedChangesError(error) ? formatAcceptedChangesError(error) : formatError(error, { debug: options.debug === true })}\n`);
+    io.stderr(
+      `${isAcceptedChangesError(error) ? formatAcceptedChangesError(error) : formatError(error, { debug: options.debug === true })}\n`,
+    );
     return 2;
   }
   const used = new Set<AcceptedChange>();
   const reported = changes.map((change): ReportedChange => {
-    const acceptance = change.direction === "breaks-clients" || change.direction === "breaks-readers" ? acceptanceOf(change, accepted) : undefined;
+    const acceptance =
+      change.direction === "breaks-clients" || change.direction === "breaks-readers"
+        ? acceptanceOf(change, accepted)
+        : undefined;
     if (acceptance === undefined) return change;
     used.add(acceptance);
     return { ...change, accepted: acceptance.reason };

@@ -19,8 +19,14 @@ export const prefixItemsRule: KeywordRule = {
     const before = Array.isArray(old.schema.prefixItems) ? old.schema.prefixItems : [];
     const after = Array.isArray(next.schema.prefixItems) ? next.schema.prefixItems : [];
     for (let index = 0; index < Math.max(before.length, after.length); index++) {
-      const oldNode = index < before.length ? { schema: before[index], pointer: child(old.pointer, "prefixItems", String(index)) } : items(old);
-      const newNode = index < after.length ? { schema: after[index], pointer: child(next.pointer, "prefixItems", String(index)) } : items(next);
+      const oldNode =
+        index < before.length
+          ? { schema: before[index], pointer: child(old.pointer, "prefixItems", String(index)) }
+          : items(old);
+      const newNode =
+        index < after.length
+          ? { schema: after[index], pointer: child(next.pointer, "prefixItems", String(index)) }
+          : items(next);
       context.compare(context, oldNode, newNode);
     }
   },
@@ -33,6 +39,10 @@ export const containsRule: KeywordRule = {
     const after = next.schema.contains;
     if (before === undefined) return context.report("contains-added", "narrow", child(next.pointer, "contains"));
     if (after === undefined) return context.report("contains-removed", "widen", child(old.pointer, "contains"));
-    context.compare(context, { schema: before, pointer: child(old.pointer, "contains") }, { schema: after, pointer: child(next.pointer, "contains") });
+    context.compare(
+      context,
+      { schema: before, pointer: child(old.pointer, "contains") },
+      { schema: after, pointer: child(next.pointer, "contains") },
+    );
   },
 };

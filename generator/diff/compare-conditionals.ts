@@ -12,7 +12,14 @@
  * protocol delivers unknown types), and the fallback is compared without
  * its mirror.
  */
-import { child, isPlainObject, type DiffContext, type KeywordRule, type ObjectNode, type SchemaNode } from "./context.js";
+import {
+  child,
+  isPlainObject,
+  type DiffContext,
+  type KeywordRule,
+  type ObjectNode,
+  type SchemaNode,
+} from "./context.js";
 import { sameJson, setDifference } from "./json-values.js";
 import { tagOf } from "./compare-unions.js";
 
@@ -27,18 +34,26 @@ function sameSet(a: readonly unknown[], b: readonly unknown[]): boolean {
 
 /** The tag property of an open union at `node`, or undefined when `node` is not one. */
 function openUnionTag(context: DiffContext, node: ObjectNode, document: "old" | "new"): string | undefined {
-  const deref = (child: SchemaNode): SchemaNode => (document === "old" ? context.derefOld(child) : context.derefNew(child));
+  const deref = (child: SchemaNode): SchemaNode =>
+    document === "old" ? context.derefOld(child) : context.derefNew(child);
   const known = deref(sub(node, "then")).schema;
   const fallback = deref(sub(node, "else")).schema;
   const condition = deref(sub(node, "if")).schema;
   if (!isPlainObject(known) || !Array.isArray(known.oneOf) || !isPlainObject(known.discriminator)) return undefined;
   const tag = known.discriminator.propertyName;
   if (typeof tag !== "string" || !isPlainObject(fallback) || !isPlainObject(condition)) return undefined;
-  const listed = isPlainObject(condition.properties) && isPlainObject(condition.properties[tag]) ? condition.properties[tag].enum : undefined;
-  const fallbackTag = isPlainObject(fallback.properties) ? deref({ schema: fallback.properties[tag], pointer: "" }).schema : undefined;
+  const listed =
+    isPlainObject(condition.properties) && isPlainObject(condition.properties[tag])
+      ? condition.properties[tag].enum
+      : undefined;
+  const fallbackTag = isPlainObject(fallback.properties)
+    ? deref({ schema: fallback.properties[tag], pointer: "" }).schema
+    : undefined;
   const excluded = isPlainObject(fallbackTag) && isPlainObject(fallbackTag.not) ? fallbackTag.not.enum : undefined;
   if (!Array.isArray(listed) || !Array.isArray(excluded) || !sameSet(listed, excluded)) return undefined;
-  const tags = known.oneOf.map((branch, index) => tagOf(context, { schema: branch, pointer: child(node.pointer, "then", "oneOf", String(index)) }, tag, document));
+  const tags = known.oneOf.map((branch, index) =>
+    tagOf(context, { schema: branch, pointer: child(node.pointer, "then", "oneOf", String(index)) }, tag, document),
+  );
   return sameSet(listed, tags) ? tag : undefined;
 }
 
@@ -57,9 +72,11 @@ export const conditionalRule: KeywordRule = {
     if (before === undefined && after === undefined) return;
     if (before === undefined) return context.report("condition-added", "narrow", child(next.pointer, "if"));
     if (after === undefined) return context.report("condition-removed", "widen", child(old.pointer, "if"));
-    if (!sameJson(before, after)) context.report("condition-changed", "change", child(next.pointer, "if"), { old: before, new: after });
+    if (!sameJson(before, after))
+      context.report("condition-changed", "change", child(next.pointer, "if"), { old: before, new: after });
     for (const keyword of ["then", "else"]) {
-      if (old.schema[keyword] !== undefined || next.schema[keyword] !== undefined) context.compare(context, sub(old, keyword), sub(next, keyword));
+      if (old.schema[keyword] !== undefined || next.schema[keyword] !== undefined)
+        context.compare(context, sub(old, keyword), sub(next, keyword));
     }
   },
 };

@@ -10,7 +10,15 @@
  * from a request that stays open passes through unchecked (info), from one
  * that is closed it is now refused.
  */
-import { child, isPlainObject, type CompareHints, type DiffContext, type KeywordRule, type ObjectNode, type SchemaNode } from "./context.js";
+import {
+  child,
+  isPlainObject,
+  type CompareHints,
+  type DiffContext,
+  type KeywordRule,
+  type ObjectNode,
+  type SchemaNode,
+} from "./context.js";
 import { stringList, summarize } from "./json-values.js";
 
 function propertiesOf(node: ObjectNode): Readonly<Record<string, unknown>> {
@@ -33,7 +41,11 @@ function openness(context: DiffContext, node: SchemaNode, document: "old" | "new
   const resolved = document === "old" ? context.derefOld(node) : context.derefNew(node);
   if (resolved.schema === false) return "closed";
   if (resolved.schema === true) return "open";
-  if (isPlainObject(resolved.schema) && Object.keys(resolved.schema).every((key) => key === "description" || key === "title")) return "open";
+  if (
+    isPlainObject(resolved.schema) &&
+    Object.keys(resolved.schema).every((key) => key === "description" || key === "title")
+  )
+    return "open";
   return "schema";
 }
 
@@ -72,7 +84,9 @@ export const objectRule: KeywordRule = {
         context.report("property-removed", "removed", removed.pointer, { old: summarize(removed.schema) });
         requiredCovered.add(name);
       } else {
-        context.report("property-removed", newOpenness === "closed" ? "narrow" : "info", removed.pointer, { old: summarize(removed.schema) });
+        context.report("property-removed", newOpenness === "closed" ? "narrow" : "info", removed.pointer, {
+          old: summarize(removed.schema),
+        });
       }
     }
 
@@ -114,7 +128,10 @@ export const objectRule: KeywordRule = {
 export const propertyNamesRule: KeywordRule = {
   keywords: ["propertyNames"],
   compare(context, old, next) {
-    const node = (object: ObjectNode): SchemaNode => ({ schema: object.schema.propertyNames ?? true, pointer: child(object.pointer, "propertyNames") });
+    const node = (object: ObjectNode): SchemaNode => ({
+      schema: object.schema.propertyNames ?? true,
+      pointer: child(object.pointer, "propertyNames"),
+    });
     context.compare(context, node(old), node(next));
   },
 };
@@ -131,7 +148,8 @@ function keyedSchemasRule(keyword: string, addedKind: string, removedKind: strin
       const after = isPlainObject(next.schema[keyword]) ? next.schema[keyword] : {};
       for (const key of Object.keys(before)) {
         const oldNode = { schema: before[key], pointer: child(old.pointer, keyword, key) };
-        if (Object.hasOwn(after, key)) context.compare(context, oldNode, { schema: after[key], pointer: child(next.pointer, keyword, key) });
+        if (Object.hasOwn(after, key))
+          context.compare(context, oldNode, { schema: after[key], pointer: child(next.pointer, keyword, key) });
         else context.report(removedKind, "widen", oldNode.pointer);
       }
       for (const key of Object.keys(after)) {
@@ -141,8 +159,16 @@ function keyedSchemasRule(keyword: string, addedKind: string, removedKind: strin
   };
 }
 
-export const patternPropertiesRule = keyedSchemasRule("patternProperties", "pattern-property-added", "pattern-property-removed");
-export const dependentSchemasRule = keyedSchemasRule("dependentSchemas", "dependent-schema-added", "dependent-schema-removed");
+export const patternPropertiesRule = keyedSchemasRule(
+  "patternProperties",
+  "pattern-property-added",
+  "pattern-property-removed",
+);
+export const dependentSchemasRule = keyedSchemasRule(
+  "dependentSchemas",
+  "dependent-schema-added",
+  "dependent-schema-removed",
+);
 
 /** `dependentRequired`: each listed name is one more condition (when the key is present, the name must be too). */
 export const dependentRequiredRule: KeywordRule = {
@@ -155,10 +181,16 @@ export const dependentRequiredRule: KeywordRule = {
       const oldNames = stringList(before[key]) ?? [];
       const newNames = stringList(after[key]) ?? [];
       newNames.forEach((name, index) => {
-        if (!oldNames.includes(name)) context.report("dependent-required-added", "narrow", child(next.pointer, keyword, key, String(index)), { new: name });
+        if (!oldNames.includes(name))
+          context.report("dependent-required-added", "narrow", child(next.pointer, keyword, key, String(index)), {
+            new: name,
+          });
       });
       oldNames.forEach((name, index) => {
-        if (!newNames.includes(name)) context.report("dependent-required-removed", "widen", child(old.pointer, keyword, key, String(index)), { old: name });
+        if (!newNames.includes(name))
+          context.report("dependent-required-removed", "widen", child(old.pointer, keyword, key, String(index)), {
+            old: name,
+          });
       });
     }
   },

@@ -35,12 +35,18 @@ function operations(document: unknown): Map<string, Operation> {
   const found = new Map<string, Operation>();
   for (const { path, item, pointerOf } of pathItemsOf(document)) {
     const pathItem = { value: item, pointer: formatPointer(pointerOf("parameters").slice(0, -1)) };
-    const candidates: Array<[string, unknown, string]> = METHODS.map((method) => [method, item[method], formatPointer(pointerOf(method))]);
-    for (const [method, operation] of entries(item.additionalOperations)) candidates.push([method, operation, child(formatPointer(pointerOf("additionalOperations")), method)]);
+    const candidates: Array<[string, unknown, string]> = METHODS.map((method) => [
+      method,
+      item[method],
+      formatPointer(pointerOf(method)),
+    ]);
+    for (const [method, operation] of entries(item.additionalOperations))
+      candidates.push([method, operation, child(formatPointer(pointerOf("additionalOperations")), method)]);
     for (const [method, operation, pointer] of candidates) {
       if (!isPlainObject(operation)) continue;
       const route = `${method.toUpperCase()} ${path.replace(/\{[^}]*\}/g, "{}")}`;
-      const name = typeof operation.operationId === "string" ? operation.operationId : `${method.toUpperCase()} ${path}`;
+      const name =
+        typeof operation.operationId === "string" ? operation.operationId : `${method.toUpperCase()} ${path}`;
       found.set(route, { value: operation, pointer, method, path, pathItem, route, name });
     }
   }
@@ -61,7 +67,9 @@ function resolve(document: unknown, located: Located): Located {
 }
 
 function entries(value: unknown): Array<[string, Readonly<Record<string, unknown>>]> {
-  return isPlainObject(value) ? Object.entries(value).filter((entry): entry is [string, Record<string, unknown>] => isPlainObject(entry[1])) : [];
+  return isPlainObject(value)
+    ? Object.entries(value).filter((entry): entry is [string, Record<string, unknown>] => isPlainObject(entry[1]))
+    : [];
 }
 
 function schemaOf(located: Located, key = "schema"): SchemaNode {
@@ -80,7 +88,12 @@ function parameters(document: unknown, operation: Operation): Map<string, Locate
       const parameter = resolve(document, { value: raw, pointer: child(owner.pointer, "parameters", String(index)) });
       const name = String(parameter.value.name);
       const place = String(parameter.value.in);
-      const key = place === "path" ? `path #${pathNames.indexOf(name)}` : place === "header" ? `header ${name.toLowerCase()}` : `${place} ${name}`;
+      const key =
+        place === "path"
+          ? `path #${pathNames.indexOf(name)}`
+          : place === "header"
+            ? `header ${name.toLowerCase()}`
+            : `${place} ${name}`;
       byKey.set(key, { ...parameter, name });
     });
   };
@@ -93,7 +106,9 @@ function parameters(document: unknown, operation: Operation): Map<string, Locate
 function valueSchema(located: Located): SchemaNode {
   if (located.value.schema !== undefined || !isPlainObject(located.value.content)) return schemaOf(located);
   const [media] = entries(located.value.content);
-  return media === undefined ? schemaOf(located) : schemaOf({ value: media[1], pointer: child(located.pointer, "content", media[0]) });
+  return media === undefined
+    ? schemaOf(located)
+    : schemaOf({ value: media[1], pointer: child(located.pointer, "content", media[0]) });
 }
 
 function compareParameters(context: DiffContext, old: Operation, next: Operation): void {
@@ -109,16 +124,33 @@ function compareParameters(context: DiffContext, old: Operation, next: Operation
     }
     const wasRequired = parameter.value.required === true;
     const isRequired = counterpart.value.required === true;
-    if (!wasRequired && isRequired) request.report("parameter-became-required", "narrow", child(counterpart.pointer, "required"), { old: false, new: true });
-    if (wasRequired && !isRequired) request.report("parameter-became-optional", "widen", child(counterpart.pointer, "required"), { old: true, new: false });
-    if (parameter.name !== counterpart.name && parameter.value.in === "path") request.report("path-parameter-renamed", "info", counterpart.pointer, { old: parameter.name, new: counterpart.name });
+    if (!wasRequired && isRequired)
+      request.report("parameter-became-required", "narrow", child(counterpart.pointer, "required"), {
+        old: false,
+        new: true,
+      });
+    if (wasRequired && !isRequired)
+      request.report("parameter-became-optional", "widen", child(counterpart.pointer, "required"), {
+        old: true,
+        new: false,
+      });
+    if (parameter.name !== counterpart.name && parameter.value.in === "path")
+      request.report("path-parameter-renamed", "info", counterpart.pointer, {
+        old: parameter.name,
+        new: counterpart.name,
+      });
     const parameterContext = request.with({ via: `${next.name} parameter ${counterpart.name}` });
     parameterContext.compare(parameterContext, valueSchema(parameter), valueSchema(counterpart));
   }
   for (const [key, parameter] of after) {
     if (before.has(key)) continue;
     const required = parameter.value.required === true;
-    request.report(required ? "required-parameter-added" : "parameter-added", required ? "narrow" : "additive", parameter.pointer, { new: parameter.name });
+    request.report(
+      required ? "required-parameter-added" : "parameter-added",
+      required ? "narrow" : "additive",
+      parameter.pointer,
+      { new: parameter.name },
+    );
   }
 }
 
@@ -134,18 +166,26 @@ function compareContent(
   for (const [type, media] of before) {
     const counterpart = after.get(type);
     const oldMedia = { value: media, pointer: child(old.pointer, "content", type) };
-    if (counterpart === undefined) context.report("media-type-removed", context.side === "request" ? "narrow" : "removed", oldMedia.pointer, { old: type });
+    if (counterpart === undefined)
+      context.report("media-type-removed", context.side === "request" ? "narrow" : "removed", oldMedia.pointer, {
+        old: type,
+      });
     else compareMedia(context, oldMedia, { value: counterpart, pointer: child(next.pointer, "content", type) }, type);
   }
   for (const type of after.keys()) {
-    if (!before.has(type)) context.report("media-type-added", "additive", child(next.pointer, "content", type), { new: type });
+    if (!before.has(type))
+      context.report("media-type-added", "additive", child(next.pointer, "content", type), { new: type });
   }
 }
 
 function compareRequestBody(context: DiffContext, old: Operation, next: Operation): void {
   const request = context.with({ side: "request", via: `${next.name} request body` });
-  const before = isPlainObject(old.value.requestBody) ? resolve(context.oldDocument, { value: old.value.requestBody, pointer: child(old.pointer, "requestBody") }) : undefined;
-  const after = isPlainObject(next.value.requestBody) ? resolve(context.newDocument, { value: next.value.requestBody, pointer: child(next.pointer, "requestBody") }) : undefined;
+  const before = isPlainObject(old.value.requestBody)
+    ? resolve(context.oldDocument, { value: old.value.requestBody, pointer: child(old.pointer, "requestBody") })
+    : undefined;
+  const after = isPlainObject(next.value.requestBody)
+    ? resolve(context.newDocument, { value: next.value.requestBody, pointer: child(next.pointer, "requestBody") })
+    : undefined;
   if (before === undefined && after === undefined) return;
   if (before === undefined) {
     const required = after!.value.required === true;
@@ -158,9 +198,19 @@ function compareRequestBody(context: DiffContext, old: Operation, next: Operatio
   }
   const wasRequired = before.value.required === true;
   const isRequired = after.value.required === true;
-  if (!wasRequired && isRequired) request.report("request-body-became-required", "narrow", child(after.pointer, "required"), { old: false, new: true });
-  if (wasRequired && !isRequired) request.report("request-body-became-optional", "widen", child(after.pointer, "required"), { old: true, new: false });
-  compareContent(request, before, after, (context, oldMedia, newMedia) => context.compare(context, schemaOf(oldMedia), schemaOf(newMedia)));
+  if (!wasRequired && isRequired)
+    request.report("request-body-became-required", "narrow", child(after.pointer, "required"), {
+      old: false,
+      new: true,
+    });
+  if (wasRequired && !isRequired)
+    request.report("request-body-became-optional", "widen", child(after.pointer, "required"), {
+      old: true,
+      new: false,
+    });
+  compareContent(request, before, after, (context, oldMedia, newMedia) =>
+    context.compare(context, schemaOf(oldMedia), schemaOf(newMedia)),
+  );
 }
 
 function itemSchemaOf(media: Located): SchemaNode | undefined {
@@ -180,7 +230,12 @@ function compareResponseMedia(context: DiffContext, stream: DiffContext, old: Lo
 
 function compareHeaders(context: DiffContext, old: Located, next: Located): void {
   const byName = (response: Located): Map<string, Located> =>
-    new Map(entries(response.value.headers).map(([name, header]) => [name.toLowerCase(), { value: header, pointer: child(response.pointer, "headers", name) }]));
+    new Map(
+      entries(response.value.headers).map(([name, header]) => [
+        name.toLowerCase(),
+        { value: header, pointer: child(response.pointer, "headers", name) },
+      ]),
+    );
   const before = byName(old);
   const after = byName(next);
   for (const [name, header] of before) {
@@ -191,11 +246,16 @@ function compareHeaders(context: DiffContext, old: Located, next: Located): void
     }
     const oldHeader = resolve(context.oldDocument, header);
     const newHeader = resolve(context.newDocument, counterpart);
-    if (oldHeader.value.required === true && newHeader.value.required !== true) context.report("header-became-optional", "widen", child(newHeader.pointer, "required"), { old: true, new: false });
+    if (oldHeader.value.required === true && newHeader.value.required !== true)
+      context.report("header-became-optional", "widen", child(newHeader.pointer, "required"), {
+        old: true,
+        new: false,
+      });
     const headerContext = context.with({ via: `${context.via} header ${name}` });
     headerContext.compare(headerContext, valueSchema(oldHeader), valueSchema(newHeader));
   }
-  for (const [name, header] of after) if (!before.has(name)) context.report("header-added", "additive", header.pointer, { new: name });
+  for (const [name, header] of after)
+    if (!before.has(name)) context.report("header-added", "additive", header.pointer, { new: name });
 }
 
 function compareResponses(context: DiffContext, old: Operation, next: Operation): void {
@@ -211,15 +271,23 @@ function compareResponses(context: DiffContext, old: Operation, next: Operation)
       continue;
     }
     const oldResponse = resolve(context.oldDocument, { value: raw, pointer: oldPointer });
-    const newResponse = resolve(context.newDocument, { value: counterpart, pointer: child(next.pointer, "responses", status) });
+    const newResponse = resolve(context.newDocument, {
+      value: counterpart,
+      pointer: child(next.pointer, "responses", status),
+    });
     compareHeaders(response, oldResponse, newResponse);
     compareContent(response, oldResponse, newResponse, (media, oldMedia, newMedia, type) => {
-      const stream = response.with({ via: type === "text/event-stream" ? `${next.name} event stream` : `${next.name} ${type} items` });
+      const stream = response.with({
+        via: type === "text/event-stream" ? `${next.name} event stream` : `${next.name} ${type} items`,
+      });
       compareResponseMedia(media, stream, oldMedia, newMedia);
     });
   }
   for (const status of after.keys()) {
-    if (!before.has(status)) context.with({ side: "response", via: `${next.name} response ${status}` }).report("response-added", "additive", child(next.pointer, "responses", status), { new: status });
+    if (!before.has(status))
+      context
+        .with({ side: "response", via: `${next.name} response ${status}` })
+        .report("response-added", "additive", child(next.pointer, "responses", status), { new: status });
   }
 }
 
@@ -243,14 +311,22 @@ export function compareOperations(context: DiffContext): void {
       operationContext.report("operation-removed", "removed", old.pointer, { old: route });
       continue;
     }
-    if (old.name !== next.name) operationContext.report("operation-id-renamed", "info", child(next.pointer, "operationId"), { old: old.name, new: next.name });
-    if (old.value.deprecated !== true && next.value.deprecated === true) operationContext.report("operation-deprecated", "info", child(next.pointer, "deprecated"), { new: true });
+    if (old.name !== next.name)
+      operationContext.report("operation-id-renamed", "info", child(next.pointer, "operationId"), {
+        old: old.name,
+        new: next.name,
+      });
+    if (old.value.deprecated !== true && next.value.deprecated === true)
+      operationContext.report("operation-deprecated", "info", child(next.pointer, "deprecated"), { new: true });
     compareScopes(operationContext, old, next);
     compareParameters(operationContext, old, next);
     compareRequestBody(operationContext, old, next);
     compareResponses(operationContext, old, next);
   }
   for (const [route, next] of after) {
-    if (!before.has(route)) context.with({ side: "operation", via: next.name }).report("operation-added", "additive", next.pointer, { new: route });
+    if (!before.has(route))
+      context
+        .with({ side: "operation", via: next.name })
+        .report("operation-added", "additive", next.pointer, { new: route });
   }
 }

@@ -46,14 +46,21 @@ export const enumRule: KeywordRule = {
   compare(context, old, next) {
     const before = allowedValues(old.schema);
     const after = allowedValues(next.schema);
-    const keyword = (schema: Readonly<Record<string, unknown>>): string => (Array.isArray(schema.enum) ? "enum" : "const");
+    const keyword = (schema: Readonly<Record<string, unknown>>): string =>
+      Array.isArray(schema.enum) ? "enum" : "const";
     if (before === undefined && after === undefined) return;
-    if (before === undefined) return context.report("enum-added", "narrow", child(next.pointer, keyword(next.schema)), { new: after });
-    if (after === undefined) return context.report("enum-removed", "widen", child(old.pointer, keyword(old.schema)), { old: before });
+    if (before === undefined)
+      return context.report("enum-added", "narrow", child(next.pointer, keyword(next.schema)), { new: after });
+    if (after === undefined)
+      return context.report("enum-removed", "widen", child(old.pointer, keyword(old.schema)), { old: before });
     const { added, removed } = setDifference(before, after);
     const pointer = child(next.pointer, keyword(next.schema));
     // A removed value is a narrowing for what the server checks and a lost promise for what the client reads.
-    if (removed.length > 0) context.report("enum-value-removed", context.side === "request" ? "narrow" : "removed", pointer, { old: before, new: after });
+    if (removed.length > 0)
+      context.report("enum-value-removed", context.side === "request" ? "narrow" : "removed", pointer, {
+        old: before,
+        new: after,
+      });
     if (added.length > 0) context.report("enum-value-added", "widen", pointer, { old: before, new: after });
   },
 };
@@ -120,8 +127,10 @@ export const multipleOfRule: KeywordRule = {
     else if (after === undefined) context.report("limit-removed", "widen", pointer, { old: before });
     else if (typeof before === "number" && typeof after === "number" && before !== after) {
       // A multiple of `after` is always a multiple of `before` when `after` is a multiple of `before`.
-      if (Number.isInteger(after / before)) context.report("limit-narrowed", "narrow", pointer, { old: before, new: after });
-      else if (Number.isInteger(before / after)) context.report("limit-widened", "widen", pointer, { old: before, new: after });
+      if (Number.isInteger(after / before))
+        context.report("limit-narrowed", "narrow", pointer, { old: before, new: after });
+      else if (Number.isInteger(before / after))
+        context.report("limit-widened", "widen", pointer, { old: before, new: after });
       else context.report("limit-changed", "change", pointer, { old: before, new: after });
     }
   },
@@ -133,7 +142,9 @@ export const uniqueItemsRule: KeywordRule = {
     const before = old.schema.uniqueItems === true;
     const after = next.schema.uniqueItems === true;
     const pointer = child(next.schema.uniqueItems === undefined ? old.pointer : next.pointer, "uniqueItems");
-    if (!before && after) context.report("unique-items-added", "narrow", pointer, { old: old.schema.uniqueItems, new: true });
-    if (before && !after) context.report("unique-items-removed", "widen", pointer, { old: true, new: next.schema.uniqueItems });
+    if (!before && after)
+      context.report("unique-items-added", "narrow", pointer, { old: old.schema.uniqueItems, new: true });
+    if (before && !after)
+      context.report("unique-items-removed", "widen", pointer, { old: true, new: next.schema.uniqueItems });
   },
 };

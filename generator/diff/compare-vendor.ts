@@ -17,13 +17,21 @@ export const base64TotalRule: KeywordRule = {
     const pointer = child(after === undefined ? old.pointer : next.pointer, keyword);
     if (before === undefined) return context.report("limit-added", "narrow", pointer, { new: after });
     if (after === undefined) return context.report("limit-removed", "widen", pointer, { old: before });
-    if (!isPlainObject(before) || !isPlainObject(after) || !sameJson(before.path, after.path) || typeof before.max !== "number" || typeof after.max !== "number") {
+    if (
+      !isPlainObject(before) ||
+      !isPlainObject(after) ||
+      !sameJson(before.path, after.path) ||
+      typeof before.max !== "number" ||
+      typeof after.max !== "number"
+    ) {
       // Another set of strings is summed: neither a subset nor a superset in general.
       if (!sameJson(before, after)) context.report("limit-changed", "change", pointer, { old: before, new: after });
       return;
     }
-    if (after.max < before.max) context.report("limit-narrowed", "narrow", child(pointer, "max"), { old: before.max, new: after.max });
-    if (after.max > before.max) context.report("limit-widened", "widen", child(pointer, "max"), { old: before.max, new: after.max });
+    if (after.max < before.max)
+      context.report("limit-narrowed", "narrow", child(pointer, "max"), { old: before.max, new: after.max });
+    if (after.max > before.max)
+      context.report("limit-widened", "widen", child(pointer, "max"), { old: before.max, new: after.max });
   },
 };
 
@@ -35,8 +43,14 @@ export const greaterThanRule: KeywordRule = {
     const before = Array.isArray(old.schema[keyword]) ? old.schema[keyword] : [];
     const after = Array.isArray(next.schema[keyword]) ? next.schema[keyword] : [];
     const { added, removed } = setDifference(before, after);
-    for (const pair of added) context.report("constraint-added", "narrow", child(next.pointer, keyword, String(after.indexOf(pair))), { new: pair });
-    for (const pair of removed) context.report("constraint-removed", "widen", child(old.pointer, keyword, String(before.indexOf(pair))), { old: pair });
+    for (const pair of added)
+      context.report("constraint-added", "narrow", child(next.pointer, keyword, String(after.indexOf(pair))), {
+        new: pair,
+      });
+    for (const pair of removed)
+      context.report("constraint-removed", "widen", child(old.pointer, keyword, String(before.indexOf(pair))), {
+        old: pair,
+      });
   },
 };
 
@@ -49,6 +63,7 @@ export const lastNonSystemRoleRule: KeywordRule = {
     const pointer = child(after === undefined ? old.pointer : next.pointer, keyword);
     if (before === undefined) context.report("constraint-added", "narrow", pointer, { new: after });
     else if (after === undefined) context.report("constraint-removed", "widen", pointer, { old: before });
-    else if (!sameJson(before, after)) context.report("constraint-changed", "change", pointer, { old: before, new: after });
+    else if (!sameJson(before, after))
+      context.report("constraint-changed", "change", pointer, { old: before, new: after });
   },
 };

@@ -84,7 +84,15 @@ export class DiffContext {
 
   /** True the first time this pair is seen in this situation; later visits skip it. */
   firstVisit(old: SchemaNode, next: SchemaNode, hints: CompareHints): boolean {
-    const key = [this.side, this.inverted, old.pointer, next.pointer, hints.openUnion === true, hints.ignoreNotOf ?? "", hints.ignoreNot === true].join("\u0000");
+    const key = [
+      this.side,
+      this.inverted,
+      old.pointer,
+      next.pointer,
+      hints.openUnion === true,
+      hints.ignoreNotOf ?? "",
+      hints.ignoreNot === true,
+    ].join("\u0000");
     if (this.visited.has(key)) return false;
     this.visited.add(key);
     return true;
@@ -128,13 +136,20 @@ export function child(pointer: string, ...segments: string[]): string {
 export function deref(document: unknown, node: SchemaNode): SchemaNode {
   let current = node;
   const seen = new Set<string>();
-  while (isPlainObject(current.schema) && typeof current.schema.$ref === "string" && refSiblingsAreAnnotations(current.schema)) {
+  while (
+    isPlainObject(current.schema) &&
+    typeof current.schema.$ref === "string" &&
+    refSiblingsAreAnnotations(current.schema)
+  ) {
     const segments = parseRefFragment(current.schema.$ref);
     // The loader has checked every internal $ref resolves; a ref loop of pure refs has no schema at all.
     if (segments === undefined || seen.has(current.schema.$ref)) break;
     seen.add(current.schema.$ref);
     const target = getAtPointer(document, segments);
-    if (target === undefined) throw new Error(`diff: the $ref ${JSON.stringify(current.schema.$ref)} at ${current.pointer} resolves to nothing; load documents with loadSchema, which checks every $ref`);
+    if (target === undefined)
+      throw new Error(
+        `diff: the $ref ${JSON.stringify(current.schema.$ref)} at ${current.pointer} resolves to nothing; load documents with loadSchema, which checks every $ref`,
+      );
     current = { schema: target, pointer: formatPointer(segments) };
   }
   return current;

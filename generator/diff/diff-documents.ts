@@ -22,10 +22,23 @@ function byOrder(a: Change, b: Change): number {
 
 export function diffDocuments(oldDocument: unknown, newDocument: unknown): Change[] {
   const findings = new Findings();
-  const context = new DiffContext(oldDocument, newDocument, "operation", "info", false, findings, new Set(), compareSchema);
+  const context = new DiffContext(
+    oldDocument,
+    newDocument,
+    "operation",
+    "info",
+    false,
+    findings,
+    new Set(),
+    compareSchema,
+  );
   const before = protocolVersion(oldDocument);
   const after = protocolVersion(newDocument);
-  if (before !== after) context.report("protocol-version-changed", "info", child("", "info", "x-protocol-version"), { old: before, new: after });
+  if (before !== after)
+    context.report("protocol-version-changed", "info", child("", "info", "x-protocol-version"), {
+      old: before,
+      new: after,
+    });
   compareOperations(context);
   return findings
     .list()

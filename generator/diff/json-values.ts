@@ -6,7 +6,10 @@ export function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /** The values of `next` not in `old`, and of `old` not in `next`, each in its list's order (JSON equality). */
-export function setDifference(old: readonly unknown[], next: readonly unknown[]): { added: unknown[]; removed: unknown[] } {
+export function setDifference(
+  old: readonly unknown[],
+  next: readonly unknown[],
+): { added: unknown[]; removed: unknown[] } {
   const oldKeys = new Set(old.map((value) => canonicalJson(value)));
   const newKeys = new Set(next.map((value) => canonicalJson(value)));
   return {
@@ -25,7 +28,12 @@ const MAX_SHOWN_JSON = 120;
 /** A value as a finding shows it: itself when small, else its `$ref` or a placeholder. */
 export function summarize(value: unknown): unknown {
   if (canonicalJson(value).length <= MAX_SHOWN_JSON) return value;
-  if (typeof value === "object" && value !== null && !Array.isArray(value) && typeof (value as { $ref?: unknown }).$ref === "string") {
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    typeof (value as { $ref?: unknown }).$ref === "string"
+  ) {
     return { $ref: (value as { $ref: string }).$ref };
   }
   return Array.isArray(value) ? `[${value.length} items]` : "{…}";

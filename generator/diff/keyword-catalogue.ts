@@ -31,7 +31,19 @@ const IGNORED = new Set([
 // `x-receive` / `x-strict-only` / `x-receive-default` move a rule between
 // the validation levels (CONVENTIONS.md, "Two validation levels"); the
 // strict level, which the diff compares, stays the same.
-const INFO = new Set(["format", "deprecated", "default", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema", "x-receive", "x-strict-only", "x-receive-default"]);
+const INFO = new Set([
+  "format",
+  "deprecated",
+  "default",
+  "readOnly",
+  "writeOnly",
+  "contentMediaType",
+  "contentEncoding",
+  "contentSchema",
+  "x-receive",
+  "x-strict-only",
+  "x-receive-default",
+]);
 
 /** Which bound a numeric limit is: an upper bound narrows when it goes down, a lower bound when it goes up. */
 export const LIMITS: Readonly<Record<string, "upper" | "lower">> = {

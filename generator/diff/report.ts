@@ -52,7 +52,9 @@ function shown(value: unknown): string {
 export function formatTable(report: DiffReport): string {
   const tally = counts(report.changes);
   const summary = DIRECTIONS.map((direction) => `${tally[direction]} ${direction}`).join(", ");
-  const lines = [`mantyx-wire diff ${report.oldFile} -> ${report.newFile}: ${report.changes.length === 0 ? "no changes" : summary}`];
+  const lines = [
+    `mantyx-wire diff ${report.oldFile} -> ${report.newFile}: ${report.changes.length === 0 ? "no changes" : summary}`,
+  ];
   if (report.changes.length > 0) {
     const rows = report.changes.map((change) => [
       change.accepted === undefined ? change.direction : `${change.direction} (accepted)`,
@@ -62,14 +64,17 @@ export function formatTable(report: DiffReport): string {
     ]);
     const header = ["direction", "kind", "pointer", "old -> new"];
     const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-    const line = (cells: readonly string[]): string => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  ");
+    const line = (cells: readonly string[]): string =>
+      cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  ");
     lines.push("", line(header), ...rows.map(line));
   }
   const failures = failing(report);
   lines.push("");
   if (failures.length === 0) {
     const accepted = report.changes.filter((change) => change.accepted !== undefined).length;
-    lines.push(`No breaking change${report.failOn === "any" ? "" : ` for ${report.failOn}`}${accepted > 0 ? ` outside the ${accepted} accepted` : ""}.`);
+    lines.push(
+      `No breaking change${report.failOn === "any" ? "" : ` for ${report.failOn}`}${accepted > 0 ? ` outside the ${accepted} accepted` : ""}.`,
+    );
   } else {
     lines.push(
       `${failures.length} breaking change${failures.length === 1 ? "" : "s"} (--fail-on ${report.failOn}). ` +
@@ -82,7 +87,10 @@ export function formatTable(report: DiffReport): string {
 /** Warnings for the allow-list entries nothing matched (stderr, both formats). */
 export function formatUnusedAccepted(report: DiffReport): string {
   return report.unusedAccepted
-    .map((entry) => `warning: accepted change not found (remove it from the list, or fix its pointer): ${entry.direction} ${entry.kind ?? "*"} ${entry.pointer}\n`)
+    .map(
+      (entry) =>
+        `warning: accepted change not found (remove it from the list, or fix its pointer): ${entry.direction} ${entry.kind ?? "*"} ${entry.pointer}\n`,
+    )
     .join("");
 }
 

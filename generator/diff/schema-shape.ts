@@ -26,7 +26,8 @@ const MAX_UNION_DEPTH = 8;
  */
 export function effectiveTypes(schema: unknown, deref: (schema: unknown) => unknown, depth = 0): string[] | undefined {
   if (schema === false) return [];
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema) || depth > MAX_UNION_DEPTH) return undefined;
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema) || depth > MAX_UNION_DEPTH)
+    return undefined;
   const object = schema as Readonly<Record<string, unknown>>;
   const own = typeListOf(object);
   if (own !== undefined) return own;

@@ -146,7 +146,13 @@ export function clientReport(model: LoadedSchema): ClientReport {
 }
 
 /** Whether the client takes `credentials` by scheme: the schema has schemes that `apiKey` does not stand for (./client/security.ts). */
-const takesSchemeCredentials = (doc: OpenAPIObject, security: SecurityModel): boolean => security.schemes.length > 0 && !apiKeyStandsFor(doc, operationsOf(doc).map((entry) => entry.op), security);
+const takesSchemeCredentials = (doc: OpenAPIObject, security: SecurityModel): boolean =>
+  security.schemes.length > 0 &&
+  !apiKeyStandsFor(
+    doc,
+    operationsOf(doc).map((entry) => entry.op),
+    security,
+  );
 
 /** The client's operations, as data: one per table entry, by name. */
 export function operationData(model: LoadedSchema): OperationData[] {
@@ -173,34 +179,62 @@ function operationTable(model: LoadedSchema): { operations: OperationData[]; rep
     const answer = answerOf(doc, entry, types, resumable, leftOut);
     const all = parametersOf(doc, entry, types, leftOut);
     // In path order: the method's leading arguments, as the runtime fills the template.
-    const pathParams = all.filter((p) => p.in === "path").sort((a, b) => path.indexOf(`{${a.wireName}}`) - path.indexOf(`{${b.wireName}}`));
+    const pathParams = all
+      .filter((p) => p.in === "path")
+      .sort((a, b) => path.indexOf(`{${a.wireName}}`) - path.indexOf(`{${b.wireName}}`));
     // Argument names: never a reserved word (`{class}`), an argument of their own (`client`, `body`, `params`, `options`) or another path parameter's (`{a.b}`, `{a-b}`).
     const argNames = new Set(METHOD_ARGUMENTS);
-    const argName = new Map(pathParams.map((p) => {
-      const name = bindingName(camel(p.wireName), argNames);
-      argNames.add(name);
-      return [p, name] as const;
-    }));
-    const toData = (p: ParamShape): ParamData => ({ name: argName.get(p)!, wireName: p.wireName, tsType: p.type, required: p.required, description: p.description });
+    const argName = new Map(
+      pathParams.map((p) => {
+        const name = bindingName(camel(p.wireName), argNames);
+        argNames.add(name);
+        return [p, name] as const;
+      }),
+    );
+    const toData = (p: ParamShape): ParamData => ({
+      name: argName.get(p)!,
+      wireName: p.wireName,
+      tsType: p.type,
+      required: p.required,
+      description: p.description,
+    });
     // The resumable stream's own query and header (resume position) are the runtime's.
     const others = resumable ? [] : all.filter((p) => p.in !== "path");
     const responses = Object.keys(op.responses ?? {}).sort();
     const bodyType = requestBodyComponent(doc, op);
     const bodyShape = bodyOf(doc, entry, types);
     const oncePer = extensions["x-once-per"];
-    const kind: OperationKind = answer.kind === "resumable" ? "stream" : answer.kind === "items" ? (answer.json !== undefined ? "either" : "items") : typeof oncePer === "string" ? "once" : "json";
+    const kind: OperationKind =
+      answer.kind === "resumable"
+        ? "stream"
+        : answer.kind === "items"
+          ? answer.json !== undefined
+            ? "either"
+            : "items"
+          : typeof oncePer === "string"
+            ? "once"
+            : "json";
     const idempotent = method === "get" || method === "delete" || extensions["x-idempotent"] === true;
     let probe: string | undefined;
     let itemType: string | undefined;
     let stream: TableEntry["stream"];
     if (kind === "stream") {
       itemType = streamItemComponent(doc, op.responses as Record<string, unknown>);
-      if (itemType === undefined) throw new Error(`${id}: a text/event-stream answer needs an item schema (x-item-schema / itemSchema) that is a component $ref.`);
+      if (itemType === undefined)
+        throw new Error(
+          `${id}: a text/event-stream answer needs an item schema (x-item-schema / itemSchema) that is a component $ref.`,
+        );
       const resume = (extensions["x-resume"] ?? {}) as { query?: unknown; status?: unknown };
       const probeName = (resume.status as { operation?: unknown } | undefined)?.operation;
       if (typeof probeName === "string" && IDENTIFIER.test(probeName)) probe = probeName;
       const item = eventStreams(model).find((s) => s.component === itemType)!;
-      stream = { spec: streamSpecName(itemType), terminal: item.terminal, payload: item.payload, resumeQuery: typeof resume.query === "string" ? resume.query : undefined, status: resume.status };
+      stream = {
+        spec: streamSpecName(itemType),
+        terminal: item.terminal,
+        payload: item.payload,
+        resumeQuery: typeof resume.query === "string" ? resume.query : undefined,
+        status: resume.status,
+      };
     }
     const styledPath = pathParams.filter((p) => p.pathStyle !== undefined && p.clientOption === undefined);
     let params: OperationData["params"];
@@ -208,13 +242,22 @@ function operationTable(model: LoadedSchema): { operations: OperationData[]; rep
     if (others.length > 0) {
       const groups: ParamGroup[] = [];
       for (const where of ["query", "header", "cookie"] as const) {
-        const group = others.filter((p) => p.in === where).sort((a, b) => (a.wireName < b.wireName ? -1 : a.wireName > b.wireName ? 1 : 0));
+        const group = others
+          .filter((p) => p.in === where)
+          .sort((a, b) => (a.wireName < b.wireName ? -1 : a.wireName > b.wireName ? 1 : 0));
         if (group.length === 0) continue;
         groups.push({ where, required: group.some((p) => p.required), type: groupType(group) });
         // Header and cookie parameters all `simple` stay a list of names (revision 4's form).
-        paramSpec.push({ where, list: where !== "query" && group.every((p) => p.style === "simple"), members: group.map((p) => [p.wireName, p.style] as const) });
+        paramSpec.push({
+          where,
+          list: where !== "query" && group.every((p) => p.style === "simple"),
+          members: group.map((p) => [p.wireName, p.style] as const),
+        });
       }
-      params = { type: printed(`{ ${groups.map((g) => `${g.where}${g.required ? "" : "?"}: ${g.type.printed}`).join("; ")} }`), required: groups.some((g) => g.required) };
+      params = {
+        type: printed(`{ ${groups.map((g) => `${g.where}${g.required ? "" : "?"}: ${g.type.printed}`).join("; ")} }`),
+        required: groups.some((g) => g.required),
+      };
     }
     let extras = others.length > 0 || bodyShape?.media !== undefined || styledPath.length > 0;
     let requirements: string[][] | undefined;
@@ -222,16 +265,30 @@ function operationTable(model: LoadedSchema): { operations: OperationData[]; rep
     if (perScheme && (op.security ?? doc.security) !== undefined) {
       requirements = requirementsOf(doc, op, security);
       // The runtime sends a bearer token or a header key itself; the other schemes through extras.
-      const plain = (name: string): boolean => security.schemes.some((s) => s.name === name && (s.kind === "bearer" || (s.kind === "apiKey" && s.in === "header")));
+      const plain = (name: string): boolean =>
+        security.schemes.some(
+          (s) => s.name === name && (s.kind === "bearer" || (s.kind === "apiKey" && s.in === "header")),
+        );
       if (requirements.some((names) => !names.every(plain))) extras = true;
     }
-    const pagination = extensions["x-pagination"] as { cursorParam?: unknown; nextCursor?: unknown; items?: unknown } | undefined;
-    const paged = pagination !== undefined && typeof pagination.cursorParam === "string" && typeof pagination.nextCursor === "string" && typeof pagination.items === "string";
+    const pagination = extensions["x-pagination"] as
+      | { cursorParam?: unknown; nextCursor?: unknown; items?: unknown }
+      | undefined;
+    const paged =
+      pagination !== undefined &&
+      typeof pagination.cursorParam === "string" &&
+      typeof pagination.nextCursor === "string" &&
+      typeof pagination.items === "string";
     let outcomeNames = "never";
     let once: TableEntry["once"];
     if (kind === "once") {
       const outcomes = (extensions["x-outcomes"] ?? {}) as Record<string, string>;
-      once = { key: oncePer, outcomes: Object.keys(outcomes).sort().map((status) => [Number(status), outcomes[status]!] as const) };
+      once = {
+        key: oncePer,
+        outcomes: Object.keys(outcomes)
+          .sort()
+          .map((status) => [Number(status), outcomes[status]!] as const),
+      };
       const outcomeList = [...new Set(Object.values(outcomes))].sort();
       if (outcomeList.length > 0) outcomeNames = outcomeList.map((n) => JSON.stringify(n)).join(" | ");
     }
@@ -246,14 +303,25 @@ function operationTable(model: LoadedSchema): { operations: OperationData[]; rep
       bodyMedia: bodyShape?.media,
       stream,
       pathStyles: styledPath.map((p) => [p.wireName, p.pathStyle!] as const),
-      items: answer.kind === "items" ? { mode: answer.mode, either: answer.json !== undefined, sentinel: answer.sentinel, resume: answer.resume === true } : undefined,
+      items:
+        answer.kind === "items"
+          ? {
+              mode: answer.mode,
+              either: answer.json !== undefined,
+              sentinel: answer.sentinel,
+              resume: answer.resume === true,
+            }
+          : undefined,
       answer: answer.kind === "text" || answer.kind === "blob" ? answer.kind : undefined,
       params: paramSpec,
       security: requirements,
-      pages: paged ? { cursorParam: pagination.cursorParam, nextCursor: pagination.nextCursor, items: pagination.items } : undefined,
+      pages: paged
+        ? { cursorParam: pagination.cursorParam, nextCursor: pagination.nextCursor, items: pagination.items }
+        : undefined,
       once,
     };
-    const responseType = answer.kind === "items" ? answer.item : answer.kind === "resumable" ? printed("never") : answer.type;
+    const responseType =
+      answer.kind === "items" ? answer.item : answer.kind === "resumable" ? printed("never") : answer.type;
     // A JSON-or-stream operation: its JSON answer's type, and the overloads on the flag property that selects the stream.
     const either =
       answer.kind === "items" && answer.json !== undefined
@@ -262,8 +330,18 @@ function operationTable(model: LoadedSchema): { operations: OperationData[]; rep
             overloads:
               answer.flag !== undefined && bodyShape !== undefined
                 ? [
-                    { bodyType: printed(`${bodyType !== undefined ? `T.${naming.type(bodyType)}` : `(${bodyShape.type.printed})`} & { ${propertyKey(answer.flag)}: true }`), result: printed(`AsyncIterable<${answer.item.printed}>`) },
-                    { bodyType: printed(`${bodyType !== undefined ? `T.${naming.type(bodyType)}` : `(${bodyShape.type.printed})`} & { ${propertyKey(answer.flag)}?: false | undefined }`), result: answer.json },
+                    {
+                      bodyType: printed(
+                        `${bodyType !== undefined ? `T.${naming.type(bodyType)}` : `(${bodyShape.type.printed})`} & { ${propertyKey(answer.flag)}: true }`,
+                      ),
+                      result: printed(`AsyncIterable<${answer.item.printed}>`),
+                    },
+                    {
+                      bodyType: printed(
+                        `${bodyType !== undefined ? `T.${naming.type(bodyType)}` : `(${bodyShape.type.printed})`} & { ${propertyKey(answer.flag)}?: false | undefined }`,
+                      ),
+                      result: answer.json,
+                    },
                   ]
                 : [],
           }
@@ -284,9 +362,19 @@ function operationTable(model: LoadedSchema): { operations: OperationData[]; rep
       bodyArg:
         bodyShape === undefined
           ? undefined
-          : { type: bodyType !== undefined ? printed(`T.${naming.type(bodyType)}`) : bodyShape.type, required: bodyType !== undefined || bodyShape.required || params?.required === true },
+          : {
+              type: bodyType !== undefined ? printed(`T.${naming.type(bodyType)}`) : bodyShape.type,
+              required: bodyType !== undefined || bodyShape.required || params?.required === true,
+            },
       bodyType: bodyType === undefined ? undefined : naming.type(bodyType),
-      body: bodyType === undefined ? undefined : { validate: naming.validatorName(bodyType), validateAll: naming.allErrorsName(bodyType), allErrorsFile: naming.allErrorsFile(bodyType) },
+      body:
+        bodyType === undefined
+          ? undefined
+          : {
+              validate: naming.validatorName(bodyType),
+              validateAll: naming.allErrorsName(bodyType),
+              allErrorsFile: naming.allErrorsFile(bodyType),
+            },
       params,
       table,
       entry: entrySource(table, false),
@@ -303,7 +391,10 @@ function operationTable(model: LoadedSchema): { operations: OperationData[]; rep
       statuses: responses,
     });
   }
-  return { operations: ops.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), report: { degraded: types.degraded, leftOut } };
+  return {
+    operations: ops.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+    report: { degraded: types.degraded, leftOut },
+  };
 }
 
 /** Handlebars with only checking helpers, for template `file` of generator/templates/ (and its partials); HTML escaping off nowhere, since nothing is inserted raw. */
@@ -313,17 +404,22 @@ export function createRenderer(file: TemplateFile = "client.ts.hbs"): (data: unk
   const safe = (s: string) => new hb.SafeString(s);
   hb.registerHelper("json", (v: unknown) => safe(JSON.stringify(v) ?? "undefined"));
   hb.registerHelper("ident", (v: unknown) => {
-    if (typeof v !== "string" || !IDENTIFIER.test(v)) throw new Error(`template: ${JSON.stringify(v)} is not an identifier`);
+    if (typeof v !== "string" || !IDENTIFIER.test(v))
+      throw new Error(`template: ${JSON.stringify(v)} is not an identifier`);
     return safe(v);
   });
   hb.registerHelper("type", (v: unknown) => {
     // A type printed from a type tree (./client/inline-types.ts), or one built here from identifiers.
-    if (typeof v === "object" && v !== null && typeof (v as PrintedType).printed === "string") return safe((v as PrintedType).printed);
-    if (typeof v !== "string" || !/^[A-Za-z0-9_$. |]+$/.test(v)) throw new Error(`template: ${JSON.stringify(v)} is not a type expression`);
+    if (typeof v === "object" && v !== null && typeof (v as PrintedType).printed === "string")
+      return safe((v as PrintedType).printed);
+    if (typeof v !== "string" || !/^[A-Za-z0-9_$. |]+$/.test(v))
+      throw new Error(`template: ${JSON.stringify(v)} is not a type expression`);
     return safe(v);
   });
   hb.registerHelper("doc", (v: unknown) => {
-    const text = String(v ?? "").replace(/\*\//g, "*\\/").replace(/\r?\n/g, "\n   * ");
+    const text = String(v ?? "")
+      .replace(/\*\//g, "*\\/")
+      .replace(/\r?\n/g, "\n   * ");
     return safe(text.replace(/[ \t]+$/gm, ""));
   });
   hb.registerHelper("line", (v: unknown) => {
@@ -332,18 +428,23 @@ export function createRenderer(file: TemplateFile = "client.ts.hbs"): (data: unk
   });
   hb.registerHelper("code", (v: unknown) => {
     // Source text built by this emitter from JSON.stringify'd values and checked identifiers, one line.
-    if (typeof v !== "string" || /[\r\n]/.test(v)) throw new Error(`template: ${JSON.stringify(v)} is not one line of code`);
+    if (typeof v !== "string" || /[\r\n]/.test(v))
+      throw new Error(`template: ${JSON.stringify(v)} is not one line of code`);
     return safe(v);
   });
   hb.registerHelper("docIn", (v: unknown, indent: unknown) => {
     // Comment text inside a comment indented by `indent` (spaces only).
-    if (typeof indent !== "string" || !/^ *$/.test(indent)) throw new Error(`template: ${JSON.stringify(indent)} is not an indentation`);
-    const text = String(v ?? "").replace(/\*\//g, "*\\/").replace(/\r?\n/g, `\n${indent} * `);
+    if (typeof indent !== "string" || !/^ *$/.test(indent))
+      throw new Error(`template: ${JSON.stringify(indent)} is not an indentation`);
+    const text = String(v ?? "")
+      .replace(/\*\//g, "*\\/")
+      .replace(/\r?\n/g, `\n${indent} * `);
     return safe(text.replace(/[ \t]+$/gm, ""));
   });
   hb.registerHelper("eq", (a: unknown, b: unknown) => a === b);
   hb.registerHelper("obj", (options: { hash: Record<string, unknown> }) => ({ ...options.hash }));
-  for (const partial of ["operation-args", "operation-result", "operation-doc"] as const) hb.registerPartial(partial, template(`${partial}.hbs`));
+  for (const partial of ["operation-args", "operation-result", "operation-doc"] as const)
+    hb.registerPartial(partial, template(`${partial}.hbs`));
   const main = template(file);
   return (data) => main(data);
 }
@@ -360,7 +461,9 @@ export function emitClient(model: LoadedSchema): EmitResult {
   }
   const clientOptions = new Map<string, { param: string; description: string }>();
   for (const { item, op } of operationsOf(model.document)) {
-    for (const p of [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => deref<ParameterObject>(model.document, p))) {
+    for (const p of [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) =>
+      deref<ParameterObject>(model.document, p),
+    )) {
       const option = clientOptionOf(p);
       if (option !== undefined) clientOptions.set(option, { param: p.name, description: p.description ?? "" });
     }
@@ -368,12 +471,19 @@ export function emitClient(model: LoadedSchema): EmitResult {
   const sortedOptions = [...clientOptions].sort(([a], [b]) => (a < b ? -1 : 1));
   const security = securityModel(model.document);
   const perScheme = takesSchemeCredentials(model.document, security);
-  const schemes = Object.fromEntries(security.schemes.map((scheme) => [scheme.name, scheme.kind === "apiKey" ? ["apiKey", scheme.in, scheme.parameter] : [scheme.kind]]));
+  const schemes = Object.fromEntries(
+    security.schemes.map((scheme) => [
+      scheme.name,
+      scheme.kind === "apiKey" ? ["apiKey", scheme.in, scheme.parameter] : [scheme.kind],
+    ]),
+  );
   const declaredName = (model.document as unknown as Record<string, unknown>)["x-client-name"];
   const clientName = typeof declaredName === "string" && IDENTIFIER.test(declaredName) ? declaredName : "ApiClient";
   const prefix = clientName.replace(/Client$/, "") || clientName;
   const ids = new Set(operations.map((op) => op.id));
-  const streamItems = [...new Set(operations.map((o) => o.itemType).filter((t): t is string => t !== undefined))].sort();
+  const streamItems = [
+    ...new Set(operations.map((o) => o.itemType).filter((t): t is string => t !== undefined)),
+  ].sort();
   const sortedImports = [...imports].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, from]) => ({ name, from }));
   const common = {
     header: header(model, "//").trimEnd(),
@@ -391,7 +501,14 @@ export function emitClient(model: LoadedSchema): EmitResult {
     revision: checksRevision(model) ? OPERATION_FUNCTIONS_REVISION : undefined,
     hasOnce: operations.some((op) => op.kind === "once"),
     hasItems: operations.some((op) => op.kind === "items" || op.kind === "either"),
-    schemes: (perScheme ? security.schemes : []).map((scheme) => ({ name: scheme.name, basic: scheme.kind === "basic", description: (/^.*?[.!?](?=\s|$)/.exec(scheme.description.replace(/\s+/g, " ").trim())?.[0] ?? scheme.description.replace(/\s+/g, " ").trim()) || `${scheme.kind}${scheme.kind === "apiKey" ? ` (${scheme.in} ${scheme.parameter})` : ""}` })),
+    schemes: (perScheme ? security.schemes : []).map((scheme) => ({
+      name: scheme.name,
+      basic: scheme.kind === "basic",
+      description:
+        (/^.*?[.!?](?=\s|$)/.exec(scheme.description.replace(/\s+/g, " ").trim())?.[0] ??
+          scheme.description.replace(/\s+/g, " ").trim()) ||
+        `${scheme.kind}${scheme.kind === "apiKey" ? ` (${scheme.in} ${scheme.parameter})` : ""}`,
+    })),
   };
   const functions = (unvalidated: boolean): string => {
     /**
@@ -409,17 +526,25 @@ export function emitClient(model: LoadedSchema): EmitResult {
             ? "eitherKind"
             : undefined;
     // A validated body is checked by checkedBody (only bodies of JSON answers are sent), an at-most-once operation made so by onceKind.
-    const checks = (op: OperationData): boolean => !unvalidated && op.body !== undefined && op.kind !== "stream" && op.kind !== "items";
+    const checks = (op: OperationData): boolean =>
+      !unvalidated && op.body !== undefined && op.kind !== "stream" && op.kind !== "items";
     const kindOf = (op: OperationData): string | undefined => {
       const once = op.kind === "once" ? "onceKind" : undefined;
-      return checks(op) ? `/* @__PURE__ */ checkedBody(${once ?? (op.kind === "either" ? "eitherKind" : "")})` : (once ?? kindArg(op));
+      return checks(op)
+        ? `/* @__PURE__ */ checkedBody(${once ?? (op.kind === "either" ? "eitherKind" : "")})`
+        : (once ?? kindArg(op));
     };
-    const withExtras = (entry: string, op: OperationData): string => (op.extras ? entry.replace(/ \}$/, ", extras: operationExtras }") : entry);
+    const withExtras = (entry: string, op: OperationData): string =>
+      op.extras ? entry.replace(/ \}$/, ", extras: operationExtras }") : entry;
     const kindImports = [
       ...(operations.some((op) => op.extras) ? ["operationExtras"] : []),
       ...(operations.some(checks) ? ["checkedBody"] : []),
       ...(operations.some((op) => op.kind === "once") ? ["onceKind"] : []),
-      ...(operations.some((op) => op.kind === "stream") ? (unvalidated ? ["eventStream"] : ["eventStream", "checkEvent"]) : []),
+      ...(operations.some((op) => op.kind === "stream")
+        ? unvalidated
+          ? ["eventStream"]
+          : ["eventStream", "checkEvent"]
+        : []),
       ...(operations.some((op) => op.kind === "items") ? ["itemStreamKind"] : []),
       ...(operations.some((op) => op.kind === "either") ? ["eitherKind"] : []),
       ...(operations.some((op) => op.paged) ? ["pagesKind"] : []),
@@ -429,12 +554,32 @@ export function emitClient(model: LoadedSchema): EmitResult {
     const validatorImports = unvalidated ? [] : sortedImports;
     // Every name the module has besides the functions (operations.ts.hbs's imports and re-exports).
     const imported = new Set([
-      "operation", "requireCodegenRevision", "DecodedItemFor", "OnceOutcome", "OnInvalid", "RunEventStream", "ItemStreamOptions", "T",
-      common.coreName, common.optionsName, common.callOptionsName, common.streamOptionsName,
-      ...kindImports, ...streamValues, ...streamTypes, ...validatorImports.map((v) => v.name),
+      "operation",
+      "requireCodegenRevision",
+      "DecodedItemFor",
+      "OnceOutcome",
+      "OnInvalid",
+      "RunEventStream",
+      "ItemStreamOptions",
+      "T",
+      common.coreName,
+      common.optionsName,
+      common.callOptionsName,
+      common.streamOptionsName,
+      ...kindImports,
+      ...streamValues,
+      ...streamTypes,
+      ...validatorImports.map((v) => v.name),
     ]);
-    const fns = functionNames(operations.map((op) => op.id), imported);
-    const withKinds = operations.map((op) => ({ ...op, functionEntry: withExtras(unvalidated ? op.unvalidatedEntry : op.entry, op), kindArg: kindOf(op) }));
+    const fns = functionNames(
+      operations.map((op) => op.id),
+      imported,
+    );
+    const withKinds = operations.map((op) => ({
+      ...op,
+      functionEntry: withExtras(unvalidated ? op.unvalidatedEntry : op.entry, op),
+      kindArg: kindOf(op),
+    }));
     return createRenderer("operations.ts.hbs")({
       ...common,
       unvalidated,
@@ -449,7 +594,9 @@ export function emitClient(model: LoadedSchema): EmitResult {
   const client = createRenderer("client.ts.hbs")({
     ...common,
     operations,
-    streamImports: [...streamItems.map(streamSpecName), ...streamItems.map((t) => `type ${terminalTypeName(t)}`)].join(", "),
+    streamImports: [...streamItems.map(streamSpecName), ...streamItems.map((t) => `type ${terminalTypeName(t)}`)].join(
+      ", ",
+    ),
     validatorImports: sortedImports,
   });
   const core = createRenderer("client-core.ts.hbs")({
@@ -473,7 +620,8 @@ export function emitClient(model: LoadedSchema): EmitResult {
 /** What the client degrades or leaves out, and the webhooks it leaves out (it makes requests, it does not receive them). */
 function clientDiagnostics(model: LoadedSchema, report: ClientReport): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const { pointer, reason } of [...report.degraded, ...report.leftOut]) out.push({ level: "warning", emitter: "client", message: `${reason}.`, pointer });
+  for (const { pointer, reason } of [...report.degraded, ...report.leftOut])
+    out.push({ level: "warning", emitter: "client", message: `${reason}.`, pointer });
   const webhooks = (model.document as unknown as Record<string, unknown>).webhooks;
   if (webhooks !== null && typeof webhooks === "object" && Object.keys(webhooks).length > 0) {
     out.push({

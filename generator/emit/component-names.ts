@@ -70,7 +70,11 @@ const cache = new WeakMap<LoadedSchema, ComponentNames>();
 export function componentNames(model: LoadedSchema): ComponentNames {
   let names = cache.get(model);
   if (names === undefined) {
-    names = allocateComponentNames(Object.keys(model.schemas), requestBodyComponents(model.document), receivedComponents(model.document));
+    names = allocateComponentNames(
+      Object.keys(model.schemas),
+      requestBodyComponents(model.document),
+      receivedComponents(model.document),
+    );
     cache.set(model, names);
   }
   return names;
@@ -85,7 +89,11 @@ function fileOfType(type: string): string {
  * The names of `components`, of which `bodies` get an all-errors validator
  * and `received` a receive-level one (their export names must be free too).
  */
-export function allocateComponentNames(components: readonly string[], bodies: readonly string[] = [], received: readonly string[] = []): ComponentNames {
+export function allocateComponentNames(
+  components: readonly string[],
+  bodies: readonly string[] = [],
+  received: readonly string[] = [],
+): ComponentNames {
   const isBody = new Set(bodies);
   const isReceived = new Set(received);
   const exportsOf = (component: string, type: string): string[] => [
@@ -97,7 +105,11 @@ export function allocateComponentNames(components: readonly string[], bodies: re
   // Pass 1: how many components claim each natural name.
   const natural = new Map(components.map((c) => [c, { type: typeName(c), file: fileOfType(typeName(c)) }]));
   const count = new Map<string, number>();
-  const keysOf = (component: string, type: string, file: string): string[] => [`t:${type}`, ...exportsOf(component, type).map((e) => `e:${e}`), `f:${file.toLowerCase()}`];
+  const keysOf = (component: string, type: string, file: string): string[] => [
+    `t:${type}`,
+    ...exportsOf(component, type).map((e) => `e:${e}`),
+    `f:${file.toLowerCase()}`,
+  ];
   const add = (key: string): void => void count.set(key, (count.get(key) ?? 0) + 1);
   for (const [c, n] of natural) for (const key of keysOf(c, n.type, n.file)) add(key);
   const shares = (c: string): boolean => {
@@ -126,15 +138,19 @@ export function allocateComponentNames(components: readonly string[], bodies: re
   const renamed: RenamedComponent[] = [];
   for (const c of contested) {
     const n = natural.get(c)!;
-    const typeFree = (type: string): boolean => !holders.has(`t:${type}`) && exportsOf(c, type).every((e) => !holders.has(`e:${e}`));
+    const typeFree = (type: string): boolean =>
+      !holders.has(`t:${type}`) && exportsOf(c, type).every((e) => !holders.has(`e:${e}`));
     let type = n.type;
     for (let k = 2; !typeFree(type); k++) type = `${n.type}_${k}`;
     const base = type === n.type ? n.file : fileOfType(type);
-    const fileFree = (file: string): boolean => !holders.has(`f:${file.toLowerCase()}`) && !GENERATOR_FILES.has(file.toLowerCase());
+    const fileFree = (file: string): boolean =>
+      !holders.has(`f:${file.toLowerCase()}`) && !GENERATOR_FILES.has(file.toLowerCase());
     let file = base;
     for (let k = 2; !fileFree(file); k++) file = `${base}-${k}`;
     if (type !== n.type || file !== n.file) {
-      const holder = [`t:${n.type}`, ...exportsOf(c, n.type).map((e) => `e:${e}`), `f:${n.file.toLowerCase()}`].map((key) => holders.get(key)).find((h) => h !== undefined);
+      const holder = [`t:${n.type}`, ...exportsOf(c, n.type).map((e) => `e:${e}`), `f:${n.file.toLowerCase()}`]
+        .map((key) => holders.get(key))
+        .find((h) => h !== undefined);
       renamed.push({ component: c, type, file, naturalType: n.type, naturalFile: n.file, holder });
     }
     take(c, type, file);

@@ -17,13 +17,21 @@ import { booleanExclusiveBounds } from "../load/exclusive-bounds.js";
 import { formatPointer, getAtPointer, isPlainObject, parsePointer } from "../load/json-pointer.js";
 import { exampleMapsRead, isDialect2020, misspelt, repairedDefinitionTargets } from "../load/validate-schemas.js";
 
-export async function collectDiagnostics(model: LoadedSchema, fromEmitters: readonly Diagnostic[]): Promise<Diagnostic[]> {
+export async function collectDiagnostics(
+  model: LoadedSchema,
+  fromEmitters: readonly Diagnostic[],
+): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   for (const { emitter, skipped } of optIns(model)) {
     if (skipped !== undefined) out.push({ level: "info", emitter, message: `skipped: ${skipped}.` });
     else if (emitter === "fixtures") {
       const casesDir = casesDirOf(schemaFileOf(model), {});
-      if (!existsSync(casesDir)) out.push({ level: "warning", emitter, message: `the suite has no hand-written cases: no folder ${casesDir}. ${missingCasesFix(casesDir)}` });
+      if (!existsSync(casesDir))
+        out.push({
+          level: "warning",
+          emitter,
+          message: `the suite has no hand-written cases: no folder ${casesDir}. ${missingCasesFix(casesDir)}`,
+        });
     }
   }
   const { componentNames } = await import("./component-names.js");
@@ -61,7 +69,8 @@ export async function collectDiagnostics(model: LoadedSchema, fromEmitters: read
     out.push({
       level: "warning",
       emitter: "validators",
-      message: "`definitions` is the name JSON Schema drafts 4 to 7 gave `$defs`; it is read as `$defs`: its schemas assert nothing where they stand, and `$ref`s into them resolve (first use shown). Rename it `$defs`.",
+      message:
+        "`definitions` is the name JSON Schema drafts 4 to 7 gave `$defs`; it is read as `$defs`: its schemas assert nothing where they stand, and `$ref`s into them resolve (first use shown). Rename it `$defs`.",
       pointer: definitions,
     });
   }
@@ -169,7 +178,8 @@ export async function collectDiagnostics(model: LoadedSchema, fromEmitters: read
   const { methodNaming, operationPointer } = await import("./operation-names.js");
   const { operationsOf } = await import("./operations.js");
   for (const r of methodNaming(operationsOf(model.document)).renamed) {
-    const show = (e: typeof r.entry): string => `${e.method.toUpperCase()} ${e.path}${e.op.operationId === undefined ? "" : ` (operationId ${JSON.stringify(e.op.operationId)})`}`;
+    const show = (e: typeof r.entry): string =>
+      `${e.method.toUpperCase()} ${e.path}${e.op.operationId === undefined ? "" : ` (operationId ${JSON.stringify(e.op.operationId)})`}`;
     out.push({
       level: "warning",
       emitter: "client",
@@ -188,11 +198,17 @@ export async function collectDiagnostics(model: LoadedSchema, fromEmitters: read
  */
 function otherDialects(model: LoadedSchema): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const reading = "the generator reads JSON Schema 2020-12 (OpenAPI 3.1's dialect), and reads these schemas as 2020-12: `definitions` as `$defs`, boolean exclusive bounds as draft-04 meant them; its other keywords that 2020-12 lacks (`dependencies`, `additionalItems`, `id`) assert nothing, each with a warning";
+  const reading =
+    "the generator reads JSON Schema 2020-12 (OpenAPI 3.1's dialect), and reads these schemas as 2020-12: `definitions` as `$defs`, boolean exclusive bounds as draft-04 meant them; its other keywords that 2020-12 lacks (`dependencies`, `additionalItems`, `id`) assert nothing, each with a warning";
   const document = model.document as unknown as Record<string, unknown>;
   const dialect = document.jsonSchemaDialect;
   if (dialect !== undefined && !isDialect2020(dialect)) {
-    out.push({ level: "warning", emitter: "validators", message: `jsonSchemaDialect is ${JSON.stringify(dialect)}; ${reading}. Rewrite the schemas in 2020-12 and remove jsonSchemaDialect (or set it to https://json-schema.org/draft/2020-12/schema).`, pointer: "/jsonSchemaDialect" });
+    out.push({
+      level: "warning",
+      emitter: "validators",
+      message: `jsonSchemaDialect is ${JSON.stringify(dialect)}; ${reading}. Rewrite the schemas in 2020-12 and remove jsonSchemaDialect (or set it to https://json-schema.org/draft/2020-12/schema).`,
+      pointer: "/jsonSchemaDialect",
+    });
   }
   const others = Object.keys(model.schemas).filter((name) => {
     const schema = model.schemas[name] as unknown;

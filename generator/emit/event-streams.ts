@@ -37,10 +37,14 @@ export function isResumableStream(op: object): boolean {
 }
 
 /** The item schema component of an operation's event-stream answer, or undefined. */
-export function streamItemComponent(doc: OpenAPIObject, responses: Record<string, unknown> | undefined): string | undefined {
+export function streamItemComponent(
+  doc: OpenAPIObject,
+  responses: Record<string, unknown> | undefined,
+): string | undefined {
   for (const status of Object.keys(responses ?? {}).sort()) {
     if (!/^2\d\d$/.test(status)) continue;
-    const content = deref<{ content?: Record<string, Record<string, unknown>> }>(doc, responses![status] as object).content ?? {};
+    const content =
+      deref<{ content?: Record<string, Record<string, unknown>> }>(doc, responses![status] as object).content ?? {};
     for (const media of Object.keys(content).sort()) {
       if (!media.startsWith("text/event-stream")) continue;
       const item = content[media]!["itemSchema"] ?? content[media]!["x-item-schema"];
@@ -78,7 +82,11 @@ export function eventStreams(model: LoadedSchema): EventStream[] {
  * `name` included, with the tag property that applies there (the nearest
  * `discriminator.propertyName`, else `type`).
  */
-function forEachVariant(schemas: LoadedSchema["schemas"], name: string, each: (schema: SchemaObject, component: string, tag: string) => void): void {
+function forEachVariant(
+  schemas: LoadedSchema["schemas"],
+  name: string,
+  each: (schema: SchemaObject, component: string, tag: string) => void,
+): void {
   const seen = new Set<string>();
   const walk = (component: string, inherited: string): void => {
     if (seen.has(component)) return;
@@ -87,7 +95,10 @@ function forEachVariant(schemas: LoadedSchema["schemas"], name: string, each: (s
     if (typeof schema !== "object") return;
     const tag = (schema.discriminator?.propertyName as string | undefined) ?? inherited;
     each(schema, component, tag);
-    const branches = [...(["oneOf", "anyOf", "allOf"] as const).flatMap((key) => (schema[key] ?? []) as unknown[]), ...(["if", "then", "else"] as const).map((key) => (schema as Record<string, unknown>)[key])];
+    const branches = [
+      ...(["oneOf", "anyOf", "allOf"] as const).flatMap((key) => (schema[key] ?? []) as unknown[]),
+      ...(["if", "then", "else"] as const).map((key) => (schema as Record<string, unknown>)[key]),
+    ];
     for (const branch of branches) {
       const target = isRef(branch) ? componentName(branch) : undefined;
       if (target !== undefined) walk(target, tag);
@@ -109,7 +120,10 @@ function payloadMember(model: LoadedSchema, name: string): string | undefined {
 }
 
 /** The tags of the `x-terminal: true` variants reachable from `name`, with their components, sorted by tag. */
-export function terminalVariants(schemas: LoadedSchema["schemas"], name: string): Array<[tag: string, component: string]> {
+export function terminalVariants(
+  schemas: LoadedSchema["schemas"],
+  name: string,
+): Array<[tag: string, component: string]> {
   const found = new Map<string, string>();
   forEachVariant(schemas, name, (schema, component, tag) => {
     if ((schema as Record<string, unknown>)["x-terminal"] !== true) return;

@@ -39,7 +39,8 @@ function streamBlock(names: ComponentNames, stream: EventStream, short: boolean)
   const spec = streamSpecName(component);
   const terminalType = terminalTypeName(component);
   const decode = `decode${plural(component)}`;
-  const terminalUnion = terminalComponents.length > 0 ? terminalComponents.map((c) => `T.${names.type(c)}`).join(" | ") : "never";
+  const terminalUnion =
+    terminalComponents.length > 0 ? terminalComponents.map((c) => `T.${names.type(c)}`).join(" | ") : "never";
   const lines = [
     `/**`,
     ` * The events of ${operations.map((o) => `\`${o}\``).join(", ")}: each message's data is a \`${component}\`,`,
@@ -82,7 +83,9 @@ export function emitEvents(model: LoadedSchema): EmittedFile[] {
   if (streams.length === 0) return [];
   const flat = streams.some((s) => s.payload !== undefined);
   const names = componentNames(model);
-  const imports = streams.map((s) => `import { ${names.receiveName(s.component)} } from "./validators/${names.receiveFile(s.component)}.js";`);
+  const imports = streams.map(
+    (s) => `import { ${names.receiveName(s.component)} } from "./validators/${names.receiveFile(s.component)}.js";`,
+  );
   const contents = [
     header(model, "//").trimEnd(),
     `/**`,
@@ -108,11 +111,16 @@ export function emitEvents(model: LoadedSchema): EmittedFile[] {
     ...imports,
     ``,
     // Reading flattened frames (EventStreamSpec.payload) is revision 2 of the contract: an older runtime would ignore it.
-    ...(flat && checksRevision(model) ? [`requireCodegenRevision(${PAYLOAD_REVISION}, ${JSON.stringify(`mantyx-wire ${model.generatorVersion}`)});`, ``] : []),
+    ...(flat && checksRevision(model)
+      ? [`requireCodegenRevision(${PAYLOAD_REVISION}, ${JSON.stringify(`mantyx-wire ${model.generatorVersion}`)});`, ``]
+      : []),
     streams.map((s) => streamBlock(names, s, streams.length === 1)).join("\n\n"),
     ``,
   ].join("\n");
   return [{ path: FILE, contents }];
 }
 
-export const eventsEmitter: Emitter = { name: "events", emit: (model) => ({ files: emitEvents(model), diagnostics: [] }) };
+export const eventsEmitter: Emitter = {
+  name: "events",
+  emit: (model) => ({ files: emitEvents(model), diagnostics: [] }),
+};

@@ -47,7 +47,11 @@ export const RECEIVE_SCHEMA_ID = "https://mantyx.invalid/wire-types/fixtures/sch
 export type { FixturesOptions } from "./fixtures/cases-dir.js";
 
 /** The suite: every case file, the manifest and the case format; `levels` is the run's (`context.levels`), or a cache of its own. */
-export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {}, levels: Levels = createLevels(model)): EmittedFile[] {
+export function emitFixtures(
+  model: LoadedSchema,
+  options: FixturesOptions = {},
+  levels: Levels = createLevels(model),
+): EmittedFile[] {
   return planFixtures(model, options, liveCaseJudges(levels), levels).finish();
 }
 
@@ -56,14 +60,24 @@ export function emitFixtures(model: LoadedSchema, options: FixturesOptions = {},
  * (./fixtures/case-judges.ts): everything else is done here, and `finish`,
  * once the judges have settled, writes the message files and the manifest.
  */
-export function planFixtures(model: LoadedSchema, options: FixturesOptions, judges: CaseJudges, levels: Levels): { finish(): EmittedFile[] } {
+export function planFixtures(
+  model: LoadedSchema,
+  options: FixturesOptions,
+  judges: CaseJudges,
+  levels: Levels,
+): { finish(): EmittedFile[] } {
   const casesDir = casesDirOf(schemaFileOf(model), options);
   const schemas = model.schemas;
   // The validators' own compiled functions judge the cases (./validators/levels.ts): here the strict level's
   // verdicts; the all-errors level's lists through `judges`, and here only to explain a flow that fails.
-  const ajv = new LiveAjv(schemas, { shared: { check: () => levels.ajv("all-errors"), accept: levels.ajv("strict") }, prepared: levels.prepared("strict") });
+  const ajv = new LiveAjv(schemas, {
+    shared: { check: () => levels.ajv("all-errors"), accept: levels.ajv("strict") },
+    prepared: levels.prepared("strict"),
+  });
   const rules = readTranscriptRules(schemas);
-  const protocolVersion = String((model.document.info as unknown as Record<string, unknown>)["x-protocol-version"] ?? "unknown");
+  const protocolVersion = String(
+    (model.document.info as unknown as Record<string, unknown>)["x-protocol-version"] ?? "unknown",
+  );
 
   const files = new Map<string, { contents: string; cases: number }>();
   const tiers: Record<Tier, number> = { behaviour: 0, receive: 0, strict: 0 };
@@ -71,16 +85,29 @@ export function planFixtures(model: LoadedSchema, options: FixturesOptions, judg
     files.set(path, { contents: `${suiteJson(value)}\n`, cases });
   };
 
-  put("schema.json", { $schema: "https://json-schema.org/draft/2020-12/schema", $id: SCHEMA_ID, components: { schemas } }, 0);
+  put(
+    "schema.json",
+    { $schema: "https://json-schema.org/draft/2020-12/schema", $id: SCHEMA_ID, components: { schemas } },
+    0,
+  );
   const receiveSchemas = receiveComponents(schemas) as typeof schemas;
-  put("schema.receive.json", { $schema: "https://json-schema.org/draft/2020-12/schema", $id: RECEIVE_SCHEMA_ID, components: { schemas: receiveSchemas } }, 0);
+  put(
+    "schema.receive.json",
+    {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      $id: RECEIVE_SCHEMA_ID,
+      components: { schemas: receiveSchemas },
+    },
+    0,
+  );
   const received = reachableComponents(schemas, receivedComponents(model.document));
 
   const handCases = loadHandCases(casesDir);
   const messages = planMessageSuite(schemas, ajv, handCases, { judges, received });
 
   // Decoding both frame shapes and running flows: what every SDK must do.
-  const behaviour = <T extends { description: string }>({ description, ...rest }: T): T & { tier: Tier } => ({ description, tier: "behaviour", ...rest }) as T & { tier: Tier };
+  const behaviour = <T extends { description: string }>({ description, ...rest }: T): T & { tier: Tier } =>
+    ({ description, tier: "behaviour", ...rest }) as T & { tier: Tier };
   const framing = framingCases().map(behaviour);
   const mantyx = [...mantyxCases(), ...flatFrameCases()].map(behaviour);
   checkSseCases([...framing, ...mantyx]);
@@ -94,7 +121,8 @@ export function planFixtures(model: LoadedSchema, options: FixturesOptions, judg
     put(flowFileName(flow), behaviour(flow), 1);
   }
   tiers.behaviour += allFlows.length;
-  if (new Set(allFlows.map(flowFileName)).size !== allFlows.length) throw new Error("Two flows share a file name; give them distinct descriptions.");
+  if (new Set(allFlows.map(flowFileName)).size !== allFlows.length)
+    throw new Error("Two flows share a file name; give them distinct descriptions.");
 
   const example = ((schemas["RunTranscript"] as { examples?: Array<{ events: Json[] }> }).examples ?? [])[0]?.events;
   const transcripts = buildTranscriptGroups(rules, ajv, example, allFlows);
@@ -103,7 +131,19 @@ export function planFixtures(model: LoadedSchema, options: FixturesOptions, judg
   put("transcripts.json", transcripts, transcriptCases);
 
   put("case-format.json", caseFormatSchema, 0);
-  return { finish: () => finishFixtures(model, { files, tiers, put, messages, protocolVersion, sse: framing.length + mantyx.length, flows: allFlows.length, transcriptCases }) };
+  return {
+    finish: () =>
+      finishFixtures(model, {
+        files,
+        tiers,
+        put,
+        messages,
+        protocolVersion,
+        sse: framing.length + mantyx.length,
+        flows: allFlows.length,
+        transcriptCases,
+      }),
+  };
 }
 
 /** The second step of `planFixtures`: the message files, the format check and the manifest. */
@@ -167,9 +207,12 @@ function finishFixtures(
       tiers: Object.fromEntries(TIERS.map((t) => [t, tiers[t]])),
     },
     coverage: { componentsWithoutValidCases: withoutValid, componentsWithoutInvalidCases: withoutInvalid },
-    files: Object.fromEntries(sorted.map((p) => [p, { cases: files.get(p)!.cases, sha256: sha256(files.get(p)!.contents) }])),
+    files: Object.fromEntries(
+      sorted.map((p) => [p, { cases: files.get(p)!.cases, sha256: sha256(files.get(p)!.contents) }]),
+    ),
     dropped: {
-      about: "Generated mutations whose intended verdict (or rule) live ajv does not share are not written. 'unconstructed': mutations that flipped an if/then/else condition. 'duplicates': equal to another case of the same file.",
+      about:
+        "Generated mutations whose intended verdict (or rule) live ajv does not share are not written. 'unconstructed': mutations that flipped an if/then/else condition. 'duplicates': equal to another case of the same file.",
       total: suite.dropped.length,
       unconstructed: suite.unconstructed,
       duplicates: suite.duplicates,
@@ -194,7 +237,10 @@ function sha256(text: string): string {
 /** Opt-in (./opt-in.ts): a document without `x-fixture-suite` gets no fixtures/ (and needs no cases/ folder). */
 export const fixturesEmitter: Emitter = {
   name: "fixtures",
-  emit: async (model, context) => ({ files: fixturesOptIn(model).skipped === undefined ? await emitFixturesInParallel(model, context) : [], diagnostics: [] }),
+  emit: async (model, context) => ({
+    files: fixturesOptIn(model).skipped === undefined ? await emitFixturesInParallel(model, context) : [],
+    diagnostics: [],
+  }),
 };
 
 /** `emitFixtures`, with the message cases' error lists and receive-level verdicts from the level thread (./validators/level-thread.ts) where there is one. */

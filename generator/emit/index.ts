@@ -21,7 +21,10 @@ import { transcriptEmitter } from "../transcript/emit.js";
 /** `openapi.json`: the bundled document (internal `$ref`s only), what other languages load. Author order, 2-space indent. */
 export const openApiJsonEmitter: Emitter = {
   name: "openapi-json",
-  emit: (model) => ({ files: [{ path: "openapi.json", contents: `${JSON.stringify(model.document, null, 2)}\n` }], diagnostics: [] }),
+  emit: (model) => ({
+    files: [{ path: "openapi.json", contents: `${JSON.stringify(model.document, null, 2)}\n` }],
+    diagnostics: [],
+  }),
 };
 
 /** Every emitter, in order. A new artefact: add one line here. */
@@ -54,7 +57,10 @@ export interface Generated {
 export async function generate(model: LoadedSchema, emitters: readonly Emitter[] = EMITTERS): Promise<Generated> {
   const runs: Array<Promise<EmitResult>> = [];
   let thread: { value: LevelThread | undefined } | undefined;
-  const context: EmitContext = { levelThread: () => (thread ??= { value: openLevelThread(model) }).value, levels: createLevels(model) };
+  const context: EmitContext = {
+    levelThread: () => (thread ??= { value: openLevelThread(model) }).value,
+    levels: createLevels(model),
+  };
   // Started before the first emitter, the validators' level thread works while the types are emitted.
   if (emitters.some((emitter) => emitter.name === "validators")) context.levelThread();
   try {

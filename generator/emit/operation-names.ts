@@ -33,7 +33,9 @@ function words(text: string): string[] {
 const upperFirst = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
 
 function camel(parts: readonly string[]): string {
-  const joined = parts.map((part, i) => (i === 0 ? part.charAt(0).toLowerCase() + part.slice(1) : upperFirst(part))).join("");
+  const joined = parts
+    .map((part, i) => (i === 0 ? part.charAt(0).toLowerCase() + part.slice(1) : upperFirst(part)))
+    .join("");
   return /^[0-9]/.test(joined) ? `_${joined}` : joined;
 }
 
@@ -80,12 +82,16 @@ export interface RenamedOperation<E> {
  * `<name>_2` (`_3`, ...: the first free one). A name no other operation has
  * is never changed.
  */
-export function methodNames<E extends Pick<OperationEntry, "method" | "path" | "op" | "at">>(entries: readonly E[]): Map<E, string> {
+export function methodNames<E extends Pick<OperationEntry, "method" | "path" | "op" | "at">>(
+  entries: readonly E[],
+): Map<E, string> {
   return methodNaming(entries).names;
 }
 
 /** `methodNames`, and which operations it renamed (for the warnings). */
-export function methodNaming<E extends Pick<OperationEntry, "method" | "path" | "op" | "at">>(entries: readonly E[]): { names: Map<E, string>; renamed: RenamedOperation<E>[] } {
+export function methodNaming<E extends Pick<OperationEntry, "method" | "path" | "op" | "at">>(
+  entries: readonly E[],
+): { names: Map<E, string>; renamed: RenamedOperation<E>[] } {
   const natural = new Map(entries.map((entry) => [entry, methodNameOf(entry)] as const));
   const count = new Map<string, number>();
   for (const name of natural.values()) count.set(name, (count.get(name) ?? 0) + 1);
@@ -100,7 +106,10 @@ export function methodNaming<E extends Pick<OperationEntry, "method" | "path" | 
     } else contested.push(entry);
   }
   const written = (e: E): number => (e.op.operationId === natural.get(e) ? 0 : 1);
-  const order = (a: E, b: E): number => written(a) - written(b) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || (a.method < b.method ? -1 : a.method > b.method ? 1 : 0);
+  const order = (a: E, b: E): number =>
+    written(a) - written(b) ||
+    (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) ||
+    (a.method < b.method ? -1 : a.method > b.method ? 1 : 0);
   const renamed: RenamedOperation<E>[] = [];
   for (const entry of [...contested].sort(order)) {
     const base = natural.get(entry)!;

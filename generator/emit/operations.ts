@@ -4,7 +4,13 @@
  * follow their internal `$ref`s through these, so both see the same
  * operations, in the same order, resolved the same way.
  */
-import type { OpenAPIObject, OperationObject, PathItemObject, ReferenceObject, RequestBodyObject } from "openapi3-ts/oas31";
+import type {
+  OpenAPIObject,
+  OperationObject,
+  PathItemObject,
+  ReferenceObject,
+  RequestBodyObject,
+} from "openapi3-ts/oas31";
 import { getAtPointer, parseRefFragment, type Pointer } from "../load/json-pointer.js";
 import { pathItemsOf } from "../load/path-items.js";
 import { isJsonMediaType } from "@mantyx/wire-types/codegen/v1";
@@ -36,14 +42,31 @@ export function operationsOf(doc: OpenAPIObject): OperationEntry[] {
     const itemAt = pointerOf("parameters").slice(0, -1);
     for (const method of METHODS) {
       const op = item[method] as OperationObject | undefined;
-      if (op !== undefined) out.push({ path, method, httpMethod: method.toUpperCase(), item: item as PathItemObject, op, at: pointerOf(method), itemAt });
+      if (op !== undefined)
+        out.push({
+          path,
+          method,
+          httpMethod: method.toUpperCase(),
+          item: item as PathItemObject,
+          op,
+          at: pointerOf(method),
+          itemAt,
+        });
     }
     // OpenAPI 3.2: other methods by their name on the wire, in name order.
     const more = item.additionalOperations;
     if (more !== null && typeof more === "object") {
       for (const name of Object.keys(more).sort()) {
         const op = (more as Record<string, OperationObject>)[name]!;
-        out.push({ path, method: name.toLowerCase(), httpMethod: name, item: item as PathItemObject, op, at: [...pointerOf("additionalOperations"), name], itemAt });
+        out.push({
+          path,
+          method: name.toLowerCase(),
+          httpMethod: name,
+          item: item as PathItemObject,
+          op,
+          at: [...pointerOf("additionalOperations"), name],
+          itemAt,
+        });
       }
     }
   }

@@ -28,7 +28,15 @@ export const typesEmitter: Emitter = {
   name: "types",
   emit: (model) => {
     const { text, degraded } = convertTypes(model);
-    return { files: [{ path: "types.ts", contents: text }], diagnostics: degraded.map(({ pointer, reason }) => ({ level: "warning", emitter: "types", message: `${reason}.`, pointer })) };
+    return {
+      files: [{ path: "types.ts", contents: text }],
+      diagnostics: degraded.map(({ pointer, reason }) => ({
+        level: "warning",
+        emitter: "types",
+        message: `${reason}.`,
+        pointer,
+      })),
+    };
   },
 };
 
@@ -61,7 +69,9 @@ function convertTypes(model: LoadedSchema): { text: string; degraded: Degradatio
   const degraded: Degradation[] = [];
   const names = componentNames(model);
   const typeNames = new Map(Object.keys(model.schemas).map((component) => [component, names.type(component)]));
-  const taken = new Map<string, string>([...typeNames].map(([component, name]) => [name, `component ${JSON.stringify(component)}`]));
+  const taken = new Map<string, string>(
+    [...typeNames].map(([component, name]) => [name, `component ${JSON.stringify(component)}`]),
+  );
   /** `name` for `owner`, or `<name>_2` (`_3`, ...) when another declaration has it (component-names.ts's rule). */
   const claim = (name: string, owner: string): string => {
     let free = name;
@@ -76,7 +86,14 @@ function convertTypes(model: LoadedSchema): { text: string; degraded: Degradatio
     typeNames,
     brand: (site, excluded) => {
       const owner = `the open tag at #/components/schemas/${site.component}/${site.path.join("/")}`;
-      const name = claim(typeNames.get(site.component)! + site.path.filter((_, i) => site.path[i - 1] === "properties").map(pascalCase).join(""), owner);
+      const name = claim(
+        typeNames.get(site.component)! +
+          site.path
+            .filter((_, i) => site.path[i - 1] === "properties")
+            .map(pascalCase)
+            .join(""),
+        owner,
+      );
       if (!brands.some((brand) => brand.name === name)) brands.push({ name, site, excluded });
       return name;
     },
@@ -102,7 +119,10 @@ function convertTypes(model: LoadedSchema): { text: string; degraded: Degradatio
     }
     const union = discriminatedUnion(schema, model.document, ["components", "schemas", component]);
     if (union) {
-      const constName = claim(`${screamingSnake(name)}_${screamingSnake(plural(union.property))}`, `the tags of ${name}`);
+      const constName = claim(
+        `${screamingSnake(name)}_${screamingSnake(plural(union.property))}`,
+        `the tags of ${name}`,
+      );
       blocks.push(tagsBlock(constName, name, union.property, union.tags));
     }
   }
@@ -170,7 +190,10 @@ function brandDeclaration(name: string): string {
 }
 
 function brandBlock(brand: Brand): string {
-  const shown = brand.excluded.slice(0, 3).map((value) => JSON.stringify(value)).join(", ");
+  const shown = brand.excluded
+    .slice(0, 3)
+    .map((value) => JSON.stringify(value))
+    .join(", ");
   const more = brand.excluded.length > 3 ? `, ... (${brand.excluded.length} known values)` : "";
   const doc = renderJsDoc(
     [
@@ -185,5 +208,8 @@ function brandBlock(brand: Brand): string {
 function tagsBlock(constName: string, unionName: string, property: string, tags: readonly string[]): string {
   const doc = renderJsDoc([`Every \`${property}\` tag of {@link ${unionName}}, in schema order.`], "");
   const items = tags.map((tag) => `  ${JSON.stringify(tag)},`).join("\n");
-  return [...doc, `export const ${constName} = [\n${items}\n] as const satisfies readonly ${unionName}[${JSON.stringify(property)}][];`].join("\n");
+  return [
+    ...doc,
+    `export const ${constName} = [\n${items}\n] as const satisfies readonly ${unionName}[${JSON.stringify(property)}][];`,
+  ].join("\n");
 }

@@ -80,7 +80,12 @@ export function emitValidators(model: LoadedSchema, levels: Levels = createLevel
 async function emitValidatorsInParallel(model: LoadedSchema, context: EmitContext): Promise<EmittedFile[]> {
   const thread = context.levelThread();
   if (thread === undefined) return emitValidators(model, context.levels);
-  checkFileNames(componentNames(model), levelComponents(model, "strict"), levelComponents(model, "all-errors"), levelComponents(model, "receive"));
+  checkFileNames(
+    componentNames(model),
+    levelComponents(model, "strict"),
+    levelComponents(model, "all-errors"),
+    levelComponents(model, "receive"),
+  );
   const here = LEVELS.filter((level) => !thread.levels.includes(level) && levelComponents(model, level).length > 0);
   // Where the worker formats (./validators/level-thread.ts `threadPlan`), it formats this thread's modules too
   // (the strict level's, where the fixture cases' verdicts need its functions here) while this thread builds the cases.
@@ -122,9 +127,24 @@ function validatorFiles(model: LoadedSchema, moduleText: (level: LevelName) => s
   checkFileNames(naming, names, bodies, received);
 
   const levels: Level[] = [
-    { components: names, file: naming.validatorFile, declarations: (name, runtime) => componentDeclarations(naming, name, { runtime }), level: "strict" },
-    { components: bodies, file: naming.allErrorsFile, declarations: (name, runtime) => componentDeclarations(naming, name, { allErrors: true, runtime }), level: "all-errors" },
-    { components: received, file: naming.receiveFile, declarations: (name, runtime) => componentDeclarations(naming, name, { receive: true, runtime }), level: "receive" },
+    {
+      components: names,
+      file: naming.validatorFile,
+      declarations: (name, runtime) => componentDeclarations(naming, name, { runtime }),
+      level: "strict",
+    },
+    {
+      components: bodies,
+      file: naming.allErrorsFile,
+      declarations: (name, runtime) => componentDeclarations(naming, name, { allErrors: true, runtime }),
+      level: "all-errors",
+    },
+    {
+      components: received,
+      file: naming.receiveFile,
+      declarations: (name, runtime) => componentDeclarations(naming, name, { receive: true, runtime }),
+      level: "receive",
+    },
   ];
 
   const top = header(model, "//");
@@ -133,17 +153,27 @@ function validatorFiles(model: LoadedSchema, moduleText: (level: LevelName) => s
   for (const level of levels) {
     if (level.components.length === 0) continue;
     const { module, exportName } = LEVEL_MODULES[level.level];
-    files.push({ path: `${DIR}/${module}`, contents: `${top}// Not public: import the validators from ../index.js or ../<name>.js.\n${moduleText(level.level)}` });
+    files.push({
+      path: `${DIR}/${module}`,
+      contents: `${top}// Not public: import the validators from ../index.js or ../<name>.js.\n${moduleText(level.level)}`,
+    });
     for (const name of level.components) {
       const base = `${DIR}/${level.file(name)}`;
-      files.push({ path: `${base}.js`, contents: top + publicModule(exportName(naming, name), `./${module}`, runtime) });
+      files.push({
+        path: `${base}.js`,
+        contents: top + publicModule(exportName(naming, name), `./${module}`, runtime),
+      });
       files.push({ path: `${base}.d.ts`, contents: top + level.declarations(name, runtime) });
     }
   }
   files.push({ path: `${DIR}/index.js`, contents: top + indexModule(naming, names, bodies, received) });
-  files.push({ path: `${DIR}/index.d.ts`, contents: top + indexDeclarations(naming, names, bodies, runtime, received) });
+  files.push({
+    path: `${DIR}/index.d.ts`,
+    contents: top + indexDeclarations(naming, names, bodies, runtime, received),
+  });
 
-  for (const file of files) assertPortable(file.path, file.contents, runtime, runtimeImport(model, `${DIR}/internal/strict.js`));
+  for (const file of files)
+    assertPortable(file.path, file.contents, runtime, runtimeImport(model, `${DIR}/internal/strict.js`));
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
@@ -162,7 +192,12 @@ export const ${exportName} = /* @__PURE__ */ publicValidator(compiled);
  * are compared case-insensitively: `ABTest` and `AbTest` (both `ab-test.js`)
  * would overwrite each other on macOS and Windows file systems.
  */
-function checkFileNames(naming: ComponentNames, names: readonly string[], bodies: readonly string[], received: readonly string[]): void {
+function checkFileNames(
+  naming: ComponentNames,
+  names: readonly string[],
+  bodies: readonly string[],
+  received: readonly string[],
+): void {
   const { validatorName, allErrorsName, receiveName, validatorFile } = naming;
   const at = (name: string): string => formatPointer(["components", "schemas", name]);
   const collision = (message: string, first: string, second: string | undefined): EmitError =>
@@ -170,7 +205,7 @@ function checkFileNames(naming: ComponentNames, names: readonly string[], bodies
       "name-collision",
       "validators",
       message,
-      "Rename one of the components (the naming rule: `mantyx-wire keywords`, \"Names\").",
+      'Rename one of the components (the naming rule: `mantyx-wire keywords`, "Names").',
       at(first),
       second === undefined ? [] : [at(second)],
     );
@@ -178,13 +213,21 @@ function checkFileNames(naming: ComponentNames, names: readonly string[], bodies
   for (const name of bodies) {
     const other = exports.get(allErrorsName(name));
     if (other !== undefined) {
-      throw collision(`component ${JSON.stringify(name)}'s all-errors validator ${allErrorsName(name)} has the name of component ${JSON.stringify(other)}'s validator.`, name, other);
+      throw collision(
+        `component ${JSON.stringify(name)}'s all-errors validator ${allErrorsName(name)} has the name of component ${JSON.stringify(other)}'s validator.`,
+        name,
+        other,
+      );
     }
   }
   for (const name of received) {
     const other = exports.get(receiveName(name));
     if (other !== undefined) {
-      throw collision(`component ${JSON.stringify(name)}'s receive-level validator ${receiveName(name)} has the name of component ${JSON.stringify(other)}'s validator.`, name, other);
+      throw collision(
+        `component ${JSON.stringify(name)}'s receive-level validator ${receiveName(name)} has the name of component ${JSON.stringify(other)}'s validator.`,
+        name,
+        other,
+      );
     }
   }
   const seen = new Map<string, string>();
@@ -192,9 +235,18 @@ function checkFileNames(naming: ComponentNames, names: readonly string[], bodies
     const file = validatorFile(name);
     const other = seen.get(file.toLowerCase());
     if (other !== undefined) {
-      throw collision(`components ${JSON.stringify(other)} and ${JSON.stringify(name)} would both be written to validators/${file}.js (file names are compared ignoring case).`, other, name);
+      throw collision(
+        `components ${JSON.stringify(other)} and ${JSON.stringify(name)} would both be written to validators/${file}.js (file names are compared ignoring case).`,
+        other,
+        name,
+      );
     }
-    if (file === "index") throw collision(`component ${JSON.stringify(name)} would overwrite validators/${file}.js, a file of the generator's own.`, name, undefined);
+    if (file === "index")
+      throw collision(
+        `component ${JSON.stringify(name)} would overwrite validators/${file}.js, a file of the generator's own.`,
+        name,
+        undefined,
+      );
     seen.set(file.toLowerCase(), name);
   }
 }

@@ -40,7 +40,8 @@ export const assertingKeywords: readonly KeywordDefinition[] = [
 ];
 
 /** The names of `definitions` (a definition may name several keywords). */
-export const keywordNames = (definitions: readonly KeywordDefinition[]): string[] => definitions.flatMap((def) => [def.keyword].flat().map(String));
+export const keywordNames = (definitions: readonly KeywordDefinition[]): string[] =>
+  definitions.flatMap((def) => [def.keyword].flat().map(String));
 
 /** The names of the keywords the generated validators enforce (their errors are the `x-` ones). */
 export const ASSERTING_KEYWORD_NAMES: ReadonlySet<string> = new Set(keywordNames(assertingKeywords));
@@ -71,7 +72,10 @@ export const derivedKeywords: readonly KeywordDefinition[] = [xTolerated];
  * instance (a tenth of a second per instance, cold) to check them again.
  * `except`: a keyword not to add (the instance then ignores it).
  */
-export function registerVendorKeywords(ajv: Ajv2020, { valuesChecked = false, except }: { valuesChecked?: boolean; except?: string } = {}): Ajv2020 {
+export function registerVendorKeywords(
+  ajv: Ajv2020,
+  { valuesChecked = false, except }: { valuesChecked?: boolean; except?: string } = {},
+): Ajv2020 {
   for (const full of [...assertingKeywords, ...annotationKeywords, ...derivedKeywords]) {
     // `except`: one keyword left out (a judge of what a validator lacking it decides; fixtures/live-ajv.ts).
     const names = keywordNames([full]).filter((name) => name !== except);

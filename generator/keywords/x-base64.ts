@@ -30,7 +30,10 @@ const EQUALS = 61;
 const LAST_TWO: Record<Base64Alphabet, readonly [number, number]> = { standard: [43, 47], url: [45, 95] };
 
 /** How an error names the encoding. */
-const NAMES: Record<Base64Alphabet, string> = { standard: "base64 (RFC 4648 §4: A-Z a-z 0-9 + /", url: "base64url (RFC 4648 §5: A-Z a-z 0-9 - _" };
+const NAMES: Record<Base64Alphabet, string> = {
+  standard: "base64 (RFC 4648 §4: A-Z a-z 0-9 + /",
+  url: "base64url (RFC 4648 §5: A-Z a-z 0-9 - _",
+};
 
 export const xBase64: CodeKeywordDefinition = {
   keyword: "x-base64",
@@ -46,8 +49,10 @@ export const xBase64: CodeKeywordDefinition = {
     additionalProperties: false,
   },
   error: {
-    message: ({ params }) => str`must be ${params.encoding}, padding ${params.padding}): ${params.problem} at index ${params.position}`,
-    params: ({ params }) => _`{alphabet: ${params.alphabet}, padding: ${params.padding}, problem: ${params.problem}, position: ${params.position}}`,
+    message: ({ params }) =>
+      str`must be ${params.encoding}, padding ${params.padding}): ${params.problem} at index ${params.position}`,
+    params: ({ params }) =>
+      _`{alphabet: ${params.alphabet}, padding: ${params.padding}, problem: ${params.problem}, position: ${params.position}}`,
   },
   code(cxt: KeywordCxt) {
     const { gen, data } = cxt;

@@ -25,7 +25,10 @@ export const xLastNonSystemRole: CodeKeywordDefinition = {
     const i = gen.name("i");
     gen.for(_`let ${i} = ${data}.length - 1; ${i} >= 0; ${i}--`, () => {
       const item = gen.const("item", _`${data}[${i}]`);
-      const itemRole = gen.const("itemRole", _`${item} !== null && typeof ${item} == "object" ? ${item}.role : undefined`);
+      const itemRole = gen.const(
+        "itemRole",
+        _`${item} !== null && typeof ${item} == "object" ? ${item}.role : undefined`,
+      );
       gen.if(_`${itemRole} !== "system"`, () => {
         gen.assign(last, itemRole);
         gen.break();

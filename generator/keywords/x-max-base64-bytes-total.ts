@@ -8,7 +8,15 @@
  * The path is known when the schema is compiled, so the walk is unrolled into
  * nested loops here; nothing interprets the path at run time.
  */
-import { _, str, type CodeGen, type Code, type CodeKeywordDefinition, type KeywordCxt, type Name } from "ajv/dist/2020.js";
+import {
+  _,
+  str,
+  type CodeGen,
+  type Code,
+  type CodeKeywordDefinition,
+  type KeywordCxt,
+  type Name,
+} from "ajv/dist/2020.js";
 
 interface Base64Total {
   max: number;
@@ -29,7 +37,8 @@ export const xMaxBase64BytesTotal: CodeKeywordDefinition = {
     additionalProperties: false,
   },
   error: {
-    message: ({ params }) => str`must have at most ${params.limit} base64-decoded bytes in total at ${params.path} (is ${params.actual})`,
+    message: ({ params }) =>
+      str`must have at most ${params.limit} base64-decoded bytes in total at ${params.path} (is ${params.actual})`,
     params: ({ params }) => _`{limit: ${params.limit}, actual: ${params.actual}, path: ${params.path}}`,
   },
   code(cxt: KeywordCxt) {

@@ -19,6 +19,9 @@ export const SECTION_SCHEMA = { type: "string", minLength: 1 } as const;
 export const xStrictOnly: KeywordDefinition = {
   keyword: "x-strict-only",
   metaSchema: {
-    anyOf: [{ const: true }, { type: "object", required: ["section"], properties: { section: SECTION_SCHEMA }, additionalProperties: false }],
+    anyOf: [
+      { const: true },
+      { type: "object", required: ["section"], properties: { section: SECTION_SCHEMA }, additionalProperties: false },
+    ],
   },
 };

@@ -75,7 +75,10 @@ export const xTolerated: CodeKeywordDefinition = {
       const broken = gen.let("broken", false);
       if (rule !== undefined) {
         const valid = gen.name("valid");
-        cxt.subschema({ keyword: "x-tolerated", schemaProp: "rule", compositeRule: true, createErrors: false, allErrors: false }, valid);
+        cxt.subschema(
+          { keyword: "x-tolerated", schemaProp: "rule", compositeRule: true, createErrors: false, allErrors: false },
+          valid,
+        );
         // The rule's (empty) errors are not this schema's: it never fails.
         cxt.reset();
         gen.if(not(valid), () => gen.assign(broken, true));

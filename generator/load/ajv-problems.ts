@@ -36,7 +36,10 @@ const PRIORITY: Readonly<Record<string, number>> = {
   $ref: 9,
 };
 
-export function selectProblems(errors: readonly ErrorObject[], describe?: (error: ErrorObject) => string | undefined): AjvProblem[] {
+export function selectProblems(
+  errors: readonly ErrorObject[],
+  describe?: (error: ErrorObject) => string | undefined,
+): AjvProblem[] {
   const byPath = new Map<string, ErrorObject[]>();
   for (const error of errors) {
     const list = byPath.get(error.instancePath) ?? [];
@@ -72,7 +75,11 @@ function toProblem(error: ErrorObject, objectName: string | undefined): AjvProbl
   // A key that fails `propertyNames` (a component named `Bad name`): ajv places the error at the object; the key is the place.
   const name = error.propertyName ?? (error.keyword === "propertyNames" ? params.propertyName : undefined);
   if (typeof name === "string") {
-    return { at: [...at, name], key: true, message: `the name ${JSON.stringify(name)}${last === undefined ? "" : ` in ${JSON.stringify(last)}`}${where} ${error.keyword === "propertyNames" ? "is invalid" : (error.message ?? "is invalid")}.` };
+    return {
+      at: [...at, name],
+      key: true,
+      message: `the name ${JSON.stringify(name)}${last === undefined ? "" : ` in ${JSON.stringify(last)}`}${where} ${error.keyword === "propertyNames" ? "is invalid" : (error.message ?? "is invalid")}.`,
+    };
   }
   const allowed = (error.parentSchema?.properties ?? {}) as Record<string, unknown>;
   switch (error.keyword) {
@@ -84,14 +91,19 @@ function toProblem(error: ErrorObject, objectName: string | undefined): AjvProbl
         at: [...at, name],
         key: true,
         message: `unknown field ${JSON.stringify(name)}${where}.`,
-        fix: suggestion ? `Did you mean ${JSON.stringify(suggestion)}? Otherwise remove it (vendor fields start with "x-").` : `Remove it, or prefix it with "x-" if it is a vendor extension.`,
+        fix: suggestion
+          ? `Did you mean ${JSON.stringify(suggestion)}? Otherwise remove it (vendor fields start with "x-").`
+          : `Remove it, or prefix it with "x-" if it is a vendor extension.`,
       };
     }
     case "required":
       return { at, key: false, message: `missing required field ${JSON.stringify(params.missingProperty)}${where}.` };
     case "enum": {
       const values = (params.allowedValues as unknown[]).map((v) => JSON.stringify(v));
-      const suggestion = typeof error.data === "string" ? closest(error.data, (params.allowedValues as unknown[]).map(String)) : undefined;
+      const suggestion =
+        typeof error.data === "string"
+          ? closest(error.data, (params.allowedValues as unknown[]).map(String))
+          : undefined;
       return {
         at,
         key: false,
@@ -100,6 +112,10 @@ function toProblem(error: ErrorObject, objectName: string | undefined): AjvProbl
       };
     }
     default:
-      return { at, key: false, message: `${last === undefined ? "value" : JSON.stringify(last)} ${error.message ?? "is invalid"}${where}.` };
+      return {
+        at,
+        key: false,
+        message: `${last === undefined ? "value" : JSON.stringify(last)} ${error.message ?? "is invalid"}${where}.`,
+      };
   }
 }

@@ -18,5 +18,11 @@ export function createLoaderAjv({ source = false }: { source?: boolean } = {}): 
   // `format` is an annotation here, as in CONVENTIONS.md. `verbose` puts the
   // failing schema on each error, which the messages use. The code
   // optimizer costs more (~0.1 s per run) than it saves on one document.
-  return new Ajv2020({ strict: false, allErrors: true, verbose: true, validateFormats: false, code: { optimize: false, ...(source && { source: true }) } });
+  return new Ajv2020({
+    strict: false,
+    allErrors: true,
+    verbose: true,
+    validateFormats: false,
+    code: { optimize: false, ...(source && { source: true }) },
+  });
 }

@@ -66,7 +66,11 @@ export class BundledDocument {
 export type ReadSource = (absolutePath: string) => Promise<SourceFile>;
 
 /** `schemaRoot`: the folder `$ref`s may read files from (see schema-root.ts). */
-export async function bundle(root: SourceFile, readSource: ReadSource, schemaRoot?: SchemaRoot): Promise<BundledDocument> {
+export async function bundle(
+  root: SourceFile,
+  readSource: ReadSource,
+  schemaRoot?: SchemaRoot,
+): Promise<BundledDocument> {
   // Nothing to bundle (the usual case): no copy, no second walk.
   if (!isPlainObject(root.data)) return new BundledDocument(root.data, root, []);
   const rootSites = findRefs(root.data);
@@ -96,7 +100,13 @@ export async function bundle(root: SourceFile, readSource: ReadSource, schemaRoo
    * Resolve external refs inside `value`, which came from `file` at `from`
    * and will sit at `at` in the bundle; returns the value to store there.
    */
-  const resolveIn = async (value: unknown, file: SourceFile, from: Pointer, at: Pointer, inlineStack: readonly string[]): Promise<unknown> => {
+  const resolveIn = async (
+    value: unknown,
+    file: SourceFile,
+    from: Pointer,
+    at: Pointer,
+    inlineStack: readonly string[],
+  ): Promise<unknown> => {
     // Deepest sites first, so an inlined object already carries resolved contents.
     const sites = findRefs(value).reverse();
     let result = value;
@@ -110,7 +120,12 @@ export async function bundle(root: SourceFile, readSource: ReadSource, schemaRoo
       if (/^[a-z][a-z0-9+.-]*:/i.test(filePart)) {
         throw new SchemaLoadError(
           "dangling-ref",
-          [{ ...file.where([...siteInFile, "$ref"]), message: `$ref ${JSON.stringify(site.ref)} points at a URL; the generator works offline.` }],
+          [
+            {
+              ...file.where([...siteInFile, "$ref"]),
+              message: `$ref ${JSON.stringify(site.ref)} points at a URL; the generator works offline.`,
+            },
+          ],
           "Copy the referenced schema into the repository and point the $ref at the copy (a relative file path or #/components/schemas/...).",
         );
       }
@@ -120,7 +135,12 @@ export async function bundle(root: SourceFile, readSource: ReadSource, schemaRoo
       } catch {
         throw new SchemaLoadError(
           "dangling-ref",
-          [{ ...file.where([...siteInFile, "$ref"]), message: `$ref ${JSON.stringify(site.ref)} is not a valid URI reference (a stray "%").` }],
+          [
+            {
+              ...file.where([...siteInFile, "$ref"]),
+              message: `$ref ${JSON.stringify(site.ref)} is not a valid URI reference (a stray "%").`,
+            },
+          ],
           'Write the file path with "%25" for a literal "%", or rename the file.',
         );
       }
@@ -128,7 +148,12 @@ export async function bundle(root: SourceFile, readSource: ReadSource, schemaRoo
       if (schemaRoot && !(await schemaRoot.contains(targetPath))) {
         throw new SchemaLoadError(
           "ref-outside-root",
-          [{ ...file.where([...siteInFile, "$ref"]), message: `$ref ${JSON.stringify(site.ref)} names a file outside the schema root ${JSON.stringify(`${schemaRoot.shown}/`)}; it was not read.` }],
+          [
+            {
+              ...file.where([...siteInFile, "$ref"]),
+              message: `$ref ${JSON.stringify(site.ref)} names a file outside the schema root ${JSON.stringify(`${schemaRoot.shown}/`)}; it was not read.`,
+            },
+          ],
           "Keep referenced schema files in the root schema's folder (or below it). To allow a wider folder on purpose, pass `--root <dir>` to mantyx-wire gen.",
         );
       }
@@ -139,7 +164,12 @@ export async function bundle(root: SourceFile, readSource: ReadSource, schemaRoo
         if (error instanceof SchemaLoadError && error.code === "io") {
           throw new SchemaLoadError(
             "dangling-ref",
-            [{ ...file.where([...siteInFile, "$ref"]), message: `$ref ${JSON.stringify(site.ref)} names a file that cannot be read (${error.problems[0].message}).` }],
+            [
+              {
+                ...file.where([...siteInFile, "$ref"]),
+                message: `$ref ${JSON.stringify(site.ref)} names a file that cannot be read (${error.problems[0].message}).`,
+              },
+            ],
             "Fix the file path in the $ref; it is resolved relative to the file that contains it.",
           );
         }
@@ -150,7 +180,12 @@ export async function bundle(root: SourceFile, readSource: ReadSource, schemaRoo
       if (!segments || targetValue === undefined) {
         throw new SchemaLoadError(
           "dangling-ref",
-          [{ ...file.where([...siteInFile, "$ref"]), message: `$ref ${JSON.stringify(site.ref)} does not resolve: ${target.displayPath} has nothing at ${JSON.stringify(fragment)}.` }],
+          [
+            {
+              ...file.where([...siteInFile, "$ref"]),
+              message: `$ref ${JSON.stringify(site.ref)} does not resolve: ${target.displayPath} has nothing at ${JSON.stringify(fragment)}.`,
+            },
+          ],
           "Point the $ref at an existing location (a JSON pointer such as #/components/schemas/Name).",
         );
       }
@@ -163,7 +198,12 @@ export async function bundle(root: SourceFile, readSource: ReadSource, schemaRoo
           if (Object.hasOwn(schemas, name) && !isDeepStrictEqual(schemas[name], targetValue)) {
             throw new SchemaLoadError(
               "name-collision",
-              [{ ...file.where([...siteInFile, "$ref"]), message: `$ref ${JSON.stringify(site.ref)} would be bundled as components.schemas.${name}, but a different schema already has that name.` }],
+              [
+                {
+                  ...file.where([...siteInFile, "$ref"]),
+                  message: `$ref ${JSON.stringify(site.ref)} would be bundled as components.schemas.${name}, but a different schema already has that name.`,
+                },
+              ],
               `Rename one of the two schemas named ${JSON.stringify(name)}; bundled component names must be unique.`,
             );
           }
@@ -171,7 +211,13 @@ export async function bundle(root: SourceFile, readSource: ReadSource, schemaRoo
           hoisted.set(key, name);
           schemas[name] = true; // placeholder: a recursive ref back to `key` now finds `name`
           origins.push({ at: ["components", "schemas", name], file: target, from: segments });
-          schemas[name] = await resolveIn(structuredClone(targetValue), target, segments, ["components", "schemas", name], []);
+          schemas[name] = await resolveIn(
+            structuredClone(targetValue),
+            target,
+            segments,
+            ["components", "schemas", name],
+            [],
+          );
         }
         site.holder.$ref = `#/components/schemas/${hoistedName}`;
         continue;
@@ -179,14 +225,20 @@ export async function bundle(root: SourceFile, readSource: ReadSource, schemaRoo
       if (inlineStack.includes(key)) {
         throw new SchemaLoadError(
           "ref-cycle",
-          [{ ...file.where([...siteInFile, "$ref"]), message: `$ref ${JSON.stringify(site.ref)} includes itself (a cycle through files).` }],
+          [
+            {
+              ...file.where([...siteInFile, "$ref"]),
+              message: `$ref ${JSON.stringify(site.ref)} includes itself (a cycle through files).`,
+            },
+          ],
           "Move the recursive schema under components.schemas (or $defs) of its file, so it is bundled by name instead of inlined.",
         );
       }
       const inlinedAt = [...at, ...site.path];
       const inlined = await resolveIn(structuredClone(targetValue), target, segments, inlinedAt, [...inlineStack, key]);
       const { $ref: _ref, ...siblings } = site.holder;
-      const replacement = isPlainObject(inlined) && Object.keys(siblings).length > 0 ? { ...inlined, ...siblings } : inlined;
+      const replacement =
+        isPlainObject(inlined) && Object.keys(siblings).length > 0 ? { ...inlined, ...siblings } : inlined;
       if (site.path.length === 0) {
         result = replacement;
       } else {

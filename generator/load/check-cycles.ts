@@ -67,7 +67,8 @@ function sameValueSteps(data: unknown, at: Pointer): Step[] {
     }
   }
   for (const keyword of SAME_VALUE_ONE) if (Object.hasOwn(schema, keyword)) steps.push({ to: [...at, keyword] });
-  if (isPlainObject(schema.dependentSchemas)) for (const name of Object.keys(schema.dependentSchemas)) steps.push({ to: [...at, "dependentSchemas", name] });
+  if (isPlainObject(schema.dependentSchemas))
+    for (const name of Object.keys(schema.dependentSchemas)) steps.push({ to: [...at, "dependentSchemas", name] });
   return steps;
 }
 
@@ -77,7 +78,12 @@ function cycleError(bundled: BundledDocument, steps: readonly Step[]): SchemaLoa
   const first = refs[0]!;
   return new SchemaLoadError(
     "ref-cycle",
-    [{ ...bundled.where([...first.refAt!, "$ref"]), message: `$ref cycle that never looks into the value: ${hops.join(", ")}.` }],
+    [
+      {
+        ...bundled.where([...first.refAt!, "$ref"]),
+        message: `$ref cycle that never looks into the value: ${hops.join(", ")}.`,
+      },
+    ],
     "A $ref chain must end in a schema. Recursion must go through a part of the value (properties, items, additionalProperties, ...), not straight back to the same value: point one of these $refs at the schema it means.",
   );
 }

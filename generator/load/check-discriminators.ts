@@ -21,8 +21,11 @@ export function checkDiscriminators(bundled: BundledDocument): void {
     const mapping = discriminator.mapping;
     // A malformed discriminator is the OAS meta-schema's to report, later.
     if (typeof tagName !== "string" || !isPlainObject(mapping)) continue;
-    const branches = (union.oneOf as unknown[]).map((branch) => (isPlainObject(branch) && typeof branch.$ref === "string" ? branch.$ref : undefined));
-    const report = (at: Pointer, message: string, fix: string): void => void problems.push({ ...bundled.where(at), message, fix });
+    const branches = (union.oneOf as unknown[]).map((branch) =>
+      isPlainObject(branch) && typeof branch.$ref === "string" ? branch.$ref : undefined,
+    );
+    const report = (at: Pointer, message: string, fix: string): void =>
+      void problems.push({ ...bundled.where(at), message, fix });
     const mappedBranches = new Set<string>();
     for (const [tag, target] of Object.entries(mapping)) {
       if (typeof target !== "string") continue;
@@ -30,7 +33,11 @@ export function checkDiscriminators(bundled: BundledDocument): void {
       const ref = mappingRef(target);
       mappedBranches.add(ref);
       if (!branches.includes(ref)) {
-        report(at, `discriminator mapping ${JSON.stringify(tag)} -> ${JSON.stringify(ref)} is not one of the oneOf branches.`, `Add \`- $ref: "${ref}"\` to the oneOf, or map ${JSON.stringify(tag)} to one of its branches.`);
+        report(
+          at,
+          `discriminator mapping ${JSON.stringify(tag)} -> ${JSON.stringify(ref)} is not one of the oneOf branches.`,
+          `Add \`- $ref: "${ref}"\` to the oneOf, or map ${JSON.stringify(tag)} to one of its branches.`,
+        );
         continue;
       }
       const tags = tagsOf(bundled.data, ref, tagName);
@@ -58,7 +65,11 @@ export function checkDiscriminators(bundled: BundledDocument): void {
     });
   }
   if (problems.length > 0) {
-    throw new SchemaLoadError("bad-discriminator", [problems[0]!, ...problems.slice(1)], "Make discriminator.mapping and the oneOf branches' tag consts agree.");
+    throw new SchemaLoadError(
+      "bad-discriminator",
+      [problems[0]!, ...problems.slice(1)],
+      "Make discriminator.mapping and the oneOf branches' tag consts agree.",
+    );
   }
 }
 

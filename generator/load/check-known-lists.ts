@@ -25,7 +25,11 @@ export function checkKnownLists(bundled: BundledDocument): void {
     if (typeof propertyName !== "string") continue;
     const tags = isPlainObject(mapping)
       ? Object.keys(mapping)
-      : (union.oneOf as unknown[]).flatMap((branch) => (isPlainObject(branch) && typeof branch.$ref === "string" ? (tagsOf(bundled.data, mappingRef(branch.$ref), propertyName) ?? []) : []));
+      : (union.oneOf as unknown[]).flatMap((branch) =>
+          isPlainObject(branch) && typeof branch.$ref === "string"
+            ? (tagsOf(bundled.data, mappingRef(branch.$ref), propertyName) ?? [])
+            : [],
+        );
     unions.set(formatRefFragment(path), { path, tagName: propertyName, tags });
   }
   const problems: SchemaProblem[] = [];
@@ -37,7 +41,9 @@ export function checkKnownLists(bundled: BundledDocument): void {
     const unionRef = formatRefFragment(union.path);
     const parts = [
       ...(missing.length > 0 ? [`lacks ${missing.map((t) => JSON.stringify(t)).join(", ")}`] : []),
-      ...(extra.length > 0 ? [`has ${extra.map((t) => JSON.stringify(t)).join(", ")}, which the mapping does not`] : []),
+      ...(extra.length > 0
+        ? [`has ${extra.map((t) => JSON.stringify(t)).join(", ")}, which the mapping does not`]
+        : []),
     ];
     problems.push({
       ...bundled.where(listAt),
@@ -50,14 +56,30 @@ export function checkKnownLists(bundled: BundledDocument): void {
     const union = isPlainObject(then) && typeof then.$ref === "string" ? unions.get(then.$ref) : undefined;
     if (!union) continue;
     const condition = getAtPointer(holder, ["if", "properties", union.tagName]);
-    if (isPlainObject(condition)) compare([...path, "if", "properties", union.tagName, "enum"], condition.enum, union, "the `if` list of known tags");
+    if (isPlainObject(condition))
+      compare(
+        [...path, "if", "properties", union.tagName, "enum"],
+        condition.enum,
+        union,
+        "the `if` list of known tags",
+      );
     const otherwise = holder.else;
     const openRef = isPlainObject(otherwise) && typeof otherwise.$ref === "string" ? otherwise.$ref : undefined;
     const openPath = openRef === undefined ? undefined : parseRefFragment(openRef);
     const excluded = openPath && getAtPointer(bundled.data, [...openPath, "properties", union.tagName, "not"]);
-    if (isPlainObject(excluded)) compare([...openPath!, "properties", union.tagName, "not", "enum"], excluded.enum, union, "the open variant's list of excluded tags");
+    if (isPlainObject(excluded))
+      compare(
+        [...openPath!, "properties", union.tagName, "not", "enum"],
+        excluded.enum,
+        union,
+        "the open variant's list of excluded tags",
+      );
   }
   if (problems.length > 0) {
-    throw new SchemaLoadError("disagreeing-lists", [problems[0]!, ...problems.slice(1)], "Make every list of known tags the union's mapping keys (or derive it with x-enum-from-mapping).");
+    throw new SchemaLoadError(
+      "disagreeing-lists",
+      [problems[0]!, ...problems.slice(1)],
+      "Make every list of known tags the union's mapping keys (or derive it with x-enum-from-mapping).",
+    );
   }
 }

@@ -11,8 +11,16 @@ import { closest } from "./suggest.js";
 export function checkRefs(bundled: BundledDocument): void {
   const problems: SchemaProblem[] = [];
   const sites = [
-    ...(bundled.refSites ?? findRefs(bundled.data)).map((site) => ({ ref: site.ref, at: [...site.path, "$ref"], kind: "$ref" })),
-    ...findDiscriminatorMappings(bundled.data).map((site) => ({ ref: site.ref, at: [...site.path], kind: "discriminator mapping" })),
+    ...(bundled.refSites ?? findRefs(bundled.data)).map((site) => ({
+      ref: site.ref,
+      at: [...site.path, "$ref"],
+      kind: "$ref",
+    })),
+    ...findDiscriminatorMappings(bundled.data).map((site) => ({
+      ref: site.ref,
+      at: [...site.path],
+      kind: "discriminator mapping",
+    })),
   ];
   for (const site of sites) {
     const segments = parseRefFragment(site.ref);
@@ -20,7 +28,7 @@ export function checkRefs(bundled: BundledDocument): void {
       problems.push({
         ...bundled.where(site.at),
         message: `${site.kind} ${JSON.stringify(site.ref)} is not an internal JSON pointer.`,
-        fix: "Use a JSON pointer into this document, e.g. \"#/components/schemas/Name\" (anchors and $id-relative refs are not supported).",
+        fix: 'Use a JSON pointer into this document, e.g. "#/components/schemas/Name" (anchors and $id-relative refs are not supported).',
       });
       continue;
     }
@@ -31,7 +39,10 @@ export function checkRefs(bundled: BundledDocument): void {
     const missing = segments[depth] ?? "";
     const suggestion = isPlainObject(parent) ? closest(missing, Object.keys(parent)) : undefined;
     const parentText = depth === 0 ? "the document" : JSON.stringify(formatRefFragment(parentSegments));
-    const didYouMean = suggestion === undefined ? "" : ` Did you mean ${JSON.stringify(formatRefFragment([...parentSegments, suggestion, ...segments.slice(depth + 1)]))}?`;
+    const didYouMean =
+      suggestion === undefined
+        ? ""
+        : ` Did you mean ${JSON.stringify(formatRefFragment([...parentSegments, suggestion, ...segments.slice(depth + 1)]))}?`;
     problems.push({
       ...bundled.where(site.at),
       message: `${site.kind} ${JSON.stringify(site.ref)} does not resolve: ${parentText} has no ${JSON.stringify(missing)}.`,
@@ -39,6 +50,10 @@ export function checkRefs(bundled: BundledDocument): void {
     });
   }
   if (problems.length > 0) {
-    throw new SchemaLoadError("dangling-ref", [problems[0]!, ...problems.slice(1)], "Point each $ref at an existing location.");
+    throw new SchemaLoadError(
+      "dangling-ref",
+      [problems[0]!, ...problems.slice(1)],
+      "Point each $ref at an existing location.",
+    );
   }
 }

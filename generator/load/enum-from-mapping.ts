@@ -24,18 +24,33 @@ export function resolveEnumsFromMapping(bundled: BundledDocument): void {
       throw new SchemaLoadError(code, [{ ...bundled.where(at), message: `${ENUM_FROM_MAPPING}: ${message}` }], fix);
     };
     const ref = holder[ENUM_FROM_MAPPING];
-    if (typeof ref !== "string") fail("invalid-json-schema", `the value is ${JSON.stringify(ref)}, not a pointer string.`);
+    if (typeof ref !== "string")
+      fail("invalid-json-schema", `the value is ${JSON.stringify(ref)}, not a pointer string.`);
     const segments = parseRefFragment(ref as string);
     if (!segments) fail("invalid-json-schema", `${JSON.stringify(ref)} is not a pointer into this document ("#/...").`);
     const union = getAtPointer(bundled.data, segments!);
-    if (union === undefined) fail("dangling-ref", `${JSON.stringify(ref)} does not resolve.`, "Point it at an existing union (a JSON pointer such as #/components/schemas/Name).");
+    if (union === undefined)
+      fail(
+        "dangling-ref",
+        `${JSON.stringify(ref)} does not resolve.`,
+        "Point it at an existing union (a JSON pointer such as #/components/schemas/Name).",
+      );
     const discriminator = isPlainObject(union) ? union.discriminator : undefined;
     const mapping = isPlainObject(discriminator) ? discriminator.mapping : undefined;
-    if (!isPlainObject(union) || !Array.isArray(union.oneOf) || !isPlainObject(mapping) || Object.keys(mapping).length === 0) {
+    if (
+      !isPlainObject(union) ||
+      !Array.isArray(union.oneOf) ||
+      !isPlainObject(mapping) ||
+      Object.keys(mapping).length === 0
+    ) {
       fail("invalid-json-schema", `${JSON.stringify(ref)} is not a oneOf with a non-empty discriminator.mapping.`);
     }
     if (Object.hasOwn(holder, "enum")) {
-      fail("invalid-json-schema", "stands beside an `enum`; the derived list would replace it.", `Remove the hand-written \`enum\` and keep ${ENUM_FROM_MAPPING} (or the other way round).`);
+      fail(
+        "invalid-json-schema",
+        "stands beside an `enum`; the derived list would replace it.",
+        `Remove the hand-written \`enum\` and keep ${ENUM_FROM_MAPPING} (or the other way round).`,
+      );
     }
     replaceKey(holder, ENUM_FROM_MAPPING, "enum", Object.keys(mapping as Record<string, unknown>));
   }
@@ -45,5 +60,6 @@ export function resolveEnumsFromMapping(bundled: BundledDocument): void {
 function replaceKey(object: Record<string, unknown>, from: string, to: string, value: unknown): void {
   const entries = Object.entries(object).map(([key, v]): [string, unknown] => (key === from ? [to, value] : [key, v]));
   for (const key of Object.keys(object)) delete object[key];
-  for (const [key, v] of entries) Object.defineProperty(object, key, { value: v, writable: true, enumerable: true, configurable: true });
+  for (const [key, v] of entries)
+    Object.defineProperty(object, key, { value: v, writable: true, enumerable: true, configurable: true });
 }

@@ -40,5 +40,6 @@ export function readExclusiveBounds(bundled: BundledDocument): void {
       } else delete holder[exclusive];
     }
   }
-  if (found.length > 0 && typeof bundled.data === "object" && bundled.data !== null) uses.set(bundled.data, found.sort());
+  if (found.length > 0 && typeof bundled.data === "object" && bundled.data !== null)
+    uses.set(bundled.data, found.sort());
 }

@@ -58,19 +58,29 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
   const cwd = options.cwd ?? process.cwd();
   const display = (absolute: string): string => toPosix(path.relative(cwd, absolute)) || path.basename(absolute);
   const absolutePath = path.resolve(cwd, schemaPath);
-  const folder = (absolute: string): Promise<SchemaRoot> => SchemaRoot.of(absolute, toPosix(path.relative(cwd, absolute)) || ".");
+  const folder = (absolute: string): Promise<SchemaRoot> =>
+    SchemaRoot.of(absolute, toPosix(path.relative(cwd, absolute)) || ".");
   const schemaDir = await folder(path.dirname(absolutePath));
   const schemaRoot = options.root === undefined ? schemaDir : await folder(path.resolve(cwd, options.root));
   if (!(await schemaRoot.contains(absolutePath))) {
     throw new SchemaLoadError(
       "ref-outside-root",
-      [{ file: display(absolutePath), message: `the schema is outside the --root folder ${JSON.stringify(schemaRoot.shown)}.` }],
+      [
+        {
+          file: display(absolutePath),
+          message: `the schema is outside the --root folder ${JSON.stringify(schemaRoot.shown)}.`,
+        },
+      ],
       "Pass a --root that contains the schema file (or leave --root out: the schema's own folder is the default).",
     );
   }
   const root = await SourceFile.read(absolutePath, display(absolutePath));
   const version = checkOpenApiVersion(root);
-  let bundled = await bundle(root, async (file) => SourceFile.read(file, display(file), { quote: await schemaDir.contains(file) }), schemaRoot);
+  let bundled = await bundle(
+    root,
+    async (file) => SourceFile.read(file, display(file), { quote: await schemaDir.contains(file) }),
+    schemaRoot,
+  );
   let notes30: OpenApi30Notes | undefined;
   if (version === "3.0") ({ bundled, notes: notes30 } = readOpenApi30(bundled));
   checkRefs(bundled);
@@ -82,10 +92,17 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
   checkKnownLists(bundled);
 
   const document = bundled.data as OpenAPIObject;
-  const components: Record<string, unknown> = isPlainObject(document.components) && isPlainObject(document.components.schemas) ? document.components.schemas : {};
+  const components: Record<string, unknown> =
+    isPlainObject(document.components) && isPlainObject(document.components.schemas) ? document.components.schemas : {};
   const schemas: Record<string, SchemaObject> = {};
   // Defined, not assigned: `schemas["__proto__"] = …` would set the prototype and drop the component.
-  for (const name of Object.keys(components).sort()) Object.defineProperty(schemas, name, { value: components[name], enumerable: true, writable: true, configurable: true });
+  for (const name of Object.keys(components).sort())
+    Object.defineProperty(schemas, name, {
+      value: components[name],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   const model: LoadedSchema = {
     document,
     schemas,

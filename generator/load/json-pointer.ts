@@ -5,7 +5,14 @@
  * (runtime/json-pointer.ts), which generated code reads values with too:
  * one implementation, reached through the runtime contract.
  */
-import { escapePointerSegment, formatPointer, parsePointer, unescapePointerSegment, valueAtPointer, type Pointer } from "@mantyx/wire-types/codegen/v1";
+import {
+  escapePointerSegment,
+  formatPointer,
+  parsePointer,
+  unescapePointerSegment,
+  valueAtPointer,
+  type Pointer,
+} from "@mantyx/wire-types/codegen/v1";
 
 export { escapePointerSegment, formatPointer, parsePointer, unescapePointerSegment, type Pointer };
 

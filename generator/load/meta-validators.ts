@@ -26,7 +26,10 @@ export const metaValidatorFile = (which: MetaSchema): string => `${which}.cjs`;
 
 /** The meta-schema's text, read where it is kept (OAS 3.2: its package's file). */
 export function metaSchemaText(which: Exclude<MetaSchema, "json-schema-2020-12">): string {
-  const file = which === "oas-3.1" ? assetUrl(new URL("./oas-3.1-schema.json", import.meta.url), "oas-3.1-schema.json", import.meta.url) : oas32SchemaUrl();
+  const file =
+    which === "oas-3.1"
+      ? assetUrl(new URL("./oas-3.1-schema.json", import.meta.url), "oas-3.1-schema.json", import.meta.url)
+      : oas32SchemaUrl();
   return readFileSync(file, "utf8");
 }
 
@@ -50,8 +53,11 @@ export function compileMetaValidator(which: MetaSchema, ajv: Ajv2020 = loaderAjv
  * https://spec.openapis.org/oas/v3.1.0#path-item-object
  */
 function allowPathItemRef(metaSchema: unknown): void {
-  const pathItem = (metaSchema as { $defs?: Record<string, { properties?: Record<string, unknown> }> }).$defs?.["path-item"];
-  if (pathItem?.properties && !("$ref" in pathItem.properties)) pathItem.properties.$ref = { type: "string", format: "uri-reference" };
+  const pathItem = (metaSchema as { $defs?: Record<string, { properties?: Record<string, unknown> }> }).$defs?.[
+    "path-item"
+  ];
+  if (pathItem?.properties && !("$ref" in pathItem.properties))
+    pathItem.properties.$ref = { type: "string", format: "uri-reference" };
 }
 
 /**

@@ -66,7 +66,12 @@ export class SourceFile {
       // Never read what is not a schema file (a $ref to /proc/self/environ, a key file): its content could end up in an error.
       throw new SchemaLoadError(
         "io",
-        [{ file: displayPath, message: `not a schema file: the generator reads only ${SCHEMA_EXTENSIONS.join(", ")} files` }],
+        [
+          {
+            file: displayPath,
+            message: `not a schema file: the generator reads only ${SCHEMA_EXTENSIONS.join(", ")} files`,
+          },
+        ],
         "Name a YAML or JSON schema file (`--schema <path>`, and every $ref to another file).",
       );
     }
@@ -85,8 +90,14 @@ export class SourceFile {
     return SourceFile.parse(text, absolutePath, displayPath, options);
   }
 
-  static parse(text: string, absolutePath: string, displayPath: string, { quote = true }: ReadOptions = {}): SourceFile {
-    const excerpt = (position: Position | undefined): { excerpt?: string } => (quote && position ? { excerpt: excerptAt(text, position) } : {});
+  static parse(
+    text: string,
+    absolutePath: string,
+    displayPath: string,
+    { quote = true }: ReadOptions = {},
+  ): SourceFile {
+    const excerpt = (position: Position | undefined): { excerpt?: string } =>
+      quote && position ? { excerpt: excerptAt(text, position) } : {};
     if (absolutePath.toLowerCase().endsWith(".json")) {
       // JSON.parse is strict JSON (YAML would accept comments, single quotes)
       // and fast; YAML, a superset of JSON, gives positions if an error needs them.
@@ -99,7 +110,14 @@ export class SourceFile {
         const what = position === undefined ? "" : ` at line ${position.line}, column ${position.column}`;
         throw new SchemaLoadError(
           "yaml-syntax",
-          [{ file: displayPath, ...position, ...excerpt(position), message: `invalid JSON${what}${text.trim() === "" ? " (the file is empty)" : ""}.` }],
+          [
+            {
+              file: displayPath,
+              ...position,
+              ...excerpt(position),
+              message: `invalid JSON${what}${text.trim() === "" ? " (the file is empty)" : ""}.`,
+            },
+          ],
           "Fix the JSON syntax at that position (a trailing comma or a missing quote is the usual cause).",
         );
       }
@@ -134,7 +152,14 @@ export class SourceFile {
       const position = firstAliasPosition(yaml);
       throw new SchemaLoadError(
         "yaml-aliases",
-        [{ file: displayPath, ...position, ...excerpt(position), message: `the file's YAML aliases (*name) expand to more than ${MAX_ALIAS_EXPANSIONS} copies: refused before expanding them (an alias bomb, or a schema that should use $ref).` }],
+        [
+          {
+            file: displayPath,
+            ...position,
+            ...excerpt(position),
+            message: `the file's YAML aliases (*name) expand to more than ${MAX_ALIAS_EXPANSIONS} copies: refused before expanding them (an alias bomb, or a schema that should use $ref).`,
+          },
+        ],
         "Replace the anchors and aliases (&name / *name) with $ref to a named schema; a schema needs no nested aliases.",
       );
     }
@@ -149,7 +174,11 @@ export class SourceFile {
   locate(pointer: Pointer, options: { key?: boolean } = {}): Position | undefined {
     // A JSON file is scanned for the few positions a run reports (json-locate.ts);
     // past those, one `yaml` tree answers the rest faster than a scan each.
-    if (this.yaml === undefined && this.absolutePath.toLowerCase().endsWith(".json") && this.jsonLookups++ < JSON_SCANS) {
+    if (
+      this.yaml === undefined &&
+      this.absolutePath.toLowerCase().endsWith(".json") &&
+      this.jsonLookups++ < JSON_SCANS
+    ) {
       const spot = locateInJson(this.text, pointer);
       return positionAt(this.text, options.key && spot.key !== undefined ? spot.key : spot.value);
     }
@@ -167,7 +196,9 @@ export class SourceFile {
       let next: Node | null | undefined;
       let nextKey: Node | null | undefined;
       if (isMap(node)) {
-        const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === segment);
+        const pair = node.items.find(
+          (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === segment,
+        );
         next = pair?.value as Node | null | undefined;
         nextKey = pair?.key as Node | null | undefined;
       } else if (isSeq(node) && /^(0|[1-9][0-9]*)$/.test(segment)) {
@@ -186,7 +217,10 @@ export class SourceFile {
   }
 
   /** `locate` plus an excerpt, ready to spread into a `SchemaProblem`. */
-  where(pointer: Pointer, options: { key?: boolean } = {}): { file: string; pointer: string; line?: number; column?: number; excerpt?: string } {
+  where(
+    pointer: Pointer,
+    options: { key?: boolean } = {},
+  ): { file: string; pointer: string; line?: number; column?: number; excerpt?: string } {
     const position = this.locate(pointer, options);
     return {
       file: this.displayPath,
@@ -195,7 +229,6 @@ export class SourceFile {
       ...(position && this.quotable && { excerpt: excerptAt(this.text, position) }),
     };
   }
-
 }
 
 interface YamlTree {
@@ -260,11 +293,17 @@ export function excerptAt(text: string, position: Position): string {
   const column = Math.max(0, position.column - 1);
   // One window for every line shown, so the caret stays under its character.
   const longest = Math.max(0, ...lines.map((line) => line.length));
-  const start = longest <= EXCERPT_WIDTH ? 0 : Math.max(0, Math.min(column - Math.floor(EXCERPT_WIDTH / 2), longest - EXCERPT_WIDTH));
+  const start =
+    longest <= EXCERPT_WIDTH
+      ? 0
+      : Math.max(0, Math.min(column - Math.floor(EXCERPT_WIDTH / 2), longest - EXCERPT_WIDTH));
   const end = start + EXCERPT_WIDTH;
   const out: string[] = [];
   lines.forEach((line, i) => {
-    const shown = line.length <= EXCERPT_WIDTH && start === 0 ? line : `${start > 0 ? CUT : ""}${line.slice(start, end)}${line.length > end ? CUT : ""}`;
+    const shown =
+      line.length <= EXCERPT_WIDTH && start === 0
+        ? line
+        : `${start > 0 ? CUT : ""}${line.slice(start, end)}${line.length > end ? CUT : ""}`;
     out.push(`${String(first + i).padStart(width)} | ${shown}`);
   });
   out.push(`${" ".repeat(width)} | ${" ".repeat(column - start + (start > 0 ? 1 : 0))}^`);

@@ -33,7 +33,10 @@ export function checkOpenApiVersion(root: SourceFile): OpenApiVersion {
     throw new SchemaLoadError("not-openapi-31", [{ ...root.where(at, { key }), message }], fix);
   };
   if (!isPlainObject(data)) {
-    return fail("the document is not a mapping (an OpenAPI document is an object with `openapi`, `info`, ...).", "Start from a document with `openapi: 3.1.0`, `info` and `paths` or `components`.");
+    return fail(
+      "the document is not a mapping (an OpenAPI document is an object with `openapi`, `info`, ...).",
+      "Start from a document with `openapi: 3.1.0`, `info` and `paths` or `components`.",
+    );
   }
   if (data.swagger !== undefined) {
     return fail(
@@ -47,7 +50,11 @@ export function checkOpenApiVersion(root: SourceFile): OpenApiVersion {
     return fail("the document has no `openapi` field.", "Add `openapi: 3.1.0` at the top of the document.");
   }
   if (typeof data.openapi !== "string") {
-    return fail(`\`openapi\` is ${JSON.stringify(data.openapi)}, not a string.`, 'Quote the version: `openapi: "3.1.0"` (YAML reads 3.1 as a number).', ["openapi"]);
+    return fail(
+      `\`openapi\` is ${JSON.stringify(data.openapi)}, not a string.`,
+      'Quote the version: `openapi: "3.1.0"` (YAML reads 3.1 as a number).',
+      ["openapi"],
+    );
   }
   const minor = /^3\.([012])\.\d+(-.+)?$/.exec(data.openapi)?.[1];
   if (minor === undefined) {
@@ -72,7 +79,13 @@ export function validateOpenApiDocument(bundled: BundledDocument, version: OpenA
   }));
   throw new SchemaLoadError(
     "not-openapi-31",
-    [problems[0] ?? { file: bundled.root.displayPath, message: `the document does not match the OpenAPI ${version} meta-schema.` }, ...problems.slice(1)],
+    [
+      problems[0] ?? {
+        file: bundled.root.displayPath,
+        message: `the document does not match the OpenAPI ${version} meta-schema.`,
+      },
+      ...problems.slice(1),
+    ],
     `Make the document match the OpenAPI ${version} specification (https://spec.openapis.org/oas/v${version}.0); an OpenAPI linter explains more (in this repository: \`npm run lint:schema\`; elsewhere e.g. \`npx @redocly/cli lint\`).`,
   );
 }
@@ -82,6 +95,9 @@ function objectNameOf(error: ErrorObject): string | undefined {
   const comment: unknown = error.parentSchema?.$comment;
   const anchor = typeof comment === "string" ? /#([a-z-]+)-object$/.exec(comment)?.[1] : undefined;
   if (!anchor) return undefined;
-  const title = anchor.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => `${dash ? " " : ""}${c.toUpperCase()}`);
+  const title = anchor.replace(
+    /(^|-)([a-z])/g,
+    (_m, dash: string, c: string) => `${dash ? " " : ""}${c.toUpperCase()}`,
+  );
   return `${/^[AEIOU]/.test(title) ? "an" : "a"} ${title} Object`;
 }

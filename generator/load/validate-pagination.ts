@@ -32,14 +32,25 @@ export function validatePagination(bundled: BundledDocument): void {
       if (!isPlainObject(op) || op["x-pagination"] === undefined) continue;
       const at = [...pointerOf(method), "x-pagination"];
       const value = op["x-pagination"];
-      const fail = (message: string, pointer: string[] = at): void => void problems.push({ ...bundled.where(pointer), message });
-      if (!isPlainObject(value) || Object.keys(value).some((k) => !(FIELDS as readonly string[]).includes(k)) || FIELDS.some((k) => typeof value[k] !== "string" || value[k] === "")) {
+      const fail = (message: string, pointer: string[] = at): void =>
+        void problems.push({ ...bundled.where(pointer), message });
+      if (
+        !isPlainObject(value) ||
+        Object.keys(value).some((k) => !(FIELDS as readonly string[]).includes(k)) ||
+        FIELDS.some((k) => typeof value[k] !== "string" || value[k] === "")
+      ) {
         fail("x-pagination must be { cursorParam, nextCursor, items }, three non-empty strings and nothing else.");
         continue;
       }
-      const params = [...(Array.isArray(item.parameters) ? item.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])].map(resolve);
+      const params = [
+        ...(Array.isArray(item.parameters) ? item.parameters : []),
+        ...(Array.isArray(op.parameters) ? op.parameters : []),
+      ].map(resolve);
       if (!params.some((p) => isPlainObject(p) && p.in === "query" && p.name === value.cursorParam)) {
-        fail(`x-pagination.cursorParam ${JSON.stringify(value.cursorParam)} is not a query parameter of ${method.toUpperCase()} ${path}.`, [...at, "cursorParam"]);
+        fail(
+          `x-pagination.cursorParam ${JSON.stringify(value.cursorParam)} is not a query parameter of ${method.toUpperCase()} ${path}.`,
+          [...at, "cursorParam"],
+        );
       }
       const ok = resolve(isPlainObject(op.responses) ? op.responses["200"] : undefined);
       const media = isPlainObject(ok) && isPlainObject(ok.content) ? ok.content["application/json"] : undefined;
@@ -47,12 +58,19 @@ export function validatePagination(bundled: BundledDocument): void {
       const properties = isPlainObject(schema) && isPlainObject(schema.properties) ? schema.properties : undefined;
       for (const field of ["nextCursor", "items"] as const) {
         if (properties === undefined || !(String(value[field]) in properties)) {
-          fail(`x-pagination.${field} ${JSON.stringify(value[field])} is not a property of the 200 application/json answer of ${method.toUpperCase()} ${path}.`, [...at, field]);
+          fail(
+            `x-pagination.${field} ${JSON.stringify(value[field])} is not a property of the 200 application/json answer of ${method.toUpperCase()} ${path}.`,
+            [...at, field],
+          );
         }
       }
     }
   }
   if (problems.length > 0) {
-    throw new SchemaLoadError("invalid-json-schema", problems as [SchemaProblem, ...SchemaProblem[]], "Name a declared query parameter and two properties of the 200 answer's schema (`mantyx-wire keywords`, x-pagination).");
+    throw new SchemaLoadError(
+      "invalid-json-schema",
+      problems as [SchemaProblem, ...SchemaProblem[]],
+      "Name a declared query parameter and two properties of the 200 answer's schema (`mantyx-wire keywords`, x-pagination).",
+    );
   }
 }

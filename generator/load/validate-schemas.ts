@@ -34,7 +34,10 @@ const EXTRA_KEYWORDS: ReadonlyMap<string, AnySchema | undefined> = new Map([
   // Derived by the receive level from `x-strict-only: { section }` and `x-receive-default`, never written: any value is refused.
   ...derivedKeywords.map((def): [string, AnySchema | undefined] => [String(def.keyword), false]),
   ...[...assertingKeywords, ...annotationKeywords].flatMap((def) =>
-    (Array.isArray(def.keyword) ? def.keyword : [def.keyword]).map((keyword): [string, AnySchema | undefined] => [keyword, def.metaSchema]),
+    (Array.isArray(def.keyword) ? def.keyword : [def.keyword]).map((keyword): [string, AnySchema | undefined] => [
+      keyword,
+      def.metaSchema,
+    ]),
   ),
 ]);
 
@@ -43,12 +46,22 @@ const DIALECT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 const OAS_DIALECT = /^https:\/\/spec\.openapis\.org\/oas\/3\.[12]\/dialect\/[^/]+$/;
 
 /** JSON Schema 2020-12 itself (with or without the empty fragment), or OpenAPI's dialect of it. */
-export const isDialect2020 = (uri: unknown): boolean => typeof uri === "string" && (uri.replace(/#$/, "") === DIALECT_2020_12 || OAS_DIALECT.test(uri));
+export const isDialect2020 = (uri: unknown): boolean =>
+  typeof uri === "string" && (uri.replace(/#$/, "") === DIALECT_2020_12 || OAS_DIALECT.test(uri));
 
 /** 2020-12 keywords by the shape of their value. */
 const SCHEMA_KEYWORDS = new Set([
-  "not", "if", "then", "else", "items", "contains", "additionalProperties", "propertyNames",
-  "unevaluatedItems", "unevaluatedProperties", "contentSchema",
+  "not",
+  "if",
+  "then",
+  "else",
+  "items",
+  "contains",
+  "additionalProperties",
+  "propertyNames",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "contentSchema",
 ]);
 const SCHEMA_ARRAY_KEYWORDS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
 /**
@@ -65,11 +78,45 @@ const SCHEMA_ARRAY_KEYWORDS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]
 export const DEFINITIONS = "definitions";
 const SCHEMA_MAP_KEYWORDS = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
 const OTHER_KEYWORDS = new Set([
-  "$id", "$schema", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment",
-  "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
-  "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains",
-  "maxProperties", "minProperties", "required", "dependentRequired", "format", "contentEncoding",
-  "contentMediaType", "title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples", DEFINITIONS,
+  "$id",
+  "$schema",
+  "$ref",
+  "$anchor",
+  "$dynamicRef",
+  "$dynamicAnchor",
+  "$vocabulary",
+  "$comment",
+  "type",
+  "enum",
+  "const",
+  "multipleOf",
+  "maximum",
+  "exclusiveMaximum",
+  "minimum",
+  "exclusiveMinimum",
+  "maxLength",
+  "minLength",
+  "pattern",
+  "maxItems",
+  "minItems",
+  "uniqueItems",
+  "maxContains",
+  "minContains",
+  "maxProperties",
+  "minProperties",
+  "required",
+  "dependentRequired",
+  "format",
+  "contentEncoding",
+  "contentMediaType",
+  "title",
+  "description",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "examples",
+  DEFINITIONS,
   // OpenAPI 3.0's, read as a `type` with null (./nullable.ts).
   NULLABLE,
   ...EXTRA_KEYWORDS.keys(),
@@ -81,7 +128,6 @@ const KNOWN_KEYWORDS: ReadonlySet<string> = new Set(ALL_KEYWORDS);
 export function isKnownKeyword(keyword: string): boolean {
   return KNOWN_KEYWORDS.has(keyword);
 }
-
 
 export function validateComponentSchemas(bundled: BundledDocument): void {
   const document = bundled.data as Record<string, unknown>;
@@ -106,7 +152,17 @@ export function validateComponentSchemas(bundled: BundledDocument): void {
     return !validate || validate(value) ? [] : (validate.errors ?? []);
   };
   for (const [name, schema] of Object.entries(schemas)) {
-    walkSchema(schema, ["components", "schemas", name], (problem) => problems.push({ ...bundled.where(problem.at, { key: problem.key }), message: `schema ${JSON.stringify(name)}: ${problem.message}`, fix: problem.fix }), checkVendor);
+    walkSchema(
+      schema,
+      ["components", "schemas", name],
+      (problem) =>
+        problems.push({
+          ...bundled.where(problem.at, { key: problem.key }),
+          message: `schema ${JSON.stringify(name)}: ${problem.message}`,
+          fix: problem.fix,
+        }),
+      checkVendor,
+    );
   }
   if (problems.length > 0) throw invalid(problems);
 }
@@ -207,7 +263,9 @@ function readExampleMaps(bundled: BundledDocument, schemas: Record<string, unkno
     const examples = schema.examples;
     if (isPlainObject(examples)) {
       found.push(formatPointer([...at, "examples"]));
-      schema.examples = Object.values(examples).filter((entry) => isPlainObject(entry) && Object.hasOwn(entry, "value")).map((entry) => (entry as Record<string, unknown>).value);
+      schema.examples = Object.values(examples)
+        .filter((entry) => isPlainObject(entry) && Object.hasOwn(entry, "value"))
+        .map((entry) => (entry as Record<string, unknown>).value);
     }
     for (const [keyword, value] of Object.entries(schema)) {
       if (SCHEMA_KEYWORDS.has(keyword)) walk(value, [...at, keyword]);
@@ -215,8 +273,8 @@ function readExampleMaps(bundled: BundledDocument, schemas: Record<string, unkno
         value.forEach((item, i) => {
           walk(item, [...at, keyword, String(i)]);
         });
-      }
-      else if ((SCHEMA_MAP_KEYWORDS.has(keyword) || keyword === DEFINITIONS) && isPlainObject(value)) for (const [name, sub] of Object.entries(value)) walk(sub, [...at, keyword, name]);
+      } else if ((SCHEMA_MAP_KEYWORDS.has(keyword) || keyword === DEFINITIONS) && isPlainObject(value))
+        for (const [name, sub] of Object.entries(value)) walk(sub, [...at, keyword, name]);
     }
   };
   for (const [name, schema] of Object.entries(schemas)) walk(schema, ["components", "schemas", name]);
@@ -250,11 +308,21 @@ function repairTargetsUnderDefinitions(bundled: BundledDocument): void {
     if (seen.has(ref)) continue;
     seen.add(ref);
     const path = parseRefFragment(ref);
-    if (path === undefined || !path.some((segment, i) => segment === DEFINITIONS && i > 0 && !SCHEMA_MAP_KEYWORDS.has(path[i - 1]!))) continue;
+    if (
+      path === undefined ||
+      !path.some((segment, i) => segment === DEFINITIONS && i > 0 && !SCHEMA_MAP_KEYWORDS.has(path[i - 1]!))
+    )
+      continue;
     const target = getAtPointer(document, path);
     if (!isPlainObject(target)) continue;
     const errors = metaSchemaErrors(target);
-    const keywords = [...new Set(errors.map((error) => error.instancePath.split("/")[1]).filter((keyword): keyword is string => keyword !== undefined && Object.hasOwn(target, keyword)))].sort();
+    const keywords = [
+      ...new Set(
+        errors
+          .map((error) => error.instancePath.split("/")[1])
+          .filter((keyword): keyword is string => keyword !== undefined && Object.hasOwn(target, keyword)),
+      ),
+    ].sort();
     if (keywords.length === 0) continue;
     for (const keyword of keywords) delete target[keyword];
     done.push({ pointer: ref.slice(1), keywords });
@@ -265,7 +333,9 @@ function repairTargetsUnderDefinitions(bundled: BundledDocument): void {
 /** Whether an instance path of the meta-schema's check runs through the keyword `definitions` (not a property of that name). */
 function underDefinitions(instancePath: string): boolean {
   const segments = instancePath.split("/").slice(1);
-  return segments.some((segment, i) => segment === DEFINITIONS && (i === 0 || !SCHEMA_MAP_KEYWORDS.has(segments[i - 1]!)));
+  return segments.some(
+    (segment, i) => segment === DEFINITIONS && (i === 0 || !SCHEMA_MAP_KEYWORDS.has(segments[i - 1]!)),
+  );
 }
 
 interface StrictProblem {
@@ -300,7 +370,13 @@ function walkSchema(
         }
       }
     } else if (keyword === NULLABLE) {
-      if (typeof value !== "boolean") report({ at: here, key: false, message: `keyword "nullable": value ${JSON.stringify(value)} is no boolean.`, fix: 'Write `type: [T, "null"]` (OpenAPI 3.1), or `nullable: true`.' });
+      if (typeof value !== "boolean")
+        report({
+          at: here,
+          key: false,
+          message: `keyword "nullable": value ${JSON.stringify(value)} is no boolean.`,
+          fix: 'Write `type: [T, "null"]` (OpenAPI 3.1), or `nullable: true`.',
+        });
     } else if (keyword === "pattern") {
       if (typeof value === "string") checkRegex(value, here, false, report);
     } else if (keyword.startsWith("x-") || EXTRA_KEYWORDS.has(keyword)) {
@@ -321,7 +397,13 @@ function walkSchema(
       // misspelt annotation (`descrciption`) changes no verdict: like any other unknown keyword,
       // a keyword of an earlier draft among them, it is an annotation (a warning, emit/diagnostics.ts).
       const suggestion = misspeltAs(keyword);
-      if (suggestion !== undefined && !ANNOTATION_ONLY.has(suggestion)) report({ at: here, key: true, message: `unknown keyword ${JSON.stringify(keyword)}.`, fix: `Did you mean ${JSON.stringify(suggestion)}?` });
+      if (suggestion !== undefined && !ANNOTATION_ONLY.has(suggestion))
+        report({
+          at: here,
+          key: true,
+          message: `unknown keyword ${JSON.stringify(keyword)}.`,
+          fix: `Did you mean ${JSON.stringify(suggestion)}?`,
+        });
     }
   }
 }
@@ -343,8 +425,21 @@ export function misspeltAs(keyword: string): string | undefined {
  * changes no verdict, so it is a warning, not an error.
  */
 const ANNOTATION_ONLY: ReadonlySet<string> = new Set([
-  "title", "description", "$comment", "default", "deprecated", "readOnly", "writeOnly", "examples", "example",
-  "format", "contentEncoding", "contentMediaType", "contentSchema", "xml", "externalDocs",
+  "title",
+  "description",
+  "$comment",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "examples",
+  "example",
+  "format",
+  "contentEncoding",
+  "contentMediaType",
+  "contentSchema",
+  "xml",
+  "externalDocs",
 ]);
 
 function checkRegex(pattern: string, at: string[], key: boolean, report: (problem: StrictProblem) => void): void {

@@ -28,7 +28,9 @@ export function mantyxDocument(): OpenAPIObject {
 export function mantyxFlows(): Map<string, unknown> {
   const dir = new URL("fixtures/flows/", dataDir());
   const out = new Map<string, unknown>();
-  for (const name of readdirSync(fileURLToPath(dir)).filter((n) => n.endsWith(".json")).sort()) {
+  for (const name of readdirSync(fileURLToPath(dir))
+    .filter((n) => n.endsWith(".json"))
+    .sort()) {
     out.set(name.slice(0, -".json".length), JSON.parse(readFileSync(fileURLToPath(new URL(name, dir)), "utf8")));
   }
   return out;

@@ -35,7 +35,12 @@ export interface MockCommandOptions {
   readonly retryMs?: string;
 }
 
-const FRAMES: Record<string, FrameShape> = { nested: "envelope", envelope: "envelope", flat: "flat", "flat-untyped": "flat-untyped" };
+const FRAMES: Record<string, FrameShape> = {
+  nested: "envelope",
+  envelope: "envelope",
+  flat: "flat",
+  "flat-untyped": "flat-untyped",
+};
 
 /** `TOKEN=scope1,scope2` pairs as the server's OAuth tokens, or the first malformed one. */
 function tokensOf(specs: readonly string[]): Record<string, string[]> | string {
@@ -44,26 +49,45 @@ function tokensOf(specs: readonly string[]): Record<string, string[]> | string {
     const at = spec.indexOf("=");
     const token = at < 0 ? "" : spec.slice(0, at);
     if (token === "") return spec;
-    out[token] = spec.slice(at + 1).split(",").map((s) => s.trim()).filter((s) => s !== "");
+    out[token] = spec
+      .slice(at + 1)
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== "");
   }
   return out;
 }
 
 /** The options as a server configuration, or the first problem as a usage message. */
-function configOf(options: MockCommandOptions): { port: number; edition: Edition; frames: FrameShape; tokens: Record<string, string[]>; scripts: Script[]; maxBodyBytes: number; faults: string } | string {
+function configOf(options: MockCommandOptions):
+  | {
+      port: number;
+      edition: Edition;
+      frames: FrameShape;
+      tokens: Record<string, string[]>;
+      scripts: Script[];
+      maxBodyBytes: number;
+      faults: string;
+    }
+  | string {
   const port = Number(options.port);
-  if (!/^\d+$/.test(options.port) || port > 65535) return `--port wants a number from 0 to 65535 (0: any free port), got ${JSON.stringify(options.port)}`;
+  if (!/^\d+$/.test(options.port) || port > 65535)
+    return `--port wants a number from 0 to 65535 (0: any free port), got ${JSON.stringify(options.port)}`;
   const edition = options.older === true ? "older" : options.edition;
   if (!isEdition(edition)) return `--edition wants one of ${EDITIONS.join(", ")}, got ${JSON.stringify(edition)}`;
   const frames = FRAMES[options.frames];
-  if (frames === undefined) return `--frames wants nested or flat (or flat-untyped: no type in the frame), got ${JSON.stringify(options.frames)}`;
-  if (options.log !== undefined && options.log !== "json") return `--log wants json, got ${JSON.stringify(options.log)}`;
+  if (frames === undefined)
+    return `--frames wants nested or flat (or flat-untyped: no type in the frame), got ${JSON.stringify(options.frames)}`;
+  if (options.log !== undefined && options.log !== "json")
+    return `--log wants json, got ${JSON.stringify(options.log)}`;
   if (options.workspace === "") return "--workspace wants a non-empty slug";
   if (options.apiKey === "") return "--api-key wants a non-empty key";
   const maxBodyBytes = Number(options.maxBodyBytes);
-  if (!/^\d+$/.test(options.maxBodyBytes) || maxBodyBytes < 1) return `--max-body-bytes wants a positive number of bytes, got ${JSON.stringify(options.maxBodyBytes)}`;
+  if (!/^\d+$/.test(options.maxBodyBytes) || maxBodyBytes < 1)
+    return `--max-body-bytes wants a positive number of bytes, got ${JSON.stringify(options.maxBodyBytes)}`;
   const tokens = tokensOf(options.token ?? []);
-  if (typeof tokens === "string") return `--token wants TOKEN=scope1,scope2 (scopes may be empty: TOKEN=), got ${JSON.stringify(tokens.replace(/^(.{4}).*/s, "$1…"))}`;
+  if (typeof tokens === "string")
+    return `--token wants TOKEN=scope1,scope2 (scopes may be empty: TOKEN=), got ${JSON.stringify(tokens.replace(/^(.{4}).*/s, "$1…"))}`;
   if (tokens[options.apiKey] !== undefined) return "--token names the API key; give OAuth tokens other names";
   const scripts: Script[] = [];
   for (const file of options.script ?? []) {
@@ -78,15 +102,29 @@ function configOf(options: MockCommandOptions): { port: number; edition: Edition
   try {
     parseFaultSpec(faults, "--fault", "run");
   } catch (error) {
-    if (isFaultSpecError(error)) return `${error.message}\n  (the README's fault table lists every fault; items are name[=value][@connections], separated by commas)`;
+    if (isFaultSpecError(error))
+      return `${error.message}\n  (the README's fault table lists every fault; items are name[=value][@connections], separated by commas)`;
     throw error;
   }
-  return { port, edition, frames, tokens: Object.keys(tokens).length === 0 ? { mantyx_at_readonly: ["runs:read"] } : tokens, scripts, maxBodyBytes, faults };
+  return {
+    port,
+    edition,
+    frames,
+    tokens: Object.keys(tokens).length === 0 ? { mantyx_at_readonly: ["runs:read"] } : tokens,
+    scripts,
+    maxBodyBytes,
+    faults,
+  };
 }
 
 /** Resolves to the exit code once the server has stopped (2 if it could not start). */
 export async function runMock(options: MockCommandOptions, io: CliEnv, stop?: AbortSignal): Promise<number> {
-  if (options.schema !== undefined) return (await import("./engine/document-command.js")).runDocumentMock({ ...options, schema: options.schema }, io, stop);
+  if (options.schema !== undefined)
+    return (await import("./engine/document-command.js")).runDocumentMock(
+      { ...options, schema: options.schema },
+      io,
+      stop,
+    );
   const config = configOf(options);
   if (typeof config === "string") {
     io.stderr(`mantyx-wire mock: ${config}\n`);
@@ -108,7 +146,9 @@ export async function runMock(options: MockCommandOptions, io: CliEnv, stop?: Ab
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    io.stderr(`mantyx-wire mock: cannot listen on 127.0.0.1:${config.port} (${code}); pass --port <another> (0: any free port)\n`);
+    io.stderr(
+      `mantyx-wire mock: cannot listen on 127.0.0.1:${config.port} (${code}); pass --port <another> (0: any free port)\n`,
+    );
     return 2;
   }
   io.stdout(`${server.url}\n`);
@@ -118,7 +158,9 @@ export async function runMock(options: MockCommandOptions, io: CliEnv, stop?: Ab
 
 function banner(server: MockServer, frames: FrameShape): string {
   const base = `${server.url}/api/v1/workspaces/${server.workspace}`;
-  const tokens = Object.entries(server.oauthTokens).map(([t, s]) => `${t} (${s.length === 0 ? "no scopes" : s.join(" ")})`);
+  const tokens = Object.entries(server.oauthTokens).map(
+    ([t, s]) => `${t} (${s.length === 0 ? "no scopes" : s.join(" ")})`,
+  );
   return `MANTYX mock server, edition ${server.edition}, ${frames === "envelope" ? "nested" : frames} frames
   workspace:    ${server.workspace}
   API key:      ${server.apiKey}  (every scope)

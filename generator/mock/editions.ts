@@ -56,7 +56,11 @@ const SHAPES: Record<Edition, EditionShapes> = {
     startedEvent: false,
     structuredOutput: true,
     mirroredFiles: true,
-    rateLimited: { error: "rate_limit_exceeded", code: "rate_limit_exceeded", message: "Rate limit exceeded; retry after Retry-After." },
+    rateLimited: {
+      error: "rate_limit_exceeded",
+      code: "rate_limit_exceeded",
+      message: "Rate limit exceeded; retry after Retry-After.",
+    },
     rateLimitHeaders: true,
   },
   "2026-09": {

@@ -60,7 +60,8 @@ const FORMATS: Record<string, string> = {
 };
 
 export function exampleValue(schema: unknown, options: ExampleOptions = {}): unknown {
-  const root = (typeof schema === "object" && schema !== null) || typeof schema === "boolean" ? (schema as Schema) : true;
+  const root =
+    (typeof schema === "object" && schema !== null) || typeof schema === "boolean" ? (schema as Schema) : true;
   return new Generator(root, options).value(root, 0);
 }
 
@@ -113,18 +114,29 @@ class Generator {
     if (typeof schema["$ref"] === "string") {
       const target = this.#resolve(schema["$ref"]);
       const { $ref: _ref, ...rest } = schema;
-      if (target !== undefined) return this.value(Object.keys(rest).length === 0 || typeof target === "boolean" ? target : merge(rest, target), depth + 1);
+      if (target !== undefined)
+        return this.value(
+          Object.keys(rest).length === 0 || typeof target === "boolean" ? target : merge(rest, target),
+          depth + 1,
+        );
     }
     if ("const" in schema) return schema["const"];
     if (Array.isArray(schema["enum"]) && schema["enum"].length > 0) {
       return schema["enum"].find((v) => this.#ok(schema, v)) ?? schema["enum"][0];
     }
     // (`example`: OpenAPI 3.0's keyword, and 3.1's deprecated one.)
-    for (const candidate of [...(Array.isArray(schema["examples"]) ? schema["examples"] : []), ...("example" in schema ? [schema["example"]] : []), ...("default" in schema ? [schema["default"]] : [])]) {
+    for (const candidate of [
+      ...(Array.isArray(schema["examples"]) ? schema["examples"] : []),
+      ...("example" in schema ? [schema["example"]] : []),
+      ...("default" in schema ? [schema["default"]] : []),
+    ]) {
       if (this.#ok(schema, candidate)) return candidate;
     }
     if (Array.isArray(schema["allOf"])) {
-      const merged = (schema["allOf"] as Schema[]).reduce<Record<string, unknown>>((acc, s) => (typeof s === "object" ? merge(acc, this.#deref(s)) : acc), omit(schema, "allOf"));
+      const merged = (schema["allOf"] as Schema[]).reduce<Record<string, unknown>>(
+        (acc, s) => (typeof s === "object" ? merge(acc, this.#deref(s)) : acc),
+        omit(schema, "allOf"),
+      );
       return this.value(merged, depth + 1);
     }
     for (const key of ["oneOf", "anyOf"] as const) {
@@ -171,8 +183,12 @@ class Generator {
     const exLow = num("exclusiveMinimum");
     const exHigh = num("exclusiveMaximum");
     const unit = step ?? (integer ? 1 : 0.5);
-    if (exLow !== undefined && exLow >= low) low = exLow + (step === undefined && !integer ? Math.min(0.5, (Math.min(high, exHigh ?? Infinity) - exLow) / 2) : unit);
-    if (exHigh !== undefined && exHigh <= high) high = exHigh - (step === undefined && !integer ? Math.min(0.5, (exHigh - low) / 2) : unit);
+    if (exLow !== undefined && exLow >= low)
+      low =
+        exLow +
+        (step === undefined && !integer ? Math.min(0.5, (Math.min(high, exHigh ?? Infinity) - exLow) / 2) : unit);
+    if (exHigh !== undefined && exHigh <= high)
+      high = exHigh - (step === undefined && !integer ? Math.min(0.5, (exHigh - low) / 2) : unit);
     // The value nearest 1 inside the bounds, then aligned on multipleOf / integers.
     let v = Math.min(Math.max(1, low), high);
     if (integer) v = v >= 0 ? Math.ceil(v) : Math.ceil(v);
@@ -188,7 +204,10 @@ class Generator {
   #string(schema: Record<string, unknown>): string {
     const min = typeof schema["minLength"] === "number" ? (schema["minLength"] as number) : 0;
     const max = typeof schema["maxLength"] === "number" ? (schema["maxLength"] as number) : Infinity;
-    let text = typeof schema["format"] === "string" && FORMATS[schema["format"]] !== undefined ? FORMATS[schema["format"]]! : "example";
+    let text =
+      typeof schema["format"] === "string" && FORMATS[schema["format"]] !== undefined
+        ? FORMATS[schema["format"]]!
+        : "example";
     if (text.length > max) text = text.slice(0, max);
     if ([...text].length < min) text = text.padEnd(min, "x");
     return text;
@@ -199,7 +218,11 @@ class Generator {
     const items = (schema["items"] ?? true) as Schema;
     const min = typeof schema["minItems"] === "number" ? (schema["minItems"] as number) : 0;
     const max = typeof schema["maxItems"] === "number" ? (schema["maxItems"] as number) : Infinity;
-    const count = Math.min(Math.max(min, prefix.length, min === 0 && max > 0 && !this.#spent ? 1 : 0), max, prefix.length + (items === false ? 0 : Infinity));
+    const count = Math.min(
+      Math.max(min, prefix.length, min === 0 && max > 0 && !this.#spent ? 1 : 0),
+      max,
+      prefix.length + (items === false ? 0 : Infinity),
+    );
     const out: unknown[] = [];
     for (let i = 0; i < count; i++) {
       const item = i < prefix.length ? this.value(prefix[i]!, depth + 1) : this.value(items, depth + 1);
@@ -209,8 +232,12 @@ class Generator {
   }
 
   #object(schema: Record<string, unknown>, depth: number): Record<string, unknown> {
-    const properties = (typeof schema["properties"] === "object" && schema["properties"] !== null ? schema["properties"] : {}) as Record<string, Schema>;
-    const required = Array.isArray(schema["required"]) ? (schema["required"] as unknown[]).filter((k): k is string => typeof k === "string") : [];
+    const properties = (
+      typeof schema["properties"] === "object" && schema["properties"] !== null ? schema["properties"] : {}
+    ) as Record<string, Schema>;
+    const required = Array.isArray(schema["required"])
+      ? (schema["required"] as unknown[]).filter((k): k is string => typeof k === "string")
+      : [];
     const minProps = typeof schema["minProperties"] === "number" ? (schema["minProperties"] as number) : 0;
     const maxProps = typeof schema["maxProperties"] === "number" ? (schema["maxProperties"] as number) : Infinity;
     const out: Record<string, unknown> = {};
@@ -234,7 +261,8 @@ class Generator {
 function typeOf(schema: Record<string, unknown>): string {
   const t = schema["type"];
   if (typeof t === "string") return t;
-  if (Array.isArray(t)) return (t.find((x) => x !== "null") as string | undefined) ?? (t[0] as string | undefined) ?? "object";
+  if (Array.isArray(t))
+    return (t.find((x) => x !== "null") as string | undefined) ?? (t[0] as string | undefined) ?? "object";
   if ("properties" in schema || "required" in schema || "additionalProperties" in schema) return "object";
   if ("items" in schema || "prefixItems" in schema || "minItems" in schema) return "array";
   if ("minLength" in schema || "maxLength" in schema || "pattern" in schema || "format" in schema) return "string";
@@ -250,8 +278,10 @@ function omit(schema: Record<string, unknown>, key: string): Record<string, unkn
 /** Two schemas as one (`allOf`): properties and required lists joined, bounds the tighter of each. */
 function merge(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...a, ...b };
-  if (typeof a["properties"] === "object" && typeof b["properties"] === "object") out["properties"] = { ...(a["properties"] as object), ...(b["properties"] as object) };
-  if (Array.isArray(a["required"]) && Array.isArray(b["required"])) out["required"] = [...new Set([...a["required"], ...b["required"]])];
+  if (typeof a["properties"] === "object" && typeof b["properties"] === "object")
+    out["properties"] = { ...(a["properties"] as object), ...(b["properties"] as object) };
+  if (Array.isArray(a["required"]) && Array.isArray(b["required"]))
+    out["required"] = [...new Set([...a["required"], ...b["required"]])];
   for (const k of ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"]) {
     if (typeof a[k] === "number" && typeof b[k] === "number") out[k] = Math.max(a[k] as number, b[k] as number);
   }

@@ -58,31 +58,55 @@ export class ScriptError extends Error {
 
 /** The playable part of a flow value (`file` names it in errors). */
 export function scriptOf(name: string, flow: unknown, file: string): Script {
-  if (typeof flow !== "object" || flow === null || Array.isArray(flow)) throw new ScriptError(file, "a script is a JSON object with `runs` (the flow format of the fixture suite, fixtures/README.md)");
+  if (typeof flow !== "object" || flow === null || Array.isArray(flow))
+    throw new ScriptError(
+      file,
+      "a script is a JSON object with `runs` (the flow format of the fixture suite, fixtures/README.md)",
+    );
   const runs = (flow as { runs?: unknown }).runs;
-  if (!Array.isArray(runs) || runs.length === 0) throw new ScriptError(file, "`runs` must be a non-empty array of { runId?, events: [{ type, data }] }");
+  if (!Array.isArray(runs) || runs.length === 0)
+    throw new ScriptError(file, "`runs` must be a non-empty array of { runId?, events: [{ type, data }] }");
   const checked = runs.map((run, i) => {
     const events = (run as { events?: unknown } | null)?.events;
-    if (!Array.isArray(events) || events.length === 0) throw new ScriptError(file, `runs[${i}].events must be a non-empty array of { type, data }`);
+    if (!Array.isArray(events) || events.length === 0)
+      throw new ScriptError(file, `runs[${i}].events must be a non-empty array of { type, data }`);
     for (const [j, e] of events.entries()) {
-      if (typeof e !== "object" || e === null || typeof (e as Event).type !== "string") throw new ScriptError(file, `runs[${i}].events[${j}] must be an object with a string \`type\``);
+      if (typeof e !== "object" || e === null || typeof (e as Event).type !== "string")
+        throw new ScriptError(file, `runs[${i}].events[${j}] must be an object with a string \`type\``);
     }
     // A run that never ends would hold its stream open forever.
     const last = (events[events.length - 1] as Event).type;
-    if (!isTerminalType(last)) throw new ScriptError(file, `runs[${i}] must end with a terminal event (result, error or cancelled), not ${JSON.stringify(last)}`);
+    if (!isTerminalType(last))
+      throw new ScriptError(
+        file,
+        `runs[${i}] must end with a terminal event (result, error or cancelled), not ${JSON.stringify(last)}`,
+      );
     return events as Event[];
   });
   const steps = (flow as { steps?: unknown }).steps;
-  const frames = Array.isArray(steps) ? (steps.find((s) => typeof s?.frames === "string") as { frames?: string } | undefined)?.frames : undefined;
+  const frames = Array.isArray(steps)
+    ? (steps.find((s) => typeof s?.frames === "string") as { frames?: string } | undefined)?.frames
+    : undefined;
   const faults = scriptFaults((flow as { faults?: unknown }).faults, file);
-  return { name, runs: checked, ...(frames === "envelope" || frames === "flat" || frames === "flat-untyped" ? { frames } : {}), ...(faults === undefined ? {} : { faults }) };
+  return {
+    name,
+    runs: checked,
+    ...(frames === "envelope" || frames === "flat" || frames === "flat-untyped" ? { frames } : {}),
+    ...(faults === undefined ? {} : { faults }),
+  };
 }
 
 /** A script's `faults`: a spec string (`"drop-after=3,eol=crlf@*"`) or a list of items (`["drop-after=3", "eol=crlf@*"]`). */
 function scriptFaults(value: unknown, file: string): FaultSpec | undefined {
   if (value === undefined) return undefined;
-  const items = typeof value === "string" ? [value] : Array.isArray(value) && value.every((v) => typeof v === "string") ? (value as string[]) : undefined;
-  if (items === undefined) throw new ScriptError(file, "`faults` is a fault spec (\"drop-after=3,eol=crlf@*\") or a list of its items");
+  const items =
+    typeof value === "string"
+      ? [value]
+      : Array.isArray(value) && value.every((v) => typeof v === "string")
+        ? (value as string[])
+        : undefined;
+  if (items === undefined)
+    throw new ScriptError(file, '`faults` is a fault spec ("drop-after=3,eol=crlf@*") or a list of its items');
   try {
     return parseFaultSpec(items.join(","), "faults", "run");
   } catch (error) {
@@ -103,7 +127,12 @@ export function loadScriptFile(path: string): Script {
   const problem = doc.errors[0];
   if (problem !== undefined) {
     const pos = problem.linePos?.[0];
-    throw new ScriptError(path, `not valid ${extname(path) === ".json" ? "JSON" : "YAML"}: ${problem.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "")}`, pos?.line, pos?.col);
+    throw new ScriptError(
+      path,
+      `not valid ${extname(path) === ".json" ? "JSON" : "YAML"}: ${problem.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "")}`,
+      pos?.line,
+      pos?.col,
+    );
   }
   return scriptOf(basename(path, extname(path)), doc.toJS(), path);
 }
@@ -112,7 +141,11 @@ export function loadScriptFile(path: string): Script {
 export async function playScript(run: MockRun, script: ScriptRun, toolTimeoutMs: number): Promise<void> {
   const events = script.events;
   const answeredLater = (i: number, id: string): boolean =>
-    events.slice(i + 1).some((e) => e.type === "local_tool_result_in" && (e.data as { toolUseId?: unknown } | undefined)?.toolUseId === id);
+    events
+      .slice(i + 1)
+      .some(
+        (e) => e.type === "local_tool_result_in" && (e.data as { toolUseId?: unknown } | undefined)?.toolUseId === id,
+      );
   const posted = new Map<string, { result?: string; error?: string; files?: unknown }>();
   for (const [i, event] of events.entries()) {
     if (run.done) return;
@@ -132,7 +165,8 @@ export async function playScript(run: MockRun, script: ScriptRun, toolTimeoutMs:
       continue;
     }
     run.emit(event.type, event.data ?? {});
-    const id = event.type === "local_tool_call" ? (event.data as { toolUseId?: unknown } | undefined)?.toolUseId : undefined;
+    const id =
+      event.type === "local_tool_call" ? (event.data as { toolUseId?: unknown } | undefined)?.toolUseId : undefined;
     if (typeof id === "string") {
       if (!answeredLater(i, id)) {
         run.expired.add(id);
@@ -141,8 +175,14 @@ export async function playScript(run: MockRun, script: ScriptRun, toolTimeoutMs:
       const answer = await run.awaitTool(id, toolTimeoutMs);
       if (answer === CANCELLED) return;
       if (answer === TIMED_OUT) {
-        if (run.shapes.timeoutAsErrorEvent) run.emit("error", { error: "Timed out waiting for local tool result", code: "local_timeout", errorClass: "local_timeout" });
-        else run.emit("result", { subtype: "error_local_tool_timeout", error: "Timed out waiting for local tool result" });
+        if (run.shapes.timeoutAsErrorEvent)
+          run.emit("error", {
+            error: "Timed out waiting for local tool result",
+            code: "local_timeout",
+            errorClass: "local_timeout",
+          });
+        else
+          run.emit("result", { subtype: "error_local_tool_timeout", error: "Timed out waiting for local tool result" });
         return;
       }
       posted.set(id, answer);

@@ -10,7 +10,8 @@ export class RingLog<T> {
   dropped = 0;
 
   constructor(readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`RingLog capacity must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`RingLog capacity must be a positive integer, got ${capacity}`);
   }
 
   push(item: T): void {

@@ -9,7 +9,14 @@
  * (test/mock/request-validation.test.ts compares them).
  */
 import type { ValidateFunction } from "ajv";
-import type { OpenAPIObject, OperationObject, ParameterObject, PathItemObject, ReferenceObject, RequestBodyObject } from "openapi3-ts/oas31";
+import type {
+  OpenAPIObject,
+  OperationObject,
+  ParameterObject,
+  PathItemObject,
+  ReferenceObject,
+  RequestBodyObject,
+} from "openapi3-ts/oas31";
 import { deref, jsonMediaTypeOf, operationsOf, requestBodyComponent } from "../emit/operations.js";
 import { addComponents, componentRef, createValidatorAjv, DOCUMENT_ID } from "../emit/validators/ajv.js";
 
@@ -54,13 +61,33 @@ export function routesOf(doc: OpenAPIObject): Route[] {
     while (name in components) name = `${name}-`;
     inline.set(op, name);
   }
-  const bodies = [...new Set(entries.map((e) => requestBodyComponent(doc, e.op) ?? inline.get(e.op)).filter((n): n is string => n !== undefined))];
+  const bodies = [
+    ...new Set(
+      entries
+        .map((e) => requestBodyComponent(doc, e.op) ?? inline.get(e.op))
+        .filter((n): n is string => n !== undefined),
+    ),
+  ];
   const ajv = createValidatorAjv({ allErrors: true, code: { source: false, optimize: false } });
-  addComponents(ajv, (inline.size === 0 ? components : { ...components, ...Object.fromEntries([...inline].map(([op, name]) => [name, inlineBodySchema(doc, op)])) }) as never);
-  const validators = new Map<string, ValidateFunction>(bodies.map((name) => [name, ajv.getSchema(componentRef(name))!]));
+  addComponents(
+    ajv,
+    (inline.size === 0
+      ? components
+      : {
+          ...components,
+          ...Object.fromEntries([...inline].map(([op, name]) => [name, inlineBodySchema(doc, op)])),
+        }) as never,
+  );
+  const validators = new Map<string, ValidateFunction>(
+    bodies.map((name) => [name, ajv.getSchema(componentRef(name))!]),
+  );
   return entries.map(({ path, httpMethod, op, item }) => {
     const bodyComponent = requestBodyComponent(doc, op);
-    const queryChecks = queryParameters(doc, item, op).map((p) => ({ name: p.name, array: isArraySchema(doc, p.schema), validate: ajv.compile(withDocumentRefs(p.schema ?? {})) }));
+    const queryChecks = queryParameters(doc, item, op).map((p) => ({
+      name: p.name,
+      array: isArraySchema(doc, p.schema),
+      validate: ajv.compile(withDocumentRefs(p.schema ?? {})),
+    }));
     const validated = bodyComponent ?? inline.get(op);
     const validate = validated === undefined ? undefined : validators.get(validated);
     const content = op.requestBody === undefined ? undefined : deref<RequestBodyObject>(doc, op.requestBody).content;
@@ -71,12 +98,19 @@ export function routesOf(doc: OpenAPIObject): Route[] {
       scopes: scopesOf(op),
       ...(bodyComponent === undefined ? {} : { bodyComponent }),
       bodyRequired: op.requestBody !== undefined && deref<RequestBodyObject>(doc, op.requestBody).required === true,
-      bodyMedia: content === undefined || Object.keys(content).length === 0 ? "none" : jsonMediaTypeOf(content) !== undefined ? "json" : "other",
+      bodyMedia:
+        content === undefined || Object.keys(content).length === 0
+          ? "none"
+          : jsonMediaTypeOf(content) !== undefined
+            ? "json"
+            : "other",
       match: matcher(path),
       check: (body) => {
         if (validate === undefined || validate(body)) return [];
         // Without the `if` issues, which only echo the issue before them (as the client lists them: runtime/client/request-check.ts).
-        return (validate.errors ?? []).filter((e) => e.keyword !== "if").map((e) => ({ path: e.instancePath, rule: e.keyword, message: e.message ?? e.keyword }));
+        return (validate.errors ?? [])
+          .filter((e) => e.keyword !== "if")
+          .map((e) => ({ path: e.instancePath, rule: e.keyword, message: e.message ?? e.keyword }));
       },
       checkQuery: (query) =>
         queryChecks.flatMap(({ name, array, validate }) => {
@@ -86,7 +120,11 @@ export function routesOf(doc: OpenAPIObject): Route[] {
           const last = raw[raw.length - 1]!;
           if (validate(array ? raw : last)) return [];
           if (validate(array ? raw.map(coerce) : coerce(last))) return [];
-          return (validate.errors ?? []).map((e) => ({ path: `/query/${name}${e.instancePath}`, rule: e.keyword, message: e.message ?? e.keyword }));
+          return (validate.errors ?? []).map((e) => ({
+            path: `/query/${name}${e.instancePath}`,
+            rule: e.keyword,
+            message: e.message ?? e.keyword,
+          }));
         }),
     };
   });
@@ -127,7 +165,12 @@ function withDocumentRefs(schema: unknown): Record<string, unknown> {
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);
     if (typeof v !== "object" || v === null) return v;
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === "$ref" && typeof x === "string" && x.startsWith("#/") ? `${DOCUMENT_ID}${x}` : walk(x)]));
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [
+        k,
+        k === "$ref" && typeof x === "string" && x.startsWith("#/") ? `${DOCUMENT_ID}${x}` : walk(x),
+      ]),
+    );
   };
   return walk(schema) as Record<string, unknown>;
 }

@@ -7,7 +7,9 @@
  * malformed-input scenarios, optionally without its `id:` line (it then
  * keeps the previous frame's id, as SSE ids persist).
  */
-export type LogEntry = { seq: number; type: string; data: unknown } | { seq: number; type: string; raw: string; noId?: boolean };
+export type LogEntry =
+  | { seq: number; type: string; data: unknown }
+  | { seq: number; type: string; raw: string; noId?: boolean };
 
 import { isTerminalType } from "./artefacts.js";
 import { editionShapes, type Edition, type EditionShapes } from "./editions.js";
@@ -195,7 +197,12 @@ export function frameOf(entry: LogEntry, shape: FrameShape = "envelope"): string
 function frameData(entry: { seq: number; type: string; data: unknown }, shape: FrameShape): unknown {
   const payload = entry.data;
   const envelope = { seq: entry.seq, type: entry.type, data: payload };
-  if (shape === "envelope" || payload === null || typeof payload !== "object" || Array.isArray(payload)) return envelope;
-  const flat = { seq: entry.seq, ...(shape === "flat" ? { type: entry.type } : {}), ...(payload as Record<string, unknown>) };
+  if (shape === "envelope" || payload === null || typeof payload !== "object" || Array.isArray(payload))
+    return envelope;
+  const flat = {
+    seq: entry.seq,
+    ...(shape === "flat" ? { type: entry.type } : {}),
+    ...(payload as Record<string, unknown>),
+  };
   return isEnvelopeFrame(flat) ? envelope : flat;
 }

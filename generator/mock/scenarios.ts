@@ -27,10 +27,32 @@ import { CANCELLED, TIMED_OUT, type MockRun, type ToolAnswerBody } from "./run-s
 const TOKENS = { inputTokens: 120, cachedTokens: 0, reasoningTokens: 0, outputTokens: 40 };
 const MODEL = { id: "platform:demo", provider: "openai", vendorModelId: "gpt-5.4-mini" };
 
-type ToolRef = { kind: string; name: string; parameters?: unknown; agentCard?: unknown; tools?: Array<{ name: string; inputSchema?: unknown }>; serverInfo?: unknown };
+type ToolRef = {
+  kind: string;
+  name: string;
+  parameters?: unknown;
+  agentCard?: unknown;
+  tools?: Array<{ name: string; inputSchema?: unknown }>;
+  serverInfo?: unknown;
+};
 
 /** The scripted scenarios (besides flow cases and scripts). */
-export const SCENARIOS = ["text", "many", "tools", "tool-rounds", "slow", "legacy", "legacy-failure", "unknown-type", "invalid", "invalid-no-id", "invalid-terminal", "truncated", "lenient", "structured"] as const;
+export const SCENARIOS = [
+  "text",
+  "many",
+  "tools",
+  "tool-rounds",
+  "slow",
+  "legacy",
+  "legacy-failure",
+  "unknown-type",
+  "invalid",
+  "invalid-no-id",
+  "invalid-terminal",
+  "truncated",
+  "lenient",
+  "structured",
+] as const;
 
 /** The clamped number of `metadata[key]`: `fallback` when absent or not a number. */
 export function metaNumber(run: MockRun, key: string, fallback: number, max: number, min = 0): number {
@@ -65,7 +87,10 @@ function success(run: MockRun): { ok: true } | { subtype: "success" } {
  * editions; else the mock's provider enforced a requested schema natively on
  * success, and a failed run's schema was attempted but not enforced.
  */
-function structuredOutput(run: MockRun, outcome: "success" | "failure"): { structuredOutput?: Record<string, unknown> } {
+function structuredOutput(
+  run: MockRun,
+  outcome: "success" | "failure",
+): { structuredOutput?: Record<string, unknown> } {
   if (!run.shapes.structuredOutput) return {};
   const requested = run.spec["outputSchema"] !== undefined;
   return {
@@ -81,7 +106,15 @@ function structuredOutput(run: MockRun, outcome: "success" | "failure"): { struc
 /** The run's failure on a local-tool timeout, in its edition's shape. */
 function toolTimeout(run: MockRun, turns: number): void {
   if (run.shapes.timeoutAsErrorEvent) {
-    run.emit("error", { error: "Timed out waiting for local tool result", code: "local_timeout", errorClass: "local_timeout", ...structuredOutput(run, "failure"), tokens: TOKENS, turns, model: MODEL });
+    run.emit("error", {
+      error: "Timed out waiting for local tool result",
+      code: "local_timeout",
+      errorClass: "local_timeout",
+      ...structuredOutput(run, "failure"),
+      tokens: TOKENS,
+      turns,
+      model: MODEL,
+    });
   } else {
     run.emit("result", { subtype: "error_local_tool_timeout", error: "Timed out waiting for local tool result" });
   }
@@ -97,8 +130,17 @@ function mirrorOf(run: MockRun, answer: ToolAnswerBody): Record<string, unknown>
   const mirror: Record<string, unknown> = { toolUseId: answer.toolUseId };
   if (answer.result !== undefined) mirror["result"] = answer.result;
   if (answer.error !== undefined) mirror["error"] = answer.error;
-  if (run.shapes.mirroredFiles && answer.error === undefined && Array.isArray(answer.files) && answer.files.length > 0) {
-    mirror["files"] = (answer.files as Array<{ filename: string; mimeType: string; data: string }>).map((f) => ({ filename: f.filename, mimeType: f.mimeType, sizeBytes: decodedLength(f.data) }));
+  if (
+    run.shapes.mirroredFiles &&
+    answer.error === undefined &&
+    Array.isArray(answer.files) &&
+    answer.files.length > 0
+  ) {
+    mirror["files"] = (answer.files as Array<{ filename: string; mimeType: string; data: string }>).map((f) => ({
+      filename: f.filename,
+      mimeType: f.mimeType,
+      sizeBytes: decodedLength(f.data),
+    }));
   }
   return mirror;
 }
@@ -111,7 +153,14 @@ function decodedLength(base64: string): number {
 function finishText(run: MockRun, text: string, turn: number): void {
   for (const piece of text.match(/.{1,12}/gs) ?? [""]) run.emit("assistant_delta", { text: piece });
   run.emit("assistant_message", { text, turn, finishReason: "end_turn" });
-  run.emit("result", { ...success(run), text, ...structuredOutput(run, "success"), tokens: TOKENS, turns: turn + 1, model: MODEL });
+  run.emit("result", {
+    ...success(run),
+    text,
+    ...structuredOutput(run, "success"),
+    tokens: TOKENS,
+    turns: turn + 1,
+    model: MODEL,
+  });
 }
 
 let toolCounter = 0;
@@ -127,8 +176,10 @@ async function tools(run: MockRun): Promise<void> {
   const refs = clientTools(run);
   // Each call's name and arguments, decided once: the assistant message lists the calls the events then make.
   const planned = refs.map((ref) => {
-    if (ref.kind === "a2a_local") return { ref, name: ref.name, args: { message: m["message"] ?? "When does PTO reset?" } as unknown };
-    if (ref.kind === "mcp_local") return { ref, name: ref.tools?.[0]?.name ?? "unknown", args: argsFor(ref.tools?.[0]?.inputSchema) };
+    if (ref.kind === "a2a_local")
+      return { ref, name: ref.name, args: { message: m["message"] ?? "When does PTO reset?" } as unknown };
+    if (ref.kind === "mcp_local")
+      return { ref, name: ref.tools?.[0]?.name ?? "unknown", args: argsFor(ref.tools?.[0]?.inputSchema) };
     return { ref, name: ref.name, args: argsFor(ref.parameters) };
   });
   run.emit("assistant_message", {
@@ -146,7 +197,14 @@ async function tools(run: MockRun): Promise<void> {
     } else if (ref.kind === "a2a_local") {
       run.emit("local_tool_call", { toolUseId, name, args, kind: "a2a_local", agentCard: ref.agentCard });
     } else {
-      const data: Record<string, unknown> = { toolUseId, name, args, kind: "mcp_local", mcpServer: ref.name, mcpToolName: name };
+      const data: Record<string, unknown> = {
+        toolUseId,
+        name,
+        args,
+        kind: "mcp_local",
+        mcpServer: ref.name,
+        mcpToolName: name,
+      };
       if (ref.serverInfo !== undefined) data["mcpServerInfo"] = ref.serverInfo;
       run.emit("local_tool_call", data);
     }
@@ -170,7 +228,8 @@ async function tools(run: MockRun): Promise<void> {
 export async function play(run: MockRun): Promise<void> {
   const m = meta(run);
   const step = metaNumber(run, "stepMs", 0, TEN_MINUTES);
-  if (run.script !== undefined) return playScript(run, run.script, metaNumber(run, "toolTimeoutMs", 10_000, TEN_MINUTES, 1));
+  if (run.script !== undefined)
+    return playScript(run, run.script, metaNumber(run, "toolTimeoutMs", 10_000, TEN_MINUTES, 1));
   if (run.shapes.startedEvent) run.emit("started", {});
   const pause = async (): Promise<boolean> => (step > 0 ? run.sleep(step) : !run.done);
   switch (scenarioOf(run)) {
@@ -187,7 +246,14 @@ export async function play(run: MockRun): Promise<void> {
         run.emit("assistant_delta", { text: piece });
       }
       run.emit("assistant_message", { text, turn: 0, finishReason: "end_turn" });
-      run.emit("result", { ...success(run), text, ...structuredOutput(run, "success"), tokens: TOKENS, turns: 1, model: MODEL });
+      run.emit("result", {
+        ...success(run),
+        text,
+        ...structuredOutput(run, "success"),
+        tokens: TOKENS,
+        turns: 1,
+        model: MODEL,
+      });
       return;
     }
     case "tools":
@@ -222,7 +288,12 @@ export async function play(run: MockRun): Promise<void> {
     case "legacy":
       if (!run.shapes.startedEvent) run.emit("started", {});
       run.emit("tool_call", { toolUseId: "tu_srv", name: "github_search_repos", input: { q: "mantyx" } });
-      run.emit("tool_result", { toolUseId: "tu_srv", name: "github_search_repos", ok: true, summary: "3 repositories found" });
+      run.emit("tool_result", {
+        toolUseId: "tu_srv",
+        name: "github_search_repos",
+        ok: true,
+        summary: "3 repositories found",
+      });
       run.emit("assistant_delta", { text: "Found 3." });
       run.emit("assistant_message", { text: "Found 3." });
       run.emit("result", { subtype: "success", text: "Found 3." });
@@ -248,7 +319,9 @@ export async function play(run: MockRun): Promise<void> {
       run.emit("assistant_delta", { text: "before" });
       run.emitRaw("assistant_delta", "{not json", { noId: true });
       run.emitRaw("assistant_delta", "{not json either", { noId: true });
-      run.emitRaw("assistant_delta", JSON.stringify({ seq: 4, type: "assistant_delta", data: { txet: "no text" } }), { noId: true });
+      run.emitRaw("assistant_delta", JSON.stringify({ seq: 4, type: "assistant_delta", data: { txet: "no text" } }), {
+        noId: true,
+      });
       run.emit("result", { ok: true, text: "before" });
       return;
     case "invalid-terminal":
@@ -276,7 +349,13 @@ export async function play(run: MockRun): Promise<void> {
       // Values only the strict level rejects: an unlisted reasoningEffort, a redirect review without its message.
       run.emit("supervisor", { action: "redirect", reason: "Looping on one search.", llmCalls: 3 });
       run.emit("assistant_delta", { text: "Done." });
-      run.emit("result", { ok: true, text: "Done.", tokens: TOKENS, turns: 1, model: { ...MODEL, reasoningEffort: "extreme" } });
+      run.emit("result", {
+        ok: true,
+        text: "Done.",
+        tokens: TOKENS,
+        turns: 1,
+        model: { ...MODEL, reasoningEffort: "extreme" },
+      });
       return;
     case "structured":
       finishText(run, m["output"] ?? '{"city":"Paris","tempC":21}', 0);

@@ -33,9 +33,29 @@ import { editionShapes, isEdition, type Edition } from "./editions.js";
 import { scriptOf, type Script } from "./flow-player.js";
 import { RingLog } from "./ring-log.js";
 import { routesOf, type Route } from "./routes.js";
-import { startEngine, type Engine, type Exchange, type RecordedRequest, type RequestLogLine, type RoutedExchange } from "./engine/http.js";
+import {
+  startEngine,
+  type Engine,
+  type Exchange,
+  type RecordedRequest,
+  type RequestLogLine,
+  type RoutedExchange,
+} from "./engine/http.js";
 import { documentAnswers } from "./engine/document-mock.js";
-import { connectionSpecOf, faultSpecOfRequest, isFaultSpecError, NO_FAULTS, parseFaultSpec, planConnection, recordEnd, resumePoint, serveStream, type ConnectionEnd, type FaultSpec, type PlanLayer } from "./faults/index.js";
+import {
+  connectionSpecOf,
+  faultSpecOfRequest,
+  isFaultSpecError,
+  NO_FAULTS,
+  parseFaultSpec,
+  planConnection,
+  recordEnd,
+  resumePoint,
+  serveStream,
+  type ConnectionEnd,
+  type FaultSpec,
+  type PlanLayer,
+} from "./faults/index.js";
 
 import { frameOf, MockRun, type FrameShape, type LogEntry, type ToolAnswerBody } from "./run-state.js";
 import { play, SCENARIOS } from "./scenarios.js";
@@ -155,8 +175,24 @@ export interface MockServer {
 
 const MODELS = {
   models: [
-    { id: "platform:demo", label: "Demo", provider: "openai", vendorModelId: "gpt-5.4-mini", source: "platform_offering", contextWindowTokens: 400000, pricing: { inputPer1MUsd: 0.25, outputPer1MUsd: 2, cacheReadPer1MUsd: null } },
-    { id: "provider:cm6def456", label: "Claude", provider: "anthropic", vendorModelId: "claude-opus-4-7", source: "workspace_provider", contextWindowTokens: 200000, pricing: null },
+    {
+      id: "platform:demo",
+      label: "Demo",
+      provider: "openai",
+      vendorModelId: "gpt-5.4-mini",
+      source: "platform_offering",
+      contextWindowTokens: 400000,
+      pricing: { inputPer1MUsd: 0.25, outputPer1MUsd: 2, cacheReadPer1MUsd: null },
+    },
+    {
+      id: "provider:cm6def456",
+      label: "Claude",
+      provider: "anthropic",
+      vendorModelId: "claude-opus-4-7",
+      source: "workspace_provider",
+      contextWindowTokens: 200000,
+      pricing: null,
+    },
   ],
   defaultModelId: "platform:demo",
 };
@@ -176,7 +212,9 @@ function mantyxRoutes(): Route[] {
 }
 
 function suiteFlows(): Map<string, Script> {
-  cachedFlows ??= new Map([...mantyxFlows()].map(([name, flow]) => [name, scriptOf(name, flow, `fixtures/flows/${name}.json`)]));
+  cachedFlows ??= new Map(
+    [...mantyxFlows()].map(([name, flow]) => [name, scriptOf(name, flow, `fixtures/flows/${name}.json`)]),
+  );
   return cachedFlows;
 }
 
@@ -217,7 +255,12 @@ function rateLimitHeaders(method: string, path: string, retryAfterSeconds: numbe
         : /\/(tool-results|approvals|feedback|cancel)(\/|$)/.test(path)
           ? ["lifecycle", 600]
           : ["mutation", 120];
-  return { "x-ratelimit-limit": String(limit), "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(retryAfterSeconds), "x-ratelimit-bucket": bucket };
+  return {
+    "x-ratelimit-limit": String(limit),
+    "x-ratelimit-remaining": "0",
+    "x-ratelimit-reset": String(retryAfterSeconds),
+    "x-ratelimit-bucket": bucket,
+  };
 }
 
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
@@ -244,11 +287,20 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   let rateLimitRetryAfter = 0;
   let counter = 0;
 
-  const newRun = (spec: Record<string, unknown>, sessionId: string | undefined, requestFaults: FaultSpec, scriptRun = 0): MockRun => {
+  const newRun = (
+    spec: Record<string, unknown>,
+    sessionId: string | undefined,
+    requestFaults: FaultSpec,
+    scriptRun = 0,
+  ): MockRun => {
     const meta = (spec["metadata"] as Record<string, unknown> | undefined) ?? {};
     const script = typeof meta["scenario"] === "string" ? scripts.get(meta["scenario"]) : undefined;
     const runEdition = isEdition(meta["edition"]) ? meta["edition"] : edition;
-    const run = new MockRun(`run_${++counter}`, spec, sessionId, runEdition, [serverFaults, script?.faults ?? NO_FAULTS, requestFaults]);
+    const run = new MockRun(`run_${++counter}`, spec, sessionId, runEdition, [
+      serverFaults,
+      script?.faults ?? NO_FAULTS,
+      requestFaults,
+    ]);
     if (script !== undefined) {
       run.script = { script, events: script.runs[Math.min(scriptRun, script.runs.length - 1)]! };
       run.frames = script.frames;
@@ -260,7 +312,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       if (old.done) runs.delete(id);
     }
     // Started on the next tick: the creating request is answered first, as a real server does.
-    setImmediate(() => void play(run).catch((e: unknown) => run.emit("error", { error: String(e), code: "worker_error" })));
+    setImmediate(
+      () => void play(run).catch((e: unknown) => run.emit("error", { error: String(e), code: "worker_error" })),
+    );
     return run;
   };
 
@@ -269,18 +323,34 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const kinds = new WeakMap<ServerResponse, RequestLogLine["credential"]>();
   // The engine (./engine/http.ts) starts below, once the handlers exist; these are only called after.
   let engine: Engine | undefined;
-  const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void => engine!.send(res, status, body, headers);
-  const refuse = (req: IncomingMessage, res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => engine!.refuse(req, res, status, body, headers);
+  const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void =>
+    engine!.send(res, status, body, headers);
+  const refuse = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): void => engine!.refuse(req, res, status, body, headers);
   const finishRecord = (res: ServerResponse, status: number): void => engine!.finishRecord(res, status);
   /** `200 text/plain OK`: a success body that is not JSON, as some servers and proxies send. */
   const sendPlainOk = (res: ServerResponse): void => engine!.sendRaw(res, 200, "text/plain", "OK");
 
   /** Error answers echo the credential they received (`echoCredential`): in the body (as a value and as a key), in `x-request-id`, and in `WWW-Authenticate`. */
-  function echo(res: ServerResponse, _status: number, body: unknown, headers: Record<string, string>): { body: unknown; headers: Record<string, string> } {
+  function echo(
+    res: ServerResponse,
+    _status: number,
+    body: unknown,
+    headers: Record<string, string>,
+  ): { body: unknown; headers: Record<string, string> } {
     const credential = options.echoCredential === true ? credentials.get(res) : undefined;
     if (credential === undefined) return { body, headers };
     return {
-      body: { ...(body as object), message: `credential ${credential} was refused`, echo: { [credential]: credential } },
+      body: {
+        ...(body as object),
+        message: `credential ${credential} was refused`,
+        echo: { [credential]: credential },
+      },
       headers: {
         ...headers,
         "x-request-id": `req_${++counter}-${credential}`,
@@ -303,14 +373,29 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     if (rateLimited > 0) {
       rateLimited--;
       const shapes = editionShapes(edition);
-      refuse(req, res, 429, shapes.rateLimited, { "retry-after": String(rateLimitRetryAfter), ...(shapes.rateLimitHeaders && rateLimitHeaders(method, path, rateLimitRetryAfter)) });
+      refuse(req, res, 429, shapes.rateLimited, {
+        "retry-after": String(rateLimitRetryAfter),
+        ...(shapes.rateLimitHeaders && rateLimitHeaders(method, path, rateLimitRetryAfter)),
+      });
       return true;
     }
     const auth = req.headers["authorization"];
     const xApiKey = req.headers["x-api-key"];
-    const credential = typeof auth === "string" && /^Bearer /i.test(auth) ? auth.slice(7).trim() : typeof xApiKey === "string" ? xApiKey : undefined;
+    const credential =
+      typeof auth === "string" && /^Bearer /i.test(auth)
+        ? auth.slice(7).trim()
+        : typeof xApiKey === "string"
+          ? xApiKey
+          : undefined;
     if (credential !== undefined) credentials.set(res, credential);
-    const kind: RequestLogLine["credential"] = credential === undefined || credential === "" ? "none" : credential === apiKey ? "api-key" : oauth[credential] !== undefined ? "oauth-token" : "unknown";
+    const kind: RequestLogLine["credential"] =
+      credential === undefined || credential === ""
+        ? "none"
+        : credential === apiKey
+          ? "api-key"
+          : oauth[credential] !== undefined
+            ? "oauth-token"
+            : "unknown";
     kinds.set(res, kind);
     engine!.setLog(res, { operationId: null, credential: kind });
     if (kind === "none") {
@@ -326,14 +411,24 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 
   /** After routing, before the query and body are read: the token's scopes, then the workspace. */
   function afterRouting({ req, res, route, params }: RoutedExchange): boolean {
-    engine!.setLog(res, { operationId: route.operationId, credential: kinds.get(res) ?? "none", ...(params["runId"] === undefined ? {} : { runId: params["runId"] }) });
+    engine!.setLog(res, {
+      operationId: route.operationId,
+      credential: kinds.get(res) ?? "none",
+      ...(params["runId"] === undefined ? {} : { runId: params["runId"] }),
+    });
     const credential = credentials.get(res);
     const scopes = credential === apiKey || credential === undefined ? undefined : oauth[credential];
     if (scopes !== undefined) {
       const missing = route.scopes.filter((s) => !scopes.includes(s));
       if (missing.length > 0) {
         const required = missing.length === 1 ? missing[0]! : missing;
-        refuse(req, res, 403, { error: "insufficient_scope", required, message: `This token lacks ${missing.join(" ")}.` }, { "www-authenticate": `Bearer error="insufficient_scope", scope="${route.scopes.join(" ")}"` });
+        refuse(
+          req,
+          res,
+          403,
+          { error: "insufficient_scope", required, message: `This token lacks ${missing.join(" ")}.` },
+          { "www-authenticate": `Bearer error="insufficient_scope", scope="${route.scopes.join(" ")}"` },
+        );
         return true;
       }
     }
@@ -353,7 +448,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 
   function sessionOr404(ctx: Context): Session | undefined {
     const session = sessions.get(ctx.params["sessionId"]!);
-    if (session === undefined) send(ctx.res, 404, { error: "not_found", message: `Session ${ctx.params["sessionId"]} not found.` });
+    if (session === undefined)
+      send(ctx.res, 404, { error: "not_found", message: `Session ${ctx.params["sessionId"]} not found.` });
     return session;
   }
 
@@ -361,15 +457,25 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   function specProblem(spec: Record<string, unknown>): object | undefined {
     const model = spec["modelId"];
     if (typeof model === "string" && model.startsWith("bogus")) {
-      return { error: "invalid_model", message: `Unknown model ${model}`, candidates: ["platform:demo", "provider:cm6def456"] };
+      return {
+        error: "invalid_model",
+        message: `Unknown model ${model}`,
+        candidates: ["platform:demo", "provider:cm6def456"],
+      };
     }
     const meta = (spec["metadata"] as Record<string, unknown> | undefined) ?? {};
     const scenario = meta["scenario"];
     if (typeof scenario === "string" && !scenarios.includes(scenario)) {
-      return { error: "invalid_request", message: `Unknown metadata.scenario ${JSON.stringify(scenario)}; the mock plays: ${scenarios.join(", ")}.` };
+      return {
+        error: "invalid_request",
+        message: `Unknown metadata.scenario ${JSON.stringify(scenario)}; the mock plays: ${scenarios.join(", ")}.`,
+      };
     }
     if (meta["edition"] !== undefined && !isEdition(meta["edition"])) {
-      return { error: "invalid_request", message: `Unknown metadata.edition ${JSON.stringify(meta["edition"])}; use 2026-10, 2026-09 or older.` };
+      return {
+        error: "invalid_request",
+        message: `Unknown metadata.edition ${JSON.stringify(meta["edition"])}; use 2026-10, 2026-09 or older.`,
+      };
     }
     if (typeof meta["args"] === "string") {
       try {
@@ -381,17 +487,24 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     return undefined;
   }
 
-  const streamUrl = (runId: string): string => `/api/v1/workspaces/${encodeURIComponent(workspace)}/agent-runs/${runId}/stream`;
+  const streamUrl = (runId: string): string =>
+    `/api/v1/workspaces/${encodeURIComponent(workspace)}/agent-runs/${runId}/stream`;
 
   /** One page of `items` from an opaque cursor (the offset, base64url), `limit` clamped to the schema's bounds. */
-  function page<T>(ctx: Context, items: readonly T[]): { slice: T[]; nextCursor: string | null; limit: number } | undefined {
+  function page<T>(
+    ctx: Context,
+    items: readonly T[],
+  ): { slice: T[]; nextCursor: string | null; limit: number } | undefined {
     const limit = Math.min(Math.max(Number(ctx.url.searchParams.get("limit") ?? 50) || 50, 1), 200);
     const cursor = ctx.url.searchParams.get("cursor");
     let start = 0;
     if (cursor !== null) {
       const decoded = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, "base64url").toString("utf8") : "";
       if (!/^o\d{1,9}$/.test(decoded)) {
-        send(ctx.res, 400, { error: "invalid_request", message: "Unknown cursor: pass back a page's nextCursor unchanged." });
+        send(ctx.res, 400, {
+          error: "invalid_request",
+          message: "Unknown cursor: pass back a page's nextCursor unchanged.",
+        });
         return undefined;
       }
       start = Number(decoded.slice(1));
@@ -411,7 +524,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 
   /** `metadata=key:value` filters (AND), as the list routes take them. */
   function metadataFilter(ctx: Context): (metadata: unknown) => boolean {
-    const pairs = ctx.url.searchParams.getAll("metadata").map((entry) => [entry.slice(0, entry.indexOf(":")), entry.slice(entry.indexOf(":") + 1)] as const);
+    const pairs = ctx.url.searchParams
+      .getAll("metadata")
+      .map((entry) => [entry.slice(0, entry.indexOf(":")), entry.slice(entry.indexOf(":") + 1)] as const);
     return (metadata) => pairs.every(([k, v]) => (metadata as Record<string, unknown> | null | undefined)?.[k] === v);
   }
 
@@ -440,11 +555,22 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       const meta = metadataFilter(ctx);
       const all = [...runs.values()]
         .reverse()
-        .filter((r) => (status === null || r.status === status) && (modelId === null || r.spec["modelId"] === modelId) && (agentId === null || r.spec["agentId"] === agentId) && meta(r.spec["metadata"]));
+        .filter(
+          (r) =>
+            (status === null || r.status === status) &&
+            (modelId === null || r.spec["modelId"] === modelId) &&
+            (agentId === null || r.spec["agentId"] === agentId) &&
+            meta(r.spec["metadata"]),
+        );
       const p = page(ctx, all);
       if (p === undefined) return;
       // The exact count only when asked for (agent-runs §5: "includeTotal=1 adds total").
-      send(ctx.res, 200, { total: flagOf(ctx, "includeTotal", false) ? all.length : null, limit: p.limit, nextCursor: p.nextCursor, runs: p.slice.map(runSummary) });
+      send(ctx.res, 200, {
+        total: flagOf(ctx, "includeTotal", false) ? all.length : null,
+        limit: p.limit,
+        nextCursor: p.nextCursor,
+        runs: p.slice.map(runSummary),
+      });
     },
     createRun: (ctx) => {
       const spec = ctx.body as Record<string, unknown>;
@@ -462,7 +588,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       send(ctx.res, 200, {
         runId: run.id,
         // metadata.snapshotStatus: a status this client does not know (a newer server's).
-        status: ((run.spec["metadata"] as Record<string, unknown> | undefined)?.["snapshotStatus"] as string | undefined) ?? run.status,
+        status:
+          ((run.spec["metadata"] as Record<string, unknown> | undefined)?.["snapshotStatus"] as string | undefined) ??
+          run.status,
         finalText: run.finalText,
         error: run.error,
         failureReason: null,
@@ -487,7 +615,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         case "accepted":
           return run.shapes.toolResultAccepted === 204 ? send(ctx.res, 204) : send(ctx.res, 200, {});
         case "after-cancel":
-          return run.shapes.toolResultAfterCancel === 200 ? send(ctx.res, 200, {}) : send(ctx.res, 409, { error: "run_terminal", message: "The run was cancelled." });
+          return run.shapes.toolResultAfterCancel === 200
+            ? send(ctx.res, 200, {})
+            : send(ctx.res, 409, { error: "run_terminal", message: "The run was cancelled." });
         case "terminal":
           if (run.shapes.toolResultAfterEnd === 200) return send(ctx.res, 200, {});
           return send(ctx.res, 409, { error: "run_terminal", message: "The run already finished." });
@@ -518,7 +648,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     listSessions: (ctx) => {
       const status = ctx.url.searchParams.get("status");
       const meta = metadataFilter(ctx);
-      const all = [...sessions.values()].reverse().filter((s) => (status === null || s.status === status) && meta(s.spec["metadata"]));
+      const all = [...sessions.values()]
+        .reverse()
+        .filter((s) => (status === null || s.status === status) && meta(s.spec["metadata"]));
       const p = page(ctx, all);
       if (p === undefined) return;
       send(ctx.res, 200, {
@@ -526,7 +658,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         total: flagOf(ctx, "includeTotal", true) ? all.length : null,
         limit: p.limit,
         nextCursor: p.nextCursor,
-        sessions: p.slice.map((s) => ({ sessionId: s.id, status: s.status, metadata: (s.spec["metadata"] as object | undefined) ?? null, summary: s.history[0]?.content.slice(0, 80) ?? null })),
+        sessions: p.slice.map((s) => ({
+          sessionId: s.id,
+          status: s.status,
+          metadata: (s.spec["metadata"] as object | undefined) ?? null,
+          summary: s.history[0]?.content.slice(0, 80) ?? null,
+        })),
       });
     },
     createSession: (ctx) => {
@@ -553,7 +690,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       const session = sessionOr404(ctx);
       if (session === undefined) return;
       // The conversation as flattened frames, one per message (agent-runs §6.2).
-      const frames = session.history.map((m, i) => ({ seq: i + 1, type: m.role === "user" ? "user_message" : "assistant_message", role: m.role, text: m.content }));
+      const frames = session.history.map((m, i) => ({
+        seq: i + 1,
+        type: m.role === "user" ? "user_message" : "assistant_message",
+        role: m.role,
+        text: m.content,
+      }));
       const q = ctx.url.searchParams;
       const before = q.has("beforeSeq") ? Number(q.get("beforeSeq")) : undefined;
       const upTo = before === undefined ? frames : frames.filter((f) => f.seq < before);
@@ -562,22 +704,37 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       const count = whole ? upTo.length : Math.min(Number(q.get("lastMessages") ?? REPLAY_PAGE), 500);
       const events = upTo.slice(Math.max(0, upTo.length - count));
       const truncated = events.length < upTo.length;
-      send(ctx.res, 200, { sessionId: session.id, total: frames.length, events, nextBeforeSeq: truncated ? events[0]!.seq : null, truncated });
+      send(ctx.res, 200, {
+        sessionId: session.id,
+        total: frames.length,
+        events,
+        nextBeforeSeq: truncated ? events[0]!.seq : null,
+        truncated,
+      });
     },
     sendSessionMessage: (ctx) => {
       const session = sessionOr404(ctx);
       if (session === undefined) return;
-      if (session.status === "ended") return send(ctx.res, 404, { error: "not_found", message: `Session ${session.id} has ended.` });
+      if (session.status === "ended")
+        return send(ctx.res, 404, { error: "not_found", message: `Session ${session.id} has ended.` });
       const message = ctx.body as Record<string, unknown>;
       // Per-message overrides apply to this run only; the session's spec is left as it was.
       const { prompt, messages, ...overrides } = message;
       const input: Array<{ role: "user" | "assistant"; content: string }> =
-        typeof prompt === "string" ? [{ role: "user", content: prompt }] : ((messages as Array<{ role: "user" | "assistant"; content: string }> | undefined) ?? []).filter((m) => typeof m.content === "string");
+        typeof prompt === "string"
+          ? [{ role: "user", content: prompt }]
+          : ((messages as Array<{ role: "user" | "assistant"; content: string }> | undefined) ?? []).filter(
+              (m) => typeof m.content === "string",
+            );
       // The run sees the conversation so far: the first message as sent, later ones after the history.
       const spec: Record<string, unknown> = {
         ...session.spec,
         ...overrides,
-        ...(session.history.length === 0 ? (prompt !== undefined ? { prompt } : { messages }) : { messages: [...session.history, ...input] }),
+        ...(session.history.length === 0
+          ? prompt !== undefined
+            ? { prompt }
+            : { messages }
+          : { messages: [...session.history, ...input] }),
         metadata: { ...((session.spec["metadata"] as object) ?? {}), ...((overrides["metadata"] as object) ?? {}) },
       };
       const problem = specProblem(spec);
@@ -597,20 +754,44 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     },
   };
   // Operations without a scenario here (or named in `fromDocument`) answer as the mock of any document does: from the schema's examples and schemas.
-  const fromDocument = new Set([...routes.filter((r) => handlers[r.operationId] === undefined).map((r) => r.operationId), ...(options.fromDocument ?? [])]);
+  const fromDocument = new Set([
+    ...routes.filter((r) => handlers[r.operationId] === undefined).map((r) => r.operationId),
+    ...(options.fromDocument ?? []),
+  ]);
   const unknown = [...fromDocument].filter((id) => !routes.some((r) => r.operationId === id));
-  if (unknown.length > 0) throw new Error(`mantyx-wire mock: fromDocument names operations the schema does not have: ${unknown.join(", ")}`);
-  const generic = fromDocument.size === 0 ? undefined : documentAnswers(mantyxDocument(), routes, () => engine!, { faults: options.faults, recordLimit, retryMs: options.retryMs, nextId: () => ++counter });
+  if (unknown.length > 0)
+    throw new Error(`mantyx-wire mock: fromDocument names operations the schema does not have: ${unknown.join(", ")}`);
+  const generic =
+    fromDocument.size === 0
+      ? undefined
+      : documentAnswers(mantyxDocument(), routes, () => engine!, {
+          faults: options.faults,
+          recordLimit,
+          retryMs: options.retryMs,
+          nextId: () => ++counter,
+        });
 
   /** The request's fault spec, or undefined once an invalid one has been answered 400. */
-  function faultsOf(req: IncomingMessage, url: URL, res: ServerResponse, context: "run" | "connection", queued?: string, run?: MockRun): FaultSpec | undefined {
+  function faultsOf(
+    req: IncomingMessage,
+    url: URL,
+    res: ServerResponse,
+    context: "run" | "connection",
+    queued?: string,
+    run?: MockRun,
+  ): FaultSpec | undefined {
     try {
       // A stream request repeating its run's create-run spec (one header on every call) adds nothing (faults/request.ts).
-      if (context === "connection") return connectionSpecOf(req, url, run?.faults[run.faults.length - 1]?.given, queued, "MockServer.faults");
+      if (context === "connection")
+        return connectionSpecOf(req, url, run?.faults[run.faults.length - 1]?.given, queued, "MockServer.faults");
       return faultSpecOfRequest(req, url, context);
     } catch (error) {
       if (!isFaultSpecError(error)) throw error;
-      send(res, 400, { error: "invalid_request", message: error.message, hint: "Fault specs: the fault table in the mock's README section (name[=value][@connections], separated by commas)." });
+      send(res, 400, {
+        error: "invalid_request",
+        message: error.message,
+        hint: "Fault specs: the fault table in the mock's README section (name[=value][@connections], separated by commas).",
+      });
       return undefined;
     }
   }
@@ -619,7 +800,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const own = faultsOf(req, url, res, "connection", faults.shift(), run);
     if (own === undefined) return;
     const connection = ++run.connections;
-    const layers: PlanLayer[] = [...run.faults.map((spec) => ({ spec, thisConnection: false })), { spec: own, thisConnection: true }];
+    const layers: PlanLayer[] = [
+      ...run.faults.map((spec) => ({ spec, thisConnection: false })),
+      { spec: own, thisConnection: true },
+    ];
     const plan = planConnection(layers, connection);
     const record: StreamConnection = {
       runId: run.id,
@@ -663,7 +847,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     beforeRouting,
     afterRouting,
     decorate: echo,
-    handle: (ctx) => (fromDocument.has(ctx.route.operationId) ? generic!.handle : handlers[ctx.route.operationId]!)(ctx),
+    handle: (ctx) =>
+      (fromDocument.has(ctx.route.operationId) ? generic!.handle : handlers[ctx.route.operationId]!)(ctx),
   });
 
   return {
@@ -692,7 +877,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     transcript(runId) {
       const run = runs.get(runId);
       if (run === undefined) throw new Error(`no run ${runId}`);
-      return (options.retryMs !== undefined ? `retry: ${options.retryMs}\n\n` : "") + run.events.map((e) => frameOf(e, run.frames ?? options.frames)).join("");
+      return (
+        (options.retryMs !== undefined ? `retry: ${options.retryMs}\n\n` : "") +
+        run.events.map((e) => frameOf(e, run.frames ?? options.frames)).join("")
+      );
     },
     waitForRun(runId) {
       const run = runs.get(runId);

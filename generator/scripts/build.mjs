@@ -42,7 +42,10 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const result = await build({
   // The validators' level thread beside the entry: `gen` runs it on a thread of its own (generator/emit/validators/level-thread.ts).
-  entryPoints: { "mantyx-wire": join(generator, "main.ts"), "level-thread-worker": join(generator, "emit", "validators", "level-thread-worker.ts") },
+  entryPoints: {
+    "mantyx-wire": join(generator, "main.ts"),
+    "level-thread-worker": join(generator, "emit", "validators", "level-thread-worker.ts"),
+  },
   outdir: out,
   bundle: true,
   splitting: true,
@@ -51,19 +54,35 @@ const result = await build({
   target: "node20",
   chunkNames: "chunks/[name]-[hash]",
   // Bundled CommonJS code (ajv's) calls `require` for Node's own modules: ES modules have none, so each file makes one.
-  banner: { js: '#!/usr/bin/env node\nimport { createRequire as __mantyxWireRequire } from "node:module";\nconst require = __mantyxWireRequire(import.meta.url);' },
+  banner: {
+    js: '#!/usr/bin/env node\nimport { createRequire as __mantyxWireRequire } from "node:module";\nconst require = __mantyxWireRequire(import.meta.url);',
+  },
   legalComments: "none",
   metafile: true,
   logLevel: "warning",
 });
 writeFileSync(join(out, "THIRD_PARTY_LICENSES.txt"), thirdPartyLicenses(result.metafile));
 chmodSync(join(out, "mantyx-wire.js"), 0o755);
-for (const template of ["client.ts.hbs", "client-core.ts.hbs", "operations.ts.hbs", "operation-args.hbs", "operation-result.hbs", "operation-doc.hbs"]) cpSync(join(generator, "templates", template), join(out, template));
+for (const template of [
+  "client.ts.hbs",
+  "client-core.ts.hbs",
+  "operations.ts.hbs",
+  "operation-args.hbs",
+  "operation-result.hbs",
+  "operation-doc.hbs",
+])
+  cpSync(join(generator, "templates", template), join(out, template));
 cpSync(join(generator, "load", "oas-3.1-schema.json"), join(out, "oas-3.1-schema.json"));
 cpSync(join(generator, "..", "generated", "openapi.json"), join(out, "mock-data", "openapi.json"));
-cpSync(join(generator, "..", "generated", "fixtures", "flows"), join(out, "mock-data", "fixtures", "flows"), { recursive: true });
+cpSync(join(generator, "..", "generated", "fixtures", "flows"), join(out, "mock-data", "fixtures", "flows"), {
+  recursive: true,
+});
 // Run from the sources by tsx (a dev dependency: building happens in the repository), with its paths as in the sources.
-execFileSync(process.execPath, ["--import", "tsx", join(generator, "scripts", "prebuilt-assets.ts"), join(out, "prebuilt")], { cwd: join(generator, ".."), stdio: "inherit" });
+execFileSync(
+  process.execPath,
+  ["--import", "tsx", join(generator, "scripts", "prebuilt-assets.ts"), join(out, "prebuilt")],
+  { cwd: join(generator, ".."), stdio: "inherit" },
+);
 console.log(`build: ${out}/mantyx-wire.js`);
 
 /** The licence text of every package whose code the bundle holds (from esbuild's list of inputs), each under its name and version. */
@@ -75,13 +94,15 @@ function thirdPartyLicenses(metafile) {
     const dir = input.slice(0, match.index + match[0].length);
     packages.set(match[1], dir);
   }
-  const sections = [...packages].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, dir]) => {
-    // esbuild names its inputs relative to its working folder, the process's.
-    const folder = resolve(dir);
-    const { version, license } = JSON.parse(readFileSync(join(folder, "package.json"), "utf8"));
-    const file = readdirSync(folder).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
-    if (file === undefined) throw new Error(`build: ${name} is bundled but has no licence file to ship`);
-    return `${name} ${version} (${license})\n\n${readFileSync(join(folder, file), "utf8").trim()}\n`;
-  });
+  const sections = [...packages]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([name, dir]) => {
+      // esbuild names its inputs relative to its working folder, the process's.
+      const folder = resolve(dir);
+      const { version, license } = JSON.parse(readFileSync(join(folder, "package.json"), "utf8"));
+      const file = readdirSync(folder).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
+      if (file === undefined) throw new Error(`build: ${name} is bundled but has no licence file to ship`);
+      return `${name} ${version} (${license})\n\n${readFileSync(join(folder, file), "utf8").trim()}\n`;
+    });
   return `The published mantyx-wire bundle holds code of these packages, under these licences.\n\n${sections.join(`\n${"-".repeat(72)}\n\n`)}`;
 }

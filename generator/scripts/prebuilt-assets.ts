@@ -35,14 +35,25 @@ export function prebuiltAssets(): PrebuiltFile[] {
   const files: PrebuiltFile[] = [];
   for (const which of META_SCHEMAS) {
     const loader = createLoaderAjv({ source: true });
-    files.push({ path: metaValidatorFile(which), contents: standaloneCode(loader, compileMetaValidator(which, loader)) });
+    files.push({
+      path: metaValidatorFile(which),
+      contents: standaloneCode(loader, compileMetaValidator(which, loader)),
+    });
   }
   const vendorValues = createLoaderAjv({ source: true });
   files.push({ path: VENDOR_VALUES_FILE, contents: standaloneCode(vendorValues, addVendorValueSchemas(vendorValues)) });
   const caseFormat = caseFormatAjv({ source: true });
-  files.push({ path: CASE_FORMAT_VALIDATORS_FILE, contents: standaloneCode(caseFormat, Object.fromEntries(CASE_FORMAT_REFS.map((ref) => [ref, ref]))) });
-  const specs = TEMPLATE_FILES.map((file) => `  ${JSON.stringify(file)}: ${Handlebars.precompile(templateSource(file), TEMPLATE_OPTIONS)}`);
-  files.push({ path: PRECOMPILED_TEMPLATES_FILE, contents: `"use strict";\nmodule.exports = {\n${specs.join(",\n")}\n};\n` });
+  files.push({
+    path: CASE_FORMAT_VALIDATORS_FILE,
+    contents: standaloneCode(caseFormat, Object.fromEntries(CASE_FORMAT_REFS.map((ref) => [ref, ref]))),
+  });
+  const specs = TEMPLATE_FILES.map(
+    (file) => `  ${JSON.stringify(file)}: ${Handlebars.precompile(templateSource(file), TEMPLATE_OPTIONS)}`,
+  );
+  files.push({
+    path: PRECOMPILED_TEMPLATES_FILE,
+    contents: `"use strict";\nmodule.exports = {\n${specs.join(",\n")}\n};\n`,
+  });
   return files;
 }
 

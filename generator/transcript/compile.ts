@@ -7,7 +7,15 @@
  * Every value from the schema reaches the code through JSON.stringify (never
  * spliced raw), the ajv `safeStringify` discipline.
  */
-import { pointerSegments, type AnswersRule, type IncreasingRule, type PrecedesRule, type Selector, type TranscriptRule, type TranscriptRules } from "./rules.js";
+import {
+  pointerSegments,
+  type AnswersRule,
+  type IncreasingRule,
+  type PrecedesRule,
+  type Selector,
+  type TranscriptRule,
+  type TranscriptRules,
+} from "./rules.js";
 
 const j = (v: unknown): string => JSON.stringify(v);
 
@@ -129,12 +137,28 @@ function compileRule(rule: TranscriptRule): string {
   const id = j(rule.id);
   switch (rule.check) {
     case "increasing":
-      return rule.groupBy === undefined ? compileIncreasing(rule, head, id) : compileGroupedIncreasing(rule, rule.groupBy, head, id);
+      return rule.groupBy === undefined
+        ? compileIncreasing(rule, head, id)
+        : compileGroupedIncreasing(rule, rule.groupBy, head, id);
     case "count": {
-      const lines = [head, "  let count = 0;", "  for (let i = 0; i < events.length; i++) {", "    const e = events[i];", "    const t = typeOf(e);", `    if (!(${selectorExpr(rule.select)})) continue;`, "    count++;"];
-      if (rule.max !== undefined) lines.push(`    if (count === ${rule.max + 1}) issues.push({ rule: ${id}, index: i, message: "more than ${rule.max} selected events" });`);
+      const lines = [
+        head,
+        "  let count = 0;",
+        "  for (let i = 0; i < events.length; i++) {",
+        "    const e = events[i];",
+        "    const t = typeOf(e);",
+        `    if (!(${selectorExpr(rule.select)})) continue;`,
+        "    count++;",
+      ];
+      if (rule.max !== undefined)
+        lines.push(
+          `    if (count === ${rule.max + 1}) issues.push({ rule: ${id}, index: i, message: "more than ${rule.max} selected events" });`,
+        );
       lines.push("  }");
-      if (rule.min !== undefined) lines.push(`  if (count < ${rule.min}) issues.push({ rule: ${id}, index: -1, message: count + " selected events, fewer than ${rule.min}" });`);
+      if (rule.min !== undefined)
+        lines.push(
+          `  if (count < ${rule.min}) issues.push({ rule: ${id}, index: -1, message: count + " selected events, fewer than ${rule.min}" });`,
+        );
       lines.push("}", "");
       return lines.join("\n");
     }
@@ -157,8 +181,10 @@ function compileRule(rule: TranscriptRule): string {
 }
 
 /** `v` breaks the order after `prev`: not greater (strict), or less (`strict: false`). */
-const breaksOrder = (rule: IncreasingRule, prev: string): string => (rule.strict === false ? `v < ${prev}` : `!(v > ${prev})`);
-const orderWords = (rule: IncreasingRule): string => (rule.strict === false ? ", less than the previous " : ", not greater than the previous ");
+const breaksOrder = (rule: IncreasingRule, prev: string): string =>
+  rule.strict === false ? `v < ${prev}` : `!(v > ${prev})`;
+const orderWords = (rule: IncreasingRule): string =>
+  rule.strict === false ? ", less than the previous " : ", not greater than the previous ";
 
 function compileIncreasing(rule: IncreasingRule, head: string, id: string): string {
   return `${head}
@@ -261,20 +287,26 @@ function compileAnswers(rule: AnswersRule, head: string, id: string): string {
   lines.push(`      const call = calls.get(k);`);
   lines.push(`      if (call === undefined) {`);
   if (rule.requireCall === true) {
-    lines.push(`        issues.push({ rule: ${id}, index: i, message: "answer for " + JSON.stringify(k) + " without an earlier call" });`);
+    lines.push(
+      `        issues.push({ rule: ${id}, index: i, message: "answer for " + JSON.stringify(k) + " without an earlier call" });`,
+    );
   }
   lines.push(`        continue;`);
   lines.push(`      }`);
   lines.push(`      call.answers++;`);
   if (rule.max !== undefined) {
-    lines.push(`      if (call.answers > ${rule.max}) issues.push({ rule: ${id}, index: i, message: "call " + JSON.stringify(k) + " (event " + call.index + ") answered more than ${rule.max} time(s)" });`);
+    lines.push(
+      `      if (call.answers > ${rule.max}) issues.push({ rule: ${id}, index: i, message: "call " + JSON.stringify(k) + " (event " + call.index + ") answered more than ${rule.max} time(s)" });`,
+    );
   }
   lines.push(`    }`);
   lines.push(`  }`);
   if (rule.min !== undefined) {
     lines.push(...liftedByTerminal(rule.unlessTerminal));
     lines.push(`  for (const [k, call] of calls) {`);
-    lines.push(`    if (call.answers < ${rule.min}) issues.push({ rule: ${id}, index: call.index, message: "call " + JSON.stringify(k) + " answered " + call.answers + " time(s), fewer than ${rule.min}" });`);
+    lines.push(
+      `    if (call.answers < ${rule.min}) issues.push({ rule: ${id}, index: call.index, message: "call " + JSON.stringify(k) + " answered " + call.answers + " time(s), fewer than ${rule.min}" });`,
+    );
     lines.push(`  }`);
   }
   lines.push(`}`);

@@ -16,6 +16,14 @@ export const transcriptEmitter: Emitter = {
     if (transcriptOptIn(model).skipped !== undefined) return { files: [], diagnostics: [] };
     const rules = readTranscriptRules(model.schemas);
     const check = checksRevision(model) ? `mantyx-wire ${model.generatorVersion}` : undefined;
-    return { files: [{ path: "transcript.ts", contents: header(model, "//") + compileTranscriptModule(rules, runtimeImport(model, "transcript.ts"), check) }], diagnostics: [] };
+    return {
+      files: [
+        {
+          path: "transcript.ts",
+          contents: header(model, "//") + compileTranscriptModule(rules, runtimeImport(model, "transcript.ts"), check),
+        },
+      ],
+      diagnostics: [],
+    };
   },
 };

@@ -18,7 +18,8 @@
 export type FrameShape = "envelope" | "flat";
 
 /** The envelope of `value` and the shape it came in; non-objects are returned as they are (and fail validation). */
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** Whether an object reads as an envelope: its `data` an object, and no members but `seq`, `type` and `data`. */
 export function isEnvelopeFrame(value: Record<string, unknown>): boolean {
@@ -32,8 +33,14 @@ export function toEnvelope(value: unknown): { event: unknown; shape: FrameShape 
 }
 
 /** The flattened frame of an envelope (for building cases): the payload's fields beside `seq` and `type` (`withType: false` leaves `type` out). */
-export function toFlat(envelope: { seq: number; type: string; data: Record<string, unknown> }, { withType = true }: { withType?: boolean } = {}): Record<string, unknown> {
+export function toFlat(
+  envelope: { seq: number; type: string; data: Record<string, unknown> },
+  { withType = true }: { withType?: boolean } = {},
+): Record<string, unknown> {
   const flat = { seq: envelope.seq, ...(withType ? { type: envelope.type } : {}), ...envelope.data };
-  if (isEnvelopeFrame(flat)) throw new Error(`A payload of one object field "data" has no flattened frame (it would read as an envelope): ${JSON.stringify(envelope)}`);
+  if (isEnvelopeFrame(flat))
+    throw new Error(
+      `A payload of one object field "data" has no flattened frame (it would read as an envelope): ${JSON.stringify(envelope)}`,
+    );
   return flat;
 }

@@ -30,7 +30,12 @@ export function checkTranscript(rules: TranscriptRules, transcript: unknown): Tr
   return issues;
 }
 
-function apply(rule: TranscriptRule, events: readonly unknown[], terminal: ReadonlySet<string>, issues: TranscriptIssue[]): void {
+function apply(
+  rule: TranscriptRule,
+  events: readonly unknown[],
+  terminal: ReadonlySet<string>,
+  issues: TranscriptIssue[],
+): void {
   const sel = (s: Selector, e: unknown): boolean => selects(s, e, terminal);
   switch (rule.check) {
     case "increasing": {
@@ -47,7 +52,11 @@ function apply(rule: TranscriptRule, events: readonly unknown[], terminal: Reado
         if (typeof v !== "number") return;
         const p = prev.get(g);
         if (p !== undefined && (strict ? !(v > p) : !(v >= p))) {
-          issues.push({ rule: rule.id, index: i, message: `${rule.pointer} is ${v}, ${strict ? "not greater than" : "less than"} the previous ${p}${group === undefined ? "" : ` of ${rule.groupBy} ${JSON.stringify(g)}`}` });
+          issues.push({
+            rule: rule.id,
+            index: i,
+            message: `${rule.pointer} is ${v}, ${strict ? "not greater than" : "less than"} the previous ${p}${group === undefined ? "" : ` of ${rule.groupBy} ${JSON.stringify(g)}`}`,
+          });
         }
         prev.set(g, v);
       });
@@ -72,19 +81,33 @@ function apply(rule: TranscriptRule, events: readonly unknown[], terminal: Reado
         }
       });
       if (liftedByTerminal(rule.unlessTerminal, events, terminal)) return;
-      const left = [...waiting.entries()].flatMap(([k, list]) => list.map((index) => ({ k, index }))).sort((a, b) => a.index - b.index);
-      for (const { k, index } of left) issues.push({ rule: rule.id, index, message: `event ${index} (${rule.key} ${JSON.stringify(k)}) is not followed by a matching later event` });
+      const left = [...waiting.entries()]
+        .flatMap(([k, list]) => list.map((index) => ({ k, index })))
+        .sort((a, b) => a.index - b.index);
+      for (const { k, index } of left)
+        issues.push({
+          rule: rule.id,
+          index,
+          message: `event ${index} (${rule.key} ${JSON.stringify(k)}) is not followed by a matching later event`,
+        });
       return;
     }
     case "count": {
       const hits = events.flatMap((e, i) => (sel(rule.select, e) ? [i] : []));
-      if (rule.min !== undefined && hits.length < rule.min) issues.push({ rule: rule.id, index: -1, message: `${hits.length} selected events, fewer than ${rule.min}` });
-      if (rule.max !== undefined && hits.length > rule.max) issues.push({ rule: rule.id, index: hits[rule.max]!, message: `${hits.length} selected events, more than ${rule.max}` });
+      if (rule.min !== undefined && hits.length < rule.min)
+        issues.push({ rule: rule.id, index: -1, message: `${hits.length} selected events, fewer than ${rule.min}` });
+      if (rule.max !== undefined && hits.length > rule.max)
+        issues.push({
+          rule: rule.id,
+          index: hits[rule.max]!,
+          message: `${hits.length} selected events, more than ${rule.max}`,
+        });
       return;
     }
     case "none-after": {
       const first = events.findIndex((e) => sel(rule.select, e));
-      if (first !== -1 && first < events.length - 1) issues.push({ rule: rule.id, index: first + 1, message: `event ${first + 1} follows the event at ${first}` });
+      if (first !== -1 && first < events.length - 1)
+        issues.push({ rule: rule.id, index: first + 1, message: `event ${first + 1} follows the event at ${first}` });
       return;
     }
     case "answers": {
@@ -100,17 +123,32 @@ function apply(rule: TranscriptRule, events: readonly unknown[], terminal: Reado
           if (typeof k !== "string") return;
           const call = calls.get(k);
           if (call === undefined) {
-            if (rule.requireCall === true) issues.push({ rule: rule.id, index: i, message: `answer for ${JSON.stringify(k)} without an earlier call` });
+            if (rule.requireCall === true)
+              issues.push({
+                rule: rule.id,
+                index: i,
+                message: `answer for ${JSON.stringify(k)} without an earlier call`,
+              });
             return;
           }
           call.answers++;
-          if (rule.max !== undefined && call.answers > rule.max) issues.push({ rule: rule.id, index: i, message: `call ${JSON.stringify(k)} (event ${call.index}) answered more than ${rule.max} time(s)` });
+          if (rule.max !== undefined && call.answers > rule.max)
+            issues.push({
+              rule: rule.id,
+              index: i,
+              message: `call ${JSON.stringify(k)} (event ${call.index}) answered more than ${rule.max} time(s)`,
+            });
         }
       });
       if (rule.min === undefined) return;
       if (liftedByTerminal(rule.unlessTerminal, events, terminal)) return;
       for (const [k, call] of calls) {
-        if (call.answers < rule.min) issues.push({ rule: rule.id, index: call.index, message: `call ${JSON.stringify(k)} answered ${call.answers} time(s), fewer than ${rule.min}` });
+        if (call.answers < rule.min)
+          issues.push({
+            rule: rule.id,
+            index: call.index,
+            message: `call ${JSON.stringify(k)} answered ${call.answers} time(s), fewer than ${rule.min}`,
+          });
       }
       return;
     }
@@ -118,7 +156,11 @@ function apply(rule: TranscriptRule, events: readonly unknown[], terminal: Reado
 }
 
 /** The run's (first) terminal event matches one of `unless`. */
-function liftedByTerminal(unless: readonly Selector[] | undefined, events: readonly unknown[], terminal: ReadonlySet<string>): boolean {
+function liftedByTerminal(
+  unless: readonly Selector[] | undefined,
+  events: readonly unknown[],
+  terminal: ReadonlySet<string>,
+): boolean {
   const end = events.find((e) => selects({ terminal: true }, e, terminal));
   return end !== undefined && (unless ?? []).some((s) => selects(s, end, terminal));
 }

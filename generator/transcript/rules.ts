@@ -100,9 +100,14 @@ export interface TranscriptRules {
 }
 
 export class TranscriptRulesError extends EmitError {
-
   constructor(message: string, pointer = `/components/schemas/${TRANSCRIPT_COMPONENT}`) {
-    super("invalid-transcript-rules", "transcript", message, `Give #/components/schemas/${TRANSCRIPT_COMPONENT} an ${RULES_KEYWORD} list (\`mantyx-wire keywords\` says what it holds).`, pointer);
+    super(
+      "invalid-transcript-rules",
+      "transcript",
+      message,
+      `Give #/components/schemas/${TRANSCRIPT_COMPONENT} an ${RULES_KEYWORD} list (\`mantyx-wire keywords\` says what it holds).`,
+      pointer,
+    );
   }
 }
 
@@ -116,14 +121,21 @@ const AT = `#/components/schemas/${TRANSCRIPT_COMPONENT}/${RULES_KEYWORD}`;
 export function readTranscriptRules(schemas: Readonly<Record<string, SchemaObject>>): TranscriptRules {
   const component = schemas[TRANSCRIPT_COMPONENT] as Record<string, unknown> | undefined;
   if (component === undefined) {
-    throw new TranscriptRulesError(`No #/components/schemas/${TRANSCRIPT_COMPONENT}: add it with an ${RULES_KEYWORD} list (\`mantyx-wire keywords\`).`, "/components/schemas");
+    throw new TranscriptRulesError(
+      `No #/components/schemas/${TRANSCRIPT_COMPONENT}: add it with an ${RULES_KEYWORD} list (\`mantyx-wire keywords\`).`,
+      "/components/schemas",
+    );
   }
   const raw = component[RULES_KEYWORD];
-  if (!Array.isArray(raw) || raw.length === 0) throw new TranscriptRulesError(`${AT} must be a non-empty array of rule objects.`);
+  if (!Array.isArray(raw) || raw.length === 0)
+    throw new TranscriptRulesError(`${AT} must be a non-empty array of rule objects.`);
   const seen = new Set<string>();
   const rules = raw.map((r, i) => {
     const rule = readRule(r, `${AT}/${i}`);
-    if (seen.has(rule.id)) throw new TranscriptRulesError(`${AT}/${i}: duplicate rule id "${rule.id}"; ids name the rule a transcript breaks and must be unique.`);
+    if (seen.has(rule.id))
+      throw new TranscriptRulesError(
+        `${AT}/${i}: duplicate rule id "${rule.id}"; ids name the rule a transcript breaks and must be unique.`,
+      );
     seen.add(rule.id);
     return rule;
   });
@@ -133,20 +145,27 @@ export function readTranscriptRules(schemas: Readonly<Record<string, SchemaObjec
 /** Types of the `KnownAgentRunEvent` variants marked `x-terminal: true`, sorted (the same walk the client's event stream reads them by). */
 export function terminalTypes(schemas: Readonly<Record<string, SchemaObject>>): string[] {
   const out = terminalVariants(schemas, "KnownAgentRunEvent").map(([tag]) => tag);
-  if (out.length === 0) throw new TranscriptRulesError("No KnownAgentRunEvent variant carries x-terminal: true; the terminal selector would select nothing.");
+  if (out.length === 0)
+    throw new TranscriptRulesError(
+      "No KnownAgentRunEvent variant carries x-terminal: true; the terminal selector would select nothing.",
+    );
   return out;
 }
 
 function readRule(value: unknown, at: string): TranscriptRule {
   const r = object(value, at);
   const id = string(r["id"], `${at}/id`);
-  if (!/^[a-z][a-z0-9-]*$/.test(id)) throw new TranscriptRulesError(`${at}/id: "${id}" must be kebab-case (it becomes part of generated names and case ids).`);
+  if (!/^[a-z][a-z0-9-]*$/.test(id))
+    throw new TranscriptRulesError(
+      `${at}/id: "${id}" must be kebab-case (it becomes part of generated names and case ids).`,
+    );
   const description = string(r["description"], `${at}/description`);
   const base = { id, description };
   switch (r["check"]) {
     case "increasing": {
       const strict = r["strict"];
-      if (strict !== undefined && typeof strict !== "boolean") throw new TranscriptRulesError(`${at}/strict must be a boolean (false: values may repeat).`);
+      if (strict !== undefined && typeof strict !== "boolean")
+        throw new TranscriptRulesError(`${at}/strict must be a boolean (false: values may repeat).`);
       return {
         ...base,
         check: "increasing",
@@ -171,7 +190,8 @@ function readRule(value: unknown, at: string): TranscriptRule {
       };
     case "answers": {
       const requireCall = r["requireCall"];
-      if (requireCall !== undefined && typeof requireCall !== "boolean") throw new TranscriptRulesError(`${at}/requireCall must be a boolean.`);
+      if (requireCall !== undefined && typeof requireCall !== "boolean")
+        throw new TranscriptRulesError(`${at}/requireCall must be a boolean.`);
       const rule: AnswersRule = {
         ...base,
         check: "answers",
@@ -183,12 +203,16 @@ function readRule(value: unknown, at: string): TranscriptRule {
         ...unlessTerminal(r, at),
       };
       if (rule.requireCall !== true && rule.min === undefined && rule.max === undefined) {
-        throw new TranscriptRulesError(`${at}: an "answers" rule needs requireCall, min or max, else it checks nothing.`);
+        throw new TranscriptRulesError(
+          `${at}: an "answers" rule needs requireCall, min or max, else it checks nothing.`,
+        );
       }
       return rule;
     }
     default:
-      throw new TranscriptRulesError(`${at}/check: "${String(r["check"])}" is not one of increasing, count, none-after, answers, precedes.`);
+      throw new TranscriptRulesError(
+        `${at}/check: "${String(r["check"])}" is not one of increasing, count, none-after, answers, precedes.`,
+      );
   }
 }
 
@@ -204,7 +228,8 @@ function bounds(r: Record<string, unknown>, at: string): { min?: number; max?: n
   for (const k of ["min", "max"] as const) {
     const v = r[k];
     if (v === undefined) continue;
-    if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw new TranscriptRulesError(`${at}/${k} must be a non-negative integer.`);
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 0)
+      throw new TranscriptRulesError(`${at}/${k} must be a non-negative integer.`);
     out[k] = v;
   }
   return out;
@@ -214,11 +239,13 @@ function selector(value: unknown, at: string): Selector {
   const s = object(value, at);
   const out: { type?: string[]; terminal?: boolean; where?: Where[] } = {};
   for (const key of Object.keys(s)) {
-    if (key !== "type" && key !== "terminal" && key !== "where") throw new TranscriptRulesError(`${at}/${key}: a selector has only type, terminal and where.`);
+    if (key !== "type" && key !== "terminal" && key !== "where")
+      throw new TranscriptRulesError(`${at}/${key}: a selector has only type, terminal and where.`);
   }
   if (s["type"] !== undefined) {
     const t = s["type"];
-    if (!Array.isArray(t) || t.length === 0 || !t.every((x) => typeof x === "string")) throw new TranscriptRulesError(`${at}/type must be a non-empty array of event types.`);
+    if (!Array.isArray(t) || t.length === 0 || !t.every((x) => typeof x === "string"))
+      throw new TranscriptRulesError(`${at}/type must be a non-empty array of event types.`);
     out.type = [...(t as string[])];
   }
   if (s["terminal"] !== undefined) {
@@ -231,7 +258,8 @@ function selector(value: unknown, at: string): Selector {
     out.where = w.map((c, i) => {
       const o = object(c, `${at}/where/${i}`);
       const eq = o["equals"];
-      if (eq !== null && typeof eq === "object") throw new TranscriptRulesError(`${at}/where/${i}/equals must be a string, number, boolean or null.`);
+      if (eq !== null && typeof eq === "object")
+        throw new TranscriptRulesError(`${at}/where/${i}/equals must be a string, number, boolean or null.`);
       return { pointer: pointer(o["pointer"], `${at}/where/${i}/pointer`), equals: eq as Where["equals"] };
     });
   }
@@ -240,7 +268,8 @@ function selector(value: unknown, at: string): Selector {
 
 function pointer(value: unknown, at: string): string {
   const p = string(value, at);
-  if (!p.startsWith("/")) throw new TranscriptRulesError(`${at}: "${p}" must be a JSON pointer into one event, starting with "/".`);
+  if (!p.startsWith("/"))
+    throw new TranscriptRulesError(`${at}: "${p}" must be a JSON pointer into one event, starting with "/".`);
   return p;
 }
 
@@ -250,7 +279,8 @@ function string(value: unknown, at: string): string {
 }
 
 function object(value: unknown, at: string): Record<string, unknown> {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new TranscriptRulesError(`${at} must be an object.`);
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new TranscriptRulesError(`${at} must be an object.`);
   return value as Record<string, unknown>;
 }
 

@@ -10,7 +10,12 @@
 import type { MantyxCallOptions as CallOptions, ToolResultOutcome } from "../../generated/client.js";
 import type { MantyxCore } from "../../generated/client-core.js";
 import { postToolResult } from "../../generated/operations.js";
-import type { LocalToolCallData, LocalToolCallEvent, ToolResultFile, ToolResultRequest } from "../../generated/types.js";
+import type {
+  LocalToolCallData,
+  LocalToolCallEvent,
+  ToolResultFile,
+  ToolResultRequest,
+} from "../../generated/types.js";
 import { isRequestValidationError } from "../../runtime/client/index.js";
 
 /** What a handler learns about the call it serves. */
@@ -95,11 +100,15 @@ export function asAnswer(value: unknown): ToolAnswer {
     try {
       text = JSON.stringify(value) ?? "";
     } catch (e) {
-      return { error: truncateUtf8(`The tool returned a value that cannot be JSON-encoded: ${errorText(e)}`, MAX_ERROR_BYTES) };
+      return {
+        error: truncateUtf8(`The tool returned a value that cannot be JSON-encoded: ${errorText(e)}`, MAX_ERROR_BYTES),
+      };
     }
   }
   if (utf8Length(text) > MAX_RESULT_BYTES) {
-    return { error: `The tool's result is larger than ${MAX_RESULT_BYTES} bytes, the protocol's limit; return less, or upload it and return a link.` };
+    return {
+      error: `The tool's result is larger than ${MAX_RESULT_BYTES} bytes, the protocol's limit; return less, or upload it and return a link.`,
+    };
   }
   return { result: text };
 }
@@ -112,7 +121,9 @@ export function mcpAnswer(value: unknown): ToolAnswer {
     .filter((b) => b?.type === "text" && typeof b.text === "string")
     .map((b) => b.text as string)
     .join("\n");
-  return v.isError === true ? { error: truncateUtf8(text || "The MCP tool reported an error.", MAX_ERROR_BYTES) } : asAnswer(text);
+  return v.isError === true
+    ? { error: truncateUtf8(text || "The MCP tool reported an error.", MAX_ERROR_BYTES) }
+    : asAnswer(text);
 }
 
 /** What posting a tool result needs of a client (the generated MantyxClient has it). */
@@ -126,12 +137,22 @@ export interface ToolResultPoster {
  * call is still owed its one POST, so the reason is posted as the tool's
  * error instead, for the model to read.
  */
-export async function postToolAnswer(client: ToolResultPoster, runId: string, toolUseId: string, reply: ToolAnswer, options?: CallOptions): Promise<ToolResultOutcome> {
+export async function postToolAnswer(
+  client: ToolResultPoster,
+  runId: string,
+  toolUseId: string,
+  reply: ToolAnswer,
+  options?: CallOptions,
+): Promise<ToolResultOutcome> {
   try {
     return await client.postToolResult(runId, { toolUseId, ...reply }, options);
   } catch (error) {
     if (!isRequestValidationError(error) || "error" in reply) throw error;
-    return client.postToolResult(runId, { toolUseId, error: truncateUtf8(`The tool's answer could not be sent: ${error.message}`, MAX_ERROR_BYTES) }, options);
+    return client.postToolResult(
+      runId,
+      { toolUseId, error: truncateUtf8(`The tool's answer could not be sent: ${error.message}`, MAX_ERROR_BYTES) },
+      options,
+    );
   }
 }
 
@@ -161,11 +182,18 @@ export async function answerToolCall(
   const data = event?.data ?? (call as LocalToolCallData);
   let reply: ToolAnswer;
   try {
-    reply = asAnswer(await handler(data.args as Record<string, unknown>, { runId, call: data, event, signal: options.signal }));
+    reply = asAnswer(
+      await handler(data.args as Record<string, unknown>, { runId, call: data, event, signal: options.signal }),
+    );
   } catch (error) {
     reply = { error: truncateUtf8(errorText(error), MAX_ERROR_BYTES) };
   }
   // A MantyxCore posts through the operation function.
-  const poster = "postToolResult" in client ? client : { postToolResult: (id: string, body: ToolResultRequest, o?: CallOptions) => postToolResult(client, id, body, o) };
+  const poster =
+    "postToolResult" in client
+      ? client
+      : {
+          postToolResult: (id: string, body: ToolResultRequest, o?: CallOptions) => postToolResult(client, id, body, o),
+        };
   return postToolAnswer(poster, runId, data.toolUseId, reply, options);
 }

@@ -83,7 +83,10 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   const ka = Object.keys(a);
   const ob = b as Record<string, unknown>;
-  return ka.length === Object.keys(ob).length && ka.every((k) => Object.hasOwn(ob, k) && jsonEqual((a as Record<string, unknown>)[k], ob[k]));
+  return (
+    ka.length === Object.keys(ob).length &&
+    ka.every((k) => Object.hasOwn(ob, k) && jsonEqual((a as Record<string, unknown>)[k], ob[k]))
+  );
 }
 
 function pointer(path: string, key: string | number): string {
@@ -150,7 +153,8 @@ class Walker {
     if (max !== undefined && v > max) this.add(path, "maximum", `must be <= ${max}`);
     if (xmin !== undefined && v <= xmin) this.add(path, "exclusiveMinimum", `must be > ${xmin}`);
     if (xmax !== undefined && v >= xmax) this.add(path, "exclusiveMaximum", `must be < ${xmax}`);
-    if (mult !== undefined && mult > 0 && !Number.isInteger(v / mult)) this.add(path, "multipleOf", `must be a multiple of ${mult}`);
+    if (mult !== undefined && mult > 0 && !Number.isInteger(v / mult))
+      this.add(path, "multipleOf", `must be a multiple of ${mult}`);
   }
 
   private string(s: Record<string, unknown>, v: string, path: string): void {
@@ -158,8 +162,10 @@ class Walker {
     const maxLength = s["maxLength"];
     if (typeof minLength === "number" || typeof maxLength === "number") {
       const len = codePoints(v);
-      if (typeof minLength === "number" && len < minLength) this.add(path, "minLength", `must have at least ${minLength} characters`);
-      if (typeof maxLength === "number" && len > maxLength) this.add(path, "maxLength", `must have at most ${maxLength} characters`);
+      if (typeof minLength === "number" && len < minLength)
+        this.add(path, "minLength", `must have at least ${minLength} characters`);
+      if (typeof maxLength === "number" && len > maxLength)
+        this.add(path, "maxLength", `must have at most ${maxLength} characters`);
     }
     if (typeof s["pattern"] === "string") {
       const r = regex(s["pattern"]);
@@ -168,8 +174,10 @@ class Walker {
   }
 
   private array(s: Record<string, unknown>, v: unknown[], path: string, depth: number): void {
-    if (typeof s["minItems"] === "number" && v.length < s["minItems"]) this.add(path, "minItems", `must have at least ${s["minItems"]} items`);
-    if (typeof s["maxItems"] === "number" && v.length > s["maxItems"]) this.add(path, "maxItems", `must have at most ${s["maxItems"]} items`);
+    if (typeof s["minItems"] === "number" && v.length < s["minItems"])
+      this.add(path, "minItems", `must have at least ${s["minItems"]} items`);
+    if (typeof s["maxItems"] === "number" && v.length > s["maxItems"])
+      this.add(path, "maxItems", `must have at most ${s["maxItems"]} items`);
     let from = 0;
     if (Array.isArray(s["prefixItems"])) {
       const prefix = s["prefixItems"] as Schema[];
@@ -192,15 +200,24 @@ class Walker {
 
   private object(s: Record<string, unknown>, v: Record<string, unknown>, path: string, depth: number): void {
     const keys = Object.keys(v);
-    if (typeof s["minProperties"] === "number" && keys.length < s["minProperties"]) this.add(path, "minProperties", `must have at least ${s["minProperties"]} properties`);
-    if (typeof s["maxProperties"] === "number" && keys.length > s["maxProperties"]) this.add(path, "maxProperties", `must have at most ${s["maxProperties"]} properties`);
+    if (typeof s["minProperties"] === "number" && keys.length < s["minProperties"])
+      this.add(path, "minProperties", `must have at least ${s["minProperties"]} properties`);
+    if (typeof s["maxProperties"] === "number" && keys.length > s["maxProperties"])
+      this.add(path, "maxProperties", `must have at most ${s["maxProperties"]} properties`);
     if (Array.isArray(s["required"])) {
       for (const r of s["required"]) {
-        if (typeof r === "string" && !Object.hasOwn(v, r)) this.add(path, "required", `must have property ${JSON.stringify(r)}`);
+        if (typeof r === "string" && !Object.hasOwn(v, r))
+          this.add(path, "required", `must have property ${JSON.stringify(r)}`);
       }
     }
-    const props = (typeof s["properties"] === "object" && s["properties"] !== null ? s["properties"] : {}) as Record<string, Schema>;
-    const patternProps = typeof s["patternProperties"] === "object" && s["patternProperties"] !== null ? Object.entries(s["patternProperties"] as Record<string, Schema>) : [];
+    const props = (typeof s["properties"] === "object" && s["properties"] !== null ? s["properties"] : {}) as Record<
+      string,
+      Schema
+    >;
+    const patternProps =
+      typeof s["patternProperties"] === "object" && s["patternProperties"] !== null
+        ? Object.entries(s["patternProperties"] as Record<string, Schema>)
+        : [];
     const additional = s["additionalProperties"];
     for (const key of keys) {
       let known = Object.hasOwn(props, key);
@@ -230,10 +247,16 @@ class Walker {
       w.check(sub, v, path, depth + 1);
       return w.issues.length === 0;
     };
-    if (Array.isArray(s["anyOf"]) && !(s["anyOf"] as Schema[]).some(passes)) this.add(path, "anyOf", "must match a schema in anyOf");
+    if (Array.isArray(s["anyOf"]) && !(s["anyOf"] as Schema[]).some(passes))
+      this.add(path, "anyOf", "must match a schema in anyOf");
     if (Array.isArray(s["oneOf"])) {
       const n = (s["oneOf"] as Schema[]).filter(passes).length;
-      if (n !== 1) this.add(path, "oneOf", n === 0 ? "must match a schema in oneOf" : `must match exactly one schema in oneOf (matches ${n})`);
+      if (n !== 1)
+        this.add(
+          path,
+          "oneOf",
+          n === 0 ? "must match a schema in oneOf" : `must match exactly one schema in oneOf (matches ${n})`,
+        );
     }
     if ((typeof s["not"] === "object" && s["not"] !== null) || typeof s["not"] === "boolean") {
       if (passes(s["not"] as Schema)) this.add(path, "not", "must not match the schema in not");

@@ -32,7 +32,16 @@ import type {
   McpLocalToolRef,
   McpTool,
 } from "../../generated/types.js";
-import { asAnswer, errorText, MAX_ERROR_BYTES, mcpAnswer, truncateUtf8, type ToolAnswer, type ToolCallContext, type ToolHandlerResult } from "./answer.js";
+import {
+  asAnswer,
+  errorText,
+  MAX_ERROR_BYTES,
+  mcpAnswer,
+  truncateUtf8,
+  type ToolAnswer,
+  type ToolCallContext,
+  type ToolHandlerResult,
+} from "./answer.js";
 import { checkJsonSchema } from "./json-schema.js";
 import { isStandardJsonSchema, issueLine, jsonSchemaOf, type StandardJsonSchema } from "./standard-schema.js";
 
@@ -91,7 +100,10 @@ export type ArgsValidator = (schema: unknown, args: unknown, tool: { kind: strin
  * value is posted like a handler's (an MCP `CallToolResult` is flattened for
  * an `mcp_local` call); arguments are not checked (there is no schema).
  */
-export type FallbackHandler = (call: LocalToolCallData, context: ToolCallContext) => ToolHandlerResult | Promise<ToolHandlerResult>;
+export type FallbackHandler = (
+  call: LocalToolCallData,
+  context: ToolCallContext,
+) => ToolHandlerResult | Promise<ToolHandlerResult>;
 
 export interface ToolRegistryOptions {
   /** Agent Card field (or function) that indexes `a2a_local` peers. Default `"url"`. */
@@ -100,7 +112,11 @@ export interface ToolRegistryOptions {
   validateArgs?: ArgsValidator;
 }
 
-const A2A_ARGS: JsonSchemaObject = { type: "object", required: ["message"], properties: { message: { type: "string" } } };
+const A2A_ARGS: JsonSchemaObject = {
+  type: "object",
+  required: ["message"],
+  properties: { message: { type: "string" } },
+};
 
 /** A local tool as registered: its definition, and its schemas as sent (Standard JSON Schemas converted). */
 interface LocalTool {
@@ -133,7 +149,9 @@ export class ToolRegistry {
       options.validateArgs ??
       ((schema, args) => {
         const issues = checkJsonSchema(schema, args);
-        return issues.length === 0 ? null : issues.map((i) => `${i.instancePath === "" ? "(arguments)" : i.instancePath} ${i.message}`);
+        return issues.length === 0
+          ? null
+          : issues.map((i) => `${i.instancePath === "" ? "(arguments)" : i.instancePath} ${i.message}`);
       });
   }
 
@@ -144,8 +162,15 @@ export class ToolRegistry {
     this.locals.set(name, {
       definition: definition as unknown as LocalToolDefinition<never>,
       parameters: jsonSchemaOf(parameters, "input", `The parameters of local tool ${JSON.stringify(name)}`),
-      outputSchema: jsonSchemaOf(definition.outputSchema, "output", `The outputSchema of local tool ${JSON.stringify(name)}`),
-      standard: isStandardJsonSchema(parameters) && typeof parameters["~standard"].validate === "function" ? parameters : undefined,
+      outputSchema: jsonSchemaOf(
+        definition.outputSchema,
+        "output",
+        `The outputSchema of local tool ${JSON.stringify(name)}`,
+      ),
+      standard:
+        isStandardJsonSchema(parameters) && typeof parameters["~standard"].validate === "function"
+          ? parameters
+          : undefined,
     });
     return this;
   }
@@ -153,8 +178,12 @@ export class ToolRegistry {
   /** Registers an `a2a_local` peer (dispatched by its Agent Card's index field, `url` by default). */
   a2aLocal(definition: A2aPeerDefinition): this {
     const key = this.indexBy(definition.agentCard);
-    if (key === undefined) throw new Error(`The Agent Card of a2a_local tool ${JSON.stringify(definition.name)} lacks the field the registry indexes peers by (a2aIndexBy).`);
-    if (this.peers.has(key)) throw new Error(`An a2a_local peer with Agent Card key ${JSON.stringify(key)} is already registered.`);
+    if (key === undefined)
+      throw new Error(
+        `The Agent Card of a2a_local tool ${JSON.stringify(definition.name)} lacks the field the registry indexes peers by (a2aIndexBy).`,
+      );
+    if (this.peers.has(key))
+      throw new Error(`An a2a_local peer with Agent Card key ${JSON.stringify(key)} is already registered.`);
     this.peers.set(key, definition);
     this.peerList.push(definition);
     return this;
@@ -162,7 +191,8 @@ export class ToolRegistry {
 
   /** Registers an `mcp_local` server (dispatched by its label, `mcpServer`). */
   mcpLocal(definition: McpServerDefinition): this {
-    if (this.servers.has(definition.name)) throw new Error(`An mcp_local server labelled ${JSON.stringify(definition.name)} is already registered.`);
+    if (this.servers.has(definition.name))
+      throw new Error(`An mcp_local server labelled ${JSON.stringify(definition.name)} is already registered.`);
     this.servers.set(definition.name, definition);
     return this;
   }
@@ -211,7 +241,11 @@ export class ToolRegistry {
       switch (kind) {
         case "local": {
           const tool = this.locals.get(call.name);
-          if (tool === undefined) return await this.unmatched(ctx, `No local tool named ${JSON.stringify(call.name)} is registered in this client.`);
+          if (tool === undefined)
+            return await this.unmatched(
+              ctx,
+              `No local tool named ${JSON.stringify(call.name)} is registered in this client.`,
+            );
           let args = call.args;
           if (tool.standard !== undefined) {
             // The schema library's own check; its output (defaults, transforms) is what the handler gets.
@@ -231,11 +265,19 @@ export class ToolRegistry {
             // A call without its Agent Card (required at the strict level only: the official SDKs' servers send such
             // calls, and the SDKs dispatch them by name): the peer registered under the call's tool name, if any.
             peer = this.peerList.find((p) => p.name === call.name);
-            if (peer === undefined) return await this.unmatched(ctx, `The a2a_local call of tool ${JSON.stringify(call.name)} came without its Agent Card, and no a2a_local peer is registered under that name.`);
+            if (peer === undefined)
+              return await this.unmatched(
+                ctx,
+                `The a2a_local call of tool ${JSON.stringify(call.name)} came without its Agent Card, and no a2a_local peer is registered under that name.`,
+              );
           } else {
             const key = this.indexBy(card);
             peer = key === undefined ? undefined : this.peers.get(key);
-            if (peer === undefined) return await this.unmatched(ctx, `No a2a_local peer is registered for Agent Card ${JSON.stringify(key ?? null)} (tool ${JSON.stringify(call.name)}).`);
+            if (peer === undefined)
+              return await this.unmatched(
+                ctx,
+                `No a2a_local peer is registered for Agent Card ${JSON.stringify(key ?? null)} (tool ${JSON.stringify(call.name)}).`,
+              );
           }
           const bad = this.validateArgs(A2A_ARGS, call.args, { kind: "a2a_local", name: call.name });
           if (bad !== null) return this.badArgs(call.name, bad);
@@ -244,13 +286,23 @@ export class ToolRegistry {
         case "mcp_local": {
           const { mcpServer, mcpToolName } = call as { mcpServer?: string; mcpToolName?: string };
           const server = mcpServer === undefined ? undefined : this.servers.get(mcpServer);
-          if (server === undefined) return await this.unmatched(ctx, `No mcp_local server labelled ${JSON.stringify(mcpServer ?? null)} is registered.`);
+          if (server === undefined)
+            return await this.unmatched(
+              ctx,
+              `No mcp_local server labelled ${JSON.stringify(mcpServer ?? null)} is registered.`,
+            );
           const toolName = mcpToolName ?? call.name;
           const tool = server.tools.find((t) => t.name === toolName);
-          if (tool === undefined) return await this.unmatched(ctx, `MCP server ${JSON.stringify(server.name)} has no tool ${JSON.stringify(toolName)}.`);
+          if (tool === undefined)
+            return await this.unmatched(
+              ctx,
+              `MCP server ${JSON.stringify(server.name)} has no tool ${JSON.stringify(toolName)}.`,
+            );
           const bad = this.validateArgs(tool.inputSchema, call.args, { kind: "mcp_local", name: toolName });
           if (bad !== null) return this.badArgs(toolName, bad);
-          return mcpAnswer(await server.handler({ name: toolName, arguments: call.args as Record<string, unknown> }, ctx));
+          return mcpAnswer(
+            await server.handler({ name: toolName, arguments: call.args as Record<string, unknown> }, ctx),
+          );
         }
         default:
           return await this.unmatched(ctx, `This client cannot run tools of kind ${JSON.stringify(kind)}.`);
@@ -273,6 +325,8 @@ export class ToolRegistry {
   }
 
   private badArgs(name: string, problems: string[]): ToolAnswer {
-    return this.fail(`Invalid arguments for tool ${JSON.stringify(name)}:\n${problems.map((p) => `- ${p}`).join("\n")}`);
+    return this.fail(
+      `Invalid arguments for tool ${JSON.stringify(name)}:\n${problems.map((p) => `- ${p}`).join("\n")}`,
+    );
   }
 }

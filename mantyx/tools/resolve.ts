@@ -43,17 +43,26 @@ export async function fetchAgentCard(url: string | URL, options: FetchAgentCardO
   const base = new URL(url);
   const target = base.pathname.endsWith(".json") ? base : new URL(AGENT_CARD_PATH, base);
   const fetchFn = options.fetch ?? globalThis.fetch;
-  const response = await fetchFn(target, { headers: { accept: "application/json", ...options.headers }, signal: options.signal });
+  const response = await fetchFn(target, {
+    headers: { accept: "application/json", ...options.headers },
+    signal: options.signal,
+  });
   const text = await response.text();
-  if (!response.ok) throw new ToolResolutionError(`Agent Card ${target}: ${response.status} ${response.statusText}`.trimEnd());
+  if (!response.ok)
+    throw new ToolResolutionError(`Agent Card ${target}: ${response.status} ${response.statusText}`.trimEnd());
   let card: unknown;
   try {
     card = JSON.parse(text);
   } catch (cause) {
-    throw new ToolResolutionError(`Agent Card ${target}: the answer is not JSON (${response.headers.get("content-type")})`, { cause });
+    throw new ToolResolutionError(
+      `Agent Card ${target}: the answer is not JSON (${response.headers.get("content-type")})`,
+      { cause },
+    );
   }
   if (!validateAgentCard(card)) {
-    const issues = (validateAgentCard.errors ?? []).map((i) => `\n  ${i.instancePath || "(card)"}: ${i.message}`).join("");
+    const issues = (validateAgentCard.errors ?? [])
+      .map((i) => `\n  ${i.instancePath || "(card)"}: ${i.message}`)
+      .join("");
     throw new ToolResolutionError(`Agent Card ${target} is not a valid Agent Card:${issues}`);
   }
   return card;
@@ -63,8 +72,15 @@ export async function fetchAgentCard(url: string | URL, options: FetchAgentCardO
 export interface McpClientLike {
   /** The `serverInfo` of the `initialize` result; undefined before `connect()`. */
   getServerVersion(): McpImplementation | undefined;
-  listTools(params?: { cursor?: string }, options?: { signal?: AbortSignal }): Promise<{ tools: McpTool[]; nextCursor?: string | undefined }>;
-  callTool(params: { name: string; arguments?: Record<string, unknown> }, resultSchema?: undefined, options?: { signal?: AbortSignal }): Promise<unknown>;
+  listTools(
+    params?: { cursor?: string },
+    options?: { signal?: AbortSignal },
+  ): Promise<{ tools: McpTool[]; nextCursor?: string | undefined }>;
+  callTool(
+    params: { name: string; arguments?: Record<string, unknown> },
+    resultSchema?: undefined,
+    options?: { signal?: AbortSignal },
+  ): Promise<unknown>;
 }
 
 /**
@@ -73,25 +89,43 @@ export interface McpClientLike {
  * that forwards each call as `tools/call` (the result is flattened by the
  * registry). `name` is the SDK-side label the server is dispatched by.
  */
-export async function mcpServerFrom(name: string, client: McpClientLike, options: { signal?: AbortSignal | undefined } = {}): Promise<McpServerDefinition> {
+export async function mcpServerFrom(
+  name: string,
+  client: McpClientLike,
+  options: { signal?: AbortSignal | undefined } = {},
+): Promise<McpServerDefinition> {
   const serverInfo = client.getServerVersion();
-  if (serverInfo === undefined) throw new ToolResolutionError(`MCP server ${JSON.stringify(name)}: the client has no serverInfo; await client.connect(transport) (which runs initialize) first.`);
+  if (serverInfo === undefined)
+    throw new ToolResolutionError(
+      `MCP server ${JSON.stringify(name)}: the client has no serverInfo; await client.connect(transport) (which runs initialize) first.`,
+    );
   const tools: McpTool[] = [];
   const cursors = new Set<string>();
   for (let cursor: string | undefined; ; ) {
-    const page = await client.listTools(cursor === undefined ? undefined : { cursor }, options.signal ? { signal: options.signal } : undefined);
+    const page = await client.listTools(
+      cursor === undefined ? undefined : { cursor },
+      options.signal ? { signal: options.signal } : undefined,
+    );
     tools.push(...page.tools);
     cursor = page.nextCursor;
     // No cursor, or an empty one: the last page.
     if (!cursor) break;
     // A server that hands out a cursor twice would page forever.
-    if (cursors.has(cursor)) throw new ToolResolutionError(`MCP server ${JSON.stringify(name)}: tools/list returned the cursor ${JSON.stringify(cursor)} twice.`);
+    if (cursors.has(cursor))
+      throw new ToolResolutionError(
+        `MCP server ${JSON.stringify(name)}: tools/list returned the cursor ${JSON.stringify(cursor)} twice.`,
+      );
     cursors.add(cursor);
   }
   return {
     name,
     serverInfo,
     tools,
-    handler: (call, context) => client.callTool({ name: call.name, arguments: call.arguments }, undefined, context.signal ? { signal: context.signal } : undefined),
+    handler: (call, context) =>
+      client.callTool(
+        { name: call.name, arguments: call.arguments },
+        undefined,
+        context.signal ? { signal: context.signal } : undefined,
+      ),
   };
 }

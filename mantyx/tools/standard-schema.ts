@@ -30,14 +30,23 @@ export interface StandardJsonSchema<Output = unknown> {
 /** The result of a Standard Schema `validate`. */
 export type StandardResult<Output> =
   | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined }> };
+  | {
+      readonly issues: ReadonlyArray<{
+        readonly message: string;
+        readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+      }>;
+    };
 
 export function isStandardJsonSchema(value: unknown): value is StandardJsonSchema {
   return typeof value === "object" && value !== null && "~standard" in value;
 }
 
 /** `schema` as the JSON Schema to send: as is, or converted (Standard JSON Schema). */
-export function jsonSchemaOf(schema: JsonSchemaObject | StandardJsonSchema | undefined, side: "input" | "output", what: string): JsonSchemaObject | undefined {
+export function jsonSchemaOf(
+  schema: JsonSchemaObject | StandardJsonSchema | undefined,
+  side: "input" | "output",
+  what: string,
+): JsonSchemaObject | undefined {
   if (!isStandardJsonSchema(schema)) return schema;
   const converter = schema["~standard"].jsonSchema?.[side];
   if (typeof converter !== "function") {
@@ -49,7 +58,10 @@ export function jsonSchemaOf(schema: JsonSchemaObject | StandardJsonSchema | und
 }
 
 /** A Standard Schema issue as one line: `/path/to message`. */
-export function issueLine(issue: { message: string; path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined }): string {
+export function issueLine(issue: {
+  message: string;
+  path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+}): string {
   const path = (issue.path ?? []).map((p) => `/${String(typeof p === "object" ? p.key : p)}`).join("");
   return `${path || "(arguments)"} ${issue.message}`;
 }

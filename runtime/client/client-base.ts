@@ -10,7 +10,12 @@ import type { ClientOptions, SecurityScheme } from "./operation.js";
 import { schemeCredentials } from "./credentials.js";
 
 export class ClientBase extends HttpClient {
-  constructor(options: ClientOptions, version: string, pathOptions: Readonly<Record<string, string>> = {}, schemes: Readonly<Record<string, SecurityScheme>> = {}) {
+  constructor(
+    options: ClientOptions,
+    version: string,
+    pathOptions: Readonly<Record<string, string>> = {},
+    schemes: Readonly<Record<string, SecurityScheme>> = {},
+  ) {
     super(options, version, pathOptions, schemeCredentials(schemes));
   }
 }

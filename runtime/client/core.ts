@@ -19,7 +19,16 @@ import { ApiError, ConnectionError, unexpectedResponse } from "./errors.js";
 import { backoff, linked, sleep } from "./internal/backoff.js";
 import { failureReason, platformHeaders, send } from "./internal/platform.js";
 import { redactError, redactor, scrub, secretForms, type Redact } from "./internal/redact.js";
-import type { CallOptions, CallParams, ClientOptions, CredentialSender, CredentialSupport, Operation, OperationExtras, StreamRunOptions } from "./operation.js";
+import type {
+  CallOptions,
+  CallParams,
+  ClientOptions,
+  CredentialSender,
+  CredentialSupport,
+  Operation,
+  OperationExtras,
+  StreamRunOptions,
+} from "./operation.js";
 
 /** Default `timeoutMs` of a request (the event stream aside): a stalled server fails a call within a minute. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -53,7 +62,13 @@ export interface CallContext {
   /** Sends the call's request as `send` does (retries, the timeout) and resolves with its 2xx response, unread. */
   respond(): Promise<Response>;
   /** Sends one request of this call without a body: `retry` -1 retries failures of an idempotent request, 0 none (429 is retried unless 0). */
-  request(url: string, retry: number, signal: AbortSignal | undefined, accept: string, extra: Record<string, string>): Promise<Response>;
+  request(
+    url: string,
+    retry: number,
+    signal: AbortSignal | undefined,
+    accept: string,
+    extra: Record<string, string>,
+  ): Promise<Response>;
 }
 
 /**
@@ -81,7 +96,11 @@ async function bodyPrefix(response: Response): Promise<string> {
   let text = "";
   try {
     // (No body: `reader!` throws, and the text stays empty. A failure keeps what came before it.)
-    for (let chunk: ReadableStreamReadResult<Uint8Array>; text.length < ERROR_BODY_LIMIT && !(chunk = await reader!.read()).done; ) text += decoder.decode(chunk.value, { stream: true });
+    for (
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      text.length < ERROR_BODY_LIMIT && !(chunk = await reader!.read()).done;
+    )
+      text += decoder.decode(chunk.value, { stream: true });
   } catch {}
   reader?.cancel().catch(() => {});
   return text.slice(0, ERROR_BODY_LIMIT);
@@ -95,7 +114,11 @@ async function bodyPrefix(response: Response): Promise<string> {
  */
 const connectionError = (id: string, thrown: unknown, hide: Redact, attempts: number): ConnectionError => {
   const cause = redactError(thrown, hide);
-  return new ConnectionError(hide(`${id}: ${(cause as Error)?.message}${failureReason(cause)}`), { operationId: id, cause, attempts });
+  return new ConnectionError(hide(`${id}: ${(cause as Error)?.message}${failureReason(cause)}`), {
+    operationId: id,
+    cause,
+    attempts,
+  });
 };
 
 /**
@@ -113,7 +136,8 @@ function addHeaders(who: string, headers: Headers, set: Record<string, string> |
     } catch {
       throw new TypeError(`${who}: header ${JSON.stringify(name)}: invalid value (not shown)`);
     }
-    if (secrets && /^(authorization|x-api-key)$/i.test(name)) secrets.push(...secretForms(headers.get(name)!.replace(/^(bearer|basic)\s+/i, "")));
+    if (secrets && /^(authorization|x-api-key)$/i.test(name))
+      secrets.push(...secretForms(headers.get(name)!.replace(/^(bearer|basic)\s+/i, "")));
   }
 }
 
@@ -124,7 +148,13 @@ function addHeaders(who: string, headers: Headers, set: Record<string, string> |
  * HttpClient's static block: the only way into a client's private `#call`
  * (a `let` only so that the class can set it; nothing else assigns it).
  */
-export let callOperation: (client: HttpClient, id: string, operation: Operation, args: unknown[], kind?: OperationKind) => unknown;
+export let callOperation: (
+  client: HttpClient,
+  id: string,
+  operation: Operation,
+  args: unknown[],
+  kind?: OperationKind,
+) => unknown;
 
 /**
  * The client of generated code (codegen/v1 revision 7 on): the options, the
@@ -158,14 +188,21 @@ export class HttpClient {
    * with `<brand>Client` (`ApiClient` without one). Its errors are the
    * runtime's, with their neutral names (errors.ts).
    */
-  constructor(options: ClientOptions, version: string, pathOptions: Readonly<Record<string, string>> = {}, credentials?: CredentialSupport, brand = "") {
+  constructor(
+    options: ClientOptions,
+    version: string,
+    pathOptions: Readonly<Record<string, string>> = {},
+    credentials?: CredentialSupport,
+    brand = "",
+  ) {
     const { apiKey, userAgent, baseUrl } = options;
     const secrets = this.#secrets;
     const name = `${brand || "Api"}Client`;
     this.#o = options;
     this.#pathOptions = pathOptions;
     this.#credentials = credentials?.(options.credentials ?? {}, secrets);
-    if (!baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function") throw new TypeError(`${name}: pass baseUrl (and fetch)`);
+    if (!baseUrl || typeof (options.fetch ?? globalThis.fetch) != "function")
+      throw new TypeError(`${name}: pass baseUrl (and fetch)`);
     // A mistyped URL fails here, not as a "connection error" on every call.
     // A relative one resolves as fetch resolves it in a browser: against the
     // document's base URL.
@@ -177,7 +214,8 @@ export class HttpClient {
       throw new TypeError(`${name}: baseUrl ${JSON.stringify(baseUrl)} is not a URL`);
     }
     // fetch refuses such a URL, and its error would quote the password.
-    if (base.username || base.password) throw new TypeError(`${name}: baseUrl has a user name or password (not shown); pass apiKey`);
+    if (base.username || base.password)
+      throw new TypeError(`${name}: baseUrl has a user name or password (not shown); pass apiKey`);
     const headers = (this.#headers = new Headers(platformHeaders(version, userAgent)));
     addHeaders(name, headers, options.headers, secrets);
     if (apiKey !== undefined) {
@@ -230,7 +268,10 @@ export class HttpClient {
         path.replace(/\{([^}]+)\}/g, (_, name: string) => {
           const option = fromOption[name];
           const value = option === undefined ? args[nextArg++] : (callOptions?.[option] ?? settings[option]);
-          if (value == null || value === "") throw new TypeError(`${id}: pass ${option === undefined ? name : `{ ${option} } to the client or the call`}`);
+          if (value == null || value === "")
+            throw new TypeError(
+              `${id}: pass ${option === undefined ? name : `{ ${option} } to the client or the call`}`,
+            );
           const style = pathStyles?.[name];
           return style ? need("pathStyles").pathText(name, value, style) : encodeURIComponent(value as string);
         }) +
@@ -252,7 +293,19 @@ export class HttpClient {
       const ms = callOptions?.timeoutMs ?? settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
       // Not aborted when the work is done (only unhooked): aborting a finished fetch can reset its kept-alive connection.
       const deadline = linked(callOptions?.signal);
-      const timer = ms > 0 && ms < 2 ** 31 && setTimeout(() => deadline.abort(new ConnectionError(`${id}: no complete answer within ${ms} ms (timeoutMs)`, { operationId: id, attempts: attempts[0] })), ms);
+      const timer =
+        ms > 0 &&
+        ms < 2 ** 31 &&
+        setTimeout(
+          () =>
+            deadline.abort(
+              new ConnectionError(`${id}: no complete answer within ${ms} ms (timeoutMs)`, {
+                operationId: id,
+                attempts: attempts[0],
+              }),
+            ),
+          ms,
+        );
       try {
         const target = url();
         let encoded: readonly [BodyInit?, string?] = [];
@@ -260,7 +313,12 @@ export class HttpClient {
         // the stack) is the caller's mistake, a TypeError; nothing is sent. A
         // body that is not JSON goes as given (./extras.ts).
         try {
-          encoded = body === undefined ? [] : operation.bodyMedia ? extras!.body(body, operation.bodyMedia) : [JSON.stringify(body), "application/json"];
+          encoded =
+            body === undefined
+              ? []
+              : operation.bodyMedia
+                ? extras!.body(body, operation.bodyMedia)
+                : [JSON.stringify(body), "application/json"];
         } catch (cause) {
           throw new TypeError(`${id}: the body is not JSON-encodable (${(cause as Error).message})`, { cause });
         }
@@ -312,7 +370,8 @@ export class HttpClient {
           hide,
           send,
           respond: async () => (await respond())[0],
-          request: (target, retry, signal, accept, extra) => this.#request(id, method, target, retry, callOptions, signal, accept, extra, hide),
+          request: (target, retry, signal, accept, extra) =>
+            this.#request(id, method, target, retry, callOptions, signal, accept, extra, hide),
         })
       : send();
   }
@@ -346,7 +405,8 @@ export class HttpClient {
     // the caller's mistake, thrown as the TypeError it is, never retried as
     // a network failure.
     const headers = new Headers(this.#headers);
-    for (const set of [{ accept }, callOptions?.headers, extra, type && { "content-type": type }]) addHeaders(id, headers, set || {});
+    for (const set of [{ accept }, callOptions?.headers, extra, type && { "content-type": type }])
+      addHeaders(id, headers, set || {});
     // The call's redaction (its `extra` headers are the call's own, plus a resume point).
     const hide = redaction();
     // The headers with a credential that fetch would forward to the origin a redirect names (./internal/platform.ts).
@@ -364,10 +424,13 @@ export class HttpClient {
           { url, method, headers, body: payload, signal },
           carried,
           () =>
-            new ConnectionError(`${id}: a browser hides the redirect; not followed (${carried} would go along): use Authorization, or the final URL as baseUrl`, {
-              operationId: id,
-              attempts: attempt,
-            }),
+            new ConnectionError(
+              `${id}: a browser hides the redirect; not followed (${carried} would go along): use Authorization, or the final URL as baseUrl`,
+              {
+                operationId: id,
+                attempts: attempt,
+              },
+            ),
         );
         if (response.ok) {
           await read?.(response);
@@ -399,7 +462,8 @@ export class HttpClient {
         response = undefined;
       }
       // 408 (the server timed the request out, RFC 9110 §15.5.9: it may be repeated) counts as a failure to be retried.
-      const retriable = response?.status == 429 || (retry < 0 && (!response || response.status > 499 || response.status == 408));
+      const retriable =
+        response?.status == 429 || (retry < 0 && (!response || response.status > 499 || response.status == 408));
       if (!retry || attempt > maxRetries || !retriable) throw error;
       await sleep(backoff(attempt, retryDelay, undefined, (error as ApiError).retryAfterMs), signal);
     }

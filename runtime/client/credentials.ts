@@ -10,7 +10,8 @@ import type { Credential, CredentialSupport, SecurityScheme } from "./operation.
 import { secretForms } from "./internal/redact.js";
 
 /** The secret a credential is sent as: the token or key, or a basic one's password. */
-export const secretOf = (credential: Credential): string => (typeof credential == "string" ? credential : credential.password);
+export const secretOf = (credential: Credential): string =>
+  typeof credential == "string" ? credential : credential.password;
 
 /** Sends the credentials of the schemes `schemes` (the schema's, by name) that each operation's security requires. */
 export const schemeCredentials =
@@ -26,7 +27,9 @@ export const schemeCredentials =
     }
     return ({ security }, query, headers, need) => {
       // An empty alternative (`{}`: authentication optional) is taken only when no other is held: a held token is sent.
-      for (const name of security?.find((names) => names.length > 0 && names.every((name) => credentials[name] !== undefined && schemes[name])) ?? []) {
+      for (const name of security?.find(
+        (names) => names.length > 0 && names.every((name) => credentials[name] !== undefined && schemes[name]),
+      ) ?? []) {
         const scheme = schemes[name]!;
         const credential = credentials[name]!;
         if (scheme[0] == "bearer") headers.authorization = `Bearer ${secretOf(credential)}`;

@@ -31,7 +31,13 @@ export function defineOperations(target: ClientClass, operations: Readonly<Recor
     const { stream, items, pages } = operation;
     const probe = stream?.status?.operation;
     const kind: OperationKind | undefined = stream
-      ? eventStreamKind(probe === undefined ? undefined : () => (client, ...args) => (client as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[probe]!(...args))
+      ? eventStreamKind(
+          probe === undefined
+            ? undefined
+            : () =>
+                (client, ...args) =>
+                  (client as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[probe]!(...args),
+        )
       : items
         ? operation.either
           ? operation.body

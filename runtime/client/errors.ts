@@ -36,7 +36,14 @@ class ClientError extends Error {
 export const retryAfterMs = (h: string | null): number | undefined =>
   h == null ? undefined : Math.max(0, +h >= 0 ? +h * 1e3 : Date.parse(h) - Date.now()) || 0;
 
-const CODES: Record<number, string> = { 400: "invalid_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 409: "conflict", 429: "rate_limited" };
+const CODES: Record<number, string> = {
+  400: "invalid_request",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  409: "conflict",
+  429: "rate_limited",
+};
 
 /** A non-2xx answer from the API. */
 export class ApiError extends ClientError {
@@ -74,7 +81,10 @@ export class ApiError extends ClientError {
     const b = (body || {}) as Record<string, unknown>;
     const str = (v: unknown): string | undefined => (typeof v == "string" ? v : undefined);
     const error = str(b["error"]);
-    const code = (error && /^[a-z][a-z0-9_.]*$/.test(error) ? error : str(b["code"])) ?? CODES[status] ?? (status > 499 ? "server_error" : "http_error");
+    const code =
+      (error && /^[a-z][a-z0-9_.]*$/.test(error) ? error : str(b["code"])) ??
+      CODES[status] ??
+      (status > 499 ? "server_error" : "http_error");
     const hint = str(b["hint"]);
     // (The scopes of a 403 as the body names them; `requiredScopesOf` adds WWW-Authenticate's.)
     const scopes = b["required"];
@@ -98,7 +108,10 @@ export class ApiError extends ClientError {
 /** True for an ApiError (whatever its brand), also one from another copy of this module. */
 export function isApiError(e: unknown): e is ApiError {
   const o = e as ApiError | null;
-  return e instanceof ApiError || (typeof o?.status == "number" && typeof o.code == "string" && typeof o.operationId == "string");
+  return (
+    e instanceof ApiError ||
+    (typeof o?.status == "number" && typeof o.code == "string" && typeof o.operationId == "string")
+  );
 }
 
 /** A request body that fails the schema; nothing was sent. `issues` lists every problem found. */
@@ -146,10 +159,19 @@ export class UnexpectedResponseError extends ClientError {
 }
 
 /** The UnexpectedResponseError of operation `id`'s 2xx `response`, which is not `what`; its content type redacted by `hide` (a server may echo the credential into any header). */
-export function unexpectedResponse(id: string, response: Response, hide: (text: string) => string, what: string): UnexpectedResponseError {
+export function unexpectedResponse(
+  id: string,
+  response: Response,
+  hide: (text: string) => string,
+  what: string,
+): UnexpectedResponseError {
   const raw = response.headers.get("content-type");
   const contentType = raw && hide(raw);
-  return new UnexpectedResponseError(`${id}: ${response.status} ${contentType}, not ${what}`, { operationId: id, status: response.status, contentType });
+  return new UnexpectedResponseError(`${id}: ${response.status} ${contentType}, not ${what}`, {
+    operationId: id,
+    status: response.status,
+    contentType,
+  });
 }
 
 export function isUnexpectedResponseError(e: unknown): e is UnexpectedResponseError {

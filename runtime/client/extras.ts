@@ -6,7 +6,16 @@
  * query or a cookie). Generated operation functions pass it only in the
  * entries that need it; a program calling none of those bundles none of it.
  */
-import type { CallParams, Credential, HeaderStyle, OperationExtras, ParamsSpec, PathStyle, QueryStyle, SecurityScheme } from "./operation.js";
+import type {
+  CallParams,
+  Credential,
+  HeaderStyle,
+  OperationExtras,
+  ParamsSpec,
+  PathStyle,
+  QueryStyle,
+  SecurityScheme,
+} from "./operation.js";
 import { isJsonMediaType } from "./media.js";
 import { secretOf } from "./credentials.js";
 
@@ -35,7 +44,9 @@ const headerText = (value: unknown, style: HeaderStyle = "simple"): string =>
 
 /** Header or cookie parameters by name with their style: a list (revision 4's form) names `simple` ones. */
 const styled = (spec: ParamsSpec["header"]): Readonly<Record<string, HeaderStyle>> =>
-  Array.isArray(spec) ? Object.fromEntries(spec.map((name) => [name, "simple"])) : ((spec ?? {}) as Readonly<Record<string, HeaderStyle>>);
+  Array.isArray(spec)
+    ? Object.fromEntries(spec.map((name) => [name, "simple"]))
+    : ((spec ?? {}) as Readonly<Record<string, HeaderStyle>>);
 
 /** Appends one query parameter as its style says (an undefined or null value is left out). */
 function addQuery(query: URLSearchParams, name: string, value: unknown, style: QueryStyle): void {
@@ -77,7 +88,12 @@ function pathText(name: string, value: unknown, style: PathStyle): string {
 
 export const operationExtras: OperationExtras = {
   pathText,
-  params(spec: ParamsSpec, given: CallParams | undefined, query: URLSearchParams, headers: Record<string, string>): void {
+  params(
+    spec: ParamsSpec,
+    given: CallParams | undefined,
+    query: URLSearchParams,
+    headers: Record<string, string>,
+  ): void {
     const styles = spec.query ?? {};
     for (const name in styles) addQuery(query, name, given?.query?.[name], styles[name]!);
     const header = styled(spec.header);
@@ -91,7 +107,12 @@ export const operationExtras: OperationExtras = {
       if (value != null) addCookie(headers, name, headerText(value, cookie[name]));
     }
   },
-  credential(scheme: SecurityScheme, credential: Credential, query: URLSearchParams, headers: Record<string, string>): void {
+  credential(
+    scheme: SecurityScheme,
+    credential: Credential,
+    query: URLSearchParams,
+    headers: Record<string, string>,
+  ): void {
     const secret = secretOf(credential);
     if (scheme[0] == "basic") headers.authorization = `Basic ${basicToken(credential)}`;
     else if (scheme[1] == "query") query.append(scheme[2]!, secret);
@@ -105,7 +126,9 @@ export const operationExtras: OperationExtras = {
   body: (body: unknown, media: string): readonly [BodyInit, string?] =>
     isJsonMediaType(media)
       ? [JSON.stringify(body), media]
-      : body instanceof URLSearchParams || (typeof FormData != "undefined" && body instanceof FormData) || media.includes("*")
+      : body instanceof URLSearchParams ||
+          (typeof FormData != "undefined" && body instanceof FormData) ||
+          media.includes("*")
         ? [body as BodyInit]
         : [body as BodyInit, media],
 };

@@ -43,7 +43,20 @@ export {
 export type { BackoffOptions } from "./internal/backoff.js";
 export { onceKind } from "./once.js";
 export { checkedBody } from "./request-check.js";
-export { eitherKind, isServerSentError, isStream, itemStreamKind, ServerSentError, type ItemStreamOptions } from "./item-stream.js";
+export {
+  eitherKind,
+  isServerSentError,
+  isStream,
+  itemStreamKind,
+  ServerSentError,
+  type ItemStreamOptions,
+} from "./item-stream.js";
 export { pagesKind } from "./pages.js";
-export { DEFAULT_IDLE_TIMEOUT_MS, eventStream, eventStreamKind, type RunEventStream, type RunStreamItem } from "./stream-run.js";
+export {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  eventStream,
+  eventStreamKind,
+  type RunEventStream,
+  type RunStreamItem,
+} from "./stream-run.js";
 export { isStreamDecodeError, StreamDecodeError, type OnInvalid, type ValidationMode } from "../events/index.js";

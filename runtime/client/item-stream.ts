@@ -58,7 +58,12 @@ export interface ItemStreamOptions {
 
 /** The media types each mode reads (a 2xx of another type is an UnexpectedResponseError: a proxy's page, not items). */
 const SSE = /^text\/event-stream/i;
-const MEDIA: Record<ItemStreamMode, RegExp> = { sse: SSE, "sse-json": SSE, "sse-data": SSE, jsonl: /^application\/(jsonl|x-ndjson|x-jsonlines|json-lines)/i };
+const MEDIA: Record<ItemStreamMode, RegExp> = {
+  sse: SSE,
+  "sse-json": SSE,
+  "sse-data": SSE,
+  jsonl: /^application\/(jsonl|x-ndjson|x-jsonlines|json-lines)/i,
+};
 
 const ITEM_STREAM_ACCEPT: Record<ItemStreamMode, string> = {
   sse: "text/event-stream",
@@ -88,7 +93,8 @@ export class ServerSentError extends Error {
 }
 
 /** True for a ServerSentError, also one from another copy of this module. */
-export const isServerSentError = (e: unknown): e is ServerSentError => (e as Error | null)?.name == "ServerSentError" && typeof (e as ServerSentError).frame == "object";
+export const isServerSentError = (e: unknown): e is ServerSentError =>
+  (e as Error | null)?.name == "ServerSentError" && typeof (e as ServerSentError).frame == "object";
 
 /** What `itemStream` needs of the operation. */
 export interface ItemStreamSpec {
@@ -146,7 +152,10 @@ export function itemStream<T>(
       const contentType = hide(response.headers.get("content-type") ?? "");
       if (!MEDIA[mode].test(contentType) || !response.body) {
         await response.body?.cancel().catch(() => undefined);
-        throw new UnexpectedResponseError(`${id}: ${response.status} ${contentType || "without a content type"}, not ${ITEM_STREAM_ACCEPT[mode]}`, { operationId: id, status: response.status, contentType });
+        throw new UnexpectedResponseError(
+          `${id}: ${response.status} ${contentType || "without a content type"}, not ${ITEM_STREAM_ACCEPT[mode]}`,
+          { operationId: id, status: response.status, contentType },
+        );
       }
       try {
         if (mode == "jsonl") {
@@ -181,8 +190,15 @@ export function itemStream<T>(
         if (error instanceof StreamDecodeError || error instanceof ServerSentError) throw error;
         if (!resume || !lastEventId || ++drops > maxReconnects) {
           const reason = redactError(error, hide);
-          const hint = lastEventId ? `; the last event id was ${JSON.stringify(hide(lastEventId))}${resume ? "" : " (the document does not say the server resumes: pass { resume: true, lastEventId } to resume)"}` : "";
-          throw new ConnectionError(`${id}: the stream broke off${hint}`, { operationId: id, cause: reason, attempts: drops, lastEventId });
+          const hint = lastEventId
+            ? `; the last event id was ${JSON.stringify(hide(lastEventId))}${resume ? "" : " (the document does not say the server resumes: pass { resume: true, lastEventId } to resume)"}`
+            : "";
+          throw new ConnectionError(`${id}: the stream broke off${hint}`, {
+            operationId: id,
+            cause: reason,
+            attempts: drops,
+            lastEventId,
+          });
         }
       }
       await sleep(backoff(drops, reconnectDelay, retryMs), signal);
@@ -211,7 +227,16 @@ export const itemStreamKind: OperationKind = (ctx) => {
   return itemStream(
     id,
     { mode, sentinel: operation.sentinel, resume: operation.resume },
-    (last) => (withBody ? ctx.respond() : request(target, -1, options.signal, ITEM_STREAM_ACCEPT[mode], last ? { ...headers, "last-event-id": last } : headers)),
+    (last) =>
+      withBody
+        ? ctx.respond()
+        : request(
+            target,
+            -1,
+            options.signal,
+            ITEM_STREAM_ACCEPT[mode],
+            last ? { ...headers, "last-event-id": last } : headers,
+          ),
     options,
     redact,
     !withBody,
@@ -232,7 +257,14 @@ export const eitherKind: OperationKind = (ctx: CallContext) => {
     const { id, operation, callOptions } = ctx;
     const type = response.headers.get("content-type") ?? "";
     if (MEDIA[operation.items!].test(type)) {
-      return itemStream(id, { mode: operation.items!, sentinel: operation.sentinel }, async () => response, callOptions as ItemStreamOptions, ctx.hide(), false);
+      return itemStream(
+        id,
+        { mode: operation.items!, sentinel: operation.sentinel },
+        async () => response,
+        callOptions as ItemStreamOptions,
+        ctx.hide(),
+        false,
+      );
     }
     const text = await response.text();
     if (/^application\/([\w.+-]*\+)?json/i.test(type)) {
@@ -250,4 +282,5 @@ export const eitherKind: OperationKind = (ctx: CallContext) => {
  * Narrows the answer of a JSON-or-stream call (`Json | AsyncIterable<Item>`)
  * to its stream: `if (isStream(answer)) for await (const item of answer) …`.
  */
-export const isStream = <T>(answer: T): answer is Extract<T, AsyncIterable<unknown>> => typeof (answer as { [Symbol.asyncIterator]?: unknown } | null)?.[Symbol.asyncIterator] == "function";
+export const isStream = <T>(answer: T): answer is Extract<T, AsyncIterable<unknown>> =>
+  typeof (answer as { [Symbol.asyncIterator]?: unknown } | null)?.[Symbol.asyncIterator] == "function";

@@ -11,7 +11,11 @@ import type { Operation, OperationExtras } from "./operation.js";
 import { operationExtras } from "./extras.js";
 
 /** An entry with parameters, styled path parameters or a body that is not JSON carries the code that sends them (`extras`): without it they could not be sent. */
-type Lean = Operation & ({ readonly params?: undefined; readonly bodyMedia?: undefined; readonly pathStyles?: undefined } | { readonly extras: OperationExtras });
+type Lean = Operation &
+  (
+    | { readonly params?: undefined; readonly bodyMedia?: undefined; readonly pathStyles?: undefined }
+    | { readonly extras: OperationExtras }
+  );
 
 /**
  * The function of one operation: `(client, ...the method's arguments)`,
@@ -21,7 +25,11 @@ type Lean = Operation & ({ readonly params?: undefined; readonly bodyMedia?: und
  * only when it carries `extras` (`operationExtras`, ./extras.ts): generated
  * code (revision 5 on) passes it in the entries that need it.
  */
-export function operation<F>(id: string, entry: Lean & { readonly body?: undefined; readonly once?: undefined }, kind?: OperationKind): F;
+export function operation<F>(
+  id: string,
+  entry: Lean & { readonly body?: undefined; readonly once?: undefined },
+  kind?: OperationKind,
+): F;
 /**
  * An entry with a body validator or `once` needs the kind that makes them
  * hold (`checkedBody(…)`, `onceKind`): without it the body would go
@@ -36,7 +44,11 @@ export function operation<F>(id: string, entry: Operation, kind?: OperationKind)
  * `operation` for code generated before revision 5, whose entries carry no
  * `extras`: every entry gets it (so such a program bundles it).
  */
-export function operationFunction<F>(id: string, entry: Operation & { readonly body?: undefined; readonly once?: undefined }, kind?: OperationKind): F;
+export function operationFunction<F>(
+  id: string,
+  entry: Operation & { readonly body?: undefined; readonly once?: undefined },
+  kind?: OperationKind,
+): F;
 export function operationFunction<F>(id: string, entry: Operation, kind: OperationKind): F;
 export function operationFunction<F>(id: string, entry: Operation, kind?: OperationKind): F {
   return operation(id, { extras: operationExtras, ...entry }, kind!);

@@ -119,7 +119,10 @@ export interface ParamsSpec {
 }
 
 /** A security scheme the client sends (OpenAPI Security Scheme Object): bearer token, basic user/password, or an API key by name in a header, the query or a cookie. */
-export type SecurityScheme = readonly ["bearer"] | readonly ["basic"] | readonly ["apiKey", "header" | "query" | "cookie", string];
+export type SecurityScheme =
+  | readonly ["bearer"]
+  | readonly ["basic"]
+  | readonly ["apiKey", "header" | "query" | "cookie", string];
 
 /** A credential for one scheme: a token or key, or a user name and password (basic). */
 export type Credential = string | { readonly username: string; readonly password: string };
@@ -142,7 +145,12 @@ export type CredentialSupport = (
  * `need(name)` gives the entry's extras for a scheme that is neither a
  * bearer token nor a header key.
  */
-export type CredentialSender = (operation: Operation, query: URLSearchParams, headers: Record<string, string>, need: (what: string) => OperationExtras) => void;
+export type CredentialSender = (
+  operation: Operation,
+  query: URLSearchParams,
+  headers: Record<string, string>,
+  need: (what: string) => OperationExtras,
+) => void;
 
 /** What a method with parameters takes: `{ query?, header?, cookie? }`, each by the parameter's name. */
 export interface CallParams {
@@ -158,8 +166,18 @@ export interface CallParams {
  * `headers.cookie`); a body that is not JSON.
  */
 export interface OperationExtras {
-  params(spec: ParamsSpec, given: CallParams | undefined, query: URLSearchParams, headers: Record<string, string>): void;
-  credential(scheme: SecurityScheme, credential: Credential, query: URLSearchParams, headers: Record<string, string>): void;
+  params(
+    spec: ParamsSpec,
+    given: CallParams | undefined,
+    query: URLSearchParams,
+    headers: Record<string, string>,
+  ): void;
+  credential(
+    scheme: SecurityScheme,
+    credential: Credential,
+    query: URLSearchParams,
+    headers: Record<string, string>,
+  ): void;
   /** A body of media type `media` (not JSON), as sent, and its content type (none for FormData and URLSearchParams, which set their own). */
   body(body: unknown, media: string): readonly [BodyInit, string?];
   /** A path parameter's value as its style writes it into the path, URL-encoded (`PathStyle`). */
@@ -280,7 +298,9 @@ export interface CallOptions {
  * (any 2xx), or one of the outcomes the schema names for a status. Anything
  * else is thrown as ApiError.
  */
-export type OnceOutcome<Name extends string = string> = { status: "accepted"; httpStatus: number } | { status: Name; error: ApiError };
+export type OnceOutcome<Name extends string = string> =
+  | { status: "accepted"; httpStatus: number }
+  | { status: Name; error: ApiError };
 
 /** Opens one stream connection (resuming after `lastSeq` when defined): the 2xx response; throws what a request throws. */
 export type StreamOpener = (lastSeq: number | undefined, signal: AbortSignal) => Promise<Response>;

@@ -15,7 +15,11 @@ type CallParams = { query?: Record<string, unknown> } & Record<string, unknown>;
  * parameters; `params` are the caller's (a cursor among them is the first
  * page's). Stops early when the consumer does (`break`).
  */
-export async function* pagesOf<Page>(fetchPage: (params: CallParams) => Promise<Page>, spec: PagesSpec, params: CallParams | undefined): AsyncGenerator<Page, void> {
+export async function* pagesOf<Page>(
+  fetchPage: (params: CallParams) => Promise<Page>,
+  spec: PagesSpec,
+  params: CallParams | undefined,
+): AsyncGenerator<Page, void> {
   const seen = new Set<string>();
   let query = { ...params?.query };
   for (;;) {
@@ -30,4 +34,9 @@ export async function* pagesOf<Page>(fetchPage: (params: CallParams) => Promise<
 
 /** Pages as an operation kind (core.ts): each page one call of the operation, with the same arguments but the parameters object. */
 export const pagesKind: OperationKind = ({ client, id, operation, args, paramsIndex: at }) =>
-  pagesOf((params) => callOperation(client, id, operation, [...args.slice(0, at), params, ...args.slice(at + 1)]) as Promise<unknown>, operation.pages!, args[at] as CallParams | undefined);
+  pagesOf(
+    (params) =>
+      callOperation(client, id, operation, [...args.slice(0, at), params, ...args.slice(at + 1)]) as Promise<unknown>,
+    operation.pages!,
+    args[at] as CallParams | undefined,
+  );

@@ -12,7 +12,8 @@ import type { BodyCheck } from "./operation.js";
 import { RequestValidationError } from "./errors.js";
 
 /** Falsy when the body is valid, else every problem. */
-export const bodyIssues = (all: BodyCheck, body: unknown): ValidationIssue[] | false => !all(body) && (all.errors ?? []).filter((i) => i.keyword != "if");
+export const bodyIssues = (all: BodyCheck, body: unknown): ValidationIssue[] | false =>
+  !all(body) && (all.errors ?? []).filter((i) => i.keyword != "if");
 
 /**
  * The error message's lines for `issues`, shorter than the list itself:
@@ -24,13 +25,19 @@ export const bodyIssues = (all: BodyCheck, body: unknown): ValidationIssue[] | f
  *   the branch that has the property, and the other issue says what is wrong.
  */
 export function describeBodyIssues(issues: readonly ValidationIssue[]): string {
-  const about = (i: ValidationIssue, path: string): boolean => i.instancePath == path || i.instancePath.startsWith(`${path}/`);
+  const about = (i: ValidationIssue, path: string): boolean =>
+    i.instancePath == path || i.instancePath.startsWith(`${path}/`);
   const shown = issues.filter(
     (i) =>
       !((i.keyword == "oneOf" || i.keyword == "anyOf") && issues.length > 1) &&
-      !(i.keyword == "false schema" && issues.some((j) => j != i && j.keyword != "false schema" && about(j, i.instancePath))),
+      !(
+        i.keyword == "false schema" &&
+        issues.some((j) => j != i && j.keyword != "false schema" && about(j, i.instancePath))
+      ),
   );
-  return shown.map((i) => `\n  ${i.instancePath || "(body)"}: ${i.keyword == "false schema" ? "must not be present" : i.message}`).join("");
+  return shown
+    .map((i) => `\n  ${i.instancePath || "(body)"}: ${i.keyword == "false schema" ? "must not be present" : i.message}`)
+    .join("");
 }
 
 /**
@@ -48,7 +55,10 @@ export const checkedBody =
     const { validation: mode, onWarning = (m: string) => console.warn(m) } = settings;
     const issues = mode != "off" && bodyIssues(operation.body!, args[paramsIndex - 1]);
     if (issues) {
-      const e = new RequestValidationError(`${id}: invalid body, not sent:${describeBodyIssues(issues)}`, { operationId: id, issues });
+      const e = new RequestValidationError(`${id}: invalid body, not sent:${describeBodyIssues(issues)}`, {
+        operationId: id,
+        issues,
+      });
       if (mode != "warn") throw e;
       onWarning(e.message, e);
     }

@@ -70,14 +70,17 @@ import { redactError, scrub, type Redact } from "./internal/redact.js";
 /** Default `idleTimeoutMs`: a half-open connection is noticed within a minute. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
-
 /** Items of a run stream: events, plus StreamDecodeErrors with `onInvalid: "deliver"`. */
 export type RunStreamItem<E = EventEnvelope> = DecodedItem<E>;
 
 /** The `seq` of a malformed message: its parsed envelope's, else its SSE id's (which may be inherited). */
 function invalidSeq(item: StreamDecodeError): number | undefined {
   const seq = (item.value as { seq?: unknown } | null | undefined)?.seq;
-  return Number.isInteger(seq) && (seq as number) >= 0 ? (seq as number) : /^\d+$/.test(item.frame.id) ? +item.frame.id : undefined;
+  return Number.isInteger(seq) && (seq as number) >= 0
+    ? (seq as number)
+    : /^\d+$/.test(item.frame.id)
+      ? +item.frame.id
+      : undefined;
 }
 
 /**
@@ -92,7 +95,15 @@ function redacted(item: StreamDecodeError, hide: Redact): StreamDecodeError {
   } catch {
     // Nested deeper than JSON.stringify's stack (JSON.parse has none): left out, the frame's text holds it.
   }
-  return new StreamDecodeError(item.type, { ...frame, id: hide(frame.id), event: hide(frame.event), data: hide(frame.data) }, scrub(item.issues, hide), redactError(item.cause, hide), value, item.terminal, item.shape);
+  return new StreamDecodeError(
+    item.type,
+    { ...frame, id: hide(frame.id), event: hide(frame.event), data: hide(frame.data) },
+    scrub(item.issues, hide),
+    redactError(item.cause, hide),
+    value,
+    item.terminal,
+    item.shape,
+  );
 }
 
 /**
@@ -114,7 +125,8 @@ type RunState = "over" | "live" | "unknown";
 export type StatusOperation = (client: HttpClient, ...args: never[]) => Promise<unknown>;
 
 /** A 4xx answer but 408 and 429: the request itself is wrong, and sending it again gives the same answer. */
-const refused = (error: unknown): boolean => error instanceof ApiError && error.status != 429 && error.status != 408 && error.status < 500;
+const refused = (error: unknown): boolean =>
+  error instanceof ApiError && error.status != 429 && error.status != 408 && error.status < 500;
 
 /**
  * The resumable event stream as an operation kind (core.ts): the stream of
@@ -130,7 +142,19 @@ const refused = (error: unknown): boolean => error instanceof ApiError && error.
  */
 export const eventStream =
   (probeOperation: (() => StatusOperation) | undefined, check?: EventCheck): OperationKind =>
-  ({ client, id, operation, args, pathArgs, callOptions, settings, url: target, headers, hide: redaction, request }): RunEventStream => {
+  ({
+    client,
+    id,
+    operation,
+    args,
+    pathArgs,
+    callOptions,
+    settings,
+    url: target,
+    headers,
+    hide: redaction,
+    request,
+  }): RunEventStream => {
     const spec = operation.stream!;
     const { events, status: probe, resumeQuery } = spec;
     const options: StreamRunOptions = callOptions ?? {};
@@ -175,7 +199,11 @@ export const eventStream =
     let invalidAtLast = 0;
     const runState = async (): Promise<RunState> => {
       if (!probe || !probeOperation) return "unknown";
-      const answer = (await (probeOperation() as (...a: unknown[]) => Promise<unknown>)(client, ...args.slice(0, pathArgs), options)) as Record<string, unknown> | undefined;
+      const answer = (await (probeOperation() as (...a: unknown[]) => Promise<unknown>)(
+        client,
+        ...args.slice(0, pathArgs),
+        options,
+      )) as Record<string, unknown> | undefined;
       const state = answer?.[probe.field] as string;
       // Over: a final status, or a field that stays null until the end.
       if (probe.done.includes(state) || (probe.doneWhenSet ?? []).some((f) => answer?.[f] != null)) return "over";
@@ -197,7 +225,11 @@ export const eventStream =
           /** (Re)starts the idle timer: before the request, and at every chunk of bytes. */
           const touch = (): void => {
             clearTimeout(timer);
-            if (idleTimeoutMs > 0) timer = setTimeout(() => connection.abort((idle = new Error(`no bytes for ${idleTimeoutMs} ms`))), idleTimeoutMs);
+            if (idleTimeoutMs > 0)
+              timer = setTimeout(
+                () => connection.abort((idle = new Error(`no bytes for ${idleTimeoutMs} ms`))),
+                idleTimeoutMs,
+              );
           };
           let fatal: unknown;
           let reason: unknown;
@@ -216,7 +248,9 @@ export const eventStream =
             touch();
             const seq = finished ? undefined : stream.lastSeq;
             const response = await request(
-              seq === undefined || !resumeQuery ? (url as string) : `${url}${(url as string).includes("?") ? "&" : "?"}${encodeURIComponent(resumeQuery)}=${seq}`,
+              seq === undefined || !resumeQuery
+                ? (url as string)
+                : `${url}${(url as string).includes("?") ? "&" : "?"}${encodeURIComponent(resumeQuery)}=${seq}`,
               0,
               connection.signal,
               "text/event-stream",
@@ -236,7 +270,10 @@ export const eventStream =
             // connection's own abort ends a pending read and lets the body go.
             reader = response.body!.getReader();
             const frames: SseMessage[] = [];
-            const feed = decoder({ onMessage: (m) => void frames.push(m), onRetry: (v) => (retryMs = v) }, DEFAULT_MAX_EVENT_BYTES);
+            const feed = decoder(
+              { onMessage: (m) => void frames.push(m), onRetry: (v) => (retryMs = v) },
+              DEFAULT_MAX_EVENT_BYTES,
+            );
             read: for (;;) {
               const chunk = await reader.read();
               if (chunk.done) break;
@@ -296,7 +333,12 @@ export const eventStream =
                 clearTimeout(timer);
                 yield item;
                 // A malformed terminal message ends the run too (`terminal` stays undefined).
-                if (item instanceof StreamDecodeError ? item.terminal : isTerminalOf(events, item) && (stream.terminal = item)) return;
+                if (
+                  item instanceof StreamDecodeError
+                    ? item.terminal
+                    : isTerminalOf(events, item) && (stream.terminal = item)
+                )
+                  return;
                 touch();
               }
               if (failed) throw failed[0];
@@ -331,8 +373,15 @@ export const eventStream =
               }
             }
             if (counted && ++failures > maxReconnects) {
-              const what = finished ? `the run is over (${probe?.operation}) but ${failures} connections in a row brought no terminal event` : `${failures} drops in a row`;
-              throw new ConnectionError(`${id}: ${what}; resume with { lastSeq: ${stream.lastSeq} }`, { operationId: id, cause: reason, attempts: failures, lastSeq: stream.lastSeq });
+              const what = finished
+                ? `the run is over (${probe?.operation}) but ${failures} connections in a row brought no terminal event`
+                : `${failures} drops in a row`;
+              throw new ConnectionError(`${id}: ${what}; resume with { lastSeq: ${stream.lastSeq} }`, {
+                operationId: id,
+                cause: reason,
+                attempts: failures,
+                lastSeq: stream.lastSeq,
+              });
             }
           }
           attempt++;
@@ -346,4 +395,5 @@ export const eventStream =
   };
 
 /** `eventStream` checking events with `checkEvent`: what code generated before revision 5 passes (it has no `check`). */
-export const eventStreamKind = (probe: (() => StatusOperation) | undefined): OperationKind => eventStream(probe, checkEvent);
+export const eventStreamKind = (probe: (() => StatusOperation) | undefined): OperationKind =>
+  eventStream(probe, checkEvent);

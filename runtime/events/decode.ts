@@ -110,7 +110,11 @@ const warn = (options: DecodeOptions, what: string, error: StreamDecodeError): v
   (options.onWarning ?? console.warn)(`${what}: ${error.message}`, error);
 
 /** One SSE message -> an event of `spec` or a StreamDecodeError (never throws). */
-export function decodeTypedEventMessage<E>(frame: SseMessage, spec: EventStreamSpec<E>, options: DecodeOptions = {}): DecodedItem<E> {
+export function decodeTypedEventMessage<E>(
+  frame: SseMessage,
+  spec: EventStreamSpec<E>,
+  options: DecodeOptions = {},
+): DecodedItem<E> {
   return readEvent(frame, spec, options, checkEvent);
 }
 
@@ -119,8 +123,14 @@ export function decodeTypedEventMessage<E>(frame: SseMessage, spec: EventStreamS
  * strict one when given: `value` itself when it is delivered, else the StreamDecodeError. What a stream
  * without validators leaves out (./decode.ts `readEvent`).
  */
-// biome-ignore lint/suspicious/noExplicitAny: the parsed JSON, delivered as E once it passes the check
-export type EventCheck = <E>(frame: SseMessage, spec: EventStreamSpec<E>, options: DecodeOptions, value: any, shape: FrameShape) => DecodedItem<E>;
+export type EventCheck = <E>(
+  frame: SseMessage,
+  spec: EventStreamSpec<E>,
+  options: DecodeOptions,
+  // biome-ignore lint/suspicious/noExplicitAny: the parsed JSON, delivered as E once it passes the check
+  value: any,
+  shape: FrameShape,
+) => DecodedItem<E>;
 
 /** What the stream itself relies on: `seq` to resume, `type` to detect the end. */
 const hasEnvelope = (value: unknown): boolean => {
@@ -146,12 +156,32 @@ export const checkEvent: EventCheck = (frame, spec, options, value, shape) => {
     if (!((value as EventEnvelope).seq <= options.seen!)) {
       const failed = strict !== undefined && !strict(value);
       if (failed || tolerated.length > 0) {
-        warn(options, "event delivered (fails only the strict level)", new StreamDecodeError("strict-only", frame, failed ? [...tolerated, ...(strict.errors ?? [])] : tolerated, undefined, value, false, shape));
+        warn(
+          options,
+          "event delivered (fails only the strict level)",
+          new StreamDecodeError(
+            "strict-only",
+            frame,
+            failed ? [...tolerated, ...(strict.errors ?? [])] : tolerated,
+            undefined,
+            value,
+            false,
+            shape,
+          ),
+        );
       }
     }
     return value;
   }
-  const error = new StreamDecodeError("invalid-event", frame, validate.errors ?? [], undefined, value, isTerminalOf(spec, value), shape);
+  const error = new StreamDecodeError(
+    "invalid-event",
+    frame,
+    validate.errors ?? [],
+    undefined,
+    value,
+    isTerminalOf(spec, value),
+    shape,
+  );
   if (options.validation !== "warn" || !hasEnvelope(value)) return error;
   warn(options, 'event delivered (validation "warn")', error);
   return value;
@@ -163,7 +193,12 @@ export const checkEvent: EventCheck = (frame, spec, options, value, shape) => {
  * unless there is none (or no validator, or `validation: "off"`): then only
  * the envelope (`seq`, `type`), which resuming and terminal detection need.
  */
-export function readEvent<E>(frame: SseMessage, spec: EventStreamSpec<E>, options: DecodeOptions, check?: EventCheck): DecodedItem<E> {
+export function readEvent<E>(
+  frame: SseMessage,
+  spec: EventStreamSpec<E>,
+  options: DecodeOptions,
+  check?: EventCheck,
+): DecodedItem<E> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(frame.data);
@@ -171,14 +206,23 @@ export function readEvent<E>(frame: SseMessage, spec: EventStreamSpec<E>, option
     return new StreamDecodeError("invalid-json", frame, [], cause);
   }
   // biome-ignore lint/suspicious/noExplicitAny: the parsed JSON, delivered as E once its envelope (or its check) holds
-  const [value, shape]: [any, FrameShape] = spec.payload === undefined ? [parsed, "envelope"] : toEnvelope(parsed, spec.payload, frame.event);
+  const [value, shape]: [any, FrameShape] =
+    spec.payload === undefined ? [parsed, "envelope"] : toEnvelope(parsed, spec.payload, frame.event);
   // A spec without a validator checks the envelope only, as "off" does.
   const item: DecodedItem<E> =
     check && spec.validate && options.validation !== "off"
       ? check(frame, spec, options, value, shape)
       : hasEnvelope(value)
         ? value
-        : new StreamDecodeError("invalid-event", frame, [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "needs seq and type" }], undefined, value, isTerminalOf(spec, value), shape);
+        : new StreamDecodeError(
+            "invalid-event",
+            frame,
+            [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "needs seq and type" }],
+            undefined,
+            value,
+            isTerminalOf(spec, value),
+            shape,
+          );
   // Delivered: its shape is recorded (no closure per event for this).
   if (item === value) new FrameShapeStamp(value, shape);
   return item;
@@ -213,7 +257,9 @@ export function decodeTypedEvents<E, V extends OnInvalid = "throw">(
   spec: EventStreamSpec<E>,
   options: DecodeEventsOptions & { onInvalid?: V | undefined } = {},
 ): AsyncIterableIterator<DecodedItemFor<V, E>> {
-  return items(iterate(source, options, handler(spec, options)), options.signal) as AsyncIterableIterator<DecodedItemFor<V, E>>;
+  return items(iterate(source, options, handler(spec, options)), options.signal) as AsyncIterableIterator<
+    DecodedItemFor<V, E>
+  >;
 }
 
 /** Like decodeTypedEvents, but one array per network chunk (never empty): the fast path. */

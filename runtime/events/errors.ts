@@ -37,7 +37,15 @@ export class StreamDecodeError extends Error {
   /** The frame shape `data` came in (`envelope` or `flat`); `undefined` for `invalid-json`. */
   declare readonly shape: FrameShape | undefined;
 
-  constructor(type: StreamDecodeErrorType, frame: SseMessage, issues: readonly ValidationIssue[], cause?: unknown, value?: unknown, terminal = false, shape?: FrameShape) {
+  constructor(
+    type: StreamDecodeErrorType,
+    frame: SseMessage,
+    issues: readonly ValidationIssue[],
+    cause?: unknown,
+    value?: unknown,
+    terminal = false,
+    shape?: FrameShape,
+  ) {
     super(
       `SSE message${frame.id && ` ${frame.id}`} ${WHAT[type]}${type === "invalid-json" ? "" : `: ${describeIssues(issues)}`} (${type === "strict-only" ? "delivered" : "see onInvalid"})`,
       { cause },
@@ -48,7 +56,10 @@ export class StreamDecodeError extends Error {
 
 /** True for a StreamDecodeError, also one from another copy of this module. */
 export function isStreamDecodeError(e: unknown): e is StreamDecodeError {
-  return e instanceof StreamDecodeError || ((e as Error | null)?.name === "StreamDecodeError" && typeof (e as StreamDecodeError).type === "string");
+  return (
+    e instanceof StreamDecodeError ||
+    ((e as Error | null)?.name === "StreamDecodeError" && typeof (e as StreamDecodeError).type === "string")
+  );
 }
 
 /** "/data must have required property 'text'; …" (the first three). */

@@ -30,7 +30,11 @@ const DEFAULT_EVENT_TYPE = "message";
 /** A JSON object (not an array, not null). */
 const isObject = (value: unknown): boolean => Object(value) === value && !Array.isArray(value);
 
-export function toEnvelope(value: unknown, payload: string, eventLine: string = DEFAULT_EVENT_TYPE): [envelope: unknown, shape: FrameShape] {
+export function toEnvelope(
+  value: unknown,
+  payload: string,
+  eventLine: string = DEFAULT_EVENT_TYPE,
+): [envelope: unknown, shape: FrameShape] {
   if (!isObject(value)) return [value, "envelope"];
   const frame = value as Record<string, unknown>;
   const typeFromLine = frame["type"] === undefined && eventLine !== DEFAULT_EVENT_TYPE;
@@ -55,7 +59,9 @@ export function toEnvelope(value: unknown, payload: string, eventLine: string = 
 // biome-ignore lint/complexity/useArrowFunction: the base is called with `super`, so it must be a constructor (an arrow is not)
 export class FrameShapeStamp extends (function (event: object) {
   return event;
-} as unknown as new (event: object) => object) {
+} as unknown as new (
+  event: object,
+) => object) {
   #shape: FrameShape;
   constructor(event: unknown, shape: FrameShape) {
     super(event as object);

@@ -25,7 +25,10 @@ export interface JsonLinesOptions {
 const LF = 10;
 
 /** The values of a JSON-lines byte stream, one per non-blank line. The source is cancelled when the consumer stops early. */
-export async function* parseJsonLines(source: JsonLinesSource, options: JsonLinesOptions = {}): AsyncGenerator<unknown, void> {
+export async function* parseJsonLines(
+  source: JsonLinesSource,
+  options: JsonLinesOptions = {},
+): AsyncGenerator<unknown, void> {
   const { maxLineBytes = DEFAULT_MAX_LINE_BYTES, signal } = options;
   const reader = (source as ReadableStream<Uint8Array>).getReader?.();
   const iterator = reader ? undefined : (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
@@ -45,7 +48,9 @@ export async function* parseJsonLines(source: JsonLinesSource, options: JsonLine
     }
     // A pending read is abandoned at once on abort (the finally below cancels the source).
     let onAbort!: () => void;
-    const aborted = new Promise<never>((_, reject) => signal.addEventListener("abort", (onAbort = () => reject(signal.reason)), { once: true }));
+    const aborted = new Promise<never>((_, reject) =>
+      signal.addEventListener("abort", (onAbort = () => reject(signal.reason)), { once: true }),
+    );
     try {
       const result = await Promise.race([read, aborted]);
       return result.done ? undefined : result.value;
@@ -77,7 +82,13 @@ export async function* parseJsonLines(source: JsonLinesSource, options: JsonLine
     for (let chunk = await next(); chunk !== undefined; chunk = await next()) {
       let start = 0;
       for (let end = chunk.indexOf(LF); end !== -1; end = chunk.indexOf(LF, start)) {
-        if (pendingBytes + end - start > maxLineBytes) throw new JsonLinesError("max-line-bytes-exceeded", lineNumber + 1, pendingBytes + end - start, `is over maxLineBytes (${maxLineBytes})`);
+        if (pendingBytes + end - start > maxLineBytes)
+          throw new JsonLinesError(
+            "max-line-bytes-exceeded",
+            lineNumber + 1,
+            pendingBytes + end - start,
+            `is over maxLineBytes (${maxLineBytes})`,
+          );
         const line = value(join(chunk.subarray(start, end)));
         start = end + 1;
         if (!line.blank) yield line.value;
@@ -85,7 +96,13 @@ export async function* parseJsonLines(source: JsonLinesSource, options: JsonLine
       if (start < chunk.length) {
         pending.push(chunk.slice(start));
         pendingBytes += chunk.length - start;
-        if (pendingBytes > maxLineBytes) throw new JsonLinesError("max-line-bytes-exceeded", lineNumber + 1, pendingBytes, `is over maxLineBytes (${maxLineBytes})`);
+        if (pendingBytes > maxLineBytes)
+          throw new JsonLinesError(
+            "max-line-bytes-exceeded",
+            lineNumber + 1,
+            pendingBytes,
+            `is over maxLineBytes (${maxLineBytes})`,
+          );
       }
     }
     done = true;

@@ -23,5 +23,8 @@ export class JsonLinesError extends Error {
 
 /** True for a JsonLinesError, also one from another copy of this module (bundlers can duplicate it). */
 export function isJsonLinesError(e: unknown): e is JsonLinesError {
-  return e instanceof JsonLinesError || ((e as JsonLinesError | null)?.name === "JsonLinesError" && typeof (e as JsonLinesError).type === "string");
+  return (
+    e instanceof JsonLinesError ||
+    ((e as JsonLinesError | null)?.name === "JsonLinesError" && typeof (e as JsonLinesError).type === "string")
+  );
 }

@@ -26,5 +26,8 @@ export class SseParseError extends Error {
 
 /** True for an SseParseError, also one from another copy of this module (bundlers can duplicate it). */
 export function isSseParseError(e: unknown): e is SseParseError {
-  return e instanceof SseParseError || ((e as SseParseError | null)?.name === "SseParseError" && typeof (e as SseParseError).type === "string");
+  return (
+    e instanceof SseParseError ||
+    ((e as SseParseError | null)?.name === "SseParseError" && typeof (e as SseParseError).type === "string")
+  );
 }

@@ -57,7 +57,10 @@ export type LineReader = (text: string, start: number, end: number, bytes: numbe
  * not part of the first line's size); `eventSize()`: the bytes of the
  * event's field lines so far.
  */
-export function lineReader(cb: SseParserCallbacks, max: number): [LineReader, starting: () => boolean, eventSize: () => number] {
+export function lineReader(
+  cb: SseParserCallbacks,
+  max: number,
+): [LineReader, starting: () => boolean, eventSize: () => number] {
   /** No line yet: a leading U+FEFF is the BOM. */
   let atStart = true;
   /** The event being built: data (undefined: no data line yet), type, and the size of its field lines. */

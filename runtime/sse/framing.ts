@@ -139,4 +139,3 @@ export function decoder(cb: SseParserCallbacks, max: number): (chunk: Uint8Array
     }
   };
 }
-

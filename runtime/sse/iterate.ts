@@ -55,7 +55,11 @@ export type BatchHandler<T> = (messages: SseMessage[], out: T[]) => boolean | vo
  * `map` makes of them. The checks run at once; the source is opened by the
  * first next().
  */
-export function iterate<T = SseMessage>(source: SseSource, options: SseParseOptions = {}, map?: BatchHandler<T>): AsyncGenerator<T[], void> {
+export function iterate<T = SseMessage>(
+  source: SseSource,
+  options: SseParseOptions = {},
+  map?: BatchHandler<T>,
+): AsyncGenerator<T[], void> {
   const stream = !!(source as ReadableStream | null)?.getReader;
   if (!stream && !(source as AsyncIterable<Uint8Array> | null)?.[Symbol.asyncIterator]) {
     throw new TypeError("parseSse expects a ReadableStream or an AsyncIterable");
@@ -75,7 +79,8 @@ export function iterate<T = SseMessage>(source: SseSource, options: SseParseOpti
     let reject: ((reason: unknown) => void) | undefined;
     /** The source's cancellation, started once. */
     let cancelling: Promise<unknown> | undefined;
-    const cancel = (): Promise<unknown> => (cancelling ??= Promise.resolve(stream ? src.cancel(reason) : src.return?.()));
+    const cancel = (): Promise<unknown> =>
+      (cancelling ??= Promise.resolve(stream ? src.cancel(reason) : src.return?.()));
     const onAbort = (): void => {
       reason = signal!.reason;
       // A pending read ends at once; a source idle while the consumer holds an item is let go now, not at its next next().
@@ -86,7 +91,9 @@ export function iterate<T = SseMessage>(source: SseSource, options: SseParseOpti
     try {
       src = null;
       // Throws if the stream is locked by another reader.
-      src = stream ? (source as ReadableStream).getReader() : (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+      src = stream
+        ? (source as ReadableStream).getReader()
+        : (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
       signal?.addEventListener("abort", onAbort);
       for (;;) {
         if (signal?.aborted) throw (reason = signal.reason);
@@ -95,11 +102,13 @@ export function iterate<T = SseMessage>(source: SseSource, options: SseParseOpti
         live = false;
         // With a signal, a pending read ends at once on abort, even from a
         // source that only acts on cancellation once its next chunk arrives.
-        // biome-ignore lint/suspicious/noExplicitAny: a reader's or an iterator's result, told apart by `stream`
-        const r = await (signal ? new Promise<any>((ok, fail) => {
-          reject = fail;
-          p.then(ok, fail);
-        }) : p);
+        const r = await (signal
+          ? // biome-ignore lint/suspicious/noExplicitAny: a reader's or an iterator's result, told apart by `stream`
+            new Promise<any>((ok, fail) => {
+              reject = fail;
+              p.then(ok, fail);
+            })
+          : p);
         if (r.done) return;
         live = true;
         let error: [unknown] | undefined;
@@ -152,7 +161,9 @@ export function iterate<T = SseMessage>(source: SseSource, options: SseParseOpti
     if (src === undefined) {
       src = null;
       try {
-        await (stream ? (source as ReadableStream).cancel() : (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]().return?.());
+        await (stream
+          ? (source as ReadableStream).cancel()
+          : (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]().return?.());
       } catch {
         // Locked by another reader, or a source that fails to cancel: not the consumer's concern.
       }
@@ -190,7 +201,9 @@ export function items<T>(batches: AsyncGenerator<T[], void>, signal?: AbortSigna
     next: () => {
       // After an abort the iterator throws the reason: no more items.
       if (signal?.aborted) batch = [];
-      return !waiting && i < batch.length ? Promise.resolve({ done: false, value: batch[i++]! }) : (busy = waiting++ ? busy.then(step, step) : step());
+      return !waiting && i < batch.length
+        ? Promise.resolve({ done: false, value: batch[i++]! })
+        : (busy = waiting++ ? busy.then(step, step) : step());
     },
     return: () => {
       batch = [];

@@ -63,5 +63,11 @@ export const toleratedNotes: { notes: ValidationIssue[] | undefined } = { notes:
  * section of the rule.
  */
 export function tolerated(instancePath: string, section: string): void {
-  toleratedNotes.notes?.push({ instancePath, schemaPath: "", keyword: "x-tolerated", params: { section }, message: `breaks ${section}; read as documented` });
+  toleratedNotes.notes?.push({
+    instancePath,
+    schemaPath: "",
+    keyword: "x-tolerated",
+    params: { section },
+    message: `breaks ${section}; read as documented`,
+  });
 }

@@ -43,7 +43,11 @@ describe("tool results under rate limiting", () => {
     server.faults = () => ({});
     let posts = 0;
     server.toolResultFault = () => (++posts === 1 ? 429 : undefined);
-    const terminal = await runAgent(client(), { systemPrompt: "s", prompt: "p" }, { tools: tools(), idleTimeoutMs: IDLE }).catch((e: unknown) => e);
+    const terminal = await runAgent(
+      client(),
+      { systemPrompt: "s", prompt: "p" },
+      { tools: tools(), idleTimeoutMs: IDLE },
+    ).catch((e: unknown) => e);
     server.toolResultFault = () => undefined;
     expect((terminal as { type: string }).type).toBe("result");
     expect(lastRun().posts.get("tu_1")).toEqual([429, 200]);
@@ -53,7 +57,11 @@ describe("tool results under rate limiting", () => {
     server.script = toolRun(3000);
     server.faults = () => ({});
     server.toolResultFault = () => 503;
-    const error = await runAgent(client(), { systemPrompt: "s", prompt: "p" }, { tools: tools(), idleTimeoutMs: IDLE }).catch((e: unknown) => e);
+    const error = await runAgent(
+      client(),
+      { systemPrompt: "s", prompt: "p" },
+      { tools: tools(), idleTimeoutMs: IDLE },
+    ).catch((e: unknown) => e);
     server.toolResultFault = () => undefined;
     expect((error as { name: string; status: number }).name).toBe("ApiError");
     expect(lastRun().posts.get("tu_1")).toEqual([503]);
@@ -82,7 +90,15 @@ describe("no stream connection left open", () => {
     server.faults = () => ({});
     server.toolResultFault = () => 404;
     const outcomes: unknown[] = [];
-    const terminal = await runAgent(client(), { systemPrompt: "s", prompt: "p" }, { tools: tools(400), idleTimeoutMs: IDLE, onToolResult: (_c, o, info) => void outcomes.push([o.status, info.late]) }).catch((e: unknown) => e);
+    const terminal = await runAgent(
+      client(),
+      { systemPrompt: "s", prompt: "p" },
+      {
+        tools: tools(400),
+        idleTimeoutMs: IDLE,
+        onToolResult: (_c, o, info) => void outcomes.push([o.status, info.late]),
+      },
+    ).catch((e: unknown) => e);
     server.toolResultFault = () => undefined;
     expect(terminal).toMatchObject({ type: "result" });
     expect(outcomes).toEqual([["unknown_tool_use", true]]);
@@ -91,7 +107,11 @@ describe("no stream connection left open", () => {
   });
 
   it("after the consumer breaks out of a stream mid-run (the connection is let go)", async () => {
-    server.script = [{ emit: { type: "assistant_delta", data: { text: "a" } } }, { pauseMs: 5000 }, { emit: { type: "result", data: { subtype: "success" } } }];
+    server.script = [
+      { emit: { type: "assistant_delta", data: { text: "a" } } },
+      { pauseMs: 5000 },
+      { emit: { type: "result", data: { subtype: "success" } } },
+    ];
     server.faults = () => ({});
     const c = client();
     const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" });
@@ -100,13 +120,21 @@ describe("no stream connection left open", () => {
   });
 
   it("after a caller's abort during a reconnect back-off", async () => {
-    server.script = [{ emit: { type: "assistant_delta", data: { text: "a" } } }, { emit: { type: "result", data: { subtype: "success" } } }];
+    server.script = [
+      { emit: { type: "assistant_delta", data: { text: "a" } } },
+      { emit: { type: "result", data: { subtype: "success" } } },
+    ];
     server.faults = () => ({ status: 503 });
     const c = client();
     const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" });
     const controller = new AbortController();
     const error = await (async () => {
-      for await (const _ of c.streamRun(runId, { idleTimeoutMs: IDLE, signal: controller.signal, onReconnect: (i) => i.attempt === 2 && controller.abort(new Error("stop")) })) void _;
+      for await (const _ of c.streamRun(runId, {
+        idleTimeoutMs: IDLE,
+        signal: controller.signal,
+        onReconnect: (i) => i.attempt === 2 && controller.abort(new Error("stop")),
+      }))
+        void _;
     })().catch((e: unknown) => e);
     expect((error as Error).message).toBe("stop");
     await settled();
@@ -116,16 +144,28 @@ describe("no stream connection left open", () => {
 describe("the process can end after a run (nothing keeps its event loop alive)", () => {
   for (const kind of ["late", "faults"] as const) {
     it(`a ${kind === "late" ? "run with a late 409 result" : "run through a drop and a stall"}: the script returns and its process exits by itself`, async () => {
-      server.script = toolRun(kind === "late" ? 100 : 10_000).map((s) => ("emit" in s && s.emit.type === "local_tool_call" ? { emit: { ...s.emit, data: { toolUseId: "tu_1", name: "add", args: { a: 3 } } } } : s));
-      server.faults = kind === "faults" ? (n) => (n === 1 ? { dropAfter: 1 } : n === 2 ? { stallAfter: 0 } : {}) : () => ({});
-      const child = spawn(process.execPath, ["--import", "tsx", "test/audit/exit-probe.ts", server.url, server.apiKey, kind], { stdio: ["ignore", "pipe", "inherit"] });
+      server.script = toolRun(kind === "late" ? 100 : 10_000).map((s) =>
+        "emit" in s && s.emit.type === "local_tool_call"
+          ? { emit: { ...s.emit, data: { toolUseId: "tu_1", name: "add", args: { a: 3 } } } }
+          : s,
+      );
+      server.faults =
+        kind === "faults" ? (n) => (n === 1 ? { dropAfter: 1 } : n === 2 ? { stallAfter: 0 } : {}) : () => ({});
+      const child = spawn(
+        process.execPath,
+        ["--import", "tsx", "test/audit/exit-probe.ts", server.url, server.apiKey, kind],
+        { stdio: ["ignore", "pipe", "inherit"] },
+      );
       let out = "";
       child.stdout.on("data", (c: Buffer) => (out += c));
       // Far past the run, far short of the 60 s a leaked default timer (lateResultTimeoutMs, idle, request timeout) would hold it.
       const killer = setTimeout(() => child.kill(), 25_000);
       const code = await new Promise<number | null>((r) => child.on("exit", (c) => r(c)));
       clearTimeout(killer);
-      expect({ code, out: out.trim() }).toEqual({ code: 0, out: JSON.stringify({ terminal: "result", outcomes: [kind === "late" ? "run_terminal" : "accepted"] }) });
+      expect({ code, out: out.trim() }).toEqual({
+        code: 0,
+        out: JSON.stringify({ terminal: "result", outcomes: [kind === "late" ? "run_terminal" : "accepted"] }),
+      });
     }, 40_000);
   }
 });
@@ -133,13 +173,22 @@ describe("the process can end after a run (nothing keeps its event loop alive)",
 describe("a local tool call of a kind this client does not know (a newer server's)", () => {
   it("is delivered, answered by one POST with an error the model can read, and the run goes on to its end", async () => {
     server.script = [
-      { emit: { type: "local_tool_call", data: { toolUseId: "tu_new", name: "browse", args: { url: "https://example.com" }, kind: "browser_local" } } },
+      {
+        emit: {
+          type: "local_tool_call",
+          data: { toolUseId: "tu_new", name: "browse", args: { url: "https://example.com" }, kind: "browser_local" },
+        },
+      },
       { awaitTool: "tu_new", waitMs: 10_000 },
       { emit: { type: "result", data: { subtype: "success", text: "done" } } },
     ];
     server.faults = () => ({});
     const seen: string[] = [];
-    const terminal = await runAgent(client(), { systemPrompt: "s", prompt: "p" }, { tools: tools(), idleTimeoutMs: IDLE, onEvent: (e) => void seen.push(String(e.type)) });
+    const terminal = await runAgent(
+      client(),
+      { systemPrompt: "s", prompt: "p" },
+      { tools: tools(), idleTimeoutMs: IDLE, onEvent: (e) => void seen.push(String(e.type)) },
+    );
     expect(terminal).toMatchObject({ type: "result" });
     expect(seen).toContain("local_tool_call");
     expect(lastRun().posts.get("tu_new")).toEqual([200]);

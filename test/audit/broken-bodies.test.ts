@@ -29,20 +29,30 @@ async function rawServer(raw: string): Promise<string> {
 
 function shown(value: unknown): string {
   let text = inspect(value, { depth: 20, showHidden: true });
-  for (let e = value as Error | undefined, i = 0; e instanceof Error && i < 12; e = e.cause as Error | undefined, i++) text += e.message + e.stack + JSON.stringify({ ...e });
+  for (let e = value as Error | undefined, i = 0; e instanceof Error && i < 12; e = e.cause as Error | undefined, i++)
+    text += e.message + e.stack + JSON.stringify({ ...e });
   return text;
 }
 
 const ANSWERS: Array<[string, string]> = [
-  ["a malformed chunk echoing the key", `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz${KEY}\r\n`],
-  ["a reset mid-body", `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{"id":"run_1","echo":"${KEY.replace('"', '\\"')}"`],
+  [
+    "a malformed chunk echoing the key",
+    `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz${KEY}\r\n`,
+  ],
+  [
+    "a reset mid-body",
+    `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{"id":"run_1","echo":"${KEY.replace('"', '\\"')}"`,
+  ],
 ];
 
 describe("a JSON answer that breaks off after its headers", () => {
   for (const [name, raw] of ANSWERS) {
     it(`${name}: getRun and createRun fail with a MantyxConnectionError that holds no form of the key`, async () => {
       const c = new MantyxClient({ baseUrl: await rawServer(raw), workspace: "acme", apiKey: KEY, maxRetries: 0 });
-      for (const error of [await c.getRun("run_1").catch((e: unknown) => e), await c.createRun({ systemPrompt: "s", prompt: "p" }).catch((e: unknown) => e)]) {
+      for (const error of [
+        await c.getRun("run_1").catch((e: unknown) => e),
+        await c.createRun({ systemPrompt: "s", prompt: "p" }).catch((e: unknown) => e),
+      ]) {
         expect(isMantyxConnectionError(error)).toBe(true);
         const text = shown(error);
         expect(["Zq9/Xv", "Rk8Lp2"].filter((piece) => text.includes(piece))).toEqual([]);
@@ -55,9 +65,15 @@ describe("a JSON answer that breaks off after its headers", () => {
     const c = new MantyxClient({ baseUrl: await rawServer(raw), workspace: "acme", apiKey: KEY, maxRetries: 0 });
     const reasons: unknown[] = [];
     const error = await (async () => {
-      for await (const _ of c.streamRun("run_1", { maxReconnects: 1, reconnectDelay: { initialDelayMs: 1, maxDelayMs: 2 }, onReconnect: (i) => void reasons.push(i.reason) })) void _;
+      for await (const _ of c.streamRun("run_1", {
+        maxReconnects: 1,
+        reconnectDelay: { initialDelayMs: 1, maxDelayMs: 2 },
+        onReconnect: (i) => void reasons.push(i.reason),
+      }))
+        void _;
     })().catch((e: unknown) => e);
     expect(isMantyxConnectionError(error)).toBe(true);
-    for (const reported of [error, ...reasons]) expect(["Zq9/Xv", "Rk8Lp2"].filter((piece) => shown(reported).includes(piece))).toEqual([]);
+    for (const reported of [error, ...reasons])
+      expect(["Zq9/Xv", "Rk8Lp2"].filter((piece) => shown(reported).includes(piece))).toEqual([]);
   });
 });

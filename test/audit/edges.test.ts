@@ -22,7 +22,9 @@ describe("deep bodies", () => {
       res.end(`{"error":"invalid_request","message":"bad","issues":${deep(100_000)}}`);
       return true;
     };
-    const error = await client().createRun({ systemPrompt: "s", prompt: "p" }).catch((e: unknown) => e);
+    const error = await client()
+      .createRun({ systemPrompt: "s", prompt: "p" })
+      .catch((e: unknown) => e);
     server.override = () => false;
     expect(isMantyxApiError(error)).toBe(true);
     expect((error as { status: number }).status).toBe(400);
@@ -44,13 +46,25 @@ describe("deep bodies", () => {
   });
 
   for (const [name, data] of [
-    ["an additive member of a valid event", `{"seq":1,"type":"assistant_delta","data":{"text":"a","extra":${deep(100_000)}}}`],
-    ["an invalid event (its promised text missing)", `{"seq":1,"type":"assistant_delta","data":{"extra":${deep(100_000)}}}`],
-    ["a local_tool_call's args", `{"seq":1,"type":"local_tool_call","data":{"toolUseId":"tu_1","name":"t","args":{"a":${deep(100_000)}}}}`],
+    [
+      "an additive member of a valid event",
+      `{"seq":1,"type":"assistant_delta","data":{"text":"a","extra":${deep(100_000)}}}`,
+    ],
+    [
+      "an invalid event (its promised text missing)",
+      `{"seq":1,"type":"assistant_delta","data":{"extra":${deep(100_000)}}}`,
+    ],
+    [
+      "a local_tool_call's args",
+      `{"seq":1,"type":"local_tool_call","data":{"toolUseId":"tu_1","name":"t","args":{"a":${deep(100_000)}}}}`,
+    ],
   ] as const) {
     for (const onInvalid of ["throw", "deliver", "skip-and-warn"] as const) {
       it(`a frame nesting 100,000 deep in ${name} (onInvalid ${onInvalid}): delivered once or a typed StreamDecodeError, never a RangeError or a reconnect loop`, async () => {
-        server.script = [{ emit: { type: "assistant_delta", rawData: data } }, { emit: { type: "result", data: { subtype: "success", text: "ok" } } }];
+        server.script = [
+          { emit: { type: "assistant_delta", rawData: data } },
+          { emit: { type: "result", data: { subtype: "success", text: "ok" } } },
+        ];
         server.faults = () => ({});
         const c = client();
         const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" });
@@ -58,11 +72,19 @@ describe("deep bodies", () => {
         const reasons: unknown[] = [];
         let error: unknown;
         try {
-          for await (const item of c.streamRun(runId, { idleTimeoutMs: 400, onInvalid, onReconnect: (i) => void reasons.push(i.reason) })) items.push(item);
+          for await (const item of c.streamRun(runId, {
+            idleTimeoutMs: 400,
+            onInvalid,
+            onReconnect: (i) => void reasons.push(i.reason),
+          }))
+            items.push(item);
         } catch (e) {
           error = e;
         }
-        expect({ reconnects: reasons.map(String), connections: server.runs.get(runId)!.connections }).toEqual({ reconnects: [], connections: 1 });
+        expect({ reconnects: reasons.map(String), connections: server.runs.get(runId)!.connections }).toEqual({
+          reconnects: [],
+          connections: 1,
+        });
         const first = error ?? items[0];
         expect(first instanceof RangeError).toBe(false);
         if (first instanceof Error) expect(first.name).toBe("StreamDecodeError");
@@ -73,7 +95,10 @@ describe("deep bodies", () => {
 
 describe("huge bodies", () => {
   it("an event larger than maxEventBytes is a typed SseParseError, not retried", async () => {
-    server.script = [{ emit: { type: "assistant_delta", data: { text: "x".repeat(17 * 1024 * 1024) } } }, { emit: { type: "result", data: { subtype: "success" } } }];
+    server.script = [
+      { emit: { type: "assistant_delta", data: { text: "x".repeat(17 * 1024 * 1024) } } },
+      { emit: { type: "result", data: { subtype: "success" } } },
+    ];
     server.faults = () => ({});
     const c = client();
     const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" });
@@ -89,11 +114,19 @@ describe("statuses the documents allow", () => {
   it("201 for a new run (seed edition), 204 for a tool result, 204 for cancel", async () => {
     server.createStatus = 201;
     server.toolResultStatus = 204;
-    server.script = [{ emit: { type: "local_tool_call", data: { toolUseId: "tu_1", name: "t", args: {} } } }, { awaitTool: "tu_1" }, { emit: { type: "result", data: { subtype: "success" } } }];
+    server.script = [
+      { emit: { type: "local_tool_call", data: { toolUseId: "tu_1", name: "t", args: {} } } },
+      { awaitTool: "tu_1" },
+      { emit: { type: "result", data: { subtype: "success" } } },
+    ];
     const c = client();
     const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" });
     for await (const e of c.streamRun(runId, { idleTimeoutMs: 400 })) {
-      if (e.type === "local_tool_call") expect(await c.postToolResult(runId, { toolUseId: "tu_1", result: "r" })).toEqual({ status: "accepted", httpStatus: 204 });
+      if (e.type === "local_tool_call")
+        expect(await c.postToolResult(runId, { toolUseId: "tu_1", result: "r" })).toEqual({
+          status: "accepted",
+          httpStatus: 204,
+        });
     }
     expect(await c.cancelRun(runId)).toBeUndefined();
     server.createStatus = 202;
@@ -113,7 +146,11 @@ describe("statuses the documents allow", () => {
       return true;
     };
     const error = await (async () => {
-      for await (const _ of c.streamRun(runId, { idleTimeoutMs: 400, reconnectDelay: { initialDelayMs: 1, maxDelayMs: 2 } })) void _;
+      for await (const _ of c.streamRun(runId, {
+        idleTimeoutMs: 400,
+        reconnectDelay: { initialDelayMs: 1, maxDelayMs: 2 },
+      }))
+        void _;
     })().catch((e: unknown) => e);
     server.override = () => false;
     expect(isUnexpectedResponseError(error)).toBe(true);
@@ -135,9 +172,18 @@ describe("statuses the documents allow", () => {
       return true;
     };
     const types: string[] = [];
-    for await (const e of c.streamRun(runId, { idleTimeoutMs: 400, reconnectDelay: { initialDelayMs: 1, maxDelayMs: 2 } })) types.push(String(e.type));
+    for await (const e of c.streamRun(runId, {
+      idleTimeoutMs: 400,
+      reconnectDelay: { initialDelayMs: 1, maxDelayMs: 2 },
+    }))
+      types.push(String(e.type));
     expect([[...timedOut.keys()], types]).toEqual([["stream"], ["result"]]);
-    const snapshot = await new MantyxClient({ baseUrl: server.url, workspace: server.workspace, apiKey: server.apiKey, retryDelay: { initialDelayMs: 1 } }).getRun(runId);
+    const snapshot = await new MantyxClient({
+      baseUrl: server.url,
+      workspace: server.workspace,
+      apiKey: server.apiKey,
+      retryDelay: { initialDelayMs: 1 },
+    }).getRun(runId);
     server.override = () => false;
     expect([[...timedOut.keys()], typeof snapshot.status]).toEqual([["stream", "getRun"], "string"]);
   });
@@ -169,7 +215,9 @@ describe("a new run's answer without a body", () => {
         res.end();
         return true;
       };
-      const created = await client().createRun({ systemPrompt: "s", prompt: "p" }).catch((e: unknown) => e);
+      const created = await client()
+        .createRun({ systemPrompt: "s", prompt: "p" })
+        .catch((e: unknown) => e);
       const ran = await runAgent(client(), { systemPrompt: "s", prompt: "p" }).catch((e: unknown) => e);
       server.override = () => false;
       expect([isUnexpectedResponseError(created), isUnexpectedResponseError(ran)]).toEqual([true, true]);

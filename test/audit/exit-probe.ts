@@ -19,5 +19,9 @@ const tools = new ToolRegistry().local({
   },
 });
 const outcomes: string[] = [];
-const terminal = await runAgent(client, { systemPrompt: "s", prompt: "p" }, { tools, idleTimeoutMs: 400, onToolResult: (_c, o) => void outcomes.push(o.status) });
+const terminal = await runAgent(
+  client,
+  { systemPrompt: "s", prompt: "p" },
+  { tools, idleTimeoutMs: 400, onToolResult: (_c, o) => void outcomes.push(o.status) },
+);
 console.log(JSON.stringify({ terminal: terminal.type, outcomes }));

@@ -70,7 +70,11 @@ describe("a 2xx stream answer that is not text/event-stream", () => {
   }
 
   it("through runAgent: the same typed error, one stream connection, no tool run", async () => {
-    server.script = [{ emit: { type: "local_tool_call", data: { toolUseId: "tu_1", name: "add", args: {}, kind: "local" } } }, { awaitTool: "tu_1" }, result];
+    server.script = [
+      { emit: { type: "local_tool_call", data: { toolUseId: "tu_1", name: "add", args: {}, kind: "local" } } },
+      { awaitTool: "tu_1" },
+      result,
+    ];
     let connections = 0;
     server.override = (req, res) => {
       if (!req.url?.includes("/stream")) return false;
@@ -81,7 +85,9 @@ describe("a 2xx stream answer that is not text/event-stream", () => {
     };
     let ran = 0;
     const tools = new ToolRegistry().local({ name: "add", handler: () => String(++ran) });
-    const error = await runAgent(client(), { systemPrompt: "s", prompt: "p" }, { tools, idleTimeoutMs: IDLE }).catch((e: unknown) => e);
+    const error = await runAgent(client(), { systemPrompt: "s", prompt: "p" }, { tools, idleTimeoutMs: IDLE }).catch(
+      (e: unknown) => e,
+    );
     server.override = () => false;
     expect(isUnexpectedResponseError(error)).toBe(true);
     expect((error as { contentType: string }).contentType).toBe("text/html");
@@ -89,7 +95,11 @@ describe("a 2xx stream answer that is not text/event-stream", () => {
   });
 
   it("after events were delivered (a drop, then a login page on the reconnect): the events once, then the typed error, no third connection", async () => {
-    server.script = [{ emit: { type: "assistant_delta", data: { text: "a" } } }, { emit: { type: "assistant_delta", data: { text: "b" } } }, result];
+    server.script = [
+      { emit: { type: "assistant_delta", data: { text: "a" } } },
+      { emit: { type: "assistant_delta", data: { text: "b" } } },
+      result,
+    ];
     server.faults = (n) => (n === 1 ? { dropAfter: 1 } : { contentType: "text/html" });
     const c = client();
     const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" });
@@ -112,7 +122,8 @@ describe("a Retry-After longer than the cap (60 s) is not waited for", () => {
     const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" });
     const delays: number[] = [];
     const seqs: number[] = [];
-    for await (const e of c.streamRun(runId, { idleTimeoutMs: IDLE, onReconnect: (i) => delays.push(i.delayMs) })) seqs.push(e.seq);
+    for await (const e of c.streamRun(runId, { idleTimeoutMs: IDLE, onReconnect: (i) => delays.push(i.delayMs) }))
+      seqs.push(e.seq);
     server.faults = () => ({});
     expect(seqs).toEqual([1, 2]);
     expect(server.runs.get(runId)!.connections).toBe(2);
@@ -128,7 +139,10 @@ describe("a Retry-After longer than the cap (60 s) is not waited for", () => {
     let attempts = 0;
     server.override = (req, res) => {
       if (req.method !== "GET" || req.url?.includes("/stream") || ++attempts > 1) return false;
-      res.writeHead(503, { "content-type": "application/json", "retry-after": new Date(Date.now() + 7 * 86400e3).toUTCString() });
+      res.writeHead(503, {
+        "content-type": "application/json",
+        "retry-after": new Date(Date.now() + 7 * 86400e3).toUTCString(),
+      });
       res.end('{"error":"server_error","message":"maintenance"}');
       return true;
     };
@@ -162,7 +176,8 @@ describe("an id-less malformed frame that is the very first frame", () => {
       const c = client();
       const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" });
       const got: string[] = [];
-      for await (const item of c.streamRun(runId, { idleTimeoutMs: IDLE, onInvalid: "deliver" })) got.push(item instanceof StreamDecodeError ? item.frame.data : `event ${item.seq}`);
+      for await (const item of c.streamRun(runId, { idleTimeoutMs: IDLE, onInvalid: "deliver" }))
+        got.push(item instanceof StreamDecodeError ? item.frame.data : `event ${item.seq}`);
       server.faults = () => ({});
       expect(got).toEqual(["not json at the start", "more not json", "event 3", "event 4"]);
       expect(server.runs.get(runId)!.connections).toBe(2);
@@ -170,12 +185,17 @@ describe("an id-less malformed frame that is the very first frame", () => {
   }
 
   it("and a drop right after it: the one frame once, then the rest", async () => {
-    server.script = [{ emit: { type: "assistant_delta", rawData: "not json", idLine: null } }, { emit: { type: "assistant_delta", data: { text: "a" } } }, result];
+    server.script = [
+      { emit: { type: "assistant_delta", rawData: "not json", idLine: null } },
+      { emit: { type: "assistant_delta", data: { text: "a" } } },
+      result,
+    ];
     server.faults = (n) => (n === 1 ? { dropAfter: 1 } : {});
     const c = client();
     const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" });
     const got: string[] = [];
-    for await (const item of c.streamRun(runId, { idleTimeoutMs: IDLE, onInvalid: "deliver" })) got.push(item instanceof StreamDecodeError ? item.frame.data : `event ${item.seq}`);
+    for await (const item of c.streamRun(runId, { idleTimeoutMs: IDLE, onInvalid: "deliver" }))
+      got.push(item instanceof StreamDecodeError ? item.frame.data : `event ${item.seq}`);
     server.faults = () => ({});
     expect(got).toEqual(["not json", "event 2", "event 3"]);
   });
@@ -212,7 +232,9 @@ describe("a body that breaks off", () => {
       setImmediate(() => res.destroy());
       return true;
     };
-    const error = await client().createRun({ systemPrompt: "s", prompt: "p" }).catch((e: unknown) => e);
+    const error = await client()
+      .createRun({ systemPrompt: "s", prompt: "p" })
+      .catch((e: unknown) => e);
     server.override = () => false;
     expect((error as Error).name).toBe("ConnectionError");
     expect(attempts).toBe(1);
@@ -228,7 +250,9 @@ describe("an error answer's body is read up to 64 KiB", () => {
       closed = endless(res, "<p>Bad request</p>".padEnd(1024, "."));
       return true;
     };
-    const error = await client().createRun({ systemPrompt: "s", prompt: "p" }).catch((e: unknown) => e);
+    const error = await client()
+      .createRun({ systemPrompt: "s", prompt: "p" })
+      .catch((e: unknown) => e);
     server.override = () => false;
     expect(isMantyxApiError(error)).toBe(true);
     expect(error).toMatchObject({ status: 400, code: "invalid_request" });
@@ -246,7 +270,9 @@ describe("an error answer's body is read up to 64 KiB", () => {
       res.end(JSON.stringify({ error: "conflict_here", message: "m".repeat(ERROR_BODY_LIMIT - 100) }));
       return true;
     };
-    const error = await client().createRun({ systemPrompt: "s", prompt: "p" }).catch((e: unknown) => e);
+    const error = await client()
+      .createRun({ systemPrompt: "s", prompt: "p" })
+      .catch((e: unknown) => e);
     server.override = () => false;
     expect(error).toMatchObject({ status: 409, code: "conflict_here" });
   });
@@ -256,13 +282,20 @@ describe("a flat frame with an additive data member", () => {
   for (const extra of ['"plain text"', '{"nested":1}', "[1,2]", "null"]) {
     it(`a local_tool_call with data: ${extra} is read flat (its toolUseId, name and args kept) and its tool runs once`, async () => {
       server.script = [
-        { emit: { type: "local_tool_call", rawData: `{"seq":1,"type":"local_tool_call","toolUseId":"tu_1","name":"add","args":{"a":1},"kind":"local","data":${extra}}` } },
+        {
+          emit: {
+            type: "local_tool_call",
+            rawData: `{"seq":1,"type":"local_tool_call","toolUseId":"tu_1","name":"add","args":{"a":1},"kind":"local","data":${extra}}`,
+          },
+        },
         { awaitTool: "tu_1" },
         result,
       ];
       server.faults = () => ({});
       const calls: unknown[] = [];
-      const tools = new ToolRegistry().local({ name: "add", handler: (args) => {
+      const tools = new ToolRegistry().local({
+        name: "add",
+        handler: (args) => {
           calls.push(args);
           return "2";
         },

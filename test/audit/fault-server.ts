@@ -32,7 +32,15 @@ export interface StoredEvent {
 }
 
 export type Step =
-  | { emit: { type: string; data?: Record<string, unknown>; rawData?: string; noEventLine?: boolean; idLine?: string | null } }
+  | {
+      emit: {
+        type: string;
+        data?: Record<string, unknown>;
+        rawData?: string;
+        noEventLine?: boolean;
+        idLine?: string | null;
+      };
+    }
   | { awaitTool: string; waitMs?: number }
   | { pauseMs: number };
 
@@ -148,15 +156,30 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
     res.writeHead(status, { ...(text ? { "content-type": "application/json" } : {}), ...headers });
     res.end(text);
   };
-  const fail = (res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void =>
-    json(res, status, { error: code, message }, headers);
+  const fail = (
+    res: ServerResponse,
+    status: number,
+    code: string,
+    message: string,
+    headers: Record<string, string> = {},
+  ): void => json(res, status, { error: code, message }, headers);
 
-  const append = (run: AuditRun, type: string, data: Record<string, unknown> = {}, extra: Partial<StoredEvent> = {}): void => {
+  const append = (
+    run: AuditRun,
+    type: string,
+    data: Record<string, unknown> = {},
+    extra: Partial<StoredEvent> = {},
+  ): void => {
     if (run.terminal) return;
     run.log.push({ seq: run.log.length + 1, type, data, ...extra });
     if (type === "result" || type === "error" || type === "cancelled") {
       run.terminal = true;
-      run.status = type === "cancelled" ? "cancelled" : type === "error" || String(data["subtype"] ?? "success") !== "success" ? "failed" : "succeeded";
+      run.status =
+        type === "cancelled"
+          ? "cancelled"
+          : type === "error" || String(data["subtype"] ?? "success") !== "success"
+            ? "failed"
+            : "succeeded";
     }
     for (const wake of run.listeners) wake();
   };
@@ -181,11 +204,17 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
         clearTimeout(timer);
         run.waiters.delete(id);
         if (answered === undefined) {
-          append(run, "result", { subtype: "error_local_tool_timeout", error: `Timed out waiting for local tool result ${id}` });
+          append(run, "result", {
+            subtype: "error_local_tool_timeout",
+            error: `Timed out waiting for local tool result ${id}`,
+          });
           return;
         }
         const b = answered as { result?: string; error?: string };
-        append(run, "local_tool_result_in", { toolUseId: id, ...(b.error !== undefined ? { error: b.error } : { output: b.result }) });
+        append(run, "local_tool_result_in", {
+          toolUseId: id,
+          ...(b.error !== undefined ? { error: b.error } : { output: b.result }),
+        });
       }
     }
   };
@@ -194,7 +223,10 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
     const eol = f.eol ?? "\n";
     let data: string;
     if (event.rawData !== undefined) data = event.rawData;
-    else if (f.flat || f.flatNoType) data = JSON.stringify(f.flatNoType ? { seq: event.seq, ...event.data } : { seq: event.seq, type: event.type, ...event.data });
+    else if (f.flat || f.flatNoType)
+      data = JSON.stringify(
+        f.flatNoType ? { seq: event.seq, ...event.data } : { seq: event.seq, type: event.type, ...event.data },
+      );
     else data = JSON.stringify({ seq: event.seq, type: event.type, data: event.data });
     const lines: string[] = [];
     if (event.idLine !== null) lines.push(`id: ${event.idLine ?? event.seq}`);
@@ -204,13 +236,25 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
     return lines.join(eol) + eol + eol;
   };
 
-  const stream = async (run: AuditRun, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> => {
+  const stream = async (
+    run: AuditRun,
+    req: IncomingMessage,
+    res: ServerResponse,
+    query: URLSearchParams,
+  ): Promise<void> => {
     const n = ++run.connections;
     const header = req.headers["last-event-id"] as string | undefined;
     const q = query.get("lastSeq") ?? undefined;
     run.resumes.push([header, q]);
     const f = server.faults(n, run, req);
-    if (f.status) return fail(res, f.status, f.status === 429 ? "rate_limit_exceeded" : "unavailable", "try later", f.retryAfter ? { "retry-after": f.retryAfter } : {});
+    if (f.status)
+      return fail(
+        res,
+        f.status,
+        f.status === 429 ? "rate_limit_exceeded" : "unavailable",
+        "try later",
+        f.retryAfter ? { "retry-after": f.retryAfter } : {},
+      );
     if (f.contentType) {
       res.writeHead(200, { "content-type": f.contentType });
       return void res.end(f.contentType.includes("json") ? '{"ok":true}' : "<html><body>Sign in</body></html>");
@@ -234,7 +278,8 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
     };
     let heartbeat: ReturnType<typeof setInterval> | undefined;
     let stalled = false;
-    if (f.heartbeatMs) heartbeat = setInterval(() => !stalled && !socket.destroyed && res.write(": ping\n\n"), f.heartbeatMs);
+    if (f.heartbeatMs)
+      heartbeat = setInterval(() => !stalled && !socket.destroyed && res.write(": ping\n\n"), f.heartbeatMs);
     res.on("close", () => clearInterval(heartbeat));
     if (f.bom) await write("\uFEFF");
     if (f.preamble) await write(f.preamble);
@@ -251,7 +296,9 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
         if (f.endAfter !== undefined && sent >= f.endAfter) return void res.end();
         const text = frameText(event, f);
         if (f.partialAfter !== undefined && sent >= f.partialAfter) {
-          await write(Buffer.from(text, "utf8").subarray(0, Math.min(f.partialBytes ?? 5, Buffer.byteLength(text) - 1)));
+          await write(
+            Buffer.from(text, "utf8").subarray(0, Math.min(f.partialBytes ?? 5, Buffer.byteLength(text) - 1)),
+          );
           if (f.partialThen === "stall") return;
           return void res.end();
         }
@@ -300,7 +347,21 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
     if (req.method === "POST" && rest.length === 0) {
       const body = JSON.parse((await readBody(req)) || "null");
       const id = `run_${nextRun++}`;
-      const run: AuditRun = { id, body, log: [], terminal: false, status: "queued", connections: 0, resumes: [], posts: new Map(), postBodies: [], cancels: 0, waiters: new Map(), early: new Map(), listeners: new Set() };
+      const run: AuditRun = {
+        id,
+        body,
+        log: [],
+        terminal: false,
+        status: "queued",
+        connections: 0,
+        resumes: [],
+        posts: new Map(),
+        postBodies: [],
+        cancels: 0,
+        waiters: new Map(),
+        early: new Map(),
+        listeners: new Set(),
+      };
       runs.set(id, run);
       const steps = server.script;
       setTimeout(() => void play(run, steps), 1);
@@ -310,7 +371,14 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
     if (!run) return fail(res, 404, "not_found", "Run not found");
     if (req.method === "GET" && rest.length === 1) {
       const over = run.terminal;
-      return json(res, 200, { id: run.id, status: run.status, tokens: over ? { inputTokens: 1, cachedTokens: 0, reasoningTokens: 0, outputTokens: 1 } : null, turns: over ? 1 : null, model: null, ...server.snapshotExtra });
+      return json(res, 200, {
+        id: run.id,
+        status: run.status,
+        tokens: over ? { inputTokens: 1, cachedTokens: 0, reasoningTokens: 0, outputTokens: 1 } : null,
+        turns: over ? 1 : null,
+        model: null,
+        ...server.snapshotExtra,
+      });
     }
     if (req.method === "GET" && rest[1] === "stream") return stream(run, req, res, url.searchParams);
     if (req.method === "POST" && rest[1] === "tool-results") {
@@ -318,7 +386,9 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
       const faulted = server.toolResultFault(++toolPosts);
       if (faulted) {
         (run.posts.get(body.toolUseId) ?? run.posts.set(body.toolUseId, []).get(body.toolUseId)!).push(faulted);
-        return fail(res, faulted, faulted === 429 ? "rate_limit_exceeded" : "unavailable", "try later", { "retry-after": "0" });
+        return fail(res, faulted, faulted === 429 ? "rate_limit_exceeded" : "unavailable", "try later", {
+          "retry-after": "0",
+        });
       }
       run.postBodies.push(body);
       const statuses = run.posts.get(body.toolUseId) ?? [];
@@ -329,7 +399,14 @@ export async function startAuditServer(apiKey = "mantyx_audit_key_7f3a9c"): Prom
         return fail(res, 409, "run_terminal", "The run already finished");
       }
       // A call emitted and not yet answered is pending, whether or not the script waits for it yet.
-      const pending = run.log.some((e) => e.type === "local_tool_call" && (e.data as { toolUseId?: unknown }).toolUseId === body.toolUseId) && !run.early.has(body.toolUseId) && !run.log.some((e) => e.type === "local_tool_result_in" && (e.data as { toolUseId?: unknown }).toolUseId === body.toolUseId);
+      const pending =
+        run.log.some(
+          (e) => e.type === "local_tool_call" && (e.data as { toolUseId?: unknown }).toolUseId === body.toolUseId,
+        ) &&
+        !run.early.has(body.toolUseId) &&
+        !run.log.some(
+          (e) => e.type === "local_tool_result_in" && (e.data as { toolUseId?: unknown }).toolUseId === body.toolUseId,
+        );
       if (!waiter && pending) {
         statuses.push(server.toolResultStatus);
         run.early.set(body.toolUseId, body);

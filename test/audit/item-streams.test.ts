@@ -24,8 +24,13 @@ const listen = async (server: Server | ReturnType<typeof createHttpServer>): Pro
   return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 };
 
-const trades = operation<(client: ClientBase) => AsyncIterable<unknown>>("getTrades", { method: "GET", path: "/trades", items: "jsonl", security: [["key"]] }, itemStreamKind);
-const client = (baseUrl: string): ClientBase => new ClientBase({ baseUrl, credentials: { key: KEY }, maxRetries: 0 }, "0", {}, { key: ["bearer"] });
+const trades = operation<(client: ClientBase) => AsyncIterable<unknown>>(
+  "getTrades",
+  { method: "GET", path: "/trades", items: "jsonl", security: [["key"]] },
+  itemStreamKind,
+);
+const client = (baseUrl: string): ClientBase =>
+  new ClientBase({ baseUrl, credentials: { key: KEY }, maxRetries: 0 }, "0", {}, { key: ["bearer"] });
 
 async function failure(c: ClientBase): Promise<unknown> {
   try {
@@ -38,13 +43,18 @@ async function failure(c: ClientBase): Promise<unknown> {
 
 function leaked(value: unknown): string[] {
   let text = inspect(value, { depth: 20, showHidden: true });
-  for (let e = value as Error | undefined, i = 0; e instanceof Error && i < 12; e = e.cause as Error | undefined, i++) text += e.message + e.stack + JSON.stringify({ ...e });
+  for (let e = value as Error | undefined, i = 0; e instanceof Error && i < 12; e = e.cause as Error | undefined, i++)
+    text += e.message + e.stack + JSON.stringify({ ...e });
   return ["Zq9/Xv", "Rk8Lp2"].filter((piece) => text.includes(piece));
 }
 
 describe("an item stream's failures hold no form of the key", () => {
   it("a 200 whose content type echoes it (not JSON lines): the UnexpectedResponseError", async () => {
-    const url = await listen(createHttpServer((req, res) => res.writeHead(200, { "content-type": `text/html; echo=${req.headers.authorization}` }).end("<html>")));
+    const url = await listen(
+      createHttpServer((req, res) =>
+        res.writeHead(200, { "content-type": `text/html; echo=${req.headers.authorization}` }).end("<html>"),
+      ),
+    );
     const error = await failure(client(url));
     expect((error as Error).name).toBe("UnexpectedResponseError");
     expect(leaked(error)).toEqual([]);

@@ -86,7 +86,13 @@ describe("malformed frames across reconnects are delivered once, in place", () =
       } catch (e) {
         error = e;
       }
-      if (error !== undefined || got.join() !== labels.join()) expect({ seed, error: String(error ?? ""), got, faults: server.runs.get(runId)!.resumes }).toEqual({ seed, error: "", got: labels, faults: [] });
+      if (error !== undefined || got.join() !== labels.join())
+        expect({ seed, error: String(error ?? ""), got, faults: server.runs.get(runId)!.resumes }).toEqual({
+          seed,
+          error: "",
+          got: labels,
+          faults: [],
+        });
     }
   }, 120_000);
 });

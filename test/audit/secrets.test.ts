@@ -26,24 +26,67 @@ const { server } = await auditServer(KEY);
 /** No piece of the secret part of the key, raw or JSON-escaped either way. */
 function expectNoFragment(label: string, value: unknown): void {
   const text = shown(value);
-  const pieces = [...fragments(SECRET), ...fragments(JSON.stringify(SECRET).slice(1, -1).replace("/", "\\/")), ...fragments(JSON.stringify(SECRET).slice(1, -1).replace("&", "\\u0026"))];
+  const pieces = [
+    ...fragments(SECRET),
+    ...fragments(JSON.stringify(SECRET).slice(1, -1).replace("/", "\\/")),
+    ...fragments(JSON.stringify(SECRET).slice(1, -1).replace("&", "\\u0026")),
+  ];
   const leaked = pieces.find((p) => text.includes(p));
-  if (leaked && process.env.AUDIT_DEBUG) console.log(label, text.slice(Math.max(0, text.indexOf(leaked) - 200), text.indexOf(leaked) + 100));
+  if (leaked && process.env.AUDIT_DEBUG)
+    console.log(label, text.slice(Math.max(0, text.indexOf(leaked) - 200), text.indexOf(leaked) + 100));
   expect({ label, leaked: leaked ?? null }).toEqual({ label, leaked: null });
 }
 
 const FRAMES: Array<[string, Step]> = [
-  ["unquoted key (not JSON)", { emit: { type: "assistant_delta", rawData: `{"seq":1,"type":"assistant_delta","data":{"text": ${KEY}}}` } }],
+  [
+    "unquoted key (not JSON)",
+    { emit: { type: "assistant_delta", rawData: `{"seq":1,"type":"assistant_delta","data":{"text": ${KEY}}}` } },
+  ],
   ["the key as the whole data line", { emit: { type: "assistant_delta", rawData: `Bearer ${KEY}` } }],
-  ["the key pasted into a JSON string unescaped (its quote ends the string)", { emit: { type: "assistant_delta", rawData: `{"seq":1,"type":"assistant_delta","data":{"text":"${KEY}"}}` } }],
-  ["a number glued to the key", { emit: { type: "assistant_delta", rawData: `{"seq":1,"type":"assistant_delta","data":{"text": 1${KEY}}}` } }],
-  ["the key JSON-encoded (a standard echo) in an invalid event", { emit: { type: "assistant_delta", rawData: JSON.stringify({ seq: 1, type: "assistant_delta", data: { txt: KEY } }) } }],
-  ["PHP-style \\/ escape in an invalid event", { emit: { type: "assistant_delta", rawData: `{"seq":1,"type":"assistant_delta","data":{"txt":"${JSON.stringify(KEY).slice(1, -1).replace("/", "\\/")}"}}` } }],
-  ["Go-style \\u0026 escape in an invalid event", { emit: { type: "assistant_delta", rawData: `{"seq":1,"type":"assistant_delta","data":{"txt":"${JSON.stringify(KEY).slice(1, -1).replace("&", "\\u0026")}"}}` } }],
+  [
+    "the key pasted into a JSON string unescaped (its quote ends the string)",
+    { emit: { type: "assistant_delta", rawData: `{"seq":1,"type":"assistant_delta","data":{"text":"${KEY}"}}` } },
+  ],
+  [
+    "a number glued to the key",
+    { emit: { type: "assistant_delta", rawData: `{"seq":1,"type":"assistant_delta","data":{"text": 1${KEY}}}` } },
+  ],
+  [
+    "the key JSON-encoded (a standard echo) in an invalid event",
+    {
+      emit: {
+        type: "assistant_delta",
+        rawData: JSON.stringify({ seq: 1, type: "assistant_delta", data: { txt: KEY } }),
+      },
+    },
+  ],
+  [
+    "PHP-style \\/ escape in an invalid event",
+    {
+      emit: {
+        type: "assistant_delta",
+        rawData: `{"seq":1,"type":"assistant_delta","data":{"txt":"${JSON.stringify(KEY).slice(1, -1).replace("/", "\\/")}"}}`,
+      },
+    },
+  ],
+  [
+    "Go-style \\u0026 escape in an invalid event",
+    {
+      emit: {
+        type: "assistant_delta",
+        rawData: `{"seq":1,"type":"assistant_delta","data":{"txt":"${JSON.stringify(KEY).slice(1, -1).replace("&", "\\u0026")}"}}`,
+      },
+    },
+  ],
 ];
 
 const client = (warnings: unknown[] | undefined): MantyxClient =>
-  new MantyxClient({ baseUrl: server.url, workspace: server.workspace, apiKey: KEY, ...(warnings ? { onWarning: (m: string, d: unknown) => void warnings.push(m, d) } : {}) });
+  new MantyxClient({
+    baseUrl: server.url,
+    workspace: server.workspace,
+    apiKey: KEY,
+    ...(warnings ? { onWarning: (m: string, d: unknown) => void warnings.push(m, d) } : {}),
+  });
 
 describe("fragments and escape variants of an echoed key never reach an error or a warning", () => {
   for (const [name, frame] of FRAMES) {
@@ -58,7 +101,11 @@ describe("fragments and escape variants of an echoed key never reach an error or
         const { runId } = await c.createRun({ systemPrompt: "s", prompt: "p" });
         const reported: unknown[] = [];
         try {
-          for await (const item of c.streamRun(runId, { onInvalid: mode.startsWith("skip") ? "skip-and-warn" : (mode as "throw" | "deliver"), idleTimeoutMs: 400 })) reported.push(item);
+          for await (const item of c.streamRun(runId, {
+            onInvalid: mode.startsWith("skip") ? "skip-and-warn" : (mode as "throw" | "deliver"),
+            idleTimeoutMs: 400,
+          }))
+            reported.push(item);
         } catch (e) {
           reported.push(e);
         } finally {
@@ -74,7 +121,9 @@ describe("fragments and escape variants of an echoed key never reach an error or
   it("through runAgent: the rejection it throws", async () => {
     server.script = [FRAMES[0]![1]];
     server.faults = () => ({});
-    const error = await runAgent(client([]), { systemPrompt: "s", prompt: "p" }, { idleTimeoutMs: 400 }).catch((e: unknown) => e);
+    const error = await runAgent(client([]), { systemPrompt: "s", prompt: "p" }, { idleTimeoutMs: 400 }).catch(
+      (e: unknown) => e,
+    );
     expect((error as Error).name).toBe("StreamDecodeError");
     expectNoFragment("runAgent", error);
   });

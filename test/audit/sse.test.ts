@@ -22,7 +22,31 @@ function random(seed: number): () => number {
 }
 
 const EOLS = ["\n", "\r", "\r\n"];
-const PIECES = ["data", "data:", "data: x", "data:  two spaces", "data: é😀", "data: \uFEFFin", "event: delta", "event:", "event", "id: 7", "id:", "id: 1\0x", "id", "retry: 250", "retry: 25x", "retry:", "retry", ": comment", ":", "unknown: y", "DATA: upper", " data: leading space", "data:a:b"];
+const PIECES = [
+  "data",
+  "data:",
+  "data: x",
+  "data:  two spaces",
+  "data: é😀",
+  "data: \uFEFFin",
+  "event: delta",
+  "event:",
+  "event",
+  "id: 7",
+  "id:",
+  "id: 1\0x",
+  "id",
+  "retry: 250",
+  "retry: 25x",
+  "retry:",
+  "retry",
+  ": comment",
+  ":",
+  "unknown: y",
+  "DATA: upper",
+  " data: leading space",
+  "data:a:b",
+];
 
 function stream(next: () => number): Uint8Array {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
@@ -32,8 +56,10 @@ function stream(next: () => number): Uint8Array {
   const lines = 1 + Math.floor(next() * 30);
   for (let i = 0; i < lines; i++) {
     const r = next();
-    if (r < 0.25) text(pick(EOLS)); // a blank line: dispatch
-    else if (r < 0.3) parts.push(Uint8Array.of(0x64, 0x61, 0x74, 0x61, 0x3a, 0xe2, 0x82)); // data: + a truncated UTF-8 sequence
+    if (r < 0.25)
+      text(pick(EOLS)); // a blank line: dispatch
+    else if (r < 0.3)
+      parts.push(Uint8Array.of(0x64, 0x61, 0x74, 0x61, 0x3a, 0xe2, 0x82)); // data: + a truncated UTF-8 sequence
     else if (r < 0.33) parts.push(Uint8Array.of(0xff, 0xfe));
     if (r >= 0.25) text(pick(PIECES) + pick(EOLS));
   }
@@ -48,7 +74,10 @@ function stream(next: () => number): Uint8Array {
 function decode(bytes: Uint8Array, next: () => number): { events: ReferenceEvent[]; retries: number[] } {
   const events: ReferenceEvent[] = [];
   const retries: number[] = [];
-  const parser = createSseParser({ onMessage: (m) => void events.push({ event: m.event, data: m.data, id: m.id }), onRetry: (ms: number) => void retries.push(ms) });
+  const parser = createSseParser({
+    onMessage: (m) => void events.push({ event: m.event, data: m.data, id: m.id }),
+    onRetry: (ms: number) => void retries.push(ms),
+  });
   for (let i = 0; i < bytes.length; ) {
     const n = 1 + Math.floor(next() * (next() < 0.5 ? 3 : 40));
     parser.feed(bytes.subarray(i, i + n));
@@ -64,7 +93,12 @@ describe("the SSE decoder agrees with a plain reading of the WHATWG rules", () =
       const bytes = stream(next);
       const expected = interpretEventStream(bytes);
       const got = decode(bytes, next);
-      if (JSON.stringify(got) !== JSON.stringify(expected)) expect({ seed, input: JSON.stringify(new TextDecoder().decode(bytes)), got }).toEqual({ seed, input: JSON.stringify(new TextDecoder().decode(bytes)), got: expected });
+      if (JSON.stringify(got) !== JSON.stringify(expected))
+        expect({ seed, input: JSON.stringify(new TextDecoder().decode(bytes)), got }).toEqual({
+          seed,
+          input: JSON.stringify(new TextDecoder().decode(bytes)),
+          got: expected,
+        });
     }
   });
 });

@@ -12,6 +12,12 @@ import { startAuditServer, type AuditServer } from "./fault-server.js";
 export async function auditServer(apiKey?: string): Promise<{ server: AuditServer; client: () => MantyxClient }> {
   const server = await startAuditServer(apiKey);
   afterAll(() => server.close());
-  const client = (): MantyxClient => new MantyxClient({ baseUrl: server.url, workspace: server.workspace, apiKey: server.apiKey, onWarning: () => undefined });
+  const client = (): MantyxClient =>
+    new MantyxClient({
+      baseUrl: server.url,
+      workspace: server.workspace,
+      apiKey: server.apiKey,
+      onWarning: () => undefined,
+    });
   return { server, client };
 }

@@ -22,9 +22,19 @@ const HALF = 2_621_439;
 
 const runWith = (data: string): RunCreateRequest => ({
   systemPrompt: "You read files.",
-  messages: [{ role: "user", content: "What is in it?", attachments: [{ type: "input_file", mimeType: "application/pdf", filename: "big.pdf", data }] }],
+  messages: [
+    {
+      role: "user",
+      content: "What is in it?",
+      attachments: [{ type: "input_file", mimeType: "application/pdf", filename: "big.pdf", data }],
+    },
+  ],
 });
-const resultWith = (data: string): ToolResultRequest => ({ toolUseId: "tu_1", result: "see the file", files: [{ filename: "chart.png", mimeType: "image/png", data }] });
+const resultWith = (data: string): ToolResultRequest => ({
+  toolUseId: "tu_1",
+  result: "see the file",
+  files: [{ filename: "chart.png", mimeType: "image/png", data }],
+});
 
 const ATTACHMENT = "/messages/0/attachments/0/data";
 
@@ -46,7 +56,11 @@ describe("base64 in request bodies", () => {
   for (const [name, data, problem] of [
     ["one character too many (a length of 4n+1)", `${base64Of(FIVE_MB - 2)}Q`, "a length no base64 string has"],
     ["an = in the middle", `${base64Of(HALF)}=${base64Of(HALF)}`, '"=" before the end'],
-    ["a URL-safe character in the middle", `${base64Of(HALF)}-${base64Of(HALF).slice(1)}`, "a character outside the alphabet"],
+    [
+      "a URL-safe character in the middle",
+      `${base64Of(HALF)}-${base64Of(HALF).slice(1)}`,
+      "a character outside the alphabet",
+    ],
   ] as const) {
     it(`a 5 MB attachment with ${name} is refused before sending, the issue naming its path`, async () => {
       const e = await refused(() => clientFor(server()).createRun(runWith(data)));
@@ -75,7 +89,9 @@ describe("base64 in request bodies", () => {
   });
 
   it('with validation "off" the body goes out, and the mock refuses it with 400 naming the path', async () => {
-    const error = await clientFor(server(), { validation: "off" }).createRun(runWith("QUJDR")).catch((e: unknown) => e);
+    const error = await clientFor(server(), { validation: "off" })
+      .createRun(runWith("QUJDR"))
+      .catch((e: unknown) => e);
     expect(isMantyxApiError(error)).toBe(true);
     expect((error as { status: number }).status).toBe(400);
     expect(JSON.stringify((error as { body: unknown }).body)).toContain(ATTACHMENT);

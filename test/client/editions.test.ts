@@ -33,7 +33,11 @@ describe("a one-shot run with a local tool, every edition and frame shape", () =
           const types: string[] = [];
           const terminal = await runAgent(
             client,
-            { systemPrompt: "You are a cashier.", prompt: "42 with tax?", metadata: { args: JSON.stringify({ amount: 42 }) } },
+            {
+              systemPrompt: "You are a cashier.",
+              prompt: "42 with tax?",
+              metadata: { args: JSON.stringify({ amount: 42 }) },
+            },
             { tools, onEvent: (e) => void types.push(String((e as { type: unknown }).type)) },
           );
           expect(calls).toEqual([{ amount: 42 }]);

@@ -21,8 +21,13 @@ import {
 } from "../../index.js";
 import { clientFor, useMockServer } from "./helpers.js";
 
-const server = useMockServer({ oauthTokens: { mantyx_at_readonly: ["runs:read"], mantyx_at_secret_scoped_token: ["runs:read"] } });
-const echoServer = useMockServer({ echoCredential: true, oauthTokens: { mantyx_at_secret_scoped_token: ["runs:read"] } });
+const server = useMockServer({
+  oauthTokens: { mantyx_at_readonly: ["runs:read"], mantyx_at_secret_scoped_token: ["runs:read"] },
+});
+const echoServer = useMockServer({
+  echoCredential: true,
+  oauthTokens: { mantyx_at_secret_scoped_token: ["runs:read"] },
+});
 
 async function failure(p: Promise<unknown>): Promise<MantyxApiError> {
   const e = await p.then(
@@ -35,7 +40,9 @@ async function failure(p: Promise<unknown>): Promise<MantyxApiError> {
 
 describe("error statuses", () => {
   it("400 invalid_model -> MantyxApiError with code and candidates", async () => {
-    const e = await failure(clientFor(server()).createRun({ systemPrompt: "You are helpful.", prompt: "x", modelId: "bogus-9" }));
+    const e = await failure(
+      clientFor(server()).createRun({ systemPrompt: "You are helpful.", prompt: "x", modelId: "bogus-9" }),
+    );
     expect(e).toBeInstanceOf(MantyxApiError);
     expect(e.name).toBe("ApiError");
     expect(e).toMatchObject({ status: 400, code: "invalid_model", operationId: "createRun" });
@@ -46,7 +53,13 @@ describe("error statuses", () => {
 
   it("400 invalid_request from the server (client validation off) -> MantyxApiError", async () => {
     const client = clientFor(server(), { validation: "off" });
-    const e = await failure(client.createRun({ systemPrompt: "You are helpful.", prompt: "x", messages: [{ role: "user", content: "y" }] } as never));
+    const e = await failure(
+      client.createRun({
+        systemPrompt: "You are helpful.",
+        prompt: "x",
+        messages: [{ role: "user", content: "y" }],
+      } as never),
+    );
     expect(e).toMatchObject({ status: 400, code: "invalid_request" });
     expect(e.message).toContain("/prompt: must not be present");
   });
@@ -64,7 +77,12 @@ describe("error statuses", () => {
   });
 
   it("403 insufficient_scope -> requiredScopes from the body and WWW-Authenticate", async () => {
-    const e = await failure(clientFor(server(), { apiKey: "mantyx_at_readonly" }).createRun({ systemPrompt: "You are helpful.", prompt: "x" }));
+    const e = await failure(
+      clientFor(server(), { apiKey: "mantyx_at_readonly" }).createRun({
+        systemPrompt: "You are helpful.",
+        prompt: "x",
+      }),
+    );
     expect(e).toMatchObject({ status: 403, code: "insufficient_scope" });
     expect(requiredScopesOf(e)).toEqual(["runs:write"]);
     expect(e.message).toContain("runs:write");
@@ -94,7 +112,12 @@ describe("error statuses", () => {
   });
 
   it("a network failure -> MantyxConnectionError (idempotent calls retried first)", async () => {
-    const client = new MantyxClient({ baseUrl: "http://127.0.0.1:1", workspace: "acme", apiKey: "k", retryDelay: { initialDelayMs: 1 } });
+    const client = new MantyxClient({
+      baseUrl: "http://127.0.0.1:1",
+      workspace: "acme",
+      apiKey: "k",
+      retryDelay: { initialDelayMs: 1 },
+    });
     const e = await client.listModels().catch((x: unknown) => x);
     expect(e).toBeInstanceOf(MantyxConnectionError);
     expect((e as MantyxConnectionError).attempts).toBe(3);
@@ -124,9 +147,24 @@ describe("error statuses", () => {
   });
 
   it.each([
-    ["required as an array", { error: "insufficient_scope", required: ["runs:read", "runs:write"] }, null, ["runs:read", "runs:write"]],
-    ["required as a string plus the header", { error: "insufficient_scope", required: "runs:write" }, 'Bearer error="insufficient_scope", scope="runs:write sessions:read"', ["runs:write", "sessions:read"]],
-    ["only the header", { error: "Forbidden" }, 'Bearer realm="mantyx", error="insufficient_scope", scope="models:read"', ["models:read"]],
+    [
+      "required as an array",
+      { error: "insufficient_scope", required: ["runs:read", "runs:write"] },
+      null,
+      ["runs:read", "runs:write"],
+    ],
+    [
+      "required as a string plus the header",
+      { error: "insufficient_scope", required: "runs:write" },
+      'Bearer error="insufficient_scope", scope="runs:write sessions:read"',
+      ["runs:write", "sessions:read"],
+    ],
+    [
+      "only the header",
+      { error: "Forbidden" },
+      'Bearer realm="mantyx", error="insufficient_scope", scope="models:read"',
+      ["models:read"],
+    ],
   ])("requiredScopes: %s", (_name, body, header, want) => {
     const headers = new Headers(header === null ? {} : { "www-authenticate": header });
     expect(requiredScopesOf(new MantyxApiError("op", 403, body, headers))).toEqual(want);
@@ -134,7 +172,11 @@ describe("error statuses", () => {
 
   it.each([
     ["machine code in error", { error: "run_terminal" }, "run_terminal"],
-    ["sentence in error, code beside it", { error: "API keys are not available on this plan", code: "api_keys_plan" }, "api_keys_plan"],
+    [
+      "sentence in error, code beside it",
+      { error: "API keys are not available on this plan", code: "api_keys_plan" },
+      "api_keys_plan",
+    ],
     ["sentence only", { error: "Workspace not found", hint: "acme" }, "not_found"],
     ["not JSON", "<html>Bad gateway</html>", "not_found"],
   ])("code: %s", (_name, body, want) => {
@@ -143,20 +185,27 @@ describe("error statuses", () => {
 });
 
 describe("errors that are not HTTP statuses", () => {
-  it("a server that cannot be reached: MantyxConnectionError naming the reason, not just \"fetch failed\"", async () => {
+  it('a server that cannot be reached: MantyxConnectionError naming the reason, not just "fetch failed"', async () => {
     // A port nothing listens on (taken, then released).
     const probe = createServer();
     await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
     const { port } = probe.address() as AddressInfo;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
-    const client = new MantyxClient({ baseUrl: `http://127.0.0.1:${port}`, workspace: "acme", apiKey: "k", maxRetries: 0 });
+    const client = new MantyxClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      workspace: "acme",
+      apiKey: "k",
+      maxRetries: 0,
+    });
     const e = await client.getRun("run_1").catch((x: unknown) => x);
     expect(isMantyxConnectionError(e)).toBe(true);
     expect((e as Error).message).toMatch(/^getRun: fetch failed \(.*ECONNREFUSED.*\)$/);
   });
 
   it("a baseUrl that is not a URL is refused when the client is made, not on the first call", () => {
-    expect(() => new MantyxClient({ baseUrl: "not a url", workspace: "acme" })).toThrow(new TypeError('MantyxClient: baseUrl "not a url" is not a URL'));
+    expect(() => new MantyxClient({ baseUrl: "not a url", workspace: "acme" })).toThrow(
+      new TypeError('MantyxClient: baseUrl "not a url" is not a URL'),
+    );
   });
 
   it("a baseUrl with a user name or password is refused when the client is made, without quoting the password (fetch would refuse every call, quoting it)", () => {
@@ -192,7 +241,9 @@ describe("errors that are not HTTP statuses", () => {
         return x as Error;
       }
     })();
-    const perCall = await new MantyxClient({ baseUrl: "http://127.0.0.1:9", workspace: "acme" }).getRun("r", { headers: { authorization: `Bearer ${secret}` } }).catch((x: unknown) => x as Error);
+    const perCall = await new MantyxClient({ baseUrl: "http://127.0.0.1:9", workspace: "acme" })
+      .getRun("r", { headers: { authorization: `Bearer ${secret}` } })
+      .catch((x: unknown) => x as Error);
     for (const e of [made, perCall]) {
       expect(e).toBeInstanceOf(TypeError);
       expect(e!.message).toMatch(/header "(x-api-key|authorization)": invalid value \(not shown\)/);
@@ -203,9 +254,15 @@ describe("errors that are not HTTP statuses", () => {
   it("each error class has a type guard that also recognises it from another copy of the module (by name)", () => {
     const guards = [
       [isMantyxApiError, new MantyxApiError("op", 500, {}, new Headers())],
-      [isMantyxConnectionError, new MantyxConnectionError("op: x", { operationId: "op", attempts: 1, lastSeq: undefined })],
+      [
+        isMantyxConnectionError,
+        new MantyxConnectionError("op: x", { operationId: "op", attempts: 1, lastSeq: undefined }),
+      ],
       [isRequestValidationError, new RequestValidationError("op: x", { operationId: "op", issues: [] })],
-      [isUnexpectedResponseError, new UnexpectedResponseError("op: x", { operationId: "op", status: 200, contentType: "text/html" })],
+      [
+        isUnexpectedResponseError,
+        new UnexpectedResponseError("op: x", { operationId: "op", status: 200, contentType: "text/html" }),
+      ],
     ] as const;
     for (const [guard, error] of guards) {
       expect(guards.filter(([g]) => g(error)).map(([g]) => g)).toEqual([guard]);
@@ -227,11 +284,12 @@ describe("the credential never leaks", () => {
   }
 
   it("not in a 403 error (message, JSON, inspect)", async () => {
-    const e = await failure(clientFor(server(), { apiKey: secret }).createRun({ systemPrompt: "You are helpful.", prompt: "x" }));
+    const e = await failure(
+      clientFor(server(), { apiKey: secret }).createRun({ systemPrompt: "You are helpful.", prompt: "x" }),
+    );
     expect(e.status).toBe(403);
     expectNoSecret(e);
   });
-
 
   it("not in the client object", () => {
     const client = clientFor(server(), { apiKey: secret });
@@ -241,7 +299,12 @@ describe("the credential never leaks", () => {
 
   it("not in an error whose server echoes it in the body (value and key), x-request-id and WWW-Authenticate", async () => {
     for (const credentialHeader of ["authorization", "x-api-key"] as const) {
-      const e = await failure(clientFor(echoServer(), { apiKey: secret, credentialHeader }).createRun({ systemPrompt: "You are helpful.", prompt: "x" }));
+      const e = await failure(
+        clientFor(echoServer(), { apiKey: secret, credentialHeader }).createRun({
+          systemPrompt: "You are helpful.",
+          prompt: "x",
+        }),
+      );
       expect(e.status).toBe(403);
       expect(e.requestId).toMatch(/^req_/);
       expect(requiredScopesOf(e)).toContain("runs:write");
@@ -268,7 +331,9 @@ describe("the credential never leaks", () => {
   });
 
   it("not when the key was configured with surrounding whitespace (sent trimmed, so echoed trimmed)", async () => {
-    const e = await failure(clientFor(echoServer(), { apiKey: ` ${secret}\n` }).createRun({ systemPrompt: "You are helpful.", prompt: "x" }));
+    const e = await failure(
+      clientFor(echoServer(), { apiKey: ` ${secret}\n` }).createRun({ systemPrompt: "You are helpful.", prompt: "x" }),
+    );
     expect(e.status).toBe(403);
     expectNoSecret(e);
   });
@@ -285,9 +350,18 @@ describe("the credential never leaks", () => {
 
   it("not when the credential is passed as a header (client-level or per call) instead of apiKey", async () => {
     const asHeaders = [
-      clientFor(echoServer(), { apiKey: undefined, headers: { "X-Api-Key": secret } }).createRun({ systemPrompt: "You are helpful.", prompt: "x" }),
-      clientFor(echoServer(), { apiKey: undefined }).createRun({ systemPrompt: "You are helpful.", prompt: "x" }, { headers: { Authorization: `Bearer ${secret}` } }),
-      clientFor(echoServer(), { apiKey: "mantyx_other" }).createRun({ systemPrompt: "You are helpful.", prompt: "x" }, { headers: { "x-api-key": secret } }),
+      clientFor(echoServer(), { apiKey: undefined, headers: { "X-Api-Key": secret } }).createRun({
+        systemPrompt: "You are helpful.",
+        prompt: "x",
+      }),
+      clientFor(echoServer(), { apiKey: undefined }).createRun(
+        { systemPrompt: "You are helpful.", prompt: "x" },
+        { headers: { Authorization: `Bearer ${secret}` } },
+      ),
+      clientFor(echoServer(), { apiKey: "mantyx_other" }).createRun(
+        { systemPrompt: "You are helpful.", prompt: "x" },
+        { headers: { "x-api-key": secret } },
+      ),
     ];
     for (const call of asHeaders) {
       const e = await failure(call);
@@ -298,7 +372,13 @@ describe("the credential never leaks", () => {
   });
 
   it("not in a connection error, with x-api-key too", async () => {
-    const client = new MantyxClient({ baseUrl: "http://127.0.0.1:1", workspace: "acme", apiKey: secret, credentialHeader: "x-api-key", maxRetries: 0 });
+    const client = new MantyxClient({
+      baseUrl: "http://127.0.0.1:1",
+      workspace: "acme",
+      apiKey: secret,
+      credentialHeader: "x-api-key",
+      maxRetries: 0,
+    });
     expectNoSecret(await client.getRun("run_1").catch((x: unknown) => x));
   });
 });

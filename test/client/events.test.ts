@@ -9,10 +9,18 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import type { MantyxClient } from "../../generated/client.js";
 import type { AgentRunEvent } from "../../generated/types.js";
 import type { DecodeEventsOptions } from "../../index.js";
-import { decodeEventBatches, decodeEvents, decodeEventMessage, isTerminalEvent, runOutcome, StreamDecodeError } from "../../index.js";
+import {
+  decodeEventBatches,
+  decodeEvents,
+  decodeEventMessage,
+  isTerminalEvent,
+  runOutcome,
+  StreamDecodeError,
+} from "../../index.js";
 
 const enc = new TextEncoder();
-const frame = (seq: number, type: string, data: unknown) => `id: ${seq}\nevent: ${type}\ndata: ${JSON.stringify({ seq, type, data })}\n\n`;
+const frame = (seq: number, type: string, data: unknown) =>
+  `id: ${seq}\nevent: ${type}\ndata: ${JSON.stringify({ seq, type, data })}\n\n`;
 
 async function* chunks(text: string, sizes: number[]): AsyncIterable<Uint8Array> {
   const bytes = enc.encode(text);
@@ -33,13 +41,16 @@ async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
 const STREAM = `${frame(1, "assistant_delta", { text: "héllo 😀" })}: heartbeat\n\n${frame(2, "result", { ok: true, text: "héllo 😀" })}`;
 
 describe("decodeEvents", () => {
-  it.each([[[1]], [[2, 3]], [[7]], [[64]], [[10_000]]])("decodes the same events whatever the chunking (%j bytes per chunk)", async (sizes) => {
-    const events = await all(decodeEvents(chunks(STREAM, sizes)));
-    expect(events).toEqual([
-      { seq: 1, type: "assistant_delta", data: { text: "héllo 😀" } },
-      { seq: 2, type: "result", data: { ok: true, text: "héllo 😀" } },
-    ]);
-  });
+  it.each([[[1]], [[2, 3]], [[7]], [[64]], [[10_000]]])(
+    "decodes the same events whatever the chunking (%j bytes per chunk)",
+    async (sizes) => {
+      const events = await all(decodeEvents(chunks(STREAM, sizes)));
+      expect(events).toEqual([
+        { seq: 1, type: "assistant_delta", data: { text: "héllo 😀" } },
+        { seq: 2, type: "result", data: { ok: true, text: "héllo 😀" } },
+      ]);
+    },
+  );
 
   it("takes the type from the envelope even when event: is missing or different", async () => {
     const text = `data: ${JSON.stringify({ seq: 1, type: "result", data: { ok: true } })}\n\n`;
@@ -73,7 +84,10 @@ describe("decodeEvents", () => {
   });
 
   it("batches: one array per chunk, never empty", async () => {
-    const text = frame(1, "assistant_delta", { text: "a" }) + frame(2, "assistant_delta", { text: "b" }) + frame(3, "result", { ok: true });
+    const text =
+      frame(1, "assistant_delta", { text: "a" }) +
+      frame(2, "assistant_delta", { text: "b" }) +
+      frame(3, "result", { ok: true });
     const batches = await all(decodeEventBatches(chunks(text, [text.length - 5, 5])));
     expect(batches.map((b) => b.length)).toEqual([2, 1]);
   });
@@ -81,7 +95,12 @@ describe("decodeEvents", () => {
   it("calls onComment for heartbeats and onRetry for retry:", async () => {
     const comments: string[] = [];
     const retries: number[] = [];
-    await all(decodeEvents(chunks(`retry: 1500\n\n${STREAM}`, [5]), { onComment: (c) => comments.push(c), onRetry: (ms) => retries.push(ms) }));
+    await all(
+      decodeEvents(chunks(`retry: 1500\n\n${STREAM}`, [5]), {
+        onComment: (c) => comments.push(c),
+        onRetry: (ms) => retries.push(ms),
+      }),
+    );
     expect(comments).toEqual([" heartbeat"]);
     expect(retries).toEqual([1500]);
   });
@@ -100,32 +119,52 @@ describe("decodeEvents", () => {
   it('onInvalid "deliver" and "skip-and-warn"', async () => {
     const text = `${frame(1, "assistant_delta", { text: "a" })}data: {oops\n\n${frame(3, "assistant_delta", {})}${frame(4, "result", { ok: true })}`;
     const delivered = await all(decodeEvents(chunks(text, [9]), { onInvalid: "deliver" }));
-    expect(delivered.map((d) => (d instanceof StreamDecodeError ? d.type : d.type))).toEqual(["assistant_delta", "invalid-json", "invalid-event", "result"]);
+    expect(delivered.map((d) => (d instanceof StreamDecodeError ? d.type : d.type))).toEqual([
+      "assistant_delta",
+      "invalid-json",
+      "invalid-event",
+      "result",
+    ]);
     const warnings: string[] = [];
-    const skipped = await all(decodeEvents(chunks(text, [9]), { onInvalid: "skip-and-warn", onWarning: (m) => warnings.push(m) }));
+    const skipped = await all(
+      decodeEvents(chunks(text, [9]), { onInvalid: "skip-and-warn", onWarning: (m) => warnings.push(m) }),
+    );
     expect(skipped).toHaveLength(2);
     expect(warnings).toHaveLength(2);
   });
 
   it('validation "off" still requires the envelope', () => {
-    expect(decodeEventMessage({ event: "x", data: '{"type":"assistant_delta","data":{}}', id: "" }, { validation: "off" })).toBeInstanceOf(StreamDecodeError);
-    expect(decodeEventMessage({ event: "x", data: '{"seq":1,"type":"assistant_delta","data":{}}', id: "" }, { validation: "off" })).toEqual({ seq: 1, type: "assistant_delta", data: {} });
+    expect(
+      decodeEventMessage({ event: "x", data: '{"type":"assistant_delta","data":{}}', id: "" }, { validation: "off" }),
+    ).toBeInstanceOf(StreamDecodeError);
+    expect(
+      decodeEventMessage(
+        { event: "x", data: '{"seq":1,"type":"assistant_delta","data":{}}', id: "" },
+        { validation: "off" },
+      ),
+    ).toEqual({ seq: 1, type: "assistant_delta", data: {} });
   });
 });
 
-describe("item types follow onInvalid (StreamDecodeError items only with \"deliver\")", () => {
+describe('item types follow onInvalid (StreamDecodeError items only with "deliver")', () => {
   it("decodeEvents, decodeEventBatches and streamRun", () => {
     const body = new ReadableStream<Uint8Array>();
     expectTypeOf(decodeEvents(body)).toEqualTypeOf<AsyncIterableIterator<AgentRunEvent>>();
-    expectTypeOf(decodeEvents(body, { onInvalid: "skip-and-warn", onRetry: (ms) => expectTypeOf(ms).toBeNumber() })).toEqualTypeOf<AsyncIterableIterator<AgentRunEvent>>();
-    expectTypeOf(decodeEvents(body, { onInvalid: "deliver" })).toEqualTypeOf<AsyncIterableIterator<AgentRunEvent | StreamDecodeError>>();
+    expectTypeOf(
+      decodeEvents(body, { onInvalid: "skip-and-warn", onRetry: (ms) => expectTypeOf(ms).toBeNumber() }),
+    ).toEqualTypeOf<AsyncIterableIterator<AgentRunEvent>>();
+    expectTypeOf(decodeEvents(body, { onInvalid: "deliver" })).toEqualTypeOf<
+      AsyncIterableIterator<AgentRunEvent | StreamDecodeError>
+    >();
     const options: DecodeEventsOptions = {};
     expectTypeOf(decodeEvents(body, options)).toEqualTypeOf<AsyncIterableIterator<AgentRunEvent | StreamDecodeError>>();
     expectTypeOf(decodeEventBatches(body)).toEqualTypeOf<AsyncIterableIterator<AgentRunEvent[]>>();
     const client = {} as MantyxClient;
     type Item<S> = S extends AsyncIterable<infer T> ? T : never;
     expectTypeOf<Item<ReturnType<typeof client.streamRun<"throw">>>>().toEqualTypeOf<AgentRunEvent>();
-    expectTypeOf<Item<ReturnType<typeof client.streamRun<"deliver">>>>().toEqualTypeOf<AgentRunEvent | StreamDecodeError>();
+    expectTypeOf<Item<ReturnType<typeof client.streamRun<"deliver">>>>().toEqualTypeOf<
+      AgentRunEvent | StreamDecodeError
+    >();
     // The README's loop: a switch on the type with a default branch that reads the envelope.
     const loop = async () => {
       for await (const event of client.streamRun("run_1")) {
@@ -172,7 +211,10 @@ describe("layering and portability", () => {
     });
 
   it("runtime/sse knows no MANTYX event types", () => {
-    for (const f of files("runtime/sse")) expect(readFileSync(join(root, f), "utf8")).not.toMatch(/\b(local_tool_call|assistant_delta|thinking_delta|tool_result|seq)\b/);
+    for (const f of files("runtime/sse"))
+      expect(readFileSync(join(root, f), "utf8")).not.toMatch(
+        /\b(local_tool_call|assistant_delta|thinking_delta|tool_result|seq)\b/,
+      );
   });
 
   it.each(["runtime/events", "runtime/client"])("%s imports no Node modules and uses no eval / new Function", (dir) => {

@@ -30,7 +30,8 @@ function defaultClient(s: MockServer): MantyxClient {
 }
 
 /** The seq of a delivered item: an event's, or a malformed frame's `id:`. */
-const seqOf = (item: unknown): number => (item instanceof StreamDecodeError ? Number(item.frame.id) : (item as AgentRunEvent).seq);
+const seqOf = (item: unknown): number =>
+  item instanceof StreamDecodeError ? Number(item.frame.id) : (item as AgentRunEvent).seq;
 
 /** Each fault alone (a fault that only bites on a reconnect comes with the drop that causes one), and how many stream connections it takes at least. */
 const ALONE: ReadonlyArray<readonly [spec: string, minConnections: number]> = [
@@ -71,16 +72,24 @@ const FAILING = ["wrong-type=html@*", "wrong-type=json@*"] as const;
 
 /** The run's last connection was answered with the wrong type: the client made none after the one it saw (an earlier one it had given up on may have been answered so too, unseen). */
 function expectEndedByWrongType(run: MockRun): void {
-  expect(server().streams.filter((s) => s.runId === run.id).at(-1)?.end).toBe("wrong-type");
+  expect(
+    server()
+      .streams.filter((s) => s.runId === run.id)
+      .at(-1)?.end,
+  ).toBe("wrong-type");
 }
 
 /** Every connection fault named above. */
-const NAMED = new Set([...ALONE.map(([spec]) => spec), ...FAILING].flatMap((spec) => spec.split(",").map((i) => /^[a-z-]+/.exec(i)![0])));
+const NAMED = new Set(
+  [...ALONE.map(([spec]) => spec), ...FAILING].flatMap((spec) => spec.split(",").map((i) => /^[a-z-]+/.exec(i)![0])),
+);
 
 const COMBINATIONS = Array.from({ length: 20 }, (_, i) => `mix=${i + 1}`);
 
 function runTagged(tag: string): MockRun {
-  const run = [...server().runs.values()].find((r) => (r.spec["metadata"] as Record<string, string> | undefined)?.["tag"] === tag);
+  const run = [...server().runs.values()].find(
+    (r) => (r.spec["metadata"] as Record<string, string> | undefined)?.["tag"] === tag,
+  );
   if (run === undefined) throw new Error(`no run tagged ${tag}`);
   return run;
 }
@@ -94,7 +103,8 @@ function metFaults(run: MockRun): { connections: number; met: string[] } {
 /** Some fault took effect: a connection met one, or the run stores one. */
 function expectSomeFaultMet(run: MockRun, spec: string): void {
   const { met } = metFaults(run);
-  const stored = run.events.some((e) => e.type === UNKNOWN_EVENT_TYPE || "raw" in e) || run.faults.some((f) => f.run.length > 0);
+  const stored =
+    run.events.some((e) => e.type === UNKNOWN_EVENT_TYPE || "raw" in e) || run.faults.some((f) => f.run.length > 0);
   expect({ spec, metSome: met.length > 0 || stored }).toEqual({ spec, metSome: true });
 }
 
@@ -133,14 +143,29 @@ async function runAgentThrough(spec: string): Promise<{ run: MockRun; seen: numb
     client,
     { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "tool-rounds", rounds: "3", tag } },
     // The header goes on every request runAgent makes, as a client-wide header would; the mock applies it to the run once.
-    { tools, idleTimeoutMs: IDLE_MS, onInvalid: "deliver", headers: { "X-Mock-Fault": spec }, onEvent: (e) => void seen.push(seqOf(e)) },
+    {
+      tools,
+      idleTimeoutMs: IDLE_MS,
+      onInvalid: "deliver",
+      headers: { "X-Mock-Fault": spec },
+      onEvent: (e) => void seen.push(seqOf(e)),
+    },
   );
   const run = await server().waitForRun(runTagged(tag).id);
   expect({ spec, seen }).toEqual({ spec, seen: run.events.map((e) => e.seq) });
   expect(terminal).toMatchObject({ type: "result", data: { text: "Tools said: answer 0 | answer 1 | answer 2" } });
   // Every call (however often it was delivered) answered by exactly one POST, counted by the server.
-  const calls = [...new Set(run.events.filter((e) => e.type === "local_tool_call").map((e) => (e as { data: { toolUseId: string } }).data.toolUseId))];
-  expect({ spec, posts: Object.fromEntries(run.toolResultPosts) }).toEqual({ spec, posts: Object.fromEntries(calls.map((id) => [id, 1])) });
+  const calls = [
+    ...new Set(
+      run.events
+        .filter((e) => e.type === "local_tool_call")
+        .map((e) => (e as { data: { toolUseId: string } }).data.toolUseId),
+    ),
+  ];
+  expect({ spec, posts: Object.fromEntries(run.toolResultPosts) }).toEqual({
+    spec,
+    posts: Object.fromEntries(calls.map((id) => [id, 1])),
+  });
   expect(handled).toEqual([0, 1, 2]);
   return { run, seen, handled };
 }
@@ -153,37 +178,65 @@ describe("the suite covers every fault of the mock", () => {
 });
 
 describe.concurrent("each fault alone, default client settings", () => {
-  it.each(ALONE)("streamRun through %s: every item once, in order, ending with the terminal event", async (spec, minConnections) => {
-    const { run, items } = await streamRunThrough(spec);
-    const { connections } = metFaults(run);
-    expect({ spec, enough: connections >= minConnections }).toEqual({ spec, enough: true });
-    expectSomeFaultMet(run, spec);
-    if (spec.startsWith("unknown-event")) expect(items.filter((i) => String((i as AgentRunEvent).type) === UNKNOWN_EVENT_TYPE)).toHaveLength(1);
-    if (spec.startsWith("malformed-frame")) expect(items.filter((i) => i instanceof StreamDecodeError)).toHaveLength(1);
-    // Heartbeats kept a held-back connection alive: no reconnect.
-    if (spec.startsWith("heartbeat")) expect(connections).toBe(1);
-  }, 60_000);
+  it.each(ALONE)(
+    "streamRun through %s: every item once, in order, ending with the terminal event",
+    async (spec, minConnections) => {
+      const { run, items } = await streamRunThrough(spec);
+      const { connections } = metFaults(run);
+      expect({ spec, enough: connections >= minConnections }).toEqual({ spec, enough: true });
+      expectSomeFaultMet(run, spec);
+      if (spec.startsWith("unknown-event"))
+        expect(items.filter((i) => String((i as AgentRunEvent).type) === UNKNOWN_EVENT_TYPE)).toHaveLength(1);
+      if (spec.startsWith("malformed-frame"))
+        expect(items.filter((i) => i instanceof StreamDecodeError)).toHaveLength(1);
+      // Heartbeats kept a held-back connection alive: no reconnect.
+      if (spec.startsWith("heartbeat")) expect(connections).toBe(1);
+    },
+    60_000,
+  );
 
-  it.each(ALONE)("runAgent through %s: every event once, in order; every tool call run once and answered by one POST", async (spec, minConnections) => {
-    const { run } = await runAgentThrough(spec);
-    expect({ spec, enough: metFaults(run).connections >= minConnections }).toEqual({ spec, enough: true });
-    expectSomeFaultMet(run, spec);
-    if (spec === "duplicate-call") expect(run.events.filter((e) => e.type === "local_tool_call")).toHaveLength(6);
-  }, 60_000);
+  it.each(ALONE)(
+    "runAgent through %s: every event once, in order; every tool call run once and answered by one POST",
+    async (spec, minConnections) => {
+      const { run } = await runAgentThrough(spec);
+      expect({ spec, enough: metFaults(run).connections >= minConnections }).toEqual({ spec, enough: true });
+      expectSomeFaultMet(run, spec);
+      if (spec === "duplicate-call") expect(run.events.filter((e) => e.type === "local_tool_call")).toHaveLength(6);
+    },
+    60_000,
+  );
 });
 
 describe.concurrent("a 200 that is not an event stream, default client settings", () => {
-  it.each(FAILING)("streamRun through %s: the typed error naming the content type, no reconnect after it", async (spec) => {
-    const client = defaultClient(server());
-    const tag = `stream-${++tags}`;
-    const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "many", count: "12", stepMs: "3", tag } }, { headers: { "X-Mock-Fault": spec } });
-    const reasons: unknown[] = [];
-    const error = await collect(client.streamRun(runId, { idleTimeoutMs: IDLE_MS, onInvalid: "deliver", onReconnect: (i) => void reasons.push(i.reason) })).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UnexpectedResponseError);
-    expect((error as UnexpectedResponseError).contentType).toMatch(spec.includes("json") ? /^application\/json/ : /^text\/html/);
-    expectEndedByWrongType(runTagged(tag));
-    expect(reasons.filter((r) => r instanceof UnexpectedResponseError)).toEqual([]);
-  });
+  it.each(FAILING)(
+    "streamRun through %s: the typed error naming the content type, no reconnect after it",
+    async (spec) => {
+      const client = defaultClient(server());
+      const tag = `stream-${++tags}`;
+      const { runId } = await client.createRun(
+        {
+          systemPrompt: "You are helpful.",
+          prompt: "x",
+          metadata: { scenario: "many", count: "12", stepMs: "3", tag },
+        },
+        { headers: { "X-Mock-Fault": spec } },
+      );
+      const reasons: unknown[] = [];
+      const error = await collect(
+        client.streamRun(runId, {
+          idleTimeoutMs: IDLE_MS,
+          onInvalid: "deliver",
+          onReconnect: (i) => void reasons.push(i.reason),
+        }),
+      ).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UnexpectedResponseError);
+      expect((error as UnexpectedResponseError).contentType).toMatch(
+        spec.includes("json") ? /^application\/json/ : /^text\/html/,
+      );
+      expectEndedByWrongType(runTagged(tag));
+      expect(reasons.filter((r) => r instanceof UnexpectedResponseError)).toEqual([]);
+    },
+  );
 
   it.each(FAILING)("runAgent through %s: the same typed error, no tool run, no reconnect after it", async (spec) => {
     const client = defaultClient(server());
@@ -194,7 +247,12 @@ describe.concurrent("a 200 that is not an event stream, default client settings"
     const error = await runAgent(
       client,
       { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "tool-rounds", rounds: "3", tag } },
-      { tools, idleTimeoutMs: IDLE_MS, headers: { "X-Mock-Fault": spec }, onReconnect: (i) => void reasons.push(i.reason) },
+      {
+        tools,
+        idleTimeoutMs: IDLE_MS,
+        headers: { "X-Mock-Fault": spec },
+        onReconnect: (i) => void reasons.push(i.reason),
+      },
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     expect(ran).toBe(0);
@@ -204,21 +262,32 @@ describe.concurrent("a 200 that is not an event stream, default client settings"
 });
 
 describe.concurrent("20 seeded combinations (mix=N), default client settings", () => {
-  it.each(COMBINATIONS)("streamRun through %s", async (spec) => {
-    const { run } = await streamRunThrough(spec);
-    expectSomeFaultMet(run, spec);
-  }, 60_000);
+  it.each(COMBINATIONS)(
+    "streamRun through %s",
+    async (spec) => {
+      const { run } = await streamRunThrough(spec);
+      expectSomeFaultMet(run, spec);
+    },
+    60_000,
+  );
 
-  it.each(COMBINATIONS)("runAgent through %s", async (spec) => {
-    const { run } = await runAgentThrough(spec);
-    expectSomeFaultMet(run, spec);
-  }, 60_000);
+  it.each(COMBINATIONS)(
+    "runAgent through %s",
+    async (spec) => {
+      const { run } = await runAgentThrough(spec);
+      expectSomeFaultMet(run, spec);
+    },
+    60_000,
+  );
 });
 
 describe("a malformed frame with the default onInvalid (throw)", () => {
   it("streamRun delivers the events before it once, then throws the typed decode error naming its seq", async () => {
     const client = defaultClient(server());
-    const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "many", count: "6" } }, { headers: { "X-Mock-Fault": "malformed-frame=3,drop-after=2" } });
+    const { runId } = await client.createRun(
+      { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "many", count: "6" } },
+      { headers: { "X-Mock-Fault": "malformed-frame=3,drop-after=2" } },
+    );
     const seen: number[] = [];
     const error = await (async () => {
       for await (const e of client.streamRun(runId, { idleTimeoutMs: IDLE_MS })) seen.push(e.seq);
@@ -230,23 +299,44 @@ describe("a malformed frame with the default onInvalid (throw)", () => {
 });
 
 describe.concurrent("late answers: a tool that outlives the server's tool timeout, through seeded combinations", () => {
-  it.each([3, 8, 13])("the late answer is still posted exactly once, its 409 reported (mix=%i)", async (n) => {
-    const client = defaultClient(server());
-    const tag = `late-${n}`;
-    const tools = new ToolRegistry().local({ name: "lookup", handler: () => new Promise((r) => setTimeout(() => r("late answer"), 120)) });
-    const outcomes: unknown[] = [];
-    const terminal = await runAgent(client, { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "tool-rounds", rounds: "3", toolTimeoutMs: "40", tag } }, {
-      tools,
-      idleTimeoutMs: IDLE_MS,
-      onInvalid: "deliver",
-      headers: { "X-Mock-Fault": `mix=${n}` },
-      onToolResult: (_call, outcome, info) => outcomes.push([outcome.status, info.late]),
-    });
-    const run = await server().waitForRun(runTagged(tag).id);
-    expect(terminal).toMatchObject({ type: "error", data: { errorClass: "local_timeout" } });
-    const calls = [...new Set(run.events.filter((e) => e.type === "local_tool_call").map((e) => (e as { data: { toolUseId: string } }).data.toolUseId))];
-    expect(Object.fromEntries(run.toolResultPosts)).toEqual(Object.fromEntries(calls.map((id) => [id, 1])));
-    // (`late` says whether runAgent had read the terminal event by then; with a slow stream it may not have.)
-    expect(outcomes).toEqual([["run_terminal", expect.any(Boolean)]]);
-  }, 60_000);
+  it.each([3, 8, 13])(
+    "the late answer is still posted exactly once, its 409 reported (mix=%i)",
+    async (n) => {
+      const client = defaultClient(server());
+      const tag = `late-${n}`;
+      const tools = new ToolRegistry().local({
+        name: "lookup",
+        handler: () => new Promise((r) => setTimeout(() => r("late answer"), 120)),
+      });
+      const outcomes: unknown[] = [];
+      const terminal = await runAgent(
+        client,
+        {
+          systemPrompt: "You are helpful.",
+          prompt: "x",
+          metadata: { scenario: "tool-rounds", rounds: "3", toolTimeoutMs: "40", tag },
+        },
+        {
+          tools,
+          idleTimeoutMs: IDLE_MS,
+          onInvalid: "deliver",
+          headers: { "X-Mock-Fault": `mix=${n}` },
+          onToolResult: (_call, outcome, info) => outcomes.push([outcome.status, info.late]),
+        },
+      );
+      const run = await server().waitForRun(runTagged(tag).id);
+      expect(terminal).toMatchObject({ type: "error", data: { errorClass: "local_timeout" } });
+      const calls = [
+        ...new Set(
+          run.events
+            .filter((e) => e.type === "local_tool_call")
+            .map((e) => (e as { data: { toolUseId: string } }).data.toolUseId),
+        ),
+      ];
+      expect(Object.fromEntries(run.toolResultPosts)).toEqual(Object.fromEntries(calls.map((id) => [id, 1])));
+      // (`late` says whether runAgent had read the terminal event by then; with a slow stream it may not have.)
+      expect(outcomes).toEqual([["run_terminal", expect.any(Boolean)]]);
+    },
+    60_000,
+  );
 });

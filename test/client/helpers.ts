@@ -12,7 +12,11 @@ import { startMockServer, type MockServer, type MockServerOptions } from "../../
 export function useMockServer(options: MockServerOptions = {}): () => MockServer {
   let server: MockServer | undefined;
   beforeAll(async () => {
-    server = await startMockServer({ edition: options.vintage === "older" ? "older" : "2026-09", recordLimit: 1_000_000, ...options });
+    server = await startMockServer({
+      edition: options.vintage === "older" ? "older" : "2026-09",
+      recordLimit: 1_000_000,
+      ...options,
+    });
   });
   afterAll(async () => {
     await server?.close();

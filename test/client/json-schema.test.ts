@@ -12,8 +12,22 @@ const cases: Case[] = [
   ["type array of types", { type: ["string", "null"] }, null, true],
   ["required property missing", { type: "object", required: ["to"] }, {}, false, "", "required"],
   ["properties checked", { type: "object", properties: { n: { type: "number" } } }, { n: "1" }, false, "/n", "type"],
-  ["additionalProperties false", { type: "object", properties: {}, additionalProperties: false }, { x: 1 }, false, "/x", "additionalProperties"],
-  ["additionalProperties schema", { type: "object", additionalProperties: { type: "string" } }, { x: 1 }, false, "/x", "type"],
+  [
+    "additionalProperties false",
+    { type: "object", properties: {}, additionalProperties: false },
+    { x: 1 },
+    false,
+    "/x",
+    "additionalProperties",
+  ],
+  [
+    "additionalProperties schema",
+    { type: "object", additionalProperties: { type: "string" } },
+    { x: 1 },
+    false,
+    "/x",
+    "type",
+  ],
   ["enum", { enum: ["USD", "EUR"] }, "GBP", false, "", "enum"],
   ["enum of objects", { enum: [{ a: 1 }] }, { a: 1 }, true],
   ["const", { const: 3 }, 4, false, "", "const"],
@@ -36,13 +50,49 @@ const cases: Case[] = [
   ["oneOf matching one", { oneOf: [{ type: "string" }, { type: "integer" }] }, 1, true],
   ["allOf", { allOf: [{ type: "object", required: ["a"] }, { required: ["b"] }] }, { a: 1 }, false, "", "required"],
   ["not", { not: { type: "string" } }, "x", false, "", "not"],
-  ["$ref into $defs", { $defs: { id: { type: "string" } }, type: "object", properties: { id: { $ref: "#/$defs/id" } } }, { id: 1 }, false, "/id", "type"],
-  ["patternProperties: a matching key is not additional", { type: "object", patternProperties: { "^x-": { type: "string" } }, additionalProperties: false }, { "x-a": "1" }, true],
-  ["patternProperties: a matching key is checked", { type: "object", patternProperties: { "^x-": { type: "string" } } }, { "x-a": 1 }, false, "/x-a", "type"],
-  ["patternProperties: a key matching none is additional", { type: "object", patternProperties: { "^x-": {} }, additionalProperties: false }, { y: 1 }, false, "/y", "additionalProperties"],
-  ["a $ref that is not a JSON pointer (an $anchor) is not checked, not resolved to the root", { type: "object", properties: { child: { $ref: "#item" } }, $defs: { item: { $anchor: "item", type: "string" } } }, { child: "x" }, true],
+  [
+    "$ref into $defs",
+    { $defs: { id: { type: "string" } }, type: "object", properties: { id: { $ref: "#/$defs/id" } } },
+    { id: 1 },
+    false,
+    "/id",
+    "type",
+  ],
+  [
+    "patternProperties: a matching key is not additional",
+    { type: "object", patternProperties: { "^x-": { type: "string" } }, additionalProperties: false },
+    { "x-a": "1" },
+    true,
+  ],
+  [
+    "patternProperties: a matching key is checked",
+    { type: "object", patternProperties: { "^x-": { type: "string" } } },
+    { "x-a": 1 },
+    false,
+    "/x-a",
+    "type",
+  ],
+  [
+    "patternProperties: a key matching none is additional",
+    { type: "object", patternProperties: { "^x-": {} }, additionalProperties: false },
+    { y: 1 },
+    false,
+    "/y",
+    "additionalProperties",
+  ],
+  [
+    "a $ref that is not a JSON pointer (an $anchor) is not checked, not resolved to the root",
+    { type: "object", properties: { child: { $ref: "#item" } }, $defs: { item: { $anchor: "item", type: "string" } } },
+    { child: "x" },
+    true,
+  ],
   ["format is an annotation", { type: "string", format: "email" }, "not an email", true],
-  ["unknown keywords are ignored", { type: "object", "x-anything": 1, dependentRequired: { a: ["b"] } }, { a: 1 }, true],
+  [
+    "unknown keywords are ignored",
+    { type: "object", "x-anything": 1, dependentRequired: { a: ["b"] } },
+    { a: 1 },
+    true,
+  ],
   ["false schema", false, 1, false, "", "false"],
   ["$ref cycle is bounded", { $ref: "#" }, 1, false, "", "$ref"],
 ];
@@ -55,7 +105,12 @@ describe("checkJsonSchema", () => {
   });
 
   it("reports every problem, not only the first", () => {
-    const schema = { type: "object", properties: { a: { type: "string" }, b: { minimum: 3 } }, required: ["c"], additionalProperties: false };
+    const schema = {
+      type: "object",
+      properties: { a: { type: "string" }, b: { minimum: 3 } },
+      required: ["c"],
+      additionalProperties: false,
+    };
     const found = checkJsonSchema(schema, { a: 1, b: 1, d: 0 }).map((i) => `${i.instancePath}:${i.keyword}`);
     expect(found.sort()).toEqual(["/a:type", "/b:minimum", "/d:additionalProperties", ":required"]);
   });

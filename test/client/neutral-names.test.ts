@@ -16,7 +16,9 @@ let server: Server;
 let base: string;
 beforeAll(async () => {
   server = createServer((_, res) => {
-    res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "not_found", message: "no such thing" }));
+    res
+      .writeHead(404, { "content-type": "application/json" })
+      .end(JSON.stringify({ error: "not_found", message: "no such thing" }));
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -37,7 +39,9 @@ const getThing = operation<(client: HttpClient) => Promise<unknown>>("getThing",
 
 describe("a client of any document", () => {
   it("names its class in its TypeErrors (ApiClient without a brand)", () => {
-    expect(() => new ApiCore({ baseUrl: "not a url" })).toThrow(new TypeError('ApiClient: baseUrl "not a url" is not a URL'));
+    expect(() => new ApiCore({ baseUrl: "not a url" })).toThrow(
+      new TypeError('ApiClient: baseUrl "not a url" is not a URL'),
+    );
     expect(() => new AcmeCore({ baseUrl: "" })).toThrow(new TypeError("AcmeClient: pass baseUrl (and fetch)"));
     expect(() => new ApiCore({ baseUrl: base, apiKey: "a\nb" })).toThrow(/^ApiClient: apiKey is no valid header value/);
   });
@@ -57,10 +61,14 @@ describe("a client of any document", () => {
   });
 
   it("throws ConnectionError, so named whatever its brand", async () => {
-    const refused = await getThing(new AcmeCore({ baseUrl: "http://127.0.0.1:1", maxRetries: 0 })).catch((e: unknown) => e);
+    const refused = await getThing(new AcmeCore({ baseUrl: "http://127.0.0.1:1", maxRetries: 0 })).catch(
+      (e: unknown) => e,
+    );
     expect(refused).toBeInstanceOf(ConnectionError);
     expect((refused as Error).name).toBe("ConnectionError");
-    const plain = await getThing(new ApiCore({ baseUrl: "http://127.0.0.1:1", maxRetries: 0 })).catch((e: unknown) => e);
+    const plain = await getThing(new ApiCore({ baseUrl: "http://127.0.0.1:1", maxRetries: 0 })).catch(
+      (e: unknown) => e,
+    );
     expect((plain as Error).name).toBe("ConnectionError");
     expect(isConnectionError(plain) && isMantyxConnectionError(refused)).toBe(true);
   });

@@ -18,19 +18,32 @@ const server = useMockServer();
 
 function core(): MantyxCore {
   const s = server();
-  return new MantyxCore({ baseUrl: s.url, workspace: s.workspace, apiKey: s.apiKey, retryDelay: { initialDelayMs: 2, maxDelayMs: 20 }, reconnectDelay: { initialDelayMs: 2, maxDelayMs: 20 } });
+  return new MantyxCore({
+    baseUrl: s.url,
+    workspace: s.workspace,
+    apiKey: s.apiKey,
+    retryDelay: { initialDelayMs: 2, maxDelayMs: 20 },
+    reconnectDelay: { initialDelayMs: 2, maxDelayMs: 20 },
+  });
 }
 
 describe("operation functions on MantyxCore", () => {
   it("export one function per operation of the all-in-one class, and the class's pages", () => {
-    const methods = Object.getOwnPropertyNames(MantyxClient.prototype).filter((n) => n !== "constructor").sort();
+    const methods = Object.getOwnPropertyNames(MantyxClient.prototype)
+      .filter((n) => n !== "constructor")
+      .sort();
     for (const flavour of [checked, unvalidated]) {
-      const functions = Object.keys(flavour).filter((n) => typeof (flavour as Record<string, unknown>)[n] === "function" && n !== "MantyxCore").sort();
+      const functions = Object.keys(flavour)
+        .filter((n) => typeof (flavour as Record<string, unknown>)[n] === "function" && n !== "MantyxCore")
+        .sort();
       expect(functions).toEqual(methods);
     }
   });
 
-  for (const [name, ops] of [["checked", checked], ["unvalidated", unvalidated]] as const) {
+  for (const [name, ops] of [
+    ["checked", checked],
+    ["unvalidated", unvalidated],
+  ] as const) {
     it(`${name}: createRun, streamRun (to the terminal event), getRun`, async () => {
       const client = core();
       const { runId } = await ops.createRun(client, { systemPrompt: "You are helpful.", prompt: "hi" });
@@ -57,9 +70,22 @@ describe("operation functions on MantyxCore", () => {
 
   it("checked: a schema-invalid event is a StreamDecodeError; unvalidated: checked for its envelope only, so it is delivered", async () => {
     const client = core();
-    const run = async (): Promise<string> => (await checked.createRun(client, { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "invalid" } })).runId;
+    const run = async (): Promise<string> =>
+      (
+        await checked.createRun(client, {
+          systemPrompt: "You are helpful.",
+          prompt: "x",
+          metadata: { scenario: "invalid" },
+        })
+      ).runId;
     const seen = await collect(checked.streamRun(client, await run(), { onInvalid: "deliver" }));
-    expect(seen.map((i) => (i instanceof StreamDecodeError ? i.type : i.seq))).toEqual([1, "invalid-json", "invalid-event", 4, 5]);
+    expect(seen.map((i) => (i instanceof StreamDecodeError ? i.type : i.seq))).toEqual([
+      1,
+      "invalid-json",
+      "invalid-event",
+      4,
+      5,
+    ]);
     const plain = await collect(unvalidated.streamRun(client, await run(), { onInvalid: "deliver" }));
     expect(plain.map((i) => (i instanceof StreamDecodeError ? i.type : i.seq))).toEqual([1, "invalid-json", 3, 4, 5]);
     expect(plain[2]).toEqual({ seq: 3, type: "assistant_delta", data: { txet: "missing text" } });
@@ -86,7 +112,9 @@ describe("operation functions on MantyxCore", () => {
 
   it("runAgent runs a local tool round trip on a MantyxCore", async () => {
     const calls: unknown[] = [];
-    const tools = new ToolRegistry().local({ name: "ping", handler: () => {
+    const tools = new ToolRegistry().local({
+      name: "ping",
+      handler: () => {
         calls.push("ping");
         return "pong";
       },

@@ -15,7 +15,8 @@ let repeatCursor = false;
 const server = createServer((req: IncomingMessage, res: ServerResponse) => {
   const url = new URL(req.url!, "http://x");
   seen.push(url);
-  const json = (body: unknown): void => void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+  const json = (body: unknown): void =>
+    void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
   if (url.pathname.endsWith("/agent-runs")) {
     const page = Number(url.searchParams.get("cursor")?.replace("c", "") ?? "0");
     const next = repeatCursor ? "c1" : page < 2 ? `c${page + 1}` : null;
@@ -24,7 +25,9 @@ const server = createServer((req: IncomingMessage, res: ServerResponse) => {
   if (url.pathname.endsWith("/events")) {
     // Newest page first; each names the seq to send back as beforeSeq for the older one.
     const before = Number(url.searchParams.get("beforeSeq") ?? "7");
-    const events = [before - 2, before - 1].filter((s) => s >= 1).map((seq) => ({ seq, type: "assistant_delta", text: "x" }));
+    const events = [before - 2, before - 1]
+      .filter((s) => s >= 1)
+      .map((seq) => ({ seq, type: "assistant_delta", text: "x" }));
     return json({ events, total: 6, truncated: before > 3, nextBeforeSeq: before > 3 ? before - 2 : null });
   }
   res.writeHead(404).end();
@@ -33,7 +36,11 @@ const server = createServer((req: IncomingMessage, res: ServerResponse) => {
 let client: MantyxClient;
 beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  client = new MantyxClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, workspace: "acme", apiKey: "mantyx_test_key" });
+  client = new MantyxClient({
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    workspace: "acme",
+    apiKey: "mantyx_test_key",
+  });
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
@@ -41,17 +48,25 @@ describe("cursor pages", () => {
   it("listRunsPages follows nextCursor until it is null, keeping the caller's other parameters", async () => {
     seen.length = 0;
     const ids: string[] = [];
-    for await (const page of client.listRunsPages({ query: { limit: 1, status: "succeeded" } })) ids.push(...page.runs.map((r) => r.id));
+    for await (const page of client.listRunsPages({ query: { limit: 1, status: "succeeded" } }))
+      ids.push(...page.runs.map((r) => r.id));
     expect(ids).toEqual(["run_0", "run_1", "run_2"]);
     expect(seen.map((u) => u.searchParams.get("cursor"))).toEqual([null, "c1", "c2"]);
-    expect(seen.every((u) => u.searchParams.get("limit") === "1" && u.searchParams.get("status") === "succeeded")).toBe(true);
+    expect(seen.every((u) => u.searchParams.get("limit") === "1" && u.searchParams.get("status") === "succeeded")).toBe(
+      true,
+    );
   });
 
   it("the listRunsPages operation function does the same on a MantyxCore", async () => {
     seen.length = 0;
-    const core = new MantyxCore({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, workspace: "acme", apiKey: "mantyx_test_key" });
+    const core = new MantyxCore({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      workspace: "acme",
+      apiKey: "mantyx_test_key",
+    });
     const ids: string[] = [];
-    for await (const page of listRunsPages(core, { query: { limit: 1, status: "succeeded" } })) ids.push(...page.runs.map((r) => r.id));
+    for await (const page of listRunsPages(core, { query: { limit: 1, status: "succeeded" } }))
+      ids.push(...page.runs.map((r) => r.id));
     expect(ids).toEqual(["run_0", "run_1", "run_2"]);
     expect(seen.map((u) => u.searchParams.get("cursor"))).toEqual([null, "c1", "c2"]);
   });

@@ -8,7 +8,17 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ClientBase, ClientCore, eventStream, operation, operationExtras, operationFunction, type ClientOptions, type Operation, type SecurityScheme } from "../../runtime/codegen/v1.js";
+import {
+  ClientBase,
+  ClientCore,
+  eventStream,
+  operation,
+  operationExtras,
+  operationFunction,
+  type ClientOptions,
+  type Operation,
+  type SecurityScheme,
+} from "../../runtime/codegen/v1.js";
 import { MantyxCore } from "../../generated/client-core.js";
 import { listRuns } from "../../generated/operations-unvalidated.js";
 import { isMantyxApiError } from "../../mantyx/errors.js";
@@ -22,21 +32,31 @@ beforeAll(async () => {
     request.on("data", (c: Buffer) => chunks.push(c));
     request.on("end", () => {
       // (The credential of an Authorization header also alone, as a server quoting the token it refused would.)
-      const echo = JSON.stringify({ url: request.url, headers: request.headers, body: Buffer.concat(chunks).toString(), token: request.headers.authorization?.split(" ")[1] });
+      const echo = JSON.stringify({
+        url: request.url,
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString(),
+        token: request.headers.authorization?.split(" ")[1],
+      });
       // The error route echoes everything it got, credentials included, as a careless server would.
       if (request.url!.startsWith("/events")) {
         // An event stream that says which credential and header parameter each connection brought; it ends after one event without a terminal one the first time.
         const seen = `${request.headers.authorization}|${request.headers["x-trace"]}|${request.headers["last-event-id"]}`;
         response.writeHead(200, { "content-type": "text/event-stream" });
         const resumed = request.headers["last-event-id"] !== undefined;
-        return response.end(`data: ${JSON.stringify({ seq: resumed ? 2 : 1, type: resumed ? "done" : "note", seen })}\n\n`);
+        return response.end(
+          `data: ${JSON.stringify({ seq: resumed ? 2 : 1, type: resumed ? "done" : "note", seen })}\n\n`,
+        );
       }
       if (request.url!.startsWith("/page")) {
         // A 2xx that is not JSON, its content type quoting the Authorization header (a login page of a proxy, say).
         response.writeHead(200, { "content-type": `text/html; for=${request.headers.authorization}` });
         return response.end("<html>");
       }
-      response.writeHead(request.url!.startsWith("/fail") ? 401 : 200, { "content-type": "application/json", "x-echo": encodeURIComponent(request.url!) });
+      response.writeHead(request.url!.startsWith("/fail") ? 401 : 200, {
+        "content-type": "application/json",
+        "x-echo": encodeURIComponent(request.url!),
+      });
       response.end(echo);
     });
   });
@@ -54,7 +74,15 @@ const schemes: Record<string, SecurityScheme> = {
 };
 
 const operations = {
-  search: { method: "GET", path: "/items/{kind}", params: { query: { tags: "form", ids: "csv", filter: "deep", range: "pipe", words: "space", flat: "form" }, header: ["X-Trace"], cookie: ["pref"] } },
+  search: {
+    method: "GET",
+    path: "/items/{kind}",
+    params: {
+      query: { tags: "form", ids: "csv", filter: "deep", range: "pipe", words: "space", flat: "form" },
+      header: ["X-Trace"],
+      cookie: ["pref"],
+    },
+  },
   keyed: { method: "GET", path: "/keyed", security: [["bearer", "headerKey"], ["queryKey"], ["basic"]] },
   cookie: { method: "GET", path: "/cookie", security: [["cookieKey"]] },
   open: { method: "GET", path: "/open", security: [[]] },
@@ -75,16 +103,27 @@ class TestClient extends ClientCore {
   }
 }
 TestClient.define(operations);
-const client = (credentials: ClientOptions["credentials"] = {}): Methods => new TestClient({ baseUrl, credentials, maxRetries: 0 }) as unknown as Methods;
+const client = (credentials: ClientOptions["credentials"] = {}): Methods =>
+  new TestClient({ baseUrl, credentials, maxRetries: 0 }) as unknown as Methods;
 
 describe("parameters", () => {
   test("each query style, a header and a cookie parameter; undefined ones are left out", async () => {
     const echo = await client().search("a b", {
-      query: { tags: ["x", "y"], ids: [1, 2, 3], filter: { color: "red", size: 2 }, range: [1, 5], words: ["a", "b"], flat: { page: 2, empty: undefined }, missing: 1 },
+      query: {
+        tags: ["x", "y"],
+        ids: [1, 2, 3],
+        filter: { color: "red", size: 2 },
+        range: [1, 5],
+        words: ["a", "b"],
+        flat: { page: 2, empty: undefined },
+        missing: 1,
+      },
       header: { "X-Trace": "t-1" },
       cookie: { pref: "dark mode" },
     });
-    expect(decodeURIComponent(echo.url)).toBe("/items/a b?tags=x&tags=y&ids=1,2,3&filter[color]=red&filter[size]=2&range=1|5&words=a+b&page=2");
+    expect(decodeURIComponent(echo.url)).toBe(
+      "/items/a b?tags=x&tags=y&ids=1,2,3&filter[color]=red&filter[size]=2&range=1|5&words=a+b&page=2",
+    );
     expect(echo.headers["x-trace"]).toBe("t-1");
     expect(echo.headers.cookie).toBe("pref=dark%20mode");
   });
@@ -108,13 +147,32 @@ describe("security schemes", () => {
   });
 
   test("a credential never appears in the error: not as sent, URL-encoded, or as basic's base64", async () => {
-    const secrets = { queryKey: "sk/live+1&= x", headerKey: "hk-secret", basic: { username: "ann", password: "pw-secret" } };
+    const secrets = {
+      queryKey: "sk/live+1&= x",
+      headerKey: "hk-secret",
+      basic: { username: "ann", password: "pw-secret" },
+    };
     const error = await client(secrets)
       .fail()
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(isMantyxApiError(error) && error.status).toBe(401);
-    const everything = JSON.stringify({ message: (error as Error).message, body: (error as { body: unknown }).body, stack: (error as Error).stack, error });
-    for (const secret of ["sk/live+1&= x", encodeURIComponent("sk/live+1&= x"), "sk%2Flive%2B1%26%3D+x", "hk-secret", "pw-secret", Buffer.from("ann:pw-secret").toString("base64")]) {
+    const everything = JSON.stringify({
+      message: (error as Error).message,
+      body: (error as { body: unknown }).body,
+      stack: (error as Error).stack,
+      error,
+    });
+    for (const secret of [
+      "sk/live+1&= x",
+      encodeURIComponent("sk/live+1&= x"),
+      "sk%2Flive%2B1%26%3D+x",
+      "hk-secret",
+      "pw-secret",
+      Buffer.from("ann:pw-secret").toString("base64"),
+    ]) {
       expect(everything).not.toContain(secret);
     }
     expect(everything).toContain("[redacted]");
@@ -138,9 +196,20 @@ describe("operation functions and their extras (codegen revision 5)", () => {
     expect(echo.url).toBe("/items/k?tags=x");
     expect(echo.headers["x-trace"]).toBe("t-1");
     expect(echo.headers.cookie).toBe("pref=dark");
-    const keyed = await operation<Fn>("keyed", { method: "GET", path: "/keyed", security: [["queryKey"]], extras: operationExtras })(base());
+    const keyed = await operation<Fn>("keyed", {
+      method: "GET",
+      path: "/keyed",
+      security: [["queryKey"]],
+      extras: operationExtras,
+    })(base());
     expect(keyed.url).toBe("/keyed?api_key=qk");
-    const both = await operation<Fn>("cookie", { method: "GET", path: "/cookie", params: { cookie: ["pref"] }, security: [["cookieKey", "basic"]], extras: operationExtras })(base(), { cookie: { pref: "dark" } });
+    const both = await operation<Fn>("cookie", {
+      method: "GET",
+      path: "/cookie",
+      params: { cookie: ["pref"] },
+      security: [["cookieKey", "basic"]],
+      extras: operationExtras,
+    })(base(), { cookie: { pref: "dark" } });
     expect(both.headers.cookie).toBe("pref=dark; session=ck");
     expect(both.headers.authorization).toBe(`Basic ${Buffer.from("ann:pw").toString("base64")}`);
   });
@@ -148,21 +217,48 @@ describe("operation functions and their extras (codegen revision 5)", () => {
   test("an entry with parameters but without extras is refused (its type too), never sent without them", async () => {
     // @ts-expect-error -- `params` needs `extras`
     const fn = operation<Fn>("search", search);
-    await expect(fn(base(), "k", given)).rejects.toThrow(new TypeError("search: params needs operationExtras in the entry"));
+    await expect(fn(base(), "k", given)).rejects.toThrow(
+      new TypeError("search: params needs operationExtras in the entry"),
+    );
   });
 
   test("a short string credential of a basic scheme is redacted in its Basic token too", async () => {
     const client = new Base({ baseUrl, credentials: { basic: "abc" }, maxRetries: 0 });
-    const error = await operation<Fn>("fail", { method: "GET", path: "/fail", security: [["basic"]], extras: operationExtras })(client).then(() => undefined, (e: unknown) => e);
+    const error = await operation<Fn>("fail", {
+      method: "GET",
+      path: "/fail",
+      security: [["basic"]],
+      extras: operationExtras,
+    })(client).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(isMantyxApiError(error) && error.status).toBe(401);
-    const everything = JSON.stringify({ message: (error as Error).message, body: (error as { body: unknown }).body, stack: (error as Error).stack, error });
+    const everything = JSON.stringify({
+      message: (error as Error).message,
+      body: (error as { body: unknown }).body,
+      stack: (error as Error).stack,
+      error,
+    });
     expect(everything).not.toContain(Buffer.from("abc:").toString("base64"));
     expect(everything).toContain("[redacted]");
   });
 
   test("a basic token a 2xx answer echoes is redacted from the UnexpectedResponseError, as from an API error", async () => {
-    const client = new Base({ baseUrl, credentials: { basic: { username: "ann", password: "pw-secret" } }, maxRetries: 0 });
-    const error = await operation<Fn>("page", { method: "GET", path: "/page", security: [["basic"]], extras: operationExtras })(client).then(() => undefined, (e: unknown) => e);
+    const client = new Base({
+      baseUrl,
+      credentials: { basic: { username: "ann", password: "pw-secret" } },
+      maxRetries: 0,
+    });
+    const error = await operation<Fn>("page", {
+      method: "GET",
+      path: "/page",
+      security: [["basic"]],
+      extras: operationExtras,
+    })(client).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect((error as Error).name).toBe("UnexpectedResponseError");
     const everything = JSON.stringify({ message: (error as Error).message, stack: (error as Error).stack, error });
     expect(everything).not.toContain(Buffer.from("ann:pw-secret").toString("base64"));
@@ -170,9 +266,25 @@ describe("operation functions and their extras (codegen revision 5)", () => {
   });
 
   test("an event stream sends the call's credentials and header parameters on every connection, resumes included", async () => {
-    const client = new Base({ baseUrl, credentials: { bearer: "tok-1" }, maxRetries: 0, reconnectDelay: { initialDelayMs: 1 } });
-    const entry = { method: "GET", path: "/events", params: { header: ["X-Trace"] }, security: [["bearer"]], stream: { events: { terminal: ["done"] } }, extras: operationExtras } as const;
-    const stream = operation<(c: ClientBase, p: object) => AsyncIterable<{ seen: string }>>("events", entry, eventStream(undefined))(client, { header: { "X-Trace": "t-9" } });
+    const client = new Base({
+      baseUrl,
+      credentials: { bearer: "tok-1" },
+      maxRetries: 0,
+      reconnectDelay: { initialDelayMs: 1 },
+    });
+    const entry = {
+      method: "GET",
+      path: "/events",
+      params: { header: ["X-Trace"] },
+      security: [["bearer"]],
+      stream: { events: { terminal: ["done"] } },
+      extras: operationExtras,
+    } as const;
+    const stream = operation<(c: ClientBase, p: object) => AsyncIterable<{ seen: string }>>(
+      "events",
+      entry,
+      eventStream(undefined),
+    )(client, { header: { "X-Trace": "t-9" } });
     const seen: string[] = [];
     for await (const event of stream) seen.push(event.seen);
     expect(seen).toEqual(["Bearer tok-1|t-9|undefined", "Bearer tok-1|t-9|1"]);
@@ -184,7 +296,12 @@ describe("operation functions and their extras (codegen revision 5)", () => {
   });
 
   test("a parameter JSON cannot encode is a TypeError of the awaited call, not a synchronous throw, and is never sent", async () => {
-    const fn = operation<Fn>("find", { method: "GET", path: "/find", params: { query: { filter: "json" } }, extras: operationExtras });
+    const fn = operation<Fn>("find", {
+      method: "GET",
+      path: "/find",
+      params: { query: { filter: "json" } },
+      extras: operationExtras,
+    });
     let pending: Promise<unknown> | undefined;
     expect(() => (pending = fn(base(), { query: { filter: { big: 1n } } }))).not.toThrow();
     await expect(pending).rejects.toThrow(/^find: .*BigInt/);
@@ -192,7 +309,13 @@ describe("operation functions and their extras (codegen revision 5)", () => {
   });
 
   test("a body that is not JSON goes as given with its media type; FormData and URLSearchParams set their own", async () => {
-    const upload = { method: "POST", path: "/upload", takesBody: true, bodyMedia: "text/plain", extras: operationExtras } as const;
+    const upload = {
+      method: "POST",
+      path: "/upload",
+      takesBody: true,
+      bodyMedia: "text/plain",
+      extras: operationExtras,
+    } as const;
     const text = await operation<Fn>("upload", upload)(base(), "plain words");
     expect([text.body, text.headers["content-type"]]).toEqual(["plain words", "text/plain"]);
     const form = new FormData();
@@ -201,22 +324,49 @@ describe("operation functions and their extras (codegen revision 5)", () => {
     expect(sent.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
     expect(sent.body).toContain('name="a"');
     const pairs = await operation<Fn>("upload", upload)(base(), new URLSearchParams({ a: "1 2" }));
-    expect([pairs.body, pairs.headers["content-type"]]).toEqual(["a=1+2", "application/x-www-form-urlencoded;charset=UTF-8"]);
+    expect([pairs.body, pairs.headers["content-type"]]).toEqual([
+      "a=1+2",
+      "application/x-www-form-urlencoded;charset=UTF-8",
+    ]);
     // A JSON body (no bodyMedia) is encoded.
     const json = await operation<Fn>("upload", { method: "POST", path: "/upload", takesBody: true })(base(), { a: 1 });
     expect([json.body, json.headers["content-type"]]).toEqual(['{"a":1}', "application/json"]);
   });
 
   test("header and cookie parameters holding an array or an object are sent in the simple style, never as [object Object]", async () => {
-    const entry = { method: "GET", path: "/simple", params: { header: ["X-Ids", "X-Filter"], cookie: ["pref"] }, extras: operationExtras } as const;
-    const echo = await operation<Fn>("simple", entry)(base(), { header: { "X-Ids": [1, 2], "X-Filter": { role: "admin", name: "Alex", gone: null } }, cookie: { pref: { theme: "dark" } } });
-    expect([echo.headers["x-ids"], echo.headers["x-filter"], echo.headers.cookie]).toEqual(["1,2", "role,admin,name,Alex", "pref=theme%2Cdark"]);
+    const entry = {
+      method: "GET",
+      path: "/simple",
+      params: { header: ["X-Ids", "X-Filter"], cookie: ["pref"] },
+      extras: operationExtras,
+    } as const;
+    const echo = await operation<Fn>("simple", entry)(base(), {
+      header: { "X-Ids": [1, 2], "X-Filter": { role: "admin", name: "Alex", gone: null } },
+      cookie: { pref: { theme: "dark" } },
+    });
+    expect([echo.headers["x-ids"], echo.headers["x-filter"], echo.headers.cookie]).toEqual([
+      "1,2",
+      "role,admin,name,Alex",
+      "pref=theme%2Cdark",
+    ]);
   });
 
   test("a body whose media type is a range (*/*, image/*) goes without that range as its content type", async () => {
-    const any = await operation<Fn>("upload", { method: "POST", path: "/upload", takesBody: true, bodyMedia: "*/*", extras: operationExtras })(base(), new Blob(["png"], { type: "image/png" }));
+    const any = await operation<Fn>("upload", {
+      method: "POST",
+      path: "/upload",
+      takesBody: true,
+      bodyMedia: "*/*",
+      extras: operationExtras,
+    })(base(), new Blob(["png"], { type: "image/png" }));
     expect([any.body, any.headers["content-type"]]).toEqual(["png", "image/png"]);
-    const image = await operation<Fn>("upload", { method: "POST", path: "/upload", takesBody: true, bodyMedia: "image/*", extras: operationExtras })(base(), "raw");
+    const image = await operation<Fn>("upload", {
+      method: "POST",
+      path: "/upload",
+      takesBody: true,
+      bodyMedia: "image/*",
+      extras: operationExtras,
+    })(base(), "raw");
     expect(image.headers["content-type"]).not.toContain("*");
   });
 

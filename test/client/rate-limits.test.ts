@@ -25,7 +25,13 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 async function failure(): Promise<MantyxApiError> {
-  const client = new MantyxClient({ baseUrl: url, workspace: "acme", apiKey: "mantyx_test_key", maxRetries: 1, retryDelay: { initialDelayMs: 1 } });
+  const client = new MantyxClient({
+    baseUrl: url,
+    workspace: "acme",
+    apiKey: "mantyx_test_key",
+    maxRetries: 1,
+    retryDelay: { initialDelayMs: 1 },
+  });
   const error: unknown = await client.listModels().catch((e: unknown) => e);
   expect(isMantyxApiError(error)).toBe(true);
   return error as MantyxApiError;
@@ -33,7 +39,12 @@ async function failure(): Promise<MantyxApiError> {
 
 describe("429 rate_limit_exceeded", () => {
   it("exposes X-RateLimit-Limit/Remaining as numbers, Reset and Bucket as sent, after retrying once", async () => {
-    headers = { "x-ratelimit-limit": "60", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "1764590400", "x-ratelimit-bucket": "reads" };
+    headers = {
+      "x-ratelimit-limit": "60",
+      "x-ratelimit-remaining": "0",
+      "x-ratelimit-reset": "1764590400",
+      "x-ratelimit-bucket": "reads",
+    };
     requests = 0;
     const e = await failure();
     expect(requests).toBe(2);
@@ -45,6 +56,11 @@ describe("429 rate_limit_exceeded", () => {
     headers = {};
     expect(rateLimitOf(await failure())).toBeUndefined();
     headers = { "x-ratelimit-limit": "lots", "x-ratelimit-bucket": "runs" };
-    expect(rateLimitOf(await failure())).toEqual({ limit: undefined, remaining: undefined, reset: undefined, bucket: "runs" });
+    expect(rateLimitOf(await failure())).toEqual({
+      limit: undefined,
+      remaining: undefined,
+      reset: undefined,
+      bucket: "runs",
+    });
   });
 });

@@ -10,7 +10,15 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MantyxClient } from "../../generated/client.js";
 import type { AgentRunEvent, ToolResultRequest } from "../../generated/types.js";
-import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, MantyxConnectionError, runAgent, ToolRegistry, type ClientOptions, type ReconnectInfo } from "../../index.js";
+import {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
+  MantyxConnectionError,
+  runAgent,
+  ToolRegistry,
+  type ClientOptions,
+  type ReconnectInfo,
+} from "../../index.js";
 import { reconnectDelay } from "../../runtime/client/internal/backoff.js";
 import type { MockServer } from "../../generator/mock/index.js";
 import { collect, useMockServer } from "./helpers.js";
@@ -19,11 +27,21 @@ const server = useMockServer();
 
 /** A client with the library's defaults (no test-sized back-off), plus `options`. */
 function defaultClient(s: MockServer, options: Partial<ClientOptions> = {}): MantyxClient {
-  return new MantyxClient({ baseUrl: s.url, workspace: s.workspace, apiKey: s.apiKey, onWarning: () => undefined, ...options });
+  return new MantyxClient({
+    baseUrl: s.url,
+    workspace: s.workspace,
+    apiKey: s.apiKey,
+    onWarning: () => undefined,
+    ...options,
+  });
 }
 
 async function finishedRun(count: number): Promise<{ runId: string; seqs: number[] }> {
-  const { runId } = await defaultClient(server()).createRun({ systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "many", count: String(count) } });
+  const { runId } = await defaultClient(server()).createRun({
+    systemPrompt: "You are helpful.",
+    prompt: "x",
+    metadata: { scenario: "many", count: String(count) },
+  });
   const run = await server().waitForRun(runId);
   return { runId, seqs: run.events.map((e) => e.seq) };
 }
@@ -91,8 +109,15 @@ describe("a slow tool behind a silent server", () => {
 
   it("a tool taking 15 idle timeouts (15 s at a 1 s idle timeout, scaled down) completes: the silent connections of a live run do not count toward maxReconnects", async () => {
     const infos: ReconnectInfo[] = [];
-    const tools = new ToolRegistry().local({ name: "slow", handler: () => new Promise((r) => setTimeout(() => r("finally"), 1500)) });
-    const terminal = await runAgent(defaultClient(server()), { systemPrompt: "You are helpful.", prompt: "x" }, { tools, idleTimeoutMs: 100, onReconnect: (i) => infos.push(i) });
+    const tools = new ToolRegistry().local({
+      name: "slow",
+      handler: () => new Promise((r) => setTimeout(() => r("finally"), 1500)),
+    });
+    const terminal = await runAgent(
+      defaultClient(server()),
+      { systemPrompt: "You are helpful.", prompt: "x" },
+      { tools, idleTimeoutMs: 100, onReconnect: (i) => infos.push(i) },
+    );
     expect(terminal).toMatchObject({ type: "result", data: { text: "Tool said: finally" } });
     const runId = [...server().runs.keys()].pop()!;
     expect(posts(runId)).toHaveLength(1);
@@ -105,8 +130,15 @@ describe("a slow tool behind a silent server", () => {
   it("with every default (a 60 s idle timeout), the same slow tool needs no reconnect at all", async () => {
     expect(DEFAULT_IDLE_TIMEOUT_MS).toBe(60_000);
     const infos: ReconnectInfo[] = [];
-    const tools = new ToolRegistry().local({ name: "slow", handler: () => new Promise((r) => setTimeout(() => r("finally"), 300)) });
-    const terminal = await runAgent(defaultClient(server()), { systemPrompt: "You are helpful.", prompt: "x" }, { tools, onReconnect: (i) => infos.push(i) });
+    const tools = new ToolRegistry().local({
+      name: "slow",
+      handler: () => new Promise((r) => setTimeout(() => r("finally"), 300)),
+    });
+    const terminal = await runAgent(
+      defaultClient(server()),
+      { systemPrompt: "You are helpful.", prompt: "x" },
+      { tools, onReconnect: (i) => infos.push(i) },
+    );
     expect(terminal).toMatchObject({ type: "result" });
     expect(infos).toEqual([]);
   });
@@ -132,7 +164,9 @@ describe("request timeout", () => {
         .catch((x: unknown) => x);
       expect(e).toBeInstanceOf(MantyxConnectionError);
       expect((e as Error).message).toBe("createRun: no complete answer within 100 ms (timeoutMs)");
-      const perCall = await defaultClient(server()).listModels({ timeoutMs: 80 }).catch((x: unknown) => x);
+      const perCall = await defaultClient(server())
+        .listModels({ timeoutMs: 80 })
+        .catch((x: unknown) => x);
       expect((perCall as Error).message).toBe("listModels: no complete answer within 80 ms (timeoutMs)");
     } finally {
       server().stallNext(0);

@@ -30,7 +30,10 @@ let origin: Server;
 let elsewhere: Server;
 const urlOf = (s: Server): string => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
 
-function recording(name: Seen["server"], answer: (path: string, res: import("node:http").ServerResponse) => void): Server {
+function recording(
+  name: Seen["server"],
+  answer: (path: string, res: import("node:http").ServerResponse) => void,
+): Server {
   return createServer((req, res) => {
     let body = "";
     req.on("data", (c: Buffer) => (body += c.toString()));
@@ -42,9 +45,13 @@ function recording(name: Seen["server"], answer: (path: string, res: import("nod
 }
 
 beforeAll(async () => {
-  elsewhere = recording("elsewhere", (_, res) => void res.writeHead(200, { "content-type": "application/json" }).end('{"where":"elsewhere"}'));
+  elsewhere = recording(
+    "elsewhere",
+    (_, res) => void res.writeHead(200, { "content-type": "application/json" }).end('{"where":"elsewhere"}'),
+  );
   origin = recording("origin", (path, res) => {
-    if (path.startsWith("/moved")) return void res.writeHead(200, { "content-type": "application/json" }).end('{"where":"moved"}');
+    if (path.startsWith("/moved"))
+      return void res.writeHead(200, { "content-type": "application/json" }).end('{"where":"moved"}');
     const target = redirect.to === "elsewhere" ? `${urlOf(elsewhere)}/landed` : "/moved";
     res.writeHead(redirect.status, { location: target }).end();
   });
@@ -85,8 +92,17 @@ describe("a redirect to another origin", () => {
 
   it("a scheme's credential in a header of its own (credentials by scheme) is left behind too", async () => {
     redirect = { status: 307, to: "elsewhere" };
-    const client = new HttpClient({ baseUrl: urlOf(origin), credentials: { key: KEY }, maxRetries: 0 }, "0", {}, schemeCredentials({ key: ["apiKey", "header", "X-Custom-Key"] }));
-    const get = operation<(c: HttpClient) => Promise<unknown>>("get", { method: "GET", path: "/thing", security: [["key"]] });
+    const client = new HttpClient(
+      { baseUrl: urlOf(origin), credentials: { key: KEY }, maxRetries: 0 },
+      "0",
+      {},
+      schemeCredentials({ key: ["apiKey", "header", "X-Custom-Key"] }),
+    );
+    const get = operation<(c: HttpClient) => Promise<unknown>>("get", {
+      method: "GET",
+      path: "/thing",
+      security: [["key"]],
+    });
     expect(await get(client)).toEqual({ where: "elsewhere" });
     expect(hasKey(landed().headers)).toBe(false);
     expect(seen.filter((s) => s.server === "origin").at(-1)!.headers["x-custom-key"]).toBe(KEY);
@@ -94,7 +110,13 @@ describe("a redirect to another origin", () => {
 
   it("an operation function on MantyxCore leaves it behind too", async () => {
     redirect = { status: 302, to: "elsewhere" };
-    const core = new MantyxCore({ baseUrl: urlOf(origin), workspace: "acme", apiKey: KEY, credentialHeader: "x-api-key", maxRetries: 0 });
+    const core = new MantyxCore({
+      baseUrl: urlOf(origin),
+      workspace: "acme",
+      apiKey: KEY,
+      credentialHeader: "x-api-key",
+      maxRetries: 0,
+    });
     expect(await getRun(core, "run_1")).toEqual({ where: "elsewhere" });
     expect(hasKey(landed().headers)).toBe(false);
   });
@@ -102,7 +124,9 @@ describe("a redirect to another origin", () => {
   it("a POST answered 303 becomes a GET without its body (Fetch's rule), and without the credential", async () => {
     redirect = { status: 303, to: "elsewhere" };
     const before = seen.length;
-    expect(await client({ apiKey: KEY, credentialHeader: "x-api-key" }).submitRunFeedback("run_1", { verdict: "UP" })).toEqual({ where: "elsewhere" });
+    expect(
+      await client({ apiKey: KEY, credentialHeader: "x-api-key" }).submitRunFeedback("run_1", { verdict: "UP" }),
+    ).toEqual({ where: "elsewhere" });
     expect(seen.slice(before).map((s) => `${s.server} ${s.method}`)).toEqual(["origin POST", "elsewhere GET"]);
     const target = landed();
     expect(target).toMatchObject({ server: "elsewhere", method: "GET", body: "" });

@@ -16,7 +16,11 @@ const server = useMockServer({ retryMs: 1 });
 /** A finished run of `count` deltas, and its full SSE transcript. */
 async function finishedRun(count = 6): Promise<{ runId: string; transcript: string; seqs: number[] }> {
   const client = clientFor(server());
-  const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "count", metadata: { scenario: "many", count: String(count) } });
+  const { runId } = await client.createRun({
+    systemPrompt: "You are helpful.",
+    prompt: "count",
+    metadata: { scenario: "many", count: String(count) },
+  });
   const run = await server().waitForRun(runId);
   return { runId, transcript: server().transcript(runId), seqs: run.events.map((e) => e.seq) };
 }
@@ -103,16 +107,25 @@ describe("streamRun resume", () => {
 
   it("malformed messages (onInvalid: deliver) are delivered once across a cut at every point, whether the server honours the resume point or replays everything", async () => {
     const client = clientFor(server());
-    const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "invalid", metadata: { scenario: "invalid" } });
+    const { runId } = await client.createRun({
+      systemPrompt: "You are helpful.",
+      prompt: "invalid",
+      metadata: { scenario: "invalid" },
+    });
     await server().waitForRun(runId);
-    const shape = (items: unknown[]): unknown[] => items.map((i) => (i instanceof StreamDecodeError ? `${i.type}@${i.frame.id}` : (i as AgentRunEvent).seq));
+    const shape = (items: unknown[]): unknown[] =>
+      items.map((i) => (i instanceof StreamDecodeError ? `${i.type}@${i.frame.id}` : (i as AgentRunEvent).seq));
     const expected = [1, "invalid-json@2", "invalid-event@3", 4, 5];
     expect(shape(await collect(client.streamRun(runId, { onInvalid: "deliver" })))).toEqual(expected);
     for (const replay of [[], ["ignore-resume"]] as string[][]) {
       for (let after = 1; after < 5; after++) {
         server().faults.splice(0, server().faults.length, `drop-after=${after}`, ...replay);
         const items = await collect(client.streamRun(runId, { onInvalid: "deliver", maxReconnects: 5 }));
-        expect({ after, replay: replay.length, items: shape(items) }).toEqual({ after, replay: replay.length, items: expected });
+        expect({ after, replay: replay.length, items: shape(items) }).toEqual({
+          after,
+          replay: replay.length,
+          items: expected,
+        });
         expect(server().faults).toEqual([]);
       }
     }
@@ -120,11 +133,24 @@ describe("streamRun resume", () => {
 
   it("malformed messages without their own id: line (several inheriting one id) survive a cut at every point when the server replays everything: each delivered once", async () => {
     const client = clientFor(server());
-    const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "invalid-no-id" } });
+    const { runId } = await client.createRun({
+      systemPrompt: "You are helpful.",
+      prompt: "x",
+      metadata: { scenario: "invalid-no-id" },
+    });
     await server().waitForRun(runId);
-    const shape = (items: unknown[]): unknown[] => items.map((i) => (i instanceof StreamDecodeError ? `${i.type}:${i.frame.data.slice(0, 16)}` : (i as AgentRunEvent).seq));
+    const shape = (items: unknown[]): unknown[] =>
+      items.map((i) =>
+        i instanceof StreamDecodeError ? `${i.type}:${i.frame.data.slice(0, 16)}` : (i as AgentRunEvent).seq,
+      );
     const expected = shape(await collect(client.streamRun(runId, { onInvalid: "deliver" })));
-    expect(expected).toEqual([1, "invalid-json:{not json", "invalid-json:{not json either", expect.stringMatching(/^invalid-event:/), 5]);
+    expect(expected).toEqual([
+      1,
+      "invalid-json:{not json",
+      "invalid-json:{not json either",
+      expect.stringMatching(/^invalid-event:/),
+      5,
+    ]);
     for (let after = 1; after < 5; after++) {
       server().faults.splice(0, server().faults.length, `drop-after=${after}`, "ignore-resume");
       const items = shape(await collect(client.streamRun(runId, { onInvalid: "deliver", maxReconnects: 5 })));
@@ -134,20 +160,23 @@ describe("streamRun resume", () => {
 
   it("resumes a live run that is still producing events", async () => {
     const client = clientFor(server());
-    const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "live", metadata: { scenario: "many", count: "8", stepMs: "15" } });
+    const { runId } = await client.createRun({
+      systemPrompt: "You are helpful.",
+      prompt: "live",
+      metadata: { scenario: "many", count: "8", stepMs: "15" },
+    });
     server().faults.push("drop-after=2", "cut-bytes=30", "end-clean=1");
     const events = (await collect(client.streamRun(runId, { maxReconnects: 20 }))) as AgentRunEvent[];
     const run = await server().waitForRun(runId);
-    expectExactlyOnce(events, run.events.map((e) => e.seq));
+    expectExactlyOnce(
+      events,
+      run.events.map((e) => e.seq),
+    );
   });
 
   it("retries 429 and 503 answers to a reconnect with back-off", async () => {
     const { runId, seqs } = await finishedRun();
-    const events = await streamWith(runId, [
-      "status=429,retry-after=0",
-      "drop-after=2",
-      "status=503",
-    ]);
+    const events = await streamWith(runId, ["status=429,retry-after=0", "drop-after=2", "status=503"]);
     expectExactlyOnce(events, seqs);
   });
 
@@ -187,7 +216,11 @@ describe("streamRun resume", () => {
     const slow = await startMockServer({ retryMs });
     try {
       const client = clientFor(slow, { retryDelay: { initialDelayMs: 1, maxDelayMs: 1000 } });
-      const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "text" } });
+      const { runId } = await client.createRun({
+        systemPrompt: "You are helpful.",
+        prompt: "x",
+        metadata: { scenario: "text" },
+      });
       await slow.waitForRun(runId);
       slow.faults.push("drop-after=1", "drop-after=0");
       const delays: number[] = [];
@@ -235,7 +268,9 @@ describe("streamRun resume", () => {
       const stream = clientFor(server()).streamRun(runId, { lastSeq: seqs[seqs.length - 1], maxReconnects: 3 });
       expect(await collect(stream)).toEqual([]);
       expect(server().streams.length - first).toBe(2);
-      const after = server().requests.slice(before).map((r) => `${r.method} ${r.path.split("/").slice(-1)[0]}`);
+      const after = server()
+        .requests.slice(before)
+        .map((r) => `${r.method} ${r.path.split("/").slice(-1)[0]}`);
       expect(after).toEqual(["GET stream", `GET ${runId}`, "GET stream"]);
       expect(server().streams[first + 1]).toMatchObject({ lastEventId: undefined, lastSeqQuery: undefined });
       expect(stream.terminal).toMatchObject({ seq: seqs[seqs.length - 1], type: "result" });
@@ -264,7 +299,9 @@ describe("streamRun resume", () => {
       server().faults.length = 0;
       expect(seen).toEqual(seqs.slice(0, 2));
       expect(error).toBeInstanceOf(MantyxConnectionError);
-      expect((error as Error).message).toMatch(/the run is over \(getRun\) but 4 connections in a row brought no terminal event; resume with \{ lastSeq: 2 \}/);
+      expect((error as Error).message).toMatch(
+        /the run is over \(getRun\) but 4 connections in a row brought no terminal event; resume with \{ lastSeq: 2 \}/,
+      );
       expect(stream.terminal).toBeUndefined();
     });
 
@@ -293,7 +330,11 @@ describe("streamRun resume", () => {
 
     it("a run getRun reports with an unknown status: finished when its usage fields are set (one more resume, then the end); otherwise its quiet closes count toward maxReconnects", async () => {
       const client = clientFor(server());
-      const done = await client.createRun({ systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "text", snapshotStatus: "completed" } });
+      const done = await client.createRun({
+        systemPrompt: "You are helpful.",
+        prompt: "x",
+        metadata: { scenario: "text", snapshotStatus: "completed" },
+      });
       const run = await server().waitForRun(done.runId);
       const last = run.events[run.events.length - 1]!.seq;
       server().faults.push("end-clean=0");
@@ -302,7 +343,11 @@ describe("streamRun resume", () => {
       expect(server().faults).toEqual([]);
 
       // A live run (an event every 50 ms: the mock ends a connection as the next event is due).
-      const live = await client.createRun({ systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "many", count: "100", stepMs: "50", snapshotStatus: "thinking" } });
+      const live = await client.createRun({
+        systemPrompt: "You are helpful.",
+        prompt: "x",
+        metadata: { scenario: "many", count: "100", stepMs: "50", snapshotStatus: "thinking" },
+      });
       server().faults.push(...Array.from({ length: 3 }, () => "end-clean=0"));
       const error = await collect(client.streamRun(live.runId, { maxReconnects: 2 })).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(MantyxConnectionError);
@@ -312,12 +357,21 @@ describe("streamRun resume", () => {
 
     it("quiet clean closes while the run is live are backed off but do not count toward maxReconnects", async () => {
       const client = clientFor(server());
-      const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "live", metadata: { scenario: "many", count: "4", stepMs: "150" } });
+      const { runId } = await client.createRun({
+        systemPrompt: "You are helpful.",
+        prompt: "live",
+        metadata: { scenario: "many", count: "4", stepMs: "150" },
+      });
       server().faults.push(...Array.from({ length: 4 }, () => "end-clean=0"));
       const attempts: number[] = [];
-      const events = (await collect(client.streamRun(runId, { maxReconnects: 1, onReconnect: (i) => attempts.push(i.attempt) }))) as AgentRunEvent[];
+      const events = (await collect(
+        client.streamRun(runId, { maxReconnects: 1, onReconnect: (i) => attempts.push(i.attempt) }),
+      )) as AgentRunEvent[];
       const run = await server().waitForRun(runId);
-      expectExactlyOnce(events, run.events.map((e) => e.seq));
+      expectExactlyOnce(
+        events,
+        run.events.map((e) => e.seq),
+      );
       expect(server().faults).toEqual([]);
       expect(attempts.slice(0, 4)).toEqual([1, 2, 3, 4]); // the back-off grows over the quiet closes
     });
@@ -343,12 +397,19 @@ describe("streamRun resume", () => {
 
     it("a resumed connection that ends cleanly with no event while the run is still live is a drop (getRun says running)", async () => {
       const client = clientFor(server());
-      const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "live", metadata: { scenario: "many", count: "6", stepMs: "20" } });
+      const { runId } = await client.createRun({
+        systemPrompt: "You are helpful.",
+        prompt: "live",
+        metadata: { scenario: "many", count: "6", stepMs: "20" },
+      });
       server().faults.push("drop-after=2", "end-clean=0");
       const first = server().streams.length;
       const events = (await collect(client.streamRun(runId, { maxReconnects: 20 }))) as AgentRunEvent[];
       const run = await server().waitForRun(runId);
-      expectExactlyOnce(events, run.events.map((e) => e.seq));
+      expectExactlyOnce(
+        events,
+        run.events.map((e) => e.seq),
+      );
       expect(server().streams.length - first).toBeGreaterThanOrEqual(3);
     });
   });

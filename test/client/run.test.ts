@@ -33,7 +33,12 @@ function runIdOf(): string {
   return [...server().runs.keys()].pop()!;
 }
 
-const HR_CARD: AgentCard = { name: "Acme HR", url: "https://hr.intranet.acme/a2a", skills: [], provider: { organization: "Acme Co." } };
+const HR_CARD: AgentCard = {
+  name: "Acme HR",
+  url: "https://hr.intranet.acme/a2a",
+  skills: [],
+  provider: { organization: "Acme Co." },
+};
 const OTHER_CARD: AgentCard = { name: "Acme IT", url: "https://it.intranet.acme/a2a", skills: [] };
 
 describe("runAgent", () => {
@@ -48,7 +53,8 @@ describe("runAgent", () => {
         return `total ${args.amount * 2}`;
       },
     });
-    const terminal = await runAgent(clientFor(server()), 
+    const terminal = await runAgent(
+      clientFor(server()),
       { systemPrompt: "You are helpful.", prompt: "total?", metadata: { args: JSON.stringify({ amount: 21 }) } },
       { tools, onEvent: (e) => void seen.push(String((e as { type: unknown }).type)) },
     );
@@ -61,15 +67,36 @@ describe("runAgent", () => {
     expect(seen[seen.length - 1]).toBe("result");
     // The spec carried the registry's tool ref.
     const spec = server().runs.get(runId)!.spec as { tools: unknown[] };
-    expect(spec.tools).toEqual([{ kind: "local", name: "compute_total", parameters: { type: "object", properties: { amount: { type: "number" } }, required: ["amount"] } }]);
+    expect(spec.tools).toEqual([
+      {
+        kind: "local",
+        name: "compute_total",
+        parameters: { type: "object", properties: { amount: { type: "number" } }, required: ["amount"] },
+      },
+    ]);
   });
 
   it("dispatches a local_tool_call without kind to the local registry", async () => {
     const tools = new ToolRegistry().local({ name: "ping", handler: () => "pong" });
-    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "ping", metadata: { omitKind: "true" } }, { tools });
+    const terminal = await runAgent(
+      clientFor(server()),
+      { systemPrompt: "You are helpful.", prompt: "ping", metadata: { omitKind: "true" } },
+      { tools },
+    );
     const runId = runIdOf();
-    expect(server().runs.get(runId)!.events.find((e) => e.type === "local_tool_call")).toMatchObject({ data: { name: "ping" } });
-    expect("kind" in ((server().runs.get(runId)!.events.find((e) => e.type === "local_tool_call") as { data: object }).data)).toBe(false);
+    expect(
+      server()
+        .runs.get(runId)!
+        .events.find((e) => e.type === "local_tool_call"),
+    ).toMatchObject({ data: { name: "ping" } });
+    expect(
+      "kind" in
+        (
+          server()
+            .runs.get(runId)!
+            .events.find((e) => e.type === "local_tool_call") as { data: object }
+        ).data,
+    ).toBe(false);
     expect((terminal.data as { text: string }).text).toBe("Tool said: pong");
   });
 
@@ -77,27 +104,42 @@ describe("runAgent", () => {
     const hr: string[] = [];
     const it_: string[] = [];
     const tools = new ToolRegistry()
-      .a2aLocal({ name: "it_agent", agentCard: OTHER_CARD, handler: (_message, ctx) => {
+      .a2aLocal({
+        name: "it_agent",
+        agentCard: OTHER_CARD,
+        handler: (_message, ctx) => {
           it_.push(ctx.call.name);
           return "IT answer";
         },
       })
-      .a2aLocal({ name: "hr_agent", agentCard: HR_CARD, handler: (message, ctx) => {
+      .a2aLocal({
+        name: "hr_agent",
+        agentCard: HR_CARD,
+        handler: (message, ctx) => {
           hr.push(`${ctx.call.name}: ${message}`);
           return "PTO resets on Jan 1";
         },
       });
     // The spec declares the HR peer under another tool name; the IT peer is appended from the registry.
-    const spec = { systemPrompt: "You are helpful.", prompt: "PTO?", metadata: { message: "When does PTO reset?" }, tools: [{ kind: "a2a_local" as const, name: "hr_desk", agentCard: HR_CARD }] };
+    const spec = {
+      systemPrompt: "You are helpful.",
+      prompt: "PTO?",
+      metadata: { message: "When does PTO reset?" },
+      tools: [{ kind: "a2a_local" as const, name: "hr_desk", agentCard: HR_CARD }],
+    };
     const terminal = await runAgent(clientFor(server()), spec, { tools });
     expect(hr).toEqual(["hr_desk: When does PTO reset?"]);
     expect(it_).toEqual(["it_agent"]);
-    expect((server().runs.get(runIdOf())!.spec as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual(["hr_desk", "it_agent"]);
+    expect((server().runs.get(runIdOf())!.spec as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual(
+      ["hr_desk", "it_agent"],
+    );
     expect((terminal.data as { text: string }).text).toBe("Tool said: PTO resets on Jan 1 | IT answer");
   });
 
   it("indexes a2a_local peers by another Agent Card field when asked", async () => {
-    const tools = new ToolRegistry({ a2aIndexBy: (card) => (card.provider as { organization?: string } | undefined)?.organization }).a2aLocal({
+    const tools = new ToolRegistry({
+      a2aIndexBy: (card) => (card.provider as { organization?: string } | undefined)?.organization,
+    }).a2aLocal({
       name: "hr_agent",
       agentCard: HR_CARD,
       handler: () => "by organization",
@@ -110,20 +152,33 @@ describe("runAgent", () => {
     // Official SDK test servers send such calls (the card is required at the strict level only); the SDKs dispatch them by name.
     const asked: string[] = [];
     const tools = new ToolRegistry()
-      .a2aLocal({ name: "hr_agent", agentCard: HR_CARD, handler: (message) => {
+      .a2aLocal({
+        name: "hr_agent",
+        agentCard: HR_CARD,
+        handler: (message) => {
           asked.push(message);
           return "PTO resets on Jan 1";
         },
       })
       .a2aLocal({ name: "it_agent", agentCard: OTHER_CARD, handler: () => "wrong peer" });
     const context = { runId: "run_x", signal: undefined };
-    const call = (name: string) => ({ toolUseId: "tu_1", name, args: { message: "When?" }, kind: "a2a_local" as const });
+    const call = (name: string) => ({
+      toolUseId: "tu_1",
+      name,
+      args: { message: "When?" },
+      kind: "a2a_local" as const,
+    });
     expect(await tools.dispatch(call("hr_agent"), context)).toEqual({ result: "PTO resets on Jan 1" });
     expect(asked).toEqual(["When?"]);
     const unmatched = await tools.dispatch(call("nope"), context);
-    expect(unmatched).toEqual({ error: 'The a2a_local call of tool "nope" came without its Agent Card, and no a2a_local peer is registered under that name.' });
+    expect(unmatched).toEqual({
+      error:
+        'The a2a_local call of tool "nope" came without its Agent Card, and no a2a_local peer is registered under that name.',
+    });
     // With a card, the card decides (not the name).
-    expect(await tools.dispatch({ ...call("hr_agent"), agentCard: OTHER_CARD }, context)).toEqual({ result: "wrong peer" });
+    expect(await tools.dispatch({ ...call("hr_agent"), agentCard: OTHER_CARD }, context)).toEqual({
+      result: "wrong peer",
+    });
     // A fallback serves an unmatched cardless call.
     const withFallback = new ToolRegistry().fallback((c) => `fallback ran ${c.name}`);
     expect(await withFallback.dispatch(call("nope"), context)).toEqual({ result: "fallback ran nope" });
@@ -131,7 +186,12 @@ describe("runAgent", () => {
 
   it("dispatches mcp_local by mcpServer, validates against inputSchema and flattens MCP content", async () => {
     const received: unknown[] = [];
-    const fsTools = [{ name: "fs_read_file", inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } }];
+    const fsTools = [
+      {
+        name: "fs_read_file",
+        inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+      },
+    ];
     const tools = new ToolRegistry()
       .mcpLocal({ name: "other", tools: [{ name: "other_tool" }], handler: (call) => `other server ran ${call.name}` })
       .mcpLocal({
@@ -140,13 +200,35 @@ describe("runAgent", () => {
         tools: fsTools,
         handler: (call, ctx) => {
           received.push({ call, server: (ctx.call as { mcpServerInfo?: unknown }).mcpServerInfo });
-          return { content: [{ type: "text", text: "127.0.0.1 localhost" }, { type: "image", data: "…" }, { type: "text", text: "::1 localhost" }] };
+          return {
+            content: [
+              { type: "text", text: "127.0.0.1 localhost" },
+              { type: "image", data: "…" },
+              { type: "text", text: "::1 localhost" },
+            ],
+          };
         },
       });
     const declared = tools.toolRefs().filter((t) => t.kind === "mcp_local" && t.name === "fs");
-    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "hosts", tools: declared, metadata: { args: JSON.stringify({ path: "/etc/hosts" }) } }, { tools });
-    expect(received).toEqual([{ call: { name: "fs_read_file", arguments: { path: "/etc/hosts" } }, server: { name: "mcp-server-filesystem", version: "0.4.1" } }]);
-    expect((terminal.data as { text: string }).text).toBe("Tool said: 127.0.0.1 localhost\n::1 localhost | other server ran other_tool");
+    const terminal = await runAgent(
+      clientFor(server()),
+      {
+        systemPrompt: "You are helpful.",
+        prompt: "hosts",
+        tools: declared,
+        metadata: { args: JSON.stringify({ path: "/etc/hosts" }) },
+      },
+      { tools },
+    );
+    expect(received).toEqual([
+      {
+        call: { name: "fs_read_file", arguments: { path: "/etc/hosts" } },
+        server: { name: "mcp-server-filesystem", version: "0.4.1" },
+      },
+    ]);
+    expect((terminal.data as { text: string }).text).toBe(
+      "Tool said: 127.0.0.1 localhost\n::1 localhost | other server ran other_tool",
+    );
   });
 
   describe("parameters as a Zod schema (Standard JSON Schema, §13: Zod / JSON Schema)", () => {
@@ -164,7 +246,11 @@ describe("runAgent", () => {
           return `${args.amount * 2} ${args.currency}`;
         },
       });
-      const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { args: JSON.stringify({ amount: 21 }) } }, { tools });
+      const terminal = await runAgent(
+        clientFor(server()),
+        { systemPrompt: "You are helpful.", prompt: "x", metadata: { args: JSON.stringify({ amount: 21 }) } },
+        { tools },
+      );
       expect((terminal.data as { text: string }).text).toBe("Tool said: 42 USD");
       expect(got).toEqual([{ amount: 21, currency: "USD" }]);
       const [ref] = (server().runs.get(runIdOf())!.spec as { tools: Array<Record<string, unknown>> }).tools;
@@ -174,17 +260,28 @@ describe("runAgent", () => {
         parameters: z.toJSONSchema(Args, { io: "input" }),
         outputSchema: z.toJSONSchema(z.object({ total: z.number() }), { io: "output" }),
       });
-      expect(ref!["parameters"]).toMatchObject({ type: "object", properties: { amount: { type: "number", minimum: 0 } }, required: ["amount"] });
+      expect(ref!["parameters"]).toMatchObject({
+        type: "object",
+        properties: { amount: { type: "number", minimum: 0 } },
+        required: ["amount"],
+      });
     });
 
     it("posts the schema's own issues as the tool's error without calling the handler", async () => {
       let called = false;
-      const tools = new ToolRegistry().local({ name: "total", parameters: Args, handler: () => {
+      const tools = new ToolRegistry().local({
+        name: "total",
+        parameters: Args,
+        handler: () => {
           called = true;
           return "x";
         },
       });
-      await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { args: JSON.stringify({ amount: -1 }) } }, { tools });
+      await runAgent(
+        clientFor(server()),
+        { systemPrompt: "You are helpful.", prompt: "x", metadata: { args: JSON.stringify({ amount: -1 }) } },
+        { tools },
+      );
       expect(called).toBe(false);
       expect(posted(runIdOf())[0]!.error).toMatch(/^Invalid arguments for tool "total":\n- \/amount Too small/);
     });
@@ -204,18 +301,29 @@ describe("runAgent", () => {
       };
       schema["~standard"].owner = schema;
       const got: unknown[] = [];
-      const tools = new ToolRegistry().local({ name: "std", parameters: schema as never, handler: (args) => {
+      const tools = new ToolRegistry().local({
+        name: "std",
+        parameters: schema as never,
+        handler: (args) => {
           got.push(args);
           return "ok";
         },
       });
-      await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { args: JSON.stringify({ a: 1 }) } }, { tools });
+      await runAgent(
+        clientFor(server()),
+        { systemPrompt: "You are helpful.", prompt: "x", metadata: { args: JSON.stringify({ a: 1 }) } },
+        { tools },
+      );
       expect(got).toEqual([{ seen: "checked:", value: { a: 1 } }]);
     });
 
     it("refuses, at registration and with the way out, a Standard Schema that cannot describe itself as JSON Schema", () => {
-      const plain = { "~standard": { version: 1, vendor: "acme", validate: (v: unknown) => ({ value: v }) } } as unknown as z.ZodType<{ a: string }>;
-      expect(() => new ToolRegistry().local({ name: "t", parameters: plain, handler: () => "x" })).toThrow(/local tool "t" is a Standard Schema \(acme\) that cannot describe itself as JSON Schema.*pass JSON Schema/);
+      const plain = {
+        "~standard": { version: 1, vendor: "acme", validate: (v: unknown) => ({ value: v }) },
+      } as unknown as z.ZodType<{ a: string }>;
+      expect(() => new ToolRegistry().local({ name: "t", parameters: plain, handler: () => "x" })).toThrow(
+        /local tool "t" is a Standard Schema \(acme\) that cannot describe itself as JSON Schema.*pass JSON Schema/,
+      );
     });
   });
 
@@ -223,13 +331,26 @@ describe("runAgent", () => {
     let called = false;
     const tools = new ToolRegistry().local({
       name: "compute_total",
-      parameters: { type: "object", properties: { amount: { type: "number", minimum: 0 } }, required: ["amount", "currency"], additionalProperties: false },
+      parameters: {
+        type: "object",
+        properties: { amount: { type: "number", minimum: 0 } },
+        required: ["amount", "currency"],
+        additionalProperties: false,
+      },
       handler: () => {
         called = true;
         return "x";
       },
     });
-    await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { args: JSON.stringify({ amount: -1, extra: true }) } }, { tools });
+    await runAgent(
+      clientFor(server()),
+      {
+        systemPrompt: "You are helpful.",
+        prompt: "x",
+        metadata: { args: JSON.stringify({ amount: -1, extra: true }) },
+      },
+      { tools },
+    );
     expect(called).toBe(false);
     const [body] = posted(runIdOf());
     expect(body!.error).toContain('Invalid arguments for tool "compute_total"');
@@ -269,11 +390,21 @@ describe("runAgent", () => {
 
   it("posts an answer that fails the tool-result schema (21 files) as the tool's error, instead of failing the run", async () => {
     const file = { filename: "a.txt", mimeType: "text/plain", data: "YQ==" };
-    const tools = new ToolRegistry().local({ name: "many_files", handler: () => withFiles("see files", Array.from({ length: 21 }, () => file)) });
+    const tools = new ToolRegistry().local({
+      name: "many_files",
+      handler: () =>
+        withFiles(
+          "see files",
+          Array.from({ length: 21 }, () => file),
+        ),
+    });
     const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x" }, { tools });
     const bodies = posted(runIdOf());
     expect(bodies).toHaveLength(1);
-    expect(bodies[0]).toEqual({ toolUseId: expect.any(String), error: expect.stringMatching(/^The tool's answer could not be sent: .*\/files/s) });
+    expect(bodies[0]).toEqual({
+      toolUseId: expect.any(String),
+      error: expect.stringMatching(/^The tool's answer could not be sent: .*\/files/s),
+    });
     expect(Buffer.byteLength(bodies[0]!.error!)).toBeLessThanOrEqual(MAX_ERROR_BYTES);
     expect(runOutcome(terminal)).toBe("succeeded");
   });
@@ -284,7 +415,11 @@ describe("runAgent", () => {
       name: "forever",
       handler: (_args, ctx) => new Promise<string>(() => ctx.signal!.addEventListener("abort", () => (aborted = true))),
     });
-    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { toolTimeoutMs: "100" } }, { tools, lateResultTimeoutMs: 50 });
+    const terminal = await runAgent(
+      clientFor(server()),
+      { systemPrompt: "You are helpful.", prompt: "x", metadata: { toolTimeoutMs: "100" } },
+      { tools, lateResultTimeoutMs: 50 },
+    );
     expect(terminal).toMatchObject({ type: "error", data: { errorClass: "local_timeout" } });
     expect(aborted).toBe(true);
     expect(posted(runIdOf())).toEqual([]);
@@ -303,11 +438,16 @@ describe("runAgent", () => {
         return "too late, but real";
       },
     });
-    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { toolTimeoutMs: "50" } }, {
-      tools,
-      onEvent: (e) => void (isTerminalEvent(e) && terminalRead()),
-      onToolResult: (call, outcome, info) => outcomes.push({ name: call.name, status: outcome.status, late: info.late }),
-    });
+    const terminal = await runAgent(
+      clientFor(server()),
+      { systemPrompt: "You are helpful.", prompt: "x", metadata: { toolTimeoutMs: "50" } },
+      {
+        tools,
+        onEvent: (e) => void (isTerminalEvent(e) && terminalRead()),
+        onToolResult: (call, outcome, info) =>
+          outcomes.push({ name: call.name, status: outcome.status, late: info.late }),
+      },
+    );
     expect(terminal).toMatchObject({ type: "error", data: { errorClass: "local_timeout" } });
     expect(posted(runIdOf())).toEqual([{ toolUseId: expect.stringMatching(/^tu_/), result: "too late, but real" }]);
     expect(outcomes).toEqual([{ name: "late", status: "run_terminal", late: true }]);
@@ -322,7 +462,11 @@ describe("runAgent", () => {
         throw new Error("disk full");
       },
     });
-    await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { toolTimeoutMs: "50" } }, { tools });
+    await runAgent(
+      clientFor(server()),
+      { systemPrompt: "You are helpful.", prompt: "x", metadata: { toolTimeoutMs: "50" } },
+      { tools },
+    );
     expect(posted(runIdOf())).toEqual([{ toolUseId: expect.any(String), error: "disk full" }]);
   });
 
@@ -340,7 +484,11 @@ describe("runAgent", () => {
           setTimeout(() => controller.abort(new Error("caller stop")), 20);
         }),
     });
-    const error = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x" }, { tools, signal: controller.signal }).catch((e: unknown) => e);
+    const error = await runAgent(
+      clientFor(server()),
+      { systemPrompt: "You are helpful.", prompt: "x" },
+      { tools, signal: controller.signal },
+    ).catch((e: unknown) => e);
     expect(String(error)).toMatch(/caller stop/);
     expect(aborted).toBe(true);
     await new Promise((r) => setTimeout(r, 30));
@@ -351,7 +499,11 @@ describe("runAgent", () => {
   it("runs a tool call delivered twice once, and posts once", async () => {
     let runs = 0;
     const tools = new ToolRegistry().local({ name: "once", handler: () => `run ${++runs}` });
-    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x" }, { tools, headers: { "X-Mock-Fault": "duplicate-call" } });
+    const terminal = await runAgent(
+      clientFor(server()),
+      { systemPrompt: "You are helpful.", prompt: "x" },
+      { tools, headers: { "X-Mock-Fault": "duplicate-call" } },
+    );
     const calls = (await server().waitForRun(runIdOf())).events.filter((e) => e.type === "local_tool_call");
     expect(calls).toHaveLength(2); // delivered twice, under two seqs
     expect(runs).toBe(1);
@@ -362,7 +514,11 @@ describe("runAgent", () => {
   it("answers a call for an unregistered tool with an error instead of leaving the run waiting", async () => {
     const registered = new ToolRegistry().local({ name: "known", handler: () => "ok" });
     const declared = new ToolRegistry().local({ name: "unknown_tool", handler: () => "never" }).toolRefs();
-    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", tools: declared }, { tools: registered });
+    const terminal = await runAgent(
+      clientFor(server()),
+      { systemPrompt: "You are helpful.", prompt: "x", tools: declared },
+      { tools: registered },
+    );
     expect(posted(runIdOf())[0]!.error).toMatch(/No local tool named "unknown_tool"/);
     expect(runOutcome(terminal)).toBe("succeeded");
   });
@@ -383,7 +539,11 @@ describe("runAgent", () => {
   });
 
   it("resolves with a failed terminal event when the run fails", async () => {
-    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "truncated" } });
+    const terminal = await runAgent(clientFor(server()), {
+      systemPrompt: "You are helpful.",
+      prompt: "x",
+      metadata: { scenario: "truncated" },
+    });
     expect(terminal.type).toBe("error");
     expect(runOutcome(terminal)).toBe("failed");
   });
@@ -391,7 +551,11 @@ describe("runAgent", () => {
   it("cancels the run when the signal aborts, and rejects with the reason", async () => {
     const controller = new AbortController();
     const client = clientFor(server());
-    const promise = runAgent(client, { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "slow" } }, { signal: controller.signal, onEvent: () => controller.abort(new Error("stop")) });
+    const promise = runAgent(
+      client,
+      { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "slow" } },
+      { signal: controller.signal, onEvent: () => controller.abort(new Error("stop")) },
+    );
     await expect(promise).rejects.toThrow("stop");
     const run = await server().waitForRun(runIdOf());
     expect(run.status).toBe("cancelled");
@@ -400,20 +564,33 @@ describe("runAgent", () => {
   it.each<[string, string[], new (...args: never[]) => Error]>([
     ["reconnects exhausted", ["status=503", "status=503"], MantyxConnectionError],
     ["a 200 that is not an event stream, twice", ["wrong-type=json", "wrong-type=json"], UnexpectedResponseError],
-  ])("cancels the run (best effort) when the stream fails for good (%s), then rejects with the stream's error", async (_name, faults, type) => {
-    server().faults.splice(0, server().faults.length, ...faults);
-    const error = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "slow" } }, { maxReconnects: 1 }).catch((e: unknown) => e);
-    server().faults.length = 0;
-    expect(error).toBeInstanceOf(type);
-    const runId = runIdOf();
-    expect(server().requests.filter((r) => r.method === "POST" && r.path.endsWith(`/agent-runs/${runId}/cancel`))).toHaveLength(1);
-    expect((await server().waitForRun(runId)).status).toBe("cancelled");
-  });
+  ])(
+    "cancels the run (best effort) when the stream fails for good (%s), then rejects with the stream's error",
+    async (_name, faults, type) => {
+      server().faults.splice(0, server().faults.length, ...faults);
+      const error = await runAgent(
+        clientFor(server()),
+        { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "slow" } },
+        { maxReconnects: 1 },
+      ).catch((e: unknown) => e);
+      server().faults.length = 0;
+      expect(error).toBeInstanceOf(type);
+      const runId = runIdOf();
+      expect(
+        server().requests.filter((r) => r.method === "POST" && r.path.endsWith(`/agent-runs/${runId}/cancel`)),
+      ).toHaveLength(1);
+      expect((await server().waitForRun(runId)).status).toBe("cancelled");
+    },
+  );
 
   it("cancelOnFailure: false leaves the run alone when the stream fails", async () => {
     server().faults.splice(0, server().faults.length, "wrong-type=json");
     const client = clientFor(server());
-    const error = await runAgent(client, { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "slow" } }, { cancelOnFailure: false, maxReconnects: 0 }).catch((e: unknown) => e);
+    const error = await runAgent(
+      client,
+      { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "slow" } },
+      { cancelOnFailure: false, maxReconnects: 0 },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     const runId = runIdOf();
     expect(server().requests.some((r) => r.path.endsWith(`/agent-runs/${runId}/cancel`))).toBe(false);
@@ -422,7 +599,11 @@ describe("runAgent", () => {
 
   it("a run whose terminal event is malformed ends in an error, with no needless cancel", async () => {
     const client = clientFor(server());
-    const error = await runAgent(client, { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "invalid-terminal" } }, { onInvalid: "deliver" }).catch((e: unknown) => e);
+    const error = await runAgent(
+      client,
+      { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "invalid-terminal" } },
+      { onInvalid: "deliver" },
+    ).catch((e: unknown) => e);
     expect(String(error)).toMatch(/ended without a terminal event/);
     const runId = runIdOf();
     expect(server().requests.some((r) => r.path.endsWith(`/agent-runs/${runId}/cancel`))).toBe(false);

@@ -26,7 +26,8 @@ afterAll(() => echo.close());
 
 function expectNoForm(label: string, value: unknown): void {
   const text = shown(value);
-  for (const form of echoForms(KEY)) expect({ label, leaked: text.includes(form) ? form : null }).toEqual({ label, leaked: null });
+  for (const form of echoForms(KEY))
+    expect({ label, leaked: text.includes(form) ? form : null }).toEqual({ label, leaked: null });
 }
 
 function client(options: Partial<ClientOptions>, warnings: unknown[]): MantyxClient {
@@ -43,16 +44,39 @@ function client(options: Partial<ClientOptions>, warnings: unknown[]): MantyxCli
 
 /** Every call of the client, each returning what it threw (or delivered, for a stream with onInvalid "deliver"). */
 const CALLS: Array<[string, (c: MantyxClient) => Promise<unknown[]>]> = [
-  ["createRun", async (c) => [await c.createRun({ systemPrompt: "You are helpful.", prompt: "x" }).catch((e: unknown) => e)]],
+  [
+    "createRun",
+    async (c) => [await c.createRun({ systemPrompt: "You are helpful.", prompt: "x" }).catch((e: unknown) => e)],
+  ],
   ["getRun", async (c) => [await c.getRun("run_1").catch((e: unknown) => e)]],
-  ["postToolResult", async (c) => [await c.postToolResult("run_1", { toolUseId: "tu_1", result: "r" }).then((o) => ("error" in o ? o.error : o), (e: unknown) => e)]],
-  ["streamRun", async (c) => {
-    const reported: unknown[] = [];
-    const items = await collect(c.streamRun("run_1", { maxReconnects: 1, onReconnect: (info) => reported.push(info) })).catch((e: unknown) => [e]);
-    return [...items, ...reported];
-  }],
-  ["streamRun (onInvalid: deliver)", async (c) => collect(c.streamRun("run_1", { maxReconnects: 1, onInvalid: "deliver" })).catch((e: unknown) => [e])],
-  ["streamRun (onInvalid: skip-and-warn)", async (c) => collect(c.streamRun("run_1", { maxReconnects: 1, onInvalid: "skip-and-warn" })).catch((e: unknown) => [e])],
+  [
+    "postToolResult",
+    async (c) => [
+      await c.postToolResult("run_1", { toolUseId: "tu_1", result: "r" }).then(
+        (o) => ("error" in o ? o.error : o),
+        (e: unknown) => e,
+      ),
+    ],
+  ],
+  [
+    "streamRun",
+    async (c) => {
+      const reported: unknown[] = [];
+      const items = await collect(
+        c.streamRun("run_1", { maxReconnects: 1, onReconnect: (info) => reported.push(info) }),
+      ).catch((e: unknown) => [e]);
+      return [...items, ...reported];
+    },
+  ],
+  [
+    "streamRun (onInvalid: deliver)",
+    async (c) => collect(c.streamRun("run_1", { maxReconnects: 1, onInvalid: "deliver" })).catch((e: unknown) => [e]),
+  ],
+  [
+    "streamRun (onInvalid: skip-and-warn)",
+    async (c) =>
+      collect(c.streamRun("run_1", { maxReconnects: 1, onInvalid: "skip-and-warn" })).catch((e: unknown) => [e]),
+  ],
 ];
 
 const MODES: EchoMode[] = ["error", "ok-wrong-type", "frames", "redirect", "redirect-refused", "redirect-invalid"];
@@ -68,7 +92,9 @@ describe("an echoing server never gets the credential into an error or a log lin
             const warnings: unknown[] = [];
             const got = await call(client({ credentialHeader, validation }, warnings));
             // (Events are the server's data, delivered as sent; errors and outcomes are the client's reports.)
-            for (const item of got) if (item instanceof Error || typeof (item as { seq?: unknown })?.seq !== "number") expectNoForm(`${mode} ${credentialHeader} ${validation} ${name}`, item);
+            for (const item of got)
+              if (item instanceof Error || typeof (item as { seq?: unknown })?.seq !== "number")
+                expectNoForm(`${mode} ${credentialHeader} ${validation} ${name}`, item);
             for (const w of warnings) expectNoForm(`${mode} ${credentialHeader} ${validation} ${name} (warning)`, w);
             reported += got.filter((g) => g instanceof Error).length + warnings.length;
           }
@@ -81,9 +107,13 @@ describe("an echoing server never gets the credential into an error or a log lin
 
   it("a malformed frame delivered with its credential removed keeps the frame shape it came in", async () => {
     echo.mode = "frames";
-    const items = await collect(client({}, []).streamRun("run_1", { maxReconnects: 1, onInvalid: "deliver" })).catch((e: unknown) => [e]);
+    const items = await collect(client({}, []).streamRun("run_1", { maxReconnects: 1, onInvalid: "deliver" })).catch(
+      (e: unknown) => [e],
+    );
     // Frame 1 is an envelope whose payload echoes the key (an invalid event): redacted, and still read as an envelope.
-    const invalid = items.find((i) => i instanceof Error && (i as { type?: unknown }).type === "invalid-event") as (Error & { shape?: unknown }) | undefined;
+    const invalid = items.find((i) => i instanceof Error && (i as { type?: unknown }).type === "invalid-event") as
+      | (Error & { shape?: unknown })
+      | undefined;
     expect(invalid).toBeDefined();
     expectNoForm("redacted invalid event", invalid);
     expect(invalid!.shape).toBe("envelope");

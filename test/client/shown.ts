@@ -20,7 +20,16 @@ export function shown(value: unknown): string {
   }
   if (typeof value === "string") parts.push(value);
   if (isMantyxApiError(value)) {
-    for (const name of ["content-type", "x-request-id", "www-authenticate", "retry-after", "x-echo-forms", "x-ratelimit-remaining", "location"]) parts.push(String(value.headers.get(name)));
+    for (const name of [
+      "content-type",
+      "x-request-id",
+      "www-authenticate",
+      "retry-after",
+      "x-echo-forms",
+      "x-ratelimit-remaining",
+      "location",
+    ])
+      parts.push(String(value.headers.get(name)));
     parts.push(JSON.stringify([rateLimitOf(value), requiredScopesOf(value), candidatesOf(value)]));
   }
   return parts.join("\n");

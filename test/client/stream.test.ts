@@ -17,7 +17,11 @@ import { clientFor, collect, useMockServer } from "./helpers.js";
 const server = useMockServer();
 
 async function runOf(scenario: string, extra: Record<string, string> = {}): Promise<string> {
-  const { runId } = await clientFor(server()).createRun({ systemPrompt: "You are helpful.", prompt: scenario, metadata: { scenario, ...extra } });
+  const { runId } = await clientFor(server()).createRun({
+    systemPrompt: "You are helpful.",
+    prompt: scenario,
+    metadata: { scenario, ...extra },
+  });
   return runId;
 }
 
@@ -28,7 +32,9 @@ describe("streamRun", () => {
     server().faults.push("stall=0");
     const reasons: unknown[] = [];
     const started = Date.now();
-    const events = await collect(clientFor(server()).streamRun(runId, { idleTimeoutMs: 150, onReconnect: (i) => reasons.push(i.reason) }));
+    const events = await collect(
+      clientFor(server()).streamRun(runId, { idleTimeoutMs: 150, onReconnect: (i) => reasons.push(i.reason) }),
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
     expect(runOutcome(events[events.length - 1] as AgentRunEvent)).toBe("succeeded");
     expect(reasons.length).toBeGreaterThanOrEqual(1);
@@ -119,13 +125,19 @@ describe("streamRun", () => {
       expect(json!.issues).toEqual([]);
       expect(shape!.type).toBe("invalid-event");
       expect(shape!.frame.data).toContain("missing text");
-      expect(shape!.issues[0]).toMatchObject({ instancePath: "/data", keyword: "required", params: { missingProperty: "text" } });
+      expect(shape!.issues[0]).toMatchObject({
+        instancePath: "/data",
+        keyword: "required",
+        params: { missingProperty: "text" },
+      });
     });
 
     it('"skip-and-warn": drops them and warns once each', async () => {
       const warnings: string[] = [];
       const client = clientFor(server(), { onWarning: (m) => warnings.push(m) });
-      const items = (await collect(client.streamRun(await runOf("invalid"), { onInvalid: "skip-and-warn" }))) as AgentRunEvent[];
+      const items = (await collect(
+        client.streamRun(await runOf("invalid"), { onInvalid: "skip-and-warn" }),
+      )) as AgentRunEvent[];
       expect(items.map((e) => e.seq)).toEqual([1, 4, 5]);
       expect(warnings).toHaveLength(2);
       expect(warnings[0]).toMatch(/skip-and-warn/);
@@ -148,11 +160,21 @@ describe("streamRun", () => {
 
     const items = await collect(clientFor(server()).streamRun(await runOf("invalid-no-id"), { onInvalid: "deliver" }));
     // Two malformed messages in a row both inherit id 1: the second is a new message too, not a replay of the first.
-    expect(items.map((i) => (i instanceof StreamDecodeError ? i.type : (i as AgentRunEvent).seq))).toEqual([1, "invalid-json", "invalid-json", "invalid-event", 5]);
+    expect(items.map((i) => (i instanceof StreamDecodeError ? i.type : (i as AgentRunEvent).seq))).toEqual([
+      1,
+      "invalid-json",
+      "invalid-json",
+      "invalid-event",
+      5,
+    ]);
     expect((items[2] as StreamDecodeError).frame).toMatchObject({ id: "1", data: "{not json either" });
 
     const warnings: string[] = [];
-    const skipped = await collect(clientFor(server(), { onWarning: (m) => warnings.push(m) }).streamRun(await runOf("invalid-no-id"), { onInvalid: "skip-and-warn" }));
+    const skipped = await collect(
+      clientFor(server(), { onWarning: (m) => warnings.push(m) }).streamRun(await runOf("invalid-no-id"), {
+        onInvalid: "skip-and-warn",
+      }),
+    );
     expect(skipped.map((i) => (i as AgentRunEvent).seq)).toEqual([1, 5]);
     expect(warnings).toHaveLength(3);
   });
@@ -165,13 +187,25 @@ describe("streamRun", () => {
       expect(items.length).toBe(onInvalid === "deliver" ? 2 : 1);
       expect(stream.terminal).toBeUndefined();
       expect(server().streams.length - first).toBe(1);
-      if (onInvalid === "deliver") expect((items[1] as StreamDecodeError).value).toEqual({ seq: 2, type: "result", data: { ok: "yes", text: "ok is not a boolean" } });
+      if (onInvalid === "deliver")
+        expect((items[1] as StreamDecodeError).value).toEqual({
+          seq: 2,
+          type: "result",
+          data: { ok: "yes", text: "ok is not a boolean" },
+        });
     }
   });
 
   it("reads older event shapes and ends on an older success result", async () => {
     const events = (await collect(clientFor(server()).streamRun(await runOf("legacy")))) as AgentRunEvent[];
-    expect(events.map((e) => e.type)).toEqual(["started", "tool_call", "tool_result", "assistant_delta", "assistant_message", "result"]);
+    expect(events.map((e) => e.type)).toEqual([
+      "started",
+      "tool_call",
+      "tool_result",
+      "assistant_delta",
+      "assistant_message",
+      "result",
+    ]);
     expect(runOutcome(events[events.length - 1]!)).toBe("succeeded");
   });
 
@@ -201,7 +235,8 @@ describe("streamRun", () => {
     const first = server().streams.length;
     const error = await (async () => {
       try {
-        for await (const _ of client.streamRun(runId, { signal: controller.signal })) controller.abort(new Error("user stop"));
+        for await (const _ of client.streamRun(runId, { signal: controller.signal }))
+          controller.abort(new Error("user stop"));
       } catch (e) {
         return e;
       }

@@ -7,10 +7,18 @@ import { clientFor, useMockServer } from "./helpers.js";
 const server = useMockServer();
 
 const isReport = (v: unknown): v is { city: string; tempC: number } =>
-  typeof v === "object" && v !== null && typeof (v as { city?: unknown }).city === "string" && typeof (v as { tempC?: unknown }).tempC === "number";
+  typeof v === "object" &&
+  v !== null &&
+  typeof (v as { city?: unknown }).city === "string" &&
+  typeof (v as { tempC?: unknown }).tempC === "number";
 
 async function terminalOf(metadata: Record<string, string>) {
-  return runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "weather", outputSchema: { name: "weather_report", schema: { type: "object" } }, metadata });
+  return runAgent(clientFor(server()), {
+    systemPrompt: "You are helpful.",
+    prompt: "weather",
+    outputSchema: { name: "weather_report", schema: { type: "object" } },
+    metadata,
+  });
 }
 
 function failure(f: () => unknown): OutputParseError {
@@ -33,7 +41,9 @@ describe("parseStructuredOutput", () => {
 
   it("accepts a Zod-style safeParse validator", async () => {
     const terminal = await terminalOf({ scenario: "structured" });
-    const schema = { safeParse: (v: unknown) => (isReport(v) ? { success: true, data: v } : { success: false, error: "nope" }) };
+    const schema = {
+      safeParse: (v: unknown) => (isReport(v) ? { success: true, data: v } : { success: false, error: "nope" }),
+    };
     expect(parseStructuredOutput(terminal, schema)).toEqual({ city: "Paris", tempC: 21 });
   });
 
@@ -46,7 +56,9 @@ describe("parseStructuredOutput", () => {
 
   it('"schema-mismatch" with the validator\'s errors', async () => {
     const terminal = await terminalOf({ scenario: "structured", output: '{"city":"Paris"}' });
-    const validate = Object.assign((v: unknown): v is object => isReport(v), { errors: [{ message: "tempC missing" }] });
+    const validate = Object.assign((v: unknown): v is object => isReport(v), {
+      errors: [{ message: "tempC missing" }],
+    });
     const e = failure(() => parseStructuredOutput(terminal, validate));
     expect(e.type).toBe("schema-mismatch");
     expect(e.issues).toEqual([{ message: "tempC missing" }]);
@@ -61,7 +73,11 @@ describe("parseStructuredOutput", () => {
   });
 
   it('"run-failed" for an older result with subtype error_…', async () => {
-    const terminal = await runAgent(clientFor(server()), { systemPrompt: "You are helpful.", prompt: "x", metadata: { scenario: "legacy-failure" } });
+    const terminal = await runAgent(clientFor(server()), {
+      systemPrompt: "You are helpful.",
+      prompt: "x",
+      metadata: { scenario: "legacy-failure" },
+    });
     const e = failure(() => parseStructuredOutput(terminal));
     expect(e.type).toBe("run-failed");
     expect(e.partialText).toBeUndefined();

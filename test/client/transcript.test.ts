@@ -28,19 +28,27 @@ describe("delivered runs obey the transcript rules", () => {
       parameters: { type: "object", properties: { amount: { type: "number" } } },
       handler: () => "42",
     });
-    await runAgent(client, { systemPrompt: "You are helpful.", prompt: "total?", metadata: { args: JSON.stringify({ amount: 1 }) } }, {
-      tools,
-      onEvent: (item) => {
-        if (!(item instanceof StreamDecodeError)) events.push(item);
+    await runAgent(
+      client,
+      { systemPrompt: "You are helpful.", prompt: "total?", metadata: { args: JSON.stringify({ amount: 1 }) } },
+      {
+        tools,
+        onEvent: (item) => {
+          if (!(item instanceof StreamDecodeError)) events.push(item);
+        },
       },
-    });
+    );
     expect(events.some((e) => e.type === "local_tool_call")).toBe(true);
     expectValidTranscript(events);
   });
 
   it("a run resumed after cuts mid-frame and at event boundaries", async () => {
     const client = clientFor(server());
-    const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "count", metadata: { scenario: "many", count: "8" } });
+    const { runId } = await client.createRun({
+      systemPrompt: "You are helpful.",
+      prompt: "count",
+      metadata: { scenario: "many", count: "8" },
+    });
     await server().waitForRun(runId);
     server().faults.splice(0, server().faults.length, "cut-bytes=57", "drop-after=2", "end-clean=1");
     const items = await collect(client.streamRun(runId, { maxReconnects: 10 }));

@@ -86,30 +86,48 @@ func TestMantyxConformance(t *testing.T) {
 
 let scratch: string;
 let sdk: string;
-const byteLimits = casesOf().filter((c) => c.tags.includes("x-max-utf8-bytes")).map((c) => c.id);
+const byteLimits = casesOf()
+  .filter((c) => c.tags.includes("x-max-utf8-bytes"))
+  .map((c) => c.id);
 
 beforeAll(() => {
   scratch = scratchDir("go-conformance");
   cpSync(join(REPO, "conformance", "go"), join(scratch, "mantyx-conformance"), { recursive: true });
   sdk = join(scratch, "othersdk");
   mkdirSync(sdk);
-  writeFileSync(join(sdk, "go.mod"), `module example.com/othersdk\n\ngo 1.22\n\nrequire ${MODULE} v0.0.0\n\nreplace ${MODULE} => ../mantyx-conformance\n`);
+  writeFileSync(
+    join(sdk, "go.mod"),
+    `module example.com/othersdk\n\ngo 1.22\n\nrequire ${MODULE} v0.0.0\n\nreplace ${MODULE} => ../mantyx-conformance\n`,
+  );
   cpSync(join(REPO, "conformance", "go", "go.sum"), join(sdk, "go.sum"));
   writeFileSync(join(sdk, "conformance_test.go"), SDK_TEST);
-  writeFileSync(join(sdk, "known_failures.txt"), knownFailuresFile("Our validator does not enforce x-max-utf8-bytes yet.", byteLimits));
+  writeFileSync(
+    join(sdk, "known_failures.txt"),
+    knownFailuresFile("Our validator does not enforce x-max-utf8-bytes yet.", byteLimits),
+  );
 });
 
 // A venv or a module copy is thousands of files: removing them takes a while on a busy machine.
 afterAll(() => rmSync(scratch, { recursive: true, force: true }), 120_000);
 
 // -mod=mod: the scratch module's go.mod gains the indirect requirements itself (from the module cache).
-const goTest = () => spawnSync("go", ["test", "-count=1", "-v", "./..."], { cwd: sdk, encoding: "utf8", env: { ...process.env, GOFLAGS: "-mod=mod", GOWORK: "off", MANTYX_TIERS: "", MANTYX_FIXTURES_DIR: "" } });
+const goTest = () =>
+  spawnSync("go", ["test", "-count=1", "-v", "./..."], {
+    cwd: sdk,
+    encoding: "utf8",
+    env: { ...process.env, GOFLAGS: "-mod=mod", GOWORK: "off", MANTYX_TIERS: "", MANTYX_FIXTURES_DIR: "" },
+  });
 
 describe("the Go module in a module outside the repository", () => {
   it("go test runs the suite through the SDK's adapter: per tier, the manifest's count minus the known failures", () => {
     const run = goTest();
     expect(run.status, run.stdout + run.stderr).toBe(0);
-    console.log(run.stdout.split("\n").filter((l) => l.includes("[mantyx-conformance]")).join("\n"));
+    console.log(
+      run.stdout
+        .split("\n")
+        .filter((l) => l.includes("[mantyx-conformance]"))
+        .join("\n"),
+    );
     expect(byteLimits.length).toBeGreaterThan(0);
     expectTierLines(run.stdout, byteLimits);
   }, 180_000);

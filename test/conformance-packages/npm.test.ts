@@ -78,23 +78,59 @@ try {
 
 let scratch: string;
 let app: string;
-const transcripts = casesOf().filter((c) => c.id.startsWith("transcripts.json::")).map((c) => c.id);
+const transcripts = casesOf()
+  .filter((c) => c.id.startsWith("transcripts.json::"))
+  .map((c) => c.id);
 
 beforeAll(() => {
   scratch = scratchDir("npm-conformance");
   const tarball = npmPack(scratch);
   app = join(scratch, "sdk");
   mkdirSync(join(app, "src"), { recursive: true });
-  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "other-sdk", private: true, type: "module", dependencies: { "@mantyx/wire-types": `file:../${tarball}`, ajv: AJV_VERSION } }, null, 2));
+  writeFileSync(
+    join(app, "package.json"),
+    JSON.stringify(
+      {
+        name: "other-sdk",
+        private: true,
+        type: "module",
+        dependencies: { "@mantyx/wire-types": `file:../${tarball}`, ajv: AJV_VERSION },
+      },
+      null,
+      2,
+    ),
+  );
   writeFileSync(
     join(app, "tsconfig.json"),
-    JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, outDir: "dist", rootDir: "src", skipLibCheck: true, types: ["node"], typeRoots: [join(REPO, "node_modules/@types")] }, include: ["src"] }),
+    JSON.stringify({
+      compilerOptions: {
+        target: "ES2022",
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        strict: true,
+        outDir: "dist",
+        rootDir: "src",
+        skipLibCheck: true,
+        types: ["node"],
+        typeRoots: [join(REPO, "node_modules/@types")],
+      },
+      include: ["src"],
+    }),
   );
   writeFileSync(join(app, "src", "adapters.ts"), ADAPTERS);
   writeFileSync(join(app, "src", "run.ts"), RUN);
-  writeFileSync(join(app, "known_failures.txt"), knownFailuresFile("No sequence-rule checker yet (no checkTranscript adapter): every transcript case fails.", transcripts));
+  writeFileSync(
+    join(app, "known_failures.txt"),
+    knownFailuresFile(
+      "No sequence-rule checker yet (no checkTranscript adapter): every transcript case fails.",
+      transcripts,
+    ),
+  );
   // The tarball and ajv from npm's cache (the repository's own install put ajv there).
-  execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], { cwd: app, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], {
+    cwd: app,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", app], { stdio: "inherit" });
 }, 360_000);
 
@@ -114,7 +150,10 @@ describe("the packed package's runner API in a TypeScript project outside the re
   }, 120_000);
 
   it("stops with the manifest error when a fixture in the installed package was changed", () => {
-    appendFileSync(join(app, "node_modules", "@mantyx", "wire-types", "generated", "fixtures", "sse", "framing.json"), " ");
+    appendFileSync(
+      join(app, "node_modules", "@mantyx", "wire-types", "generated", "fixtures", "sse", "framing.json"),
+      " ",
+    );
     const run = runSuite();
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("does not match its manifest.json");

@@ -55,30 +55,71 @@ def test_mantyx_conformance():
 let scratch: string;
 let sdk: string;
 let python: string;
-const byteLimits = casesOf().filter((c) => c.tags.includes("x-max-utf8-bytes")).map((c) => c.id);
+const byteLimits = casesOf()
+  .filter((c) => c.tags.includes("x-max-utf8-bytes"))
+  .map((c) => c.id);
 const quiet = { stdio: ["ignore", "ignore", "inherit"] as ["ignore", "ignore", "inherit"] };
 
 beforeAll(() => {
   scratch = scratchDir("python-conformance");
   const testPython = ensurePython();
   const dist = join(scratch, "dist");
-  const built = spawnSync(testPython, ["-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps", "--no-build-isolation", "-w", dist, PACKAGE], { encoding: "utf8" });
-  if (built.status !== 0) throw new Error(`building the wheel with ${testPython} (flit_core, scripts/test-env.mjs) failed:\n${built.stderr}`);
+  const built = spawnSync(
+    testPython,
+    [
+      "-m",
+      "pip",
+      "wheel",
+      "--quiet",
+      "--disable-pip-version-check",
+      "--no-deps",
+      "--no-build-isolation",
+      "-w",
+      dist,
+      PACKAGE,
+    ],
+    { encoding: "utf8" },
+  );
+  if (built.status !== 0)
+    throw new Error(`building the wheel with ${testPython} (flit_core, scripts/test-env.mjs) failed:\n${built.stderr}`);
   const wheel = readdirSync(dist).find((f) => f.endsWith(".whl"));
   if (wheel === undefined) throw new Error("pip wheel wrote no wheel");
   execFileSync(BASE_PYTHON, ["-m", "venv", join(scratch, "venv")], quiet);
   python = join(scratch, "venv", "bin", "python");
-  execFileSync(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-index", "--find-links", WHEELHOUSE, `${join(dist, wheel)}[reference]`, "pytest"], quiet);
+  execFileSync(
+    python,
+    [
+      "-m",
+      "pip",
+      "install",
+      "--quiet",
+      "--disable-pip-version-check",
+      "--no-index",
+      "--find-links",
+      WHEELHOUSE,
+      `${join(dist, wheel)}[reference]`,
+      "pytest",
+    ],
+    quiet,
+  );
   sdk = join(scratch, "othersdk");
   mkdirSync(sdk);
   writeFileSync(join(sdk, "test_conformance.py"), SDK_TEST);
-  writeFileSync(join(sdk, "known_failures.txt"), knownFailuresFile("Our validator does not enforce x-max-utf8-bytes yet.", byteLimits));
+  writeFileSync(
+    join(sdk, "known_failures.txt"),
+    knownFailuresFile("Our validator does not enforce x-max-utf8-bytes yet.", byteLimits),
+  );
 }, 300_000);
 
 // A venv or a module copy is thousands of files: removing them takes a while on a busy machine.
 afterAll(() => rmSync(scratch, { recursive: true, force: true }), 120_000);
 
-const pytest = () => spawnSync(python, ["-m", "pytest", "-q", "-p", "no:cacheprovider", "test_conformance.py"], { cwd: sdk, encoding: "utf8", env: { ...process.env, MANTYX_TIERS: "", MANTYX_FIXTURES_DIR: "", PYTHONDONTWRITEBYTECODE: "1" } });
+const pytest = () =>
+  spawnSync(python, ["-m", "pytest", "-q", "-p", "no:cacheprovider", "test_conformance.py"], {
+    cwd: sdk,
+    encoding: "utf8",
+    env: { ...process.env, MANTYX_TIERS: "", MANTYX_FIXTURES_DIR: "", PYTHONDONTWRITEBYTECODE: "1" },
+  });
 
 describe("the Python wheel in a fresh virtual environment outside the repository", () => {
   it("pytest runs the suite through the SDK's adapters: per tier, the manifest's count minus the known failures", () => {
@@ -92,7 +133,9 @@ describe("the Python wheel in a fresh virtual environment outside the repository
   }, 180_000);
 
   it("stops with the manifest error when a fixture inside the installed package was changed", () => {
-    const fixtures = execFileSync(python, ["-c", "import mantyx_wire_conformance as m; print(m.EMBEDDED_DIR)"], { encoding: "utf8" }).trim();
+    const fixtures = execFileSync(python, ["-c", "import mantyx_wire_conformance as m; print(m.EMBEDDED_DIR)"], {
+      encoding: "utf8",
+    }).trim();
     expect(fixtures.startsWith(join(scratch, "venv"))).toBe(true);
     appendFileSync(join(fixtures, "sse", "framing.json"), " ");
     const run = pytest();

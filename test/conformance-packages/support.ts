@@ -39,9 +39,11 @@ export function casesOf(dir = FIXTURES): Tagged[] {
   const out: Tagged[] = [];
   for (const p of Object.keys(manifestOf(dir).files).sort()) {
     if (p.startsWith("messages/") || p === "transcripts.json") {
-      for (const g of read(p) as Array<{ tests: Array<{ description: string; tier: string; tags?: string[] }> }>) for (const t of g.tests) out.push({ id: `${p}::${t.description}`, tier: t.tier, tags: t.tags ?? [] });
+      for (const g of read(p) as Array<{ tests: Array<{ description: string; tier: string; tags?: string[] }> }>)
+        for (const t of g.tests) out.push({ id: `${p}::${t.description}`, tier: t.tier, tags: t.tags ?? [] });
     } else if (p.startsWith("sse/")) {
-      for (const c of read(p) as Array<{ description: string; tier: string }>) out.push({ id: `${p}::${c.description}`, tier: c.tier, tags: [] });
+      for (const c of read(p) as Array<{ description: string; tier: string }>)
+        out.push({ id: `${p}::${c.description}`, tier: c.tier, tags: [] });
     } else if (p.startsWith("flows/")) {
       const f = read(p) as { description: string; tier: string };
       out.push({ id: `${p}::${f.description}`, tier: f.tier, tags: [] });
@@ -65,10 +67,17 @@ const LINE = /\[mantyx-conformance\] tier (\w+): passed (\d+), known failures (\
 export function expectTierLines(output: string, knownIds: readonly string[], dir = FIXTURES): void {
   const manifest = manifestOf(dir);
   const tierOf = new Map(casesOf(dir).map((c) => [c.id, c.tier]));
-  const lines = new Map([...output.matchAll(LINE)].map((m) => [m[1]!, { passed: +m[2]!, known: +m[3]!, failed: +m[4]!, manifest: +m[5]! }]));
+  const lines = new Map(
+    [...output.matchAll(LINE)].map((m) => [m[1]!, { passed: +m[2]!, known: +m[3]!, failed: +m[4]!, manifest: +m[5]! }]),
+  );
   for (const tier of TIERS) {
     const listed = knownIds.filter((id) => tierOf.get(id) === tier).length;
     const want = manifest.counts.tiers[tier]!;
-    expect(lines.get(tier), `the line of tier ${tier} in:\n${output.slice(-3000)}`).toEqual({ passed: want - listed, known: listed, failed: 0, manifest: want });
+    expect(lines.get(tier), `the line of tier ${tier} in:\n${output.slice(-3000)}`).toEqual({
+      passed: want - listed,
+      known: listed,
+      failed: 0,
+      manifest: want,
+    });
   }
 }

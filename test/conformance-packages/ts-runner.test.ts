@@ -17,7 +17,16 @@ import { validateRunTranscript } from "../../generated/transcript.js";
 import { decodeEventMessage } from "../../index.js";
 import { frameShapeOf } from "../../runtime/events/index.js";
 import { createSseParser, type SseMessage } from "../../runtime/sse/index.js";
-import { loadSuite, parseKnownFailures, runConformance, sha256Hex, SuiteIntegrityError, suiteSourceFromFiles, type ConformanceAdapters, type LoadedSuite } from "../../conformance/ts/index.js";
+import {
+  loadSuite,
+  parseKnownFailures,
+  runConformance,
+  sha256Hex,
+  SuiteIntegrityError,
+  suiteSourceFromFiles,
+  type ConformanceAdapters,
+  type LoadedSuite,
+} from "../../conformance/ts/index.js";
 import { folderSuiteSource, loadSuiteFromDisk, packagedFixturesDir } from "../../conformance/ts/node.js";
 
 const byName = validators as unknown as Record<string, (data: unknown) => boolean>;
@@ -36,11 +45,17 @@ function ourAdapters(suite: LoadedSuite): ConformanceAdapters {
       return out;
     },
     decodeEvent(data, eventLine) {
-      const event = decodeEventMessage({ event: eventLine, data: JSON.stringify(data), id: "" }, { validation: "off" }) as object;
+      const event = decodeEventMessage(
+        { event: eventLine, data: JSON.stringify(data), id: "" },
+        { validation: "off" },
+      ) as object;
       return { event, shape: frameShapeOf(event) ?? "envelope" };
     },
     validate(level, component, instance) {
-      const fn = level === "strict" ? byName[`validate${component}`] : (byName[`validate${component}Receive`] ?? ajv.getSchema(`${receive.$id}#/components/schemas/${component}`));
+      const fn =
+        level === "strict"
+          ? byName[`validate${component}`]
+          : (byName[`validate${component}Receive`] ?? ajv.getSchema(`${receive.$id}#/components/schemas/${component}`));
       if (fn === undefined) throw new Error(`no validator for ${component}`);
       return fn(instance) as boolean;
     },
@@ -63,7 +78,13 @@ describe("the npm runner API, from the sources", () => {
     console.log(report.lines().join("\n"));
     expect(report.failures.slice(0, 5)).toEqual([]);
     expect(report.problems).toEqual([]);
-    for (const t of report.tiers) expect([t.tier, t.passed, t.knownFailures, t.failed]).toEqual([t.tier, suite.manifest.counts.tiers[t.tier], 0, 0]);
+    for (const t of report.tiers)
+      expect([t.tier, t.passed, t.knownFailures, t.failed]).toEqual([
+        t.tier,
+        suite.manifest.counts.tiers[t.tier],
+        0,
+        0,
+      ]);
     expect(report.ok).toBe(true);
   }, 120_000);
 
@@ -88,17 +109,33 @@ describe("the npm runner API, from the sources", () => {
     const suite = await loadSuiteFromDisk();
     const ours = ourAdapters(suite);
     const { checkTranscript: _dropped, ...withoutTranscripts } = ours;
-    const transcripts = (suite.json("transcripts.json") as Array<{ tests: Array<{ description: string }> }>).flatMap((g) => g.tests.map((t) => `transcripts.json::${t.description}`));
-    const firstStrict = (suite.json("messages/ToolRef.json") as Array<{ tests: Array<{ description: string; tier: string }> }>).flatMap((g) => g.tests).find((t) => t.tier === "strict")!;
+    const transcripts = (suite.json("transcripts.json") as Array<{ tests: Array<{ description: string }> }>).flatMap(
+      (g) => g.tests.map((t) => `transcripts.json::${t.description}`),
+    );
+    const firstStrict = (
+      suite.json("messages/ToolRef.json") as Array<{ tests: Array<{ description: string; tier: string }> }>
+    )
+      .flatMap((g) => g.tests)
+      .find((t) => t.tier === "strict")!;
     const passing = `messages/ToolRef.json::${firstStrict.description}`;
-    const listed = parseKnownFailures(`# no sequence-rule checker yet\n${transcripts.join("\n")}\n${passing}\nmessages/Nope.json::nothing\n`);
+    const listed = parseKnownFailures(
+      `# no sequence-rule checker yet\n${transcripts.join("\n")}\n${passing}\nmessages/Nope.json::nothing\n`,
+    );
     const report = await runConformance(suite, withoutTranscripts, { tiers: ["strict"], knownFailures: listed });
     const strict = report.tiers.find((t) => t.tier === "strict")!;
-    expect([strict.knownFailures, strict.failed, strict.passed]).toEqual([transcripts.length, 1, strict.manifest - transcripts.length - 1]);
+    expect([strict.knownFailures, strict.failed, strict.passed]).toEqual([
+      transcripts.length,
+      1,
+      strict.manifest - transcripts.length - 1,
+    ]);
     expect(report.failures.map((f) => [f.id, f.problem.includes("yet passes")])).toEqual([[passing, true]]);
-    expect(report.problems).toEqual([`known failure "messages/Nope.json::nothing" is no case of the suite (a typo, or a case the suite no longer has): remove it`]);
+    expect(report.problems).toEqual([
+      `known failure "messages/Nope.json::nothing" is no case of the suite (a typo, or a case the suite no longer has): remove it`,
+    ]);
     expect(report.lines()[1]).toMatch(/^\[mantyx-conformance\] tier behaviour: not selected \(manifest \d+\)$/);
     await expect(runConformance(suite, ours, { tiers: ["recieve"] })).rejects.toThrow(/unknown tier "recieve"/);
-    await expect(runConformance(suite, { decodeSse: ours.decodeSse } as unknown as ConformanceAdapters)).rejects.toThrow("the adapters lack decodeEvent, validate");
+    await expect(
+      runConformance(suite, { decodeSse: ours.decodeSse } as unknown as ConformanceAdapters),
+    ).rejects.toThrow("the adapters lack decodeEvent, validate");
   }, 120_000);
 });

@@ -54,7 +54,9 @@ interface Capture {
 function loadCaptures(): Capture[] {
   const out: Capture[] = [];
   for (const sdk of ["ts", "go", "py"]) {
-    for (const file of readdirSync(join(CAPTURES, sdk)).filter((f) => f.endsWith(".sse")).sort()) {
+    for (const file of readdirSync(join(CAPTURES, sdk))
+      .filter((f) => f.endsWith(".sse"))
+      .sort()) {
       out.push({ name: `${sdk}/${file}`, bytes: new Uint8Array(readFileSync(join(CAPTURES, sdk, file))) });
     }
   }
@@ -98,7 +100,10 @@ function expectedOutcome(event: { type: string; data: Record<string, unknown> })
 /** The SSE messages of `chunks` through one framing (the parser's callbacks, as the decoder builds them). */
 function messagesOf(framing: typeof serverFraming, chunks: readonly Uint8Array[]): SseMessage[] {
   const out: SseMessage[] = [];
-  const feed = framing({ onMessage: (m) => out.push(m), onRetry: () => undefined, onComment: () => undefined }, 1 << 20);
+  const feed = framing(
+    { onMessage: (m) => out.push(m), onRetry: () => undefined, onComment: () => undefined },
+    1 << 20,
+  );
   for (const chunk of chunks) feed(chunk);
   return out;
 }
@@ -123,12 +128,15 @@ function bodyOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
 }
 
 /** The parsed frame's envelope, as it arrived (before the receive level read anything into it). */
-const rawEnvelope = (message: SseMessage): Record<string, unknown> => toEnvelope(JSON.parse(message.data), "data", message.event)[0] as Record<string, unknown>;
+const rawEnvelope = (message: SseMessage): Record<string, unknown> =>
+  toEnvelope(JSON.parse(message.data), "data", message.event)[0] as Record<string, unknown>;
 
 if (!PRESENT) {
   if (IN_CI) {
     it("finds the official SDK captures (CI has ../shared)", () => {
-      throw new Error(`The official SDK captures are missing: ${CAPTURES} (CI=true). They are read at test time from ../shared/captures/official-sdk/.`);
+      throw new Error(
+        `The official SDK captures are missing: ${CAPTURES} (CI=true). They are read at test time from ../shared/captures/official-sdk/.`,
+      );
     });
   } else {
     it.skip(`official SDK captures: skipped, ${CAPTURES} is absent and CI is not "true"`, () => undefined);
@@ -161,7 +169,9 @@ if (!PRESENT) {
         for (const message of server) {
           const warnings: string[] = [];
           const item = decodeEventMessage(message, { onWarning: (m) => warnings.push(m) });
-          expect(item instanceof StreamDecodeError ? item.message : "delivered", `${name} #${message.id}`).toBe("delivered");
+          expect(item instanceof StreamDecodeError ? item.message : "delivered", `${name} #${message.id}`).toBe(
+            "delivered",
+          );
           delivered++;
         }
       }
@@ -173,13 +183,17 @@ if (!PRESENT) {
       let delivered = 0;
       for (const { name, bytes } of captures) {
         // decodeEvents at its defaults (receive level, onInvalid "throw"): a rejected event would throw here.
-        for await (const event of decodeEvents(bodyOf(bytes), { onWarning: (message, detail) => warned.push({ name, message, detail }) })) {
+        for await (const event of decodeEvents(bodyOf(bytes), {
+          onWarning: (message, detail) => warned.push({ name, message, detail }),
+        })) {
           delivered++;
           // What the type promises holds for what was delivered (the receive level read the documented values in).
           expect(validateAgentRunEventReceive(structuredClone(event)), name).toBe(true);
           if (event.type === "result" || event.type === "error") {
             const tokens = event.data.tokens;
-            if (tokens !== undefined) for (const k of ["inputTokens", "cachedTokens", "reasoningTokens", "outputTokens"] as const) expect(typeof tokens[k], `${name} ${k}`).toBe("number");
+            if (tokens !== undefined)
+              for (const k of ["inputTokens", "cachedTokens", "reasoningTokens", "outputTokens"] as const)
+                expect(typeof tokens[k], `${name} ${k}`).toBe("number");
           }
           if (event.type === "error") expect(typeof event.data.code, name).toBe("string");
         }
@@ -189,7 +203,10 @@ if (!PRESENT) {
       for (const { name, message, detail } of warned) {
         expect(message, name).toContain(BROKEN[name]);
         expect(detail.type).toBe("strict-only");
-        expect(detail.issues.map((i) => i.params["section"]), name).toEqual([BROKEN[name]]);
+        expect(
+          detail.issues.map((i) => i.params["section"]),
+          name,
+        ).toEqual([BROKEN[name]]);
       }
     });
 
@@ -201,7 +218,12 @@ if (!PRESENT) {
       };
       // tokens: a missing or unreadable bucket is 0 ("0, never null", §4.8.1); a number is kept as sent.
       const result = await first("py/27713-17.sse");
-      expect(result.type === "result" && result.data.tokens).toEqual({ inputTokens: -10, cachedTokens: 0, outputTokens: 12.7, reasoningTokens: 0 });
+      expect(result.type === "result" && result.data.tokens).toEqual({
+        inputTokens: -10,
+        cachedTokens: 0,
+        outputTokens: 12.7,
+        reasoningTokens: 0,
+      });
       const nullBucket = await first("ts/26885-10.sse");
       expect(nullBucket.type === "result" && nullBucket.data.tokens?.cachedTokens).toBe(0);
       // error without code: code is errorClass (§4.8: "equals errorClass when present").
@@ -225,7 +247,11 @@ if (!PRESENT) {
       for (const name of Object.keys(BROKEN)) {
         const capture = captures.find((c) => c.name === name)!;
         const warnings: string[] = [];
-        for await (const _ of decodeEvents(bodyOf(capture.bytes), { strict: validateAgentRunEvent, onWarning: (m) => warnings.push(m) })) void _;
+        for await (const _ of decodeEvents(bodyOf(capture.bytes), {
+          strict: validateAgentRunEvent,
+          onWarning: (m) => warnings.push(m),
+        }))
+          void _;
         expect(warnings, name).toHaveLength(1);
         expect(warnings[0], name).toContain(BROKEN[name]);
       }
@@ -238,14 +264,17 @@ if (!PRESENT) {
         const last = messages[messages.length - 1]!;
         const raw = rawEnvelope(last) as { type: string; data: Record<string, unknown> };
         const event = decodeEventMessage(last, { onWarning: () => undefined });
-        if (event instanceof StreamDecodeError || !isTerminalEvent(event)) throw new Error(`${name}: its last event is not a delivered terminal event`);
+        if (event instanceof StreamDecodeError || !isTerminalEvent(event))
+          throw new Error(`${name}: its last event is not a delivered terminal event`);
         const outcome = runOutcome(event);
         expect(outcome, name).toBe(expectedOutcome(raw));
         outcomes[outcome!] = (outcomes[outcome!] ?? 0) + 1;
       }
       // The marker-less result (ts/26924-7: `{ "text": "ok" }`) is a success.
       const markerless = captures.find((c) => c.name === "ts/26924-7.sse")!;
-      const terminal = decodeEventMessage(messagesOf(serverFraming, [markerless.bytes])[0]!, { onWarning: () => undefined });
+      const terminal = decodeEventMessage(messagesOf(serverFraming, [markerless.bytes])[0]!, {
+        onWarning: () => undefined,
+      });
       expect(terminal instanceof StreamDecodeError ? "error" : runOutcome(terminal)).toBe("succeeded");
       expect(Object.keys(outcomes).sort()).toEqual(["failed", "succeeded"]);
     });
@@ -306,7 +335,8 @@ if (!PRESENT) {
         await new Promise<void>((done) => server.close(() => done()));
       });
 
-      const clientWith = (warnings: string[]): MantyxClient => new MantyxClient({ baseUrl, workspace: "acme", apiKey: "mantyx_test_key", onWarning: (m) => warnings.push(m) });
+      const clientWith = (warnings: string[]): MantyxClient =>
+        new MantyxClient({ baseUrl, workspace: "acme", apiKey: "mantyx_test_key", onWarning: (m) => warnings.push(m) });
 
       it("streamRun completes on every stream with its terminal event, every event delivered once", async () => {
         const warnings: string[] = [];
@@ -317,19 +347,36 @@ if (!PRESENT) {
           const events: AgentRunEvent[] = [];
           for await (const event of stream) events.push(event);
           const expected = messagesOf(serverFraming, [bytes]).map((m) => rawEnvelope(m)["seq"]);
-          expect(events.map((e) => e.seq), name).toEqual(expected);
+          expect(
+            events.map((e) => e.seq),
+            name,
+          ).toEqual(expected);
           expect(stream.terminal, name).toBe(events[events.length - 1]);
-          expect(runOutcome(stream.terminal!), name).toBe(expectedOutcome(rawEnvelope(messagesOf(serverFraming, [bytes]).at(-1)!) as { type: string; data: Record<string, unknown> }));
+          expect(runOutcome(stream.terminal!), name).toBe(
+            expectedOutcome(
+              rawEnvelope(messagesOf(serverFraming, [bytes]).at(-1)!) as {
+                type: string;
+                data: Record<string, unknown>;
+              },
+            ),
+          );
           delivered += events.length;
         }
         expect(delivered).toBe(196);
         expect(warnings).toHaveLength(10);
-        for (const section of new Set(Object.values(BROKEN))) expect(warnings.some((w) => w.includes(section))).toBe(true);
+        for (const section of new Set(Object.values(BROKEN)))
+          expect(warnings.some((w) => w.includes(section))).toBe(true);
       });
 
       it("reports a tolerated event once when a reconnect replays it", async () => {
         const warnings: string[] = [];
-        const client = new MantyxClient({ baseUrl, workspace: "acme", apiKey: "mantyx_test_key", headers: { "X-Replay": "1" }, onWarning: (m) => warnings.push(m) });
+        const client = new MantyxClient({
+          baseUrl,
+          workspace: "acme",
+          apiKey: "mantyx_test_key",
+          headers: { "X-Replay": "1" },
+          onWarning: (m) => warnings.push(m),
+        });
         // The cardless a2a_local calls: each the first frame of its stream, a result after it.
         for (const name of ["ts/26861-20.sse", "go/31049-55.sse", "py/27713-48.sse"]) {
           const i = captures.findIndex((c) => c.name === name);
@@ -339,7 +386,13 @@ if (!PRESENT) {
           const events: AgentRunEvent[] = [];
           for await (const event of stream) events.push(event);
           expect(streams.get(`run_${i}`), name).toBe(2);
-          expect(events.map((e) => [e.seq, e.type]), name).toEqual([[1, "local_tool_call"], [2, "result"]]);
+          expect(
+            events.map((e) => [e.seq, e.type]),
+            name,
+          ).toEqual([
+            [1, "local_tool_call"],
+            [2, "result"],
+          ]);
           expect(warnings, name).toHaveLength(1);
           expect(warnings[0], name).toContain("wire-protocol.md §4.3.2");
         }
@@ -351,17 +404,28 @@ if (!PRESENT) {
         const hrCalls: string[] = [];
         // A registry with one a2a_local peer named as the Python capture's call ("ghost"): a call without
         // its Agent Card goes to it by name; the others without a card ("nope") get a tool error.
-        const registry = new ToolRegistry().a2aLocal({ name: "ghost", agentCard: { name: "Ghost", url: "https://ghost.invalid/a2a" }, handler: (message) => {
+        const registry = new ToolRegistry().a2aLocal({
+          name: "ghost",
+          agentCard: { name: "Ghost", url: "https://ghost.invalid/a2a" },
+          handler: (message) => {
             hrCalls.push(message);
             return "boo";
           },
         });
         for (const [i, { name, bytes }] of captures.entries()) {
           const runId = `run_${i}`;
-          const terminal: TerminalEvent = await runAgent(client, { systemPrompt: "x", prompt: runId }, { tools: registry, lateResultTimeoutMs: 5_000 });
+          const terminal: TerminalEvent = await runAgent(
+            client,
+            { systemPrompt: "x", prompt: runId },
+            { tools: registry, lateResultTimeoutMs: 5_000 },
+          );
           const messages = messagesOf(serverFraming, [bytes]);
-          expect(runOutcome(terminal), name).toBe(expectedOutcome(rawEnvelope(messages.at(-1)!) as { type: string; data: Record<string, unknown> }));
-          const calls = messages.map(rawEnvelope).filter((e) => e["type"] === "local_tool_call") as unknown as LocalToolCallEvent[];
+          expect(runOutcome(terminal), name).toBe(
+            expectedOutcome(rawEnvelope(messages.at(-1)!) as { type: string; data: Record<string, unknown> }),
+          );
+          const calls = messages
+            .map(rawEnvelope)
+            .filter((e) => e["type"] === "local_tool_call") as unknown as LocalToolCallEvent[];
           const answered = posts.get(runId) ?? [];
           expect(answered.map((p) => p["toolUseId"]).sort(), name).toEqual(calls.map((c) => c.data.toolUseId).sort());
         }
@@ -371,7 +435,9 @@ if (!PRESENT) {
         expect(posts.get(`run_${ghost}`)).toEqual([{ toolUseId: "tu_1", result: "boo" }]);
         for (const nope of ["ts/26861-20.sse", "go/31049-55.sse"]) {
           const answer = posts.get(`run_${captures.findIndex((c) => c.name === nope)}`)![0]!;
-          expect(answer["error"], nope).toMatch(/came without its Agent Card, and no a2a_local peer is registered under that name/);
+          expect(answer["error"], nope).toMatch(
+            /came without its Agent Card, and no a2a_local peer is registered under that name/,
+          );
         }
         // Each stream was read once: nothing reconnected.
         expect(streams.size).toBe(152);

@@ -15,7 +15,10 @@ import { refusalOf, streamingOperations, typedStreamFunctions, type CorpusResult
 import { CI_SAMPLE } from "../../bench/corpus/select.js";
 import { REPO } from "../generator/support.js";
 
-const expected = JSON.parse(readFileSync(join(REPO, "test", "corpus", "expected.json"), "utf8")) as Record<string, string>;
+const expected = JSON.parse(readFileSync(join(REPO, "test", "corpus", "expected.json"), "utf8")) as Record<
+  string,
+  string
+>;
 delete expected["//"];
 
 describe("the measuring helpers", () => {
@@ -24,11 +27,33 @@ describe("the measuring helpers", () => {
     expect(streamingOperations(document)).toBe(1);
     expect(typedStreamFunctions(readFileSync(join(REPO, "generated", "operations.ts"), "utf8"))).toBe(1);
     // A plain SSE frame is a stream but not a typed one.
-    expect(typedStreamFunctions("export const f: (c: Core) => AsyncIterable<{ event: string; data: string; id: string; retry?: number }> = x;\nexport const g: (c: Core) => AsyncIterable<T.Chunk> = y;")).toBe(1);
+    expect(
+      typedStreamFunctions(
+        "export const f: (c: Core) => AsyncIterable<{ event: string; data: string; id: string; retry?: number }> = x;\nexport const g: (c: Core) => AsyncIterable<T.Chunk> = y;",
+      ),
+    ).toBe(1);
     // A JSON-or-stream operation: typed by its stream's items, on one line or as an overload set.
-    expect(typedStreamFunctions("export const h: (c: Core) => Promise<T.Stats | AsyncIterable<T.Stats>> = /* @__PURE__ */ operation(\"h\", {}, eitherKind);")).toBe(1);
-    expect(typedStreamFunctions("export const i: (c: Core) => Promise<T.Stats | AsyncIterable<{ event: string; data: string; id: string; retry?: number }>> = /* @__PURE__ */ operation(\"i\", {}, eitherKind);")).toBe(0);
-    expect(typedStreamFunctions(["export const j: {", "  (c: Core, b: B & { stream: true }): Promise<AsyncIterable<T.Event>>;", "  (c: Core, b: B): Promise<T.Json>;", "} = /* @__PURE__ */ operation(\"j\", {}, eitherKind);", "export const k: (c: Core) => Promise<T.Json> = /* @__PURE__ */ operation(\"k\", {}, jsonKind);"].join("\n"))).toBe(1);
+    expect(
+      typedStreamFunctions(
+        'export const h: (c: Core) => Promise<T.Stats | AsyncIterable<T.Stats>> = /* @__PURE__ */ operation("h", {}, eitherKind);',
+      ),
+    ).toBe(1);
+    expect(
+      typedStreamFunctions(
+        'export const i: (c: Core) => Promise<T.Stats | AsyncIterable<{ event: string; data: string; id: string; retry?: number }>> = /* @__PURE__ */ operation("i", {}, eitherKind);',
+      ),
+    ).toBe(0);
+    expect(
+      typedStreamFunctions(
+        [
+          "export const j: {",
+          "  (c: Core, b: B & { stream: true }): Promise<AsyncIterable<T.Event>>;",
+          "  (c: Core, b: B): Promise<T.Json>;",
+          '} = /* @__PURE__ */ operation("j", {}, eitherKind);',
+          'export const k: (c: Core) => Promise<T.Json> = /* @__PURE__ */ operation("k", {}, jsonKind);',
+        ].join("\n"),
+      ),
+    ).toBe(1);
   });
 
   test("a refusal is told by its code, the first problem's pointer and message, not the code frame", () => {
@@ -41,7 +66,9 @@ describe("the measuring helpers", () => {
       '  schema "BankTransactions": unknown keyword "definitions".',
       "  fix: Use `$defs` (2020-12).",
     ].join("\n");
-    expect(refusalOf(stderr)).toBe('error[invalid-json-schema] #/components/schemas/BankTransactions/definitions schema "BankTransactions": unknown keyword "definitions".');
+    expect(refusalOf(stderr)).toBe(
+      'error[invalid-json-schema] #/components/schemas/BankTransactions/definitions schema "BankTransactions": unknown keyword "definitions".',
+    );
   });
 });
 
@@ -61,7 +88,9 @@ describe("the pinned sample of real documents", () => {
   });
 
   test("every document recorded as compiling still generates and passes tsc --strict", () => {
-    const regressed = results.filter((r) => expected[r.id] === "compiles" && !(r.gen === "generated" && r.compiles === true)).map((r) => `${r.id}: ${r.gen} ${r.reason ?? r.tscError ?? ""}`);
+    const regressed = results
+      .filter((r) => expected[r.id] === "compiles" && !(r.gen === "generated" && r.compiles === true))
+      .map((r) => `${r.id}: ${r.gen} ${r.reason ?? r.tscError ?? ""}`);
     expect(regressed).toEqual([]);
     expect(results).toHaveLength(CI_SAMPLE.length);
   });

@@ -22,7 +22,11 @@ describe("README commands", () => {
 
   it("npm run mock -- --port 0: prints the URL (its first line), then the credentials, serves a run, and stops on SIGTERM", async () => {
     // Its own process group, so that the stop below reaches npm, tsx and node alike (as Ctrl-C in a terminal does).
-    const child = spawn("npm", ["run", "-s", "mock", "--", "--port", "0"], { cwd: root, stdio: ["ignore", "pipe", "inherit"], detached: true });
+    const child = spawn("npm", ["run", "-s", "mock", "--", "--port", "0"], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "inherit"],
+      detached: true,
+    });
     try {
       let out = "";
       const banner = await new Promise<string>((resolve, reject) => {
@@ -37,7 +41,11 @@ describe("README commands", () => {
       const apiKey = /API key:\s+(\S+)/.exec(banner)![1]!;
       const workspace = /workspace:\s+(\S+)/.exec(banner)![1]!;
       const client = new MantyxClient({ baseUrl: url, workspace, apiKey });
-      const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "Hello", metadata: { scenario: "text" } });
+      const { runId } = await client.createRun({
+        systemPrompt: "You are helpful.",
+        prompt: "Hello",
+        metadata: { scenario: "text" },
+      });
       const events: AgentRunEvent[] = [];
       for await (const event of client.streamRun(runId)) events.push(event);
       expect(runOutcome(events[events.length - 1]!)).toBe("succeeded");

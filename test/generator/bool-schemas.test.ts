@@ -21,7 +21,12 @@ import { validatorFile, validatorName } from "../../generator/emit/validators/na
 import { formatError, isEmitError } from "../../generator/errors.js";
 import { loadSchema } from "../../generator/load/index.js";
 import type { LoadedSchema } from "../../generator/model.js";
-import { emitToTempDir, RUNTIME_URL, type AnyValidator, type EmittedValidators } from "../validators/support/emitted.js";
+import {
+  emitToTempDir,
+  RUNTIME_URL,
+  type AnyValidator,
+  type EmittedValidators,
+} from "../validators/support/emitted.js";
 import { cli, REPO, tempDir, writeTree } from "./support.js";
 
 const FIXTURE = path.join(REPO, "test/generator/fixtures/bool-schemas.yaml");
@@ -70,15 +75,15 @@ describe("types", () => {
         'export const any: Anything = Symbol("anything");',
         "export const empty: NoEntries = {};",
         "export const refs: RefsToBooleans = { any: 1 };",
-        '// @ts-expect-error a property whose schema is false takes no value',
+        "// @ts-expect-error a property whose schema is false takes no value",
         'export const gone: BoolProps = { id: "a", gone: 1 };',
-        '// @ts-expect-error items: false takes no item',
+        "// @ts-expect-error items: false takes no item",
         'export const none: BoolProps = { id: "a", none: [1] };',
-        '// @ts-expect-error a false component has no value',
+        "// @ts-expect-error a false component has no value",
         "export const nothing: Nothing = null;",
-        '// @ts-expect-error propertyNames: false takes no key',
+        "// @ts-expect-error propertyNames: false takes no key",
         "export const key: NoEntries = { k: 1 };",
-        '// @ts-expect-error the false oneOf branch adds nothing',
+        "// @ts-expect-error the false oneOf branch adds nothing",
         'export const choice: BoolProps = { id: "a", choice: true };',
         "",
       ].join("\n"),
@@ -153,7 +158,9 @@ describe("message cases (the fixtures emitter's)", () => {
   });
 
   test("a false property, items: false, a tuple's items: false and propertyNames: false each get an invalid case", () => {
-    const invalid = [...suite.files.values()].flat().flatMap((g) => g.tests.filter((t) => !t.valid).map((t) => `${g.schema} ${t.rule} ${t.path}`));
+    const invalid = [...suite.files.values()]
+      .flat()
+      .flatMap((g) => g.tests.filter((t) => !t.valid).map((t) => `${g.schema} ${t.rule} ${t.path}`));
     expect(invalid).toEqual(
       expect.arrayContaining([
         "#/components/schemas/BoolProps false schema /gone",
@@ -183,8 +190,18 @@ describe("message cases (the fixtures emitter's)", () => {
 });
 
 test("a construct ajv refuses (a discriminator tag that is no string) is an unsupported-schema error naming the component, not an internal error", () => {
-  const schemas = { Pair: { type: "object", discriminator: { propertyName: "kind" }, oneOf: [{ properties: { kind: { const: 1 } }, required: ["kind"] }] } };
-  const broken = { ...model, document: { ...model.document, paths: {}, components: { schemas } }, schemas } as unknown as LoadedSchema;
+  const schemas = {
+    Pair: {
+      type: "object",
+      discriminator: { propertyName: "kind" },
+      oneOf: [{ properties: { kind: { const: 1 } }, required: ["kind"] }],
+    },
+  };
+  const broken = {
+    ...model,
+    document: { ...model.document, paths: {}, components: { schemas } },
+    schemas,
+  } as unknown as LoadedSchema;
   let error: unknown;
   try {
     emitValidators(broken);
@@ -193,7 +210,9 @@ test("a construct ajv refuses (a discriminator tag that is no string) is an unsu
   }
   expect(isEmitError(error)).toBe(true);
   const text = formatError(error);
-  expect(text).toMatch(/^error\[unsupported-schema\]: emitter "validators": ajv cannot compile a validator for #\/components\/schemas\/Pair/);
+  expect(text).toMatch(
+    /^error\[unsupported-schema\]: emitter "validators": ajv cannot compile a validator for #\/components\/schemas\/Pair/,
+  );
   expect(text).toContain("  at #/components/schemas/Pair");
   expect(text).toContain('discriminator: "kind" values must be unique strings');
 });
@@ -215,16 +234,28 @@ describe("full gen (every emitter) of a copy of schema/openapi.yaml", () => {
   async function gen(dir: string): Promise<string> {
     const out = path.join(dir, "out");
     // The output imports the runtime contract by file URL: it is loaded below from a temporary folder.
-    const run = await cli(["gen", "--schema", path.join(dir, "openapi.yaml"), "--out", out, "--runtime", RUNTIME_URL], REPO, EMITTERS);
+    const run = await cli(
+      ["gen", "--schema", path.join(dir, "openapi.yaml"), "--out", out, "--runtime", RUNTIME_URL],
+      REPO,
+      EMITTERS,
+    );
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     return out;
   }
 
   /** The message cases of `file` (fixtures/messages/<Name>.json) run through the generated validator of <Name>. */
-  async function runCases(out: string, name: string): Promise<Array<{ description: string; valid: boolean; rule?: string; path?: string }>> {
-    const groups = JSON.parse(readFileSync(path.join(out, `fixtures/messages/${name}.json`), "utf8")) as Array<{ tests: Array<{ description: string; data: unknown; valid: boolean; rule?: string; path?: string }> }>;
-    const mod = (await import(pathToFileURL(path.join(out, `validators/${validatorFile(name)}.js`)).href)) as Record<string, AnyValidator>;
+  async function runCases(
+    out: string,
+    name: string,
+  ): Promise<Array<{ description: string; valid: boolean; rule?: string; path?: string }>> {
+    const groups = JSON.parse(readFileSync(path.join(out, `fixtures/messages/${name}.json`), "utf8")) as Array<{
+      tests: Array<{ description: string; data: unknown; valid: boolean; rule?: string; path?: string }>;
+    }>;
+    const mod = (await import(pathToFileURL(path.join(out, `validators/${validatorFile(name)}.js`)).href)) as Record<
+      string,
+      AnyValidator
+    >;
     const validate = mod[validatorName(name)]!;
     const tests = groups.flatMap((g) => g.tests);
     expect(tests.filter((t) => validate(t.data) !== t.valid).map((t) => t.description)).toEqual([]);
@@ -232,22 +263,29 @@ describe("full gen (every emitter) of a copy of schema/openapi.yaml", () => {
   }
 
   test("the real schema, whose PromptInput forbids `messages` with `messages: false` (the construct that crashed the fixtures emitter)", async () => {
-    const doc = parse(realSchema) as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
+    const doc = parse(realSchema) as {
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+    };
     expect(doc.components.schemas["PromptInput"]!.properties!["messages"]).toBe(false);
     const out = await gen(schemaDir(realSchema));
 
-    expect(readFileSync(path.join(out, "types.ts"), "utf8")).toContain("export interface PromptInput {\n  prompt: string;\n  messages?: never;\n  [key: string]: unknown;\n}");
+    expect(readFileSync(path.join(out, "types.ts"), "utf8")).toContain(
+      "export interface PromptInput {\n  prompt: string;\n  messages?: never;\n  [key: string]: unknown;\n}",
+    );
     const tests = await runCases(out, "PromptInput");
     expect(tests).toContainEqual(expect.objectContaining({ valid: false, rule: "false schema", path: "/messages" }));
     // The hand-written "both prompt and messages" cases of schema/cases still hold under `messages: false`.
-    const manifest = JSON.parse(readFileSync(path.join(out, "fixtures/manifest.json"), "utf8")) as { dropped: { handWrittenDisagreements: number; cases: Array<{ file: string }> } };
+    const manifest = JSON.parse(readFileSync(path.join(out, "fixtures/manifest.json"), "utf8")) as {
+      dropped: { handWrittenDisagreements: number; cases: Array<{ file: string }> };
+    };
     expect(manifest.dropped.handWrittenDisagreements).toBe(0);
     expect(manifest.dropped.cases.filter((c) => c.file === "messages/PromptInput.json")).toEqual([]);
   }, 60_000);
 
   test("with the boolean-subschema components of the fixture added", async () => {
     const doc = parse(realSchema) as { components: { schemas: Record<string, unknown> } };
-    const extra = (parse(readFileSync(FIXTURE, "utf8")) as { components: { schemas: Record<string, unknown> } }).components.schemas;
+    const extra = (parse(readFileSync(FIXTURE, "utf8")) as { components: { schemas: Record<string, unknown> } })
+      .components.schemas;
     for (const name of Object.keys(extra)) expect(doc.components.schemas).not.toHaveProperty(name);
     Object.assign(doc.components.schemas, extra);
     const out = await gen(schemaDir(stringify(doc)));
@@ -255,7 +293,9 @@ describe("full gen (every emitter) of a copy of schema/openapi.yaml", () => {
     const types = readFileSync(path.join(out, "types.ts"), "utf8");
     expect(types).toContain("  gone?: never;");
     expect(types).toContain("export type Nothing = never;");
-    const manifest = JSON.parse(readFileSync(path.join(out, "fixtures/manifest.json"), "utf8")) as { dropped: { cases: Array<{ file: string }> } };
+    const manifest = JSON.parse(readFileSync(path.join(out, "fixtures/manifest.json"), "utf8")) as {
+      dropped: { cases: Array<{ file: string }> };
+    };
     for (const name of ["BoolProps", "BoolMap", "NoEntries", "RefsToBooleans", "Entries"]) {
       expect(manifest.dropped.cases.filter((c) => c.file === `messages/${name}.json`)).toEqual([]);
       const tests = await runCases(out, name);

@@ -30,7 +30,11 @@ interface Run {
 /** `node mantyx-wire.js ...args` (the built bin) in `cwd`. */
 async function mantyxWire(args: readonly string[], cwd: string): Promise<Run> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args, ...(args[0] === "gen" ? RUNTIME : [])], { cwd, encoding: "utf8" });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [BIN, ...args, ...(args[0] === "gen" ? RUNTIME : [])],
+      { cwd, encoding: "utf8" },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: unknown; stdout?: string; stderr?: string };
@@ -75,7 +79,10 @@ describe("mantyx-wire gen from outside the repository", () => {
       copySchema(path.join(pkg, "schema"));
       cpSync(path.join(REPO, "package.json"), path.join(pkg, "package.json"));
       writeFileSync(path.join(root, "app/package.json"), '{ "name": "app", "private": true }\n');
-      const run = await mantyxWire(["gen", "--schema", "node_modules/@mantyx/wire-types/schema/openapi.yaml", "--out", "../gen-out"], path.join(root, "app"));
+      const run = await mantyxWire(
+        ["gen", "--schema", "node_modules/@mantyx/wire-types/schema/openapi.yaml", "--out", "../gen-out"],
+        path.join(root, "app"),
+      );
       expect(run.stderr).toBe("");
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/^mantyx-wire gen: \d+ files in \.\.\/gen-out\/ /);
@@ -104,7 +111,9 @@ describe("mantyx-wire gen from outside the repository", () => {
         expect(rootRun.stderr).toBe("");
         expect(rootRun.code).toBe(0);
         expect([...fromRoot.keys()]).toEqual([...repoTree.keys()]);
-        expect(fromRoot.get("types.ts")!.split("\n")[0]).toMatch(/ from specs\/openapi\.yaml sha256:[0-9a-f]{64}\. DO NOT EDIT\.$/);
+        expect(fromRoot.get("types.ts")!.split("\n")[0]).toMatch(
+          / from specs\/openapi\.yaml sha256:[0-9a-f]{64}\. DO NOT EDIT\.$/,
+        );
         // Only the schema's label differs; README.md and fixtures/manifest.json also list hashes of files holding it.
         const label = (text: string): string => text.replaceAll("specs/openapi.yaml", "schema/openapi.yaml");
         const differing = [...repoTree]
@@ -119,12 +128,18 @@ describe("mantyx-wire gen from outside the repository", () => {
     test(
       "run from inside specs/ (--schema openapi.yaml) and from another folder with absolute paths: the same bytes",
       async () => {
-        const inside = await mantyxWire(["gen", "--schema", "openapi.yaml", "--out", "../out-specs"], path.join(root, "specs"));
+        const inside = await mantyxWire(
+          ["gen", "--schema", "openapi.yaml", "--out", "../out-specs"],
+          path.join(root, "specs"),
+        );
         expect(inside.stderr).toBe("");
         expect(inside.code).toBe(0);
         expectSameTree(readTree(path.join(root, "out-specs")), fromRoot);
 
-        const absolute = await mantyxWire(["gen", "--schema", path.join(root, "specs/openapi.yaml"), "--out", path.join(root, "out-abs")], path.join(root, "elsewhere"));
+        const absolute = await mantyxWire(
+          ["gen", "--schema", path.join(root, "specs/openapi.yaml"), "--out", path.join(root, "out-abs")],
+          path.join(root, "elsewhere"),
+        );
         expect(absolute.stderr).toBe("");
         expect(absolute.code).toBe(0);
         expectSameTree(readTree(path.join(root, "out-abs")), fromRoot);
@@ -135,17 +150,27 @@ describe("mantyx-wire gen from outside the repository", () => {
     test(
       "--check from another folder: up to date (exit 0), then an edited file is stale (exit 1) and nothing is written",
       async () => {
-        const fresh = await mantyxWire(["gen", "--check", "--schema", "openapi.yaml", "--out", "../out-root"], path.join(root, "specs"));
+        const fresh = await mantyxWire(
+          ["gen", "--check", "--schema", "openapi.yaml", "--out", "../out-root"],
+          path.join(root, "specs"),
+        );
         expect(fresh.stderr).toBe("");
-        expect(fresh.stdout).toMatch(/^mantyx-wire gen --check: \.\.\/out-root\/ is up to date \(\d+ files, \d+ ms\)\n$/);
+        expect(fresh.stdout).toMatch(
+          /^mantyx-wire gen --check: \.\.\/out-root\/ is up to date \(\d+ files, \d+ ms\)\n$/,
+        );
         expect(fresh.code).toBe(0);
 
         const edited = path.join(root, "out-root/types.ts");
         writeFileSync(edited, `${fromRoot.get("types.ts")}// hand edit\n`);
-        const stale = await mantyxWire(["gen", "--check", "--schema", path.join(root, "specs/openapi.yaml"), "--out", "../out-root"], path.join(root, "elsewhere"));
+        const stale = await mantyxWire(
+          ["gen", "--check", "--schema", path.join(root, "specs/openapi.yaml"), "--out", "../out-root"],
+          path.join(root, "elsewhere"),
+        );
         expect(stale.code).toBe(1);
         expect(stale.stderr).toContain("  stale    ../out-root/types.ts\n");
-        expect(stale.stderr).toContain("Run `mantyx-wire gen --schema ../specs/openapi.yaml --out ../out-root --runtime ../runtime/codegen/v1.js`");
+        expect(stale.stderr).toContain(
+          "Run `mantyx-wire gen --schema ../specs/openapi.yaml --out ../out-root --runtime ../runtime/codegen/v1.js`",
+        );
         expect(readFileSync(edited, "utf8")).toBe(`${fromRoot.get("types.ts")}// hand edit\n`);
       },
       SLOW,
@@ -155,7 +180,10 @@ describe("mantyx-wire gen from outside the repository", () => {
   test(
     "--check of the repo's own generated/ from a folder outside the repository, absolute paths: up to date",
     async () => {
-      const run = await mantyxWire(["gen", "--check", "--schema", path.join(REPO, "schema/openapi.yaml"), "--out", GENERATED], tempDir());
+      const run = await mantyxWire(
+        ["gen", "--check", "--schema", path.join(REPO, "schema/openapi.yaml"), "--out", GENERATED],
+        tempDir(),
+      );
       expect(run.stderr).toBe("");
       expect(run.stdout).toContain(" is up to date (");
       expect(run.code).toBe(0);
@@ -202,7 +230,11 @@ describe("mantyx-wire gen from outside the repository", () => {
         const messages = [...out].filter(([name]) => name.startsWith("fixtures/messages/"));
         expect(messages.length).toBeGreaterThan(0);
         for (const [name, contents] of messages) expect(contents, name).not.toContain("hand-written cases");
-        expect([...repoTree].some(([name, contents]) => name.startsWith("fixtures/messages/") && contents.includes("hand-written cases"))).toBe(true);
+        expect(
+          [...repoTree].some(
+            ([name, contents]) => name.startsWith("fixtures/messages/") && contents.includes("hand-written cases"),
+          ),
+        ).toBe(true);
       },
       SLOW,
     );
@@ -216,7 +248,9 @@ describe("mantyx-wire gen from outside the repository", () => {
         writeFileSync(path.join(root, "specs/cases/mine.yaml"), "description: not a list\n");
         const run = await mantyxWire(["gen", "--schema", "specs/openapi.yaml", "--out", "out"], root);
         expectReportedError(run, "invalid-cases");
-        expect(run.stderr).toContain(`${path.join(root, "specs/cases/mine.yaml")}: a case file must be a YAML list of cases`);
+        expect(run.stderr).toContain(
+          `${path.join(root, "specs/cases/mine.yaml")}: a case file must be a YAML list of cases`,
+        );
       },
       SLOW,
     );

@@ -51,8 +51,18 @@ describe("in a bundle", () => {
     try {
       const outfile = path.join(dir, "names.mjs");
       // The options of generator/scripts/build.mjs that shape ajv's code.
-      await build({ entryPoints: [path.join(REPO, "generator/emit/validators/codegen-names.ts")], outfile, bundle: true, format: "esm", platform: "node", target: "node20", logLevel: "warning" });
-      const bundled = (await import(pathToFileURL(outfile).href)) as typeof import("../../generator/emit/validators/codegen-names.js");
+      await build({
+        entryPoints: [path.join(REPO, "generator/emit/validators/codegen-names.ts")],
+        outfile,
+        bundle: true,
+        format: "esm",
+        platform: "node",
+        target: "node20",
+        logLevel: "warning",
+      });
+      const bundled = (await import(
+        pathToFileURL(outfile).href
+      )) as typeof import("../../generator/emit/validators/codegen-names.js");
       expect(bundled.useFastCodegenNames()).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });

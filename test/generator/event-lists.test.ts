@@ -17,7 +17,8 @@ import { REPO, writeTree } from "./support.js";
 
 const REAL = readFileSync(path.join(REPO, "schema/openapi.yaml"), "utf8");
 const DERIVED = 'x-enum-from-mapping: "#/components/schemas/KnownAgentRunEvent"';
-const SPELLED = 'enum: ["assistant_delta", "thinking_delta", "tool_result", "local_tool_call", "local_tool_result_in", "loop_detected", "tool_budget_exceeded", "supervisor", "task_plan", "assistant_message", "result", "error", "cancelled", "started", "tool_call", "user_message", "tool_files", "model_fallback"]';
+const SPELLED =
+  'enum: ["assistant_delta", "thinking_delta", "tool_result", "local_tool_call", "local_tool_result_in", "loop_detected", "tool_budget_exceeded", "supervisor", "task_plan", "assistant_message", "result", "error", "cancelled", "started", "tool_call", "user_message", "tool_files", "model_fallback"]';
 /** The real schema with both lists derived from the mapping instead of spelled out. */
 const DERIVING = REAL.replaceAll(SPELLED, DERIVED);
 
@@ -42,8 +43,14 @@ const NEW_EVENT = `    ContextCompactedEvent:
 function withNewEvent(schema: string): string {
   const edits: [string, string][] = [
     ["    KnownAgentRunEvent:\n", `${NEW_EVENT}    KnownAgentRunEvent:\n`],
-    ['        - $ref: "#/components/schemas/ModelFallbackEvent"\n      discriminator:', '        - $ref: "#/components/schemas/ModelFallbackEvent"\n        - $ref: "#/components/schemas/ContextCompactedEvent"\n      discriminator:'],
-    ['          model_fallback: "#/components/schemas/ModelFallbackEvent"\n', '          model_fallback: "#/components/schemas/ModelFallbackEvent"\n          context_compacted: "#/components/schemas/ContextCompactedEvent"\n'],
+    [
+      '        - $ref: "#/components/schemas/ModelFallbackEvent"\n      discriminator:',
+      '        - $ref: "#/components/schemas/ModelFallbackEvent"\n        - $ref: "#/components/schemas/ContextCompactedEvent"\n      discriminator:',
+    ],
+    [
+      '          model_fallback: "#/components/schemas/ModelFallbackEvent"\n',
+      '          model_fallback: "#/components/schemas/ModelFallbackEvent"\n          context_compacted: "#/components/schemas/ContextCompactedEvent"\n',
+    ],
   ];
   let text = schema;
   for (const [from, to] of edits) {
@@ -97,7 +104,9 @@ describe("the known event types agree with KnownAgentRunEvent's mapping", () => 
       "/components/schemas/UnknownAgentRunEvent/properties/type/not/enum",
     ]);
     for (const problem of error.problems) {
-      expect(problem.message).toMatch(/disagrees with the discriminator mapping of "#\/components\/schemas\/KnownAgentRunEvent": it lacks "context_compacted"/);
+      expect(problem.message).toMatch(
+        /disagrees with the discriminator mapping of "#\/components\/schemas\/KnownAgentRunEvent": it lacks "context_compacted"/,
+      );
       expect(problem.fix).toContain(DERIVED);
       expect(problem.line).toBeGreaterThan(2000);
     }

@@ -12,12 +12,16 @@ import { fastYamlData } from "../../generator/load/fast-yaml.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const yamlFiles = ["schema", "test"].flatMap((dir) =>
-  (readdirSync(join(root, dir), { recursive: true }) as string[]).filter((f) => f.endsWith(".yaml") || f.endsWith(".yml")).map((f) => join(dir, f)),
+  (readdirSync(join(root, dir), { recursive: true }) as string[])
+    .filter((f) => f.endsWith(".yaml") || f.endsWith(".yml"))
+    .map((f) => join(dir, f)),
 );
 
 describe("fast YAML reading", () => {
   it("reads schema/openapi.yaml and the case files (it is not always declining)", () => {
-    expect(fastYamlData(readFileSync(join(root, "schema/openapi.yaml"), "utf8"))).toEqual(parse(readFileSync(join(root, "schema/openapi.yaml"), "utf8")));
+    expect(fastYamlData(readFileSync(join(root, "schema/openapi.yaml"), "utf8"))).toEqual(
+      parse(readFileSync(join(root, "schema/openapi.yaml"), "utf8")),
+    );
     expect(yamlFiles.length).toBeGreaterThan(30);
   });
 

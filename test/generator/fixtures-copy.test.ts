@@ -33,7 +33,9 @@ describe("gen --fixtures-copy", () => {
     expect(drifted.code).toBe(1);
     expect(drifted.stderr).toContain(`stale    ${path.relative(REPO, copies[1]!)}/sse/framing.json`);
     expect(drifted.stderr).not.toContain(`stale    ${path.relative(REPO, copies[0]!)}`);
-    expect(drifted.stderr).toContain(`--fixtures-copy ${path.relative(REPO, copies[0]!)} --fixtures-copy ${path.relative(REPO, copies[1]!)}`);
+    expect(drifted.stderr).toContain(
+      `--fixtures-copy ${path.relative(REPO, copies[0]!)} --fixtures-copy ${path.relative(REPO, copies[1]!)}`,
+    );
   }, 90_000);
 
   test("a copy inside --out, or around it, is refused before anything is written", async () => {
@@ -51,7 +53,15 @@ describe("gen --fixtures-copy", () => {
   test("a document without a fixture suite cannot be copied", async () => {
     const dir = tempDir();
     mkdirSync(path.join(dir, "copy"));
-    const run = await cli(["gen", "--schema", path.relative(REPO, MINI), "--out", path.join(dir, "out"), "--fixtures-copy", path.join(dir, "copy")]);
+    const run = await cli([
+      "gen",
+      "--schema",
+      path.relative(REPO, MINI),
+      "--out",
+      path.join(dir, "out"),
+      "--fixtures-copy",
+      path.join(dir, "copy"),
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("error[fixtures-copy]");
     expect(run.stderr).toContain("x-fixture-suite");

@@ -13,13 +13,17 @@ import { builtBin, REPO, tempDir } from "./support.js";
 
 function functionsOptimized(nodeFlags: readonly string[]): number {
   const out = path.join(tempDir(), "generated");
-  const run = spawnSync(process.execPath, ["--trace-opt", ...nodeFlags, builtBin(), "gen", "--schema", "schema/openapi.yaml", "--out", out], {
-    cwd: REPO,
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-    // One thread: the level thread's functions would be counted too, and whether it starts depends on the machine's load.
-    env: { ...process.env, MANTYX_WIRE_LEVEL_THREAD: "off" },
-  });
+  const run = spawnSync(
+    process.execPath,
+    ["--trace-opt", ...nodeFlags, builtBin(), "gen", "--schema", "schema/openapi.yaml", "--out", out],
+    {
+      cwd: REPO,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+      // One thread: the level thread's functions would be counted too, and whether it starts depends on the machine's load.
+      env: { ...process.env, MANTYX_WIRE_LEVEL_THREAD: "off" },
+    },
+  );
   expect(run.status, run.stderr).toBe(0);
   return run.stdout.split("\n").filter((line) => line.startsWith("[marking ")).length;
 }

@@ -20,7 +20,10 @@ function pointers(value: unknown, depth: number, at: string[] = []): string[][] 
 
 test.each([
   ["the bundled MANTYX schema (pretty-printed)", readFileSync(path.join(REPO, "generated/openapi.json"), "utf8")],
-  ["a one-line JSON text with escapes, nesting and blanks", '{"a\\"b":{"x":[1, {"y" : "s\\\\]}"}, [2,3]],"z":null},"c":  [ ],"d":{}}\n'],
+  [
+    "a one-line JSON text with escapes, nesting and blanks",
+    '{"a\\"b":{"x":[1, {"y" : "s\\\\]}"}, [2,3]],"z":null},"c":  [ ],"d":{}}\n',
+  ],
 ])("%s: the scan agrees with the yaml tree", (_, text) => {
   const all = pointers(JSON.parse(text), 4);
   expect(all.length).toBeGreaterThan(10);
@@ -29,6 +32,7 @@ test.each([
   let json = SourceFile.parse(text, "/schemas/doc.json", "doc.json");
   all.forEach((pointer, i) => {
     if (i % 2 === 0) json = SourceFile.parse(text, "/schemas/doc.json", "doc.json");
-    for (const key of [false, true]) expect([pointer, key, json.locate(pointer, { key })]).toEqual([pointer, key, yaml.locate(pointer, { key })]);
+    for (const key of [false, true])
+      expect([pointer, key, json.locate(pointer, { key })]).toEqual([pointer, key, yaml.locate(pointer, { key })]);
   });
 });

@@ -7,7 +7,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { getAtPointer, parseRefFragment } from "../../generator/load/json-pointer.js";
-import { escapePointerSegment, formatPointer, parsePointer, unescapePointerSegment, valueAtPointer } from "../../runtime/codegen/v1.js";
+import {
+  escapePointerSegment,
+  formatPointer,
+  parsePointer,
+  unescapePointerSegment,
+  valueAtPointer,
+} from "../../runtime/codegen/v1.js";
 
 describe("JSON pointers (RFC 6901)", () => {
   it("escapes `~` before `/`, and reads `~1` before `~0` (`~01` is the key `~1`)", () => {

@@ -20,16 +20,47 @@ function random(seed: number): () => number {
   };
 }
 
-const ALPHABET = ['"', "\\", "\b", "\f", "\n", "\r", "\t", "\u0000", "\u001f", "\u007f", "a", " ", "é", "\u07ff", "\u0800", "€", "\uffff", "\ud83d\ude00", "\ud800", "\udfff", "/", "<"];
+const ALPHABET = [
+  '"',
+  "\\",
+  "\b",
+  "\f",
+  "\n",
+  "\r",
+  "\t",
+  "\u0000",
+  "\u001f",
+  "\u007f",
+  "a",
+  " ",
+  "é",
+  "\u07ff",
+  "\u0800",
+  "€",
+  "\uffff",
+  "\ud83d\ude00",
+  "\ud800",
+  "\udfff",
+  "/",
+  "<",
+];
 
 function randomValue(next: () => number, depth: number): Json {
   const pick = Math.floor(next() * (depth > 3 ? 4 : 6));
   if (pick === 0) return null;
   if (pick === 1) return next() < 0.5;
   if (pick === 2) return [0, -0, 1.5e-7, 1e21, -123456.789, Number.MAX_SAFE_INTEGER, 2 ** 70][Math.floor(next() * 7)]!;
-  if (pick === 3) return Array.from({ length: Math.floor(next() * 12) }, () => ALPHABET[Math.floor(next() * ALPHABET.length)]).join("");
+  if (pick === 3)
+    return Array.from({ length: Math.floor(next() * 12) }, () => ALPHABET[Math.floor(next() * ALPHABET.length)]).join(
+      "",
+    );
   if (pick === 4) return Array.from({ length: Math.floor(next() * 4) }, () => randomValue(next, depth + 1));
-  return Object.fromEntries(Array.from({ length: Math.floor(next() * 4) }, (_, i) => [`${ALPHABET[Math.floor(next() * ALPHABET.length)]}${i}`, randomValue(next, depth + 1)]));
+  return Object.fromEntries(
+    Array.from({ length: Math.floor(next() * 4) }, (_, i) => [
+      `${ALPHABET[Math.floor(next() * ALPHABET.length)]}${i}`,
+      randomValue(next, depth + 1),
+    ]),
+  );
 }
 
 describe("jsonUtf8Bytes", () => {
@@ -41,7 +72,7 @@ describe("jsonUtf8Bytes", () => {
     ["escaped characters", '"\\\b\f\n\r\t\u0000\u001f\u007f'],
     ["multi-byte characters", "é€\u0800\u07ff\uffff"],
     ["a surrogate pair and lone surrogates", "\ud83d\ude00 \ud800 \udfff \udfff\ud800"],
-    ["a key that needs escaping", { 'a"b\n': 1, "ü": [null] }],
+    ["a key that needs escaping", { 'a"b\n': 1, ü: [null] }],
     ["a large plain ASCII string", "QUJD".repeat(100_000)],
   ] as const)("%s", (_name, value) => {
     expect(jsonUtf8Bytes(value as Json)).toBe(expected(value as Json));
@@ -63,20 +94,47 @@ describe("jsonUtf8Bytes", () => {
 
 describe("sizes told by the hand-written cases' expansion (generator/cases/expand.ts)", () => {
   it.each([
-    ["a long ASCII string in an object", { toolUseId: "tu_1", result: { $repeatString: { value: "a", count: 200_000 } } }],
-    ["strings with escapes and multi-byte characters", [{ a: { $repeatString: { value: 'é"\\\n€', count: 5000 } } }, "x", 1, null, true]],
-    ["an empty unit and a zero count", { a: { $repeatString: { value: "", count: 9 } }, b: { $repeatString: { value: "ab", count: 0 } } }],
-    ["a lone surrogate unit, which repetition pairs up", { a: { $repeatString: { value: "\ud83d\ude00\ud800", count: 1000 } } }],
-    ["repeated items and entries around a repeated string", { list: { $repeatItems: { value: { s: { $repeatString: { value: "QUJD", count: 3000 } } }, count: 4 } }, map: { $repeatEntries: { key: "k{i}", value: [{ $repeatString: { value: "z", count: 70_000 } }], count: 3 } } }],
-    ["a repeated key (the last value is written)", { $repeatEntries: { key: "same", value: { $repeatString: { value: "q", count: 70_000 } }, count: 3 } }],
-    ["a __proto__ key beside a repeated string (JSON.stringify leaves it out)", JSON.parse('{"__proto__": {"x": 1}, "s": {"$repeatString": {"value": "y", "count": 70000}}}')],
+    [
+      "a long ASCII string in an object",
+      { toolUseId: "tu_1", result: { $repeatString: { value: "a", count: 200_000 } } },
+    ],
+    [
+      "strings with escapes and multi-byte characters",
+      [{ a: { $repeatString: { value: 'é"\\\n€', count: 5000 } } }, "x", 1, null, true],
+    ],
+    [
+      "an empty unit and a zero count",
+      { a: { $repeatString: { value: "", count: 9 } }, b: { $repeatString: { value: "ab", count: 0 } } },
+    ],
+    [
+      "a lone surrogate unit, which repetition pairs up",
+      { a: { $repeatString: { value: "\ud83d\ude00\ud800", count: 1000 } } },
+    ],
+    [
+      "repeated items and entries around a repeated string",
+      {
+        list: { $repeatItems: { value: { s: { $repeatString: { value: "QUJD", count: 3000 } } }, count: 4 } },
+        map: { $repeatEntries: { key: "k{i}", value: [{ $repeatString: { value: "z", count: 70_000 } }], count: 3 } },
+      },
+    ],
+    [
+      "a repeated key (the last value is written)",
+      { $repeatEntries: { key: "same", value: { $repeatString: { value: "q", count: 70_000 } }, count: 3 } },
+    ],
+    [
+      "a __proto__ key beside a repeated string (JSON.stringify leaves it out)",
+      JSON.parse('{"__proto__": {"x": 1}, "s": {"$repeatString": {"value": "y", "count": 70000}}}'),
+    ],
   ] as const)("%s: the told size is JSON.stringify's", (_name, data) => {
     const expanded = expandCaseData(data as Json);
     expect(jsonUtf8Bytes(expanded as Json)).toBe(expected(expanded as Json));
   });
 
   it("is what jsonUtf8Bytes answers, without walking the value", () => {
-    const expanded = expandCaseData({ role: "user", content: { $repeatString: { value: "a", count: 200_000 } } }) as { role: string; content: string };
+    const expanded = expandCaseData({ role: "user", content: { $repeatString: { value: "a", count: 200_000 } } }) as {
+      role: string;
+      content: string;
+    };
     const told = expected(expanded);
     // The expansion's values are never changed; changing one shows that the size comes from what was told.
     expanded.content = "short";

@@ -18,12 +18,16 @@ describe("vendor keyword values, checked once", () => {
     const checking = createValidatorAjv();
     for (const keyword of withMeta) {
       expect((level.getKeyword(keyword) as { validateSchema?: unknown }).validateSchema, keyword).toBeUndefined();
-      expect((checking.getKeyword(keyword) as { validateSchema?: unknown }).validateSchema, keyword).toBeTypeOf("function");
+      expect((checking.getKeyword(keyword) as { validateSchema?: unknown }).validateSchema, keyword).toBeTypeOf(
+        "function",
+      );
     }
   });
 
   test("gen still refuses a bad value, at its place", async () => {
-    const dir = writeTree({ "openapi.yaml": openApiYaml(["    Text:", "      type: string", "      x-max-utf8-bytes: -3"].join("\n")) });
+    const dir = writeTree({
+      "openapi.yaml": openApiYaml(["    Text:", "      type: string", "      x-max-utf8-bytes: -3"].join("\n")),
+    });
     const run = await cli(["gen", "--schema", "openapi.yaml", "--out", "out"], dir);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/openapi\.yaml:\d+:\d+/);
@@ -34,8 +38,25 @@ describe("vendor keyword values, checked once", () => {
   test("gen refuses x-tolerated written by hand (derived by the receive level) and a bad x-strict-only or x-receive-default value, at its place", async () => {
     for (const [lines, keyword] of [
       [["    Thing:", "      type: object", "      x-tolerated: { section: s }"], "x-tolerated"],
-      [["    Thing:", "      type: object", "      allOf:", "        - x-strict-only: { sectoin: s }", "          required: [a]"], "x-strict-only"],
-      [["    Thing:", "      type: object", "      properties: { n: { type: integer } }", "      x-receive-default: { section: s, members: { n: { default: [0] } } }"], "x-receive-default"],
+      [
+        [
+          "    Thing:",
+          "      type: object",
+          "      allOf:",
+          "        - x-strict-only: { sectoin: s }",
+          "          required: [a]",
+        ],
+        "x-strict-only",
+      ],
+      [
+        [
+          "    Thing:",
+          "      type: object",
+          "      properties: { n: { type: integer } }",
+          "      x-receive-default: { section: s, members: { n: { default: [0] } } }",
+        ],
+        "x-receive-default",
+      ],
     ] as const) {
       const dir = writeTree({ "openapi.yaml": openApiYaml(lines.join("\n")) });
       const run = await cli(["gen", "--schema", "openapi.yaml", "--out", "out"], dir);

@@ -15,7 +15,16 @@ it("mantyx-wire keywords lists every vendor keyword, with the stream keywords an
   expect(run.code).toBe(0);
   const vendor = keywordNames([...assertingKeywords, ...annotationKeywords]).filter((k) => k.startsWith("x-"));
   expect(vendor.length).toBeGreaterThan(10);
-  for (const keyword of [...vendor, "x-sse-sentinel", "x-sse-resume", "x-stream-flag", "x-resume", "x-client-name", "itemSchema"]) expect(run.stdout).toMatch(new RegExp(`^  ${keyword} `, "m"));
+  for (const keyword of [
+    ...vendor,
+    "x-sse-sentinel",
+    "x-sse-resume",
+    "x-stream-flag",
+    "x-resume",
+    "x-client-name",
+    "itemSchema",
+  ])
+    expect(run.stdout).toMatch(new RegExp(`^  ${keyword} `, "m"));
   expect(run.stdout).toContain("Names:");
 });
 
@@ -32,7 +41,11 @@ it("no message of the generator names schema/CONVENTIONS.md (outside comments an
   walk(path.join(REPO, "generator"));
   const offending = files
     .filter((f) => !/(declarations|format-doc)\.ts$/.test(f))
-    .flatMap((f) => readFileSync(f, "utf8").split("\n").map((line, i) => [f, i + 1, line] as const))
+    .flatMap((f) =>
+      readFileSync(f, "utf8")
+        .split("\n")
+        .map((line, i) => [f, i + 1, line] as const),
+    )
     .filter(([, , line]) => /CONVENTIONS/.test(line) && !/^\s*(\*|\/\/|\/\*\*)/.test(line))
     .map(([f, n]) => `${path.relative(REPO, f)}:${n}`);
   expect(offending).toEqual([]);

@@ -10,10 +10,19 @@ import { openApiYaml, writeTree } from "./support.js";
 /** A list route whose `x-pagination` (line 8 of the file) is `annotation`. */
 function paginated(annotation: string): string {
   const lines = [
-    "openapi: 3.1.0", "info: { title: T, version: 1.0.0 }", "paths:", "  /runs:", "    get:", "      operationId: listRuns",
+    "openapi: 3.1.0",
+    "info: { title: T, version: 1.0.0 }",
+    "paths:",
+    "  /runs:",
+    "    get:",
+    "      operationId: listRuns",
     "      parameters: [{ name: cursor, in: query, schema: { type: string } }]",
     `      x-pagination: ${annotation}`,
-    "      responses:", '        "200":', "          description: ok", "          content:", "            application/json:",
+    "      responses:",
+    '        "200":',
+    "          description: ok",
+    "          content:",
+    "            application/json:",
     "              schema: { type: object, properties: { nextCursor: { type: [string, 'null'] }, runs: { type: array } } }",
   ];
   return `${lines.join("\n")}\n`;
@@ -56,14 +65,27 @@ const cases: [string, Case][] = [
     "broken YAML: an unclosed flow sequence",
     {
       files: { "schema.yaml": openApiYaml("    A:\n      type: object\n      required: [a, b\n    B: {}") },
-      want: { code: "yaml-syntax", file: "schema.yaml", line: 11, message: /invalid YAML/, fix: /indentation|bracket/i },
+      want: {
+        code: "yaml-syntax",
+        file: "schema.yaml",
+        line: 11,
+        message: /invalid YAML/,
+        fix: /indentation|bracket/i,
+      },
     },
   ],
   [
     "broken YAML: a duplicate key",
     {
       files: { "schema.yaml": openApiYaml("    A:\n      type: object\n      type: string") },
-      want: { code: "yaml-syntax", file: "schema.yaml", line: 10, column: 7, message: /DUPLICATE_KEY/, fix: /duplicate|two keys/i },
+      want: {
+        code: "yaml-syntax",
+        file: "schema.yaml",
+        line: 10,
+        column: 7,
+        message: /DUPLICATE_KEY/,
+        fix: /duplicate|two keys/i,
+      },
     },
   ],
   [
@@ -77,7 +99,11 @@ const cases: [string, Case][] = [
   [
     "dangling internal $ref, with a did-you-mean",
     {
-      files: { "schema.yaml": openApiYaml("    Tool:\n      type: object\n    Call:\n      properties:\n        tool:\n          $ref: '#/components/schemas/Tol'") },
+      files: {
+        "schema.yaml": openApiYaml(
+          "    Tool:\n      type: object\n    Call:\n      properties:\n        tool:\n          $ref: '#/components/schemas/Tol'",
+        ),
+      },
       want: {
         code: "dangling-ref",
         file: "schema.yaml",
@@ -94,13 +120,25 @@ const cases: [string, Case][] = [
     {
       files: {
         "schema.json": JSON.stringify(
-          { openapi: "3.1.0", info: { title: "T", version: "1" }, components: { schemas: { A: { $ref: "#/components/schemas/B" } } } },
+          {
+            openapi: "3.1.0",
+            info: { title: "T", version: "1" },
+            components: { schemas: { A: { $ref: "#/components/schemas/B" } } },
+          },
           null,
           2,
         ),
       },
       entry: "schema.json",
-      want: { code: "dangling-ref", file: "schema.json", line: 10, column: 17, pointer: "/components/schemas/A/$ref", message: /does not resolve/, fix: /add "B"/ },
+      want: {
+        code: "dangling-ref",
+        file: "schema.json",
+        line: 10,
+        column: 17,
+        pointer: "/components/schemas/A/$ref",
+        message: /does not resolve/,
+        fix: /add "B"/,
+      },
     },
   ],
   [
@@ -111,42 +149,120 @@ const cases: [string, Case][] = [
           "    Alpha:\n      properties: { k: { const: a } }\n    U:\n      oneOf: [{ $ref: '#/components/schemas/Alpha' }]\n      discriminator:\n        propertyName: k\n        mapping:\n          a: '#/components/schemas/Alpah'",
         ),
       },
-      want: { code: "dangling-ref", file: "schema.yaml", line: 15, pointer: "/components/schemas/U/discriminator/mapping/a", message: /discriminator mapping "#\/components\/schemas\/Alpah" does not resolve/, fix: /Did you mean "#\/components\/schemas\/Alpha"\?/ },
+      want: {
+        code: "dangling-ref",
+        file: "schema.yaml",
+        line: 15,
+        pointer: "/components/schemas/U/discriminator/mapping/a",
+        message: /discriminator mapping "#\/components\/schemas\/Alpah" does not resolve/,
+        fix: /Did you mean "#\/components\/schemas\/Alpha"\?/,
+      },
     },
   ],
   [
     "$ref to a missing file",
     {
       files: { "schema.yaml": openApiYaml("    A:\n      $ref: './gone.yaml#/components/schemas/A'") },
-      want: { code: "dangling-ref", file: "schema.yaml", line: 9, pointer: "/components/schemas/A/$ref", message: /cannot be read/, fix: /relative to the file/ },
+      want: {
+        code: "dangling-ref",
+        file: "schema.yaml",
+        line: 9,
+        pointer: "/components/schemas/A/$ref",
+        message: /cannot be read/,
+        fix: /relative to the file/,
+      },
     },
   ],
   [
     "swagger 2.0 document",
     {
       files: { "schema.yaml": 'swagger: "2.0"\ninfo: { title: T, version: "1" }\npaths: {}\n' },
-      want: { code: "not-openapi-31", file: "schema.yaml", line: 1, column: 1, pointer: "/swagger", message: /Swagger "2.0" \(OpenAPI 2\.0\) document; the generator reads OpenAPI 3\.0, 3\.1 and 3\.2\./, fix: /npx swagger2openapi/ },
+      want: {
+        code: "not-openapi-31",
+        file: "schema.yaml",
+        line: 1,
+        column: 1,
+        pointer: "/swagger",
+        message: /Swagger "2.0" \(OpenAPI 2\.0\) document; the generator reads OpenAPI 3\.0, 3\.1 and 3\.2\./,
+        fix: /npx swagger2openapi/,
+      },
     },
   ],
   [
     "OpenAPI 3.0.3 document that breaks the meta-schema (a typo in an operation): read as 3.1, refused at its line",
     {
-      files: { "schema.yaml": "openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths:\n  /a:\n    get:\n      respnses:\n        '200': { description: ok }\n" },
-      want: { code: "not-openapi-31", file: "schema.yaml", line: 6, column: 7, pointer: "/paths/~1a/get/respnses", message: /unknown field "respnses" in an Operation Object/, fix: /Did you mean "responses"\?/ },
+      files: {
+        "schema.yaml":
+          "openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths:\n  /a:\n    get:\n      respnses:\n        '200': { description: ok }\n",
+      },
+      want: {
+        code: "not-openapi-31",
+        file: "schema.yaml",
+        line: 6,
+        column: 7,
+        pointer: "/paths/~1a/get/respnses",
+        message: /unknown field "respnses" in an Operation Object/,
+        fix: /Did you mean "responses"\?/,
+      },
     },
   ],
   [
     "OpenAPI 3.0 document: a dangling $ref in the allOf the nullable reading moves, at its line as written",
     {
-      files: { "schema.yaml": ["openapi: 3.0.3", "info: { title: T, version: '1' }", "paths: {}", "components:", "  schemas:", "    Pet:", "      nullable: true", "      allOf:", "        - $ref: '#/components/schemas/Ownr'", "    Owner: { type: object }", ""].join("\n") },
-      want: { code: "dangling-ref", file: "schema.yaml", line: 9, column: 17, pointer: "/components/schemas/Pet/allOf/0/$ref", message: /"#\/components\/schemas\/Ownr" does not resolve/, fix: /Did you mean "#\/components\/schemas\/Owner"\?/ },
+      files: {
+        "schema.yaml": [
+          "openapi: 3.0.3",
+          "info: { title: T, version: '1' }",
+          "paths: {}",
+          "components:",
+          "  schemas:",
+          "    Pet:",
+          "      nullable: true",
+          "      allOf:",
+          "        - $ref: '#/components/schemas/Ownr'",
+          "    Owner: { type: object }",
+          "",
+        ].join("\n"),
+      },
+      want: {
+        code: "dangling-ref",
+        file: "schema.yaml",
+        line: 9,
+        column: 17,
+        pointer: "/components/schemas/Pet/allOf/0/$ref",
+        message: /"#\/components\/schemas\/Ownr" does not resolve/,
+        fix: /Did you mean "#\/components\/schemas\/Owner"\?/,
+      },
     },
   ],
   [
     "OpenAPI 3.0 document: a bad keyword value beside an `example` and a boolean exclusiveMinimum, at its line as written",
     {
-      files: { "schema.yaml": ["openapi: 3.0.0", "info: { title: T, version: '1' }", "paths: {}", "components:", "  schemas:", "    Age:", "      type: integer", "      example: 3", "      minimum: 0", "      exclusiveMinimum: true", "      maximum: many", ""].join("\n") },
-      want: { code: "invalid-json-schema", file: "schema.yaml", line: 11, column: 16, pointer: "/components/schemas/Age/maximum", message: /"maximum" must be number/, fix: /JSON Schema 2020-12/ },
+      files: {
+        "schema.yaml": [
+          "openapi: 3.0.0",
+          "info: { title: T, version: '1' }",
+          "paths: {}",
+          "components:",
+          "  schemas:",
+          "    Age:",
+          "      type: integer",
+          "      example: 3",
+          "      minimum: 0",
+          "      exclusiveMinimum: true",
+          "      maximum: many",
+          "",
+        ].join("\n"),
+      },
+      want: {
+        code: "invalid-json-schema",
+        file: "schema.yaml",
+        line: 11,
+        column: 16,
+        pointer: "/components/schemas/Age/maximum",
+        message: /"maximum" must be number/,
+        fix: /JSON Schema 2020-12/,
+      },
     },
   ],
   [
@@ -170,7 +286,11 @@ const cases: [string, Case][] = [
   [
     "schema with `type: strnig`",
     {
-      files: { "schema.yaml": openApiYaml("    Name:\n      type: object\n      properties:\n        first:\n          type: strnig") },
+      files: {
+        "schema.yaml": openApiYaml(
+          "    Name:\n      type: object\n      properties:\n        first:\n          type: strnig",
+        ),
+      },
       want: {
         code: "invalid-json-schema",
         file: "schema.yaml",
@@ -186,56 +306,114 @@ const cases: [string, Case][] = [
     "component name the OpenAPI pattern refuses: the place is its key, not the first component's",
     {
       files: { "schema.yaml": openApiYaml('    Good:\n      type: string\n    "Bad name":\n      type: string') },
-      want: { code: "not-openapi-31", file: "schema.yaml", line: 10, column: 5, pointer: "/components/schemas/Bad name", message: /the name "Bad name" in "schemas" must match pattern/, fix: /OpenAPI 3\.1 specification/ },
+      want: {
+        code: "not-openapi-31",
+        file: "schema.yaml",
+        line: 10,
+        column: 5,
+        pointer: "/components/schemas/Bad name",
+        message: /the name "Bad name" in "schemas" must match pattern/,
+        fix: /OpenAPI 3\.1 specification/,
+      },
     },
   ],
   [
     "schema with an unknown keyword",
     {
       files: { "schema.yaml": openApiYaml("    Name:\n      type: object\n      requird: [first]") },
-      want: { code: "invalid-json-schema", file: "schema.yaml", line: 10, column: 7, pointer: "/components/schemas/Name/requird", message: /unknown keyword "requird"/, fix: /Did you mean "required"\?/ },
+      want: {
+        code: "invalid-json-schema",
+        file: "schema.yaml",
+        line: 10,
+        column: 7,
+        pointer: "/components/schemas/Name/requird",
+        message: /unknown keyword "requird"/,
+        fix: /Did you mean "required"\?/,
+      },
     },
   ],
   [
     "schema with an OpenAPI 3.0 `nullable` that is no boolean",
     {
       files: { "schema.yaml": openApiYaml('    Name:\n      type: string\n      nullable: "yes"') },
-      want: { code: "invalid-json-schema", file: "schema.yaml", line: 10, pointer: "/components/schemas/Name/nullable", message: /keyword "nullable": value "yes" is no boolean/, fix: /type: \[T, "null"\]/ },
+      want: {
+        code: "invalid-json-schema",
+        file: "schema.yaml",
+        line: 10,
+        pointer: "/components/schemas/Name/nullable",
+        message: /keyword "nullable": value "yes" is no boolean/,
+        fix: /type: \[T, "null"\]/,
+      },
     },
   ],
   [
     "vendor keyword with a value of the wrong shape",
     {
       files: { "schema.yaml": openApiYaml('    Name:\n      type: string\n      x-max-utf8-bytes: "8k"') },
-      want: { code: "invalid-json-schema", file: "schema.yaml", line: 10, pointer: "/components/schemas/Name/x-max-utf8-bytes", message: /x-max-utf8-bytes.*must be integer/, fix: /mantyx-wire keywords/ },
+      want: {
+        code: "invalid-json-schema",
+        file: "schema.yaml",
+        line: 10,
+        pointer: "/components/schemas/Name/x-max-utf8-bytes",
+        message: /x-max-utf8-bytes.*must be integer/,
+        fix: /mantyx-wire keywords/,
+      },
     },
   ],
   [
     "pattern that is not a regular expression",
     {
       files: { "schema.yaml": openApiYaml('    Name:\n      type: string\n      pattern: "([a-z]"') },
-      want: { code: "invalid-json-schema", file: "schema.yaml", line: 10, pointer: "/components/schemas/Name/pattern", message: /not a valid regular expression/, fix: /regex/ },
+      want: {
+        code: "invalid-json-schema",
+        file: "schema.yaml",
+        line: 10,
+        pointer: "/components/schemas/Name/pattern",
+        message: /not a valid regular expression/,
+        fix: /regex/,
+      },
     },
   ],
   [
     "x-pagination naming a query parameter the list operation does not declare",
     {
       files: { "schema.yaml": paginated("{ cursorParam: page, nextCursor: nextCursor, items: runs }") },
-      want: { code: "invalid-json-schema", file: "schema.yaml", line: 8, pointer: "/paths/~1runs/get/x-pagination/cursorParam", message: /cursorParam "page" is not a query parameter of GET \/runs/, fix: /x-pagination/ },
+      want: {
+        code: "invalid-json-schema",
+        file: "schema.yaml",
+        line: 8,
+        pointer: "/paths/~1runs/get/x-pagination/cursorParam",
+        message: /cursorParam "page" is not a query parameter of GET \/runs/,
+        fix: /x-pagination/,
+      },
     },
   ],
   [
     "x-pagination naming an items property the 200 answer lacks",
     {
       files: { "schema.yaml": paginated("{ cursorParam: cursor, nextCursor: nextCursor, items: sessions }") },
-      want: { code: "invalid-json-schema", file: "schema.yaml", line: 8, pointer: "/paths/~1runs/get/x-pagination/items", message: /items "sessions" is not a property of the 200 application\/json answer of GET \/runs/, fix: /x-pagination/ },
+      want: {
+        code: "invalid-json-schema",
+        file: "schema.yaml",
+        line: 8,
+        pointer: "/paths/~1runs/get/x-pagination/items",
+        message: /items "sessions" is not a property of the 200 application\/json answer of GET \/runs/,
+        fix: /x-pagination/,
+      },
     },
   ],
   [
     "x-pagination that is not the three names",
     {
       files: { "schema.yaml": paginated("{ cursorParam: cursor }") },
-      want: { code: "invalid-json-schema", file: "schema.yaml", line: 8, pointer: "/paths/~1runs/get/x-pagination", message: /three non-empty strings/, fix: /x-pagination/ },
+      want: {
+        code: "invalid-json-schema",
+        file: "schema.yaml",
+        line: 8,
+        pointer: "/paths/~1runs/get/x-pagination",
+        message: /three non-empty strings/,
+        fix: /x-pagination/,
+      },
     },
   ],
 ];
@@ -255,9 +433,14 @@ describe("schema load errors", () => {
 
   test("every dangling ref is reported, not only the first", async () => {
     const error = await loadError({
-      "schema.yaml": openApiYaml("    A:\n      properties:\n        b: { $ref: '#/components/schemas/B' }\n        c: { $ref: '#/components/schemas/C' }"),
+      "schema.yaml": openApiYaml(
+        "    A:\n      properties:\n        b: { $ref: '#/components/schemas/B' }\n        c: { $ref: '#/components/schemas/C' }",
+      ),
     });
-    expect(error.problems.map((p) => p.pointer)).toEqual(["/components/schemas/A/properties/b/$ref", "/components/schemas/A/properties/c/$ref"]);
+    expect(error.problems.map((p) => p.pointer)).toEqual([
+      "/components/schemas/A/properties/b/$ref",
+      "/components/schemas/A/properties/c/$ref",
+    ]);
   });
 
   test("the printed error is one screen: place, excerpt with caret, message, fix, no stack trace", async () => {
@@ -280,8 +463,16 @@ describe("schema load errors", () => {
 
   test("a problem on a very long line (minified JSON) shows a window of it around the column, cut with …, the caret under its character", async () => {
     // One line: 2,000 filler components, a dangling $ref, 50 more.
-    const filler = (from: number, count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`S${from + i}`, { type: "string" }]));
-    const document = { openapi: "3.1.0", info: { title: "T", version: "1" }, paths: {}, components: { schemas: { ...filler(0, 2000), Last: { $ref: "#/components/schemas/Nowhere" }, ...filler(2000, 50) } } };
+    const filler = (from: number, count: number) =>
+      Object.fromEntries(Array.from({ length: count }, (_, i) => [`S${from + i}`, { type: "string" }]));
+    const document = {
+      openapi: "3.1.0",
+      info: { title: "T", version: "1" },
+      paths: {},
+      components: {
+        schemas: { ...filler(0, 2000), Last: { $ref: "#/components/schemas/Nowhere" }, ...filler(2000, 50) },
+      },
+    };
     const text = JSON.stringify(document);
     const error = await loadError({ "schema.json": text }, "schema.json");
     const problem = error.problems[0];
@@ -304,6 +495,8 @@ describe("schema load errors", () => {
         "    A:\n      type: object\n      properties:\n        $ref: { type: string }\n      const: { $ref: '#/nowhere' }\n      examples: [{ $ref: '#/nowhere' }]",
       ),
     });
-    await expect(loadSchema("schema.yaml", { cwd: dir })).resolves.toMatchObject({ schemas: { A: { type: "object" } } });
+    await expect(loadSchema("schema.yaml", { cwd: dir })).resolves.toMatchObject({
+      schemas: { A: { type: "object" } },
+    });
   });
 });

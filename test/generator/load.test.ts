@@ -45,9 +45,13 @@ describe("loadSchema", () => {
 
   test("the hash is of canonical JSON: key order and YAML vs JSON do not change it", async () => {
     const dir = writeTree({
-      "a.yaml": openApiYaml("    A:\n      type: object\n      properties: { b: { type: string }, a: { type: integer } }"),
+      "a.yaml": openApiYaml(
+        "    A:\n      type: object\n      properties: { b: { type: string }, a: { type: integer } }",
+      ),
       "b.json": JSON.stringify({
-        components: { schemas: { A: { properties: { a: { type: "integer" }, b: { type: "string" } }, type: "object" } } },
+        components: {
+          schemas: { A: { properties: { a: { type: "integer" }, b: { type: "string" } }, type: "object" } },
+        },
         paths: {},
         info: { version: "1.0.0", title: "T" },
         openapi: "3.1.0",
@@ -59,7 +63,9 @@ describe("loadSchema", () => {
   });
 
   test("canonical JSON sorts every key, integer-like ones included", () => {
-    expect(canonicalJson({ b: 1, 200: [{ z: null, a: "x" }], 10: true, a: undefined })).toBe('{"10":true,"200":[{"a":"x","z":null}],"b":1}');
+    expect(canonicalJson({ b: 1, 200: [{ z: null, a: "x" }], 10: true, a: undefined })).toBe(
+      '{"10":true,"200":[{"a":"x","z":null}],"b":1}',
+    );
   });
 
   test("file refs are bundled: named schemas are hoisted under their name, other targets inlined, recursion stays a ref", async () => {
@@ -67,7 +73,8 @@ describe("loadSchema", () => {
       "root.yaml": openApiYaml(
         "    Run:\n      type: object\n      properties:\n        tool: { $ref: './parts/tools.yaml#/components/schemas/Tool' }\n        meta: { $ref: './parts/meta.yaml', description: Run metadata. }",
       ),
-      "parts/tools.yaml": "components:\n  schemas:\n    Tool:\n      type: object\n      properties:\n        children:\n          type: array\n          items: { $ref: '#/components/schemas/Tool' }\n        name: { $ref: '../common.yaml#/$defs/Name' }\n",
+      "parts/tools.yaml":
+        "components:\n  schemas:\n    Tool:\n      type: object\n      properties:\n        children:\n          type: array\n          items: { $ref: '#/components/schemas/Tool' }\n        name: { $ref: '../common.yaml#/$defs/Name' }\n",
       "parts/meta.yaml": "type: object\nadditionalProperties: { type: string }\n",
       "common.yaml": "$defs:\n  Name: { type: string, minLength: 1 }\n",
     });
@@ -87,7 +94,8 @@ describe("loadSchema", () => {
   test("an error inside a referenced file names that file and its line", async () => {
     const dir = writeTree({
       "root.yaml": openApiYaml("    Run:\n      $ref: './parts/tools.yaml#/components/schemas/Tool'"),
-      "parts/tools.yaml": "components:\n  schemas:\n    Tool:\n      type: object\n      properties:\n        name: { type: strnig }\n",
+      "parts/tools.yaml":
+        "components:\n  schemas:\n    Tool:\n      type: object\n      properties:\n        name: { type: strnig }\n",
     });
     const error: unknown = await loadSchema("root.yaml", { cwd: dir }).catch((e: unknown) => e);
     expect(isSchemaLoadError(error) && error.problems[0]).toMatchObject({
@@ -111,6 +119,9 @@ describe("loadSchema", () => {
       expect.stringContaining("includes itself"),
     ]);
     const remote: unknown = await loadSchema("remote.yaml", { cwd: dir }).catch((e: unknown) => e);
-    expect(isSchemaLoadError(remote) && [remote.code, remote.problems[0].message]).toEqual(["dangling-ref", expect.stringContaining("points at a URL")]);
+    expect(isSchemaLoadError(remote) && [remote.code, remote.problems[0].message]).toEqual([
+      "dangling-ref",
+      expect.stringContaining("points at a URL"),
+    ]);
   });
 });

@@ -40,15 +40,33 @@ test("pointers into a schema moved inside a moved schema lead back to their line
   expect(getAtPointer(model.document, parsePointer(street))).toEqual({ type: "string", minLength: 2 });
   expect((pet.anyOf as unknown[])[1]).toEqual({ type: "null" });
   expect(model.schemas.Street).toEqual({ $ref: `#${street}` });
-  expect(locateInSchema(model, `${street}/minLength`)).toMatchObject({ line: 16, pointer: "/components/schemas/Pet/properties/anyOf/allOf/1/properties/street/minLength" });
-  expect(locateInSchema(model, "/components/schemas/Pet/anyOf/0/properties/anyOf/description")).toMatchObject({ line: 12 });
+  expect(locateInSchema(model, `${street}/minLength`)).toMatchObject({
+    line: 16,
+    pointer: "/components/schemas/Pet/properties/anyOf/allOf/1/properties/street/minLength",
+  });
+  expect(locateInSchema(model, "/components/schemas/Pet/anyOf/0/properties/anyOf/description")).toMatchObject({
+    line: 12,
+  });
   expect(locateInSchema(model, "/components/schemas/Pet/anyOf/0/allOf/0/$ref")).toMatchObject({ line: 8 });
   // The `{ type: "null" }` the reading added stands where `nullable` was written.
   expect(locateInSchema(model, "/components/schemas/Pet/anyOf/1")).toMatchObject({ line: 7 });
 });
 
 test("`schema: null` (seen in the wild) is read as no schema, and noted at its line", async () => {
-  const text = ["openapi: 3.0.1", "info: { title: T, version: '1' }", "paths:", "  /a:", "    post:", "      requestBody:", "        content:", "          application/json:", "            schema: null", "      responses:", "        '204': { description: ok }", ""].join("\n");
+  const text = [
+    "openapi: 3.0.1",
+    "info: { title: T, version: '1' }",
+    "paths:",
+    "  /a:",
+    "    post:",
+    "      requestBody:",
+    "        content:",
+    "          application/json:",
+    "            schema: null",
+    "      responses:",
+    "        '204': { description: ok }",
+    "",
+  ].join("\n");
   const model = await loadSchema("schema.yaml", { cwd: writeTree({ "schema.yaml": text }) });
   const pointer = "/paths/~1a/post/requestBody/content/application~1json/schema";
   expect(getAtPointer(model.document, parsePointer(pointer))).toBeUndefined();

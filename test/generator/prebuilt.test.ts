@@ -31,13 +31,24 @@ beforeAll(() => {
 
 describe("the prebuilt files", () => {
   it("are each meta-schema's, the vendor keyword values', the case format's and the templates' (a file for each)", () => {
-    expect([...readTree(prebuiltDir).keys()].sort()).toEqual([...META_SCHEMAS.map(metaValidatorFile), VENDOR_VALUES_FILE, CASE_FORMAT_VALIDATORS_FILE, PRECOMPILED_TEMPLATES_FILE].sort());
+    expect([...readTree(prebuiltDir).keys()].sort()).toEqual(
+      [
+        ...META_SCHEMAS.map(metaValidatorFile),
+        VENDOR_VALUES_FILE,
+        CASE_FORMAT_VALIDATORS_FILE,
+        PRECOMPILED_TEMPLATES_FILE,
+      ].sort(),
+    );
   });
 });
 
 describe("the prebuilt meta-schema validators report what the compiled ones report", () => {
   // Several problems in one document: every one must be listed, as the loader's instance lists them (allErrors).
-  const operationTypo = (version: string) => ({ openapi: version, info: { title: "T", version: 1 }, paths: { "/a": { get: { respnses: { "200": { description: "ok" } } }, pst: {} } } });
+  const operationTypo = (version: string) => ({
+    openapi: version,
+    info: { title: "T", version: 1 },
+    paths: { "/a": { get: { respnses: { "200": { description: "ok" } } }, pst: {} } },
+  });
   const documents: Record<string, Record<string, unknown>> = {
     "oas-3.1": operationTypo("3.1.0"),
     "oas-3.2": operationTypo("3.2.0"),
@@ -49,17 +60,27 @@ describe("the prebuilt meta-schema validators report what the compiled ones repo
   ];
   const errorsOf = (validate: ValidateFunction, data: unknown) => (validate(data) ? [] : validate.errors);
 
-  it.each(["oas-3.1", "oas-3.2"] as const)("%s: a valid document passes; an unknown field of an Operation fails alike", (which) => {
-    const compiled = compileMetaValidator(which, createLoaderAjv());
-    const prebuilt = load<ValidateFunction>(metaValidatorFile(which));
-    expect(errorsOf(prebuilt, { openapi: documents[which]!.openapi, info: { title: "T", version: "1" }, paths: {} })).toEqual([]);
-    const errors = errorsOf(prebuilt, documents[which]);
-    expect(errors!.length).toBeGreaterThan(2);
-    expect(errors).toEqual(errorsOf(compiled, documents[which]));
-  });
+  it.each(["oas-3.1", "oas-3.2"] as const)(
+    "%s: a valid document passes; an unknown field of an Operation fails alike",
+    (which) => {
+      const compiled = compileMetaValidator(which, createLoaderAjv());
+      const prebuilt = load<ValidateFunction>(metaValidatorFile(which));
+      expect(
+        errorsOf(prebuilt, { openapi: documents[which]!.openapi, info: { title: "T", version: "1" }, paths: {} }),
+      ).toEqual([]);
+      const errors = errorsOf(prebuilt, documents[which]);
+      expect(errors!.length).toBeGreaterThan(2);
+      expect(errors).toEqual(errorsOf(compiled, documents[which]));
+    },
+  );
 
   it("oas-3.1: a Path Item that is a $ref passes (the field OpenAPI 3.1.0 defines and its 2022-10-07 meta-schema omits)", () => {
-    const document = { openapi: "3.1.0", info: { title: "T", version: "1" }, paths: { "/a": { $ref: "#/components/pathItems/A" } }, components: { pathItems: { A: {} } } };
+    const document = {
+      openapi: "3.1.0",
+      info: { title: "T", version: "1" },
+      paths: { "/a": { $ref: "#/components/pathItems/A" } },
+      components: { pathItems: { A: {} } },
+    };
     expect(errorsOf(compileMetaValidator("oas-3.1", createLoaderAjv()), document)).toEqual([]);
     expect(errorsOf(load<ValidateFunction>(metaValidatorFile("oas-3.1")), document)).toEqual([]);
   });
@@ -81,7 +102,10 @@ describe("the prebuilt meta-schema validators report what the compiled ones repo
     expect(Object.keys(prebuilt).sort()).toEqual(Object.keys(keys).sort());
     const right: Record<string, unknown> = { "x-max-utf8-bytes": 10, "x-greater-than": [{ property: "a", than: "b" }] };
     for (const [keyword, key] of Object.entries(keys)) {
-      for (const value of [-1, "x", [{}], { property: 1 }, null, 1.5]) expect(errorsOf(prebuilt[keyword]!, value), `${keyword}: ${JSON.stringify(value)}`).toEqual(errorsOf(ajv.getSchema(key)!, value));
+      for (const value of [-1, "x", [{}], { property: 1 }, null, 1.5])
+        expect(errorsOf(prebuilt[keyword]!, value), `${keyword}: ${JSON.stringify(value)}`).toEqual(
+          errorsOf(ajv.getSchema(key)!, value),
+        );
       if (keyword in right) expect(errorsOf(prebuilt[keyword]!, right[keyword])).toEqual([]);
     }
     expect(errorsOf(prebuilt["x-max-utf8-bytes"]!, -1)!.length).toBeGreaterThan(0);
@@ -91,8 +115,16 @@ describe("the prebuilt meta-schema validators report what the compiled ones repo
     const ajv = caseFormatAjv();
     const prebuilt = load<Record<string, ValidateFunction>>(CASE_FORMAT_VALIDATORS_FILE);
     const messageFile = CASE_FORMAT_REFS.find((ref) => ref.endsWith("/messageFile"))!;
-    const good = [{ description: "d", schema: "#/components/schemas/A", tests: [{ description: "t", tier: "strict", data: 1, valid: true }] }];
-    const bad = [{ description: "d", schema: "#/components/schemas/A", tests: [{ description: "t", tier: "nope", data: 1 }] }];
+    const good = [
+      {
+        description: "d",
+        schema: "#/components/schemas/A",
+        tests: [{ description: "t", tier: "strict", data: 1, valid: true }],
+      },
+    ];
+    const bad = [
+      { description: "d", schema: "#/components/schemas/A", tests: [{ description: "t", tier: "nope", data: 1 }] },
+    ];
     expect(errorsOf(prebuilt[messageFile]!, good)).toEqual(errorsOf(ajv.getSchema(messageFile)!, good));
     expect(errorsOf(prebuilt[messageFile]!, good)).toEqual([]);
     expect(errorsOf(prebuilt[messageFile]!, bad)!.length).toBeGreaterThan(0);
@@ -102,22 +134,30 @@ describe("the prebuilt meta-schema validators report what the compiled ones repo
 
 describe("the built bin", () => {
   // The level thread (generator/emit/validators/level-thread.ts) runs where a core is free: both ways, whatever the machine's load.
-  it.each(["on", "off"])("writes the committed generated/ byte for byte (templates precompiled, validators prebuilt; level thread %s)", (thread) => {
-    const out = path.join(tempDir(), "generated");
-    const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", "schema/openapi.yaml", "--out", out, "--runtime", "../runtime/codegen/v1.js"], {
-      cwd: REPO,
-      encoding: "utf8",
-      timeout: 120_000,
-      env: { ...process.env, MANTYX_WIRE_LEVEL_THREAD: thread },
-    });
-    expect(run.stderr).toBe("");
-    expect(run.status).toBe(0);
-    const written = readTree(out);
-    const committed = readTree(path.join(REPO, "generated"));
-    expect([...written.keys()]).toEqual([...committed.keys()]);
-    const differing = [...written].filter(([file, text]) => committed.get(file) !== text).map(([file]) => file);
-    expect(differing).toEqual([]);
-  }, 180_000);
+  it.each(["on", "off"])(
+    "writes the committed generated/ byte for byte (templates precompiled, validators prebuilt; level thread %s)",
+    (thread) => {
+      const out = path.join(tempDir(), "generated");
+      const run = spawnSync(
+        process.execPath,
+        [builtBin(), "gen", "--schema", "schema/openapi.yaml", "--out", out, "--runtime", "../runtime/codegen/v1.js"],
+        {
+          cwd: REPO,
+          encoding: "utf8",
+          timeout: 120_000,
+          env: { ...process.env, MANTYX_WIRE_LEVEL_THREAD: thread },
+        },
+      );
+      expect(run.stderr).toBe("");
+      expect(run.status).toBe(0);
+      const written = readTree(out);
+      const committed = readTree(path.join(REPO, "generated"));
+      expect([...written.keys()]).toEqual([...committed.keys()]);
+      const differing = [...written].filter(([file, text]) => committed.get(file) !== text).map(([file]) => file);
+      expect(differing).toEqual([]);
+    },
+    180_000,
+  );
 
   // A document without the fixture suite: the worker compiles and prints the strict level, this thread the others and formats them all.
   it("writes the same files for a document without the fixture suite with the level thread on and off (the strict level compiled there)", () => {
@@ -162,7 +202,12 @@ describe("the built bin", () => {
     const dir = writeTree({ "schema.yaml": document });
     const trees = (["on", "off"] as const).map((thread) => {
       const out = path.join(dir, `out-${thread}`);
-      const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", "schema.yaml", "--out", out], { cwd: dir, encoding: "utf8", timeout: 60_000, env: { ...process.env, MANTYX_WIRE_LEVEL_THREAD: thread } });
+      const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", "schema.yaml", "--out", out], {
+        cwd: dir,
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { ...process.env, MANTYX_WIRE_LEVEL_THREAD: thread },
+      });
       expect(run.status).toBe(0);
       return readTree(out);
     });
@@ -179,25 +224,56 @@ describe("the built bin", () => {
     const dir = tempDir();
     cpSync(path.join(REPO, "schema"), dir, { recursive: true });
     const schemaFile = path.join(dir, "openapi.yaml");
-    writeFileSync(schemaFile, readFileSync(schemaFile, "utf8").replace(/^ {2}schemas:\n/m, "  schemas:\n    ObjectChoice:\n      enum: [{ a: 1 }]\n"));
-    writeFileSync(path.join(dir, "cases", "object-choice.yaml"), '- description: an own toString key\n  schema: ObjectChoice\n  data: { toString: x }\n  valid: false\n  rule: enum\n');
+    writeFileSync(
+      schemaFile,
+      readFileSync(schemaFile, "utf8").replace(
+        /^ {2}schemas:\n/m,
+        "  schemas:\n    ObjectChoice:\n      enum: [{ a: 1 }]\n",
+      ),
+    );
+    writeFileSync(
+      path.join(dir, "cases", "object-choice.yaml"),
+      "- description: an own toString key\n  schema: ObjectChoice\n  data: { toString: x }\n  valid: false\n  rule: enum\n",
+    );
     const out = path.join(tempDir(), "generated");
-    const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", schemaFile, "--out", out], { cwd: dir, encoding: "utf8", timeout: 120_000, env: { ...process.env, MANTYX_WIRE_LEVEL_THREAD: "off" } });
+    const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", schemaFile, "--out", out], {
+      cwd: dir,
+      encoding: "utf8",
+      timeout: 120_000,
+      env: { ...process.env, MANTYX_WIRE_LEVEL_THREAD: "off" },
+    });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
-    const cases = JSON.parse(readFileSync(path.join(out, "fixtures/messages/ObjectChoice.json"), "utf8")) as Array<{ tests: Array<{ description: string; valid: boolean }> }>;
-    expect(cases.flatMap((g) => g.tests).find((t) => t.description === "an own toString key")).toMatchObject({ valid: false });
+    const cases = JSON.parse(readFileSync(path.join(out, "fixtures/messages/ObjectChoice.json"), "utf8")) as Array<{
+      tests: Array<{ description: string; valid: boolean }>;
+    }>;
+    expect(cases.flatMap((g) => g.tests).find((t) => t.description === "an own toString key")).toMatchObject({
+      valid: false,
+    });
   }, 180_000);
 
   it.each([
-    ["an Operation typo (OAS 3.1 meta-schema)", "openapi: 3.1.0\ninfo: { title: T, version: '1' }\npaths:\n  /a:\n    get:\n      respnses:\n        '200': { description: ok }\n"],
-    ["an Operation typo (OAS 3.2 meta-schema)", "openapi: 3.2.0\ninfo: { title: T, version: '1' }\npaths:\n  /a:\n    get:\n      respnses:\n        '200': { description: ok }\n"],
-    ["`type: strnig` (JSON Schema 2020-12 meta-schema)", openApiYaml("    Name:\n      type: object\n      properties:\n        first:\n          type: strnig")],
+    [
+      "an Operation typo (OAS 3.1 meta-schema)",
+      "openapi: 3.1.0\ninfo: { title: T, version: '1' }\npaths:\n  /a:\n    get:\n      respnses:\n        '200': { description: ok }\n",
+    ],
+    [
+      "an Operation typo (OAS 3.2 meta-schema)",
+      "openapi: 3.2.0\ninfo: { title: T, version: '1' }\npaths:\n  /a:\n    get:\n      respnses:\n        '200': { description: ok }\n",
+    ],
+    [
+      "`type: strnig` (JSON Schema 2020-12 meta-schema)",
+      openApiYaml("    Name:\n      type: object\n      properties:\n        first:\n          type: strnig"),
+    ],
     ["a vendor keyword's bad value", openApiYaml("    Name:\n      type: string\n      x-max-utf8-bytes: many")],
   ])("reports %s as the sources' CLI does", async (_name, text) => {
     const dir = writeTree({ "schema.yaml": text });
     const fromSources = await cli(["gen", "--schema", "schema.yaml", "--out", "out"], dir);
-    const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", "schema.yaml", "--out", "out"], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+    const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", "schema.yaml", "--out", "out"], {
+      cwd: dir,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(fromSources.code).toBe(2);
     expect(run.status).toBe(2);
     expect(run.stderr).toBe(fromSources.stderr);
@@ -228,7 +304,12 @@ describe("the built bin", () => {
     ].join("\n");
     const dir = writeTree({ "schema.yaml": text });
     const fromSources = await cli(["gen", "--schema", "schema.yaml", "--out", "out"], dir, EMITTERS);
-    const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", "schema.yaml", "--out", "out"], { cwd: dir, encoding: "utf8", timeout: 60_000, env: { ...process.env, MANTYX_WIRE_LEVEL_THREAD: "on" } });
+    const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", "schema.yaml", "--out", "out"], {
+      cwd: dir,
+      encoding: "utf8",
+      timeout: 60_000,
+      env: { ...process.env, MANTYX_WIRE_LEVEL_THREAD: "on" },
+    });
     expect(fromSources.code).toBe(2);
     expect(fromSources.stderr).toMatch(/schema\.yaml:18:\d+/);
     expect(fromSources.stderr).toMatch(/not a keyword the receive level drops/);

@@ -47,10 +47,15 @@ const RECURSIVE = `    TreeNode:
         next: { $ref: "#/components/schemas/Endless" }
 `;
 
-test("the real schema plus recursive components: every emitter succeeds, and the output recurses as the schema does", { timeout: 120_000 }, async () => {
+test("the real schema plus recursive components: every emitter succeeds, and the output recurses as the schema does", {
+  timeout: 120_000,
+}, async () => {
   const dir = tempDir();
   cpSync(path.join(REPO, "schema/cases"), path.join(dir, "cases"), { recursive: true });
-  const schema = readFileSync(path.join(REPO, "schema/openapi.yaml"), "utf8").replace("    KnownAgentRunEvent:\n", `${RECURSIVE}    KnownAgentRunEvent:\n`);
+  const schema = readFileSync(path.join(REPO, "schema/openapi.yaml"), "utf8").replace(
+    "    KnownAgentRunEvent:\n",
+    `${RECURSIVE}    KnownAgentRunEvent:\n`,
+  );
   writeFileSync(path.join(dir, "openapi.yaml"), schema);
   const out = path.join(dir, "out");
   // Every emitter (the default list), generated code importing the runtime from this repository.

@@ -14,7 +14,9 @@ const FIXTURES = path.join(REPO, "generated/fixtures");
 
 describe("fixture file text", () => {
   test("every committed case file is laid out as suiteJson writes it, and as the walk does", () => {
-    const files = readdirSync(FIXTURES, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json") && f !== "manifest.json");
+    const files = readdirSync(FIXTURES, { recursive: true, encoding: "utf8" }).filter(
+      (f) => f.endsWith(".json") && f !== "manifest.json",
+    );
     expect(files.length).toBeGreaterThan(100);
     for (const file of files) {
       const text = readFileSync(path.join(FIXTURES, file), "utf8");
@@ -25,7 +27,12 @@ describe("fixture file text", () => {
   });
 
   test("one-line keys at any depth, SSE messages, empty containers, undefined entries", () => {
-    const value = { a: { data: { x: [1, { y: 2 }] }, b: [], c: {}, d: undefined }, messages: [{ event: "e", data: "d" }, { id: "1" }], tags: ["x-a"], n: [{ headers: { k: "v" } }] };
+    const value = {
+      a: { data: { x: [1, { y: 2 }] }, b: [], c: {}, d: undefined },
+      messages: [{ event: "e", data: "d" }, { id: "1" }],
+      tags: ["x-a"],
+      n: [{ headers: { k: "v" } }],
+    };
     expect(suiteJson(value)).toBe(suiteJsonByWalk(value));
     expect(suiteJson(value)).toContain('"data": {"x":[1,{"y":2}]}');
   });

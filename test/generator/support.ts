@@ -50,7 +50,12 @@ export const OWN_EMITTERS: readonly Emitter[] = [openApiJsonEmitter, typesEmitte
 export async function cli(args: string[], cwd = REPO, emitters: readonly Emitter[] = OWN_EMITTERS): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
-  const code = await runCli(args, { cwd, emitters, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
+  const code = await runCli(args, {
+    cwd,
+    emitters,
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+  });
   return { code, stdout, stderr };
 }
 
@@ -65,7 +70,11 @@ export function runtimeFor(out: string): string {
  * folder (so diagnostics name it by its file name): the run and `out`.
  */
 export async function genAll(schema: string, out = tempDir()): Promise<CliRun & { out: string }> {
-  const run = await cli(["gen", "--schema", path.basename(schema), "--out", out, "--runtime", runtimeFor(out)], path.dirname(schema), EMITTERS);
+  const run = await cli(
+    ["gen", "--schema", path.basename(schema), "--out", out, "--runtime", runtimeFor(out)],
+    path.dirname(schema),
+    EMITTERS,
+  );
   return { ...run, out };
 }
 
@@ -79,7 +88,9 @@ export async function genQuietly(schema: string, out = tempDir()): Promise<strin
 
 /** Component `name`'s emitted validator in `out` (validators/<file>.js), imported. */
 export async function emittedValidator(out: string, name: string): Promise<(data: unknown) => boolean> {
-  const module = (await import(pathToFileURL(path.join(out, "validators", `${validatorFile(name)}.js`)).href)) as Record<string, (data: unknown) => boolean>;
+  const module = (await import(
+    pathToFileURL(path.join(out, "validators", `${validatorFile(name)}.js`)).href
+  )) as Record<string, (data: unknown) => boolean>;
   return module[validatorName(name)]!;
 }
 

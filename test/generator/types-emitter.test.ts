@@ -43,7 +43,14 @@ const cases: [string, { given: Record<string, unknown>; want: string }][] = [
   [
     "a strict-only branch (x-strict-only) adds nothing to the type: it follows what a client reads",
     {
-      given: { T: { type: "object", required: ["a"], allOf: [{ "x-strict-only": true, required: ["b"] }], properties: { a: { type: "string" }, b: { type: "integer" } } } },
+      given: {
+        T: {
+          type: "object",
+          required: ["a"],
+          allOf: [{ "x-strict-only": true, required: ["b"] }],
+          properties: { a: { type: "string" }, b: { type: "integer" } },
+        },
+      },
       want: "export interface T {\n  a: string;\n  b?: number;\n  [key: string]: unknown;\n}",
     },
   ],
@@ -63,32 +70,54 @@ const cases: [string, { given: Record<string, unknown>; want: string }][] = [
   ],
   [
     "an empty closed object admits no keys",
-    { given: { T: { type: "object", additionalProperties: false } }, want: "export interface T {\n  [key: string]: never;\n}" },
+    {
+      given: { T: { type: "object", additionalProperties: false } },
+      want: "export interface T {\n  [key: string]: never;\n}",
+    },
   ],
   [
     "additionalProperties schema beside properties: the index signature admits the declared types too",
     {
-      given: { T: { type: "object", properties: { n: { type: "integer" } }, additionalProperties: { type: "string" } } },
+      given: {
+        T: { type: "object", properties: { n: { type: "integer" } }, additionalProperties: { type: "string" } },
+      },
       want: "export interface T {\n  n?: number;\n  [key: string]: string | number | undefined;\n}",
     },
   ],
   [
     "propertyNames + additionalProperties is a map",
     {
-      given: { T: { type: "object", propertyNames: { pattern: "^[a-z]+$" }, additionalProperties: { type: "string" } } },
+      given: {
+        T: { type: "object", propertyNames: { pattern: "^[a-z]+$" }, additionalProperties: { type: "string" } },
+      },
       want: "export interface T {\n  [key: string]: string;\n}",
     },
   ],
-  ["a type array is a union including null", { given: { T: { type: ["string", "null"] } }, want: "export type T = string | null;" }],
-  ["enum is a literal union", { given: { T: { enum: ["a", 1, true, null] } }, want: 'export type T = "a" | 1 | true | null;' }],
-  ["const is a literal", { given: { T: { const: "x\"y\n" } }, want: 'export type T = "x\\"y\\n";' }],
-  ["a const object is an object literal type", { given: { T: { const: { a: [1, "b"] } } }, want: 'export interface T {\n  a: [1, "b"];\n}' }],
+  [
+    "a type array is a union including null",
+    { given: { T: { type: ["string", "null"] } }, want: "export type T = string | null;" },
+  ],
+  [
+    "enum is a literal union",
+    { given: { T: { enum: ["a", 1, true, null] } }, want: 'export type T = "a" | 1 | true | null;' },
+  ],
+  ["const is a literal", { given: { T: { const: 'x"y\n' } }, want: 'export type T = "x\\"y\\n";' }],
+  [
+    "a const object is an object literal type",
+    { given: { T: { const: { a: [1, "b"] } } }, want: 'export interface T {\n  a: [1, "b"];\n}' },
+  ],
   [
     "x-known-values: the known literals autocomplete, any string is accepted",
-    { given: { T: { type: "string", "x-known-values": ["a", "b"] } }, want: 'export type T = "a" | "b" | (string & {});' },
+    {
+      given: { T: { type: "string", "x-known-values": ["a", "b"] } },
+      want: 'export type T = "a" | "b" | (string & {});',
+    },
   ],
   ["{} is unknown", { given: { T: {} }, want: "export type T = unknown;" }],
-  ["true is unknown, false is never", { given: { T: true, F: false }, want: "export type F = never;\n\nexport type T = unknown;" }],
+  [
+    "true is unknown, false is never",
+    { given: { T: true, F: false }, want: "export type F = never;\n\nexport type T = unknown;" },
+  ],
   [
     "oneOf and anyOf are unions, allOf an intersection",
     {
@@ -121,21 +150,37 @@ const cases: [string, { given: Record<string, unknown>; want: string }][] = [
   [
     "required-only union branches constrain the base object",
     {
-      given: { T: { type: "object", properties: { a: { type: "string" }, b: { type: "string" } }, oneOf: [{ required: ["a"] }, { required: ["b"] }] } },
+      given: {
+        T: {
+          type: "object",
+          properties: { a: { type: "string" }, b: { type: "string" } },
+          oneOf: [{ required: ["a"] }, { required: ["b"] }],
+        },
+      },
       want: "export type T = {\n  a?: string;\n  b?: string;\n  [key: string]: unknown;\n} & ({ a: unknown } | { b: unknown });",
     },
   ],
   [
     "arrays: items type, parenthesized unions, {} items",
     {
-      given: { T: { type: "array", items: { type: ["string", "number"] } }, U: { type: "array", items: {} }, V: { type: "array" } },
+      given: {
+        T: { type: "array", items: { type: ["string", "number"] } },
+        U: { type: "array", items: {} },
+        V: { type: "array" },
+      },
       want: "export type T = (string | number)[];\n\nexport type U = unknown[];\n\nexport type V = unknown[];",
     },
   ],
   [
     "property names that are not identifiers are quoted",
     {
-      given: { T: { type: "object", properties: { "content-type": { type: "string" }, "2fa": { type: "boolean" }, ok_1: { type: "boolean" } }, additionalProperties: false } },
+      given: {
+        T: {
+          type: "object",
+          properties: { "content-type": { type: "string" }, "2fa": { type: "boolean" }, ok_1: { type: "boolean" } },
+          additionalProperties: false,
+        },
+      },
       want: 'export interface T {\n  "content-type"?: string;\n  "2fa"?: boolean;\n  ok_1?: boolean;\n}',
     },
   ],
@@ -160,7 +205,11 @@ const cases: [string, { given: Record<string, unknown>; want: string }][] = [
     {
       given: {
         A: { type: "string" },
-        T: { type: "object", properties: { a: { $ref: "#/components/schemas/A", description: "The a." } }, additionalProperties: false },
+        T: {
+          type: "object",
+          properties: { a: { $ref: "#/components/schemas/A", description: "The a." } },
+          additionalProperties: false,
+        },
       },
       want: "export type A = string;\n\nexport interface T {\n  /** The a. */\n  a?: A;\n}",
     },
@@ -168,7 +217,9 @@ const cases: [string, { given: Record<string, unknown>; want: string }][] = [
   [
     "a string that excludes known values (`not: { enum }`) is a branded open tag",
     {
-      given: { U: { type: "object", required: ["type"], properties: { type: { type: "string", not: { enum: ["a", "b"] } } } } },
+      given: {
+        U: { type: "object", required: ["type"], properties: { type: { type: "string", not: { enum: ["a", "b"] } } } },
+      },
       want: [
         "export interface U {\n  type: UType;\n  [key: string]: unknown;\n}",
         [
@@ -215,9 +266,13 @@ describe("types emitter", () => {
   });
 
   test("two components that map to one TypeScript name get two (generator/emit/component-names.ts): the one named as its type keeps it, the other <Name>_2", () => {
-    expect(declarations({ "foo-bar": { type: "string" }, FooBar: { type: "number" } })).toBe("export type FooBar = number;\n\nexport type FooBar_2 = string;");
+    expect(declarations({ "foo-bar": { type: "string" }, FooBar: { type: "number" } })).toBe(
+      "export type FooBar = number;\n\nexport type FooBar_2 = string;",
+    );
     // Whatever the order of the document.
-    expect(declarations({ FooBar: { type: "number" }, "foo-bar": { type: "string" } })).toBe("export type FooBar = number;\n\nexport type FooBar_2 = string;");
+    expect(declarations({ FooBar: { type: "number" }, "foo-bar": { type: "string" } })).toBe(
+      "export type FooBar = number;\n\nexport type FooBar_2 = string;",
+    );
   });
 
   test("an open tag's brand named like a component gets <Name>_2, and the property refers to it", () => {
@@ -237,6 +292,9 @@ describe("types emitter", () => {
     } catch (e) {
       error = e;
     }
-    expect(isEmitError(error) && [error.code, error.pointer]).toEqual(["unsupported-schema", "/components/schemas/U/oneOf/0"]);
+    expect(isEmitError(error) && [error.code, error.pointer]).toEqual([
+      "unsupported-schema",
+      "/components/schemas/U/oneOf/0",
+    ]);
   });
 });

@@ -53,7 +53,9 @@ describe("parseJsonLines", () => {
   });
 
   test("a line over maxLineBytes fails while it is still unterminated (bounded memory)", async () => {
-    const error = await collect(['{"a":"', "x".repeat(40), "x".repeat(40)], { maxLineBytes: 64 }).catch((e: unknown) => e);
+    const error = await collect(['{"a":"', "x".repeat(40), "x".repeat(40)], { maxLineBytes: 64 }).catch(
+      (e: unknown) => e,
+    );
     expect(isJsonLinesError(error) && error.type).toBe("max-line-bytes-exceeded");
   });
 
@@ -69,7 +71,10 @@ describe("parseJsonLines", () => {
 
   test("an abort ends a pending read with the signal's reason and cancels the source", async () => {
     let cancelled = 0;
-    const source = new ReadableStream<Uint8Array>({ pull: () => new Promise(() => {}), cancel: () => void cancelled++ });
+    const source = new ReadableStream<Uint8Array>({
+      pull: () => new Promise(() => {}),
+      cancel: () => void cancelled++,
+    });
     const controller = new AbortController();
     const iterator = parseJsonLines(source, { signal: controller.signal });
     const pending = iterator.next();

@@ -22,15 +22,23 @@ describe("codegen contract v1", () => {
     // Each module asks for the revision of what it uses; the newest of them is this runtime's (revision 10, valueAtPointer, the transcript's alone).
     expect(Math.max(OPERATION_FUNCTIONS_REVISION, PAYLOAD_REVISION, TRANSCRIPT_REVISION)).toBe(CODEGEN_V1_REVISION);
     expect(TRANSCRIPT_REVISION).toBe(CODEGEN_V1_REVISION);
-    expect(readFileSync(path.join(out, "transcript.ts"), "utf8")).toMatch(new RegExp(`^requireCodegenRevision\\(${CODEGEN_V1_REVISION}, "mantyx-wire [^"]+"\\);$`, "m"));
-    for (const file of CLIENT_MODULES) expect(readFileSync(path.join(out, file), "utf8"), file).toContain(`requireCodegenRevision(${OPERATION_FUNCTIONS_REVISION}, "mantyx-wire `);
+    expect(readFileSync(path.join(out, "transcript.ts"), "utf8")).toMatch(
+      new RegExp(`^requireCodegenRevision\\(${CODEGEN_V1_REVISION}, "mantyx-wire [^"]+"\\);$`, "m"),
+    );
+    for (const file of CLIENT_MODULES)
+      expect(readFileSync(path.join(out, file), "utf8"), file).toContain(
+        `requireCodegenRevision(${OPERATION_FUNCTIONS_REVISION}, "mantyx-wire `,
+      );
     // The event spec names its payload member, which revision 3 reads.
-    expect(readFileSync(path.join(out, "events.ts"), "utf8")).toMatch(/^requireCodegenRevision\(3, "mantyx-wire [^"]+"\);$/m);
+    expect(readFileSync(path.join(out, "events.ts"), "utf8")).toMatch(
+      /^requireCodegenRevision\(3, "mantyx-wire [^"]+"\);$/m,
+    );
     expect(() => requireCodegenRevision(CODEGEN_V1_REVISION, "mantyx-wire test")).not.toThrow();
   }, 60_000);
 
   it("code compiled with its runtime (a relative --runtime: this package's generated/) has no import-time check to bundle", () => {
-    for (const file of [...CLIENT_MODULES, "events.ts", "transcript.ts"]) expect(readFileSync(path.join(REPO, "generated", file), "utf8"), file).not.toContain("requireCodegenRevision");
+    for (const file of [...CLIENT_MODULES, "events.ts", "transcript.ts"])
+      expect(readFileSync(path.join(REPO, "generated", file), "utf8"), file).not.toContain("requireCodegenRevision");
   });
 
   it("code generated for a newer revision fails at import time, saying what to upgrade", () => {
@@ -40,8 +48,13 @@ describe("codegen contract v1", () => {
   });
 
   it("the package exports the contract by its versioned path only", () => {
-    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { exports: Record<string, unknown> };
-    expect(pkg.exports["./codegen/v1"]).toEqual({ types: "./dist/runtime/codegen/v1.d.ts", default: "./dist/runtime/codegen/v1.js" });
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+      exports: Record<string, unknown>;
+    };
+    expect(pkg.exports["./codegen/v1"]).toEqual({
+      types: "./dist/runtime/codegen/v1.d.ts",
+      default: "./dist/runtime/codegen/v1.js",
+    });
     expect(Object.keys(pkg.exports).filter((k) => k.startsWith("./codegen"))).toEqual(["./codegen/v1"]);
   });
 });

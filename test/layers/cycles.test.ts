@@ -12,7 +12,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const SPECIFIER = /\b(?:import|export)\b[^"';]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|\bimport\s*["']([^"']+)["']/g;
+const SPECIFIER =
+  /\b(?:import|export)\b[^"';]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|\bimport\s*["']([^"']+)["']/g;
 
 function files(dir: string): string[] {
   return readdirSync(path.join(REPO, dir)).flatMap((name) => {
@@ -66,7 +67,14 @@ describe("import cycles", () => {
       ["d.ts", ["a.ts"]],
     ]);
     expect(cyclesOf(graph)).toEqual([["a.ts", "b.ts", "c.ts", "a.ts"]]);
-    expect(cyclesOf(new Map([["a.ts", ["b.ts"]], ["b.ts", []]]))).toEqual([]);
+    expect(
+      cyclesOf(
+        new Map([
+          ["a.ts", ["b.ts"]],
+          ["b.ts", []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it("no module of runtime/ is on an import cycle, type-only imports included", () => {
@@ -78,6 +86,10 @@ describe("import cycles", () => {
 
   it("the HTTP core imports none of its operation kinds: each kind builds on it", () => {
     const kinds = ["stream-run", "pages", "item-stream", "request-check", "once"].map((k) => `runtime/client/${k}.ts`);
-    expect(importGraph("runtime").get("runtime/client/core.ts")!.filter((t) => kinds.includes(t))).toEqual([]);
+    expect(
+      importGraph("runtime")
+        .get("runtime/client/core.ts")!
+        .filter((t) => kinds.includes(t)),
+    ).toEqual([]);
   });
 });

@@ -22,7 +22,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const SPECIFIER = /\b(?:import|export)\b[^"';]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|\bimport\s*["']([^"']+)["']/g;
+const SPECIFIER =
+  /\b(?:import|export)\b[^"';]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|\bimport\s*["']([^"']+)["']/g;
 
 function files(dir: string): string[] {
   return readdirSync(path.join(REPO, dir)).flatMap((name) => {
@@ -54,19 +55,35 @@ function importedPackages(file: string): Array<{ specifier: string; name: string
     const specifier = m[1] ?? m[2] ?? m[3]!;
     // Not a package name: the keyword in a string of code (`["import", ", "]`), which the pattern also sees.
     if (!/^(?:@[\w.-]+\/)?[\w.-]+(?:\/[\w./-]*)?$/.test(specifier)) continue;
-    if (specifier.startsWith(".") || specifier.startsWith("node:") || /^(?:import|export)\s+type\b/.test(m[0])) continue;
-    out.push({ specifier, name: specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/") });
+    if (specifier.startsWith(".") || specifier.startsWith("node:") || /^(?:import|export)\s+type\b/.test(m[0]))
+      continue;
+    out.push({
+      specifier,
+      name: specifier
+        .split("/")
+        .slice(0, specifier.startsWith("@") ? 2 : 1)
+        .join("/"),
+    });
   }
   return out;
 }
 
 /** The fields of a package.json these checks read. */
-interface PackageJson { version?: string; exports?: Record<string, unknown>; dependencies?: Record<string, string>; devDependencies?: Record<string, string> }
+interface PackageJson {
+  version?: string;
+  exports?: Record<string, unknown>;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
 const json = (file: string): PackageJson => JSON.parse(readFileSync(path.join(REPO, file), "utf8"));
 
 describe("layers", () => {
   it("runtime/ imports nothing outside runtime/ (it never reaches up into generated/ or the helpers)", () => {
-    const bad = files("runtime").flatMap((f) => importedFolders(f).filter((i) => i.folder !== "runtime").map((i) => `${f}: ${i.specifier}`));
+    const bad = files("runtime").flatMap((f) =>
+      importedFolders(f)
+        .filter((i) => i.folder !== "runtime")
+        .map((i) => `${f}: ${i.specifier}`),
+    );
     expect(bad).toEqual([]);
   });
 
@@ -82,7 +99,11 @@ describe("layers", () => {
   });
 
   it("mantyx/ (the hand-written helpers) builds on generated/ and runtime/ only", () => {
-    const bad = files("mantyx").flatMap((f) => importedFolders(f).filter((i) => !["mantyx", "generated", "runtime"].includes(i.folder)).map((i) => `${f}: ${i.specifier}`));
+    const bad = files("mantyx").flatMap((f) =>
+      importedFolders(f)
+        .filter((i) => !["mantyx", "generated", "runtime"].includes(i.folder))
+        .map((i) => `${f}: ${i.specifier}`),
+    );
     expect(bad).toEqual([]);
   });
 
@@ -100,11 +121,29 @@ describe("layers", () => {
   it("generator/ reaches the runtime as the package @mantyx/wire-types, declared in generator/package.json, through subpaths the package exports", () => {
     const declared = json("generator/package.json");
     const exported = Object.keys(json("package.json").exports as Record<string, unknown>);
-    const uses = files("generator").flatMap((f) => importedPackages(f).filter((i) => i.name === "@mantyx/wire-types").map((i) => ({ f, ...i })));
+    const uses = files("generator").flatMap((f) =>
+      importedPackages(f)
+        .filter((i) => i.name === "@mantyx/wire-types")
+        .map((i) => ({ f, ...i })),
+    );
     // Not vacuous: the mock engine's body issues, the JSON media rule, the validators' deepEqual, the receive level's `tolerated` and JSON pointers come from it.
-    expect(uses.map((u) => u.f).sort()).toEqual(["generator/emit/operations.ts", "generator/emit/validators/json-equal.ts", "generator/keywords/x-tolerated.ts", "generator/load/json-pointer.ts", "generator/mock/engine/http.ts"].map((f) => f.split("/").join(path.sep)));
-    expect({ ...declared.dependencies, ...declared.devDependencies }["@mantyx/wire-types"]).toBe(json("package.json").version);
-    expect(uses.filter((u) => !exported.includes(`.${u.specifier.slice("@mantyx/wire-types".length)}`)).map((u) => `${u.f}: ${u.specifier}`)).toEqual([]);
+    expect(uses.map((u) => u.f).sort()).toEqual(
+      [
+        "generator/emit/operations.ts",
+        "generator/emit/validators/json-equal.ts",
+        "generator/keywords/x-tolerated.ts",
+        "generator/load/json-pointer.ts",
+        "generator/mock/engine/http.ts",
+      ].map((f) => f.split("/").join(path.sep)),
+    );
+    expect({ ...declared.dependencies, ...declared.devDependencies }["@mantyx/wire-types"]).toBe(
+      json("package.json").version,
+    );
+    expect(
+      uses
+        .filter((u) => !exported.includes(`.${u.specifier.slice("@mantyx/wire-types".length)}`))
+        .map((u) => `${u.f}: ${u.specifier}`),
+    ).toEqual([]);
   });
 
   it("every package generator/ imports at run time is declared in generator/package.json", () => {
@@ -120,7 +159,13 @@ describe("layers", () => {
     expect(kit.length).toBeGreaterThan(0);
     const bad = kit.flatMap((f) =>
       importedFolders(f)
-        .filter((i) => i.folder !== "runtime" && !path.relative(REPO, path.resolve(REPO, path.dirname(f), i.specifier)).startsWith(path.join("conformance", "ts") + path.sep))
+        .filter(
+          (i) =>
+            i.folder !== "runtime" &&
+            !path
+              .relative(REPO, path.resolve(REPO, path.dirname(f), i.specifier))
+              .startsWith(path.join("conformance", "ts") + path.sep),
+        )
         .map((i) => `${f}: ${i.specifier}`),
     );
     expect(bad).toEqual([]);
@@ -129,7 +174,9 @@ describe("layers", () => {
 
   it("generator/mock/ reads MANTYX artefacts (the bundled schema, the flow cases) as data through artefacts.ts alone", () => {
     const mock = files(path.join("generator", "mock"));
-    const naming = mock.filter((f) => /generated\//.test(readFileSync(path.join(REPO, f), "utf8").replace(/^\s*(\*|\/\/).*$/gm, "")));
+    const naming = mock.filter((f) =>
+      /generated\//.test(readFileSync(path.join(REPO, f), "utf8").replace(/^\s*(\*|\/\/).*$/gm, "")),
+    );
     expect(naming).toEqual([path.join("generator", "mock", "artefacts.ts")]);
   });
 });

@@ -97,7 +97,9 @@ export async function startEchoServer(): Promise<EchoServer> {
         res.writeHead(200, `OK ${key}`, echoHeaders(key, `text/plain; charset="${key}"`));
         return void res.end(`not json: ${forms.join(" | ")}`);
       case "redirect":
-        res.writeHead(307, `Moved ${key}`, { location: `/echo-next/${encodeURIComponent(key)}?k=${encodeURIComponent(key)}&b=${forms[4]}` });
+        res.writeHead(307, `Moved ${key}`, {
+          location: `/echo-next/${encodeURIComponent(key)}?k=${encodeURIComponent(key)}&b=${forms[4]}`,
+        });
         return void res.end();
       case "redirect-refused":
         res.writeHead(307, { location: `http://127.0.0.1:1/${encodeURIComponent(key)}?k=${forms[4]}` });
@@ -111,9 +113,15 @@ export async function startEchoServer(): Promise<EchoServer> {
         const json = (v: unknown): string => JSON.stringify(v);
         res.write(`retry: 1\n\n`);
         res.write(`id: ${key}\nevent: ${key}\ndata: ${key} not json ${forms.join(" ")}\n\n`);
-        res.write(`id: 1\nevent: assistant_delta\ndata: ${json({ seq: 1, type: "assistant_delta", data: { [key]: key, text: 5, b64: forms[4] } })}\n\n`);
-        res.write(`id: 2\nevent: assistant_delta\ndata: ${json({ seq: key, type: "assistant_delta", data: { text: key } })}\n\n`);
-        res.write(`id: 3\nevent: result\ndata: ${json({ seq: 3, type: "result", data: { ok: true, text: "done" } })}\n\n`);
+        res.write(
+          `id: 1\nevent: assistant_delta\ndata: ${json({ seq: 1, type: "assistant_delta", data: { [key]: key, text: 5, b64: forms[4] } })}\n\n`,
+        );
+        res.write(
+          `id: 2\nevent: assistant_delta\ndata: ${json({ seq: key, type: "assistant_delta", data: { text: key } })}\n\n`,
+        );
+        res.write(
+          `id: 3\nevent: result\ndata: ${json({ seq: 3, type: "result", data: { ok: true, text: "done" } })}\n\n`,
+        );
         return void res.end();
       }
     }

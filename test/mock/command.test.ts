@@ -17,7 +17,9 @@ const scratch = mkdtempSync(join(tmpdir(), "mock-command-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Starts the command; resolves once it printed its URL. */
-async function mock(args: string[]): Promise<{ url: string; out: () => string; err: () => string; stop: () => Promise<number> }> {
+async function mock(
+  args: string[],
+): Promise<{ url: string; out: () => string; err: () => string; stop: () => Promise<number> }> {
   let out = "";
   let err = "";
   const stop = new AbortController();
@@ -33,7 +35,11 @@ async function mock(args: string[]): Promise<{ url: string; out: () => string; e
     stop: stop.signal,
   });
   const first = await Promise.race([url, exit.then((code) => `exit ${code}`)]);
-  return { url: first, out: () => out, err: () => err, stop: () => {
+  return {
+    url: first,
+    out: () => out,
+    err: () => err,
+    stop: () => {
       stop.abort();
       return exit;
     },
@@ -58,7 +64,13 @@ describe("mantyx-wire mock", () => {
     try {
       expect(m.out()).toContain("mantyx_at_ro (runs:read models:read)");
       expect((await raw(m.url, "GET", "/api/v1/workspaces/acme/models", auth("mantyx_at_ro"))).status).toBe(200);
-      const refused = await raw(m.url, "POST", "/api/v1/workspaces/acme/agent-runs", auth("mantyx_at_ro"), JSON.stringify({ systemPrompt: "x", prompt: "y" }));
+      const refused = await raw(
+        m.url,
+        "POST",
+        "/api/v1/workspaces/acme/agent-runs",
+        auth("mantyx_at_ro"),
+        JSON.stringify({ systemPrompt: "x", prompt: "y" }),
+      );
       expect(refused.status).toBe(403);
       expect(refused.headers["www-authenticate"]).toContain('scope="runs:write"');
       expect((await raw(m.url, "GET", "/api/v1/workspaces/acme/models", auth("mantyx_at_none"))).status).toBe(403);
@@ -73,27 +85,59 @@ describe("mantyx-wire mock", () => {
     try {
       await raw(m.url, "GET", "/api/v1/workspaces/acme/models", auth(secret));
       await raw(m.url, "GET", "/api/v1/workspaces/acme/models", auth(`${secret}x`));
-      await raw(m.url, "POST", "/api/v1/workspaces/acme/agent-runs", auth(secret), JSON.stringify({ systemPrompt: "x", prompt: "y", metadata: { scenario: "text" } }));
+      await raw(
+        m.url,
+        "POST",
+        "/api/v1/workspaces/acme/agent-runs",
+        auth(secret),
+        JSON.stringify({ systemPrompt: "x", prompt: "y", metadata: { scenario: "text" } }),
+      );
     } finally {
       await m.stop();
     }
-    const lines = m.out().split("\n").slice(1).filter((l) => l !== "");
+    const lines = m
+      .out()
+      .split("\n")
+      .slice(1)
+      .filter((l) => l !== "");
     expect(lines.map((l) => JSON.parse(l) as { status: number; operationId: string; credential: string })).toEqual([
       expect.objectContaining({ status: 200, operationId: "listModels", credential: "api-key" }),
       expect.objectContaining({ status: 401, credential: "unknown" }),
       expect.objectContaining({ status: 202, operationId: "createRun", credential: "api-key" }),
     ]);
-    for (const form of [secret, encodeURIComponent(secret), Buffer.from(secret).toString("base64"), JSON.stringify(secret).slice(1, -1), "s3cr3t"]) expect(m.out()).not.toContain(form);
+    for (const form of [
+      secret,
+      encodeURIComponent(secret),
+      Buffer.from(secret).toString("base64"),
+      JSON.stringify(secret).slice(1, -1),
+      "s3cr3t",
+    ])
+      expect(m.out()).not.toContain(form);
   });
 
   it("--edition 2026-09 and --frames flat shape what a run streams", async () => {
     const m = await mock(["--quiet", "--edition", "2026-09", "--frames", "flat"]);
     try {
-      const created = await raw(m.url, "POST", "/api/v1/workspaces/acme/agent-runs", auth("mantyx_test_key"), JSON.stringify({ systemPrompt: "x", prompt: "y", metadata: { scenario: "text" } }));
+      const created = await raw(
+        m.url,
+        "POST",
+        "/api/v1/workspaces/acme/agent-runs",
+        auth("mantyx_test_key"),
+        JSON.stringify({ systemPrompt: "x", prompt: "y", metadata: { scenario: "text" } }),
+      );
       expect(created.status).toBe(201);
-      const stream = await raw(m.url, "GET", `/api/v1/workspaces/acme/agent-runs/${(created.json as { runId: string }).runId}/stream`, auth("mantyx_test_key"));
+      const stream = await raw(
+        m.url,
+        "GET",
+        `/api/v1/workspaces/acme/agent-runs/${(created.json as { runId: string }).runId}/stream`,
+        auth("mantyx_test_key"),
+      );
       const last = stream.text.trim().split("\n").at(-1)!;
-      expect(JSON.parse(last.slice("data: ".length))).toMatchObject({ type: "result", ok: true, text: expect.any(String) });
+      expect(JSON.parse(last.slice("data: ".length))).toMatchObject({
+        type: "result",
+        ok: true,
+        text: expect.any(String),
+      });
     } finally {
       await m.stop();
     }
@@ -101,12 +145,26 @@ describe("mantyx-wire mock", () => {
 
   it("--script plays a YAML script by its file name; a script with a syntax error is refused with file:line:col", async () => {
     const file = join(scratch, "greeting.yaml");
-    writeFileSync(file, "runs:\n  - events:\n      - { type: assistant_delta, data: { text: Hi } }\n      - { type: result, data: { subtype: success, text: Hi } }\n");
+    writeFileSync(
+      file,
+      "runs:\n  - events:\n      - { type: assistant_delta, data: { text: Hi } }\n      - { type: result, data: { subtype: success, text: Hi } }\n",
+    );
     const m = await mock(["--quiet", "--script", file]);
     try {
-      const created = await raw(m.url, "POST", "/api/v1/workspaces/acme/agent-runs", auth("mantyx_test_key"), JSON.stringify({ systemPrompt: "x", prompt: "y", metadata: { scenario: "greeting" } }));
+      const created = await raw(
+        m.url,
+        "POST",
+        "/api/v1/workspaces/acme/agent-runs",
+        auth("mantyx_test_key"),
+        JSON.stringify({ systemPrompt: "x", prompt: "y", metadata: { scenario: "greeting" } }),
+      );
       expect(created.status, created.text).toBe(202);
-      const stream = await raw(m.url, "GET", `/api/v1/workspaces/acme/agent-runs/${(created.json as { runId: string }).runId}/stream`, auth("mantyx_test_key"));
+      const stream = await raw(
+        m.url,
+        "GET",
+        `/api/v1/workspaces/acme/agent-runs/${(created.json as { runId: string }).runId}/stream`,
+        auth("mantyx_test_key"),
+      );
       expect(stream.text).toContain('"type":"assistant_delta","data":{"text":"Hi"}');
       expect(stream.text).toContain('"subtype":"success"');
     } finally {
@@ -116,14 +174,19 @@ describe("mantyx-wire mock", () => {
     writeFileSync(broken, "runs:\n  - events: [ { type: result\n");
     const bad = await mock(["--script", broken]);
     expect(bad.url).toBe("exit 2");
-    expect(bad.err()).toMatch(new RegExp(`--script ${broken.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:\\d+:\\d+: not valid YAML`));
+    expect(bad.err()).toMatch(
+      new RegExp(`--script ${broken.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:\\d+:\\d+: not valid YAML`),
+    );
     const empty = join(scratch, "empty.json");
     writeFileSync(empty, '{"runs": []}');
     const refused = await mock(["--script", empty]);
     expect(refused.url).toBe("exit 2");
     expect(refused.err()).toContain("`runs` must be a non-empty array");
     const endless = join(scratch, "endless.json");
-    writeFileSync(endless, JSON.stringify({ runs: [{ events: [{ type: "assistant_delta", data: { text: "and on" } }] }] }));
+    writeFileSync(
+      endless,
+      JSON.stringify({ runs: [{ events: [{ type: "assistant_delta", data: { text: "and on" } }] }] }),
+    );
     const open = await mock(["--script", endless]);
     expect(open.url).toBe("exit 2");
     expect(open.err()).toContain(`--script ${endless}: runs[0] must end with a terminal event`);

@@ -36,7 +36,11 @@ let base: string;
 
 beforeAll(async () => {
   if (!hasCurl) return;
-  mock = spawn(process.execPath, ["--import", tsx, "generator/main.ts", "mock", "--port", "0", "--workspace", "demo", "--api-key", "mantyx_test"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  mock = spawn(
+    process.execPath,
+    ["--import", tsx, "generator/main.ts", "mock", "--port", "0", "--workspace", "demo", "--api-key", "mantyx_test"],
+    { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
     mock.stdout!.on("data", (d: Buffer) => {
@@ -57,7 +61,9 @@ afterAll(async () => {
 
 describe.skipIf(!hasCurl)("curl against mantyx-wire mock (skipped without curl)", () => {
   it("docs/mock.md's commands are these", () => {
-    expect(readme).toContain("npx -p @mantyx/wire-gen mantyx-wire mock --port 0 --workspace demo --api-key mantyx_test");
+    expect(readme).toContain(
+      "npx -p @mantyx/wire-gen mantyx-wire mock --port 0 --workspace demo --api-key mantyx_test",
+    );
     expect(readme).toContain(`-d '${CREATE}'`);
     expect(readme).toContain(`curl -N "$MOCK/agent-runs/$RUN/stream" -H "Authorization: Bearer mantyx_test"`);
     expect(readme).toContain(`-d '${RESULT("$TOOL_USE_ID")}'`.replace('"$TOOL_USE_ID"', '"\'"$TOOL_USE_ID"\'"'));
@@ -65,8 +71,14 @@ describe.skipIf(!hasCurl)("curl against mantyx-wire mock (skipped without curl)"
 
   it("a one-shot run with a local tool: create, stream with -N, post the result, the stream ends with result", async () => {
     const auth = ["-H", "Authorization: Bearer mantyx_test", "-H", "Content-Type: application/json"];
-    const created = JSON.parse((await promisify(execFile)("curl", ["-s", "-X", "POST", `${base}/agent-runs`, ...auth, "-d", CREATE])).stdout) as { runId: string };
-    const stream = spawn("curl", ["-N", "-s", `${base}/agent-runs/${created.runId}/stream`, "-H", "Authorization: Bearer mantyx_test"], { stdio: ["ignore", "pipe", "inherit"] });
+    const created = JSON.parse(
+      (await promisify(execFile)("curl", ["-s", "-X", "POST", `${base}/agent-runs`, ...auth, "-d", CREATE])).stdout,
+    ) as { runId: string };
+    const stream = spawn(
+      "curl",
+      ["-N", "-s", `${base}/agent-runs/${created.runId}/stream`, "-H", "Authorization: Bearer mantyx_test"],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     let text = "";
     const ended = new Promise<number | null>((resolve) => stream.once("exit", resolve));
     const toolUseId = await new Promise<string>((resolve) => {
@@ -78,10 +90,24 @@ describe.skipIf(!hasCurl)("curl against mantyx-wire mock (skipped without curl)"
     });
     // The stream is still open, waiting for the result.
     expect(text).not.toContain("event: result");
-    const posted = await promisify(execFile)("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", `${base}/agent-runs/${created.runId}/tool-results`, ...auth, "-d", RESULT(toolUseId)]);
+    const posted = await promisify(execFile)("curl", [
+      "-s",
+      "-o",
+      "/dev/null",
+      "-w",
+      "%{http_code}",
+      "-X",
+      "POST",
+      `${base}/agent-runs/${created.runId}/tool-results`,
+      ...auth,
+      "-d",
+      RESULT(toolUseId),
+    ]);
     expect(posted.stdout).toBe("200");
     expect(await ended).toBe(0);
-    expect(text).toContain(`"type":"local_tool_result_in","data":{"toolUseId":"${toolUseId}","result":"{\\"total\\":50.4}"}`);
+    expect(text).toContain(
+      `"type":"local_tool_result_in","data":{"toolUseId":"${toolUseId}","result":"{\\"total\\":50.4}"}`,
+    );
     const last = text.trim().split("\n").at(-1)!;
     expect(JSON.parse(last.slice("data: ".length))).toMatchObject({ type: "result", data: { subtype: "success" } });
   }, 60_000);

@@ -17,7 +17,9 @@ const DOCUMENT = fileURLToPath(new URL("./documents/streams-3.1.yaml", import.me
 const scratch = mkdtempSync(join(tmpdir(), "mock-document-command-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-async function mock(args: string[]): Promise<{ url: string; out: () => string; err: () => string; stop: () => Promise<number> }> {
+async function mock(
+  args: string[],
+): Promise<{ url: string; out: () => string; err: () => string; stop: () => Promise<number> }> {
   let out = "";
   let err = "";
   const stop = new AbortController();
@@ -33,7 +35,11 @@ async function mock(args: string[]): Promise<{ url: string; out: () => string; e
     stop: stop.signal,
   });
   const first = await Promise.race([url, exit.then((code) => `exit ${code}`)]);
-  return { url: first, out: () => out, err: () => err, stop: () => {
+  return {
+    url: first,
+    out: () => out,
+    err: () => err,
+    stop: () => {
       stop.abort();
       return exit;
     },
@@ -71,7 +77,10 @@ describe("mantyx-wire mock --schema", () => {
 
   it("a document the loader refuses is exit 2 with its file:line; so is an invalid --fault", async () => {
     const broken = join(scratch, "broken.yaml");
-    writeFileSync(broken, "openapi: 3.1.0\ninfo: { title: x, version: '1' }\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: { $ref: '#/components/schemas/Missing' }\n");
+    writeFileSync(
+      broken,
+      "openapi: 3.1.0\ninfo: { title: x, version: '1' }\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: { $ref: '#/components/schemas/Missing' }\n",
+    );
     const bad = await mock(["--schema", broken]);
     expect(bad.url).toBe("exit 2");
     expect(bad.err()).toMatch(/broken\.yaml:11/);

@@ -13,7 +13,8 @@ import { loadSchema } from "../../generator/load/index.js";
 import { startDocumentMock, type DocumentMock } from "../../generator/mock/engine/document-mock.js";
 import { parseSse, type SseMessage } from "../../runtime/sse/index.js";
 
-const document = async (name: string) => (await loadSchema(fileURLToPath(new URL(`./documents/${name}`, import.meta.url)))).document;
+const document = async (name: string) =>
+  (await loadSchema(fileURLToPath(new URL(`./documents/${name}`, import.meta.url)))).document;
 
 let v30: DocumentMock;
 let v32: DocumentMock;
@@ -26,7 +27,10 @@ afterAll(async () => {
   await v32.close();
 });
 
-async function read(url: string, init: RequestInit = {}): Promise<{ type: string | null; messages: SseMessage[]; body: unknown }> {
+async function read(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ type: string | null; messages: SseMessage[]; body: unknown }> {
   const r = await fetch(url, init);
   const type = r.headers.get("content-type");
   if (!type?.startsWith("text/event-stream")) return { type, messages: [], body: await r.json() };
@@ -35,12 +39,19 @@ async function read(url: string, init: RequestInit = {}): Promise<{ type: string
   return { type, messages, body: undefined };
 }
 
-const post = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({ method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+const post = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+  method: "POST",
+  headers: { "content-type": "application/json", ...headers },
+  body: JSON.stringify(body),
+});
 const TOKEN = { text: "Hel", logprob: 0 };
 
 describe("OpenAPI 3.0", () => {
   it("x-stream-flag names the body property that selects the stream; its default (false) answers JSON, built from 3.0 `example`s", async () => {
-    expect((await read(`${v30.url}/completions`, post({ prompt: "Hi" }))).body).toEqual({ text: "Hello there.", finish: "stop" });
+    expect((await read(`${v30.url}/completions`, post({ prompt: "Hi" }))).body).toEqual({
+      text: "Hello there.",
+      finish: "stop",
+    });
     const s = await read(`${v30.url}/completions`, post({ prompt: "Hi", live: true }));
     expect(s.messages.map((m) => [m.id, m.event, JSON.parse(m.data)])).toEqual([
       ["1", "token", TOKEN],
@@ -53,19 +64,31 @@ describe("OpenAPI 3.0", () => {
     const trace = { "x-trace": "t1" };
     const s = await read(`${v30.url}/models/m1/chat`, post({ text: null }, { ...trace, accept: "text/event-stream" }));
     expect(s.messages.map((m) => JSON.parse(m.data))).toEqual([TOKEN, TOKEN, TOKEN]);
-    expect((await read(`${v30.url}/models/m1/chat`, post({ text: null }, { ...trace, accept: "application/json, text/event-stream;q=0.5" }))).body).toEqual({ text: "Hello there.", finish: "stop" });
+    expect(
+      (
+        await read(
+          `${v30.url}/models/m1/chat`,
+          post({ text: null }, { ...trace, accept: "application/json, text/event-stream;q=0.5" }),
+        )
+      ).body,
+    ).toEqual({ text: "Hello there.", finish: "stop" });
     expect((await read(`${v30.url}/models/m1/chat`, post({ text: "x" }, trace))).type).toBe("application/json");
     const refused = await read(`${v30.url}/models/m1/chat`, post({ text: 1 }, trace));
     expect(refused.body).toMatchObject({ error: "invalid_request", issues: [{ path: "/text", rule: "type" }] });
     const missing = await read(`${v30.url}/models/m1/chat`, post({}));
-    expect(missing.body).toMatchObject({ error: "invalid_request", issues: [{ path: "/header/X-Trace", rule: "required" }] });
+    expect(missing.body).toMatchObject({
+      error: "invalid_request",
+      issues: [{ path: "/header/X-Trace", rule: "required" }],
+    });
   });
 });
 
 describe("OpenAPI 3.2", () => {
   it("itemSchema with JSON in a string data (contentSchema): the data is that JSON value, generated from its schema", async () => {
     const s = await read(`${v32.url}/ticks`);
-    expect(s.messages.map((m) => [m.id, m.event, JSON.parse(m.data)])).toEqual([1, 2, 3].map((n) => [String(n), "tick", { n: 5, at: "2026-10-01T12:00:00Z" }]));
+    expect(s.messages.map((m) => [m.id, m.event, JSON.parse(m.data)])).toEqual(
+      [1, 2, 3].map((n) => [String(n), "tick", { n: 5, at: "2026-10-01T12:00:00Z" }]),
+    );
   });
 
   it("a stream written as the media type's example is sent as written, through the faults", async () => {

@@ -27,14 +27,24 @@ afterAll(() => mock.close());
 
 const json = { "content-type": "application/json" };
 
-async function call(path: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; body: unknown }> {
+async function call(
+  path: string,
+  init: RequestInit = {},
+): Promise<{ status: number; headers: Headers; body: unknown }> {
   const r = await fetch(`${mock.url}${path}`, init);
   const text = await r.text();
-  return { status: r.status, headers: r.headers, body: text === "" ? undefined : r.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text };
+  return {
+    status: r.status,
+    headers: r.headers,
+    body: text === "" ? undefined : r.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text,
+  };
 }
 
 /** The messages of one stream connection, and whether it ended cleanly (false: the connection was cut). */
-async function messages(path: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; messages: SseMessage[]; clean: boolean }> {
+async function messages(
+  path: string,
+  init: RequestInit = {},
+): Promise<{ status: number; headers: Headers; messages: SseMessage[]; clean: boolean }> {
   const r = await fetch(`${mock.url}${path}`, init);
   const out: SseMessage[] = [];
   let clean = true;
@@ -47,11 +57,18 @@ async function messages(path: string, init: RequestInit = {}): Promise<{ status:
 }
 
 /** Reads a stream to its end, reconnecting with `Last-Event-ID` after a cut (at most `max` connections). */
-async function resumed(path: string, init: RequestInit, max = 10): Promise<{ messages: SseMessage[]; connections: number }> {
+async function resumed(
+  path: string,
+  init: RequestInit,
+  max = 10,
+): Promise<{ messages: SseMessage[]; connections: number }> {
   const all: SseMessage[] = [];
   let lastId: string | undefined;
   for (let connection = 1; connection <= max; connection++) {
-    const headers = { ...(init.headers as Record<string, string>), ...(lastId === undefined ? {} : { "last-event-id": lastId }) };
+    const headers = {
+      ...(init.headers as Record<string, string>),
+      ...(lastId === undefined ? {} : { "last-event-id": lastId }),
+    };
     const { messages: got, clean } = await messages(path, { ...init, headers });
     all.push(...got);
     for (const m of got) if (m.id !== "") lastId = m.id;
@@ -66,7 +83,11 @@ const CHAT_EVENTS = [
   { id: "3", data: { type: "done", reason: "stop" } },
 ];
 
-const chatStream = (headers: Record<string, string> = {}): RequestInit => ({ method: "POST", headers: { ...json, ...headers }, body: JSON.stringify({ prompt: "Hi", stream: true }) });
+const chatStream = (headers: Record<string, string> = {}): RequestInit => ({
+  method: "POST",
+  headers: { ...json, ...headers },
+  body: JSON.stringify({ prompt: "Hi", stream: true }),
+});
 
 /** The payload-shaped chat stream as read: each JSON data with its id, the sentinel as text. */
 function chatOf(got: readonly SseMessage[]): unknown[] {
@@ -77,16 +98,28 @@ describe("statuses, examples and bodies", () => {
   it("answers the lowest 2xx with the media type's first example; a declared header gets a generated value", async () => {
     const r = await call("/pets");
     expect(r.status).toBe(200);
-    expect(r.body).toEqual([{ id: 1, name: "Rex", kind: "dog" }, { id: 2, name: "Tom", kind: "cat" }]);
+    expect(r.body).toEqual([
+      { id: 1, name: "Rex", kind: "dog" },
+      { id: 2, name: "Tom", kind: "cat" },
+    ]);
     expect(r.headers.get("x-total-count")).toBe("1");
   });
 
   it("Prefer: code= and X-Mock-Status pick a declared status; example= picks a named example, also of another status; dynamic=true generates", async () => {
-    expect(await call("/pets", { headers: { prefer: "code=404" } })).toMatchObject({ status: 404, body: { error: "not_found", message: "No pets here." } });
+    expect(await call("/pets", { headers: { prefer: "code=404" } })).toMatchObject({
+      status: 404,
+      body: { error: "not_found", message: "No pets here." },
+    });
     expect(await call("/pets", { headers: { "x-mock-status": "404" } })).toMatchObject({ status: 404 });
     expect(await call("/pets", { headers: { prefer: "example=none" } })).toMatchObject({ status: 200, body: [] });
-    expect(await call("/pets", { headers: { prefer: "example=gone" } })).toMatchObject({ status: 404, body: { error: "not_found" } });
-    expect(await call("/pets", { headers: { prefer: "dynamic=true" } })).toMatchObject({ status: 200, body: [{ id: 1, name: "example", kind: "dog" }] });
+    expect(await call("/pets", { headers: { prefer: "example=gone" } })).toMatchObject({
+      status: 404,
+      body: { error: "not_found" },
+    });
+    expect(await call("/pets", { headers: { prefer: "dynamic=true" } })).toMatchObject({
+      status: 200,
+      body: [{ id: 1, name: "example", kind: "dog" }],
+    });
   });
 
   it("an undeclared status or an unknown example name is a 400 naming what exists", async () => {
@@ -101,16 +134,28 @@ describe("statuses, examples and bodies", () => {
   it("generates a body from the schema where no example is given, deterministically; a literal segment beats a parameter", async () => {
     expect(await call("/pets/3")).toMatchObject({ status: 200, body: { id: 1, name: "example", kind: "dog" } });
     expect(await call("/pets/mine")).toMatchObject({ status: 200, body: { id: 7, name: "Mine", kind: "cat" } });
-    expect(await call("/chat", { method: "POST", headers: json, body: JSON.stringify({ prompt: "Hi" }) })).toMatchObject({ status: 200, body: { id: "chat_1", text: "example" } });
+    expect(
+      await call("/chat", { method: "POST", headers: json, body: JSON.stringify({ prompt: "Hi" }) }),
+    ).toMatchObject({ status: 200, body: { id: "chat_1", text: "example" } });
   });
 
   it("checks queries and bodies first: 400 invalid_request with every issue; an unknown path is 404, a wrong method 405", async () => {
     const query = await call("/pets?limit=0");
-    expect(query).toMatchObject({ status: 400, body: { error: "invalid_request", issues: [{ path: "/query/limit", rule: "minimum" }] } });
+    expect(query).toMatchObject({
+      status: 400,
+      body: { error: "invalid_request", issues: [{ path: "/query/limit", rule: "minimum" }] },
+    });
     const body = await call("/pets", { method: "POST", headers: json, body: JSON.stringify({ name: "", extra: 1 }) });
     expect(body.status).toBe(400);
-    expect((body.body as { issues: Array<{ rule: string }> }).issues.map((i) => i.rule).sort()).toEqual(["additionalProperties", "minLength", "required"]);
-    expect((await call("/pets", { method: "POST", headers: json, body: JSON.stringify({ name: "Rex", kind: "dog" }) })).status).toBe(201);
+    expect((body.body as { issues: Array<{ rule: string }> }).issues.map((i) => i.rule).sort()).toEqual([
+      "additionalProperties",
+      "minLength",
+      "required",
+    ]);
+    expect(
+      (await call("/pets", { method: "POST", headers: json, body: JSON.stringify({ name: "Rex", kind: "dog" }) }))
+        .status,
+    ).toBe(201);
     expect((await call("/nowhere")).status).toBe(404);
     const wrong = await call("/pets", { method: "DELETE" });
     expect(wrong.status).toBe(405);
@@ -126,7 +171,11 @@ describe("streams", () => {
     expect(chatOf(s.messages)).toEqual([...CHAT_EVENTS, "[DONE]"]);
     expect(s.clean).toBe(true);
     // stream: false, or no flag, is the JSON answer whatever Accept says (the flag decides).
-    const whole = await call("/chat", { method: "POST", headers: { ...json, accept: "text/event-stream" }, body: JSON.stringify({ prompt: "Hi", stream: false }) });
+    const whole = await call("/chat", {
+      method: "POST",
+      headers: { ...json, accept: "text/event-stream" },
+      body: JSON.stringify({ prompt: "Hi", stream: false }),
+    });
     expect(whole.headers.get("content-type")).toBe("application/json");
   });
 
@@ -171,7 +220,13 @@ describe("streams", () => {
     const html = await call("/chat", chatStream({ "x-mock-fault": "wrong-type" }));
     expect(html.headers.get("content-type")).toMatch(/^text\/html/);
     const s = await messages("/chat", chatStream({ "x-mock-fault": "malformed-frame=1" }));
-    expect(s.messages.map((m) => m.data)).toEqual([JSON.stringify(CHAT_EVENTS[0]!.data), "{not json: the mock's malformed-frame fault", JSON.stringify(CHAT_EVENTS[1]!.data), JSON.stringify(CHAT_EVENTS[2]!.data), "[DONE]"]);
+    expect(s.messages.map((m) => m.data)).toEqual([
+      JSON.stringify(CHAT_EVENTS[0]!.data),
+      "{not json: the mock's malformed-frame fault",
+      JSON.stringify(CHAT_EVENTS[1]!.data),
+      JSON.stringify(CHAT_EVENTS[2]!.data),
+      "[DONE]",
+    ]);
     expect(s.messages.map((m) => m.id)).toEqual(["1", "2", "3", "4", "4"]);
   });
 
@@ -182,7 +237,10 @@ describe("streams", () => {
     const bad = await call("/chat", chatStream({ "x-mock-fault": "drop-after=x" }));
     expect(bad.status).toBe(400);
     expect((bad.body as { message: string }).message).toContain("drop-after");
-    const faulted = await startDocumentMock({ document: (await loadSchema(DOCUMENT)).document, faults: "drop-after=1" });
+    const faulted = await startDocumentMock({
+      document: (await loadSchema(DOCUMENT)).document,
+      faults: "drop-after=1",
+    });
     try {
       const r = await fetch(`${faulted.url}/events`);
       const got: SseMessage[] = [];

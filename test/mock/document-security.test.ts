@@ -22,17 +22,29 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-async function call(path: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; body: unknown; text: string }> {
+async function call(
+  path: string,
+  init: RequestInit = {},
+): Promise<{ status: number; headers: Headers; body: unknown; text: string }> {
   const r = await fetch(`${mock.url}${path}`, init);
   const text = await r.text();
-  return { status: r.status, headers: r.headers, body: text === "" ? undefined : r.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text, text };
+  return {
+    status: r.status,
+    headers: r.headers,
+    body: text === "" ? undefined : r.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text,
+    text,
+  };
 }
 
 describe("the document mock's credential check", () => {
   it("the document's security: 401 without a credential, naming both alternatives, with a Bearer challenge; either credential passes, whatever its value", async () => {
     const none = await call("/pets");
     expect(none.status).toBe(401);
-    expect(none.body).toEqual({ error: "unauthorized", message: "listPets: Missing credentials: send one of: bearerAuth (Authorization: Bearer …); apiKeyHeader (the header X-API-Key)." });
+    expect(none.body).toEqual({
+      error: "unauthorized",
+      message:
+        "listPets: Missing credentials: send one of: bearerAuth (Authorization: Bearer …); apiKeyHeader (the header X-API-Key).",
+    });
     expect(none.headers.get("www-authenticate")).toBe("Bearer");
     expect((await call("/pets", { headers: { authorization: "Bearer anything" } })).status).toBe(200);
     expect((await call("/pets", { headers: { authorization: "bearer x" } })).status).toBe(200);
@@ -50,21 +62,33 @@ describe("the document mock's credential check", () => {
   });
 
   it("schemes required together must all be sent; the 401 comes before the body is read or checked", async () => {
-    const post = (path: string, headers: Record<string, string>, body: string): Promise<Awaited<ReturnType<typeof call>>> => call(path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+    const post = (
+      path: string,
+      headers: Record<string, string>,
+      body: string,
+    ): Promise<Awaited<ReturnType<typeof call>>> =>
+      call(path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
     const none = await post("/both", {}, "{}");
     expect(none.status).toBe(401);
-    expect(none.body).toMatchObject({ message: "needsBoth: Missing credentials: send basicAuth (Authorization: Basic …) and apiKeyQuery (the query parameter api_key)." });
+    expect(none.body).toMatchObject({
+      message:
+        "needsBoth: Missing credentials: send basicAuth (Authorization: Basic …) and apiKeyQuery (the query parameter api_key).",
+    });
     expect(none.headers.get("www-authenticate")).toBe('Basic realm="mock"');
     expect(mock.requests.at(-1)).toMatchObject({ path: "/both", status: 401, bodyBytes: 0 });
     expect((await post("/both", { authorization: "Basic dTpw" }, "{}")).status).toBe(401);
     expect((await post("/both?api_key=k", {}, "{}")).status).toBe(401);
     // Both: now the body is checked (400), and a valid one answered.
     expect((await post("/both?api_key=k", { authorization: "Basic dTpw" }, "{}")).status).toBe(400);
-    expect((await post("/both?api_key=k", { authorization: "Basic dTpw" }, '{"name":"n"}')).body).toEqual({ made: true });
+    expect((await post("/both?api_key=k", { authorization: "Basic dTpw" }, '{"name":"n"}')).body).toEqual({
+      made: true,
+    });
   });
 
   it("a cookie (its scheme behind a $ref), OAuth 2 and OpenID Connect (a bearer token)", async () => {
-    expect((await call("/cookie")).body).toMatchObject({ message: "cookieAuth: Missing credentials: send apiKeyCookie (the cookie session)." });
+    expect((await call("/cookie")).body).toMatchObject({
+      message: "cookieAuth: Missing credentials: send apiKeyCookie (the cookie session).",
+    });
     expect((await call("/cookie", { headers: { cookie: "theme=dark; session=s1" } })).status).toBe(200);
     expect((await call("/cookie", { headers: { cookie: "sessions=s1" } })).status).toBe(401);
     const oauth = await call("/oauth");

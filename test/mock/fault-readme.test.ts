@@ -19,7 +19,10 @@ function readmeRows(): string[][] {
   const rows: string[][] = [];
   for (const line of lines.slice(start + 2)) {
     if (!line.startsWith("|")) break;
-    const cells = line.slice(2, -2).split(/ (?<!\\)\| /).map((c) => c.replace(/\\\|/g, "|"));
+    const cells = line
+      .slice(2, -2)
+      .split(/ (?<!\\)\| /)
+      .map((c) => c.replace(/\\\|/g, "|"));
     rows.push(cells.map((c, i) => (i < 2 ? c.replace(/^`(.*)`$/, "$1") : c)));
   }
   return rows;

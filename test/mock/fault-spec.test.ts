@@ -5,20 +5,68 @@
  * repeat exactly, the order in which specs override each other, and `mix`.
  */
 import { describe, expect, it } from "vitest";
-import { drawMix, FAULT_CATALOG, isFaultSpecError, parseFaultSpec, planConnection, RunFaults, type FaultSpec, type PlanLayer } from "../../generator/mock/faults/index.js";
+import {
+  drawMix,
+  FAULT_CATALOG,
+  isFaultSpecError,
+  parseFaultSpec,
+  planConnection,
+  RunFaults,
+  type FaultSpec,
+  type PlanLayer,
+} from "../../generator/mock/faults/index.js";
 
 const run = (text: string): FaultSpec => parseFaultSpec(text, "test", "run");
-const plan = (text: string, connection: number) => planConnection([{ spec: run(text), thisConnection: false }], connection);
+const plan = (text: string, connection: number) =>
+  planConnection([{ spec: run(text), thisConnection: false }], connection);
 
 describe("parseFaultSpec", () => {
   it.each<[string, unknown]>([
-    ["drop-after=3", { connection: [{ fault: { name: "drop-after", frames: { min: 3, max: 3 } }, on: { first: 1, last: 1 } }] }],
-    ["drop-after=1-5@*,seed=7", { seed: 7, connection: [{ fault: { name: "drop-after", frames: { min: 1, max: 5 } }, on: { first: 1, last: Infinity } }] }],
-    ["status=503, retry-after=2", { connection: [{ fault: { name: "status", status: 503 } }, { fault: { name: "retry-after", seconds: { min: 2, max: 2 } } }] }],
+    [
+      "drop-after=3",
+      { connection: [{ fault: { name: "drop-after", frames: { min: 3, max: 3 } }, on: { first: 1, last: 1 } }] },
+    ],
+    [
+      "drop-after=1-5@*,seed=7",
+      {
+        seed: 7,
+        connection: [{ fault: { name: "drop-after", frames: { min: 1, max: 5 } }, on: { first: 1, last: Infinity } }],
+      },
+    ],
+    [
+      "status=503, retry-after=2",
+      {
+        connection: [
+          { fault: { name: "status", status: 503 } },
+          { fault: { name: "retry-after", seconds: { min: 2, max: 2 } } },
+        ],
+      },
+    ],
     ["wrong-type", { connection: [{ fault: { name: "wrong-type", body: "html" } }] }],
-    ["ignore-resume=header@2-", { connection: [{ fault: { name: "ignore-resume", which: "header" }, on: { first: 2, last: Infinity } }] }],
-    ["eol=cr@1-3,bom@*,chunk", { connection: [{ fault: { name: "eol", eol: "cr" }, on: { first: 1, last: 3 } }, { fault: { name: "bom" } }, { fault: { name: "chunk", bytes: { min: 1, max: 1 } } }] }],
-    ["unknown-event=2,malformed-frame=0-4,duplicate-call", { run: [{ name: "unknown-event", after: { min: 2, max: 2 } }, { name: "malformed-frame", after: { min: 0, max: 4 } }, { name: "duplicate-call" }] }],
+    [
+      "ignore-resume=header@2-",
+      { connection: [{ fault: { name: "ignore-resume", which: "header" }, on: { first: 2, last: Infinity } }] },
+    ],
+    [
+      "eol=cr@1-3,bom@*,chunk",
+      {
+        connection: [
+          { fault: { name: "eol", eol: "cr" }, on: { first: 1, last: 3 } },
+          { fault: { name: "bom" } },
+          { fault: { name: "chunk", bytes: { min: 1, max: 1 } } },
+        ],
+      },
+    ],
+    [
+      "unknown-event=2,malformed-frame=0-4,duplicate-call",
+      {
+        run: [
+          { name: "unknown-event", after: { min: 2, max: 2 } },
+          { name: "malformed-frame", after: { min: 0, max: 4 } },
+          { name: "duplicate-call" },
+        ],
+      },
+    ],
     ["", { connection: [], run: [], seed: 0 }],
   ])("%j", (text, want) => {
     expect(run(text)).toMatchObject(want as object);
@@ -39,7 +87,11 @@ describe("parseFaultSpec", () => {
     ["chunk=0", "run", /chunk=N: 0 is outside 1 to 65536/],
     ["drop-after=3@0", "run", /@0 is not a connection number or range/],
     ["drop-after=3@3-1", "run", /@3-1 is not a connection number or range/],
-    ["unknown-event=1@2", "run", /unknown-event changes the run's events, which every connection sees: it takes no @connections/],
+    [
+      "unknown-event=1@2",
+      "run",
+      /unknown-event changes the run's events, which every connection sees: it takes no @connections/,
+    ],
     ["seed=1-2", "run", /seed=N wants one number/],
     ["Drop-After=3", "run", /is not name\[=value\]\[@connections\]/],
     ["duplicate-call", "connection", /duplicate-call changes the run's events: give it when the run is created/],
@@ -63,7 +115,12 @@ describe("parseFaultSpec", () => {
       expect(entry.does.length, entry.name).toBeGreaterThan(10);
       expect(entry.clientMust.length, entry.name).toBeGreaterThan(10);
       const needsValue = entry.value !== "" && !["chunk", "wrong-type", "ignore-resume"].includes(entry.name);
-      const example = needsValue ? `${entry.name}=${entry.value.split("|")[0]!.replace(/^(K|N|MS|S|LO-HI)$/, "10").replace("5xx", "503")}` : entry.name;
+      const example = needsValue
+        ? `${entry.name}=${entry.value
+            .split("|")[0]!
+            .replace(/^(K|N|MS|S|LO-HI)$/, "10")
+            .replace("5xx", "503")}`
+        : entry.name;
       const text = entry.name === "retry-after" ? `status=503,${example}` : example;
       expect(() => run(text), text).not.toThrow();
     }
@@ -78,7 +135,8 @@ describe("planConnection", () => {
   });
 
   it("draws a range's value per connection, the same for the same seed and connection whatever else happened, and differently for other seeds", () => {
-    const draws = (seed: number): number[] => Array.from({ length: 40 }, (_, i) => plan(`drop-after=0-9@*,seed=${seed}`, i + 1).dropAfter!);
+    const draws = (seed: number): number[] =>
+      Array.from({ length: 40 }, (_, i) => plan(`drop-after=0-9@*,seed=${seed}`, i + 1).dropAfter!);
     expect(draws(7)).toEqual(draws(7));
     expect(draws(7)).not.toEqual(draws(8));
     expect(new Set(draws(7)).size).toBeGreaterThan(5); // spread over the range
@@ -111,15 +169,34 @@ describe("planConnection", () => {
 describe("stored-event faults", () => {
   const store = (text: string, script: string[]): string[] => {
     const faults = new RunFaults([run(text)]);
-    return script.flatMap((type, i) => faults.expand(type, {}, i === script.length - 1).map((e) => ("raw" in e ? "RAW" : e.type)));
+    return script.flatMap((type, i) =>
+      faults.expand(type, {}, i === script.length - 1).map((e) => ("raw" in e ? "RAW" : e.type)),
+    );
   };
 
   it("inserts after the K-th event, before the first with K=0, before the terminal event in a shorter run, and doubles tool calls", () => {
     const script = ["assistant_delta", "local_tool_call", "assistant_message", "result"];
-    expect(store("unknown-event=1", script)).toEqual(["assistant_delta", "mock_unknown_event", "local_tool_call", "assistant_message", "result"]);
+    expect(store("unknown-event=1", script)).toEqual([
+      "assistant_delta",
+      "mock_unknown_event",
+      "local_tool_call",
+      "assistant_message",
+      "result",
+    ]);
     expect(store("malformed-frame=0", script)).toEqual(["RAW", ...script]);
-    expect(store("unknown-event=9,malformed-frame=9", script)).toEqual([...script.slice(0, 3), "mock_unknown_event", "RAW", "result"]);
-    expect(store("duplicate-call", script)).toEqual(["assistant_delta", "local_tool_call", "local_tool_call", "assistant_message", "result"]);
+    expect(store("unknown-event=9,malformed-frame=9", script)).toEqual([
+      ...script.slice(0, 3),
+      "mock_unknown_event",
+      "RAW",
+      "result",
+    ]);
+    expect(store("duplicate-call", script)).toEqual([
+      "assistant_delta",
+      "local_tool_call",
+      "local_tool_call",
+      "assistant_message",
+      "result",
+    ]);
   });
 });
 
@@ -128,18 +205,39 @@ describe("mix", () => {
     for (let n = 0; n < 200; n++) {
       const text = drawMix(n);
       expect(drawMix(n)).toBe(text);
-      const items = text.split(/,(?=[a-z-]+(?:=|@|,|$))/).filter((i) => !i.startsWith("seed=") && !i.startsWith("retry-after="));
+      const items = text
+        .split(/,(?=[a-z-]+(?:=|@|,|$))/)
+        .filter((i) => !i.startsWith("seed=") && !i.startsWith("retry-after="));
       expect(items.length, text).toBeGreaterThanOrEqual(2);
       expect(items.length, text).toBeLessThanOrEqual(4);
       const spec = run(`mix=${n}`);
       for (const { fault, on } of spec.connection) {
-        if (["drop-after", "cut-frame", "cut-bytes", "end-clean", "stall", "status", "retry-after", "wrong-type", "replay", "ignore-resume", "delay"].includes(fault.name)) expect(on.last, text).toBeLessThanOrEqual(3);
+        if (
+          [
+            "drop-after",
+            "cut-frame",
+            "cut-bytes",
+            "end-clean",
+            "stall",
+            "status",
+            "retry-after",
+            "wrong-type",
+            "replay",
+            "ignore-resume",
+            "delay",
+          ].includes(fault.name)
+        )
+          expect(on.last, text).toBeLessThanOrEqual(3);
       }
     }
     // An item named beside mix replaces the drawn one.
     const mixed = run("mix=1");
     const name = mixed.connection[0]?.fault.name ?? mixed.run[0]!.name;
-    const replaced = run(`mix=1,${name === "duplicate-call" || name === "bom" ? name : `${name}=${name === "eol" ? "lf" : name === "wrong-type" ? "json" : name === "ignore-resume" ? "query" : name === "status" ? "503" : "10"}`}`);
-    expect([...replaced.connection.map((c) => c.fault.name), ...replaced.run.map((r) => r.name)].filter((n) => n === name)).toHaveLength(1);
+    const replaced = run(
+      `mix=1,${name === "duplicate-call" || name === "bom" ? name : `${name}=${name === "eol" ? "lf" : name === "wrong-type" ? "json" : name === "ignore-resume" ? "query" : name === "status" ? "503" : "10"}`}`,
+    );
+    expect(
+      [...replaced.connection.map((c) => c.fault.name), ...replaced.run.map((r) => r.name)].filter((n) => n === name),
+    ).toHaveLength(1);
   });
 });

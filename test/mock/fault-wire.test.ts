@@ -15,7 +15,24 @@ import { startMockServer, type MockServer } from "../../generator/mock/index.js"
 let server: MockServer;
 beforeAll(async () => {
   server = await startMockServer({
-    scripts: [scriptOf("faulty-script", { faults: ["drop-after=1", "bom@*"], runs: [{ events: [{ type: "assistant_delta", data: { text: "a" } }, { type: "assistant_delta", data: { text: "b" } }, { type: "result", data: { subtype: "success", text: "ab" } }] }] }, "faulty-script.json")],
+    scripts: [
+      scriptOf(
+        "faulty-script",
+        {
+          faults: ["drop-after=1", "bom@*"],
+          runs: [
+            {
+              events: [
+                { type: "assistant_delta", data: { text: "a" } },
+                { type: "assistant_delta", data: { text: "b" } },
+                { type: "result", data: { subtype: "success", text: "ab" } },
+              ],
+            },
+          ],
+        },
+        "faulty-script.json",
+      ),
+    ],
   });
 });
 afterAll(() => server.close());
@@ -29,17 +46,25 @@ interface RawAnswer {
 }
 
 /** One request; `until` stops reading (and closes) once the body so far satisfies it. */
-function raw(path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown; until?: (body: Buffer) => boolean } = {}): Promise<RawAnswer> {
+function raw(
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown; until?: (body: Buffer) => boolean } = {},
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const payload = init.body === undefined ? undefined : JSON.stringify(init.body);
     const req = request(`${server.url}${path}`, {
       method: init.method ?? "GET",
-      headers: { authorization: `Bearer ${server.apiKey}`, ...(payload === undefined ? {} : { "content-type": "application/json" }), ...init.headers },
+      headers: {
+        authorization: `Bearer ${server.apiKey}`,
+        ...(payload === undefined ? {} : { "content-type": "application/json" }),
+        ...init.headers,
+      },
     });
     req.on("error", reject);
     req.on("response", (res) => {
       const chunks: Buffer[] = [];
-      const done = (ending: RawAnswer["ending"]): void => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks), ending });
+      const done = (ending: RawAnswer["ending"]): void =>
+        resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks), ending });
       res.on("data", (c: Buffer) => {
         chunks.push(c);
         if (init.until?.(Buffer.concat(chunks)) === true) {
@@ -57,8 +82,16 @@ function raw(path: string, init: { method?: string; headers?: Record<string, str
 
 const runsPath = (): string => `/api/v1/workspaces/${server.workspace}/agent-runs`;
 
-async function createRun(metadata: Record<string, string>, headers: Record<string, string> = {}, query = ""): Promise<string> {
-  const answer = await raw(`${runsPath()}${query}`, { method: "POST", headers, body: { systemPrompt: "You are helpful.", prompt: "x", metadata } });
+async function createRun(
+  metadata: Record<string, string>,
+  headers: Record<string, string> = {},
+  query = "",
+): Promise<string> {
+  const answer = await raw(`${runsPath()}${query}`, {
+    method: "POST",
+    headers,
+    body: { systemPrompt: "You are helpful.", prompt: "x", metadata },
+  });
   expect(answer.status, answer.body.toString()).toBeLessThan(300);
   const runId = (JSON.parse(answer.body.toString()) as { runId: string }).runId;
   await server.waitForRun(runId);
@@ -66,7 +99,8 @@ async function createRun(metadata: Record<string, string>, headers: Record<strin
 }
 
 const streamPath = (runId: string, query = ""): string => `${runsPath()}/${runId}/stream${query}`;
-const ids = (body: Buffer): string[] => [...body.toString("utf8").matchAll(/(?:^\uFEFF?|[\r\n])id: (\d+)/g)].map((m) => m[1]!);
+const ids = (body: Buffer): string[] =>
+  [...body.toString("utf8").matchAll(/(?:^\uFEFF?|[\r\n])id: (\d+)/g)].map((m) => m[1]!);
 const lastStream = () => server.streams[server.streams.length - 1]!;
 
 describe("connection faults on the wire", () => {
@@ -196,16 +230,30 @@ describe("connection faults on the wire", () => {
     ["query", { header: "4", query: "2" }, ["5"]],
   ] as const)("ignore-resume=%s with %j: the first frame sent is %j", async (which, hints, first) => {
     const runId = await createRun({ scenario: "many", count: "6" }, { "X-Mock-Fault": `ignore-resume=${which}` });
-    const a = await raw(streamPath(runId, "query" in hints ? `?lastSeq=${hints.query}` : ""), { headers: "header" in hints ? { "last-event-id": hints.header } : {} });
+    const a = await raw(streamPath(runId, "query" in hints ? `?lastSeq=${hints.query}` : ""), {
+      headers: "header" in hints ? { "last-event-id": hints.header } : {},
+    });
     expect(ids(a.body).slice(0, 1)).toEqual(first);
   });
 });
 
 describe("stored-event faults", () => {
   it("unknown-event and malformed-frame are stored after the K-th event, each with its own seq, and every connection replays them alike", async () => {
-    const runId = await createRun({ scenario: "many", count: "4" }, { "X-Mock-Fault": "unknown-event=1,malformed-frame=2" });
+    const runId = await createRun(
+      { scenario: "many", count: "4" },
+      { "X-Mock-Fault": "unknown-event=1,malformed-frame=2" },
+    );
     const log = server.runs.get(runId)!.events.map((e) => ("raw" in e ? `raw:${e.raw}` : e.type));
-    expect(log).toEqual(["assistant_delta", UNKNOWN_EVENT_TYPE, "assistant_delta", `raw:${MALFORMED_DATA}`, "assistant_delta", "assistant_delta", "assistant_message", "result"]);
+    expect(log).toEqual([
+      "assistant_delta",
+      UNKNOWN_EVENT_TYPE,
+      "assistant_delta",
+      `raw:${MALFORMED_DATA}`,
+      "assistant_delta",
+      "assistant_delta",
+      "assistant_message",
+      "result",
+    ]);
     expect(server.runs.get(runId)!.events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     const a = await raw(streamPath(runId));
     expect(a.body.toString()).toContain(`event: ${UNKNOWN_EVENT_TYPE}\n`);
@@ -217,7 +265,11 @@ describe("stored-event faults", () => {
     const answer = await raw(runsPath(), {
       method: "POST",
       headers: { "X-Mock-Fault": "duplicate-call" },
-      body: { systemPrompt: "You are helpful.", prompt: "x", tools: [{ kind: "local", name: "lookup", parameters: { type: "object" } }] },
+      body: {
+        systemPrompt: "You are helpful.",
+        prompt: "x",
+        tools: [{ kind: "local", name: "lookup", parameters: { type: "object" } }],
+      },
     });
     const runId = (JSON.parse(answer.body.toString()) as { runId: string }).runId;
     await new Promise((r) => setTimeout(r, 50));
@@ -274,8 +326,12 @@ describe("asking for faults", () => {
     expect(a.ending).toBe("reset");
     expect([...a.body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(ids(a.body)).toEqual(["1"]);
-    expect(() => scriptOf("bad", { faults: "drop-after=x", runs: [{ events: [{ type: "result", data: {} }] }] }, "bad.json")).toThrow(/^bad\.json: faults: drop-after=K: "x" is not a whole number/);
-    expect(() => scriptOf("bad", { faults: 3, runs: [{ events: [{ type: "result", data: {} }] }] }, "bad.json")).toThrow(/`faults` is a fault spec/);
+    expect(() =>
+      scriptOf("bad", { faults: "drop-after=x", runs: [{ events: [{ type: "result", data: {} }] }] }, "bad.json"),
+    ).toThrow(/^bad\.json: faults: drop-after=K: "x" is not a whole number/);
+    expect(() =>
+      scriptOf("bad", { faults: 3, runs: [{ events: [{ type: "result", data: {} }] }] }, "bad.json"),
+    ).toThrow(/`faults` is a fault spec/);
   });
 
   it("the server's faults (--fault) apply to every run, and a request's spec replaces a fault it names again", async () => {
@@ -289,12 +345,17 @@ describe("asking for faults", () => {
         });
         return ((await res.json()) as { runId: string }).runId;
       };
-      const stream = (runId: string) => fetch(`${faulty.url}/api/v1/workspaces/${faulty.workspace}/agent-runs/${runId}/stream`, { headers: { authorization: `Bearer ${faulty.apiKey}` } });
+      const stream = (runId: string) =>
+        fetch(`${faulty.url}/api/v1/workspaces/${faulty.workspace}/agent-runs/${runId}/stream`, {
+          headers: { authorization: `Bearer ${faulty.apiKey}` },
+        });
       expect((await stream(await create({}))).headers.get("x-mock-faults")).toBe("bom,end-clean=1");
       const replaced = await stream(await create({ "X-Mock-Fault": "end-clean=2" }));
       expect(replaced.headers.get("x-mock-faults")).toBe("bom,end-clean=2");
       await replaced.arrayBuffer();
-      await expect(startMockServer({ faults: "drop-after=-1" })).rejects.toThrow(/^--fault: drop-after=K: "-1" is not a whole number/);
+      await expect(startMockServer({ faults: "drop-after=-1" })).rejects.toThrow(
+        /^--fault: drop-after=K: "-1" is not a whole number/,
+      );
     } finally {
       await faulty.close();
     }
@@ -304,7 +365,8 @@ describe("asking for faults", () => {
     const headersOf = async (): Promise<string | undefined> => {
       const runId = await createRun({ scenario: "many", count: "3" }, { "X-Mock-Fault": "mix=12" });
       const answers: RawAnswer[] = [];
-      for (let i = 0; i < 3; i++) answers.push(await raw(streamPath(runId), { until: () => lastStream().end === "stalled" }));
+      for (let i = 0; i < 3; i++)
+        answers.push(await raw(streamPath(runId), { until: () => lastStream().end === "stalled" }));
       return answers.map((a) => a.headers["x-mock-faults"] ?? "-").join(" | ");
     };
     const first = await headersOf();
@@ -313,18 +375,48 @@ describe("asking for faults", () => {
   });
 
   it.each([
-    ["X-Mock-Fault on create-run", "POST", "", { "X-Mock-Fault": "drop-after=x" }, /^X-Mock-Fault header: drop-after=K: "x" is not a whole number or a range LO-HI$/],
-    ["?mockFault= on create-run", "POST", "?mockFault=nope", {}, /^\?mockFault=: unknown fault "nope"; known: drop-after/],
-    ["a stored-event fault on a stream request", "GET", "", { "X-Mock-Fault": "duplicate-call" }, /^X-Mock-Fault header: duplicate-call changes the run's events: give it when the run is created/],
-    ["header and query naming one fault twice", "GET", "?mockFault=stall%3D1", { "X-Mock-Fault": "stall=2" }, /^X-Mock-Fault header and \?mockFault=: stall is given twice \(stall=2, stall=1\)$/],
-  ])("an invalid spec (%s) is answered 400 invalid_request naming the problem", async (_name, method, query, headers, message) => {
-    const runId = await createRun({ scenario: "many", count: "1" });
-    const before = server.streams.length;
-    const a = method === "POST" ? await raw(`${runsPath()}${query}`, { method, headers, body: { systemPrompt: "x", prompt: "x" } }) : await raw(streamPath(runId, query), { headers });
-    expect(a.status).toBe(400);
-    const body = JSON.parse(a.body.toString()) as { error: string; message: string };
-    expect(body.error).toBe("invalid_request");
-    expect(body.message).toMatch(message);
-    expect(server.streams.length).toBe(before); // no connection was served
-  });
+    [
+      "X-Mock-Fault on create-run",
+      "POST",
+      "",
+      { "X-Mock-Fault": "drop-after=x" },
+      /^X-Mock-Fault header: drop-after=K: "x" is not a whole number or a range LO-HI$/,
+    ],
+    [
+      "?mockFault= on create-run",
+      "POST",
+      "?mockFault=nope",
+      {},
+      /^\?mockFault=: unknown fault "nope"; known: drop-after/,
+    ],
+    [
+      "a stored-event fault on a stream request",
+      "GET",
+      "",
+      { "X-Mock-Fault": "duplicate-call" },
+      /^X-Mock-Fault header: duplicate-call changes the run's events: give it when the run is created/,
+    ],
+    [
+      "header and query naming one fault twice",
+      "GET",
+      "?mockFault=stall%3D1",
+      { "X-Mock-Fault": "stall=2" },
+      /^X-Mock-Fault header and \?mockFault=: stall is given twice \(stall=2, stall=1\)$/,
+    ],
+  ])(
+    "an invalid spec (%s) is answered 400 invalid_request naming the problem",
+    async (_name, method, query, headers, message) => {
+      const runId = await createRun({ scenario: "many", count: "1" });
+      const before = server.streams.length;
+      const a =
+        method === "POST"
+          ? await raw(`${runsPath()}${query}`, { method, headers, body: { systemPrompt: "x", prompt: "x" } })
+          : await raw(streamPath(runId, query), { headers });
+      expect(a.status).toBe(400);
+      const body = JSON.parse(a.body.toString()) as { error: string; message: string };
+      expect(body.error).toBe("invalid_request");
+      expect(body.message).toMatch(message);
+      expect(server.streams.length).toBe(before); // no connection was served
+    },
+  );
 });

@@ -16,13 +16,21 @@ type Step = { kind: string; request?: { operationId?: string; body?: Record<stri
 type Flow = { steps: Step[]; runs: Array<{ events: Array<{ type: string; data: Record<string, unknown> }> }> };
 
 const dir = new URL("../../generated/fixtures/flows/", import.meta.url);
-const flows = readdirSync(dir).filter((f) => f.endsWith(".json")).map((f) => [f.slice(0, -5), JSON.parse(readFileSync(new URL(f, dir), "utf8")) as Flow] as const);
+const flows = readdirSync(dir)
+  .filter((f) => f.endsWith(".json"))
+  .map((f) => [f.slice(0, -5), JSON.parse(readFileSync(new URL(f, dir), "utf8")) as Flow] as const);
 
 let server: MockServer;
 let client: MantyxClient;
 beforeAll(async () => {
   server = await startMockServer({ edition: "2026-09" });
-  client = new MantyxClient({ baseUrl: server.url, workspace: server.workspace, apiKey: server.apiKey, validation: "off", onWarning: () => undefined });
+  client = new MantyxClient({
+    baseUrl: server.url,
+    workspace: server.workspace,
+    apiKey: server.apiKey,
+    validation: "off",
+    onWarning: () => undefined,
+  });
 });
 afterAll(() => server.close());
 
@@ -49,7 +57,10 @@ describe("the suite's flow cases, played by metadata.scenario", () => {
       const opening = flow.steps.find((s) => s.kind === "http")!.request!;
       const scenario = { scenario: name };
       if (opening.operationId === "createSession") {
-        const { sessionId } = await client.createSession({ ...(opening.body as object), metadata: { ...((opening.body?.["metadata"] as object) ?? {}), ...scenario } } as never);
+        const { sessionId } = await client.createSession({
+          ...(opening.body as object),
+          metadata: { ...((opening.body?.["metadata"] as object) ?? {}), ...scenario },
+        } as never);
         const messages = flow.steps.filter((s) => s.request?.operationId === "sendSessionMessage");
         expect(messages.length).toBe(flow.runs.length);
         for (const [i, step] of messages.entries()) {
@@ -59,7 +70,10 @@ describe("the suite's flow cases, played by metadata.scenario", () => {
         }
         return;
       }
-      const body = { ...(opening.body as object), metadata: { ...((opening.body?.["metadata"] as object) ?? {}), ...scenario } };
+      const body = {
+        ...(opening.body as object),
+        metadata: { ...((opening.body?.["metadata"] as object) ?? {}), ...scenario },
+      };
       const { runId } = await client.createRun(body as never);
       const events = await drive(runId, flow, flow.runs[0]!);
       expect(events.map((e) => e.type)).toEqual(flow.runs[0]!.events.map((e) => e.type));

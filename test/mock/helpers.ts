@@ -8,7 +8,13 @@ export interface RawAnswer {
   json: unknown;
 }
 
-export function raw(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<RawAnswer> {
+export function raw(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string | Buffer,
+): Promise<RawAnswer> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
@@ -31,4 +37,7 @@ export function raw(base: string, method: string, path: string, headers: Record<
   });
 }
 
-export const auth = (key: string): Record<string, string> => ({ authorization: `Bearer ${key}`, "content-type": "application/json" });
+export const auth = (key: string): Record<string, string> => ({
+  authorization: `Bearer ${key}`,
+  "content-type": "application/json",
+});

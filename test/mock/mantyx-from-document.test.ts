@@ -19,7 +19,10 @@ afterAll(async () => {
   await fromDocument.close();
 });
 
-const models = (server: MockServer, headers: Record<string, string> = {}) => fetch(`${server.url}/api/v1/workspaces/acme/models`, { headers: { authorization: `Bearer ${server.apiKey}`, ...headers } });
+const models = (server: MockServer, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}/api/v1/workspaces/acme/models`, {
+    headers: { authorization: `Bearer ${server.apiKey}`, ...headers },
+  });
 
 describe("MANTYX operations answered from the document", () => {
   it("the scenario's answer, and the document's example where asked for, with Prefer: code= choosing another documented answer", async () => {
@@ -30,13 +33,22 @@ describe("MANTYX operations answered from the document", () => {
     expect(documented.models).toHaveLength(1);
     const unauthorized = await models(fromDocument, { prefer: "code=401" });
     expect(unauthorized.status).toBe(401);
-    expect(await unauthorized.json()).toEqual({ error: "Unauthorized", message: "Missing Authorization or X-API-Key header" });
+    expect(await unauthorized.json()).toEqual({
+      error: "Unauthorized",
+      message: "Missing Authorization or X-API-Key header",
+    });
   });
 
   it("the credential, the scopes and the workspace are still checked first", async () => {
     expect((await fetch(`${fromDocument.url}/api/v1/workspaces/acme/models`)).status).toBe(401);
     expect((await models(fromDocument, { authorization: "Bearer mantyx_at_readonly" })).status).toBe(403);
-    expect((await fetch(`${fromDocument.url}/api/v1/workspaces/other/models`, { headers: { authorization: `Bearer ${fromDocument.apiKey}` } })).status).toBe(404);
+    expect(
+      (
+        await fetch(`${fromDocument.url}/api/v1/workspaces/other/models`, {
+          headers: { authorization: `Bearer ${fromDocument.apiKey}` },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it("an operation the schema does not have is refused at start", async () => {

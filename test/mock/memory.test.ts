@@ -20,7 +20,9 @@ let url: string;
 
 /** The child's resident set size in bytes (Linux: /proc/<pid>/status, VmRSS in kB). */
 function rss(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"))!;
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmRSS:"))!;
   return Number(/(\d+)/.exec(line)![1]) * 1024;
 }
 
@@ -29,10 +31,19 @@ function upload(bytes: number): Promise<number | string> {
   const target = new URL(url);
   return new Promise((resolve) => {
     const piece = Buffer.alloc(1024 * 1024, 0x61);
-    const req = request({ host: target.hostname, port: target.port, method: "POST", path: "/api/v1/workspaces/acme/agent-runs", headers: { "content-type": "application/json", "content-length": String(bytes) } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode!));
-    });
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: "POST",
+        path: "/api/v1/workspaces/acme/agent-runs",
+        headers: { "content-type": "application/json", "content-length": String(bytes) },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode!));
+      },
+    );
     req.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? "error"));
     let sent = 0;
     const pump = (): void => {
@@ -47,7 +58,10 @@ function upload(bytes: number): Promise<number | string> {
 }
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ["--import", tsx, "generator/main.ts", "mock", "--port", "0", "--quiet"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  child = spawn(process.execPath, ["--import", tsx, "generator/main.ts", "mock", "--port", "0", "--quiet"], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   url = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (d: Buffer) => {
@@ -67,7 +81,11 @@ afterAll(async () => {
 describe.skipIf(!existsSync("/proc/self/status"))("memory under unauthenticated uploads (needs /proc)", () => {
   it("six parallel 50 MB POSTs move the mock's RSS by less than 50 MB; each is refused 401 (or cut), and it answers afterwards", async () => {
     // Warm up the paths the uploads take, so the baseline includes them.
-    for (let i = 0; i < 3; i++) expect((await raw(url, "POST", "/api/v1/workspaces/acme/agent-runs", { "content-type": "application/json" }, "{}")).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await raw(url, "POST", "/api/v1/workspaces/acme/agent-runs", { "content-type": "application/json" }, "{}"))
+          .status,
+      ).toBe(401);
     const baseline = rss(child.pid!);
     let peak = baseline;
     const sampler = setInterval(() => (peak = Math.max(peak, rss(child.pid!))), 20);

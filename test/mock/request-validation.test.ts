@@ -27,20 +27,31 @@ const routes = routesOf(mantyxDocument());
 
 describe("the mock's body checks agree with the generated all-errors validators", () => {
   it("covers every request body component of the schema", () => {
-    expect(new Set(routes.flatMap((r) => (r.bodyComponent === undefined ? [] : [r.bodyComponent])))).toEqual(new Set(Object.keys(GENERATED)));
+    expect(new Set(routes.flatMap((r) => (r.bodyComponent === undefined ? [] : [r.bodyComponent])))).toEqual(
+      new Set(Object.keys(GENERATED)),
+    );
   });
 
   for (const [name, generated] of Object.entries(GENERATED)) {
     it(`${name}: every strict case of the suite, same verdict and issues`, () => {
       const route = routes.find((r) => r.bodyComponent === name)!;
-      const groups = JSON.parse(readFileSync(new URL(`../../generated/fixtures/messages/${name}.json`, import.meta.url), "utf8")) as Array<{ tests: Array<{ description: string; tier: string; data: unknown; valid: boolean }> }>;
+      const groups = JSON.parse(
+        readFileSync(new URL(`../../generated/fixtures/messages/${name}.json`, import.meta.url), "utf8"),
+      ) as Array<{ tests: Array<{ description: string; tier: string; data: unknown; valid: boolean }> }>;
       let compared = 0;
       let refused = 0;
       for (const test of groups.flatMap((g) => g.tests).filter((t) => t.tier === "strict")) {
         const mine = route.check(test.data);
         const valid = generated(test.data);
-        const theirs = valid ? [] : (generated.errors ?? []).filter((e) => e.keyword !== "if").map((e) => ({ path: e.instancePath, rule: e.keyword }));
-        expect(mine.map((i) => ({ path: i.path, rule: i.rule })), test.description).toEqual(theirs);
+        const theirs = valid
+          ? []
+          : (generated.errors ?? [])
+              .filter((e) => e.keyword !== "if")
+              .map((e) => ({ path: e.instancePath, rule: e.keyword }));
+        expect(
+          mine.map((i) => ({ path: i.path, rule: i.rule })),
+          test.description,
+        ).toEqual(theirs);
         expect(mine.length === 0, test.description).toBe(test.valid);
         compared++;
         if (!valid) refused++;

@@ -50,7 +50,9 @@ describe("routes from the schema", () => {
   it("every operation of the schema is answered (none is a 404 or 405 with valid input)", async () => {
     const runId = await createRun();
     await server.waitForRun(runId);
-    const session = (await raw(server.url, "POST", base("/agent-sessions"), key(), JSON.stringify({ systemPrompt: "Be brief." }))).json as { sessionId: string };
+    const session = (
+      await raw(server.url, "POST", base("/agent-sessions"), key(), JSON.stringify({ systemPrompt: "Be brief." }))
+    ).json as { sessionId: string };
     const bodies: Record<string, unknown> = {
       createRun: SPEC,
       postToolResult: { toolUseId: "tu_none", result: "x" },
@@ -62,12 +64,22 @@ describe("routes from the schema", () => {
     expect(routes.length).toBeGreaterThanOrEqual(15);
     const answered: string[] = [];
     for (const route of routes.filter((r) => r.operationId !== "deleteSession")) {
-      const path = route.template.replace("{workspaceSlug}", "acme").replace("{runId}", runId).replace("{sessionId}", session.sessionId);
+      const path = route.template
+        .replace("{workspaceSlug}", "acme")
+        .replace("{runId}", runId)
+        .replace("{sessionId}", session.sessionId);
       const body = bodies[route.operationId];
-      const answer = await raw(server.url, route.method, path, key(), body === undefined ? undefined : JSON.stringify(body));
+      const answer = await raw(
+        server.url,
+        route.method,
+        path,
+        key(),
+        body === undefined ? undefined : JSON.stringify(body),
+      );
       // postToolResult to a finished run is its documented 409 run_terminal (x-outcomes), not a missing route.
       if (route.operationId === "postToolResult") expect(answer.json).toMatchObject({ error: "run_terminal" });
-      else expect([200, 201, 202, 204], `${route.operationId}: ${answer.status} ${answer.text}`).toContain(answer.status);
+      else
+        expect([200, 201, 202, 204], `${route.operationId}: ${answer.status} ${answer.text}`).toContain(answer.status);
       answered.push(route.operationId);
     }
     expect(answered).toContain("listSessionEvents");
@@ -83,11 +95,29 @@ describe("routes from the schema", () => {
 
 describe("request bodies and queries", () => {
   it("a bad body gets 400 invalid_request listing every problem with its path and rule", async () => {
-    const answer = await raw(server.url, "POST", base("/agent-runs"), key(), JSON.stringify({ systemPrompt: "x", prompt: "y", modelId: "", reasoningLevel: "extreme", tools: [{ kind: "local" }] }));
+    const answer = await raw(
+      server.url,
+      "POST",
+      base("/agent-runs"),
+      key(),
+      JSON.stringify({
+        systemPrompt: "x",
+        prompt: "y",
+        modelId: "",
+        reasoningLevel: "extreme",
+        tools: [{ kind: "local" }],
+      }),
+    );
     expect(answer.status).toBe(400);
     const body = answer.json as { error: string; message: string; issues: Array<{ path: string; rule: string }> };
     expect(body.error).toBe("invalid_request");
-    expect(body.issues).toEqual(expect.arrayContaining([{ path: "/modelId", rule: "minLength", message: expect.any(String) }, expect.objectContaining({ path: "/tools/0", rule: "required" }), expect.objectContaining({ path: "/reasoningLevel" })]));
+    expect(body.issues).toEqual(
+      expect.arrayContaining([
+        { path: "/modelId", rule: "minLength", message: expect.any(String) },
+        expect.objectContaining({ path: "/tools/0", rule: "required" }),
+        expect.objectContaining({ path: "/reasoningLevel" }),
+      ]),
+    );
     expect(body.message).toContain("/modelId");
     expect(body.message).toContain("/tools/0");
   });
@@ -102,11 +132,20 @@ describe("request bodies and queries", () => {
   it("a query parameter outside its schema is 400 with its path (limit > 200)", async () => {
     const answer = await raw(server.url, "GET", base("/agent-runs?limit=100000"), key());
     expect(answer.status).toBe(400);
-    expect(answer.json).toMatchObject({ error: "invalid_request", issues: [{ path: "/query/limit", rule: "maximum" }] });
+    expect(answer.json).toMatchObject({
+      error: "invalid_request",
+      issues: [{ path: "/query/limit", rule: "maximum" }],
+    });
   });
 
   it("an unknown metadata.scenario is refused with the list of scenarios", async () => {
-    const answer = await raw(server.url, "POST", base("/agent-runs"), key(), JSON.stringify({ ...SPEC, metadata: { scenario: "nope" } }));
+    const answer = await raw(
+      server.url,
+      "POST",
+      base("/agent-runs"),
+      key(),
+      JSON.stringify({ ...SPEC, metadata: { scenario: "nope" } }),
+    );
     expect(answer.status).toBe(400);
     expect((answer.json as { message: string }).message).toContain("local-tool-round-trip");
   });
@@ -128,7 +167,9 @@ describe("hardening", () => {
       });
     });
     // Headers only: the body never arrives. A server that waited for it would never answer.
-    socket.write(`POST ${base("/agent-runs")} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 10000000\r\n\r\n{"pro`);
+    socket.write(
+      `POST ${base("/agent-runs")} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 10000000\r\n\r\n{"pro`,
+    );
     await answered;
     expect(text).toMatch(/^HTTP\/1\.1 401 /);
     // The rest of the body is waited for only a moment (the lingering close), then the connection is closed by the server.
@@ -138,15 +179,26 @@ describe("hardening", () => {
   it("a refused upload still being sent gets its 401, not a reset: the rest is read and thrown away for a moment (lingering close)", async () => {
     const url = new URL(server.url);
     const outcomes = await Promise.all(
-      Array.from({ length: 4 }, () =>
-        new Promise<number | string>((resolve) => {
-          const req = request({ host: url.hostname, port: url.port, method: "POST", path: base("/agent-runs"), headers: { "content-type": "application/json", "content-length": String(4 * 1024 * 1024) } }, (res) => {
-            res.resume();
-            resolve(res.statusCode!);
-          });
-          req.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? "error"));
-          req.end(Buffer.alloc(4 * 1024 * 1024, 0x61));
-        }),
+      Array.from(
+        { length: 4 },
+        () =>
+          new Promise<number | string>((resolve) => {
+            const req = request(
+              {
+                host: url.hostname,
+                port: url.port,
+                method: "POST",
+                path: base("/agent-runs"),
+                headers: { "content-type": "application/json", "content-length": String(4 * 1024 * 1024) },
+              },
+              (res) => {
+                res.resume();
+                resolve(res.statusCode!);
+              },
+            );
+            req.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? "error"));
+            req.end(Buffer.alloc(4 * 1024 * 1024, 0x61));
+          }),
       ),
     );
     expect(outcomes).toEqual([401, 401, 401, 401]);
@@ -154,7 +206,9 @@ describe("hardening", () => {
 
   it("records no body byte read for refused requests (401, 403, 404), and the bytes of an accepted one", async () => {
     const body = JSON.stringify({ ...SPEC, padding: "x".repeat(100_000) });
-    await raw(server.url, "POST", base("/agent-runs"), { "content-type": "application/json" }, body).catch(() => undefined);
+    await raw(server.url, "POST", base("/agent-runs"), { "content-type": "application/json" }, body).catch(
+      () => undefined,
+    );
     await raw(server.url, "POST", base("/agent-runs"), auth("tok_read"), body).catch(() => undefined);
     await raw(server.url, "POST", "/api/v1/workspaces/other/agent-runs", key(), body).catch(() => undefined);
     const refused = server.requests.slice(-3);
@@ -170,10 +224,22 @@ describe("hardening", () => {
   it("caps bodies: a declared or streamed body over maxBodyBytes is 413", async () => {
     const small = await startMockServer({ maxBodyBytes: 1000 });
     try {
-      const declared = await raw(small.url, "POST", base("/agent-runs"), auth(small.apiKey), JSON.stringify({ ...SPEC, pad: "x".repeat(2000) }));
+      const declared = await raw(
+        small.url,
+        "POST",
+        base("/agent-runs"),
+        auth(small.apiKey),
+        JSON.stringify({ ...SPEC, pad: "x".repeat(2000) }),
+      );
       expect(declared.status).toBe(413);
       // Chunked (no Content-Length): refused once it grows past the cap.
-      const chunked = await raw(small.url, "POST", base("/agent-runs"), { ...auth(small.apiKey), "transfer-encoding": "chunked" }, JSON.stringify({ ...SPEC, pad: "x".repeat(5000) }));
+      const chunked = await raw(
+        small.url,
+        "POST",
+        base("/agent-runs"),
+        { ...auth(small.apiKey), "transfer-encoding": "chunked" },
+        JSON.stringify({ ...SPEC, pad: "x".repeat(5000) }),
+      );
       expect(chunked.status).toBe(413);
       expect(chunked.json).toMatchObject({ error: "payload_too_large" });
     } finally {
@@ -182,7 +248,11 @@ describe("hardening", () => {
   });
 
   it("a bad percent-encoding in the path is 400, never 500", async () => {
-    for (const path of ["/api/v1/workspaces/ac%ZZme/models", "/api/v1/workspaces/acme/agent-runs/%E0%A4%A", "/api/v1/workspaces/%/models"]) {
+    for (const path of [
+      "/api/v1/workspaces/ac%ZZme/models",
+      "/api/v1/workspaces/acme/agent-runs/%E0%A4%A",
+      "/api/v1/workspaces/%/models",
+    ]) {
       const answer = await raw(server.url, "GET", path, key());
       expect(answer.status, path).toBe(400);
     }
@@ -230,32 +300,67 @@ describe("credentials and scopes", () => {
 });
 
 describe("runs, tool results, cancel", () => {
-  const TOOL = { kind: "local", name: "compute_total", parameters: { type: "object", properties: { amount: { type: "number", minimum: 5 }, currency: { type: "string", enum: ["EUR", "USD"] } }, required: ["amount", "currency"] } };
+  const TOOL = {
+    kind: "local",
+    name: "compute_total",
+    parameters: {
+      type: "object",
+      properties: { amount: { type: "number", minimum: 5 }, currency: { type: "string", enum: ["EUR", "USD"] } },
+      required: ["amount", "currency"],
+    },
+  };
 
   it("without a scenario, calls each client-resolved tool once with arguments generated from its parameters", async () => {
-    const runId = await createRun({ systemPrompt: "x", prompt: "Total?", tools: [TOOL, { kind: "mantyx_plugin", name: "recall" }] });
+    const runId = await createRun({
+      systemPrompt: "x",
+      prompt: "Total?",
+      tools: [TOOL, { kind: "mantyx_plugin", name: "recall" }],
+    });
     await eventOf(runId, "local_tool_call");
     const run = server.runs.get(runId)!;
     const calls = run.events.filter((e) => e.type === "local_tool_call");
     expect(calls).toHaveLength(1);
-    expect((calls[0] as { data: unknown }).data).toMatchObject({ name: "compute_total", kind: "local", args: { amount: 5, currency: "EUR" } });
+    expect((calls[0] as { data: unknown }).data).toMatchObject({
+      name: "compute_total",
+      kind: "local",
+      args: { amount: 5, currency: "EUR" },
+    });
     run.cancel();
   });
 
   it("duplicate and unknown results answer 404 unknown_tool_use, a late one 409 run_terminal", async () => {
     const runId = await createRun({ systemPrompt: "x", prompt: "Total?", tools: [TOOL] });
     const toolUseId = (await eventOf(runId, "local_tool_call")).data.toolUseId;
-    const post = (id: string): Promise<number> => raw(server.url, "POST", base(`/agent-runs/${runId}/tool-results`), key(), JSON.stringify({ toolUseId: id, result: "1" })).then((a) => a.status);
+    const post = (id: string): Promise<number> =>
+      raw(
+        server.url,
+        "POST",
+        base(`/agent-runs/${runId}/tool-results`),
+        key(),
+        JSON.stringify({ toolUseId: id, result: "1" }),
+      ).then((a) => a.status);
     expect(await post("tu_unknown")).toBe(404);
     expect(await post(toolUseId)).toBe(200);
     expect(await post(toolUseId)).toBe(404);
     await server.waitForRun(runId);
 
-    const late = await createRun({ systemPrompt: "x", prompt: "Total?", tools: [TOOL], metadata: { toolTimeoutMs: "1" } });
+    const late = await createRun({
+      systemPrompt: "x",
+      prompt: "Total?",
+      tools: [TOOL],
+      metadata: { toolTimeoutMs: "1" },
+    });
     const run = await server.waitForRun(late);
     expect(run.events.at(-1)).toMatchObject({ type: "error", data: { errorClass: "local_timeout" } });
-    const lateId = (run.events.find((e) => e.type === "local_tool_call") as { data: { toolUseId: string } }).data.toolUseId;
-    const answer = await raw(server.url, "POST", base(`/agent-runs/${late}/tool-results`), key(), JSON.stringify({ toolUseId: lateId, result: "1" }));
+    const lateId = (run.events.find((e) => e.type === "local_tool_call") as { data: { toolUseId: string } }).data
+      .toolUseId;
+    const answer = await raw(
+      server.url,
+      "POST",
+      base(`/agent-runs/${late}/tool-results`),
+      key(),
+      JSON.stringify({ toolUseId: lateId, result: "1" }),
+    );
     expect(answer.status).toBe(409);
     expect(answer.json).toMatchObject({ error: "run_terminal" });
   });
@@ -263,7 +368,8 @@ describe("runs, tool results, cancel", () => {
   it("cancel is idempotent: one cancelled event, the same answer each time", async () => {
     const runId = await createRun({ ...SPEC, metadata: { scenario: "slow" } });
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await raw(server.url, "POST", base(`/agent-runs/${runId}/cancel`), key())).status);
+    for (let i = 0; i < 3; i++)
+      statuses.push((await raw(server.url, "POST", base(`/agent-runs/${runId}/cancel`), key())).status);
     expect(statuses).toEqual([202, 202, 202]);
     const run = await server.waitForRun(runId);
     expect(run.events.filter((e) => e.type === "cancelled")).toEqual([expect.objectContaining({ data: {} })]);
@@ -274,7 +380,9 @@ describe("runs, tool results, cancel", () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = (await raw(server.url, "GET", base(`/agent-runs?limit=2${cursor === null ? "" : `&cursor=${cursor}`}`), key())).json as { runs: Array<{ id: string }>; nextCursor: string | null };
+      const page = (
+        await raw(server.url, "GET", base(`/agent-runs?limit=2${cursor === null ? "" : `&cursor=${cursor}`}`), key())
+      ).json as { runs: Array<{ id: string }>; nextCursor: string | null };
       expect(page.runs.length).toBeLessThanOrEqual(2);
       seen.push(...page.runs.map((r) => r.id));
       cursor = page.nextCursor;
@@ -287,25 +395,59 @@ describe("runs, tool results, cancel", () => {
 
 describe("sessions", () => {
   it("keep their history, apply a message's overrides to its run only, and replay a page at a time (beforeSeq)", async () => {
-    const { sessionId } = (await raw(server.url, "POST", base("/agent-sessions"), key(), JSON.stringify({ systemPrompt: "HR.", reasoningLevel: "off", metadata: { customer: "acme" } }))).json as { sessionId: string };
+    const { sessionId } = (
+      await raw(
+        server.url,
+        "POST",
+        base("/agent-sessions"),
+        key(),
+        JSON.stringify({ systemPrompt: "HR.", reasoningLevel: "off", metadata: { customer: "acme" } }),
+      )
+    ).json as { sessionId: string };
     const send = async (body: unknown): Promise<string> => {
-      const answer = await raw(server.url, "POST", base(`/agent-sessions/${sessionId}/messages`), key(), JSON.stringify(body));
+      const answer = await raw(
+        server.url,
+        "POST",
+        base(`/agent-sessions/${sessionId}/messages`),
+        key(),
+        JSON.stringify(body),
+      );
       expect(answer.status, answer.text).toBe(202);
       const runId = (answer.json as { runId: string }).runId;
       await server.waitForRun(runId);
       return runId;
     };
     const first = await send({ prompt: "Alice?", metadata: { scenario: "text" } });
-    const second = await send({ prompt: "And Bob?", reasoningLevel: "high", metadata: { scenario: "text", turn: "2" } });
+    const second = await send({
+      prompt: "And Bob?",
+      reasoningLevel: "high",
+      metadata: { scenario: "text", turn: "2" },
+    });
     const third = await send({ prompt: "Carol?", metadata: { scenario: "text" } });
     expect(server.runs.get(first)!.spec).toMatchObject({ prompt: "Alice?", reasoningLevel: "off" });
-    expect(server.runs.get(second)!.spec).toMatchObject({ reasoningLevel: "high", metadata: { customer: "acme", turn: "2" } });
-    expect((server.runs.get(second)!.spec["messages"] as Array<{ content: string }>).map((m) => m.content)).toEqual(["Alice?", expect.stringContaining("Hello"), "And Bob?"]);
+    expect(server.runs.get(second)!.spec).toMatchObject({
+      reasoningLevel: "high",
+      metadata: { customer: "acme", turn: "2" },
+    });
+    expect((server.runs.get(second)!.spec["messages"] as Array<{ content: string }>).map((m) => m.content)).toEqual([
+      "Alice?",
+      expect.stringContaining("Hello"),
+      "And Bob?",
+    ]);
     // The override was for the second message only.
     expect(server.runs.get(third)!.spec).toMatchObject({ reasoningLevel: "off" });
     expect((server.runs.get(third)!.spec["metadata"] as Record<string, string>)["turn"]).toBeUndefined();
 
-    const page = (q: string) => raw(server.url, "GET", base(`/agent-sessions/${sessionId}/events?${q}`), key()).then((a) => a.json as { events: Array<{ seq: number; type: string }>; nextBeforeSeq: number | null; truncated: boolean; total: number });
+    const page = (q: string) =>
+      raw(server.url, "GET", base(`/agent-sessions/${sessionId}/events?${q}`), key()).then(
+        (a) =>
+          a.json as {
+            events: Array<{ seq: number; type: string }>;
+            nextBeforeSeq: number | null;
+            truncated: boolean;
+            total: number;
+          },
+      );
     const last = await page("lastMessages=2");
     expect(last.events.map((e) => e.seq)).toEqual([5, 6]);
     expect(last).toMatchObject({ truncated: true, nextBeforeSeq: 5, total: 6 });
@@ -328,17 +470,43 @@ describe("editions", () => {
       const s = await startMockServer({ edition });
       try {
         const h = auth(s.apiKey);
-        const create = await raw(s.url, "POST", base("/agent-runs"), h, JSON.stringify({ systemPrompt: "x", prompt: "y", tools: [{ kind: "local", name: "t" }] }));
+        const create = await raw(
+          s.url,
+          "POST",
+          base("/agent-runs"),
+          h,
+          JSON.stringify({ systemPrompt: "x", prompt: "y", tools: [{ kind: "local", name: "t" }] }),
+        );
         expect(create.status).toBe(created);
         const runId = (create.json as { runId: string }).runId;
         const call = await eventOf(runId, "local_tool_call", s);
-        expect((await raw(s.url, "POST", base(`/agent-runs/${runId}/tool-results`), h, JSON.stringify({ toolUseId: call.data.toolUseId, result: "ok" }))).status).toBe(accepted);
+        expect(
+          (
+            await raw(
+              s.url,
+              "POST",
+              base(`/agent-runs/${runId}/tool-results`),
+              h,
+              JSON.stringify({ toolUseId: call.data.toolUseId, result: "ok" }),
+            )
+          ).status,
+        ).toBe(accepted);
         const run = await s.waitForRun(runId);
         expect(run.events.at(-1)).toMatchObject({ type: "result", data: success });
         expect(run.events[0]!.type).toBe(edition === "older" ? "started" : "assistant_delta");
-        const slow = (await raw(s.url, "POST", base("/agent-runs"), h, JSON.stringify({ systemPrompt: "x", prompt: "y", metadata: { scenario: "slow" } }))).json as { runId: string };
+        const slow = (
+          await raw(
+            s.url,
+            "POST",
+            base("/agent-runs"),
+            h,
+            JSON.stringify({ systemPrompt: "x", prompt: "y", metadata: { scenario: "slow" } }),
+          )
+        ).json as { runId: string };
         await raw(s.url, "POST", base(`/agent-runs/${slow.runId}/cancel`), h);
-        expect((await s.waitForRun(slow.runId)).events.at(-1)).toEqual(expect.objectContaining({ type: "cancelled", data: cancelled }));
+        expect((await s.waitForRun(slow.runId)).events.at(-1)).toEqual(
+          expect.objectContaining({ type: "cancelled", data: cancelled }),
+        );
       } finally {
         await s.close();
       }

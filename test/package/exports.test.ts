@@ -50,10 +50,29 @@ const CODEGEN_ONLY = [
 /** Internals of runtime/client exported by no entry at all (the kinds' own plumbing). */
 const NO_ENTRY = ["callOperation", "BodyCheck", "CallContext", "OperationKind", "StreamOpener"];
 
-const MODULES = ["index.ts", "events.ts", "runtime/codegen/v1.ts", "generated/types.ts", "generated/client.ts", "generated/events.ts", "runtime/client/index.ts", "runtime/sse/index.ts", "runtime/events/index.ts", "mantyx/index.ts"];
+const MODULES = [
+  "index.ts",
+  "events.ts",
+  "runtime/codegen/v1.ts",
+  "generated/types.ts",
+  "generated/client.ts",
+  "generated/events.ts",
+  "runtime/client/index.ts",
+  "runtime/sse/index.ts",
+  "runtime/events/index.ts",
+  "mantyx/index.ts",
+];
 const program = ts.createProgram(
   MODULES.map((m) => REPO + m),
-  { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, skipLibCheck: true, noEmit: true, types: [] },
+  {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: [],
+  },
 );
 const checker = program.getTypeChecker();
 
@@ -62,7 +81,10 @@ function exportsOf(file: string): string[] {
   const module = checker.getSymbolAtLocation(program.getSourceFile(REPO + file)!)!;
   return checker
     .getExportsOfModule(module)
-    .map((s) => `${((s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s).flags & ts.SymbolFlags.Value) !== 0 ? "value" : "type"} ${s.name}`)
+    .map(
+      (s) =>
+        `${((s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s).flags & ts.SymbolFlags.Value) !== 0 ? "value" : "type"} ${s.name}`,
+    )
     .sort((a, b) => (a.slice(a.indexOf(" ")) < b.slice(b.indexOf(" ")) ? -1 : 1));
 }
 const names = (file: string): string[] => exportsOf(file).map((e) => e.slice(e.indexOf(" ") + 1));
@@ -98,7 +120,14 @@ describe("the import surface", () => {
   it("what the layers' own indexes export reaches the main entry (runtime/client's less its codegen machinery)", () => {
     const main = new Set(names("index.ts"));
     const internal = new Set([...CODEGEN_ONLY, ...NO_ENTRY]);
-    const missing = ["generated/client.ts", "generated/events.ts", "runtime/client/index.ts", "runtime/sse/index.ts", "runtime/events/index.ts", "mantyx/index.ts"].flatMap((m) =>
+    const missing = [
+      "generated/client.ts",
+      "generated/events.ts",
+      "runtime/client/index.ts",
+      "runtime/sse/index.ts",
+      "runtime/events/index.ts",
+      "mantyx/index.ts",
+    ].flatMap((m) =>
       names(m)
         .filter((n) => !main.has(n) && !internal.has(n))
         .map((n) => `${m}: ${n}`),
@@ -110,6 +139,8 @@ describe("the import surface", () => {
   });
 
   it("/events is the typed event layer: runtime/events and the MANTYX stream, nothing else", () => {
-    expect(names("events.ts")).toEqual([...new Set([...names("runtime/events/index.ts"), ...names("generated/events.ts")])].sort());
+    expect(names("events.ts")).toEqual(
+      [...new Set([...names("runtime/events/index.ts"), ...names("generated/events.ts")])].sort(),
+    );
   });
 });

@@ -38,7 +38,11 @@ export function npmPack(destination: string, workspace?: string): string {
   const before = new Set(readdirSync(destination));
   acquire();
   try {
-    execFileSync("npm", ["pack", "--silent", "--pack-destination", destination, ...(workspace ? ["-w", workspace] : [])], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync(
+      "npm",
+      ["pack", "--silent", "--pack-destination", destination, ...(workspace ? ["-w", workspace] : [])],
+      { cwd: root, stdio: ["ignore", "ignore", "inherit"] },
+    );
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }

@@ -55,7 +55,9 @@ describe("the tarball", () => {
     // The generator is @mantyx/wire-gen, its own package: none of it ships here.
     expect(entries.filter((e) => /^(generator|templates|bin)\//.test(e))).toEqual([]);
     expect(entries).toContain("dist/runtime/codegen/v1.js");
-    expect(entries.filter((e) => /^(generated\/validators\/|generated\/[^/]+\.ts$|runtime\/|index\.ts$)/.test(e))).toEqual([]);
+    expect(
+      entries.filter((e) => /^(generated\/validators\/|generated\/[^/]+\.ts$|runtime\/|index\.ts$)/.test(e)),
+    ).toEqual([]);
     // What its users run, nothing else: the TypeScript conformance kit compiled; the Go module and the Python wheel are other ecosystems' packages.
     expect(entries).toContain("dist/conformance/ts/index.js");
     expect(entries.filter((e) => /\.(go|py)$/.test(e) || /^conformance\//.test(e))).toEqual([]);
@@ -89,7 +91,11 @@ describe("the packed package", () => {
     writeFileSync(join(app, "round-trip.mjs"), await bundleConsumer("package"));
     writeFileSync(join(app, "consumer.mjs"), CONSUMER);
     // Asynchronously: the mock server answers from this process's event loop.
-    const { stdout } = await promisify(execFile)(process.execPath, ["consumer.mjs", server.url, server.workspace, server.apiKey], { cwd: app, encoding: "utf8" });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["consumer.mjs", server.url, server.workspace, server.apiKey],
+      { cwd: app, encoding: "utf8" },
+    );
     const out = JSON.parse(stdout) as Record<string, unknown>;
     expectRoundTrip(out);
     expect(out).toMatchObject({ toolRef: true, sameSse: true });
@@ -117,13 +123,24 @@ export const wrong: RunCreateRequest = { promt: "hi" };
     );
     writeFileSync(
       join(app, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, noEmit: true, lib: ["ES2022", "DOM", "DOM.Iterable"], types: [] }, files: ["consumer.ts"] }),
+      JSON.stringify({
+        compilerOptions: {
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          target: "ES2022",
+          strict: true,
+          noEmit: true,
+          lib: ["ES2022", "DOM", "DOM.Iterable"],
+          types: [],
+        },
+        files: ["consumer.ts"],
+      }),
     );
     const tsc = require.resolve("typescript/bin/tsc");
     expect(() => execFileSync(process.execPath, [tsc, "-p", app], { cwd: app, encoding: "utf8" })).not.toThrow();
   }, 60_000);
 
-  it("tsc with the older node10 resolution (which ignores \"exports\") finds the subpath types through typesVersions", () => {
+  it('tsc with the older node10 resolution (which ignores "exports") finds the subpath types through typesVersions', () => {
     writeFileSync(
       join(app, "legacy.ts"),
       `import { parseSse } from "@mantyx/wire-types/sse";
@@ -138,16 +155,35 @@ export const ref: ToolRef = { kind: "local", name: "t", description: "d", parame
     );
     writeFileSync(
       join(app, "tsconfig.legacy.json"),
-      JSON.stringify({ compilerOptions: { module: "ESNext", moduleResolution: "node10", target: "ES2022", strict: true, noEmit: true, lib: ["ES2022", "DOM", "DOM.Iterable"], types: [], ignoreDeprecations: "5.0" }, files: ["legacy.ts"] }),
+      JSON.stringify({
+        compilerOptions: {
+          module: "ESNext",
+          moduleResolution: "node10",
+          target: "ES2022",
+          strict: true,
+          noEmit: true,
+          lib: ["ES2022", "DOM", "DOM.Iterable"],
+          types: [],
+          ignoreDeprecations: "5.0",
+        },
+        files: ["legacy.ts"],
+      }),
     );
     const tsc = require.resolve("typescript/bin/tsc");
-    expect(() => execFileSync(process.execPath, [tsc, "-p", join(app, "tsconfig.legacy.json")], { cwd: app, encoding: "utf8" })).not.toThrow();
+    expect(() =>
+      execFileSync(process.execPath, [tsc, "-p", join(app, "tsconfig.legacy.json")], { cwd: app, encoding: "utf8" }),
+    ).not.toThrow();
   }, 60_000);
 
   it("a browser bundle gets the browser variants (the client's platform module, the SSE framing); Node, workerd and a plain import get the server ones", async () => {
     const bundleFor = async (platform: "browser" | "node", conditions?: string[]): Promise<string> => {
       const out = await build({
-        stdin: { contents: 'export { MantyxCore, createRun, streamRun } from "@mantyx/wire-types/operations/unvalidated"; export { parseSse, createSseParser } from "@mantyx/wire-types/sse";', resolveDir: app, loader: "js" },
+        stdin: {
+          contents:
+            'export { MantyxCore, createRun, streamRun } from "@mantyx/wire-types/operations/unvalidated"; export { parseSse, createSseParser } from "@mantyx/wire-types/sse";',
+          resolveDir: app,
+          loader: "js",
+        },
         bundle: true,
         format: "esm",
         platform,
@@ -170,13 +206,25 @@ export const ref: ToolRef = { kind: "local", name: "t", description: "d", parame
     expect(browser).toContain("text.split(");
     server(await bundleFor("browser", ["workerd", "worker", "browser"]));
     server(await bundleFor("node"));
-    const imported = execFileSync(process.execPath, ["--input-type=module", "-e", 'import("@mantyx/wire-types/codegen/v1").then((m) => console.log(typeof m.ClientBase))'], { cwd: app, encoding: "utf8" });
+    const imported = execFileSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        'import("@mantyx/wire-types/codegen/v1").then((m) => console.log(typeof m.ClientBase))',
+      ],
+      { cwd: app, encoding: "utf8" },
+    );
     expect(imported.trim()).toBe("function");
   });
 
   it("the main entry bundles for the browser without Node built-ins", async () => {
     const out = await build({
-      stdin: { contents: 'export { MantyxClient, parseSse, decodeEvents } from "@mantyx/wire-types";', resolveDir: app, loader: "js" },
+      stdin: {
+        contents: 'export { MantyxClient, parseSse, decodeEvents } from "@mantyx/wire-types";',
+        resolveDir: app,
+        loader: "js",
+      },
       bundle: true,
       format: "esm",
       platform: "browser",

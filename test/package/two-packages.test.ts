@@ -29,12 +29,16 @@ let typesTarball: string;
 let genTarball: string;
 let server: MockServer;
 
-const npm = (args: string[], cwd: string): string => execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-const install = (cwd: string, tarballs: string[]): string => npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", ...tarballs], cwd);
+const npm = (args: string[], cwd: string): string =>
+  execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+const install = (cwd: string, tarballs: string[]): string =>
+  npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", ...tarballs], cwd);
 
 /** The packages an install put under node_modules (from npm's own record of it). */
 function installed(app: string): string[] {
-  const lock = JSON.parse(readFileSync(join(app, "node_modules", ".package-lock.json"), "utf8")) as { packages: Record<string, unknown> };
+  const lock = JSON.parse(readFileSync(join(app, "node_modules", ".package-lock.json"), "utf8")) as {
+    packages: Record<string, unknown>;
+  };
   return Object.keys(lock.packages).map((p) => p.replace(/^node_modules\//, ""));
 }
 
@@ -74,7 +78,10 @@ describe("@mantyx/wire-gen beside it: mantyx-wire gen in a user's project", () =
     mkdirSync(join(app, "schema"));
     cpSync(join(root, "schema/openapi.yaml"), join(app, "schema/openapi.yaml"));
     bin = join(app, "node_modules/.bin/mantyx-wire");
-    genOutput = execFileSync(bin, ["gen", "--schema", "schema/openapi.yaml", "--out", "src/gen"], { cwd: app, encoding: "utf8" });
+    genOutput = execFileSync(bin, ["gen", "--schema", "schema/openapi.yaml", "--out", "src/gen"], {
+      cwd: app,
+      encoding: "utf8",
+    });
     server = await startMockServer();
   }, 240_000);
 
@@ -89,12 +96,33 @@ describe("@mantyx/wire-gen beside it: mantyx-wire gen in a user's project", () =
 
   it("the installed bin holds the pure-JavaScript code it imports (no package is imported from node_modules), and those packages' licences", () => {
     const dist = join(app, "node_modules/@mantyx/wire-gen/dist");
-    const files = ["mantyx-wire.js", "level-thread-worker.js", ...readdirSync(join(dist, "chunks")).map((f) => join("chunks", f))];
-    const imported = new Set(files.flatMap((f) => [...readFileSync(join(dist, f), "utf8").matchAll(/^(?:import|export|\})[^\n]*\bfrom "([^"]+)";$/gm)].map((m) => m[1]!)));
-    expect([...imported].filter((specifier) => !specifier.startsWith("node:") && !specifier.startsWith("."))).toEqual([]);
+    const files = [
+      "mantyx-wire.js",
+      "level-thread-worker.js",
+      ...readdirSync(join(dist, "chunks")).map((f) => join("chunks", f)),
+    ];
+    const imported = new Set(
+      files.flatMap((f) =>
+        [...readFileSync(join(dist, f), "utf8").matchAll(/^(?:import|export|\})[^\n]*\bfrom "([^"]+)";$/gm)].map(
+          (m) => m[1]!,
+        ),
+      ),
+    );
+    expect([...imported].filter((specifier) => !specifier.startsWith("node:") && !specifier.startsWith("."))).toEqual(
+      [],
+    );
     expect(imported).toContain("node:fs");
     const licences = readFileSync(join(dist, "THIRD_PARTY_LICENSES.txt"), "utf8");
-    for (const name of ["ajv", "commander", "js-yaml", "fast-uri", "fast-deep-equal", "json-schema-traverse", "handlebars"]) expect(licences).toMatch(new RegExp(`^${name} \\d+\\.\\d+\\.\\d+ \\(`, "m"));
+    for (const name of [
+      "ajv",
+      "commander",
+      "js-yaml",
+      "fast-uri",
+      "fast-deep-equal",
+      "json-schema-traverse",
+      "handlebars",
+    ])
+      expect(licences).toMatch(new RegExp(`^${name} \\d+\\.\\d+\\.\\d+ \\(`, "m"));
     expect(licences).toContain("Permission is hereby granted");
   });
 
@@ -126,11 +154,32 @@ console.log(JSON.stringify(seen));
   for (const resolution of ["NodeNext", "bundler"] as const) {
     it(`the output and a program using it pass tsc --strict (${resolution} resolution)`, () => {
       writeFileSync(join(app, "src/main.ts"), PROGRAM);
-      const options = resolution === "NodeNext" ? { module: "NodeNext", moduleResolution: "NodeNext" } : { module: "ESNext", moduleResolution: "bundler" };
+      const options =
+        resolution === "NodeNext"
+          ? { module: "NodeNext", moduleResolution: "NodeNext" }
+          : { module: "ESNext", moduleResolution: "bundler" };
       const config = join(app, `tsconfig.${resolution}.json`);
-      writeFileSync(config, JSON.stringify({ compilerOptions: { ...options, target: "ES2022", strict: true, noEmit: true, allowJs: true, skipLibCheck: false, lib: ["ES2022", "DOM", "DOM.Iterable"], types: [] }, include: ["src"] }));
+      writeFileSync(
+        config,
+        JSON.stringify({
+          compilerOptions: {
+            ...options,
+            target: "ES2022",
+            strict: true,
+            noEmit: true,
+            allowJs: true,
+            skipLibCheck: false,
+            lib: ["ES2022", "DOM", "DOM.Iterable"],
+            types: [],
+          },
+          include: ["src"],
+        }),
+      );
       // A type error in src/main.ts must fail: the check is not vacuous.
-      writeFileSync(join(app, "src/wrong.ts"), 'import type { RunCreateRequest } from "./gen/types.js";\n// @ts-expect-error misspelt field\nexport const r: RunCreateRequest = { promt: "x" };\n');
+      writeFileSync(
+        join(app, "src/wrong.ts"),
+        'import type { RunCreateRequest } from "./gen/types.js";\n// @ts-expect-error misspelt field\nexport const r: RunCreateRequest = { promt: "x" };\n',
+      );
       expect(() => execFileSync(process.execPath, [tsc, "-p", config], { cwd: app, encoding: "utf8" })).not.toThrow();
     }, 300_000); // tsc over the generated output: minutes on a loaded 2-core machine
   }
@@ -140,7 +189,23 @@ console.log(JSON.stringify(seen));
     if (existsSync(join(app, "build/main.js"))) return;
     writeFileSync(join(app, "src/main.ts"), PROGRAM);
     const config = join(app, "tsconfig.build.json");
-    writeFileSync(config, JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, allowJs: true, outDir: "build", rootDir: "src", lib: ["ES2022", "DOM", "DOM.Iterable"], types: [] }, include: ["src"] }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        compilerOptions: {
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          target: "ES2022",
+          strict: true,
+          allowJs: true,
+          outDir: "build",
+          rootDir: "src",
+          lib: ["ES2022", "DOM", "DOM.Iterable"],
+          types: [],
+        },
+        include: ["src"],
+      }),
+    );
     execFileSync(process.execPath, [tsc, "-p", config], { cwd: app, encoding: "utf8" });
   }
 
@@ -150,7 +215,12 @@ console.log(JSON.stringify(seen));
     const { stdout: out } = await promisify(execFile)(process.execPath, [join(app, "build/main.js")], {
       cwd: app,
       encoding: "utf8",
-      env: { ...process.env, MANTYX_URL: server.url, MANTYX_WORKSPACE: server.workspace, MANTYX_API_KEY: server.apiKey },
+      env: {
+        ...process.env,
+        MANTYX_URL: server.url,
+        MANTYX_WORKSPACE: server.workspace,
+        MANTYX_API_KEY: server.apiKey,
+      },
     });
     const seen = JSON.parse(out) as string[];
     expect(seen).toContain("local_tool_call");
@@ -161,7 +231,10 @@ console.log(JSON.stringify(seen));
   it("the same program completes its run against `mantyx-wire mock --port 0 --workspace demo --api-key mantyx_test` started from the installed bin", async () => {
     buildProgram();
     // The mock is the installed package's own process.
-    const mock = spawn(bin, ["mock", "--port", "0", "--workspace", "demo", "--api-key", "mantyx_test"], { cwd: app, stdio: ["ignore", "pipe", "pipe"] });
+    const mock = spawn(bin, ["mock", "--port", "0", "--workspace", "demo", "--api-key", "mantyx_test"], {
+      cwd: app,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     try {
       const url = await firstLine(mock);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

@@ -32,14 +32,23 @@ beforeAll(async () => {
   const script = await bundleConsumer("script", { browser: true });
   const upstream = new URL(api.url);
   site = createServer((req, res) => {
-    if (req.url === "/") return void res.writeHead(200, { "content-type": "text/html" }).end('<!doctype html><script src="/consumer.js"></script>');
+    if (req.url === "/")
+      return void res
+        .writeHead(200, { "content-type": "text/html" })
+        .end('<!doctype html><script src="/consumer.js"></script>');
     if (req.url === "/consumer.js") return void res.writeHead(200, { "content-type": "text/javascript" }).end(script);
     // A base URL that redirects to another origin (the API's own).
-    if (req.url?.startsWith("/hop/")) return void res.writeHead(307, { location: `${api.url}${req.url.slice(4)}`, "access-control-allow-origin": "*" }).end();
-    const proxied = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    if (req.url?.startsWith("/hop/"))
+      return void res
+        .writeHead(307, { location: `${api.url}${req.url.slice(4)}`, "access-control-allow-origin": "*" })
+        .end();
+    const proxied = request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     proxied.on("error", () => res.destroy());
     req.pipe(proxied);
   });
@@ -48,7 +57,15 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     // Without the background-networking flags Chromium keeps dialling out, and this machine refuses those connections.
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }, 60_000);
 
@@ -59,36 +76,57 @@ afterAll(async () => {
 });
 
 describe("the runtime in a browser", () => {
-  const name = available ? "headless Chromium runs the tool round trip" : `headless Chromium runs the tool round trip (SKIPPED: ${CHROMIUM} is not installed)`;
-  it.skipIf(!available)(name, async () => {
-    const page = await browser!.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(String(e)));
-    await page.goto(`${origin}/`);
-    const out = await page.evaluate(
-      async ([base, workspace, key]) => (globalThis as unknown as { portable: { consume(a: string, b: string, c: string): Promise<Record<string, unknown>> } }).portable.consume(base!, workspace!, key!),
-      [origin, api.workspace, api.apiKey],
-    );
-    expect(errors).toEqual([]);
-    expectRoundTrip(out);
-    // A browser owns User-Agent: the client must not try to set it, nor send its custom identity header.
-    const created = api.requests.find((r) => r.method === "POST" && r.path.endsWith("/agent-runs"));
-    expect(created?.headers["x-mantyx-client"]).toBeUndefined();
-    expect(String(created?.headers["user-agent"])).toMatch(/Chrome/);
-  }, 60_000);
+  const name = available
+    ? "headless Chromium runs the tool round trip"
+    : `headless Chromium runs the tool round trip (SKIPPED: ${CHROMIUM} is not installed)`;
+  it.skipIf(!available)(
+    name,
+    async () => {
+      const page = await browser!.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(String(e)));
+      await page.goto(`${origin}/`);
+      const out = await page.evaluate(
+        async ([base, workspace, key]) =>
+          (
+            globalThis as unknown as {
+              portable: { consume(a: string, b: string, c: string): Promise<Record<string, unknown>> };
+            }
+          ).portable.consume(base!, workspace!, key!),
+        [origin, api.workspace, api.apiKey],
+      );
+      expect(errors).toEqual([]);
+      expectRoundTrip(out);
+      // A browser owns User-Agent: the client must not try to set it, nor send its custom identity header.
+      const created = api.requests.find((r) => r.method === "POST" && r.path.endsWith("/agent-runs"));
+      expect(created?.headers["x-mantyx-client"]).toBeUndefined();
+      expect(String(created?.headers["user-agent"])).toMatch(/Chrome/);
+    },
+    60_000,
+  );
 
-  it.skipIf(!available)("a credential outside Authorization is not carried along a redirect the browser hides: a clear error, no leak", async () => {
-    const page = await browser!.newPage();
-    await page.goto(`${origin}/`);
-    const before = api.requests.length;
-    const out = await page.evaluate(
-      async ([base, workspace, key]) =>
-        (globalThis as unknown as { portable: { redirected(a: string, b: string, c: string): Promise<Record<string, unknown>> } }).portable.redirected(base!, workspace!, key!),
-      [`${origin}/hop`, api.workspace, api.apiKey],
-    );
-    expect(out).toMatchObject({ threw: true, name: "ConnectionError", leaks: false });
-    expect(out["message"]).toMatch(/listModels: a browser hides the redirect; not followed \(x-api-key would go along\)/);
-    // The browser did not follow it either: the API origin saw no such request (a page's favicon request aside).
-    expect(api.requests.slice(before).filter((r) => r.path.includes("/models"))).toEqual([]);
-  }, 60_000);
+  it.skipIf(!available)(
+    "a credential outside Authorization is not carried along a redirect the browser hides: a clear error, no leak",
+    async () => {
+      const page = await browser!.newPage();
+      await page.goto(`${origin}/`);
+      const before = api.requests.length;
+      const out = await page.evaluate(
+        async ([base, workspace, key]) =>
+          (
+            globalThis as unknown as {
+              portable: { redirected(a: string, b: string, c: string): Promise<Record<string, unknown>> };
+            }
+          ).portable.redirected(base!, workspace!, key!),
+        [`${origin}/hop`, api.workspace, api.apiKey],
+      );
+      expect(out).toMatchObject({ threw: true, name: "ConnectionError", leaks: false });
+      expect(out["message"]).toMatch(
+        /listModels: a browser hides the redirect; not followed \(x-api-key would go along\)/,
+      );
+      // The browser did not follow it either: the API origin saw no such request (a page's favicon request aside).
+      expect(api.requests.slice(before).filter((r) => r.path.includes("/models"))).toEqual([]);
+    },
+    60_000,
+  );
 });

@@ -29,7 +29,10 @@ const viaPackage: Plugin = {
   name: "via-package",
   setup(b) {
     b.onResolve({ filter: /^\.\.\/\.\.\/index\.js$/ }, () => ({ path: "@mantyx/wire-types", external: true }));
-    b.onResolve({ filter: /^\.\.\/\.\.\/generated\/validators\/index\.js$/ }, () => ({ path: "@mantyx/wire-types/validators", external: true }));
+    b.onResolve({ filter: /^\.\.\/\.\.\/generated\/validators\/index\.js$/ }, () => ({
+      path: "@mantyx/wire-types/validators",
+      external: true,
+    }));
   },
 };
 

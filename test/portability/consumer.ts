@@ -20,10 +20,15 @@ function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
 export async function consume(baseUrl: string, workspace: string, apiKey: string): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
 
-  const bytes = new TextEncoder().encode('id: 1\r\nevent: assistant_delta\r\ndata: {"seq":1,"type":"assistant_delta","data":{"text":"h\u00e9\u2713"}}\r\n\r\n');
+  const bytes = new TextEncoder().encode(
+    'id: 1\r\nevent: assistant_delta\r\ndata: {"seq":1,"type":"assistant_delta","data":{"text":"h\u00e9\u2713"}}\r\n\r\n',
+  );
   const cut = bytes.indexOf(0xc3) + 1; // inside the two bytes of "é"
   const messages = [];
-  for await (const m of parseSse(streamOf([bytes.subarray(0, cut), bytes.subarray(cut, bytes.length - 1), bytes.subarray(bytes.length - 1)]))) messages.push(m);
+  for await (const m of parseSse(
+    streamOf([bytes.subarray(0, cut), bytes.subarray(cut, bytes.length - 1), bytes.subarray(bytes.length - 1)]),
+  ))
+    messages.push(m);
   out["sse"] = messages.map((m) => [m.event, m.id, JSON.parse(m.data).data.text]);
   const events = [];
   for await (const e of decodeEvents(streamOf([bytes]))) events.push(e.type);
@@ -36,7 +41,9 @@ export async function consume(baseUrl: string, workspace: string, apiKey: string
     tools: [{ kind: "local" as const, name: "compute_total", description: "Add tax.", parameters: { type: "object" } }],
   };
   out["validSpec"] = validateRunCreateRequest(spec);
-  out["badSpecIssues"] = validateRunCreateRequestAllErrors({ prompt: 1, reasoningLevel: 101 }) ? 0 : validateRunCreateRequestAllErrors.errors?.length;
+  out["badSpecIssues"] = validateRunCreateRequestAllErrors({ prompt: 1, reasoningLevel: 101 })
+    ? 0
+    : validateRunCreateRequestAllErrors.errors?.length;
 
   const client = new MantyxClient({ baseUrl, workspace, apiKey });
   const { runId } = await client.createRun(spec);

@@ -42,16 +42,23 @@ const args = () => [server.url, server.workspace, server.apiKey];
 describe("the runtime outside Node", () => {
   it("Deno", async () => {
     const deno = join(root, "node_modules", ".bin", "deno");
-    const { stdout } = await run(deno, ["run", "--quiet", "--no-prompt", "--allow-net=127.0.0.1", "consumer.mjs", ...args()], {
-      cwd: dir,
-      env: { ...process.env, DENO_DIR: join(dir, ".deno"), NO_COLOR: "1" },
-    });
+    const { stdout } = await run(
+      deno,
+      ["run", "--quiet", "--no-prompt", "--allow-net=127.0.0.1", "consumer.mjs", ...args()],
+      {
+        cwd: dir,
+        env: { ...process.env, DENO_DIR: join(dir, ".deno"), NO_COLOR: "1" },
+      },
+    );
     expectRoundTrip(JSON.parse(stdout));
   }, 60_000);
 
   it("Bun", async () => {
     const bun = join(root, "node_modules", ".bin", "bun");
-    const { stdout } = await run(bun, ["consumer.mjs", ...args()], { cwd: dir, env: { ...process.env, BUN_INSTALL_CACHE_DIR: join(dir, ".bun") } });
+    const { stdout } = await run(bun, ["consumer.mjs", ...args()], {
+      cwd: dir,
+      env: { ...process.env, BUN_INSTALL_CACHE_DIR: join(dir, ".bun") },
+    });
     expectRoundTrip(JSON.parse(stdout));
   }, 60_000);
 
@@ -59,7 +66,11 @@ describe("the runtime outside Node", () => {
     const vm = new EdgeVM();
     expect(vm.evaluate("typeof process + typeof Buffer + typeof require")).toBe("undefinedundefinedundefined");
     vm.evaluate(script);
-    const out = await vm.evaluate<Promise<Record<string, unknown>>>(`portable.consume(${args().map((a) => JSON.stringify(a)).join(", ")})`);
+    const out = await vm.evaluate<Promise<Record<string, unknown>>>(
+      `portable.consume(${args()
+        .map((a) => JSON.stringify(a))
+        .join(", ")})`,
+    );
     expectRoundTrip(JSON.parse(JSON.stringify(out)));
   }, 60_000);
 });

@@ -30,20 +30,39 @@ const ROUTES: Array<[method: string, path: string, scope: string]> = [
   ["get", "/api/oauth/userinfo", "mantyx.identity:read"],
 ];
 const EVENT_TYPES = [
-  "assistant_delta", "thinking_delta", "tool_result", "local_tool_call", "local_tool_result_in",
-  "loop_detected", "tool_budget_exceeded", "supervisor", "task_plan", "assistant_message",
-  "result", "error", "cancelled",
+  "assistant_delta",
+  "thinking_delta",
+  "tool_result",
+  "local_tool_call",
+  "local_tool_result_in",
+  "loop_detected",
+  "tool_budget_exceeded",
+  "supervisor",
+  "task_plan",
+  "assistant_message",
+  "result",
+  "error",
+  "cancelled",
   // older shapes (http-surface.md) and session replay frames (wire-protocol.md §2.1.1)
-  "started", "tool_call", "user_message",
+  "started",
+  "tool_call",
+  "user_message",
   // October 2026: wire-protocol.md §4.2.1, agent-runs-protocol.md §4.0.2
-  "tool_files", "model_fallback",
+  "tool_files",
+  "model_fallback",
 ];
 /** Replay-only frame types (agent-runs-protocol.md §6.2): frames of `SessionReplayFrame`, not stream events. */
 const REPLAY_ONLY = ["message"];
 /** The machine codes of agent-runs-protocol.md §10 and the older companion, with their status. */
 const ERROR_CODES: Array<[code: string, status: string]> = [
-  ["unauthorized", "401"], ["not_found", "404"], ["invalid_request", "400"], ["invalid_model", "400"],
-  ["unknown_tool_use", "404"], ["run_terminal", "409"], ["rate_limit_exceeded", "429"], ["rate_limited", "429"],
+  ["unauthorized", "401"],
+  ["not_found", "404"],
+  ["invalid_request", "400"],
+  ["invalid_model", "400"],
+  ["unknown_tool_use", "404"],
+  ["run_terminal", "409"],
+  ["rate_limit_exceeded", "429"],
+  ["rate_limited", "429"],
 ];
 const LIST_ROUTES: Array<[path: string, items: string]> = [
   [`${BASE}/agent-runs`, "runs"],
@@ -55,7 +74,12 @@ const TOOL_KINDS = ["mantyx", "mantyx_plugin", "local", "a2a", "a2a_local", "mcp
 
 const specDir = `${repoRoot}../shared/spec`;
 const october = `${specDir}/2026-10`;
-const haveDocs = [`${specDir}/wire-protocol.md`, `${specDir}/http-surface.md`, `${october}/wire-protocol.md`, `${october}/agent-runs-protocol.md`].every((f) => existsSync(f));
+const haveDocs = [
+  `${specDir}/wire-protocol.md`,
+  `${specDir}/http-surface.md`,
+  `${october}/wire-protocol.md`,
+  `${october}/agent-runs-protocol.md`,
+].every((f) => existsSync(f));
 const read = (file: string): string => (haveDocs ? readFileSync(file, "utf8") : "");
 const wire = read(`${specDir}/wire-protocol.md`);
 const surface = read(`${specDir}/http-surface.md`);
@@ -64,7 +88,10 @@ const agentRuns = read(`${october}/agent-runs-protocol.md`);
 
 const schemas = document.components.schemas;
 /** What the walks over every route read of a path item's operations (its `parameters`, beside them, are skipped). */
-interface Operation { responses: Record<string, { $ref?: string; headers?: Record<string, unknown> }>; "x-required-scopes"?: string[] }
+interface Operation {
+  responses: Record<string, { $ref?: string; headers?: Record<string, unknown> }>;
+  "x-required-scopes"?: string[];
+}
 const knownEventMapping: Record<string, string> = schemas.KnownAgentRunEvent.discriminator.mapping;
 const toolKindMapping: Record<string, string> = schemas.ToolRef.discriminator.mapping;
 
@@ -80,20 +107,35 @@ describe("coverage of the documents", () => {
   }
 
   it("the schema has no route the documents do not name", () => {
-    const declared = Object.entries<Record<string, unknown>>(document.paths).flatMap(([p, item]) => Object.keys(item).filter((m) => m !== "parameters").map((m) => `${m} ${p}`));
+    const declared = Object.entries<Record<string, unknown>>(document.paths).flatMap(([p, item]) =>
+      Object.keys(item)
+        .filter((m) => m !== "parameters")
+        .map((m) => `${m} ${p}`),
+    );
     expect(declared.sort()).toEqual(ROUTES.map(([m, p]) => `${m} ${p}`).sort());
   });
 
   it("both vintages of disputed statuses are declared", () => {
-    expect(Object.keys(document.paths[`${BASE}/agent-runs`].post.responses)).toEqual(expect.arrayContaining(["201", "202"]));
-    expect(Object.keys(document.paths[`${BASE}/agent-runs/{runId}/feedback`].post.responses)).toEqual(expect.arrayContaining(["200", "201", "404"]));
-    expect(Object.keys(document.paths[`${BASE}/agent-runs/{runId}/tool-results`].post.responses)).toEqual(expect.arrayContaining(["200", "204", "404", "409"]));
+    expect(Object.keys(document.paths[`${BASE}/agent-runs`].post.responses)).toEqual(
+      expect.arrayContaining(["201", "202"]),
+    );
+    expect(Object.keys(document.paths[`${BASE}/agent-runs/{runId}/feedback`].post.responses)).toEqual(
+      expect.arrayContaining(["200", "201", "404"]),
+    );
+    expect(Object.keys(document.paths[`${BASE}/agent-runs/{runId}/tool-results`].post.responses)).toEqual(
+      expect.arrayContaining(["200", "204", "404", "409"]),
+    );
   });
 
   it("stream route takes lastSeq and Last-Event-ID and names the event union", () => {
     const op = document.paths[`${BASE}/agent-runs/{runId}/stream`].get;
-    expect(op.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`).sort()).toEqual(["header:Last-Event-ID", "query:lastSeq"]);
-    expect(op.responses["200"].content["text/event-stream"]["x-item-schema"]).toEqual({ $ref: "#/components/schemas/AgentRunEvent" });
+    expect(op.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`).sort()).toEqual([
+      "header:Last-Event-ID",
+      "query:lastSeq",
+    ]);
+    expect(op.responses["200"].content["text/event-stream"]["x-item-schema"]).toEqual({
+      $ref: "#/components/schemas/AgentRunEvent",
+    });
   });
 
   it("the schema and the fixture suite's manifest name the October 2026 protocol edition", () => {
@@ -104,7 +146,11 @@ describe("coverage of the documents", () => {
 
   it("both credential forms are security schemes", () => {
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
-    expect(document.components.securitySchemes.apiKeyHeader).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" });
+    expect(document.components.securitySchemes.apiKeyHeader).toMatchObject({
+      type: "apiKey",
+      in: "header",
+      name: "X-API-Key",
+    });
   });
 
   it.each(EVENT_TYPES)("event type %s has a variant in KnownAgentRunEvent", (type) => {
@@ -123,7 +169,9 @@ describe("coverage of the documents", () => {
   });
 
   it("terminal events are marked x-terminal, and only they", () => {
-    const terminal = Object.entries(knownEventMapping).filter(([, ref]) => schemas[ref.split("/").pop()!]["x-terminal"] === true).map(([t]) => t);
+    const terminal = Object.entries(knownEventMapping)
+      .filter(([, ref]) => schemas[ref.split("/").pop()!]["x-terminal"] === true)
+      .map(([t]) => t);
     expect(terminal.sort()).toEqual([...TERMINAL].sort());
   });
 
@@ -131,18 +179,28 @@ describe("coverage of the documents", () => {
     const op = document.paths[path].get;
     const pagination = op["x-pagination"];
     expect(pagination.items).toBe(items);
-    expect(op.parameters.map((p: { $ref?: string; name: string }) => (p.$ref ? document.components.parameters[p.$ref.split("/").pop()!] : p).name)).toContain(pagination.cursorParam);
+    expect(
+      op.parameters.map(
+        (p: { $ref?: string; name: string }) =>
+          (p.$ref ? document.components.parameters[p.$ref.split("/").pop()!] : p).name,
+      ),
+    ).toContain(pagination.cursorParam);
     const body = schemas[op.responses["200"].content["application/json"].schema.$ref.split("/").pop()];
     expect(Object.keys(body.properties)).toEqual(expect.arrayContaining([pagination.nextCursor, items]));
   });
 
   it.each(ERROR_CODES)("error code %s (%s) is a known ErrorBody code", (code) => {
-    expect([...schemas.ErrorBody.properties.error["x-known-values"], ...schemas.ErrorBody.properties.code["x-known-values"]]).toContain(code);
+    expect([
+      ...schemas.ErrorBody.properties.error["x-known-values"],
+      ...schemas.ErrorBody.properties.code["x-known-values"],
+    ]).toContain(code);
   });
 
   it("a rate-limited answer carries Retry-After and the X-RateLimit-* headers, and every workspace route answers them", () => {
     const rateHeaders = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Bucket"];
-    expect(Object.keys(document.components.responses.RateLimited.headers).sort()).toEqual(["Retry-After", ...rateHeaders].sort());
+    expect(Object.keys(document.components.responses.RateLimited.headers).sort()).toEqual(
+      ["Retry-After", ...rateHeaders].sort(),
+    );
     const missing: string[] = [];
     for (const [path, item] of Object.entries<Record<string, Operation>>(document.paths)) {
       if (!path.startsWith(BASE)) continue;
@@ -164,7 +222,12 @@ describe("coverage of the documents", () => {
   });
 
   it("local_tool_call carries its three kind-specific shapes, and the open one of a newer server's kind", () => {
-    expect(schemas.LocalToolCallData.oneOf.map((r: { $ref: string }) => r.$ref.split("/").pop())).toEqual(["LocalToolCallLocal", "LocalToolCallA2a", "LocalToolCallMcp", "LocalToolCallOther"]);
+    expect(schemas.LocalToolCallData.oneOf.map((r: { $ref: string }) => r.$ref.split("/").pop())).toEqual([
+      "LocalToolCallLocal",
+      "LocalToolCallA2a",
+      "LocalToolCallMcp",
+      "LocalToolCallOther",
+    ]);
     expect(schemas.LocalToolCallOther.properties.kind.not.enum).toEqual(["local", "a2a_local", "mcp_local"]);
   });
 
@@ -186,7 +249,9 @@ describe("coverage of the documents", () => {
     it("every event type of the October 2026 vocabulary table, examples and prose is covered", () => {
       const rows = [...wireOctober.matchAll(/^\| `([a-z_]+)`\s+\| M → SDK/gm)].map((m) => m[1]!);
       expect(rows).toContain("tool_files");
-      const examples = [...`${wireOctober}\n${agentRuns}`.matchAll(/"seq": \d+,\s*"type": "([a-z_]+)"/g)].map((m) => m[1]!);
+      const examples = [...`${wireOctober}\n${agentRuns}`.matchAll(/"seq": \d+,\s*"type": "([a-z_]+)"/g)].map(
+        (m) => m[1]!,
+      );
       expect(examples.length).toBeGreaterThanOrEqual(20);
       const prose = [...agentRuns.matchAll(/`([a-z_]+)` SSE event/g)].map((m) => m[1]!);
       expect(prose).toContain("model_fallback");
@@ -195,19 +260,35 @@ describe("coverage of the documents", () => {
       expect(schemas.SessionReplayFrame.properties.type["x-known-values"]).toEqual(expect.arrayContaining(REPLAY_ONLY));
     });
     it("every route of agent-runs-protocol.md's scope table (October 2026) is covered with its scope", () => {
-      const rows = [...agentRuns.matchAll(/^\s*\| `(GET|POST|DELETE)\s+([^`]+)`\s*\| `([^`]+)`\s*\|/gm)].map((m) => [m[1]!.toLowerCase(), m[2]!.trim().replace(/^\.\.\./, BASE), m[3]!]);
+      const rows = [...agentRuns.matchAll(/^\s*\| `(GET|POST|DELETE)\s+([^`]+)`\s*\| `([^`]+)`\s*\|/gm)].map((m) => [
+        m[1]!.toLowerCase(),
+        m[2]!.trim().replace(/^\.\.\./, BASE),
+        m[3]!,
+      ]);
       expect(rows.length).toBe(ROUTES.length);
       expect(rows.map((r) => r.join(" ")).sort()).toEqual(ROUTES.map((r) => r.join(" ")).sort());
     });
     it("every route in agent-runs-protocol.md's route lists (§5, §6) is declared", () => {
-      const listed = [...agentRuns.matchAll(/^(GET|POST|DELETE)\s+\/api\/v1\/workspaces\/\{slug\}(\S*)$/gm)].map((m) => `${m[1]!.toLowerCase()} ${BASE}${m[2]!}`);
+      const listed = [...agentRuns.matchAll(/^(GET|POST|DELETE)\s+\/api\/v1\/workspaces\/\{slug\}(\S*)$/gm)].map(
+        (m) => `${m[1]!.toLowerCase()} ${BASE}${m[2]!}`,
+      );
       expect(listed.length).toBeGreaterThanOrEqual(13);
-      const declared = Object.entries<Record<string, unknown>>(document.paths).flatMap(([p, item]) => Object.keys(item).filter((m) => m !== "parameters").map((m) => `${m} ${p}`));
+      const declared = Object.entries<Record<string, unknown>>(document.paths).flatMap(([p, item]) =>
+        Object.keys(item)
+          .filter((m) => m !== "parameters")
+          .map((m) => `${m} ${p}`),
+      );
       expect(declared).toEqual(expect.arrayContaining(listed));
     });
     it("every scope the October 2026 documents name is required by some route", () => {
       const named = new Set([...agentRuns.matchAll(/\| `([a-z.]+:(?:read|write))`/g)].map((m) => m[1]!));
-      const used = new Set(Object.values<Record<string, Operation>>(document.paths).flatMap((item) => Object.entries(item).filter(([m]) => m !== "parameters").flatMap(([, op]) => op["x-required-scopes"])));
+      const used = new Set(
+        Object.values<Record<string, Operation>>(document.paths).flatMap((item) =>
+          Object.entries(item)
+            .filter(([m]) => m !== "parameters")
+            .flatMap(([, op]) => op["x-required-scopes"]),
+        ),
+      );
       expect([...named].filter((s) => !used.has(s))).toEqual([]);
     });
     it("every error code of agent-runs-protocol.md §10 is covered with its status", () => {
@@ -217,7 +298,11 @@ describe("coverage of the documents", () => {
       expect(ERROR_CODES).toEqual(expect.arrayContaining(rows));
     });
     it("every route in http-surface.md's scope table is covered with its scope", () => {
-      const rows = [...surface.matchAll(/^\| `(GET|POST|DELETE) ([^`]+)` \| `([^`]+)` \|/gm)].map((m) => [m[1]!.toLowerCase(), m[2]!.replace(/^\.\.\./, BASE).replace(/\{(\w+)\}/g, "{$1}"), m[3]!]);
+      const rows = [...surface.matchAll(/^\| `(GET|POST|DELETE) ([^`]+)` \| `([^`]+)` \|/gm)].map((m) => [
+        m[1]!.toLowerCase(),
+        m[2]!.replace(/^\.\.\./, BASE).replace(/\{(\w+)\}/g, "{$1}"),
+        m[3]!,
+      ]);
       expect(rows.length).toBe(11);
       expect(ROUTES.map((r) => r.join(" "))).toEqual(expect.arrayContaining(rows.map((r) => r.join(" "))));
     });

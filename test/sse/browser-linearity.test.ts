@@ -17,7 +17,11 @@ const originals = { decode: TextDecoder.prototype.decode, split: String.prototyp
 
 beforeEach(() => {
   const { decode, split, join } = originals;
-  TextDecoder.prototype.decode = function (this: TextDecoder, input?: AllowSharedBufferSource, options?: TextDecodeOptions) {
+  TextDecoder.prototype.decode = function (
+    this: TextDecoder,
+    input?: AllowSharedBufferSource,
+    options?: TextDecodeOptions,
+  ) {
     work.decoded += input === undefined ? 0 : input.byteLength;
     return decode.call(this, input, options);
   };
@@ -38,18 +42,21 @@ afterEach(() => {
   Array.prototype.join = originals.join;
 });
 
-it.each([1, 2, 7, 4096])("a 192 KiB line of 1-, 2- and 3-byte characters in %i-byte chunks: one pass of decoding, splitting and joining", (size) => {
-  const value = "aé€".repeat(32 * 1024);
-  const bytes = toBytes(`data: ${value}\n\n: done\n`);
-  const text = `data: ${value}\n\n: done\n`;
-  const seen: string[] = [];
-  const feed = decoder({ onMessage: (m) => seen.push(m.data), onComment: (c) => seen.push(c) }, Infinity);
-  work.decoded = work.split = work.joined = 0;
-  for (let i = 0; i < bytes.length; i += size) feed(bytes.subarray(i, i + size));
-  const counted = { ...work };
-  expect(seen).toEqual([value, " done"]);
-  expect(counted.decoded).toBe(bytes.length);
-  expect(counted.split).toBeLessThanOrEqual(text.length);
-  expect(counted.split).toBeGreaterThan(0); // the counters do count
-  expect(counted.joined).toBeLessThanOrEqual(text.length);
-});
+it.each([1, 2, 7, 4096])(
+  "a 192 KiB line of 1-, 2- and 3-byte characters in %i-byte chunks: one pass of decoding, splitting and joining",
+  (size) => {
+    const value = "aé€".repeat(32 * 1024);
+    const bytes = toBytes(`data: ${value}\n\n: done\n`);
+    const text = `data: ${value}\n\n: done\n`;
+    const seen: string[] = [];
+    const feed = decoder({ onMessage: (m) => seen.push(m.data), onComment: (c) => seen.push(c) }, Infinity);
+    work.decoded = work.split = work.joined = 0;
+    for (let i = 0; i < bytes.length; i += size) feed(bytes.subarray(i, i + size));
+    const counted = { ...work };
+    expect(seen).toEqual([value, " done"]);
+    expect(counted.decoded).toBe(bytes.length);
+    expect(counted.split).toBeLessThanOrEqual(text.length);
+    expect(counted.split).toBeGreaterThan(0); // the counters do count
+    expect(counted.joined).toBeLessThanOrEqual(text.length);
+  },
+);

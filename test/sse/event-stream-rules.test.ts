@@ -71,15 +71,33 @@ const cases: Case[] = [
   },
   { name: "CR then CRLF is two line breaks", chunks: ["data: a\r\r\n"], messages: [msg("a")] },
   { name: "LF then CR is two line breaks", chunks: ["data: a\n\rdata: b\n\n"], messages: [msg("a"), msg("b")] },
-  { name: "a line split over many chunks", chunks: ["d", "a", "t", "a", ":", " ", "x", "y", "\n", "\n"], messages: [msg("xy")] },
+  {
+    name: "a line split over many chunks",
+    chunks: ["d", "a", "t", "a", ":", " ", "x", "y", "\n", "\n"],
+    messages: [msg("xy")],
+  },
 
   // Comments
-  { name: "a comment line is reported without the colon and dispatches nothing", chunks: [": heartbeat\n\n"], messages: [], comments: [" heartbeat"] },
+  {
+    name: "a comment line is reported without the colon and dispatches nothing",
+    chunks: [": heartbeat\n\n"],
+    messages: [],
+    comments: [" heartbeat"],
+  },
   { name: "a lone colon is an empty comment", chunks: [":\n"], messages: [], comments: [""] },
-  { name: "a comment inside an event does not interrupt it", chunks: ["data: a\n:c\ndata: b\n\n"], messages: [msg("a\nb")], comments: ["c"] },
+  {
+    name: "a comment inside an event does not interrupt it",
+    chunks: ["data: a\n:c\ndata: b\n\n"],
+    messages: [msg("a\nb")],
+    comments: ["c"],
+  },
 
   // Field syntax
-  { name: "a field without a colon is a name with an empty value (data gives an empty data line)", chunks: ["data\n\n"], messages: [msg("")] },
+  {
+    name: "a field without a colon is a name with an empty value (data gives an empty data line)",
+    chunks: ["data\n\n"],
+    messages: [msg("")],
+  },
   { name: "two colon-less data lines give one LF", chunks: ["data\ndata\n\n"], messages: [msg("\n")] },
   { name: "data: with nothing after the colon is an empty value", chunks: ["data:\n\n"], messages: [msg("")] },
   { name: "data: followed by one space is an empty value", chunks: ["data: \n\n"], messages: [msg("")] },
@@ -103,16 +121,28 @@ const cases: Case[] = [
   { name: "an empty event value means message", chunks: ["event:\ndata: x\n\n"], messages: [msg("x")] },
   { name: "the last event field wins", chunks: ["event: a\nevent: b\ndata: x\n\n"], messages: [msg("x", "b")] },
   { name: "a colon-less event line resets the type", chunks: ["event: a\nevent\ndata: x\n\n"], messages: [msg("x")] },
-  { name: "event type is reset after dispatch", chunks: ["event: a\ndata: 1\n\ndata: 2\n\n"], messages: [msg("1", "a"), msg("2")] },
+  {
+    name: "event type is reset after dispatch",
+    chunks: ["event: a\ndata: 1\n\ndata: 2\n\n"],
+    messages: [msg("1", "a"), msg("2")],
+  },
   {
     name: "an event with no data is not dispatched but its type is still reset",
     chunks: ["event: a\n\ndata: 2\n\n"],
     messages: [msg("2")],
   },
-  { name: "an equal type in the next event is still its own field", chunks: ["event: a\ndata: 1\n\nevent: a\ndata: 2\n\nevent: b\ndata: 3\n\n"], messages: [msg("1", "a"), msg("2", "a"), msg("3", "b")] },
+  {
+    name: "an equal type in the next event is still its own field",
+    chunks: ["event: a\ndata: 1\n\nevent: a\ndata: 2\n\nevent: b\ndata: 3\n\n"],
+    messages: [msg("1", "a"), msg("2", "a"), msg("3", "b")],
+  },
 
   // id
-  { name: "the last event ID persists across events", chunks: ["id: 1\ndata: a\n\ndata: b\n\n"], messages: [msg("a", "message", "1"), msg("b", "message", "1")] },
+  {
+    name: "the last event ID persists across events",
+    chunks: ["id: 1\ndata: a\n\ndata: b\n\n"],
+    messages: [msg("a", "message", "1"), msg("b", "message", "1")],
+  },
   {
     name: "an empty id resets the last event ID (with or without colon)",
     chunks: ["id: 1\ndata: a\n\nid\ndata: b\n\nid: 2\ndata: c\n\nid:\ndata: d\n\n"],
@@ -123,14 +153,36 @@ const cases: Case[] = [
     chunks: ["id: 1\ndata: a\n\nid: 2\u00003\ndata: b\n\n"],
     messages: [msg("a", "message", "1"), msg("b", "message", "1")],
   },
-  { name: "an id in an event without data still sets the last event ID", chunks: ["id: 7\n\ndata: x\n\n"], messages: [msg("x", "message", "7")] },
-  { name: "an id in an incomplete event still counts for later events", chunks: ["id: 7\ndata: x\n\n"], messages: [msg("x", "message", "7")] },
-  { name: "only one space is stripped from an id", chunks: ["id:  5\ndata: x\n\n"], messages: [msg("x", "message", " 5")] },
+  {
+    name: "an id in an event without data still sets the last event ID",
+    chunks: ["id: 7\n\ndata: x\n\n"],
+    messages: [msg("x", "message", "7")],
+  },
+  {
+    name: "an id in an incomplete event still counts for later events",
+    chunks: ["id: 7\ndata: x\n\n"],
+    messages: [msg("x", "message", "7")],
+  },
+  {
+    name: "only one space is stripped from an id",
+    chunks: ["id:  5\ndata: x\n\n"],
+    messages: [msg("x", "message", " 5")],
+  },
 
   // retry
-  { name: "retry with digits sets the reconnection time", chunks: ["retry: 1000\ndata: x\n\n"], messages: [msg("x", "message", "", 1000)], retries: [1000] },
+  {
+    name: "retry with digits sets the reconnection time",
+    chunks: ["retry: 1000\ndata: x\n\n"],
+    messages: [msg("x", "message", "", 1000)],
+    retries: [1000],
+  },
   { name: "retry: 12a is ignored", chunks: ["retry: 12a\ndata: x\n\n"], messages: [msg("x")] },
-  { name: "retry is delivered via onRetry even without a dispatch", chunks: ["retry: 500\n\n"], messages: [], retries: [500] },
+  {
+    name: "retry is delivered via onRetry even without a dispatch",
+    chunks: ["retry: 500\n\n"],
+    messages: [],
+    retries: [500],
+  },
   {
     name: "retry persists across events and later values replace it",
     chunks: ["retry: 5\ndata: a\n\ndata: b\n\nretry: 7\ndata: c\n\n"],
@@ -153,9 +205,24 @@ const cases: Case[] = [
   { name: "empty chunks are harmless", chunks: ["", "data: a\n", "", "\n", ""], messages: [msg("a")] },
 
   // BOM
-  { name: "a UTF-8 BOM at the start is stripped", chunks: [[...BOM], "data: x\n\n"], messages: [msg("x")], atStart: true },
-  { name: "a BOM split byte by byte at the start is stripped", chunks: [[0xef], [0xbb], [0xbf], "data: x\n\n"], messages: [msg("x")], atStart: true },
-  { name: "a BOM at the start of a long first line is stripped", chunks: [[...BOM, 0x64, 0x61], "ta: x\n\n"], messages: [msg("x")], atStart: true },
+  {
+    name: "a UTF-8 BOM at the start is stripped",
+    chunks: [[...BOM], "data: x\n\n"],
+    messages: [msg("x")],
+    atStart: true,
+  },
+  {
+    name: "a BOM split byte by byte at the start is stripped",
+    chunks: [[0xef], [0xbb], [0xbf], "data: x\n\n"],
+    messages: [msg("x")],
+    atStart: true,
+  },
+  {
+    name: "a BOM at the start of a long first line is stripped",
+    chunks: [[...BOM, 0x64, 0x61], "ta: x\n\n"],
+    messages: [msg("x")],
+    atStart: true,
+  },
   {
     name: "only one BOM is stripped: a second one makes an unknown field",
     chunks: [[...BOM, ...BOM], "data: x\n\ndata: y\n\n"],
@@ -168,18 +235,51 @@ const cases: Case[] = [
     messages: [msg("a"), msg("\uFEFFb"), msg("d")],
     atStart: true,
   },
-  { name: "a lone start-of-stream U+FEFF line is stripped, leaving a blank line", chunks: ["\uFEFF\ndata: x\n\n"], messages: [msg("x")], atStart: true },
+  {
+    name: "a lone start-of-stream U+FEFF line is stripped, leaving a blank line",
+    chunks: ["\uFEFF\ndata: x\n\n"],
+    messages: [msg("x")],
+    atStart: true,
+  },
 
   // UTF-8
   { name: "invalid UTF-8 becomes U+FFFD", chunks: ["data: a", [0xff], "b\n\n"], messages: [msg("a\uFFFDb")] },
-  { name: "a truncated sequence before LF becomes one U+FFFD", chunks: ["data: ", [0xf0, 0x9f, 0x98], "\n\n"], messages: [msg("\uFFFD")] },
-  { name: "a truncated sequence at the end of a chunk becomes one U+FFFD", chunks: ["data: ", [0xf0, 0x9f], "\n\n"], messages: [msg("\uFFFD")] },
-  { name: "an overlong encoding becomes U+FFFD per byte", chunks: ["data: ", [0xc0, 0xaf], "\n\n"], messages: [msg("\uFFFD\uFFFD")] },
-  { name: "an encoded surrogate becomes U+FFFD per byte", chunks: ["data: ", [0xed, 0xa0, 0x80], "\n\n"], messages: [msg("\uFFFD\uFFFD\uFFFD")] },
-  { name: "a lone continuation byte in a field name", chunks: [[0x80], "data: x\n\ndata: y\n\n"], messages: [msg("y")] },
-  { name: "non-ASCII text in every field", chunks: ["event: é\nid: 日本\ndata: 😀 ü\n\n"], messages: [msg("😀 ü", "é", "日本")] },
+  {
+    name: "a truncated sequence before LF becomes one U+FFFD",
+    chunks: ["data: ", [0xf0, 0x9f, 0x98], "\n\n"],
+    messages: [msg("\uFFFD")],
+  },
+  {
+    name: "a truncated sequence at the end of a chunk becomes one U+FFFD",
+    chunks: ["data: ", [0xf0, 0x9f], "\n\n"],
+    messages: [msg("\uFFFD")],
+  },
+  {
+    name: "an overlong encoding becomes U+FFFD per byte",
+    chunks: ["data: ", [0xc0, 0xaf], "\n\n"],
+    messages: [msg("\uFFFD\uFFFD")],
+  },
+  {
+    name: "an encoded surrogate becomes U+FFFD per byte",
+    chunks: ["data: ", [0xed, 0xa0, 0x80], "\n\n"],
+    messages: [msg("\uFFFD\uFFFD\uFFFD")],
+  },
+  {
+    name: "a lone continuation byte in a field name",
+    chunks: [[0x80], "data: x\n\ndata: y\n\n"],
+    messages: [msg("y")],
+  },
+  {
+    name: "non-ASCII text in every field",
+    chunks: ["event: é\nid: 日本\ndata: 😀 ü\n\n"],
+    messages: [msg("😀 ü", "é", "日本")],
+  },
   { name: "a 2-byte character split across chunks", chunks: ["data: ", [0xc3], [0xa9], "\n\n"], messages: [msg("é")] },
-  { name: "a 3-byte character split across three chunks", chunks: ["data: ", [0xe6], [0x97], [0xa5], "\n\n"], messages: [msg("日")] },
+  {
+    name: "a 3-byte character split across three chunks",
+    chunks: ["data: ", [0xe6], [0x97], [0xa5], "\n\n"],
+    messages: [msg("日")],
+  },
 ];
 
 function expected(c: Case, label: string): Observed {
@@ -255,7 +355,14 @@ describe("multi-byte characters split at every byte", () => {
 
 describe("batches", () => {
   it("yields one array per chunk that completed messages, never an empty one", async () => {
-    const chunks = ["data: a\n\ndata: b\n\n", "data: c", "\n", "\n", ": only a comment\n", "data: d\n\ndata: e\n\n"].map(toBytes);
+    const chunks = [
+      "data: a\n\ndata: b\n\n",
+      "data: c",
+      "\n",
+      "\n",
+      ": only a comment\n",
+      "data: d\n\ndata: e\n\n",
+    ].map(toBytes);
     const { batches, messages } = await runBatches(chunks);
     expect(messages.map((m) => m.data)).toStrictEqual(["a", "b", "c", "d", "e"]);
     expect(batches).toBe(3);

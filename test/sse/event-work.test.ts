@@ -37,7 +37,10 @@ afterEach(() => {
 const frames = (n: number): string =>
   Array.from({ length: n }, (_, i) => {
     const seq = i + 1;
-    const data = seq % 2 ? { seq, type: "assistant_delta", data: { text: `t${seq} é` } } : { seq, type: "assistant_delta", text: `t${seq}` };
+    const data =
+      seq % 2
+        ? { seq, type: "assistant_delta", data: { text: `t${seq} é` } }
+        : { seq, type: "assistant_delta", text: `t${seq}` };
     return `id: ${seq}\nevent: assistant_delta\ndata: ${JSON.stringify(data)}\n\n`;
   }).join("");
 

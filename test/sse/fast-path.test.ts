@@ -18,14 +18,26 @@ import { referenceParse, referenceWithLimit } from "./reference.js";
 const piece: fc.Arbitrary<Uint8Array> = fc.oneof(
   { weight: 10, arbitrary: fc.stringMatching(/^[a-z0-9 ":{},]{1,40}$/).map(toBytes) },
   { weight: 2, arbitrary: fc.constantFrom("é", "日本", "😀", "’", "ü").map(toBytes) },
-  { weight: 1, arbitrary: fc.constantFrom([0xff], [0xc3], [0xf0, 0x9f], [0x80], [0xe6, 0x97], [0xed, 0xa0, 0x80]).map((b) => Uint8Array.from(b)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom([0xff], [0xc3], [0xf0, 0x9f], [0x80], [0xe6, 0x97], [0xed, 0xa0, 0x80])
+      .map((b) => Uint8Array.from(b)),
+  },
 );
 
-const line = fc.tuple(fc.constantFrom("data: ", "data:", "id: ", "event: ", ": ", "retry: ", ""), fc.array(piece, { maxLength: 6 })).map(([prefix, pieces]) => concatBytes([toBytes(prefix), ...pieces]));
+const line = fc
+  .tuple(fc.constantFrom("data: ", "data:", "id: ", "event: ", ": ", "retry: ", ""), fc.array(piece, { maxLength: 6 }))
+  .map(([prefix, pieces]) => concatBytes([toBytes(prefix), ...pieces]));
 
 const stream = fc
-  .tuple(fc.array(fc.tuple(line, fc.constantFrom("\n", "\n", "\n", "\r\n", "\r"), fc.boolean()), { maxLength: 60 }), fc.option(line))
-  .map(([lines, tail]) => concatBytes([...lines.flatMap(([l, t, blank]) => [l, toBytes(blank ? t + t : t)]), tail ?? new Uint8Array(0)]));
+  .tuple(
+    fc.array(fc.tuple(line, fc.constantFrom("\n", "\n", "\n", "\r\n", "\r"), fc.boolean()), { maxLength: 60 }),
+    fc.option(line),
+  )
+  .map(([lines, tail]) =>
+    concatBytes([...lines.flatMap(([l, t, blank]) => [l, toBytes(blank ? t + t : t)]), tail ?? new Uint8Array(0)]),
+  );
 
 /** Chunks cut at the given points, each a view at offset `shift` (0..7) of its own larger buffer. */
 function shiftedChunks(bytes: Uint8Array, points: number[], shifts: number[]): Uint8Array[] {
@@ -46,7 +58,11 @@ function shiftedChunks(bytes: Uint8Array, points: number[], shifts: number[]): U
 
 function push(chunks: readonly Uint8Array[]) {
   const out = { messages: [] as SseMessage[], retries: [] as number[], comments: [] as string[] };
-  const parser = createSseParser({ onMessage: (m) => out.messages.push(m), onRetry: (r) => out.retries.push(r), onComment: (c) => out.comments.push(c) });
+  const parser = createSseParser({
+    onMessage: (m) => out.messages.push(m),
+    onRetry: (r) => out.retries.push(r),
+    onComment: (c) => out.comments.push(c),
+  });
   for (const c of chunks) parser.feed(c);
   return out;
 }
@@ -66,7 +82,11 @@ describe("ASCII fast path", () => {
     await fc.assert(
       fc.asyncProperty(
         stream.chain((bytes) =>
-          fc.tuple(fc.constant(bytes), fc.array(fc.integer({ min: 0, max: bytes.length }), { maxLength: 12 }), fc.array(fc.integer({ min: 0, max: 7 }), { minLength: 1, maxLength: 8 })),
+          fc.tuple(
+            fc.constant(bytes),
+            fc.array(fc.integer({ min: 0, max: bytes.length }), { maxLength: 12 }),
+            fc.array(fc.integer({ min: 0, max: 7 }), { minLength: 1, maxLength: 8 }),
+          ),
         ),
         async ([bytes, points, shifts]) => {
           const want = referenceParse(bytes);
@@ -84,23 +104,35 @@ describe("ASCII fast path", () => {
 
   it("maxEventBytes counts exact UTF-8 bytes through the fast path (error sizes as the reference says)", () => {
     fc.assert(
-      fc.property(stream, fc.integer({ min: 1, max: 400 }), fc.integer({ min: 0, max: 7 }), fc.integer({ min: 1, max: 6 }), (bytes, limit, shift, every) => {
-        const want = referenceWithLimit(bytes, limit);
-        // Whole input, and chunks cut after every `every`-th terminator (no line pending across chunks).
-        const cuts: number[] = [];
-        let count = 0;
-        for (let i = 0; i < bytes.length; i++) {
-          const b = bytes[i];
-          if ((b === 0x0a || (b === 0x0d && bytes[i + 1] !== 0x0a)) && ++count % every === 0) cuts.push(i + 1);
-        }
-        for (const chunks of [shiftedChunks(bytes, [], [shift]), shiftedChunks(bytes, cuts, [shift, (shift + 3) % 8])]) {
-          const seen: string[] = [];
-          let errorSize: number | undefined;
-          const parser = createSseParser({ onMessage: (m) => seen.push(m.data), onError: (e) => (errorSize = e.size) }, { maxEventBytes: limit });
-          for (const c of chunks) parser.feed(c);
-          expect({ messages: seen, errorSize }).toStrictEqual(want);
-        }
-      }),
+      fc.property(
+        stream,
+        fc.integer({ min: 1, max: 400 }),
+        fc.integer({ min: 0, max: 7 }),
+        fc.integer({ min: 1, max: 6 }),
+        (bytes, limit, shift, every) => {
+          const want = referenceWithLimit(bytes, limit);
+          // Whole input, and chunks cut after every `every`-th terminator (no line pending across chunks).
+          const cuts: number[] = [];
+          let count = 0;
+          for (let i = 0; i < bytes.length; i++) {
+            const b = bytes[i];
+            if ((b === 0x0a || (b === 0x0d && bytes[i + 1] !== 0x0a)) && ++count % every === 0) cuts.push(i + 1);
+          }
+          for (const chunks of [
+            shiftedChunks(bytes, [], [shift]),
+            shiftedChunks(bytes, cuts, [shift, (shift + 3) % 8]),
+          ]) {
+            const seen: string[] = [];
+            let errorSize: number | undefined;
+            const parser = createSseParser(
+              { onMessage: (m) => seen.push(m.data), onError: (e) => (errorSize = e.size) },
+              { maxEventBytes: limit },
+            );
+            for (const c of chunks) parser.feed(c);
+            expect({ messages: seen, errorSize }).toStrictEqual(want);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -111,7 +143,10 @@ describe("ASCII fast path", () => {
       const bytes = concatBytes([first, toBytes(`data: ${"y".repeat(ys)}\n\n`)]);
       const want = referenceWithLimit(bytes, 100);
       let errorSize: number | undefined;
-      const parser = createSseParser({ onMessage: () => {}, onError: (e) => (errorSize = e.size) }, { maxEventBytes: 100 });
+      const parser = createSseParser(
+        { onMessage: () => {}, onError: (e) => (errorSize = e.size) },
+        { maxEventBytes: 100 },
+      );
       for (const c of shiftedChunks(bytes, [first.length], [1, 2])) parser.feed(c);
       expect(errorSize).toBe(want.errorSize);
     }
@@ -130,7 +165,8 @@ describe("ASCII fast path", () => {
       const bytes = concatBytes([ascii.subarray(0, at), toBytes("é"), ascii.subarray(at + 1)]);
       const ref = referenceParse(bytes);
       const seen: SseMessage[][] = [];
-      for await (const b of parseSseBatches(source(shiftedChunks(bytes, [at, at + 1, 8192], [at % 8, 3])))) seen.push(b);
+      for await (const b of parseSseBatches(source(shiftedChunks(bytes, [at, at + 1, 8192], [at % 8, 3]))))
+        seen.push(b);
       expect(seen.flat()).toStrictEqual(ref.messages);
       expect(ref.messages.length).toBeGreaterThanOrEqual(want - 1);
     }
@@ -144,7 +180,13 @@ describe("very long lines (buffered across chunks, decoded once they end)", () =
       fc.tuple(
         fc.constantFrom("data: ", ": ", "id: ", "event: "),
         fc.integer({ min: 60 * 1024, max: 300 * 1024 }),
-        fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom("é", "日本", "😀", "\u{FFFF}", "\xff", "\xc3", "\xf0\x9f")), { maxLength: 8 }),
+        fc.array(
+          fc.tuple(
+            fc.double({ min: 0, max: 1, noNaN: true }),
+            fc.constantFrom("é", "日本", "😀", "\u{FFFF}", "\xff", "\xc3", "\xf0\x9f"),
+          ),
+          { maxLength: 8 },
+        ),
         fc.constantFrom("\n", "\r\n", "\r", "\n\n"),
       ),
       { minLength: 1, maxLength: 3 },
@@ -157,7 +199,14 @@ describe("very long lines (buffered across chunks, decoded once they end)", () =
           let from = 0;
           for (const [where, what] of [...sprinkles].sort((a, b) => a[0] - b[0])) {
             const at = Math.floor(where * length);
-            parts.push(body.subarray(from, at), what.startsWith("\\x") ? toBytes(what) : /[\x80-\xff]/.test(what) && what.length <= 2 ? Uint8Array.from([...what].map((c) => c.charCodeAt(0))) : toBytes(what));
+            parts.push(
+              body.subarray(from, at),
+              what.startsWith("\\x")
+                ? toBytes(what)
+                : /[\x80-\xff]/.test(what) && what.length <= 2
+                  ? Uint8Array.from([...what].map((c) => c.charCodeAt(0)))
+                  : toBytes(what),
+            );
             from = at;
           }
           parts.push(body.subarray(from), toBytes(end), toBytes("data: short\n\n"));
@@ -169,7 +218,13 @@ describe("very long lines (buffered across chunks, decoded once they end)", () =
   it("any chunking, split characters and invalid bytes at chunk edges: same as the reference", async () => {
     await fc.assert(
       fc.asyncProperty(
-        longStream.chain((bytes) => fc.tuple(fc.constant(bytes), fc.array(fc.integer({ min: 0, max: bytes.length }), { maxLength: 20 }), fc.constantFrom(1000, 4096, 65535, 65536, 65537))),
+        longStream.chain((bytes) =>
+          fc.tuple(
+            fc.constant(bytes),
+            fc.array(fc.integer({ min: 0, max: bytes.length }), { maxLength: 20 }),
+            fc.constantFrom(1000, 4096, 65535, 65536, 65537),
+          ),
+        ),
         async ([bytes, points, every]) => {
           const want = referenceParse(bytes);
           expect(push(shiftedChunks(bytes, points, [0, 3]))).toStrictEqual(want);
@@ -189,7 +244,12 @@ describe("very long lines (buffered across chunks, decoded once they end)", () =
     for (const char of ["é", "日", "😀", "\ufffd"]) {
       const c = toBytes(char);
       for (let at = 65530; at < 65540; at++) {
-        const line = concatBytes([toBytes("data: "), new Uint8Array(at - 6).fill(0x61), c, new Uint8Array(90_000).fill(0x62)]);
+        const line = concatBytes([
+          toBytes("data: "),
+          new Uint8Array(at - 6).fill(0x61),
+          c,
+          new Uint8Array(90_000).fill(0x62),
+        ]);
         for (const end of ["\n\n", "\r\n\r\n", "\r\r", "\r\ndata: more\n\n"]) {
           const bytes = concatBytes([line, toBytes(end), toBytes("data: next\n\n")]);
           const want = referenceParse(bytes);
@@ -208,11 +268,18 @@ describe("very long lines (buffered across chunks, decoded once they end)", () =
     const fed = (limit: number, chunks: Uint8Array[]) => {
       let errorSize: number | undefined;
       const seen: string[] = [];
-      const parser = createSseParser({ onMessage: (m) => seen.push(m.data), onError: (e) => (errorSize = e.size) }, { maxEventBytes: limit });
+      const parser = createSseParser(
+        { onMessage: (m) => seen.push(m.data), onError: (e) => (errorSize = e.size) },
+        { maxEventBytes: limit },
+      );
       for (const c of chunks) parser.feed(c);
       return { messages: seen, errorSize };
     };
-    const inKiB = shiftedChunks(line, Array.from({ length: 300 }, (_, i) => (i + 1) * 1000), [0]);
+    const inKiB = shiftedChunks(
+      line,
+      Array.from({ length: 300 }, (_, i) => (i + 1) * 1000),
+      [0],
+    );
     // The line is 204808 bytes without its terminator ("é" is 2).
     for (const limit of [100 * 1024, line.length - 3, line.length - 4]) {
       const want = referenceWithLimit(line, limit);
@@ -226,7 +293,10 @@ describe("very long lines (buffered across chunks, decoded once they end)", () =
         expect(chunked.messages).toEqual([]);
         const over = chunked.errorSize! - limit;
         expect(over, `limit ${limit}, 1 KB chunks`).toBeGreaterThan(0);
-        expect(chunked.errorSize === want.errorSize || (over <= 1000 && chunked.errorSize! % 1000 === 0), `size ${chunked.errorSize}`).toBe(true);
+        expect(
+          chunked.errorSize === want.errorSize || (over <= 1000 && chunked.errorSize! % 1000 === 0),
+          `size ${chunked.errorSize}`,
+        ).toBe(true);
       }
     }
   });

@@ -20,8 +20,16 @@ describe("decodeEventMessage reads both frame shapes", () => {
     ["the nested envelope", msg(envelope, "assistant_delta"), "envelope"],
     ["a flattened frame with its type", msg({ seq: 7, type: "assistant_delta", text: "Hi" }), "flat"],
     ["a flattened frame typed only by the event: line", msg({ seq: 7, text: "Hi" }, "assistant_delta"), "flat"],
-    ["a flattened frame whose type wins over a different event: line", msg({ seq: 7, type: "assistant_delta", text: "Hi" }, "update"), "flat"],
-    ["an envelope without type, typed by the event: line", msg({ seq: 7, data: { text: "Hi" } }, "assistant_delta"), "envelope"],
+    [
+      "a flattened frame whose type wins over a different event: line",
+      msg({ seq: 7, type: "assistant_delta", text: "Hi" }, "update"),
+      "flat",
+    ],
+    [
+      "an envelope without type, typed by the event: line",
+      msg({ seq: 7, data: { text: "Hi" } }, "assistant_delta"),
+      "envelope",
+    ],
   ];
   it.each(cases)("%s", (_name, message, shape) => {
     const event = decodeEventMessage(message);
@@ -60,25 +68,43 @@ describe("decodeEventMessage reads both frame shapes", () => {
 
 describe("a data member decides the shape only as the envelope's one payload (docs/client-faults.md)", () => {
   const call = { toolUseId: "tu_1", name: "add", args: { a: 1 }, kind: "local" };
-  it.each([["a string", "extra"], ["an object", { nested: 1 }], ["an array", [1]], ["null", null], ["an object shaped like a payload", { toolUseId: "other", name: "x", args: {} }]])(
-    "a flat frame whose payload gained a data member (%s) stays flat, its payload whole",
-    (_name, extra) => {
-      const event = decodeEventMessage(msg({ seq: 4, type: "local_tool_call", ...call, data: extra }));
-      expect(event).toEqual({ seq: 4, type: "local_tool_call", data: { ...call, data: extra } });
-      expect(frameShapeOf(event as object)).toBe("flat");
-    },
-  );
+  it.each([
+    ["a string", "extra"],
+    ["an object", { nested: 1 }],
+    ["an array", [1]],
+    ["null", null],
+    ["an object shaped like a payload", { toolUseId: "other", name: "x", args: {} }],
+  ])("a flat frame whose payload gained a data member (%s) stays flat, its payload whole", (_name, extra) => {
+    const event = decodeEventMessage(msg({ seq: 4, type: "local_tool_call", ...call, data: extra }));
+    expect(event).toEqual({ seq: 4, type: "local_tool_call", data: { ...call, data: extra } });
+    expect(frameShapeOf(event as object)).toBe("flat");
+  });
 
   it("the same rule in the transcript reader and the mock's writer; a payload of one object data has no flat form", async () => {
     const { toEnvelope, toFlat } = await import("../../generator/transcript/frame-shape.js");
-    expect(toEnvelope({ seq: 4, type: "t", a: 1, data: { b: 2 } })).toEqual({ event: { seq: 4, type: "t", data: { a: 1, data: { b: 2 } } }, shape: "flat" });
-    expect(toEnvelope({ seq: 4, type: "t", data: "x" })).toEqual({ event: { seq: 4, type: "t", data: { data: "x" } }, shape: "flat" });
+    expect(toEnvelope({ seq: 4, type: "t", a: 1, data: { b: 2 } })).toEqual({
+      event: { seq: 4, type: "t", data: { a: 1, data: { b: 2 } } },
+      shape: "flat",
+    });
+    expect(toEnvelope({ seq: 4, type: "t", data: "x" })).toEqual({
+      event: { seq: 4, type: "t", data: { data: "x" } },
+      shape: "flat",
+    });
     expect(toEnvelope({ seq: 4, type: "t", data: { b: 2 } }).shape).toBe("envelope");
-    expect(toFlat({ seq: 4, type: "t", data: { a: 1, data: { b: 2 } } })).toEqual({ seq: 4, type: "t", a: 1, data: { b: 2 } });
+    expect(toFlat({ seq: 4, type: "t", data: { a: 1, data: { b: 2 } } })).toEqual({
+      seq: 4,
+      type: "t",
+      a: 1,
+      data: { b: 2 },
+    });
     expect(() => toFlat({ seq: 4, type: "t", data: { data: { b: 2 } } })).toThrow(/no flattened frame/);
     const { frameOf } = await import("../../generator/mock/run-state.js");
-    expect(frameOf({ seq: 4, type: "t", data: { a: 1, data: "x" } } as never, "flat")).toContain('data: {"seq":4,"type":"t","a":1,"data":"x"}');
-    expect(frameOf({ seq: 4, type: "t", data: { data: { b: 2 } } } as never, "flat")).toContain('data: {"seq":4,"type":"t","data":{"data":{"b":2}}}');
+    expect(frameOf({ seq: 4, type: "t", data: { a: 1, data: "x" } } as never, "flat")).toContain(
+      'data: {"seq":4,"type":"t","a":1,"data":"x"}',
+    );
+    expect(frameOf({ seq: 4, type: "t", data: { data: { b: 2 } } } as never, "flat")).toContain(
+      'data: {"seq":4,"type":"t","data":{"data":{"b":2}}}',
+    );
   });
 });
 
@@ -99,7 +125,14 @@ describe("the mock server sends either shape; the client delivers the same event
     const nested = await run(undefined);
     const flat = await run("flat");
     const untyped = await run("flat-untyped");
-    expect(nested.events.map((e) => e.type)).toEqual(["started", "tool_call", "tool_result", "assistant_delta", "assistant_message", "result"]);
+    expect(nested.events.map((e) => e.type)).toEqual([
+      "started",
+      "tool_call",
+      "tool_result",
+      "assistant_delta",
+      "assistant_message",
+      "result",
+    ]);
     expect(flat.events).toEqual(nested.events);
     expect(untyped.events).toEqual(nested.events);
     expect(nested.shapes.every((s) => s === "envelope")).toBe(true);
@@ -120,6 +153,8 @@ describe("the codegen contract revision that reads flattened frames", () => {
     const events = readFileSync(new URL("../../generated/events.ts", import.meta.url), "utf8");
     expect(events).toContain('payload: "data"');
     expect(CODEGEN_V1_REVISION).toBeGreaterThanOrEqual(3);
-    expect(() => requireCodegenRevision(CODEGEN_V1_REVISION + 1, "mantyx-wire next")).toThrow(/needs codegen\/v1 revision \d+; the installed @mantyx\/wire-types has/);
+    expect(() => requireCodegenRevision(CODEGEN_V1_REVISION + 1, "mantyx-wire next")).toThrow(
+      /needs codegen\/v1 revision \d+; the installed @mantyx\/wire-types has/,
+    );
   });
 });

@@ -19,7 +19,11 @@ type Framing = typeof serverFraming;
 /** Everything one framing did with the chunks: what it reported, in order, and how it stopped. */
 function run(framing: Framing, chunks: readonly Uint8Array[], max: number): unknown[] {
   const seen: unknown[] = [];
-  const cb: SseParserCallbacks = { onMessage: (m) => seen.push(["message", m]), onRetry: (ms) => seen.push(["retry", ms]), onComment: (c) => seen.push(["comment", c]) };
+  const cb: SseParserCallbacks = {
+    onMessage: (m) => seen.push(["message", m]),
+    onRetry: (ms) => seen.push(["retry", ms]),
+    onComment: (c) => seen.push(["comment", c]),
+  };
   const feed = framing(cb, max);
   try {
     for (const chunk of chunks) feed(chunk);
@@ -29,25 +33,38 @@ function run(framing: Framing, chunks: readonly Uint8Array[], max: number): unkn
   return seen;
 }
 
-const text = fc.oneof(fc.string({ unit: "grapheme", maxLength: 12 }), fc.constantFrom("", "é", "😀", "\uFEFF", "ü".repeat(40), "a:b", " x"));
+const text = fc.oneof(
+  fc.string({ unit: "grapheme", maxLength: 12 }),
+  fc.constantFrom("", "é", "😀", "\uFEFF", "ü".repeat(40), "a:b", " x"),
+);
 const line = fc.oneof(
-  fc.tuple(fc.constantFrom("data", "data", "event", "id", "retry", "x", ""), fc.constantFrom(":", ": ", ""), text).map(([n, s, v]) => n + s + v),
+  fc
+    .tuple(fc.constantFrom("data", "data", "event", "id", "retry", "x", ""), fc.constantFrom(":", ": ", ""), text)
+    .map(([n, s, v]) => n + s + v),
   fc.constant(""),
   text.map((v) => `:${v}`),
   fc.stringMatching(/^retry: ?[0-9]{1,4}$/),
 );
-const stream = fc.tuple(fc.boolean(), fc.array(fc.tuple(line, fc.constantFrom("\n", "\r", "\r\n")), { maxLength: 30 })).map(([bom, lines]) => toBytes((bom ? "\uFEFF" : "") + lines.map(([l, t]) => l + t).join("")));
+const stream = fc
+  .tuple(fc.boolean(), fc.array(fc.tuple(line, fc.constantFrom("\n", "\r", "\r\n")), { maxLength: 30 }))
+  .map(([bom, lines]) => toBytes((bom ? "\uFEFF" : "") + lines.map(([l, t]) => l + t).join("")));
 
 /** `bytes` cut at the points `cuts` (taken modulo its length + 1, each once, in order). */
-const cut = (bytes: Uint8Array, cuts: number[]): Uint8Array[] => splitAt(bytes, ...[...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b));
+const cut = (bytes: Uint8Array, cuts: number[]): Uint8Array[] =>
+  splitAt(bytes, ...[...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b));
 
 describe("the server and browser framings", () => {
   it("agree on every valid UTF-8 stream, chunking and limit", () => {
     fc.assert(
-      fc.property(stream, fc.array(fc.nat(), { maxLength: 12 }), fc.integer({ min: 1, max: 200 }), (bytes, cuts, max) => {
-        const chunks = cut(bytes, cuts);
-        expect(run(browserFraming, chunks, max)).toEqual(run(serverFraming, chunks, max));
-      }),
+      fc.property(
+        stream,
+        fc.array(fc.nat(), { maxLength: 12 }),
+        fc.integer({ min: 1, max: 200 }),
+        (bytes, cuts, max) => {
+          const chunks = cut(bytes, cuts);
+          expect(run(browserFraming, chunks, max)).toEqual(run(serverFraming, chunks, max));
+        },
+      ),
       { numRuns: 3000, seed: 2026_12_01 },
     );
   });

@@ -7,8 +7,14 @@ import { createSseParser, parseSse, parseSseBatches, type SseMessage } from "../
 import { toBytes } from "./helpers.js";
 
 const apis = [
-  ["parseSse", (s: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, o?: { signal?: AbortSignal }) => parseSse(s, o)],
-  ["parseSseBatches", (s: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, o?: { signal?: AbortSignal }) => parseSseBatches(s, o)],
+  [
+    "parseSse",
+    (s: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, o?: { signal?: AbortSignal }) => parseSse(s, o),
+  ],
+  [
+    "parseSseBatches",
+    (s: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, o?: { signal?: AbortSignal }) => parseSseBatches(s, o),
+  ],
 ] as const;
 
 /** An endless stream of one-message chunks that records pulls and cancellation. */

@@ -44,7 +44,9 @@ function expectLimitError(error: unknown, buffer: "event" | "line"): asserts err
 
 describe("maxEventBytes", () => {
   it("an event over the limit throws a typed error after the earlier messages of the same chunk (parseSse)", async () => {
-    const { messages, error } = await collect(parseSse(streamOf([toBytes(small + big + small)]), { maxEventBytes: LIMIT }));
+    const { messages, error } = await collect(
+      parseSse(streamOf([toBytes(small + big + small)]), { maxEventBytes: LIMIT }),
+    );
     expect(messages.map((m) => m.data)).toStrictEqual(["first", "second"]);
     expectLimitError(error, "event");
   });
@@ -53,13 +55,18 @@ describe("maxEventBytes", () => {
     const batches: string[][] = [];
     let error: unknown;
     try {
-      for await (const b of parseSseBatches(streamOf([toBytes(small), toBytes(small + big)]), { maxEventBytes: LIMIT })) {
+      for await (const b of parseSseBatches(streamOf([toBytes(small), toBytes(small + big)]), {
+        maxEventBytes: LIMIT,
+      })) {
         batches.push(b.map((m) => m.data));
       }
     } catch (e) {
       error = e;
     }
-    expect(batches).toStrictEqual([["first", "second"], ["first", "second"]]);
+    expect(batches).toStrictEqual([
+      ["first", "second"],
+      ["first", "second"],
+    ]);
     expectLimitError(error, "event");
   });
 
@@ -155,13 +162,21 @@ describe("maxEventBytes", () => {
       const comments: number[] = [];
       const errors: SseParseError[] = [];
       const parser = createSseParser(
-        { onMessage: (m) => seen.push(m.data), onComment: (c) => comments.push(c.length), onError: (e) => errors.push(e) },
+        {
+          onMessage: (m) => seen.push(m.data),
+          onComment: (c) => comments.push(c.length),
+          onError: (e) => errors.push(e),
+        },
         { maxEventBytes: LIMIT },
       );
       for (const c of chunks) parser.feed(c);
       return { seen, comments, errors };
     };
-    for (const [length, fails] of [[LIMIT, false], [LIMIT + 1, true], [3 * LIMIT, true]] as const) {
+    for (const [length, fails] of [
+      [LIMIT, false],
+      [LIMIT + 1, true],
+      [3 * LIMIT, true],
+    ] as const) {
       // The comment line is `length` bytes, its ':' included.
       const bytes = toBytes(`data: before\n\n:${"c".repeat(length - 1)}\ndata: after\n\n`);
       for (let at = 0; at <= bytes.length; at++) {
@@ -173,7 +188,11 @@ describe("maxEventBytes", () => {
           expect(errors, where).toHaveLength(1);
           expectLimitError(errors[0], "line");
         } else {
-          expect({ seen, comments, errors }, where).toStrictEqual({ seen: ["before", "after"], comments: [length - 1], errors: [] });
+          expect({ seen, comments, errors }, where).toStrictEqual({
+            seen: ["before", "after"],
+            comments: [length - 1],
+            errors: [],
+          });
         }
       }
       if (fails) {
@@ -185,14 +204,24 @@ describe("maxEventBytes", () => {
   });
 
   it("a leading BOM is not part of the first line's size, whole or split at any point (also while that line is unterminated)", () => {
-    for (const [line, fails] of [["data:12345", false], ["data:123456", true]] as const) {
+    for (const [line, fails] of [
+      ["data:12345", false],
+      ["data:123456", true],
+    ] as const) {
       const bytes = concatBytes([Uint8Array.from([0xef, 0xbb, 0xbf]), toBytes(`${line}\n\n`)]);
       for (let at = 0; at <= bytes.length; at++) {
         const seen: string[] = [];
         const errors: SseParseError[] = [];
-        const parser = createSseParser({ onMessage: (m) => seen.push(m.data), onError: (e) => errors.push(e) }, { maxEventBytes: 10 });
+        const parser = createSseParser(
+          { onMessage: (m) => seen.push(m.data), onError: (e) => errors.push(e) },
+          { maxEventBytes: 10 },
+        );
         for (const c of at === bytes.length ? [bytes] : splitAt(bytes, at)) parser.feed(c);
-        expect({ at, seen, errors: errors.map((e) => e.size) }).toStrictEqual({ at, seen: fails ? [] : ["12345"], errors: fails ? [11] : [] });
+        expect({ at, seen, errors: errors.map((e) => e.size) }).toStrictEqual({
+          at,
+          seen: fails ? [] : ["12345"],
+          errors: fails ? [11] : [],
+        });
       }
     }
   });
@@ -229,7 +258,10 @@ describe("maxEventBytes counts exact UTF-8 bytes for non-ASCII text", () => {
   function sizeError(text: string, limit: number, chunks = 1): { seen: string[]; error: SseParseError | undefined } {
     const seen: string[] = [];
     let error: SseParseError | undefined;
-    const parser = createSseParser({ onMessage: (m) => seen.push(m.data), onError: (e) => (error = e) }, { maxEventBytes: limit });
+    const parser = createSseParser(
+      { onMessage: (m) => seen.push(m.data), onError: (e) => (error = e) },
+      { maxEventBytes: limit },
+    );
     const bytes = toBytes(text);
     const step = Math.ceil(bytes.length / chunks);
     for (let i = 0; i < bytes.length; i += step) parser.feed(bytes.subarray(i, i + step));
@@ -275,7 +307,12 @@ describe("maxEventBytes property", () => {
     fc.constantFrom("é", "日本語", "😀", "ü".repeat(40), "x".repeat(60)),
   );
   const line = fc.oneof(
-    { weight: 6, arbitrary: fc.tuple(fc.constantFrom("data: ", "data:", "event: ", "id: ", "foo: ", ":"), fc.array(piece, { maxLength: 4 })).map(([p, v]) => p + v.join("")) },
+    {
+      weight: 6,
+      arbitrary: fc
+        .tuple(fc.constantFrom("data: ", "data:", "event: ", "id: ", "foo: ", ":"), fc.array(piece, { maxLength: 4 }))
+        .map(([p, v]) => p + v.join("")),
+    },
     { weight: 2, arbitrary: fc.constant("") },
   );
   const stream = fc

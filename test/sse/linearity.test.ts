@@ -16,7 +16,11 @@ const originals = { decode: TextDecoder.prototype.decode, set: typedArrayProto.s
 
 beforeEach(() => {
   const { decode, set, slice } = originals;
-  TextDecoder.prototype.decode = function (this: TextDecoder, input?: AllowSharedBufferSource, options?: TextDecodeOptions) {
+  TextDecoder.prototype.decode = function (
+    this: TextDecoder,
+    input?: AllowSharedBufferSource,
+    options?: TextDecodeOptions,
+  ) {
     work.decodeCalls++;
     work.decodedBytes += input === undefined ? 0 : input.byteLength;
     return decode.call(this, input, options);
@@ -40,12 +44,15 @@ afterEach(() => {
 
 function feed(bytes: Uint8Array, chunkSize: number) {
   const seen = { messages: 0, chars: 0 };
-  const parser = createSseParser({
-    onMessage: (m) => {
-      seen.messages++;
-      seen.chars += m.data.length;
+  const parser = createSseParser(
+    {
+      onMessage: (m) => {
+        seen.messages++;
+        seen.chars += m.data.length;
+      },
     },
-  }, { maxEventBytes: Infinity });
+    { maxEventBytes: Infinity },
+  );
   work.decodeCalls = work.decodedBytes = work.copiedBytes = 0;
   let chunks = 0;
   for (let i = 0; i < bytes.length; i += chunkSize) {
@@ -57,21 +64,25 @@ function feed(bytes: Uint8Array, chunkSize: number) {
 
 const frames = Array.from(
   { length: 2000 },
-  (_, i) => `id: ${i}\nevent: assistant_delta\ndata: {"seq":${i},"type":"assistant_delta","data":{"text":"${i % 3 ? "h" : "hé"}llo ${"w".repeat(i % 50)}"}}\n\n`,
+  (_, i) =>
+    `id: ${i}\nevent: assistant_delta\ndata: {"seq":${i},"type":"assistant_delta","data":{"text":"${i % 3 ? "h" : "hé"}llo ${"w".repeat(i % 50)}"}}\n\n`,
 );
 const realistic = toBytes(frames.join(""));
 const realisticChars = frames.reduce((n, f) => n + f.split("\n")[2]!.length - "data: ".length, 0);
 
 describe("linear work", () => {
-  it.each([1, 7, 100, 1024, 16 * 1024, 1 << 20])("realistic stream (ASCII and non-ASCII lines) in %i-byte chunks: each byte decoded once, copies bounded", (size) => {
-    const { seen, stats } = feed(realistic, size);
-    expect(seen).toStrictEqual({ messages: 2000, chars: realisticChars });
-    expect(stats.decodedBytes).toBeLessThanOrEqual(realistic.length);
-    expect(stats.decodedBytes).toBeGreaterThanOrEqual(realistic.length - 8 * 2000); // the counters do count
-    expect(stats.copiedBytes).toBeLessThanOrEqual(2 * realistic.length);
-    // Each decode call covers at least one whole line: never more calls than lines.
-    expect(stats.decodeCalls).toBeLessThanOrEqual(2000 * 4);
-  });
+  it.each([1, 7, 100, 1024, 16 * 1024, 1 << 20])(
+    "realistic stream (ASCII and non-ASCII lines) in %i-byte chunks: each byte decoded once, copies bounded",
+    (size) => {
+      const { seen, stats } = feed(realistic, size);
+      expect(seen).toStrictEqual({ messages: 2000, chars: realisticChars });
+      expect(stats.decodedBytes).toBeLessThanOrEqual(realistic.length);
+      expect(stats.decodedBytes).toBeGreaterThanOrEqual(realistic.length - 8 * 2000); // the counters do count
+      expect(stats.copiedBytes).toBeLessThanOrEqual(2 * realistic.length);
+      // Each decode call covers at least one whole line: never more calls than lines.
+      expect(stats.decodeCalls).toBeLessThanOrEqual(2000 * 4);
+    },
+  );
 
   it("one 16 KiB chunk of ASCII frames with a few non-ASCII ones: decoded in one call, or two (split at the last blank line)", () => {
     const chunk = toBytes(frames.slice(0, 100).join(""));

@@ -29,9 +29,12 @@ const lineContent: fc.Arbitrary<Uint8Array> = fc.oneof(
   { weight: 1, arbitrary: value.map((v) => toBytes(`:${v}`)) }, // comment
   {
     weight: 1,
-    arbitrary: fc.tuple(fc.constantFrom("data: ", "id: ", ""), fc.constantFrom([0xff], [0xc3], [0xf0, 0x9f], [0x80], [0xef, 0xbb, 0xbf], [0xed, 0xa0, 0x80], [0xc3, 0xa9])).map(
-      ([prefix, raw]) => concatBytes([toBytes(prefix), Uint8Array.from(raw)]),
-    ),
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom("data: ", "id: ", ""),
+        fc.constantFrom([0xff], [0xc3], [0xf0, 0x9f], [0x80], [0xef, 0xbb, 0xbf], [0xed, 0xa0, 0x80], [0xc3, 0xa9]),
+      )
+      .map(([prefix, raw]) => concatBytes([toBytes(prefix), Uint8Array.from(raw)])),
   },
 );
 

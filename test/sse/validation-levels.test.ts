@@ -16,11 +16,22 @@ import { clientFor, collect, useMockServer } from "../client/helpers.js";
 
 const server = useMockServer();
 const msg = (data: unknown): SseMessage => ({ event: "message", data: JSON.stringify(data), id: "9" });
-const lenientResult = { seq: 9, type: "result", data: { ok: true, text: "Done.", model: { id: "m", provider: "openai", vendorModelId: "gpt-6", reasoningEffort: "extreme" } } };
+const lenientResult = {
+  seq: 9,
+  type: "result",
+  data: {
+    ok: true,
+    text: "Done.",
+    model: { id: "m", provider: "openai", vendorModelId: "gpt-6", reasoningEffort: "extreme" },
+  },
+};
 
 async function lenientRun(options: Parameters<typeof clientFor>[1]) {
   const warnings: Array<{ message: string; detail: unknown }> = [];
-  const client = clientFor(server(), { ...options, onWarning: (message, detail) => void warnings.push({ message, detail }) });
+  const client = clientFor(server(), {
+    ...options,
+    onWarning: (message, detail) => void warnings.push({ message, detail }),
+  });
   const { runId } = await client.createRun({ systemPrompt: "s", prompt: "p", metadata: { scenario: "lenient" } });
   const events = await collect(client.streamRun(runId));
   return { events, warnings };
@@ -56,7 +67,10 @@ describe("strict checking of events: an opt-in", () => {
     server().faults.push("drop-after=1", "ignore-resume");
     const { events, warnings } = await lenientRun({ strictEvents: validateAgentRunEvent });
     expect(events.map((e) => e.type)).toEqual(["supervisor", "assistant_delta", "result"]);
-    expect(warnings.map((w) => (w.detail as StreamDecodeError).value)).toMatchObject([{ type: "supervisor" }, { type: "result" }]);
+    expect(warnings.map((w) => (w.detail as StreamDecodeError).value)).toMatchObject([
+      { type: "supervisor" },
+      { type: "result" },
+    ]);
   });
 
   it("a strictly valid event raises no warning; the strict validator is not consulted when the receive level rejects", () => {
@@ -69,31 +83,57 @@ describe("strict checking of events: an opt-in", () => {
       },
       { errors: null },
     );
-    const ok = decodeEventMessage(msg({ seq: 1, type: "assistant_delta", data: { text: "a" } }), { strict, onWarning: (m) => void warnings.push(m) });
+    const ok = decodeEventMessage(msg({ seq: 1, type: "assistant_delta", data: { text: "a" } }), {
+      strict,
+      onWarning: (m) => void warnings.push(m),
+    });
     expect(isStreamDecodeError(ok)).toBe(false);
-    expect(decodeEventMessage(msg({ seq: 2, type: "assistant_delta", data: {} }), { strict, onWarning: (m) => void warnings.push(m) })).toMatchObject({ type: "invalid-event" });
+    expect(
+      decodeEventMessage(msg({ seq: 2, type: "assistant_delta", data: {} }), {
+        strict,
+        onWarning: (m) => void warnings.push(m),
+      }),
+    ).toMatchObject({ type: "invalid-event" });
     expect(calls).toBe(1);
     expect(warnings).toEqual([]);
-    const lenient = decodeEventMessage(msg(lenientResult), { strict: validateAgentRunEvent, onWarning: (m) => void warnings.push(m) });
+    const lenient = decodeEventMessage(msg(lenientResult), {
+      strict: validateAgentRunEvent,
+      onWarning: (m) => void warnings.push(m),
+    });
     expect(lenient).toEqual(lenientResult);
     expect(warnings).toHaveLength(1);
   });
 
   it('validation "off" checks no schema level, strict included', () => {
     const warnings: string[] = [];
-    expect(decodeEventMessage(msg(lenientResult), { validation: "off", strict: validateAgentRunEvent, onWarning: (m) => void warnings.push(m) })).toEqual(lenientResult);
+    expect(
+      decodeEventMessage(msg(lenientResult), {
+        validation: "off",
+        strict: validateAgentRunEvent,
+        onWarning: (m) => void warnings.push(m),
+      }),
+    ).toEqual(lenientResult);
     expect(warnings).toEqual([]);
   });
 
   it("a program that does not ask for strict checking does not bundle the strict validator", async () => {
     const bundle = async (contents: string): Promise<string> => {
-      const out = await build({ stdin: { contents, resolveDir: process.cwd(), loader: "ts" }, bundle: true, format: "esm", write: false, platform: "neutral", logLevel: "silent" });
+      const out = await build({
+        stdin: { contents, resolveDir: process.cwd(), loader: "ts" },
+        bundle: true,
+        format: "esm",
+        write: false,
+        platform: "neutral",
+        logLevel: "silent",
+      });
       return out.outputFiles[0]!.text;
     };
     // The strict build checks the closed lists; the receive build has no enum check at all.
     const ENUM_CHECK = "must be equal to one of the allowed values";
     const plain = await bundle(`import { decodeEvents } from "./generated/events.ts"; export { decodeEvents };`);
-    const opted = await bundle(`import { decodeEvents } from "./generated/events.ts"; import { validateAgentRunEvent } from "./generated/validators/agent-run-event.js"; export const run = (s) => decodeEvents(s, { strict: validateAgentRunEvent });`);
+    const opted = await bundle(
+      `import { decodeEvents } from "./generated/events.ts"; import { validateAgentRunEvent } from "./generated/validators/agent-run-event.js"; export const run = (s) => decodeEvents(s, { strict: validateAgentRunEvent });`,
+    );
     expect(plain).toContain("validateAgentRunEventReceive");
     expect(plain).not.toContain(ENUM_CHECK);
     expect(opted).toContain(ENUM_CHECK);

@@ -17,7 +17,13 @@ import type { AddressInfo } from "node:net";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConnectionError, isStream, ServerSentError, StreamDecodeError, UnexpectedResponseError } from "../../runtime/client/index.js";
+import {
+  ConnectionError,
+  isStream,
+  ServerSentError,
+  StreamDecodeError,
+  UnexpectedResponseError,
+} from "../../runtime/client/index.js";
 import { genAll, REPO, tempDir, type CliRun } from "../generator/support.js";
 
 const DOCUMENTS = path.join(REPO, "test/streams/documents");
@@ -30,13 +36,25 @@ beforeAll(async () => {
   for (const name of NAMES) runs.set(name, await genAll(path.join(DOCUMENTS, `${name}.yaml`), out(name)));
 }, 120_000);
 
-const warnings = (name: string): string[] => runs.get(name)!.stderr.split("\n").filter((l) => l.startsWith("warning"));
+const warnings = (name: string): string[] =>
+  runs
+    .get(name)!
+    .stderr.split("\n")
+    .filter((l) => l.startsWith("warning"));
 
 describe("gen", () => {
   it("reads each document, with one warning per guess or refused discriminator and none else", () => {
     for (const name of NAMES) expect(runs.get(name)!.code, runs.get(name)!.stderr).toBe(0);
-    expect(warnings("chat-31")).toEqual([expect.stringMatching(/^warning\[validators\]: chat-31\.yaml:\d+:\d+: this discriminator is left out of the validators: it stands beside an anyOf.*#\/components\/schemas\/ResponseStreamEvent\/discriminator/)]);
-    expect(warnings("events-31")).toEqual([expect.stringMatching(/^warning\[client\]: events-31\.yaml:\d+:\d+: the text\/event-stream `schema` is read as the event .*`x-item-schema`.*~1wrapped/)]);
+    expect(warnings("chat-31")).toEqual([
+      expect.stringMatching(
+        /^warning\[validators\]: chat-31\.yaml:\d+:\d+: this discriminator is left out of the validators: it stands beside an anyOf.*#\/components\/schemas\/ResponseStreamEvent\/discriminator/,
+      ),
+    ]);
+    expect(warnings("events-31")).toEqual([
+      expect.stringMatching(
+        /^warning\[client\]: events-31\.yaml:\d+:\d+: the text\/event-stream `schema` is read as the event .*`x-item-schema`.*~1wrapped/,
+      ),
+    ]);
     expect(warnings("items-32")).toEqual([]);
   });
 
@@ -47,12 +65,24 @@ describe("gen", () => {
     writeFileSync(
       tsconfig,
       JSON.stringify({
-        compilerOptions: { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2022", "DOM"], noEmit: true, skipLibCheck: true, types: [], paths: { vitest: [path.join(REPO, "node_modules/vitest/dist/index.d.ts")] } },
+        compilerOptions: {
+          strict: true,
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          target: "ES2022",
+          lib: ["ES2022", "DOM"],
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+          paths: { vitest: [path.join(REPO, "node_modules/vitest/dist/index.d.ts")] },
+        },
         include: ["**/*.ts"],
       }),
     );
     try {
-      execFileSync(process.execPath, [path.join(REPO, "node_modules/typescript/bin/tsc"), "-p", tsconfig], { encoding: "utf8" });
+      execFileSync(process.execPath, [path.join(REPO, "node_modules/typescript/bin/tsc"), "-p", tsconfig], {
+        encoding: "utf8",
+      });
     } catch (error) {
       throw new Error(`tsc --strict failed:\n${(error as { stdout?: string }).stdout ?? String(error)}`);
     }
@@ -119,7 +149,8 @@ async function faulty(res: ServerResponse, text: string): Promise<void> {
     await new Promise((r) => setImmediate(r));
   }
 }
-const frame = (data: unknown, extra = ""): string => `${extra}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
+const frame = (data: unknown, extra = ""): string =>
+  `${extra}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
 
 const bodyOf = (req: IncomingMessage): Promise<string> =>
   new Promise((resolve) => {
@@ -135,11 +166,19 @@ let baseUrl = "";
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url!, "http://x");
   const body = await bodyOf(req);
-  seen.push({ path: url.pathname, accept: req.headers.accept, lastEventId: req.headers["last-event-id"] as string | undefined, body });
+  seen.push({
+    path: url.pathname,
+    accept: req.headers.accept,
+    lastEventId: req.headers["last-event-id"] as string | undefined,
+    body,
+  });
   const sse = (): void => void res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store" });
   if (url.pathname === "/responses") {
     const { input, stream } = JSON.parse(body) as { input: string; stream?: boolean };
-    if (!stream) return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id: "r1", output: `echo ${input}` }));
+    if (!stream)
+      return void res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ id: "r1", output: `echo ${input}` }));
     sse();
     await faulty(res, frame({ type: "response.created", response: { id: "r1", output: "" } }));
     if (input === "fail") {
@@ -159,7 +198,10 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   }
   if (url.pathname === "/completions") {
     const { prompt } = JSON.parse(body) as { prompt: string };
-    if (prompt === "json") return void res.writeHead(200, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify({ id: "c1", output: "whole" }));
+    if (prompt === "json")
+      return void res
+        .writeHead(200, { "content-type": "application/json; charset=utf-8" })
+        .end(JSON.stringify({ id: "c1", output: "whole" }));
     if (prompt === "html") return void res.writeHead(200, { "content-type": "text/html" }).end("<html>login</html>");
     sse();
     await faulty(res, frame({ id: "c1", delta: "a" }) + frame({ id: "c1", delta: "b" }) + frame("[DONE]"));
@@ -178,12 +220,21 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   }
   if (url.pathname === "/log") {
     sse();
-    await faulty(res, frame({ level: "info", message: "a" }) + frame({ level: "warn", message: "b" }) + frame("[END]") + frame({ level: "info", message: "after the end" }));
+    await faulty(
+      res,
+      frame({ level: "info", message: "a" }) +
+        frame({ level: "warn", message: "b" }) +
+        frame("[END]") +
+        frame({ level: "info", message: "after the end" }),
+    );
     return;
   }
   if (url.pathname === "/deltas") {
     sse();
-    await faulty(res, frame({ text: "x" }, "event: delta\nid: d1\n") + frame({ text: "y" }, "event: delta\n") + frame("[DONE]"));
+    await faulty(
+      res,
+      frame({ text: "x" }, "event: delta\nid: d1\n") + frame({ text: "y" }, "event: delta\n") + frame("[DONE]"),
+    );
     return void res.end();
   }
   res.writeHead(404).end();
@@ -200,25 +251,46 @@ afterAll(() => {
 });
 
 type Module = Record<string, unknown>;
-const load = async (name: string, file: string): Promise<Module> => (await import(path.join(out(name), file))) as Module;
+const load = async (name: string, file: string): Promise<Module> =>
+  (await import(path.join(out(name), file))) as Module;
 const collect = async <T>(items: AsyncIterable<T>): Promise<T[]> => {
   const all: T[] = [];
   for await (const item of items) all.push(item);
   return all;
 };
-const failure = async (p: Promise<unknown>): Promise<unknown> => p.then(() => undefined, (e: unknown) => e);
+const failure = async (p: Promise<unknown>): Promise<unknown> =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
 
 describe("end to end over HTTP, with faults", () => {
   it("a JSON-or-stream operation with a flag: the body is sent, the stream typed and ended by [DONE] (held open), JSON read as JSON", async () => {
     const { ChatClient } = await load("chat-31", "client.ts");
-    const client = new (ChatClient as new (o: object) => Record<string, (...a: unknown[]) => Promise<unknown>>)({ baseUrl });
+    const client = new (ChatClient as new (o: object) => Record<string, (...a: unknown[]) => Promise<unknown>>)({
+      baseUrl,
+    });
     seen.length = 0;
     const stream = await client.createResponse!({ input: "hi", stream: true });
     expect(isStream(stream)).toBe(true);
     const events = await collect(stream as AsyncIterable<{ type: string; delta?: string }>);
-    expect(events.map((e) => e.type)).toEqual(["response.created", "response.output_text.delta", "response.output_text.delta", "response.completed"]);
-    expect(events.filter((e) => e.delta).map((e) => e.delta).join("")).toBe("Hello é😀");
-    expect(seen[0]).toMatchObject({ path: "/responses", accept: "application/json, text/event-stream", body: JSON.stringify({ input: "hi", stream: true }) });
+    expect(events.map((e) => e.type)).toEqual([
+      "response.created",
+      "response.output_text.delta",
+      "response.output_text.delta",
+      "response.completed",
+    ]);
+    expect(
+      events
+        .filter((e) => e.delta)
+        .map((e) => e.delta)
+        .join(""),
+    ).toBe("Hello é😀");
+    expect(seen[0]).toMatchObject({
+      path: "/responses",
+      accept: "application/json, text/event-stream",
+      body: JSON.stringify({ input: "hi", stream: true }),
+    });
     expect(await client.createResponse!({ input: "hi" })).toEqual({ id: "r1", output: "echo hi" });
   });
 
@@ -229,7 +301,10 @@ describe("end to end over HTTP, with faults", () => {
     expect(await call(core, { prompt: "json" })).toEqual({ id: "c1", output: "whole" });
     const answer = await call(core, { prompt: "stream" });
     expect(isStream(answer)).toBe(true);
-    expect(await collect(answer as AsyncIterable<unknown>)).toEqual([{ id: "c1", delta: "a" }, { id: "c1", delta: "b" }]);
+    expect(await collect(answer as AsyncIterable<unknown>)).toEqual([
+      { id: "c1", delta: "a" },
+      { id: "c1", delta: "b" },
+    ]);
     const page = await failure(call(core, { prompt: "html" }));
     expect(page).toBeInstanceOf(UnexpectedResponseError);
     expect((page as Error).message).toMatch(/200 text\/html, not JSON or text\/event-stream/);
@@ -240,12 +315,18 @@ describe("end to end over HTTP, with faults", () => {
     const core = new (ChatCore as new (o: object) => object)({ baseUrl });
     const call = createResponse as (c: object, body: object) => Promise<AsyncIterable<unknown>>;
     const got: unknown[] = [];
-    const error = await failure((async () => {
-      for await (const e of await call(core, { input: "fail", stream: true })) got.push(e);
-    })());
+    const error = await failure(
+      (async () => {
+        for await (const e of await call(core, { input: "fail", stream: true })) got.push(e);
+      })(),
+    );
     expect(got).toHaveLength(1);
     expect(error).toBeInstanceOf(ServerSentError);
-    expect(error).toMatchObject({ name: "ServerSentError", operationId: "createResponse", data: { message: "overloaded", code: "server_busy" } });
+    expect(error).toMatchObject({
+      name: "ServerSentError",
+      operationId: "createResponse",
+      data: { message: "overloaded", code: "server_busy" },
+    });
     expect((error as Error).message).toBe("createResponse: the stream reported an error: overloaded");
     const stray = await failure(collect(await call(core, { input: "garbage", stream: true })));
     expect(stray).toBeInstanceOf(StreamDecodeError);
@@ -254,7 +335,11 @@ describe("end to end over HTTP, with faults", () => {
 
   it("a stream the document says the server resumes: reconnects after a drop with Last-Event-ID, retry: honoured, nothing twice", async () => {
     const { ApiClient } = await load("events-31", "client.ts");
-    const client = new (ApiClient as new (o: object) => Record<string, (...a: unknown[]) => AsyncIterable<{ event: string; id: string; data: unknown }>>)({ baseUrl });
+    const client = new (
+      ApiClient as new (
+        o: object,
+      ) => Record<string, (...a: unknown[]) => AsyncIterable<{ event: string; id: string; data: unknown }>>
+    )({ baseUrl });
     seen.length = 0;
     const events = await collect(client.streamFeed!());
     expect(events.map((e) => [e.event, e.id, e.data])).toEqual([
@@ -269,12 +354,18 @@ describe("end to end over HTTP, with faults", () => {
 
   it("a stream the document does not say resumes: a drop is a ConnectionError naming the last id, never a silent replay; the caller may resume from it", async () => {
     const { ApiClient } = await load("events-31", "client.ts");
-    const client = new (ApiClient as new (o: object) => Record<string, (...a: unknown[]) => AsyncIterable<{ id: string }>>)({ baseUrl, maxRetries: 0 });
+    const client = new (
+      ApiClient as new (
+        o: object,
+      ) => Record<string, (...a: unknown[]) => AsyncIterable<{ id: string }>>
+    )({ baseUrl, maxRetries: 0 });
     seen.length = 0;
     const got: string[] = [];
-    const error = await failure((async () => {
-      for await (const e of client.streamTicks!()) got.push(e.id);
-    })());
+    const error = await failure(
+      (async () => {
+        for await (const e of client.streamTicks!()) got.push(e.id);
+      })(),
+    );
     expect(got).toEqual(["1", "2"]);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).toMatchObject({ name: "ConnectionError", lastEventId: "2" });
@@ -287,7 +378,10 @@ describe("end to end over HTTP, with faults", () => {
   it("x-item-schema with x-sse-sentinel: the stream ends at its own sentinel (held open), nothing after it", async () => {
     const { ApiClient } = await load("events-31", "client.ts");
     const client = new (ApiClient as new (o: object) => Record<string, () => AsyncIterable<unknown>>)({ baseUrl });
-    expect(await collect(client.streamLog!())).toEqual([{ level: "info", message: "a" }, { level: "warn", message: "b" }]);
+    expect(await collect(client.streamLog!())).toEqual([
+      { level: "info", message: "a" },
+      { level: "warn", message: "b" },
+    ]);
   });
 
   it("3.2 itemSchema with JSON data: events with their data decoded, [DONE] ends", async () => {

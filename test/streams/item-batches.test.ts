@@ -34,7 +34,8 @@ function body(parts: Uint8Array[], end: "close" | "fail" | "hold" = "close") {
   return { stream, log };
 }
 
-const answer = (stream: ReadableStream<Uint8Array>): Response => new Response(stream, { headers: { "content-type": "text/event-stream" } });
+const answer = (stream: ReadableStream<Uint8Array>): Response =>
+  new Response(stream, { headers: { "content-type": "text/event-stream" } });
 
 /** The bytes cut at `cuts` (offsets). */
 function cutAt(all: Uint8Array, cuts: number[]): Uint8Array[] {
@@ -48,7 +49,12 @@ function cutAt(all: Uint8Array, cuts: number[]): Uint8Array[] {
   return parts;
 }
 
-async function run(spec: ItemStreamSpec, parts: Uint8Array[], end: "close" | "fail" | "hold" = "close", stopAfter = Infinity) {
+async function run(
+  spec: ItemStreamSpec,
+  parts: Uint8Array[],
+  end: "close" | "fail" | "hold" = "close",
+  stopAfter = Infinity,
+) {
   const { stream, log } = body(parts, end);
   const got: unknown[] = [];
   let error: unknown;
@@ -109,14 +115,19 @@ describe("item stream: one decoding step per chunk, one item per next()", () => 
   });
 
   it("break in the middle of a chunk's items cancels the source, and no item after it is delivered", async () => {
-    const { got, error, log } = await run({ mode: "sse-data" }, [bytes(frames('{"n":1}', '{"n":2}', '{"n":3}'))], "hold", 2);
+    const { got, error, log } = await run(
+      { mode: "sse-data" },
+      [bytes(frames('{"n":1}', '{"n":2}', '{"n":3}'))],
+      "hold",
+      2,
+    );
     expect(error).toBeUndefined();
     expect(got).toEqual([{ n: 1 }, { n: 2 }]);
     expect(log.cancelled).toBe(true);
   });
 
   it("a drop names the id of the last item delivered; a resumed stream delivers each item once", async () => {
-    const first = bytes("id: 1\ndata: {\"n\":1}\n\nid: 2\ndata: {\"n\":2}\n\nid: 3\ndata: {\"n\":3");
+    const first = bytes('id: 1\ndata: {"n":1}\n\nid: 2\ndata: {"n":2}\n\nid: 3\ndata: {"n":3');
     await fc.assert(
       fc.asyncProperty(cuts, async (c) => {
         const { got, error } = await run({ mode: "sse" }, cutAt(first, c), "fail");
@@ -131,7 +142,10 @@ describe("item stream: one decoding step per chunk, one item per next()", () => 
           opened.push(last);
           return answer(body(cutAt(bodies[opened.length - 1]!, c), opened.length === 1 ? "fail" : "close").stream);
         };
-        for await (const item of itemStream("op", { mode: "sse-json", resume: true }, open, { reconnectDelay: { initialDelayMs: 1, maxDelayMs: 1 } })) items.push(item);
+        for await (const item of itemStream("op", { mode: "sse-json", resume: true }, open, {
+          reconnectDelay: { initialDelayMs: 1, maxDelayMs: 1 },
+        }))
+          items.push(item);
         expect(items).toEqual([1, 2, 3, 4].map((n) => ({ event: "message", data: { n }, id: String(n) })));
         expect(opened).toEqual([undefined, "2"]);
       }),

@@ -23,7 +23,13 @@ beforeAll(async () => {
   for (const name of NAMES) {
     const run = await genAll(path.join(DOCUMENTS, `${name}.yaml`), path.join(root, name));
     if (run.code !== 0) throw new Error(run.stderr);
-    mocks.set(name, await startDocumentMock({ document: (await loadSchema(path.join(DOCUMENTS, `${name}.yaml`))).document, faults: FAULTS }));
+    mocks.set(
+      name,
+      await startDocumentMock({
+        document: (await loadSchema(path.join(DOCUMENTS, `${name}.yaml`))).document,
+        faults: FAULTS,
+      }),
+    );
   }
 }, 180_000);
 afterAll(async () => {
@@ -32,8 +38,10 @@ afterAll(async () => {
 
 type Module = Record<string, unknown>;
 type Client = Record<string, (...a: unknown[]) => unknown>;
-const load = async (name: string, file: string): Promise<Module> => (await import(path.join(root, name, file))) as Module;
-const client = async (name: string, className: string): Promise<Client> => new ((await load(name, "client.ts"))[className] as new (o: object) => Client)({ baseUrl: mocks.get(name)!.url });
+const load = async (name: string, file: string): Promise<Module> =>
+  (await import(path.join(root, name, file))) as Module;
+const client = async (name: string, className: string): Promise<Client> =>
+  new ((await load(name, "client.ts"))[className] as new (o: object) => Client)({ baseUrl: mocks.get(name)!.url });
 const collect = async <T>(items: AsyncIterable<T>): Promise<T[]> => {
   const all: T[] = [];
   for await (const item of items) all.push(item);

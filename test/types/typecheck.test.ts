@@ -12,7 +12,10 @@ const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const TSC = fileURLToPath(new URL("../../node_modules/typescript/bin/tsc", import.meta.url));
 
 test("generated types narrow and reject wrong shapes (tsc --noEmit -p test/types/tsconfig.json)", () => {
-  const run = spawnSync(process.execPath, [TSC, "--noEmit", "-p", "test/types/tsconfig.json"], { cwd: REPO, encoding: "utf8" });
+  const run = spawnSync(process.execPath, [TSC, "--noEmit", "-p", "test/types/tsconfig.json"], {
+    cwd: REPO,
+    encoding: "utf8",
+  });
   expect(`${run.stdout}${run.stderr}`).toBe("");
   expect(run.status).toBe(0);
 }, 120_000);

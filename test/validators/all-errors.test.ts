@@ -16,7 +16,13 @@ const liveAll = liveValidators(model, { allErrors: true });
 const cases = [
   ...Object.entries(model.schemas)
     .filter(([name]) => bodies.includes(name))
-    .flatMap(([name, schema]) => ((schema.examples as unknown[] | undefined) ?? []).map((data, i) => ({ description: `${name} example ${i}`, schema: name, data }))),
+    .flatMap(([name, schema]) =>
+      ((schema.examples as unknown[] | undefined) ?? []).map((data, i) => ({
+        description: `${name} example ${i}`,
+        schema: name,
+        data,
+      })),
+    ),
   ...loadHandCases(new URL("schema/cases/", REPO_ROOT).pathname).filter((c) => bodies.includes(c.schema)),
 ];
 let emitted: EmittedValidators;
@@ -27,18 +33,34 @@ beforeAll(async () => {
 
 describe("which components get an all-errors build", () => {
   it("the JSON request bodies of the operations, and only those", () => {
-    expect(bodies).toEqual(["RunCreateRequest", "RunFeedbackRequest", "SessionCreateRequest", "SessionMessageRequest", "ToolResultRequest"]);
+    expect(bodies).toEqual([
+      "RunCreateRequest",
+      "RunFeedbackRequest",
+      "SessionCreateRequest",
+      "SessionMessageRequest",
+      "ToolResultRequest",
+    ]);
   });
 
   it("a request body that is not a component $ref gets no all-errors build (an inline body has no named validator), and no error", () => {
-    const doc = { openapi: "3.1.0", info: { title: "t", version: "1" }, paths: { "/x": { post: { requestBody: { content: { "application/json": { schema: { type: "object" as const } } } } } } } };
+    const doc = {
+      openapi: "3.1.0",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/x": { post: { requestBody: { content: { "application/json": { schema: { type: "object" as const } } } } } },
+      },
+    };
     expect(requestBodyComponents(doc)).toEqual([]);
   });
 });
 
 describe("examples and hand cases of the request bodies", () => {
   it("there are cases of every body", () => {
-    for (const name of bodies) expect(cases.some((c) => c.schema === name), name).toBe(true);
+    for (const name of bodies)
+      expect(
+        cases.some((c) => c.schema === name),
+        name,
+      ).toBe(true);
   });
 
   it.each(cases.map((c) => [c.description, c] as const))("%s", async (_d, c) => {
@@ -69,7 +91,12 @@ describe("every problem of a body", () => {
   });
 
   it("a tool result with both result and error and a bad file reports each", async () => {
-    const body = { toolUseId: "", result: "ok", error: "no", files: [{ filename: "a.txt", mimeType: "text/plain", data: "***" }] };
+    const body = {
+      toolUseId: "",
+      result: "ok",
+      error: "no",
+      files: [{ filename: "a.txt", mimeType: "text/plain", data: "***" }],
+    };
     const all = run(await emitted.getAllErrors("ToolResultRequest"), body);
     const keywords = (all.errors ?? []).map((e) => `${e.instancePath} ${e.keyword}`);
     expect(all.valid).toBe(false);

@@ -22,14 +22,16 @@ describe("maskLiterals and replaceInCode", () => {
     expect(masked).toHaveLength(code.length);
     expect(masked).not.toMatch(/import|~1|\bb\b|\bc\b|\bd\b/);
     // Code stays: the division is no regular expression.
-    expect(masked).toContain("const a = \"");
+    expect(masked).toContain('const a = "');
     expect(masked).toContain("f(a / 2)");
     expect(masked).toContain(".replace(/");
   });
 
   it("rewrite code, never the inside of a string", () => {
     const code = 'var props0 = {}; if(data === "props0 = {};") return !props0[key0] || "!props0[key0]";';
-    expect(ownKeyEvaluation(code)).toBe('var props0 = Object.create(null); if(data === "props0 = {};") return props0[key0] !== true || "!props0[key0]";');
+    expect(ownKeyEvaluation(code)).toBe(
+      'var props0 = Object.create(null); if(data === "props0 = {};") return props0[key0] !== true || "!props0[key0]";',
+    );
     // A group may span a literal: it is copied from the code, unmasked.
     expect(replaceInCode('f({a:"x;y"});', /f\((\{[^;]*\})\);/g, "g($1);")).toBe('g({a:"x;y"});');
   });
@@ -37,18 +39,23 @@ describe("maskLiterals and replaceInCode", () => {
   it("any string, as a literal in code, is left whole and never reads as an import or a forbidden call", () => {
     fc.assert(
       fc.property(fc.string({ unit: "binary" }), fc.constantFrom('"', "'"), (text, quote) => {
-        const literal = quote === '"' ? JSON.stringify(text) : `'${JSON.stringify(text).slice(1, -1).replaceAll("'", "\\'")}'`;
+        const literal =
+          quote === '"' ? JSON.stringify(text) : `'${JSON.stringify(text).slice(1, -1).replaceAll("'", "\\'")}'`;
         const code = `const a = [${literal},${literal}];if(data.x === ${literal}){props0 = {};}`;
         expect(maskLiterals(code)).toHaveLength(code.length);
         expect(portabilityProblems(code, "js")).toEqual([]);
-        expect(ownKeyEvaluation(code)).toBe(`const a = [${literal},${literal}];if(data.x === ${literal}){props0 = Object.create(null);}`);
+        expect(ownKeyEvaluation(code)).toBe(
+          `const a = [${literal},${literal}];if(data.x === ${literal}){props0 = Object.create(null);}`,
+        );
       }),
       { numRuns: 500 },
     );
   });
 
   it("the portability check still sees code: imports outside the contract, require, eval, globals", () => {
-    expect(portabilityProblems('if(data === "import"){}\nimport { a } from "ajv";', "js")).toEqual([expect.stringContaining('imports "ajv"')]);
+    expect(portabilityProblems('if(data === "import"){}\nimport { a } from "ajv";', "js")).toEqual([
+      expect.stringContaining('imports "ajv"'),
+    ]);
     expect(portabilityProblems('const x = ["import","teams"];', "js")).toEqual([]);
     expect(portabilityProblems("const b = data.Buffer; const p = data.process.env;", "js")).toEqual([]);
     expect(portabilityProblems("const b = Buffer.from(x);", "js")).toHaveLength(1);
@@ -76,7 +83,13 @@ describe("a schema whose strings read like the validators' code", () => {
   it("every value of the enum is accepted as written, by the strict and the all-errors builds; others are refused", async () => {
     const strict = await emitted.get("CodeLike");
     for (const value of enumOf("CodeLike")) expect(strict(value), value).toBe(true);
-    for (const other of ["props0 = Object.create(null);", "}", "(vErrors || (vErrors = [])).push({a});errors++;", '{instancePath=""}={}', "props0[key0] !== true"]) {
+    for (const other of [
+      "props0 = Object.create(null);",
+      "}",
+      "(vErrors || (vErrors = [])).push({a});errors++;",
+      '{instancePath=""}={}',
+      "props0[key0] !== true",
+    ]) {
       expect(strict(other), other).toBe(false);
     }
     const allErrors = await emitted.getAllErrors("Body");
@@ -86,7 +99,9 @@ describe("a schema whose strings read like the validators' code", () => {
 
   it("properties named like Node globals and patterns that read like calls validate", async () => {
     const names = await emitted.get("NodeNames");
-    expect(names({ Buffer: "a", __dirname: "b", process: { env: "c" }, require: "d", eval: "e", import: "f" })).toBe(true);
+    expect(names({ Buffer: "a", __dirname: "b", process: { env: "c" }, require: "d", eval: "e", import: "f" })).toBe(
+      true,
+    );
     expect(names({ process: { env: 1 } })).toBe(false);
     expect(names({ Buffer: 1 })).toBe(false);
     const pattern = await emitted.get("Pattern");

@@ -39,15 +39,17 @@ describe("a wrong variant of a discriminated union", () => {
 
   it("a local tool with a bad name points at that tool's name only", async () => {
     const { errors } = run(await emitted.get("ToolRef"), { kind: "local", name: "has space" });
-    expect(errors).toEqual([
-      expect.objectContaining({ keyword: "pattern", instancePath: "/name" }),
-    ]);
+    expect(errors).toEqual([expect.objectContaining({ keyword: "pattern", instancePath: "/name" })]);
   });
 
   it("an unknown tag is one discriminator error naming the tag", async () => {
     const { errors } = run(await emitted.get("ToolRef"), { kind: "webhook" });
     expect(errors).toEqual([
-      expect.objectContaining({ keyword: "discriminator", instancePath: "", params: { error: "mapping", tag: "kind", tagValue: "webhook" } }),
+      expect.objectContaining({
+        keyword: "discriminator",
+        instancePath: "",
+        params: { error: "mapping", tag: "kind", tagValue: "webhook" },
+      }),
     ]);
   });
 

@@ -21,7 +21,13 @@ import { loadSchemaFile, SCHEMA_PATH } from "./support/load-schema.js";
 
 const model = await loadSchemaFile(SCHEMA_PATH);
 /** The request bodies of the schema's operations: the components with an all-errors build. */
-const REQUEST_BODIES = ["RunCreateRequest", "RunFeedbackRequest", "SessionCreateRequest", "SessionMessageRequest", "ToolResultRequest"];
+const REQUEST_BODIES = [
+  "RunCreateRequest",
+  "RunFeedbackRequest",
+  "SessionCreateRequest",
+  "SessionMessageRequest",
+  "ToolResultRequest",
+];
 /** The components a client reads: the ones with a receive-level build. */
 const RECEIVED = receivedComponents(model.document);
 /** The CommonJS `exports.default`, whichever way the test runner interops. */
@@ -55,9 +61,13 @@ describe("standalone code", () => {
       const specifiers = [...file.contents.matchAll(/\bfrom\s*"([^"]+)"/g)].map((m) => m[1]);
       if (!file.path.startsWith("validators/internal/")) expect(specifiers.length, file.path).toBeGreaterThan(0);
       for (const s of specifiers) {
-        if (file.path === "validators/index.js") expect(s, file.path).toMatch(/^\.\/[a-z0-9-]+(?:\.all-errors|\.receive)?\.js$/);
+        if (file.path === "validators/index.js")
+          expect(s, file.path).toMatch(/^\.\/[a-z0-9-]+(?:\.all-errors|\.receive)?\.js$/);
         else if (file.path.startsWith("validators/internal/")) expect(s, file.path).toBe(RUNTIME_URL);
-        else if (s !== RUNTIME_URL) expect(s, file.path).toBe(`./internal/${file.path.endsWith(".all-errors.js") ? "all-errors" : file.path.endsWith(".receive.js") ? "receive" : "strict"}.js`);
+        else if (s !== RUNTIME_URL)
+          expect(s, file.path).toBe(
+            `./internal/${file.path.endsWith(".all-errors.js") ? "all-errors" : file.path.endsWith(".receive.js") ? "receive" : "strict"}.js`,
+          );
       }
     }
   });
@@ -69,8 +79,16 @@ describe("standalone code", () => {
     expect(portabilityProblems('import Ajv from "ajv";', "js")).toHaveLength(1);
     expect(portabilityProblems('import { x } from "../types.js";', "js")).toHaveLength(1);
     expect(portabilityProblems('import type { X } from "../types.js";', "dts")).toEqual([]);
-    expect(portabilityProblems('import { deepEqual as func0 } from "@mantyx/wire-types/codegen/v1";', "js", "@mantyx/wire-types/codegen/v1")).toEqual([]);
-    expect(portabilityProblems('import { deepEqual as func0 } from "../runtime.js";', "js", "@mantyx/wire-types/codegen/v1")).toHaveLength(1);
+    expect(
+      portabilityProblems(
+        'import { deepEqual as func0 } from "@mantyx/wire-types/codegen/v1";',
+        "js",
+        "@mantyx/wire-types/codegen/v1",
+      ),
+    ).toEqual([]);
+    expect(
+      portabilityProblems('import { deepEqual as func0 } from "../runtime.js";', "js", "@mantyx/wire-types/codegen/v1"),
+    ).toHaveLength(1);
   });
 
   it("every file starts with the generated header naming source and hash", () => {
@@ -99,8 +117,15 @@ describe("layout", () => {
   });
 
   it("index.js re-exports every validator by name", async () => {
-    const index = (await import(pathToFileURL(join(emitted.dir, "validators/index.js")).href)) as Record<string, unknown>;
-    const expected = [...Object.keys(model.schemas).map((n) => `validate${n}`), ...REQUEST_BODIES.map((n) => `validate${n}AllErrors`), ...RECEIVED.map((n) => `validate${n}Receive`)];
+    const index = (await import(pathToFileURL(join(emitted.dir, "validators/index.js")).href)) as Record<
+      string,
+      unknown
+    >;
+    const expected = [
+      ...Object.keys(model.schemas).map((n) => `validate${n}`),
+      ...REQUEST_BODIES.map((n) => `validate${n}AllErrors`),
+      ...RECEIVED.map((n) => `validate${n}Receive`),
+    ];
     expect(Object.keys(index).sort()).toEqual(expected.sort());
   });
 
@@ -130,12 +155,19 @@ describe("layout", () => {
         write: false,
         logLevel: "silent",
         // The emitted files import the runtime contract by file URL (support/emitted.ts).
-        plugins: [{ name: "file-url", setup: (b) => b.onResolve({ filter: /^file:/ }, (a) => ({ path: fileURLToPath(a.path) })) }],
+        plugins: [
+          {
+            name: "file-url",
+            setup: (b) => b.onResolve({ filter: /^file:/ }, (a) => ({ path: fileURLToPath(a.path) })),
+          },
+        ],
       });
       return out.outputFiles[0]?.text ?? "";
     };
     const one = await bundle('import { validateToolBudget } from "./index.js"; globalThis.v = validateToolBudget;');
-    const direct = await bundle('import { validateToolBudget } from "./tool-budget.js"; globalThis.v = validateToolBudget;');
+    const direct = await bundle(
+      'import { validateToolBudget } from "./tool-budget.js"; globalThis.v = validateToolBudget;',
+    );
     expect(one.length).toBe(direct.length);
     expect(one.length).toBeLessThan(3000);
     expect(one).not.toContain("assistant_delta");
@@ -162,7 +194,9 @@ describe("the runtime's validation helpers agree with ajv's runtime", () => {
       // Same keys in another order are equal.
       fc
         .dictionary(fc.string({ maxLength: 3 }), fc.integer())
-        .map((o) => [JSON.parse(JSON.stringify(o)) as unknown, Object.fromEntries(Object.entries(o).reverse())] as const),
+        .map(
+          (o) => [JSON.parse(JSON.stringify(o)) as unknown, Object.fromEntries(Object.entries(o).reverse())] as const,
+        ),
     );
     // ajv's equal reads `constructor`, `valueOf` and `toString` off objects,
     // so own keys with those names change its answer or make it throw.

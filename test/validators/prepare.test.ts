@@ -8,7 +8,11 @@ import { emitValidators } from "../../generator/emit/validators.js";
 import { isDiscriminatorMappingError, prepareComponents } from "../../generator/emit/validators/prepare.js";
 import type { LoadedSchema } from "../../generator/model.js";
 
-const branch = (tag: string): SchemaObject => ({ type: "object", required: ["kind"], properties: { kind: { const: tag } } });
+const branch = (tag: string): SchemaObject => ({
+  type: "object",
+  required: ["kind"],
+  properties: { kind: { const: tag } },
+});
 
 function union(mapping: Record<string, string>): Record<string, SchemaObject> {
   return {
@@ -41,7 +45,9 @@ describe("discriminator mapping", () => {
       error = e;
     }
     expect(isDiscriminatorMappingError(error)).toBe(true);
-    expect((error as Error).message).toMatch(/#\/components\/schemas\/U\/discriminator: mapping "a" -> #\/components\/schemas\/B, but that schema's "kind" const is "b"/);
+    expect((error as Error).message).toMatch(
+      /#\/components\/schemas\/U\/discriminator: mapping "a" -> #\/components\/schemas\/B, but that schema's "kind" const is "b"/,
+    );
   });
 
   it("a mapping to a schema outside the oneOf fails", () => {
@@ -55,7 +61,11 @@ describe("discriminator mapping", () => {
 
   it("generation fails on an inconsistent mapping", () => {
     const model: LoadedSchema = {
-      document: { openapi: "3.1.0", info: { title: "t", version: "1" }, components: { schemas: union({ b: "#/components/schemas/A" }) } },
+      document: {
+        openapi: "3.1.0",
+        info: { title: "t", version: "1" },
+        components: { schemas: union({ b: "#/components/schemas/A" }) },
+      },
       schemas: union({ b: "#/components/schemas/A" }),
       sourcePath: "t.yaml",
       hash: "0",
@@ -84,6 +94,8 @@ describe("names that look like keywords", () => {
     expect(Object.keys(prepared["Headers"]!.properties!)).toEqual(["x-request-id", "default"]);
     expect(prepared["Headers"]!.properties!["default"]).toEqual({ type: "integer" });
     const { unknownVendorKeywords } = await import("../../generator/emit/validators/prepare.js");
-    expect([...unknownVendorKeywords(schemas)]).toEqual([["x-tool-hint", "/components/schemas/Headers/properties/default/x-tool-hint"]]);
+    expect([...unknownVendorKeywords(schemas)]).toEqual([
+      ["x-tool-hint", "/components/schemas/Headers/properties/default/x-tool-hint"],
+    ]);
   });
 });

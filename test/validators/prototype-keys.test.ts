@@ -1,4 +1,3 @@
-
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { deepEqual } from "../../runtime/validation/helpers.js";
@@ -55,24 +54,39 @@ describe("a mini schema declaring prototype-named properties", () => {
     expect(Object.keys(mini.schemas).sort()).toEqual(Object.keys(EXPECTED).sort());
   });
 
-  it.each(Object.entries(EXPECTED))("%s: the verdicts JSON Schema gives, and live ajv's errors", async (name, verdicts) => {
-    const validate = await emitted.get(name);
-    const got = INPUTS.map((text) => {
-      const fromEmitted = run(validate, JSON.parse(text));
-      expect(run(live(name), JSON.parse(text)), `${name} ${text}`).toEqual(fromEmitted);
-      return fromEmitted.valid ? "1" : "0";
-    });
-    expect(got.join("")).toBe(verdicts);
-  });
+  it.each(Object.entries(EXPECTED))(
+    "%s: the verdicts JSON Schema gives, and live ajv's errors",
+    async (name, verdicts) => {
+      const validate = await emitted.get(name);
+      const got = INPUTS.map((text) => {
+        const fromEmitted = run(validate, JSON.parse(text));
+        expect(run(live(name), JSON.parse(text)), `${name} ${text}`).toEqual(fromEmitted);
+        return fromEmitted.valid ? "1" : "0";
+      });
+      expect(got.join("")).toBe(verdicts);
+    },
+  );
 });
 
 describe("uniqueItems on strings that are prototype names", () => {
   it("finds the duplicate, emitted and live alike", async () => {
-    const schemas = { Names: { type: "array", items: { type: "string" }, uniqueItems: true } } as LoadedSchema["schemas"];
-    const model: LoadedSchema = { document: { openapi: "3.1.0", info: { title: "t", version: "1" }, components: { schemas } }, schemas, sourcePath: "t.yaml", hash: "0", generatorVersion: "0.0.0" };
+    const schemas = {
+      Names: { type: "array", items: { type: "string" }, uniqueItems: true },
+    } as LoadedSchema["schemas"];
+    const model: LoadedSchema = {
+      document: { openapi: "3.1.0", info: { title: "t", version: "1" }, components: { schemas } },
+      schemas,
+      sourcePath: "t.yaml",
+      hash: "0",
+      generatorVersion: "0.0.0",
+    };
     const validate = await (await emitToTempDir(model)).get("Names");
     const live = liveValidators(model)("Names");
-    for (const [data, valid] of [[["__proto__", "__proto__"], false], [["constructor", "constructor"], false], [["constructor", "toString", "__proto__"], true]] as const) {
+    for (const [data, valid] of [
+      [["__proto__", "__proto__"], false],
+      [["constructor", "constructor"], false],
+      [["constructor", "toString", "__proto__"], true],
+    ] as const) {
       const fromEmitted = run(validate, JSON.parse(JSON.stringify(data)));
       expect(fromEmitted.valid, JSON.stringify(data)).toBe(valid);
       expect(run(live, JSON.parse(JSON.stringify(data)))).toEqual(fromEmitted);
@@ -86,11 +100,21 @@ describe("live ajv's equality (json-equal.ts)", () => {
     const runtime = { deepEqual };
     const key = fc.constantFrom(...KEYS, "valueOf", "a", "b");
     const json = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: "small" }, fc.constantFrom(null, true, 0, 1, "x", "toString"), fc.array(tie("value"), { maxLength: 3 }), fc.dictionary(key, tie("value"), { maxKeys: 3 })),
+      value: fc.oneof(
+        { depthSize: "small" },
+        fc.constantFrom(null, true, 0, 1, "x", "toString"),
+        fc.array(tie("value"), { maxLength: 3 }),
+        fc.dictionary(key, tie("value"), { maxKeys: 3 }),
+      ),
     })).value;
     // Through JSON text, so `__proto__` is an own key as in parsed data.
-    const pair = fc.tuple(json, json).map(([a, b]) => [JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b))] as const);
-    fc.assert(fc.property(pair, ([a, b]) => jsonEqual(a, b) === runtime.deepEqual(a, b)), { numRuns: 2000 });
+    const pair = fc
+      .tuple(json, json)
+      .map(([a, b]) => [JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b))] as const);
+    fc.assert(
+      fc.property(pair, ([a, b]) => jsonEqual(a, b) === runtime.deepEqual(a, b)),
+      { numRuns: 2000 },
+    );
     fc.assert(fc.property(json, (a) => jsonEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(a)))));
     expect(jsonEqual(JSON.parse('{"toString":"x"}'), { toString: "x" })).toBe(true);
     expect(jsonEqual(JSON.parse('{"__proto__":1}'), {})).toBe(false);
@@ -145,10 +169,16 @@ describe("every example of the real schema with prototype-named keys added", () 
               const text = textWithKey(example, path, key, valueText);
               const label = `${name} /${path.join("/")} ${key}=${valueText}`;
               const fromEmitted = run(validate, JSON.parse(text));
-              if (JSON.stringify(run(live(name), JSON.parse(text))) !== JSON.stringify(fromEmitted)) disagreements.push(`${label}: live ajv differs`);
+              if (JSON.stringify(run(live(name), JSON.parse(text))) !== JSON.stringify(fromEmitted))
+                disagreements.push(`${label}: live ajv differs`);
               const neutral = run(live(name), JSON.parse(textWithKey(example, path, NEUTRAL, valueText)));
-              if (JSON.stringify(neutral).replaceAll(NEUTRAL, key) !== JSON.stringify(fromEmitted)) disagreements.push(`${label}: differs from an undeclared key`);
-              if (validateAll && JSON.stringify(run(liveAll(name), JSON.parse(text))) !== JSON.stringify(run(validateAll, JSON.parse(text)))) {
+              if (JSON.stringify(neutral).replaceAll(NEUTRAL, key) !== JSON.stringify(fromEmitted))
+                disagreements.push(`${label}: differs from an undeclared key`);
+              if (
+                validateAll &&
+                JSON.stringify(run(liveAll(name), JSON.parse(text))) !==
+                  JSON.stringify(run(validateAll, JSON.parse(text)))
+              ) {
                 disagreements.push(`${label}: all-errors build differs from live ajv`);
               }
               checked++;

@@ -21,21 +21,97 @@ const result = (data: Record<string, unknown>) => ({ seq: 9, type: "result", dat
 
 describe("the receive-level rule, keyword by keyword", () => {
   const cases: Array<[string, Record<string, unknown> | boolean, unknown]> = [
-    ["keeps type, required, properties, const, $ref", { type: "object", required: ["a"], properties: { a: { const: "x" }, b: { $ref: "#/components/schemas/B" } } }, { type: "object", required: ["a"], properties: { a: { const: "x" }, b: { $ref: "#/components/schemas/B" } } }],
-    ["drops pattern, lengths, numeric limits, format", { type: "string", pattern: "^a", minLength: 1, maxLength: 3, format: "uri" }, { type: "string" }],
-    ["drops enum on a field and limits inside items", { type: "array", minItems: 1, items: { type: "string", enum: ["a", "b"] } }, { type: "array", items: { type: "string" } }],
-    ["drops additionalProperties: false, keeps it as a schema", { type: "object", properties: { m: { type: "object", additionalProperties: false } }, additionalProperties: { type: "string", maxLength: 2 } }, { type: "object", properties: { m: { type: "object" } }, additionalProperties: { type: "string" } }],
-    ["a false property (must not be present) is strict-only", { type: "object", properties: { a: { type: "string" }, b: false } }, { type: "object", properties: { a: { type: "string" } } }],
-    ["oneOf without a discriminator becomes anyOf", { oneOf: [{ type: "string", maxLength: 2 }, { type: "string", minLength: 3 }] }, { anyOf: [{ type: "string" }, { type: "string" }] }],
-    ["oneOf beside anyOf goes into allOf", { anyOf: [{ required: ["a"] }], oneOf: [{ required: ["b"] }, { required: ["c"] }] }, { anyOf: [{ required: ["a"] }], allOf: [{ anyOf: [{ required: ["b"] }, { required: ["c"] }] }] }],
-    ["oneOf with a discriminator stays oneOf", { oneOf: [{ $ref: "#/x" }], discriminator: { propertyName: "type" } }, { oneOf: [{ $ref: "#/x" }], discriminator: { propertyName: "type" } }],
-    ["an if/then without else (a cross-field rule) is dropped", { type: "object", if: { properties: { a: { const: 1 } } }, then: { required: ["b"] } }, { type: "object" }],
-    ["an if/then/else (one of two shapes) is kept, its if as written", { if: { properties: { t: { enum: ["a"] } } }, then: { $ref: "#/A" }, else: { type: "object", minProperties: 1 } }, { if: { properties: { t: { enum: ["a"] } } }, then: { $ref: "#/A" }, else: { type: "object" } }],
-    ["drops not, propertyNames, dependent keywords and the vendor byte and cross-field keywords", { type: "object", not: { required: ["x"] }, propertyNames: { pattern: "^a" }, dependentRequired: { a: ["b"] }, "x-max-json-bytes": 10, "x-greater-than": [{ property: "a", than: "b" }] }, { type: "object" }],
-    ["x-receive keeps the listed keywords as written", { type: "integer", minimum: 0, maximum: 9, "x-receive": ["minimum"] }, { type: "integer", minimum: 0 }],
-    ["x-strict-only makes a subschema true", { type: "object", allOf: [{ "x-strict-only": true, required: ["turn"] }] }, { type: "object", allOf: [true] }],
-    ["keeps annotations", { type: "string", description: "d", examples: ["a"], "x-known-values": ["a"] }, { type: "string", description: "d", examples: ["a"], "x-known-values": ["a"] }],
-    ["keeps a vendor keyword the generator does not implement (an annotation, as the loader reads it)", { type: "object", "x-scalar-ignore": true }, { type: "object", "x-scalar-ignore": true }],
+    [
+      "keeps type, required, properties, const, $ref",
+      { type: "object", required: ["a"], properties: { a: { const: "x" }, b: { $ref: "#/components/schemas/B" } } },
+      { type: "object", required: ["a"], properties: { a: { const: "x" }, b: { $ref: "#/components/schemas/B" } } },
+    ],
+    [
+      "drops pattern, lengths, numeric limits, format",
+      { type: "string", pattern: "^a", minLength: 1, maxLength: 3, format: "uri" },
+      { type: "string" },
+    ],
+    [
+      "drops enum on a field and limits inside items",
+      { type: "array", minItems: 1, items: { type: "string", enum: ["a", "b"] } },
+      { type: "array", items: { type: "string" } },
+    ],
+    [
+      "drops additionalProperties: false, keeps it as a schema",
+      {
+        type: "object",
+        properties: { m: { type: "object", additionalProperties: false } },
+        additionalProperties: { type: "string", maxLength: 2 },
+      },
+      { type: "object", properties: { m: { type: "object" } }, additionalProperties: { type: "string" } },
+    ],
+    [
+      "a false property (must not be present) is strict-only",
+      { type: "object", properties: { a: { type: "string" }, b: false } },
+      { type: "object", properties: { a: { type: "string" } } },
+    ],
+    [
+      "oneOf without a discriminator becomes anyOf",
+      {
+        oneOf: [
+          { type: "string", maxLength: 2 },
+          { type: "string", minLength: 3 },
+        ],
+      },
+      { anyOf: [{ type: "string" }, { type: "string" }] },
+    ],
+    [
+      "oneOf beside anyOf goes into allOf",
+      { anyOf: [{ required: ["a"] }], oneOf: [{ required: ["b"] }, { required: ["c"] }] },
+      { anyOf: [{ required: ["a"] }], allOf: [{ anyOf: [{ required: ["b"] }, { required: ["c"] }] }] },
+    ],
+    [
+      "oneOf with a discriminator stays oneOf",
+      { oneOf: [{ $ref: "#/x" }], discriminator: { propertyName: "type" } },
+      { oneOf: [{ $ref: "#/x" }], discriminator: { propertyName: "type" } },
+    ],
+    [
+      "an if/then without else (a cross-field rule) is dropped",
+      { type: "object", if: { properties: { a: { const: 1 } } }, then: { required: ["b"] } },
+      { type: "object" },
+    ],
+    [
+      "an if/then/else (one of two shapes) is kept, its if as written",
+      { if: { properties: { t: { enum: ["a"] } } }, then: { $ref: "#/A" }, else: { type: "object", minProperties: 1 } },
+      { if: { properties: { t: { enum: ["a"] } } }, then: { $ref: "#/A" }, else: { type: "object" } },
+    ],
+    [
+      "drops not, propertyNames, dependent keywords and the vendor byte and cross-field keywords",
+      {
+        type: "object",
+        not: { required: ["x"] },
+        propertyNames: { pattern: "^a" },
+        dependentRequired: { a: ["b"] },
+        "x-max-json-bytes": 10,
+        "x-greater-than": [{ property: "a", than: "b" }],
+      },
+      { type: "object" },
+    ],
+    [
+      "x-receive keeps the listed keywords as written",
+      { type: "integer", minimum: 0, maximum: 9, "x-receive": ["minimum"] },
+      { type: "integer", minimum: 0 },
+    ],
+    [
+      "x-strict-only makes a subschema true",
+      { type: "object", allOf: [{ "x-strict-only": true, required: ["turn"] }] },
+      { type: "object", allOf: [true] },
+    ],
+    [
+      "keeps annotations",
+      { type: "string", description: "d", examples: ["a"], "x-known-values": ["a"] },
+      { type: "string", description: "d", examples: ["a"], "x-known-values": ["a"] },
+    ],
+    [
+      "keeps a vendor keyword the generator does not implement (an annotation, as the loader reads it)",
+      { type: "object", "x-scalar-ignore": true },
+      { type: "object", "x-scalar-ignore": true },
+    ],
     ["boolean schemas stay as they are", false, false],
     [
       "x-strict-only: { section } in an allOf branch becomes the schema's x-tolerated rule (hoisted: it runs after the schema's keywords)",
@@ -44,8 +120,18 @@ describe("the receive-level rule, keyword by keyword", () => {
     ],
     [
       "x-receive-default drops its members from required and properties, and reads them in x-tolerated",
-      { type: "object", required: ["error", "code"], properties: { error: { type: "string" }, code: { type: "string", description: "d" } }, "x-receive-default": { section: "doc §2", members: { code: { from: "errorClass", default: "error" } } } },
-      { type: "object", required: ["error"], properties: { error: { type: "string" } }, "x-tolerated": { section: "doc §2", read: { code: { default: "error", from: "errorClass", type: "string" } } } },
+      {
+        type: "object",
+        required: ["error", "code"],
+        properties: { error: { type: "string" }, code: { type: "string", description: "d" } },
+        "x-receive-default": { section: "doc §2", members: { code: { from: "errorClass", default: "error" } } },
+      },
+      {
+        type: "object",
+        required: ["error"],
+        properties: { error: { type: "string" } },
+        "x-tolerated": { section: "doc §2", read: { code: { default: "error", from: "errorClass", type: "string" } } },
+      },
     ],
   ];
   it.each(cases)("%s", (_name, given, want) => {
@@ -54,33 +140,78 @@ describe("the receive-level rule, keyword by keyword", () => {
 
   it("a keyword of no dialect (an annotation, as JSON Schema says; the loader warns of it) and 3.0's nullable are kept as annotations, never an error", () => {
     // A document written elsewhere carries them in the schemas its operations answer with (Resend's `nullable`, a `faker` hint).
-    const schema = { type: "object", properties: { a: { type: ["string", "null"], nullable: true, faker: "word", unknownKeyword: {} } } };
+    const schema = {
+      type: "object",
+      properties: { a: { type: ["string", "null"], nullable: true, faker: "word", unknownKeyword: {} } },
+    };
     expect(receiveSchema(schema as never, "/components/schemas/T")).toEqual(schema);
   });
 
   it("x-tolerated written by hand, an x-receive-default member it cannot read, a tolerated rule with a $ref: typed errors", () => {
     const at = "/components/schemas/T";
-    expect(() => receiveSchema({ type: "object", "x-tolerated": { section: "s" } } as never, at)).toThrow(/derived by the generator, never written/);
-    const withDefault = (properties: object, members: object) => ({ type: "object", properties, "x-receive-default": { section: "s", members } });
+    expect(() => receiveSchema({ type: "object", "x-tolerated": { section: "s" } } as never, at)).toThrow(
+      /derived by the generator, never written/,
+    );
+    const withDefault = (properties: object, members: object) => ({
+      type: "object",
+      properties,
+      "x-receive-default": { section: "s", members },
+    });
     expect(() => receiveSchema(withDefault({}, { n: { default: 0 } }) as never, at)).toThrow(/not a declared property/);
-    expect(() => receiveSchema(withDefault({ n: { type: "integer", maximum: 3 } }, { n: { default: 0 } }) as never, at)).toThrow(/has maximum, which a default cannot read/);
-    expect(() => receiveSchema(withDefault({ n: { type: "integer" } }, { n: { default: "0" } }) as never, at)).toThrow(/is not of its type integer/);
-    expect(() => receiveSchema(withDefault({ n: { type: "integer", minimum: 1 } }, { n: { default: 0 } }) as never, at)).toThrow(/below its minimum/);
-    expect(() => receiveSchema(withDefault({ constructor: { type: "string" } }, { constructor: { default: "" } }) as never, at)).toThrow(/every object inherits/);
-    expect(() => receiveSchema({ allOf: [{ "x-strict-only": { section: "s" }, properties: { a: { $ref: "#/components/schemas/A" } } }] } as never, at)).toThrow(/uses a \$ref/);
+    expect(() =>
+      receiveSchema(withDefault({ n: { type: "integer", maximum: 3 } }, { n: { default: 0 } }) as never, at),
+    ).toThrow(/has maximum, which a default cannot read/);
+    expect(() => receiveSchema(withDefault({ n: { type: "integer" } }, { n: { default: "0" } }) as never, at)).toThrow(
+      /is not of its type integer/,
+    );
+    expect(() =>
+      receiveSchema(withDefault({ n: { type: "integer", minimum: 1 } }, { n: { default: 0 } }) as never, at),
+    ).toThrow(/below its minimum/);
+    expect(() =>
+      receiveSchema(withDefault({ constructor: { type: "string" } }, { constructor: { default: "" } }) as never, at),
+    ).toThrow(/every object inherits/);
+    expect(() =>
+      receiveSchema(
+        {
+          allOf: [{ "x-strict-only": { section: "s" }, properties: { a: { $ref: "#/components/schemas/A" } } }],
+        } as never,
+        at,
+      ),
+    ).toThrow(/uses a \$ref/);
   });
 
   it("x-receive naming a keyword the schema lacks, or one that is kept anyway, is a typed error", () => {
-    expect(() => receiveSchema({ type: "integer", "x-receive": ["maximum"] } as never, "/components/schemas/T")).toThrow(/has no "maximum"/);
-    expect(() => receiveSchema({ type: "integer", "x-receive": ["type"] } as never, "/components/schemas/T")).toThrow(/not a keyword the receive level drops/);
+    expect(() =>
+      receiveSchema({ type: "integer", "x-receive": ["maximum"] } as never, "/components/schemas/T"),
+    ).toThrow(/has no "maximum"/);
+    expect(() => receiveSchema({ type: "integer", "x-receive": ["type"] } as never, "/components/schemas/T")).toThrow(
+      /not a keyword the receive level drops/,
+    );
   });
 
   it("keeps the enum of a discriminator's tag property (a branch listing its tag values), drops other enums", () => {
     const schemas = {
-      Body: { oneOf: [{ $ref: "#/components/schemas/Moon" }], discriminator: { propertyName: "kind", mapping: { moon: "#/components/schemas/Moon", asteroid: "#/components/schemas/Moon" } } },
-      Moon: { type: "object", required: ["kind"], properties: { kind: { type: "string", enum: ["moon", "asteroid"] }, size: { type: "string", enum: ["s", "m"] } } },
+      Body: {
+        oneOf: [{ $ref: "#/components/schemas/Moon" }],
+        discriminator: {
+          propertyName: "kind",
+          mapping: { moon: "#/components/schemas/Moon", asteroid: "#/components/schemas/Moon" },
+        },
+      },
+      Moon: {
+        type: "object",
+        required: ["kind"],
+        properties: {
+          kind: { type: "string", enum: ["moon", "asteroid"] },
+          size: { type: "string", enum: ["s", "m"] },
+        },
+      },
     };
-    expect(receiveComponents(schemas as never)["Moon"]).toEqual({ type: "object", required: ["kind"], properties: { kind: { type: "string", enum: ["moon", "asteroid"] }, size: { type: "string" } } });
+    expect(receiveComponents(schemas as never)["Moon"]).toEqual({
+      type: "object",
+      required: ["kind"],
+      properties: { kind: { type: "string", enum: ["moon", "asteroid"] }, size: { type: "string" } },
+    });
   });
 
   it("the derived schema keeps every component and is deterministic", () => {
@@ -92,16 +223,36 @@ describe("the receive-level rule, keyword by keyword", () => {
 
 describe("which components get a receive-level build", () => {
   it("the 2xx JSON response bodies and the event stream's item schema", () => {
-    expect(receivedComponents(model.document)).toEqual(["AgentRunEvent", "ModelsResponse", "OpaqueObject", "RunCreateResponse", "RunFeedbackResponse", "RunListResponse", "RunSnapshot", "SessionCreateResponse", "SessionEventsResponse", "SessionListResponse", "Session", "UserInfo"].sort());
+    expect(receivedComponents(model.document)).toEqual(
+      [
+        "AgentRunEvent",
+        "ModelsResponse",
+        "OpaqueObject",
+        "RunCreateResponse",
+        "RunFeedbackResponse",
+        "RunListResponse",
+        "RunSnapshot",
+        "SessionCreateResponse",
+        "SessionEventsResponse",
+        "SessionListResponse",
+        "Session",
+        "UserInfo",
+      ].sort(),
+    );
   });
 });
 
 describe("the generated receive-level event validator", () => {
   it("delivers a terminal result whose model.reasoningEffort is a value the documents do not list (the strict level rejects it)", () => {
-    const event = result({ model: { id: "platform:demo", provider: "openai", vendorModelId: "gpt-6", reasoningEffort: "extreme" } });
+    const event = result({
+      model: { id: "platform:demo", provider: "openai", vendorModelId: "gpt-6", reasoningEffort: "extreme" },
+    });
     expect(validateAgentRunEventReceive(event)).toBe(true);
     expect(validateAgentRunEvent(event)).toBe(false);
-    expect(validateAgentRunEvent.errors?.[0]).toMatchObject({ keyword: "enum", instancePath: "/data/model/reasoningEffort" });
+    expect(validateAgentRunEvent.errors?.[0]).toMatchObject({
+      keyword: "enum",
+      instancePath: "/data/model/reasoningEffort",
+    });
   });
 
   it("accepts what only a cross-field or byte rule forbids: a supervisor redirect without its message, a budget with callIndex <= maxCalls", () => {
@@ -131,14 +282,48 @@ describe("the generated receive-level event validator", () => {
 
   it("reads the documented rules the official SDKs' servers break (x-tolerated), reporting each with its section; the strict level refuses them", () => {
     const cases: Array<[event: Record<string, unknown>, section: string, read: unknown]> = [
-      [{ seq: 1, type: "result", data: { text: "neither ok nor subtype" } }, "wire-protocol.md §4.8", { text: "neither ok nor subtype" }],
-      [{ seq: 1, type: "local_tool_call", data: { toolUseId: "t", name: "ghost", args: { message: "hi" }, kind: "a2a_local" } }, "wire-protocol.md §4.3.2", { toolUseId: "t", name: "ghost", args: { message: "hi" }, kind: "a2a_local" }],
-      [{ seq: 1, type: "error", data: { error: "e", errorClass: "truncation" } }, "wire-protocol.md §4.8", { error: "e", errorClass: "truncation", code: "truncation" }],
-      [{ seq: 1, type: "error", data: { error: "e", code: null } }, "wire-protocol.md §4.8", { error: "e", code: "error" }],
       [
-        { seq: 1, type: "result", data: { subtype: "success", tokens: { inputTokens: -10, cachedTokens: "not a number", outputTokens: 12.7 }, turns: 1, model: { id: "x", provider: "openai", vendorModelId: "y" } } },
+        { seq: 1, type: "result", data: { text: "neither ok nor subtype" } },
+        "wire-protocol.md §4.8",
+        { text: "neither ok nor subtype" },
+      ],
+      [
+        {
+          seq: 1,
+          type: "local_tool_call",
+          data: { toolUseId: "t", name: "ghost", args: { message: "hi" }, kind: "a2a_local" },
+        },
+        "wire-protocol.md §4.3.2",
+        { toolUseId: "t", name: "ghost", args: { message: "hi" }, kind: "a2a_local" },
+      ],
+      [
+        { seq: 1, type: "error", data: { error: "e", errorClass: "truncation" } },
+        "wire-protocol.md §4.8",
+        { error: "e", errorClass: "truncation", code: "truncation" },
+      ],
+      [
+        { seq: 1, type: "error", data: { error: "e", code: null } },
+        "wire-protocol.md §4.8",
+        { error: "e", code: "error" },
+      ],
+      [
+        {
+          seq: 1,
+          type: "result",
+          data: {
+            subtype: "success",
+            tokens: { inputTokens: -10, cachedTokens: "not a number", outputTokens: 12.7 },
+            turns: 1,
+            model: { id: "x", provider: "openai", vendorModelId: "y" },
+          },
+        },
         "wire-protocol.md §4.8.1",
-        { subtype: "success", tokens: { inputTokens: -10, cachedTokens: 0, outputTokens: 12.7, reasoningTokens: 0 }, turns: 1, model: { id: "x", provider: "openai", vendorModelId: "y" } },
+        {
+          subtype: "success",
+          tokens: { inputTokens: -10, cachedTokens: 0, outputTokens: 12.7, reasoningTokens: 0 },
+          turns: 1,
+          model: { id: "x", provider: "openai", vendorModelId: "y" },
+        },
       ],
     ];
     for (const [event, section, read] of cases) {
@@ -150,13 +335,20 @@ describe("the generated receive-level event validator", () => {
       } finally {
         toleratedNotes.notes = undefined;
       }
-      expect(notes.map((n) => n.params["section"]), JSON.stringify(event)).toEqual([section]);
+      expect(
+        notes.map((n) => n.params["section"]),
+        JSON.stringify(event),
+      ).toEqual([section]);
       expect(event["data"]).toEqual(read);
     }
     // A union branch that fails on its tag reports nothing and changes nothing (x-tolerated runs after its schema's other keywords).
     const notes: ValidationIssue[] = [];
     toleratedNotes.notes = notes;
-    const mcp = { seq: 1, type: "local_tool_call", data: { toolUseId: "t", name: "n", args: {}, kind: "mcp_local", mcpServer: "fs", mcpToolName: "n" } };
+    const mcp = {
+      seq: 1,
+      type: "local_tool_call",
+      data: { toolUseId: "t", name: "n", args: {}, kind: "mcp_local", mcpServer: "fs", mcpToolName: "n" },
+    };
     try {
       expect(validateAgentRunEventReceive(mcp)).toBe(true);
     } finally {
@@ -206,12 +398,20 @@ describe("a receive-level response body validator", () => {
     expect(validateRunSnapshotReceive(without)).toBe(false);
   });
 
-  it("RunSnapshot: a server without cost attribution leaves tokens, turns and model out (agent-runs §7.1 probes `\"tokens\" in body`); only the strict level requires them", () => {
+  it('RunSnapshot: a server without cost attribution leaves tokens, turns and model out (agent-runs §7.1 probes `"tokens" in body`); only the strict level requires them', () => {
     // wire-protocol.md §7 (truncation contract) shows this snapshot, without the three keys.
-    const older = { status: "failed", finalText: '{"answer":', error: "Model output was truncated", failureReason: { errorClass: "truncation", finishReason: "max_tokens" } };
+    const older = {
+      status: "failed",
+      finalText: '{"answer":',
+      error: "Model output was truncated",
+      failureReason: { errorClass: "truncation", finishReason: "max_tokens" },
+    };
     expect(validateRunSnapshotReceive(older)).toBe(true);
     expect(validateRunSnapshot(older)).toBe(false);
-    expect(validateRunSnapshot.errors?.[0]).toMatchObject({ keyword: "required", params: { missingProperty: "tokens" } });
+    expect(validateRunSnapshot.errors?.[0]).toMatchObject({
+      keyword: "required",
+      params: { missingProperty: "tokens" },
+    });
     expect(validateRunSnapshot({ ...older, tokens: null, turns: null, model: null })).toBe(true);
   });
 });

@@ -13,7 +13,12 @@ import { build } from "esbuild";
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dropAnnotations } from "../../generator/emit/validators/annotations.js";
-import { dropStaticEvaluated, dropUnreadContext, shortenErrorPushes, type FunctionCode } from "../../generator/emit/validators/compact.js";
+import {
+  dropStaticEvaluated,
+  dropUnreadContext,
+  shortenErrorPushes,
+  type FunctionCode,
+} from "../../generator/emit/validators/compact.js";
 import type { LoadedSchema } from "../../generator/model.js";
 import { emitToTempDir, liveValidators, run, type EmittedValidators } from "./support/emitted.js";
 import { loadSchemaFile, SCHEMA_PATH } from "./support/load-schema.js";
@@ -36,13 +41,16 @@ async function bundle(contents: string): Promise<{ text: string; gz: number }> {
     write: false,
     logLevel: "silent",
     // The emitted files import the runtime contract by file URL (support/emitted.ts).
-    plugins: [{ name: "file-url", setup: (b) => b.onResolve({ filter: /^file:/ }, (a) => ({ path: fileURLToPath(a.path) })) }],
+    plugins: [
+      { name: "file-url", setup: (b) => b.onResolve({ filter: /^file:/ }, (a) => ({ path: fileURLToPath(a.path) })) },
+    ],
   });
   const text = out.outputFiles.map((f) => f.text).join("");
   return { text, gz: gzipSync(text).length };
 }
 
-const importing = (...names: string[]): string => `import { ${names.join(", ")} } from "./index.js"; globalThis.v = [${names.join(", ")}];`;
+const importing = (...names: string[]): string =>
+  `import { ${names.join(", ")} } from "./index.js"; globalThis.v = [${names.join(", ")}];`;
 
 describe("shared functions", () => {
   it("two validators that reference the same components bundle to much less than the two alone", async () => {
@@ -84,7 +92,13 @@ describe("each public validator keeps errors of its own", () => {
     expect(toolRef({ kind: "mcp", name: "github" })).toBe(false);
     const issues = structuredClone(toolRef.errors);
     expect(issues).toEqual([expect.objectContaining({ keyword: "required", params: { missingProperty: "url" } })]);
-    expect(request({ systemPrompt: "Be brief.", prompt: "hi", tools: [{ kind: "mcp", name: "github", url: "https://mcp.example/github" }] })).toBe(true);
+    expect(
+      request({
+        systemPrompt: "Be brief.",
+        prompt: "hi",
+        tools: [{ kind: "mcp", name: "github", url: "https://mcp.example/github" }],
+      }),
+    ).toBe(true);
     expect(request.errors).toBeNull();
     expect(toolRef.errors).toEqual(issues);
     expect(toolRef({ kind: "local", name: "a" })).toBe(true);
@@ -115,13 +129,23 @@ describe("annotations are not compiled", () => {
       A: {
         description: "an annotation",
         type: "object",
-        properties: { description: { type: "string", description: "the property's annotation", examples: ["x"] }, default: { type: "integer" } },
-        oneOf: [{ title: "t", required: ["description"] }, { required: ["default"], default: {} }],
+        properties: {
+          description: { type: "string", description: "the property's annotation", examples: ["x"] },
+          default: { type: "integer" },
+        },
+        oneOf: [
+          { title: "t", required: ["description"] },
+          { required: ["default"], default: {} },
+        ],
         "x-known-values": ["a"],
       } as SchemaObject,
     };
     expect(dropAnnotations(schemas)).toEqual({
-      A: { type: "object", properties: { description: { type: "string" }, default: { type: "integer" } }, oneOf: [{ required: ["description"] }, { required: ["default"] }] },
+      A: {
+        type: "object",
+        properties: { description: { type: "string" }, default: { type: "integer" } },
+        oneOf: [{ required: ["description"] }, { required: ["default"] }],
+      },
     });
   });
 
@@ -147,7 +171,9 @@ describe("code ajv writes for nothing", () => {
   it("the unread call context goes from every signature and call", () => {
     const functions = [caller(), callee()];
     dropUnreadContext(functions);
-    expect(functions[0]!.code).toBe('function validate1(data, {instancePath=""}={}){if(!validate2(data.a, {instancePath:instancePath+"/a"})){return false;}return validate2(data, {instancePath});}');
+    expect(functions[0]!.code).toBe(
+      'function validate1(data, {instancePath=""}={}){if(!validate2(data.a, {instancePath:instancePath+"/a"})){return false;}return validate2(data, {instancePath});}',
+    );
     expect(functions[1]!.code).toMatch(/^function validate2\(data, \{instancePath=""\}=\{\}\)/);
   });
 
@@ -181,7 +207,9 @@ describe("code ajv writes for nothing", () => {
     };
     const other: FunctionCode = { ...f, code: f.code.replace('"must be; string"', '"must be string"') };
     shortenErrorPushes([f, other]);
-    expect(other.code).toContain('(vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"});errors++;');
+    expect(other.code).toContain(
+      '(vErrors || (vErrors = [])).push({instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"});errors++;',
+    );
     expect(f.code).toContain("if(vErrors === null){vErrors = [err0];}"); // a `;` in a string: left as ajv wrote it
   });
 
@@ -202,7 +230,11 @@ describe("evaluated-property records, only where unevaluatedProperties or uneval
   it("a schema that uses unevaluatedProperties keeps them, and rejects what it must", async () => {
     const schemas: Record<string, SchemaObject> = {
       Base: { type: "object", properties: { a: { type: "string" } } },
-      Closed: { allOf: [{ $ref: "#/components/schemas/Base" }], properties: { b: { type: "integer" } }, unevaluatedProperties: false } as SchemaObject,
+      Closed: {
+        allOf: [{ $ref: "#/components/schemas/Base" }],
+        properties: { b: { type: "integer" } },
+        unevaluatedProperties: false,
+      } as SchemaObject,
     };
     const small: LoadedSchema = {
       document: { openapi: "3.1.0", info: { title: "t", version: "1" }, components: { schemas } },
@@ -214,10 +246,14 @@ describe("evaluated-property records, only where unevaluatedProperties or uneval
     const out = await emitToTempDir(small);
     const closed = await out.get("Closed");
     const live = liveValidators(small)("Closed");
-    for (const data of [{ a: "x", b: 1 }, { a: "x", c: true }, { b: "no" }, {}]) expect(run(closed, data)).toEqual(run(live, data));
+    for (const data of [{ a: "x", b: 1 }, { a: "x", c: true }, { b: "no" }, {}])
+      expect(run(closed, data)).toEqual(run(live, data));
     expect(closed({ a: "x", b: 1 })).toBe(true);
     expect(closed({ a: "x", c: true })).toBe(false);
-    expect(closed.errors?.[0]).toMatchObject({ keyword: "unevaluatedProperties", params: { unevaluatedProperty: "c" } });
+    expect(closed.errors?.[0]).toMatchObject({
+      keyword: "unevaluatedProperties",
+      params: { unevaluatedProperty: "c" },
+    });
   });
 });
 
@@ -229,7 +265,9 @@ describe("the modules' printer (generator/emit/validators/format.ts)", () => {
     const { createLevels } = await import("../../generator/emit/validators/levels.js");
     const { componentRef } = await import("../../generator/emit/validators/ajv.js");
     const ajv = createLevels(model).ajv("all-errors");
-    const code = standalone.default(ajv, { validateRunCreateRequest: componentRef("RunCreateRequest") }).replace(/^"use strict";/, "");
+    const code = standalone
+      .default(ajv, { validateRunCreateRequest: componentRef("RunCreateRequest") })
+      .replace(/^"use strict";/, "");
     const printed = formatModuleSync(code);
     expect(printed.split("\n").length).toBeGreaterThan(1000);
     const minify = (c: string): string => transformSync(c, { minify: true, format: "esm", charset: "ascii" }).code;
@@ -243,13 +281,21 @@ describe("the modules' printer (generator/emit/validators/format.ts)", () => {
     const { formatModuleSync } = await import("../../generator/emit/validators/format.js");
     const depth = 10_000;
     const literal = `${'{"type":"object","properties":'.repeat(depth)}{}${"}".repeat(depth)}`;
-    const printed = formatModuleSync(`const schema1 = ${literal};function v(data){if(data){return schema1;}else {return null;}}`);
-    expect(printed).toBe(`const schema1 = ${literal};\nfunction v(data) {\n  if(data) {\n    return schema1;\n  } else {\n    return null;\n  }\n}\n`);
+    const printed = formatModuleSync(
+      `const schema1 = ${literal};function v(data){if(data){return schema1;}else {return null;}}`,
+    );
+    expect(printed).toBe(
+      `const schema1 = ${literal};\nfunction v(data) {\n  if(data) {\n    return schema1;\n  } else {\n    return null;\n  }\n}\n`,
+    );
   }, 10_000);
 
   it("tells a block's `{` from an object literal's by what ends the line before it: `)`, `=>`, `else`, `try`, `finally`, `do`", async () => {
     const { formatModuleSync } = await import("../../generator/emit/validators/format.js");
-    expect(formatModuleSync("const f = (d) =>{return {a:1};};do{a();}while(b);try{a();}catch(e){b();}finally {c();}x = y = > {1}")).toBe(
+    expect(
+      formatModuleSync(
+        "const f = (d) =>{return {a:1};};do{a();}while(b);try{a();}catch(e){b();}finally {c();}x = y = > {1}",
+      ),
+    ).toBe(
       "const f = (d) => {\n  return {a:1};\n};\ndo {\n  a();\n} while(b);\ntry {\n  a();\n} catch(e) {\n  b();\n} finally {\n  c();\n}\nx = y = > {1}\n",
     );
   });
@@ -258,7 +304,10 @@ describe("the modules' printer (generator/emit/validators/format.ts)", () => {
     const { formatModuleSync } = await import("../../generator/emit/validators/format.js");
     const depth = 40;
     const printed = formatModuleSync(`function f(d){${"if(d){".repeat(depth)}a();${"}".repeat(depth)}}`);
-    const indents = printed.split("\n").filter((line) => line !== "").map((line) => line.length - line.trimStart().length);
+    const indents = printed
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => line.length - line.trimStart().length);
     expect(Math.max(...indents)).toBe(64);
     expect(printed.split("\n").filter((line) => line === `${" ".repeat(64)}a();`)).toHaveLength(1);
     expect(printed.split("\n").filter((line) => line === `${" ".repeat(62)}if(d) {`)).toHaveLength(1);

@@ -18,7 +18,12 @@ import { emittedValidator, genAll, REPO, writeTree } from "../generator/support.
 test("schema/openapi.yaml passes ajv's author lints at every level", async () => {
   const model = await loadSchema(path.join(REPO, "schema/openapi.yaml"));
   for (const level of ["strict", "receive"] as const) {
-    const ajv = createValidatorAjv({ validateSchema: false, strictSchema: true, strictTuples: true, allowMatchingProperties: false });
+    const ajv = createValidatorAjv({
+      validateSchema: false,
+      strictSchema: true,
+      strictTuples: true,
+      allowMatchingProperties: false,
+    });
     addComponents(ajv, createLevels(model).prepared(level), { prepare: false });
     const names = level === "receive" ? levelComponents(model, "receive") : levelComponents(model, "strict");
     for (const name of names) expect(() => compileComponent(ajv, name), `${level} ${name}`).not.toThrow();

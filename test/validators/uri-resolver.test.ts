@@ -9,7 +9,18 @@ import { rememberingUriResolver } from "../../generator/emit/validators/uri-reso
 
 const uri = (fastUri as unknown as { default: typeof rememberingUriResolver }).default;
 const DOCUMENT = "https://mantyx.invalid/wire-types/openapi.json";
-const IDS = [DOCUMENT, `${DOCUMENT}#`, `${DOCUMENT}#/components/schemas/A`, "#/components/schemas/B~1C", "other.json#/$defs/x", "urn:uuid:123e4567-e89b-12d3-a456-426614174000", "", "#", "../up/x.json", "https://h.invalid/a%20b?q=1#f"];
+const IDS = [
+  DOCUMENT,
+  `${DOCUMENT}#`,
+  `${DOCUMENT}#/components/schemas/A`,
+  "#/components/schemas/B~1C",
+  "other.json#/$defs/x",
+  "urn:uuid:123e4567-e89b-12d3-a456-426614174000",
+  "",
+  "#",
+  "../up/x.json",
+  "https://h.invalid/a%20b?q=1#f",
+];
 
 describe("rememberingUriResolver", () => {
   it("parses, resolves and serializes as fast-uri does, on first and repeated calls", () => {

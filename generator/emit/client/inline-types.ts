@@ -90,12 +90,21 @@ const JSON_MEDIA = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 export function decodeJsonContent(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(decodeJsonContent);
   if (!isPlainObject(schema)) return schema;
-  if (typeof schema.contentMediaType === "string" && JSON_MEDIA.test(schema.contentMediaType) && schema.contentSchema !== undefined) {
+  if (
+    typeof schema.contentMediaType === "string" &&
+    JSON_MEDIA.test(schema.contentMediaType) &&
+    schema.contentSchema !== undefined
+  ) {
     return decodeJsonContent(schema.contentSchema);
   }
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
-    out[key] = key === "properties" && isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decodeJsonContent(v)])) : ["examples", "example", "default", "const", "enum"].includes(key) ? value : decodeJsonContent(value);
+    out[key] =
+      key === "properties" && isPlainObject(value)
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decodeJsonContent(v)]))
+        : ["examples", "example", "default", "const", "enum"].includes(key)
+          ? value
+          : decodeJsonContent(value);
   }
   return out;
 }

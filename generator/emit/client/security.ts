@@ -15,7 +15,13 @@ import { deref } from "../operations.js";
 
 export type SchemeShape =
   | { readonly name: string; readonly kind: "bearer" | "basic"; readonly description: string }
-  | { readonly name: string; readonly kind: "apiKey"; readonly in: "header" | "query" | "cookie"; readonly parameter: string; readonly description: string };
+  | {
+      readonly name: string;
+      readonly kind: "apiKey";
+      readonly in: "header" | "query" | "cookie";
+      readonly parameter: string;
+      readonly description: string;
+    };
 
 export interface SecurityModel {
   /** Supported schemes, by name (sorted). */
@@ -33,9 +39,14 @@ export function securityModel(doc: OpenAPIObject): SecurityModel {
     const description = typeof scheme.description === "string" ? scheme.description : "";
     const type = scheme.type;
     const httpScheme = typeof scheme.scheme === "string" ? scheme.scheme.toLowerCase() : "";
-    if ((type === "http" && httpScheme === "bearer") || type === "oauth2" || type === "openIdConnect") schemes.push({ name, kind: "bearer", description });
+    if ((type === "http" && httpScheme === "bearer") || type === "oauth2" || type === "openIdConnect")
+      schemes.push({ name, kind: "bearer", description });
     else if (type === "http" && httpScheme === "basic") schemes.push({ name, kind: "basic", description });
-    else if (type === "apiKey" && (scheme.in === "header" || scheme.in === "query" || scheme.in === "cookie") && typeof scheme.name === "string") {
+    else if (
+      type === "apiKey" &&
+      (scheme.in === "header" || scheme.in === "query" || scheme.in === "cookie") &&
+      typeof scheme.name === "string"
+    ) {
       schemes.push({ name, kind: "apiKey", in: scheme.in, parameter: scheme.name, description });
     } else {
       unsupported.push({
@@ -56,7 +67,9 @@ export function securityModel(doc: OpenAPIObject): SecurityModel {
 export function requirementsOf(doc: OpenAPIObject, op: OperationObject, model: SecurityModel): string[][] {
   const requirements = op.security ?? doc.security ?? [];
   const known = new Set(model.schemes.map((scheme) => scheme.name));
-  return requirements.map((alternative) => Object.keys(alternative).sort()).filter((names) => names.every((name) => known.has(name)));
+  return requirements
+    .map((alternative) => Object.keys(alternative).sort())
+    .filter((names) => names.every((name) => known.has(name)));
 }
 
 /**
@@ -72,9 +85,17 @@ export function requirementsOf(doc: OpenAPIObject, op: OperationObject, model: S
  * MANTYX schema is such a schema: `bearerAuth` or `apiKeyHeader`, the same
  * key, on every operation.
  */
-export function apiKeyStandsFor(doc: OpenAPIObject, operations: readonly OperationObject[], model: SecurityModel): boolean {
+export function apiKeyStandsFor(
+  doc: OpenAPIObject,
+  operations: readonly OperationObject[],
+  model: SecurityModel,
+): boolean {
   const bearers = new Set(model.schemes.filter((s) => s.kind === "bearer").map((s) => s.name));
-  const keys = new Set(model.schemes.filter((s) => s.kind === "apiKey" && s.in === "header" && s.parameter.toLowerCase() === "x-api-key").map((s) => s.name));
+  const keys = new Set(
+    model.schemes
+      .filter((s) => s.kind === "apiKey" && s.in === "header" && s.parameter.toLowerCase() === "x-api-key")
+      .map((s) => s.name),
+  );
   if (bearers.size === 0 || bearers.size + keys.size !== model.schemes.length) return false;
   return operations.every((op) => {
     const alternatives = requirementsOf(doc, op, model);
@@ -83,6 +104,8 @@ export function apiKeyStandsFor(doc: OpenAPIObject, operations: readonly Operati
     // Authentication optional: a key sent anyway is what `credentials` would send too.
     if (alternatives.some((names) => names.length === 0)) return true;
     // Each scheme alone: then they are one credential. Two that different operations need (a user's token, an admin's) are two.
-    return model.schemes.every((scheme) => alternatives.some((names) => names.length === 1 && names[0] === scheme.name));
+    return model.schemes.every((scheme) =>
+      alternatives.some((names) => names.length === 1 && names[0] === scheme.name),
+    );
   });
 }

@@ -50,7 +50,11 @@ function mayBeStructured(doc: OpenAPIObject, schema: unknown): boolean {
 }
 
 /** The query styles OpenAPI names that are not `form` (which is `form` or `csv` by `explode`). */
-const QUERY_STYLES: Readonly<Record<string, ParamShape["style"]>> = { deepObject: "deep", pipeDelimited: "pipe", spaceDelimited: "space" };
+const QUERY_STYLES: Readonly<Record<string, ParamShape["style"]>> = {
+  deepObject: "deep",
+  pipeDelimited: "pipe",
+  spaceDelimited: "space",
+};
 
 /** The client option a parameter is filled from (`x-client-option`), when it names one that is an identifier. */
 export function clientOptionOf(p: ParameterObject): string | undefined {
@@ -64,19 +68,27 @@ export function clientOptionOf(p: ParameterObject): string | undefined {
  * whole query string as one content-encoded value) is left out, with a
  * warning in `warnings`: the client sends query parameters one by one.
  */
-export function parametersOf(doc: OpenAPIObject, { item, op, at, itemAt }: OperationEntry, types: InlineTypes, warnings: ClientWarning[] = []): ParamShape[] {
+export function parametersOf(
+  doc: OpenAPIObject,
+  { item, op, at, itemAt }: OperationEntry,
+  types: InlineTypes,
+  warnings: ClientWarning[] = [],
+): ParamShape[] {
   const merged = new Map<string, { p: ParameterObject; at: string[] }>();
   const add = (list: unknown[] | undefined, at: string[]): void =>
     (list ?? []).forEach((raw, i) => {
       const p = deref<ParameterObject>(doc, raw as ParameterObject);
-      const where = isRef(raw) ? (raw.$ref.slice(2).split("/").map(unescapePointerSegment)) : [...at, String(i)];
+      const where = isRef(raw) ? raw.$ref.slice(2).split("/").map(unescapePointerSegment) : [...at, String(i)];
       merged.set(`${p.in}\0${p.name}`, { p, at: where });
     });
   add(item.parameters, [...itemAt, "parameters"]);
   add(op.parameters, [...at, "parameters"]);
   const sent = [...merged.values()].filter(({ p, at }) => {
     if ((p.in as string) !== "querystring") return true;
-    warnings.push({ pointer: `/${at.map(escapePointerSegment).join("/")}`, reason: `the \`in: querystring\` parameter ${JSON.stringify(p.name)} (OpenAPI 3.2) is left out: the client sends query parameters one by one, each typed` });
+    warnings.push({
+      pointer: `/${at.map(escapePointerSegment).join("/")}`,
+      reason: `the \`in: querystring\` parameter ${JSON.stringify(p.name)} (OpenAPI 3.2) is left out: the client sends query parameters one by one, each typed`,
+    });
     return false;
   });
   return sent.map(({ p, at }) => {
@@ -86,7 +98,13 @@ export function parametersOf(doc: OpenAPIObject, { item, op, at, itemAt }: Opera
     // Query parameters default to `form` with explode; headers and cookies to `simple` without (OpenAPI, "style").
     const inQuery = p.in === "query";
     const explode = p.explode ?? (inQuery ? p.style === undefined || p.style === "form" : false);
-    const style: ParamShape["style"] = json ? "json" : !inQuery ? (explode ? "explode" : "simple") : (QUERY_STYLES[p.style ?? ""] ?? (explode ? "form" : "csv"));
+    const style: ParamShape["style"] = json
+      ? "json"
+      : !inQuery
+        ? explode
+          ? "explode"
+          : "simple"
+        : (QUERY_STYLES[p.style ?? ""] ?? (explode ? "form" : "csv"));
     const schema = p.schema ?? (isPlainObject(p.content) ? Object.values(p.content)[0]?.schema : undefined);
     // Path: `simple` (the default), `label` or `matrix`, each with or without explode (default without).
     const pathStyle: ParamShape["pathStyle"] =
@@ -95,9 +113,13 @@ export function parametersOf(doc: OpenAPIObject, { item, op, at, itemAt }: Opera
         : json
           ? "json"
           : p.style === "label" || p.style === "matrix"
-            ? p.explode === true ? `${p.style}Explode` : p.style
+            ? p.explode === true
+              ? `${p.style}Explode`
+              : p.style
             : mayBeStructured(doc, schema)
-              ? p.explode === true ? "explode" : "simple"
+              ? p.explode === true
+                ? "explode"
+                : "simple"
               : undefined;
     return {
       wireName: p.name,
@@ -128,9 +150,16 @@ function rawBodyType(media: string): PrintedType {
 }
 
 /** The request body (the first JSON media type, else the first one), or undefined without one. */
-export function bodyOf(doc: OpenAPIObject, { op, at: opAt }: OperationEntry, types: InlineTypes): BodyShape | undefined {
+export function bodyOf(
+  doc: OpenAPIObject,
+  { op, at: opAt }: OperationEntry,
+  types: InlineTypes,
+): BodyShape | undefined {
   if (op.requestBody === undefined) return undefined;
-  const body = deref<{ content?: Record<string, { schema?: unknown }>; required?: boolean }>(doc, op.requestBody as never);
+  const body = deref<{ content?: Record<string, { schema?: unknown }>; required?: boolean }>(
+    doc,
+    op.requestBody as never,
+  );
   const medias = Object.keys(body.content ?? {});
   const media = medias.find(isJsonMediaType) ?? medias[0];
   if (media === undefined) return undefined;
@@ -187,7 +216,9 @@ function branchesOf(doc: OpenAPIObject, schema: unknown): unknown[] {
   const resolved = deref<unknown>(doc, schema as never);
   if (!isPlainObject(resolved)) return [resolved];
   const union = [resolved.oneOf, resolved.anyOf].find(Array.isArray) as unknown[] | undefined;
-  return union && union.length > 0 && resolved.properties === undefined ? union.map((b) => deref<unknown>(doc, b as never)) : [resolved];
+  return union && union.length > 0 && resolved.properties === undefined
+    ? union.map((b) => deref<unknown>(doc, b as never))
+    : [resolved];
 }
 
 /** The property names of an object schema, or undefined when it does not describe an object with properties. */
@@ -202,7 +233,12 @@ function isTextData(doc: OpenAPIObject, data: unknown): boolean {
   const resolved = deref<unknown>(doc, data as never);
   if (!isPlainObject(resolved)) return false;
   if (typeof resolved.contentMediaType === "string") return !isJsonMediaType(resolved.contentMediaType);
-  const types = typeof resolved.type === "string" ? [resolved.type] : Array.isArray(resolved.type) ? resolved.type.filter((t) => t !== "null") : undefined;
+  const types =
+    typeof resolved.type === "string"
+      ? [resolved.type]
+      : Array.isArray(resolved.type)
+        ? resolved.type.filter((t) => t !== "null")
+        : undefined;
   return types !== undefined && types.length > 0 && types.every((t) => t === "string");
 }
 
@@ -216,18 +252,39 @@ function isTextData(doc: OpenAPIObject, data: unknown): boolean {
  * could mean the other one (an event-shaped schema with `data` alone, or a
  * payload whose properties include SSE field names).
  */
-export function sseSchemaReading(doc: OpenAPIObject, schema: unknown): { reading: "plain" | "event" | "payload"; json: boolean; guess: boolean; mixed?: boolean } {
+export function sseSchemaReading(
+  doc: OpenAPIObject,
+  schema: unknown,
+): { reading: "plain" | "event" | "payload"; json: boolean; guess: boolean; mixed?: boolean } {
   const resolved = deref<unknown>(doc, schema as never);
-  if (resolved === undefined || resolved === true || (isPlainObject(resolved) && Object.keys(resolved).filter((k) => !/^(description|title|x-.*|example|examples)$/.test(k)).length === 0)) return { reading: "plain", json: false, guess: false };
-  if (isPlainObject(resolved) && resolved.type === "string" && resolved.contentMediaType === undefined) return { reading: "plain", json: false, guess: false };
+  if (
+    resolved === undefined ||
+    resolved === true ||
+    (isPlainObject(resolved) &&
+      Object.keys(resolved).filter((k) => !/^(description|title|x-.*|example|examples)$/.test(k)).length === 0)
+  )
+    return { reading: "plain", json: false, guess: false };
+  if (isPlainObject(resolved) && resolved.type === "string" && resolved.contentMediaType === undefined)
+    return { reading: "plain", json: false, guess: false };
   const branches = branchesOf(doc, schema).map((b) => propertyNames(b));
   const eventShaped = branches.every((names) => names?.includes("data") && names.every((n) => SSE_FIELDS.has(n)));
   if (eventShaped) {
-    const text = branchesOf(doc, schema).map((b) => isTextData(doc, (b as { properties: Record<string, unknown> }).properties["data"]));
+    const text = branchesOf(doc, schema).map((b) =>
+      isTextData(doc, (b as { properties: Record<string, unknown> }).properties["data"]),
+    );
     const json = text.every((t) => !t);
-    return { reading: "event", json, guess: branches.every((names) => names!.length === 1), mixed: !json && text.some((t) => !t) };
+    return {
+      reading: "event",
+      json,
+      guess: branches.every((names) => names!.length === 1),
+      mixed: !json && text.some((t) => !t),
+    };
   }
-  return { reading: "payload", json: true, guess: branches.some((names) => names?.includes("data") || names?.includes("event")) };
+  return {
+    reading: "payload",
+    json: true,
+    guess: branches.some((names) => names?.includes("data") || names?.includes("event")),
+  };
 }
 
 /** The operation's success answer, with the warnings about what is left out. */
@@ -239,22 +296,47 @@ const pointerOf = (at: readonly string[]): string => `/${at.map(escapePointerSeg
  * and `x-item-schema` first, else its `schema` read by `sseSchemaReading`
  * (3.0/3.1), with one warning where that reading is a guess.
  */
-function sseAnswer(doc: OpenAPIObject, media: Record<string, unknown>, at: string[] | undefined, types: InlineTypes, warnings: ClientWarning[]): AnswerShape & { kind: "items" } {
+function sseAnswer(
+  doc: OpenAPIObject,
+  media: Record<string, unknown>,
+  at: string[] | undefined,
+  types: InlineTypes,
+  warnings: ClientWarning[],
+): AnswerShape & { kind: "items" } {
   const declared = media["x-sse-sentinel"];
   const resume = media["x-sse-resume"] === true ? { resume: true } : {};
-  const sentinelFor = (json: boolean): { sentinel?: string } => (typeof declared === "string" ? { sentinel: declared } : json && declared !== null ? { sentinel: "[DONE]" } : {});
+  const sentinelFor = (json: boolean): { sentinel?: string } =>
+    typeof declared === "string" ? { sentinel: declared } : json && declared !== null ? { sentinel: "[DONE]" } : {};
   if (media["itemSchema"] !== undefined) {
     const item = media["itemSchema"];
     const json = sseDataIsJson(item, doc);
-    return { kind: "items", mode: json ? "sse-json" : "sse", item: types.typeOf(item, [...(at ?? []), "itemSchema"], { decodeJsonContent: json }), ...sentinelFor(json), ...resume };
+    return {
+      kind: "items",
+      mode: json ? "sse-json" : "sse",
+      item: types.typeOf(item, [...(at ?? []), "itemSchema"], { decodeJsonContent: json }),
+      ...sentinelFor(json),
+      ...resume,
+    };
   }
-  if (media["x-item-schema"] !== undefined) return { kind: "items", mode: "sse-data", item: types.typeOf(media["x-item-schema"], [...(at ?? []), "x-item-schema"]), ...sentinelFor(true), ...resume };
+  if (media["x-item-schema"] !== undefined)
+    return {
+      kind: "items",
+      mode: "sse-data",
+      item: types.typeOf(media["x-item-schema"], [...(at ?? []), "x-item-schema"]),
+      ...sentinelFor(true),
+      ...resume,
+    };
   const schema = media["schema"];
   const { reading, json, guess, mixed } = sseSchemaReading(doc, schema);
   if (reading === "plain") return { kind: "items", mode: "sse", item: PLAIN_SSE_ITEM, ...resume };
   if (mixed) {
     // Some events' data is text and some JSON: the stream cannot say which to decode, so every data is text.
-    if (at !== undefined) warnings.push({ pointer: pointerOf([...at, "schema"]), reason: "the text/event-stream `schema` types some events' `data` as text and others' as JSON: every event is read with its data as text; say which events carry JSON with OpenAPI 3.2 `itemSchema` (`contentMediaType: application/json`) or one `x-item-schema`" });
+    if (at !== undefined)
+      warnings.push({
+        pointer: pointerOf([...at, "schema"]),
+        reason:
+          "the text/event-stream `schema` types some events' `data` as text and others' as JSON: every event is read with its data as text; say which events carry JSON with OpenAPI 3.2 `itemSchema` (`contentMediaType: application/json`) or one `x-item-schema`",
+      });
     return { kind: "items", mode: "sse", item: PLAIN_SSE_ITEM, ...resume };
   }
   if (guess && at !== undefined) {
@@ -266,8 +348,21 @@ function sseAnswer(doc: OpenAPIObject, media: Record<string, unknown>, at: strin
           : "the text/event-stream `schema` is read as the schema of each event's data, parsed as JSON; if it describes the event itself (id, event, data, retry), state it with OpenAPI 3.2 `itemSchema`, or say the data's schema with `x-item-schema`",
     });
   }
-  if (reading === "event") return { kind: "items", mode: json ? "sse-json" : "sse", item: types.typeOf(schema, [...(at ?? []), "schema"], { decodeJsonContent: json }), ...sentinelFor(json), ...resume };
-  return { kind: "items", mode: "sse-data", item: types.typeOf(schema, [...(at ?? []), "schema"]), ...sentinelFor(true), ...resume };
+  if (reading === "event")
+    return {
+      kind: "items",
+      mode: json ? "sse-json" : "sse",
+      item: types.typeOf(schema, [...(at ?? []), "schema"], { decodeJsonContent: json }),
+      ...sentinelFor(json),
+      ...resume,
+    };
+  return {
+    kind: "items",
+    mode: "sse-data",
+    item: types.typeOf(schema, [...(at ?? []), "schema"]),
+    ...sentinelFor(true),
+    ...resume,
+  };
 }
 
 /** The boolean request-body property that selects the stream of a JSON-or-stream operation: `x-stream-flag`, else `stream` when the body has such a boolean property. */
@@ -278,13 +373,23 @@ function streamFlagOf(doc: OpenAPIObject, op: OperationObject): string | undefin
   const properties = deref<{ properties?: Record<string, unknown> }>(doc, schema as never)?.properties ?? {};
   const name = typeof declared === "string" ? declared : "stream";
   const property = deref<{ type?: unknown }>(doc, properties[name] as never);
-  const boolean = property !== undefined && (property.type === "boolean" || (Array.isArray(property.type) && property.type.includes("boolean")));
+  const boolean =
+    property !== undefined &&
+    (property.type === "boolean" || (Array.isArray(property.type) && property.type.includes("boolean")));
   return boolean ? name : undefined;
 }
 
-export function answerOf(doc: OpenAPIObject, { op, at: opAt }: OperationEntry, types: InlineTypes, resumable: boolean, warnings: ClientWarning[]): AnswerShape {
+export function answerOf(
+  doc: OpenAPIObject,
+  { op, at: opAt }: OperationEntry,
+  types: InlineTypes,
+  resumable: boolean,
+  warnings: ClientWarning[],
+): AnswerShape {
   const responses = (op.responses ?? {}) as Record<string, unknown>;
-  const success = Object.keys(responses).filter((status) => /^2(\d\d|XX)$/i.test(status)).sort();
+  const success = Object.keys(responses)
+    .filter((status) => /^2(\d\d|XX)$/i.test(status))
+    .sort();
   // No 2xx documented (only `default`): its body is the answer.
   const statuses = success.length > 0 ? success : Object.keys(responses).filter((status) => status === "default");
   const jsonTypes: PrintedType[] = [];
@@ -304,17 +409,37 @@ export function answerOf(doc: OpenAPIObject, { op, at: opAt }: OperationEntry, t
         // The same status answering JSON too: the runtime picks by the answer's Content-Type; the types by the request's flag property.
         const jsonMedia = medias.filter((m) => m !== media && isJsonMediaType(m));
         if (jsonMedia.length === 0) return stream;
-        const json = jsonMedia.map((m) => types.typeOf(content[m]!.schema ?? true, [...(at ? [...at.slice(0, -1), m] : []), "schema"]).printed);
+        const json = jsonMedia.map(
+          (m) => types.typeOf(content[m]!.schema ?? true, [...(at ? [...at.slice(0, -1), m] : []), "schema"]).printed,
+        );
         const union = [...new Set(json)];
-        return { ...stream, json: printed(union.includes("unknown") ? "unknown" : union.join(" | ")), flag: streamFlagOf(doc, op) };
+        return {
+          ...stream,
+          json: printed(union.includes("unknown") ? "unknown" : union.join(" | ")),
+          flag: streamFlagOf(doc, op),
+        };
       }
       if (JSONL.test(media)) {
-        return { kind: "items", mode: "jsonl", item: item === undefined ? printed("unknown") : types.typeOf(item, [...(at ?? []), content[media]!["itemSchema"] !== undefined ? "itemSchema" : "x-item-schema"]) };
+        return {
+          kind: "items",
+          mode: "jsonl",
+          item:
+            item === undefined
+              ? printed("unknown")
+              : types.typeOf(item, [
+                  ...(at ?? []),
+                  content[media]!["itemSchema"] !== undefined ? "itemSchema" : "x-item-schema",
+                ]),
+        };
       }
-      if (isJsonMediaType(media)) jsonTypes.push(types.typeOf(content[media]!.schema ?? true, [...(at ?? []), "schema"]));
+      if (isJsonMediaType(media))
+        jsonTypes.push(types.typeOf(content[media]!.schema ?? true, [...(at ?? []), "schema"]));
       else {
         if (JSON_SEQ.test(media) && at !== undefined) {
-          warnings.push({ pointer: pointerOf(at), reason: `\`${media}\` (JSON text sequences) is left out: the client returns the body as text` });
+          warnings.push({
+            pointer: pointerOf(at),
+            reason: `\`${media}\` (JSON text sequences) is left out: the client returns the body as text`,
+          });
         }
         text ??= /^text\//i.test(media) || JSON_SEQ.test(media) ? "text" : "blob";
       }
@@ -322,7 +447,9 @@ export function answerOf(doc: OpenAPIObject, { op, at: opAt }: OperationEntry, t
   }
   if (jsonTypes.length > 0) {
     const union = [...new Set(jsonTypes.map((t) => t.printed))];
-    const type = union.includes("unknown") ? "unknown" : union.map((t) => (union.length > 1 && /[|&]/.test(t) ? `(${t})` : t)).join(" | ");
+    const type = union.includes("unknown")
+      ? "unknown"
+      : union.map((t) => (union.length > 1 && /[|&]/.test(t) ? `(${t})` : t)).join(" | ");
     return { kind: "json", type: printed(empty && type !== "unknown" ? `${type} | undefined` : type), emptyOk: empty };
   }
   if (text !== undefined) return { kind: text, type: printed(text === "text" ? "string" : "Blob"), emptyOk: empty };

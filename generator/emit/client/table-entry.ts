@@ -21,14 +21,33 @@ export interface TableEntry {
   readonly takesBody: boolean;
   readonly bodyMedia: string | undefined;
   /** A resumable event stream: its spec's name (validated), its terminal types and payload member (unvalidated), its `x-resume`. */
-  readonly stream: { readonly spec: string; readonly terminal: unknown; readonly payload: string | undefined; readonly resumeQuery: string | undefined; readonly status: unknown } | undefined;
+  readonly stream:
+    | {
+        readonly spec: string;
+        readonly terminal: unknown;
+        readonly payload: string | undefined;
+        readonly resumeQuery: string | undefined;
+        readonly status: unknown;
+      }
+    | undefined;
   /** Path parameters written otherwise than as one encoded scalar: wire name and style, in path order. */
   readonly pathStyles: ReadonlyArray<readonly [string, string]>;
   /** An item stream: its mode, whether the answer may be JSON instead, its sentinel and resume. */
-  readonly items: { readonly mode: string; readonly either: boolean; readonly sentinel: string | undefined; readonly resume: boolean } | undefined;
+  readonly items:
+    | {
+        readonly mode: string;
+        readonly either: boolean;
+        readonly sentinel: string | undefined;
+        readonly resume: boolean;
+      }
+    | undefined;
   readonly answer: "text" | "blob" | undefined;
   /** Query, header and cookie parameters by where they go: wire names and styles, sorted; `list` writes them as revision 4's list of names. */
-  readonly params: ReadonlyArray<{ readonly where: string; readonly list: boolean; readonly members: ReadonlyArray<readonly [string, string]> }>;
+  readonly params: ReadonlyArray<{
+    readonly where: string;
+    readonly list: boolean;
+    readonly members: ReadonlyArray<readonly [string, string]>;
+  }>;
   /** Security requirement alternatives (per-scheme credentials only). */
   readonly security: ReadonlyArray<readonly string[]> | undefined;
   readonly pages: { readonly cursorParam: unknown; readonly nextCursor: unknown; readonly items: unknown } | undefined;
@@ -52,10 +71,13 @@ export function entrySource(entry: TableEntry, unvalidated: boolean): string {
     if (resumeQuery !== undefined) rest.push(`resumeQuery: ${j(resumeQuery)}`);
     if (status !== undefined) rest.push(`status: ${j(status)}`);
     // Without validators, the spec's terminal types and payload member only (the envelope is still checked).
-    const events = unvalidated ? `{ terminal: ${j(terminal)}${payload !== undefined ? `, payload: ${j(payload)}` : ""} }` : spec;
+    const events = unvalidated
+      ? `{ terminal: ${j(terminal)}${payload !== undefined ? `, payload: ${j(payload)}` : ""} }`
+      : spec;
     fields.push(`stream: { ${[`events: ${events}`, ...rest].join(", ")} }`);
   }
-  if (entry.pathStyles.length > 0) fields.push(`pathStyles: { ${entry.pathStyles.map(([name, style]) => `${j(name)}: ${j(style)}`).join(", ")} }`);
+  if (entry.pathStyles.length > 0)
+    fields.push(`pathStyles: { ${entry.pathStyles.map(([name, style]) => `${j(name)}: ${j(style)}`).join(", ")} }`);
   if (entry.items !== undefined) {
     fields.push(`items: ${j(entry.items.mode)}`);
     if (entry.items.either) fields.push("either: true");
@@ -65,12 +87,17 @@ export function entrySource(entry: TableEntry, unvalidated: boolean): string {
   if (entry.answer !== undefined) fields.push(`answer: ${j(entry.answer)}`);
   if (entry.params.length > 0) {
     const spec = entry.params.map(({ where, list, members }) =>
-      list ? `${where}: [${members.map(([name]) => j(name)).join(", ")}]` : `${where}: { ${members.map(([name, style]) => `${j(name)}: ${j(style)}`).join(", ")} }`,
+      list
+        ? `${where}: [${members.map(([name]) => j(name)).join(", ")}]`
+        : `${where}: { ${members.map(([name, style]) => `${j(name)}: ${j(style)}`).join(", ")} }`,
     );
     fields.push(`params: { ${spec.join(", ")} }`);
   }
   if (entry.security !== undefined) fields.push(`security: ${j(entry.security)}`);
   if (entry.pages !== undefined) fields.push(`pages: ${j(entry.pages)}`);
-  if (entry.once !== undefined) fields.push(`once: { key: ${j(entry.once.key)}, outcomes: { ${entry.once.outcomes.map(([status, name]) => `${status}: ${j(name)}`).join(", ")} } }`);
+  if (entry.once !== undefined)
+    fields.push(
+      `once: { key: ${j(entry.once.key)}, outcomes: { ${entry.once.outcomes.map(([status, name]) => `${status}: ${j(name)}`).join(", ")} } }`,
+    );
   return `{ ${fields.join(", ")} }`;
 }

@@ -14,7 +14,11 @@ export interface DiscriminatedUnion {
 }
 
 /** The tags of a `oneOf` + `discriminator` schema; undefined for any other schema. */
-export function discriminatedUnion(schema: unknown, document: unknown, at: readonly string[]): DiscriminatedUnion | undefined {
+export function discriminatedUnion(
+  schema: unknown,
+  document: unknown,
+  at: readonly string[],
+): DiscriminatedUnion | undefined {
   if (!isPlainObject(schema) || !Array.isArray(schema.oneOf) || !isPlainObject(schema.discriminator)) return undefined;
   const property = schema.discriminator.propertyName;
   if (typeof property !== "string") return undefined;

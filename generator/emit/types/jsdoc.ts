@@ -14,7 +14,11 @@ export function renderJsDoc(lines: readonly string[], indent: string): string[] 
   while (body.length > 0 && body[body.length - 1]!.trim() === "") body.pop();
   if (body.length === 0) return [];
   if (body.length === 1) return [`${indent}/** ${body[0]!.trim()} */`];
-  return [`${indent}/**`, ...body.map((line) => `${indent} *${line.trim() === "" ? "" : ` ${line.trimEnd()}`}`), `${indent} */`];
+  return [
+    `${indent}/**`,
+    ...body.map((line) => `${indent} *${line.trim() === "" ? "" : ` ${line.trimEnd()}`}`),
+    `${indent} */`,
+  ];
 }
 
 /** Annotation keywords a schema may carry, as far as JSDoc is concerned. */
@@ -31,7 +35,8 @@ export interface DocSource {
 /** Title, description, `@default`, `@deprecated`, `@example` (the first of `examples`, else `example`). */
 export function docLines(schema: DocSource): string[] {
   const lines: string[] = [];
-  const text = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value.trim() : undefined);
+  const text = (value: unknown): string | undefined =>
+    typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
   const title = text(schema.title);
   const description = text(schema.description);
   if (title) lines.push(title);

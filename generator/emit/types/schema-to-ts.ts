@@ -18,8 +18,18 @@
 import { isPlainObject, parseRefFragment, getAtPointer } from "../../load/json-pointer.js";
 import { docLines } from "./jsdoc.js";
 import {
-  NEVER, UNKNOWN, array, intersection, keyword, literal, object, reference, tuple, union,
-  type TsProperty, type TsType,
+  NEVER,
+  UNKNOWN,
+  array,
+  intersection,
+  keyword,
+  literal,
+  object,
+  reference,
+  tuple,
+  union,
+  type TsProperty,
+  type TsType,
 } from "./ts-type.js";
 
 /** Where a schema sits: the component it belongs to and the keyword path inside it. */
@@ -46,7 +56,15 @@ export interface ConverterOptions {
   readonly degraded?: (site: Site, reason: string) => void;
 }
 
-const OBJECT_KEYWORDS = ["properties", "additionalProperties", "patternProperties", "propertyNames", "required", "minProperties", "maxProperties"];
+const OBJECT_KEYWORDS = [
+  "properties",
+  "additionalProperties",
+  "patternProperties",
+  "propertyNames",
+  "required",
+  "minProperties",
+  "maxProperties",
+];
 
 export class SchemaConverter {
   private readonly inlining = new Set<string>();
@@ -56,7 +74,8 @@ export class SchemaConverter {
   convert(schema: unknown, site: Site): TsType {
     if (schema === false) return NEVER;
     // A strict-level rule only (`x-strict-only`, `true` or `{ section }`, schema/CONVENTIONS.md): the types follow what a client reads, where it is not asserted.
-    if (!isPlainObject(schema) || schema["x-strict-only"] === true || isPlainObject(schema["x-strict-only"])) return UNKNOWN;
+    if (!isPlainObject(schema) || schema["x-strict-only"] === true || isPlainObject(schema["x-strict-only"]))
+      return UNKNOWN;
     const parts: TsType[] = [];
     if (typeof schema.$ref === "string") parts.push(this.refType(schema.$ref, site));
     if (typeof schema.$dynamicRef === "string") {
@@ -64,17 +83,28 @@ export class SchemaConverter {
       // when no outer scope rebinds it). A rebinding by a schema that uses the component is not followed: the type is wider.
       const anchor = this.dynamicAnchor(site.component, schema.$dynamicRef);
       if (anchor !== undefined) parts.push(this.convert(anchor, site));
-      else this.options.degraded?.(site, `\`$dynamicRef: ${schema.$dynamicRef}\` names no \`$dynamicAnchor\` of its component; its part of the type is \`unknown\``);
+      else
+        this.options.degraded?.(
+          site,
+          `\`$dynamicRef: ${schema.$dynamicRef}\` names no \`$dynamicAnchor\` of its component; its part of the type is \`unknown\``,
+        );
     }
     const combinators: TsType[] = [];
-    if (Array.isArray(schema.oneOf)) combinators.push(union(schema.oneOf.map((branch, i) => this.convert(branch, child(site, "oneOf", String(i))))));
-    if (Array.isArray(schema.anyOf)) combinators.push(union(schema.anyOf.map((branch, i) => this.convert(branch, child(site, "anyOf", String(i))))));
-    if (Array.isArray(schema.allOf)) combinators.push(...schema.allOf.map((branch, i) => this.convert(branch, child(site, "allOf", String(i)))));
+    if (Array.isArray(schema.oneOf))
+      combinators.push(union(schema.oneOf.map((branch, i) => this.convert(branch, child(site, "oneOf", String(i))))));
+    if (Array.isArray(schema.anyOf))
+      combinators.push(union(schema.anyOf.map((branch, i) => this.convert(branch, child(site, "anyOf", String(i))))));
+    if (Array.isArray(schema.allOf))
+      combinators.push(...schema.allOf.map((branch, i) => this.convert(branch, child(site, "allOf", String(i)))));
     if (schema.then !== undefined && schema.else !== undefined) {
-      combinators.push(union([this.convert(schema.then, child(site, "then")), this.convert(schema.else, child(site, "else"))]));
+      combinators.push(
+        union([this.convert(schema.then, child(site, "then")), this.convert(schema.else, child(site, "else"))]),
+      );
     }
     // `type: object` next to a union of object shapes adds nothing but noise.
-    const bareObject = schema.type === "object" && !OBJECT_KEYWORDS.some((k) => k in schema && !(k === "additionalProperties" && schema[k] === true));
+    const bareObject =
+      schema.type === "object" &&
+      !OBJECT_KEYWORDS.some((k) => k in schema && !(k === "additionalProperties" && schema[k] === true));
     if (!(bareObject && (combinators.length > 0 || parts.length > 0))) {
       const value = this.valueType(schema, site);
       if (value) parts.push(value);
@@ -87,11 +117,15 @@ export class SchemaConverter {
     if ("const" in schema) return literalOf(schema.const);
     if (Array.isArray(schema.enum)) return union(schema.enum.map(literalOf));
     const types =
-      typeof schema.type === "string" ? [schema.type]
-      : Array.isArray(schema.type) ? schema.type.filter((t): t is string => typeof t === "string")
-      : OBJECT_KEYWORDS.some((k) => k in schema) ? ["object"]
-      : "items" in schema || "prefixItems" in schema ? ["array"]
-      : [];
+      typeof schema.type === "string"
+        ? [schema.type]
+        : Array.isArray(schema.type)
+          ? schema.type.filter((t): t is string => typeof t === "string")
+          : OBJECT_KEYWORDS.some((k) => k in schema)
+            ? ["object"]
+            : "items" in schema || "prefixItems" in schema
+              ? ["array"]
+              : [];
     if (types.length === 0) return undefined;
     return union(types.map((type) => this.typeFor(type, schema, site)));
   }
@@ -104,7 +138,10 @@ export class SchemaConverter {
         const known = schema["x-known-values"];
         if (Array.isArray(known) && known.length > 0) {
           // `string & {}` keeps the literals from collapsing into `string`, so editors still offer them.
-          return union([...known.filter((v): v is string => typeof v === "string").map(literal), intersection([keyword("string"), object([])])]);
+          return union([
+            ...known.filter((v): v is string => typeof v === "string").map(literal),
+            intersection([keyword("string"), object([])]),
+          ]);
         }
         return keyword("string");
       }
@@ -135,7 +172,9 @@ export class SchemaConverter {
 
   private objectType(schema: Record<string, unknown>, site: Site): TsType {
     const declared = isPlainObject(schema.properties) ? Object.entries(schema.properties) : [];
-    const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : []);
+    const required = new Set(
+      Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : [],
+    );
     const properties: TsProperty[] = declared.map(([name, sub]) => ({
       name,
       optional: !required.has(name),
@@ -143,15 +182,21 @@ export class SchemaConverter {
       doc: isPlainObject(sub) ? docLines(sub) : [],
     }));
     for (const name of required) {
-      if (!declared.some(([declaredName]) => declaredName === name)) properties.push({ name, optional: false, type: UNKNOWN, doc: [] });
+      if (!declared.some(([declaredName]) => declaredName === name))
+        properties.push({ name, optional: false, type: UNKNOWN, doc: [] });
     }
     if (schema.propertyNames === false) {
       // No key is allowed, so no property can be present: `{ [key: string]: never }`, or nothing at all when one is required.
       if (required.size > 0) return NEVER;
-      return object(properties.map((property) => ({ ...property, type: NEVER })), NEVER);
+      return object(
+        properties.map((property) => ({ ...property, type: NEVER })),
+        NEVER,
+      );
     }
     const patterns = isPlainObject(schema.patternProperties)
-      ? Object.entries(schema.patternProperties).map(([pattern, sub]) => this.convert(sub, child(site, "patternProperties", pattern)))
+      ? Object.entries(schema.patternProperties).map(([pattern, sub]) =>
+          this.convert(sub, child(site, "patternProperties", pattern)),
+        )
       : [];
     // An index signature must admit every declared property's type too.
     const declaredTypes = properties.some((p) => p.optional)
@@ -159,10 +204,13 @@ export class SchemaConverter {
       : properties.map((p) => p.type);
     const additional = schema.additionalProperties;
     // Only `required` (a constraint inside a union branch): no shape of its own to close or open.
-    const constraintOnly = schema.type === undefined && !["properties", "additionalProperties", "patternProperties", "propertyNames"].some((k) => k in schema);
+    const constraintOnly =
+      schema.type === undefined &&
+      !["properties", "additionalProperties", "patternProperties", "propertyNames"].some((k) => k in schema);
     let index: TsType | undefined;
     if (additional === false) {
-      index = patterns.length > 0 ? union([...patterns, ...declaredTypes]) : properties.length === 0 ? NEVER : undefined;
+      index =
+        patterns.length > 0 ? union([...patterns, ...declaredTypes]) : properties.length === 0 ? NEVER : undefined;
     } else if (additional === undefined || additional === true) {
       index = constraintOnly ? undefined : UNKNOWN;
     } else {
@@ -186,7 +234,8 @@ export class SchemaConverter {
           const { $dynamicAnchor: _anchor, ...rest } = node;
           return rest;
         }
-        for (const [key, value] of Object.entries(node)) if (!["examples", "example", "default", "const", "enum"].includes(key)) stack.push(value);
+        for (const [key, value] of Object.entries(node))
+          if (!["examples", "example", "default", "const", "enum"].includes(key)) stack.push(value);
       }
     }
     return undefined;
@@ -204,7 +253,10 @@ export class SchemaConverter {
       return UNKNOWN;
     }
     if (this.inlining.has(ref)) {
-      this.options.degraded?.(site, `\`$ref: ${ref}\` refers back into itself through the middle of a schema (not a component); the repeated part is \`unknown\``);
+      this.options.degraded?.(
+        site,
+        `\`$ref: ${ref}\` refers back into itself through the middle of a schema (not a component); the repeated part is \`unknown\``,
+      );
       return UNKNOWN;
     }
     this.inlining.add(ref);
@@ -226,7 +278,9 @@ export function literalOf(value: unknown): TsType {
   if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return literal(value);
   if (Array.isArray(value)) return tuple(value.map(literalOf));
   if (isPlainObject(value)) {
-    return object(Object.entries(value).map(([name, item]) => ({ name, optional: false, type: literalOf(item), doc: [] })));
+    return object(
+      Object.entries(value).map(([name, item]) => ({ name, optional: false, type: literalOf(item), doc: [] })),
+    );
   }
   return UNKNOWN;
 }
@@ -239,6 +293,7 @@ export function excludedStrings(not: unknown, document: unknown, depth = 0): str
     return segments ? excludedStrings(getAtPointer(document, segments), document, depth + 1) : undefined;
   }
   if (typeof not.const === "string") return [not.const];
-  if (Array.isArray(not.enum) && not.enum.length > 0 && not.enum.every((v) => typeof v === "string")) return not.enum as string[];
+  if (Array.isArray(not.enum) && not.enum.length > 0 && not.enum.every((v) => typeof v === "string"))
+    return not.enum as string[];
   return undefined;
 }

@@ -9,7 +9,10 @@ import { IDENTIFIER } from "../identifier.js";
 import { renderJsDoc } from "./jsdoc.js";
 
 export type TsType =
-  | { readonly kind: "keyword"; readonly name: "string" | "number" | "boolean" | "null" | "unknown" | "never" | "undefined" }
+  | {
+      readonly kind: "keyword";
+      readonly name: "string" | "number" | "boolean" | "null" | "unknown" | "never" | "undefined";
+    }
   | { readonly kind: "literal"; readonly value: string | number | boolean }
   | { readonly kind: "reference"; readonly name: string }
   | { readonly kind: "array"; readonly element: TsType }
@@ -33,7 +36,11 @@ export const NEVER = keyword("never");
 export const literal = (value: string | number | boolean): TsType => ({ kind: "literal", value });
 export const reference = (name: string): TsType => ({ kind: "reference", name });
 export const array = (element: TsType): TsType => ({ kind: "array", element });
-export const tuple = (elements: readonly TsType[], required = elements.length): TsType => ({ kind: "tuple", elements, required });
+export const tuple = (elements: readonly TsType[], required = elements.length): TsType => ({
+  kind: "tuple",
+  elements,
+  required,
+});
 export const object = (properties: readonly TsProperty[], index?: TsType): TsType =>
   index === undefined ? { kind: "object", properties } : { kind: "object", properties, index };
 
@@ -110,7 +117,9 @@ export function printMembers(type: Extract<TsType, { kind: "object" }>, indent: 
   const lines: string[] = [];
   for (const property of type.properties) {
     lines.push(...renderJsDoc(property.doc, indent));
-    lines.push(`${indent}${propertyKey(property.name)}${property.optional ? "?" : ""}: ${printType(property.type, indent)};`);
+    lines.push(
+      `${indent}${propertyKey(property.name)}${property.optional ? "?" : ""}: ${printType(property.type, indent)};`,
+    );
   }
   if (type.index) lines.push(`${indent}[key: string]: ${printType(type.index, indent)};`);
   return lines;

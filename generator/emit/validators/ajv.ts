@@ -88,7 +88,11 @@ export function createValidatorAjv(options: Options = {}): Ajv2020 {
 export function addComponents(
   ajv: Ajv2020,
   schemas: Readonly<Record<string, SchemaObject>>,
-  { prepare = true, level = "strict", outside = {} }: { prepare?: boolean; level?: "strict" | "receive"; outside?: Readonly<Record<string, unknown>> } = {},
+  {
+    prepare = true,
+    level = "strict",
+    outside = {},
+  }: { prepare?: boolean; level?: "strict" | "receive"; outside?: Readonly<Record<string, unknown>> } = {},
 ): void {
   const leveled = level === "receive" ? (receiveComponents(schemas) as Record<string, SchemaObject>) : schemas;
   const prepared = prepare ? prepareComponents(leveled) : leveled;
@@ -120,7 +124,9 @@ function usesUnevaluated(schemas: Readonly<Record<string, SchemaObject>>): boole
   const seen = (value: unknown): boolean => {
     if (Array.isArray(value)) return value.some(seen);
     if (value === null || typeof value !== "object") return false;
-    return Object.entries(value).some(([key, sub]) => key === "unevaluatedProperties" || key === "unevaluatedItems" || seen(sub));
+    return Object.entries(value).some(
+      ([key, sub]) => key === "unevaluatedProperties" || key === "unevaluatedItems" || seen(sub),
+    );
   };
   return seen(schemas);
 }
@@ -146,7 +152,8 @@ export function compileComponent(ajv: Ajv2020, name: string): ReturnType<Ajv2020
   const viaRef = document?.refs[key];
   if (viaRef !== undefined && refs[key] === undefined) refs[key] = viaRef;
   const validate = ajv.getSchema(key);
-  if (document !== undefined && document.refs[key] === undefined && refs[key] !== undefined) document.refs[key] = refs[key];
+  if (document !== undefined && document.refs[key] === undefined && refs[key] !== undefined)
+    document.refs[key] = refs[key];
   return validate;
 }
 

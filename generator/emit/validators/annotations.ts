@@ -31,15 +31,37 @@ import { isKnownKeyword } from "../../load/validate-schemas.js";
  * annotation fields, and the vendor keywords registered as annotations.
  */
 export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
-  "title", "description", "$comment", "examples", "example", "default", "deprecated", "readOnly", "writeOnly",
-  "contentEncoding", "contentMediaType", "contentSchema", "format",
+  "title",
+  "description",
+  "$comment",
+  "examples",
+  "example",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "contentEncoding",
+  "contentMediaType",
+  "contentSchema",
+  "format",
   // OpenAPI 3.0's; the loader has added its `null` to the `type` (../../load/nullable.ts).
   "nullable",
   ...annotationKeywords.flatMap((def) => [def.keyword].flat()),
 ]);
 
 /** Keywords whose value is one subschema. */
-const SUBSCHEMA = ["not", "if", "then", "else", "items", "contains", "additionalProperties", "unevaluatedProperties", "unevaluatedItems", "propertyNames"];
+const SUBSCHEMA = [
+  "not",
+  "if",
+  "then",
+  "else",
+  "items",
+  "contains",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "propertyNames",
+];
 /** Keywords whose value is a list of subschemas. */
 const SUBSCHEMA_LIST = ["allOf", "anyOf", "oneOf", "prefixItems"];
 /** Keywords whose value maps names to subschemas. */
@@ -64,7 +86,9 @@ export function unknownKeywords(schemas: Readonly<Record<string, SchemaObject>>)
   const found = new Map<string, string>();
   for (const name of Object.keys(schemas).sort()) {
     eachSchema(schemas[name], `/components/schemas/${escapePointerSegment(name)}`, (node, at) => {
-      for (const key of Object.keys(node)) if (!key.startsWith("x-") && !isKnownKeyword(key) && !found.has(key)) found.set(key, `${at}/${escapePointerSegment(key)}`);
+      for (const key of Object.keys(node))
+        if (!key.startsWith("x-") && !isKnownKeyword(key) && !found.has(key))
+          found.set(key, `${at}/${escapePointerSegment(key)}`);
     });
   }
   return found;
@@ -124,6 +148,7 @@ function eachSchema(schema: unknown, at: string, f: (node: Record<string, unknow
   }
   for (const key of SUBSCHEMA_MAP) {
     const map = node[key];
-    if (map !== null && typeof map === "object") for (const [name, sub] of Object.entries(map)) eachSchema(sub, `${at}/${key}/${escapePointerSegment(name)}`, f);
+    if (map !== null && typeof map === "object")
+      for (const [name, sub] of Object.entries(map)) eachSchema(sub, `${at}/${key}/${escapePointerSegment(name)}`, f);
   }
 }

@@ -44,7 +44,29 @@ function closingQuote(code: string, start: number): number {
 const LITERAL_START = /["'`/]/g;
 
 /** Characters after which a `/` starts a regular-expression literal (ajv's `key.replace(/~/g, "~0")`), not a division. */
-const BEFORE_REGEX = new Set(["", "(", ",", "=", ":", "[", "!", "&", "|", "?", "{", "}", ";", "+", "-", "*", "%", "<", ">", "~", "^"]);
+const BEFORE_REGEX = new Set([
+  "",
+  "(",
+  ",",
+  "=",
+  ":",
+  "[",
+  "!",
+  "&",
+  "|",
+  "?",
+  "{",
+  "}",
+  ";",
+  "+",
+  "-",
+  "*",
+  "%",
+  "<",
+  ">",
+  "~",
+  "^",
+]);
 
 /** The last character before `at` that is not a blank, or "". */
 function previousSignificant(code: string, at: number): string {
@@ -134,7 +156,11 @@ function maskUncached(code: string): string {
  * and `$$`; or it is a function of the groups (from `code`) and the whole
  * match (from `code`). `pattern` must be global (`g`); the `d` flag is added.
  */
-export function replaceInCode(code: string, pattern: RegExp, replacement: string | ((group: (n: number) => string, whole: string) => string)): string {
+export function replaceInCode(
+  code: string,
+  pattern: RegExp,
+  replacement: string | ((group: (n: number) => string, whole: string) => string),
+): string {
   if (!pattern.global) throw new Error("replaceInCode needs a global pattern");
   const masked = maskLiterals(code);
   const withIndices = new RegExp(pattern.source, pattern.flags.includes("d") ? pattern.flags : `${pattern.flags}d`);
@@ -147,7 +173,10 @@ export function replaceInCode(code: string, pattern: RegExp, replacement: string
       return span === undefined ? "" : code.slice(span[0], span[1]);
     };
     const whole = code.slice(m.index, m.index + m[0].length);
-    const replaced = typeof replacement === "function" ? replacement(group, whole) : replacement.replace(/\$(\$|[1-9])/g, (_, which: string) => (which === "$" ? "$" : group(Number(which))));
+    const replaced =
+      typeof replacement === "function"
+        ? replacement(group, whole)
+        : replacement.replace(/\$(\$|[1-9])/g, (_, which: string) => (which === "$" ? "$" : group(Number(which))));
     out += code.slice(copied, m.index) + replaced;
     copied = m.index + m[0].length;
   }

@@ -113,7 +113,17 @@ export function useAjvCodegenNames(): void {
  * undefined when they are not shaped as this file knows: each a distinct
  * subclass of the parent class, each with its own `names` getter.
  */
-function nodeClasses(): { parent: NodeClass; ifNode: NodeClass; forLoop: NodeClass; forRange: NodeClass; forIter: NodeClass; tryNode: NodeClass; sample: CodeNode } | undefined {
+function nodeClasses():
+  | {
+      parent: NodeClass;
+      ifNode: NodeClass;
+      forLoop: NodeClass;
+      forRange: NodeClass;
+      forIter: NodeClass;
+      tryNode: NodeClass;
+      sample: CodeNode;
+    }
+  | undefined {
   try {
     const gen = new CodeGen(new ValueScope({ scope: {} }), {});
     const nodes = gen as unknown as { readonly _root: CodeNode; readonly _currNode: CodeNode };
@@ -146,10 +156,24 @@ function nodeClasses(): { parent: NodeClass; ifNode: NodeClass; forLoop: NodeCla
     const [ifNode, forLoop, forRange, forIter, tryNode] = made.map((node) => node.constructor as NodeClass);
     const parent = Object.getPrototypeOf(nodes._root.constructor.prototype).constructor as NodeClass;
     const kinds = [ifNode, forLoop, forRange, forIter, tryNode];
-    if (made.length !== 5 || new Set(kinds).size !== 5 || !kinds.every((cls) => cls !== undefined && cls.prototype instanceof parent)) return undefined;
-    const ownGetter = (cls: NodeClass): boolean => typeof Object.getOwnPropertyDescriptor(cls.prototype, "names")?.get === "function";
+    if (
+      made.length !== 5 ||
+      new Set(kinds).size !== 5 ||
+      !kinds.every((cls) => cls !== undefined && cls.prototype instanceof parent)
+    )
+      return undefined;
+    const ownGetter = (cls: NodeClass): boolean =>
+      typeof Object.getOwnPropertyDescriptor(cls.prototype, "names")?.get === "function";
     if (![parent, ...kinds].every((cls) => ownGetter(cls!))) return undefined;
-    return { parent, ifNode: ifNode!, forLoop: forLoop!, forRange: forRange!, forIter: forIter!, tryNode: tryNode!, sample: nodes._root };
+    return {
+      parent,
+      ifNode: ifNode!,
+      forLoop: forLoop!,
+      forRange: forRange!,
+      forIter: forIter!,
+      tryNode: tryNode!,
+      sample: nodes._root,
+    };
   } catch {
     return undefined;
   }

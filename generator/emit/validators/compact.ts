@@ -32,20 +32,24 @@ export interface FunctionCode {
   evaluated: string | undefined;
 }
 
-const CONTEXT_PARAMETERS = /\{instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors=\{\}\}=\{\}/g;
+const CONTEXT_PARAMETERS =
+  /\{instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors=\{\}\}=\{\}/g;
 const INSTANCE_PATH_ONLY = '{instancePath=""}={}';
 /**
  * The context after `instancePath` at a call: ajv writes the parent as a
  * `dataN` name, its key as a literal or an index name, or passes its own
  * context on unchanged (a `$ref` beside other keywords, a union branch).
  */
-const CONTEXT_ARGUMENTS = /,parentData(?::[\w$]+)?,parentDataProperty(?::(?:"(?:[^"\\]|\\.)*"|[\w$]+))?,rootData,dynamicAnchors\}/g;
+const CONTEXT_ARGUMENTS =
+  /,parentData(?::[\w$]+)?,parentDataProperty(?::(?:"(?:[^"\\]|\\.)*"|[\w$]+))?,rootData,dynamicAnchors\}/g;
 const CONTEXT_NAMES = /\b(?:parentData|parentDataProperty|rootData|dynamicAnchors)\b/;
 
 /** Drops the unread call context from every function of a module, or from none. */
 export function dropUnreadContext(functions: readonly FunctionCode[]): void {
   // Code only, never a schema string that reads like it (./code-literals.ts).
-  const rewritten = functions.map((f) => replaceInCode(replaceInCode(f.code, CONTEXT_PARAMETERS, INSTANCE_PATH_ONLY), CONTEXT_ARGUMENTS, "}"));
+  const rewritten = functions.map((f) =>
+    replaceInCode(replaceInCode(f.code, CONTEXT_PARAMETERS, INSTANCE_PATH_ONLY), CONTEXT_ARGUMENTS, "}"),
+  );
   if (rewritten.some((code) => CONTEXT_NAMES.test(maskLiterals(code)))) return; // some function reads it (or ajv wrote it otherwise)
   functions.forEach((f, i) => {
     f.code = rewritten[i]!;
@@ -77,10 +81,14 @@ export function dropStaticEvaluated(functions: readonly FunctionCode[], wrapped:
 }
 
 /** ajv's all-errors collection of one issue (the object literal holds no `;` outside strings that ajv writes; any other shape is left alone). */
-const ERROR_PUSH = /const (err\d+) = (\{[^;]*\});if\(vErrors === null\)\{vErrors = \[\1\];\}else \{vErrors\.push\(\1\);\}errors\+\+;/g;
+const ERROR_PUSH =
+  /const (err\d+) = (\{[^;]*\});if\(vErrors === null\)\{vErrors = \[\1\];\}else \{vErrors\.push\(\1\);\}errors\+\+;/g;
 
 /** Rewrites every all-errors issue collection into its short form. */
 export function shortenErrorPushes(functions: readonly FunctionCode[]): void {
   // A `;` inside the literal's strings: left as ajv wrote it, as before strings were told from code.
-  for (const f of functions) f.code = replaceInCode(f.code, ERROR_PUSH, (group, whole) => (group(2).includes(";") ? whole : `(vErrors || (vErrors = [])).push(${group(2)});errors++;`));
+  for (const f of functions)
+    f.code = replaceInCode(f.code, ERROR_PUSH, (group, whole) =>
+      group(2).includes(";") ? whole : `(vErrors || (vErrors = [])).push(${group(2)});errors++;`,
+    );
 }

@@ -25,10 +25,16 @@ const RECEIVE_LEVEL = `at the receive level (schema/CONVENTIONS.md, "Two validat
 export function componentDeclarations(
   names: ComponentNames,
   name: string,
-  { allErrors = false, receive = false, runtime = "@mantyx/wire-types/codegen/v1" }: { allErrors?: boolean; receive?: boolean; runtime?: string } = {},
+  {
+    allErrors = false,
+    receive = false,
+    runtime = "@mantyx/wire-types/codegen/v1",
+  }: { allErrors?: boolean; receive?: boolean; runtime?: string } = {},
 ): string {
   const fn = allErrors ? names.allErrorsName(name) : receive ? names.receiveName(name) : names.validatorName(name);
-  const behaviour = (allErrors ? ALL_ERRORS : FIRST_ERROR).replaceAll("{fn}", fn).replaceAll("{fast}", names.validatorName(name));
+  const behaviour = (allErrors ? ALL_ERRORS : FIRST_ERROR)
+    .replaceAll("{fn}", fn)
+    .replaceAll("{fast}", names.validatorName(name));
   const level = receive ? RECEIVE_LEVEL.replace("{strict}", `\`${names.validatorName(name)}\``) : STRICT_LEVEL;
   const type = names.type(name);
   // The component name as a pointer, in a comment: `*/` in a name must not end it.
@@ -52,19 +58,36 @@ export declare namespace ${fn} {
 }
 
 /** Declarations of index.js: every validator by name, and the public types. */
-export function indexDeclarations(naming: ComponentNames, names: readonly string[], allErrors: readonly string[], runtime = "@mantyx/wire-types/codegen/v1", receive: readonly string[] = []): string {
+export function indexDeclarations(
+  naming: ComponentNames,
+  names: readonly string[],
+  allErrors: readonly string[],
+  runtime = "@mantyx/wire-types/codegen/v1",
+  receive: readonly string[] = [],
+): string {
   return `${exportLines(naming, names, allErrors, receive)}export type { ValidationIssue, Validator } from ${JSON.stringify(runtime)};
 `;
 }
 
 /** index.js: explicit named re-exports (no \`export *\`), one line per validator. */
-export function indexModule(naming: ComponentNames, names: readonly string[], allErrors: readonly string[], receive: readonly string[] = []): string {
+export function indexModule(
+  naming: ComponentNames,
+  names: readonly string[],
+  allErrors: readonly string[],
+  receive: readonly string[] = [],
+): string {
   return exportLines(naming, names, allErrors, receive);
 }
 
-function exportLines(naming: ComponentNames, names: readonly string[], allErrors: readonly string[], receive: readonly string[]): string {
+function exportLines(
+  naming: ComponentNames,
+  names: readonly string[],
+  allErrors: readonly string[],
+  receive: readonly string[],
+): string {
   const lines = names.map((n) => `export { ${naming.validatorName(n)} } from "./${naming.validatorFile(n)}.js";`);
-  for (const n of allErrors) lines.push(`export { ${naming.allErrorsName(n)} } from "./${naming.allErrorsFile(n)}.js";`);
+  for (const n of allErrors)
+    lines.push(`export { ${naming.allErrorsName(n)} } from "./${naming.allErrorsFile(n)}.js";`);
   for (const n of receive) lines.push(`export { ${naming.receiveName(n)} } from "./${naming.receiveFile(n)}.js";`);
   return `${lines.join("\n")}\n`;
 }

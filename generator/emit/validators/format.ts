@@ -36,7 +36,9 @@ const LONGEST_BLOCK_WORD = 7;
 /** Words that continue a statement after a block's `}`. */
 const CONTINUATIONS = /^(?:else|catch|finally|while)\b/;
 /** The characters the printer acts on (by code); everything between them is copied as it is. */
-const SPECIAL: readonly boolean[] = Array.from({ length: 0x80 }, (_, code) => `"'\n()[]{};`.includes(String.fromCharCode(code)));
+const SPECIAL: readonly boolean[] = Array.from({ length: 0x80 }, (_, code) =>
+  `"'\n()[]{};`.includes(String.fromCharCode(code)),
+);
 const WHITESPACE = /\s/;
 
 const CODE_GT = 0x3e;
@@ -170,5 +172,8 @@ export function formatModuleSync(code: string): string {
   }
   copy(run, code.length);
   flush();
-  return `${out.join("\n")}\n`.replace(/[\u0080-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return `${out.join("\n")}\n`.replace(
+    /[\u0080-\uffff]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }

@@ -34,7 +34,10 @@ export const jsonEqual = (a: unknown, b: unknown): boolean => deepEqual(a, b);
  * `require` reaches the same exports object.
  */
 const imported = ajvEqualImport as unknown as EqualFunction | { default: EqualFunction };
-const ajvEqual = typeof imported === "function" ? (createRequire(import.meta.url)("ajv/dist/runtime/equal") as { default: EqualFunction }) : imported;
+const ajvEqual =
+  typeof imported === "function"
+    ? (createRequire(import.meta.url)("ajv/dist/runtime/equal") as { default: EqualFunction })
+    : imported;
 
 /** ajv's own equality (fast-deep-equal), as loaded: for tests that compare against it. */
 export const ajvShippedEqual: EqualFunction = ajvEqual.default;

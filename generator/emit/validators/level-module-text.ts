@@ -12,7 +12,9 @@ import { levelComponents, type LevelName, type Levels } from "./levels.js";
 import { componentNames, type ComponentNames } from "../component-names.js";
 
 /** Each level's shared module (relative to validators/) and the export name of a component's validator there. */
-export const LEVEL_MODULES: Readonly<Record<LevelName, { readonly module: string; readonly exportName: (names: ComponentNames, name: string) => string }>> = {
+export const LEVEL_MODULES: Readonly<
+  Record<LevelName, { readonly module: string; readonly exportName: (names: ComponentNames, name: string) => string }>
+> = {
   strict: { module: "internal/strict.js", exportName: (names, name) => names.validatorName(name) },
   "all-errors": { module: "internal/all-errors.js", exportName: (names, name) => names.allErrorsName(name) },
   receive: { module: "internal/receive.js", exportName: (names, name) => names.receiveName(name) },
@@ -27,6 +29,8 @@ export function levelModuleText(levels: Levels, level: LevelName, runtime: strin
 export function levelModuleUnformatted(levels: Levels, level: LevelName, runtime: string): string {
   const { exportName } = LEVEL_MODULES[level];
   const names = componentNames(levels.model);
-  const exports = new Map(levelComponents(levels.model, level).map((name) => [exportName(names, name), componentRef(name)]));
+  const exports = new Map(
+    levelComponents(levels.model, level).map((name) => [exportName(names, name), componentRef(name)]),
+  );
   return levelModuleSource(levels.ajv(level), exports, runtime);
 }

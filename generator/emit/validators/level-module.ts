@@ -76,7 +76,11 @@ export function levelModuleSource(ajv: Ajv2020, exports: ReadonlyMap<string, str
     }
     // `new RegExp(...)` and a member read such as `Object.prototype.hasOwnProperty`
     // are not known to be pure; the annotation lets a bundler drop an unused one.
-    const pure = /^new RegExp\(/.test(code) ? `/* @__PURE__ */ ${code}` : /^[\w$.]+$/.test(code) ? `/* @__PURE__ */ (() => ${code})()` : code;
+    const pure = /^new RegExp\(/.test(code)
+      ? `/* @__PURE__ */ ${code}`
+      : /^[\w$.]+$/.test(code)
+        ? `/* @__PURE__ */ (() => ${code})()`
+        : code;
     values.push(`const ${name.str} = ${ownProtoKeys(pure)};`);
   };
 
@@ -93,20 +97,28 @@ export function levelModuleSource(ajv: Ajv2020, exports: ReadonlyMap<string, str
         } else if (prefix === "root" || prefix === "wrapper") {
           // `{ validate: validateN }`, through which ajv calls a function whose compiling has started (recursion).
           const env = name.value?.ref as { validate?: CompiledFunction; validateName?: { str: string } } | undefined;
-          if (env?.validate?.source === undefined || env.validateName === undefined) throw new Error(`ajv ${prefix} ${name.str} has no compiled function`);
+          if (env?.validate?.source === undefined || env.validateName === undefined)
+            throw new Error(`ajv ${prefix} ${name.str} has no compiled function`);
           fn(env.validate.source);
           wrapped.add(env.validateName.str);
           if (!done.has(name.str)) {
             done.add(name.str);
             wrappers.push(`const ${name.str} = { validate: ${env.validateName.str} };`);
           }
-        } else if (new RegExp(`\\b${name.str}\\b`).test(source.validateCode) || source.evaluated?.toString().includes(name.str)) {
+        } else if (
+          new RegExp(`\\b${name.str}\\b`).test(source.validateCode) ||
+          source.evaluated?.toString().includes(name.str)
+        ) {
           // ajv lists the function's own schema among its values even when the code never reads it.
           value(name);
         }
       }
     }
-    functions.push({ name: self, code: ownProtoKeys(ownKeyEvaluation(source.validateCode)), evaluated: source.evaluated?.toString() });
+    functions.push({
+      name: self,
+      code: ownProtoKeys(ownKeyEvaluation(source.validateCode)),
+      evaluated: source.evaluated?.toString(),
+    });
   };
 
   const exported: string[] = [];

@@ -23,16 +23,29 @@ try {
   // The order one thread compiles them in: the same error comes first.
   for (const level of levels) {
     const print = formats ? levelModuleText : levelModuleUnformatted;
-    post({ kind: "module", level, text: levelComponents(model, level).length > 0 ? print(cache, level, runtimes[level]!) : undefined });
+    post({
+      kind: "module",
+      level,
+      text: levelComponents(model, level).length > 0 ? print(cache, level, runtimes[level]!) : undefined,
+    });
   }
   // Without the fixture suite nothing more is asked (./level-thread.ts `threadPlan`): the thread ends, and its
   // heap (the strict level's ajv instance: hundreds of MB on GitHub's document) is freed while `gen` goes on.
   if (!formats) process.exit(0);
-  const judges: Record<"errors" | "receive", () => LiveAjv> = { errors: lazy(() => levelErrorsJudge(cache)), receive: lazy(() => levelReceiveJudge(cache)) };
+  const judges: Record<"errors" | "receive", () => LiveAjv> = {
+    errors: lazy(() => levelErrorsJudge(cache)),
+    receive: lazy(() => levelReceiveJudge(cache)),
+  };
   port.on("message", (message: ToWorker) => {
     try {
       if (message.kind === "format") post({ kind: "formatted", text: formatModuleSync(message.source) });
-      else post({ kind: "verdicts", verdicts: message.items.map(([judge, pointer, json]) => judgeVerdict(judges[judge](), pointer, JSON.parse(json))) });
+      else
+        post({
+          kind: "verdicts",
+          verdicts: message.items.map(([judge, pointer, json]) =>
+            judgeVerdict(judges[judge](), pointer, JSON.parse(json)),
+          ),
+        });
     } catch (error) {
       post({ kind: "failed", error: toThreadError(error) });
     }

@@ -66,7 +66,9 @@ export interface ThreadPlan {
 }
 
 export function threadPlan(model: LoadedSchema): ThreadPlan {
-  return fixturesOptIn(model).skipped === undefined ? { levels: ["all-errors", "receive"], formats: true } : { levels: ["strict"], formats: false };
+  return fixturesOptIn(model).skipped === undefined
+    ? { levels: ["all-errors", "receive"], formats: true }
+    : { levels: ["strict"], formats: false };
 }
 
 /** What the worker is given. */
@@ -78,7 +80,15 @@ export interface LevelThreadInput extends ThreadPlan {
 
 /** An error of the worker, as it crosses to this thread. */
 export type ThreadError =
-  | { readonly kind: "emit"; readonly code: EmitErrorCode; readonly emitter: string; readonly message: string; readonly fix: string; readonly pointer: string | undefined; readonly related: readonly string[] }
+  | {
+      readonly kind: "emit";
+      readonly code: EmitErrorCode;
+      readonly emitter: string;
+      readonly message: string;
+      readonly fix: string;
+      readonly pointer: string | undefined;
+      readonly related: readonly string[];
+    }
   | { readonly kind: "other"; readonly message: string; readonly stack: string | undefined };
 
 /** Messages from the worker: each of its levels' module once (in LEVELS order; formatted if it `formats`), then one `verdicts` per batch and one `formatted` per text to format, in the order asked. */
@@ -145,7 +155,9 @@ export function openLevelThread(model: LoadedSchema): LevelThread | undefined {
   if (plan.levels.every((level) => levelComponents(model, level).length === 0) || !coreToSpare(model)) return undefined;
   const file = workerFile();
   if (file === undefined) return undefined;
-  const runtimes = Object.fromEntries(plan.levels.map((level) => [level, runtimeImport(model, `validators/${LEVEL_MODULES[level].module}`)]));
+  const runtimes = Object.fromEntries(
+    plan.levels.map((level) => [level, runtimeImport(model, `validators/${LEVEL_MODULES[level].module}`)]),
+  );
   return startThread(file, { model: plainModel(model), ...plan, runtimes });
 }
 
@@ -160,7 +172,15 @@ function coreToSpare(model: LoadedSchema): boolean {
 /** The model's data fields: what the worker needs, clonable. */
 function plainModel(model: LoadedSchema): LoadedSchema {
   const { document, schemas, sourcePath, sourceFile, hash, generatorVersion, runtime } = model;
-  return { document, schemas, sourcePath, hash, generatorVersion, ...(sourceFile !== undefined && { sourceFile }), ...(runtime !== undefined && { runtime }) };
+  return {
+    document,
+    schemas,
+    sourcePath,
+    hash,
+    generatorVersion,
+    ...(sourceFile !== undefined && { sourceFile }),
+    ...(runtime !== undefined && { runtime }),
+  };
 }
 
 function startThread(file: string, input: LevelThreadInput): LevelThread {
@@ -247,13 +267,26 @@ function startThread(file: string, input: LevelThreadInput): LevelThread {
 /** `error` as it crosses from the worker (a generator error keeps its type, so `gen` reports it with its place). */
 export function toThreadError(error: unknown): ThreadError {
   if (error instanceof EmitError) {
-    return { kind: "emit", code: error.code, emitter: error.emitter, message: error.message, fix: error.fix, pointer: error.pointer, related: error.related };
+    return {
+      kind: "emit",
+      code: error.code,
+      emitter: error.emitter,
+      message: error.message,
+      fix: error.fix,
+      pointer: error.pointer,
+      related: error.related,
+    };
   }
-  return { kind: "other", message: error instanceof Error ? error.message : String(error), stack: error instanceof Error ? error.stack : undefined };
+  return {
+    kind: "other",
+    message: error instanceof Error ? error.message : String(error),
+    stack: error instanceof Error ? error.stack : undefined,
+  };
 }
 
 function fromThreadError(error: ThreadError): Error {
-  if (error.kind === "emit") return new EmitError(error.code, error.emitter, error.message, error.fix, error.pointer, error.related);
+  if (error.kind === "emit")
+    return new EmitError(error.code, error.emitter, error.message, error.fix, error.pointer, error.related);
   const rebuilt = new Error(error.message);
   if (error.stack !== undefined) rebuilt.stack = error.stack;
   return rebuilt;

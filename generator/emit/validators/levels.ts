@@ -68,7 +68,9 @@ export function createLevels(model: LoadedSchema): Levels {
     prepared(level) {
       let components = prepared.get(level);
       if (components === undefined) {
-        components = prepareComponents(level === "receive" ? (receiveComponents(model.schemas) as Record<string, SchemaObject>) : model.schemas);
+        components = prepareComponents(
+          level === "receive" ? (receiveComponents(model.schemas) as Record<string, SchemaObject>) : model.schemas,
+        );
         prepared.set(level, components);
       }
       return components;
@@ -82,8 +84,14 @@ function levelAjv(model: LoadedSchema, level: LevelName, components: Record<stri
   // The loader checked every component against the 2020-12 meta-schema (load/validate-schemas.ts);
   // compiling that meta-schema again per instance cost a tenth of gen. Strict mode still refuses what it refuses.
   const ajv = createValidatorAjv({ validateSchema: false, ...(level === "all-errors" && { allErrors: true }) });
-  const derive = level === "receive" ? (schema: SchemaObject, pointer: string) => receiveSchema(schema, pointer) as SchemaObject : undefined;
-  addComponents(ajv, components, { prepare: false, outside: outsideRefTargets(model.document, components, model.schemas, derive) });
+  const derive =
+    level === "receive"
+      ? (schema: SchemaObject, pointer: string) => receiveSchema(schema, pointer) as SchemaObject
+      : undefined;
+  addComponents(ajv, components, {
+    prepare: false,
+    outside: outsideRefTargets(model.document, components, model.schemas, derive),
+  });
   compileAll(ajv, levelComponents(model, level), level);
   return ajv;
 }

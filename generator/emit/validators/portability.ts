@@ -15,7 +15,10 @@ import { maskLiterals } from "./code-literals.js";
  * `data.name` for a property whose name is an identifier).
  */
 const FORBIDDEN: ReadonlyArray<readonly [RegExp, string]> = [
-  [/(?<![.\w$])require\s*\(/, "require( (CommonJS; ajv runtime modules must be replaced by the runtime contract's helpers)"],
+  [
+    /(?<![.\w$])require\s*\(/,
+    "require( (CommonJS; ajv runtime modules must be replaced by the runtime contract's helpers)",
+  ],
   [/(?<![.\w$])eval\s*\(/, "eval( (blocked by CSP, not standalone)"],
   [/\bnew\s+Function\b|(?<![.\w$])Function\s*\(/, "new Function (blocked by CSP, compiles at run time)"],
   [/(?<![.\w$])import\s*\(/, "dynamic import("],
@@ -23,7 +26,8 @@ const FORBIDDEN: ReadonlyArray<readonly [RegExp, string]> = [
 ];
 
 /** On masked code: the specifier's quotes stay, its characters are filler, read back from the code by index (`d`). */
-const IMPORT_SPECIFIER = /(?<![.\w$])(?:import|export)\b[^"';]*?\bfrom\s*["']([^"']+)["']|(?<![.\w$])import\s*["']([^"']+)["']/dg;
+const IMPORT_SPECIFIER =
+  /(?<![.\w$])(?:import|export)\b[^"';]*?\bfrom\s*["']([^"']+)["']|(?<![.\w$])import\s*["']([^"']+)["']/dg;
 
 /**
  * Module specifiers a generated file may import: its own folder (the public
@@ -31,20 +35,32 @@ const IMPORT_SPECIFIER = /(?<![.\w$])(?:import|export)\b[^"';]*?\bfrom\s*["']([^
  * (`runtime`: the specifiers it is imported by from validators/ and from
  * validators/internal/), and `../types.js` for declarations.
  */
-export function isAllowedSpecifier(specifier: string, kind: "js" | "dts", ...runtime: ReadonlyArray<string | undefined>): boolean {
+export function isAllowedSpecifier(
+  specifier: string,
+  kind: "js" | "dts",
+  ...runtime: ReadonlyArray<string | undefined>
+): boolean {
   // What validatorFile (./names.ts) can produce: lower case, digits, `-` and `_`.
-  if (/^\.\/(?:internal\/)?[a-z0-9_-]+(?:\.all-errors|\.receive)?\.js$/.test(specifier) || runtime.includes(specifier)) return true;
+  if (/^\.\/(?:internal\/)?[a-z0-9_-]+(?:\.all-errors|\.receive)?\.js$/.test(specifier) || runtime.includes(specifier))
+    return true;
   return kind === "dts" && specifier === "../types.js";
 }
 
 /** Problems that make `code` not portable; empty when it is fine. */
-export function portabilityProblems(code: string, kind: "js" | "dts", ...runtime: ReadonlyArray<string | undefined>): string[] {
+export function portabilityProblems(
+  code: string,
+  kind: "js" | "dts",
+  ...runtime: ReadonlyArray<string | undefined>
+): string[] {
   const masked = maskLiterals(code);
   const problems = FORBIDDEN.filter(([re]) => re.test(masked)).map(([, what]) => `contains ${what}`);
   for (const m of masked.matchAll(IMPORT_SPECIFIER)) {
     const span = m.indices![1] ?? m.indices![2];
     const specifier = span === undefined ? "" : code.slice(span[0], span[1]);
-    if (!isAllowedSpecifier(specifier, kind, ...runtime)) problems.push(`imports "${specifier}" (only files of generated/validators/ and the runtime contract may be imported)`);
+    if (!isAllowedSpecifier(specifier, kind, ...runtime))
+      problems.push(
+        `imports "${specifier}" (only files of generated/validators/ and the runtime contract may be imported)`,
+      );
   }
   return problems;
 }
@@ -59,6 +75,8 @@ export function assertPortable(path: string, code: string, ...runtime: ReadonlyA
   const kind = path.endsWith(".d.ts") ? "dts" : "js";
   const problems = portabilityProblems(code, kind, ...runtime);
   if (problems.length > 0) {
-    throw new NotPortableError(`Generated ${path} is not standalone: ${problems.join("; ")}. Fix generator/emit/validators/.`);
+    throw new NotPortableError(
+      `Generated ${path} is not standalone: ${problems.join("; ")}. Fix generator/emit/validators/.`,
+    );
   }
 }

@@ -36,9 +36,14 @@ const NAME_MAPS = new Set(["properties", "patternProperties", "dependentSchemas"
  * (generator/load/check-discriminators.ts); this is for models built by hand.
  */
 export class DiscriminatorMappingError extends EmitError {
-
   constructor(message: string, pointer: string) {
-    super("unsupported-schema", "validators", message, "Make discriminator.mapping name, for each tag value, the oneOf branch whose tag const is that value.", pointer);
+    super(
+      "unsupported-schema",
+      "validators",
+      message,
+      "Make discriminator.mapping name, for each tag value, the oneOf branch whose tag const is that value.",
+      pointer,
+    );
   }
 }
 
@@ -75,7 +80,8 @@ export function unknownVendorKeywords(schemas: Readonly<Record<string, SchemaObj
 export function prepareComponents(schemas: Readonly<Record<string, SchemaObject>>): Record<string, SchemaObject> {
   const copy = structuredClone(schemas) as Record<string, SchemaObject>;
   const targets = refTargetsInside(copy);
-  for (const name of Object.keys(copy).sort()) visit(copy[name], `${COMPONENT_REF}${name}`, (node, at) => prepareNode(node, at, schemas));
+  for (const name of Object.keys(copy).sort())
+    visit(copy[name], `${COMPONENT_REF}${name}`, (node, at) => prepareNode(node, at, schemas));
   const prepared = dropAnnotations(copy);
   keepRefTargets(prepared, targets, schemas);
   return prepared;
@@ -159,7 +165,11 @@ export function outsideRefTargets(
  * the `$ref` resolves: the keyword around it still asserts nothing (ajv
  * ignores a container it does not know; `strictSchema` is off).
  */
-function keepRefTargets(prepared: Record<string, SchemaObject>, targets: ReadonlyArray<{ path: string[]; node: unknown }>, schemas: Readonly<Record<string, SchemaObject>>): void {
+function keepRefTargets(
+  prepared: Record<string, SchemaObject>,
+  targets: ReadonlyArray<{ path: string[]; node: unknown }>,
+  schemas: Readonly<Record<string, SchemaObject>>,
+): void {
   for (const { path, node } of targets) {
     // Only where a dropped keyword took it: a target in a known place stays as prepared (a tagged branch, a moved `__proto__`).
     if (getAtPointer(prepared, path) !== undefined) continue;
@@ -184,7 +194,9 @@ function keepRefTargets(prepared: Record<string, SchemaObject>, targets: Readonl
 /** The rewrites of one subschema of the copy ajv compiles (see prepareComponents). */
 function prepareNode(node: Record<string, unknown>, at: string, schemas: Readonly<Record<string, SchemaObject>>): void {
   for (const key of Object.keys(node)) if (key.startsWith("x-") && !KNOWN_VENDOR_KEYWORDS.has(key)) delete node[key];
-  const discriminator = node["discriminator"] as { propertyName?: unknown; mapping?: Record<string, string> } | undefined;
+  const discriminator = node["discriminator"] as
+    | { propertyName?: unknown; mapping?: Record<string, string> }
+    | undefined;
   moveProtoProperty(node);
   if (discriminator === null || typeof discriminator !== "object") return;
   if (!("oneOf" in node)) {
@@ -205,8 +217,13 @@ function prepareNode(node: Record<string, unknown>, at: string, schemas: Readonl
 }
 
 /** Why ajv's discriminator keyword would refuse a `oneOf`'s tags (an untagged branch, a tag two branches share), or undefined. */
-function refusal(node: Record<string, unknown>, propertyName: string, schemas: Readonly<Record<string, SchemaObject>>): string | undefined {
-  if (!everyObjectBranchTagged(node["oneOf"], propertyName, schemas)) return `a branch of its oneOf has no \`${propertyName}\` tag (required, with a const or an enum)`;
+function refusal(
+  node: Record<string, unknown>,
+  propertyName: string,
+  schemas: Readonly<Record<string, SchemaObject>>,
+): string | undefined {
+  if (!everyObjectBranchTagged(node["oneOf"], propertyName, schemas))
+    return `a branch of its oneOf has no \`${propertyName}\` tag (required, with a const or an enum)`;
   const seen = new Set<unknown>();
   for (const branch of node["oneOf"] as unknown[]) {
     for (const tag of tagsOf(branch, propertyName, schemas)) {
@@ -222,8 +239,12 @@ function tagsOf(branch: unknown, propertyName: string, schemas: Readonly<Record<
   if (branch === null || typeof branch !== "object") return [];
   const ref = (branch as { $ref?: unknown }).$ref;
   const lone = typeof ref === "string" && ref.startsWith(COMPONENT_REF) && Object.keys(branch).length === 1;
-  const target = (lone ? schemas[(ref as string).slice(COMPONENT_REF.length)] : branch) as Record<string, unknown> | undefined;
-  const tag = (target?.["properties"] as Record<string, { const?: unknown; enum?: unknown }> | undefined)?.[propertyName];
+  const target = (lone ? schemas[(ref as string).slice(COMPONENT_REF.length)] : branch) as
+    | Record<string, unknown>
+    | undefined;
+  const tag = (target?.["properties"] as Record<string, { const?: unknown; enum?: unknown }> | undefined)?.[
+    propertyName
+  ];
   return tag === undefined ? [] : tag.const !== undefined ? [tag.const] : Array.isArray(tag.enum) ? tag.enum : [];
 }
 
@@ -240,10 +261,14 @@ export function refusedDiscriminators(schemas: Readonly<Record<string, SchemaObj
   const copy = structuredClone(schemas) as Record<string, SchemaObject>;
   for (const name of Object.keys(copy).sort()) {
     visit(copy[name], `/components/schemas/${escapePointerSegment(name)}`, (node, at) => {
-      const discriminator = node["discriminator"] as { propertyName?: unknown; mapping?: Record<string, string> } | undefined;
-      if (discriminator === null || typeof discriminator !== "object" || typeof discriminator.propertyName !== "string") return;
+      const discriminator = node["discriminator"] as
+        | { propertyName?: unknown; mapping?: Record<string, string> }
+        | undefined;
+      if (discriminator === null || typeof discriminator !== "object" || typeof discriminator.propertyName !== "string")
+        return;
       if (!("oneOf" in node)) {
-        if ("anyOf" in node) out.push([`${at}/discriminator`, "it stands beside an anyOf (ajv's discriminator needs a oneOf)"]);
+        if ("anyOf" in node)
+          out.push([`${at}/discriminator`, "it stands beside an anyOf (ajv's discriminator needs a oneOf)"]);
         return;
       }
       tagBranches(node, discriminator.propertyName, discriminator.mapping ?? {}, schemas);
@@ -275,7 +300,9 @@ function moveProtoProperty(node: Record<string, unknown>): void {
   const { [PROTO]: schema, ...others } = properties as Record<string, unknown>;
   node["properties"] = others;
   const patterns = { ...(node["patternProperties"] as Record<string, unknown> | undefined) };
-  patterns[PROTO_PATTERN] = Object.hasOwn(patterns, PROTO_PATTERN) ? { allOf: [patterns[PROTO_PATTERN], schema] } : schema;
+  patterns[PROTO_PATTERN] = Object.hasOwn(patterns, PROTO_PATTERN)
+    ? { allOf: [patterns[PROTO_PATTERN], schema] }
+    : schema;
   node["patternProperties"] = patterns;
 }
 
@@ -309,12 +336,16 @@ function checkMapping(
   for (const tag of Object.keys(mapping).sort()) {
     const written = mapping[tag];
     const ref = typeof written === "string" ? mappingRef(written) : written;
-    if (typeof ref !== "string" || !ref.startsWith(COMPONENT_REF)) fail(`mapping "${tag}" is not a "${COMPONENT_REF}..." reference`);
+    if (typeof ref !== "string" || !ref.startsWith(COMPONENT_REF))
+      fail(`mapping "${tag}" is not a "${COMPONENT_REF}..." reference`);
     if (!branchRefs.has(ref)) fail(`mapping "${tag}" -> ${ref} is not one of the oneOf branches`);
     const target = schemas[(ref as string).slice(COMPONENT_REF.length)] as Record<string, unknown> | undefined;
     // A branch that declares no tag is tagged by the mapping (tagBranches).
     const declared = declaredTags(target, propertyName, { components: { schemas } });
-    if (declared.length > 0 && !declared.includes(tag)) fail(`mapping "${tag}" -> ${ref}, but that schema's "${propertyName}" const is ${declared.map((d) => JSON.stringify(d)).join(" or ")}`);
+    if (declared.length > 0 && !declared.includes(tag))
+      fail(
+        `mapping "${tag}" -> ${ref}, but that schema's "${propertyName}" const is ${declared.map((d) => JSON.stringify(d)).join(" or ")}`,
+      );
   }
 }
 
@@ -329,7 +360,12 @@ function checkMapping(
  * component itself is unchanged. A branch ajv already dispatches on is left
  * as written.
  */
-function tagBranches(node: Record<string, unknown>, propertyName: string, mapping: Readonly<Record<string, unknown>>, schemas: Readonly<Record<string, SchemaObject>>): void {
+function tagBranches(
+  node: Record<string, unknown>,
+  propertyName: string,
+  mapping: Readonly<Record<string, unknown>>,
+  schemas: Readonly<Record<string, SchemaObject>>,
+): void {
   const oneOf = node["oneOf"];
   if (!Array.isArray(oneOf)) return;
   const document = { components: { schemas } };
@@ -339,7 +375,11 @@ function tagBranches(node: Record<string, unknown>, propertyName: string, mappin
     if (tags.length === 0) return branch;
     const ref = (branch as { $ref?: unknown }).$ref;
     const base = typeof ref === "string" && Object.keys(branch).length === 1 ? { $ref: ref } : { allOf: [branch] };
-    return { ...base, required: [propertyName], properties: { [propertyName]: tags.length === 1 ? { const: tags[0] } : { enum: tags } } };
+    return {
+      ...base,
+      required: [propertyName],
+      properties: { [propertyName]: tags.length === 1 ? { const: tags[0] } : { enum: tags } },
+    };
   });
 }
 
@@ -349,16 +389,24 @@ function tagBranches(node: Record<string, unknown>, propertyName: string, mappin
  * discriminator needs. A boolean branch counts as tagged: ajv reports it
  * (error[unsupported-schema], CONVENTIONS.md).
  */
-function everyObjectBranchTagged(oneOf: unknown, propertyName: string, schemas: Readonly<Record<string, SchemaObject>>): boolean {
+function everyObjectBranchTagged(
+  oneOf: unknown,
+  propertyName: string,
+  schemas: Readonly<Record<string, SchemaObject>>,
+): boolean {
   if (!Array.isArray(oneOf)) return true;
-  return oneOf.every((branch: unknown) => branch === null || typeof branch !== "object" || isTagged(branch, propertyName, schemas));
+  return oneOf.every(
+    (branch: unknown) => branch === null || typeof branch !== "object" || isTagged(branch, propertyName, schemas),
+  );
 }
 
 /** Whether ajv's discriminator finds the tag of `branch`: required, with a `const` or an `enum`, in the branch (a lone `$ref`: its target). */
 function isTagged(branch: object, propertyName: string, schemas: Readonly<Record<string, SchemaObject>>): boolean {
   const ref = (branch as { $ref?: unknown }).$ref;
   const lone = typeof ref === "string" && ref.startsWith(COMPONENT_REF) && Object.keys(branch).length === 1;
-  const target = (lone ? schemas[(ref as string).slice(COMPONENT_REF.length)] : branch) as Record<string, unknown> | undefined;
+  const target = (lone ? schemas[(ref as string).slice(COMPONENT_REF.length)] : branch) as
+    | Record<string, unknown>
+    | undefined;
   if (target === undefined || typeof target !== "object") return true;
   const required = Array.isArray(target["required"]) && target["required"].includes(propertyName);
   const tag = (target["properties"] as Record<string, { const?: unknown; enum?: unknown }> | undefined)?.[propertyName];
@@ -381,7 +429,8 @@ function visit(value: unknown, at: string, f: (node: Record<string, unknown>, at
     const child = node[key];
     if (NAME_MAPS.has(key) && child !== null && typeof child === "object" && !Array.isArray(child)) {
       // Its keys are names (a property `x-request-id`, one named `discriminator`), not keywords: only its values are schemas.
-      for (const name of Object.keys(child)) visit((child as Record<string, unknown>)[name], `${at}/${key}/${escapePointerSegment(name)}`, f);
+      for (const name of Object.keys(child))
+        visit((child as Record<string, unknown>)[name], `${at}/${key}/${escapePointerSegment(name)}`, f);
     } else visit(child, `${at}/${key}`, f);
   }
 }

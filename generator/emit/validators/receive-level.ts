@@ -60,9 +60,28 @@ const DEFINITIONS = new Set(["$defs", "definitions"]);
 const SHAPE = new Set(["type", "required", "$ref", "$dynamicRef", "$dynamicAnchor", "const", "discriminator"]);
 /** Keywords that assert nothing (kept, so receive-level errors and docs read the same). */
 const ANNOTATIONS = new Set([
-  "$id", "$schema", "$anchor", "$comment", "$vocabulary", "title", "description", "default", "deprecated", "readOnly", "writeOnly",
-  "examples", "example", "externalDocs", "xml", "contentEncoding", "contentMediaType", "contentSchema",
-  "x-known-values", "x-terminal", "x-item-schema", "x-transcript-rules",
+  "$id",
+  "$schema",
+  "$anchor",
+  "$comment",
+  "$vocabulary",
+  "title",
+  "description",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "examples",
+  "example",
+  "externalDocs",
+  "xml",
+  "contentEncoding",
+  "contentMediaType",
+  "contentSchema",
+  "x-known-values",
+  "x-terminal",
+  "x-item-schema",
+  "x-transcript-rules",
 ]);
 
 /**
@@ -70,9 +89,30 @@ const ANNOTATIONS = new Set([
  * `x-receive` may name any of these.
  */
 export const STRICT_KEYWORDS: readonly string[] = [
-  "enum", "pattern", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "minContains", "maxContains", "contains",
-  "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minProperties", "maxProperties",
-  "propertyNames", "dependentRequired", "dependentSchemas", "unevaluatedItems", "unevaluatedProperties", "format", "not",
+  "enum",
+  "pattern",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "minContains",
+  "maxContains",
+  "contains",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minProperties",
+  "maxProperties",
+  "propertyNames",
+  "dependentRequired",
+  "dependentSchemas",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "format",
+  "not",
   // Every vendor keyword the generated validators enforce (generator/keywords/): byte limits, cross-field rules.
   ...ASSERTING_KEYWORD_NAMES,
 ];
@@ -81,10 +121,13 @@ const STRICT = new Set(STRICT_KEYWORDS);
 const COMPONENT_POINTER = "/components/schemas/";
 
 /** The receive level of every component (same names, so `$ref`s resolve unchanged). */
-export function receiveComponents(schemas: Readonly<Record<string, SchemaObject | boolean>>): Record<string, SchemaObject | boolean> {
+export function receiveComponents(
+  schemas: Readonly<Record<string, SchemaObject | boolean>>,
+): Record<string, SchemaObject | boolean> {
   const tags = discriminatorTags(schemas);
   const out: Record<string, SchemaObject | boolean> = {};
-  for (const name of Object.keys(schemas).sort()) out[name] = receiveSchema(schemas[name]!, `${COMPONENT_POINTER}${escapePointerSegment(name)}`, tags);
+  for (const name of Object.keys(schemas).sort())
+    out[name] = receiveSchema(schemas[name]!, `${COMPONENT_POINTER}${escapePointerSegment(name)}`, tags);
   return out;
 }
 
@@ -94,7 +137,12 @@ export function receiveComponents(schemas: Readonly<Record<string, SchemaObject 
  * names, whose `enum` (a branch's list of tag values) is kept: it is the tag,
  * not a closed list.
  */
-export function receiveSchema(schema: SchemaObject | boolean, at: string, tags: ReadonlySet<string> = new Set(), isTag = false): SchemaObject | boolean {
+export function receiveSchema(
+  schema: SchemaObject | boolean,
+  at: string,
+  tags: ReadonlySet<string> = new Set(),
+  isTag = false,
+): SchemaObject | boolean {
   if (typeof schema === "boolean") return schema;
   if (schema[STRICT_ONLY] === true) return true;
   if (isPlainObject(schema[STRICT_ONLY])) return { [TOLERATED]: toleratedRule(schema as Record<string, unknown>, at) };
@@ -110,7 +158,13 @@ export function receiveSchema(schema: SchemaObject | boolean, at: string, tags: 
     const here = `${at}/${escapePointerSegment(key)}`;
     if (key === RECEIVE_KEEPS || key === STRICT_ONLY || key === RECEIVE_DEFAULT) continue;
     if (key === TOLERATED) {
-      throw new EmitError("unsupported-schema", "validators", `${TOLERATED} at #${here} is derived by the generator, never written.`, `Write ${STRICT_ONLY}: { section } on the rule's subschema, or ${RECEIVE_DEFAULT} (\`mantyx-wire keywords\` lists both).`, here);
+      throw new EmitError(
+        "unsupported-schema",
+        "validators",
+        `${TOLERATED} at #${here} is derived by the generator, never written.`,
+        `Write ${STRICT_ONLY}: { section } on the rule's subschema, or ${RECEIVE_DEFAULT} (\`mantyx-wire keywords\` lists both).`,
+        here,
+      );
     }
     if (read !== undefined && key === "required") {
       // Members read as documented are not required when reading.
@@ -149,13 +203,21 @@ export function receiveSchema(schema: SchemaObject | boolean, at: string, tags: 
       for (const [prop, sub] of Object.entries(value as Record<string, SchemaObject | boolean>)) {
         if (sub === false) continue; // "must not be present" is a strict rule
         if (key === "properties" && read !== undefined && read.read![prop] !== undefined) continue; // read as documented instead
-        map[prop] = receiveSchema(sub, `${here}/${escapePointerSegment(prop)}`, tags, key === "properties" && tags.has(prop));
+        map[prop] = receiveSchema(
+          sub,
+          `${here}/${escapePointerSegment(prop)}`,
+          tags,
+          key === "properties" && tags.has(prop),
+        );
       }
       out[key] = map;
     } else if (DEFINITIONS.has(key) && value !== null && typeof value === "object" && !Array.isArray(value)) {
       const map: Record<string, unknown> = {};
       for (const [name, sub] of Object.entries(value as Record<string, unknown>)) {
-        map[name] = sub !== null && typeof sub === "object" && !Array.isArray(sub) ? receiveSchema(sub as SchemaObject, `${here}/${escapePointerSegment(name)}`, tags) : sub;
+        map[name] =
+          sub !== null && typeof sub === "object" && !Array.isArray(sub)
+            ? receiveSchema(sub as SchemaObject, `${here}/${escapePointerSegment(name)}`, tags)
+            : sub;
       }
       out[key] = map;
     } else if (SHAPE.has(key) || ANNOTATIONS.has(key) || DEFINITIONS.has(key)) {
@@ -183,7 +245,8 @@ export function receiveSchema(schema: SchemaObject | boolean, at: string, tags: 
   return out as SchemaObject;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** `x-strict-only: { section }`'s subschema as a tolerated rule: the subschema as written, without the keyword. */
 function toleratedRule(schema: Record<string, unknown>, at: string): Tolerated {
@@ -191,21 +254,41 @@ function toleratedRule(schema: Record<string, unknown>, at: string): Tolerated {
   const refs = JSON.stringify(rule).match(/"\$(?:dynamic)?[rR]ef"/);
   if (refs !== null) {
     const here = `${at}/${STRICT_ONLY}`;
-    throw new EmitError("unsupported-schema", "validators", `The tolerated rule at #${at} (${STRICT_ONLY}: { section }) uses a $ref: the receive level checks it with the receive level's components, which would not be the rule as written.`, "State the rule without $ref (a `required`, an `anyOf` of `required`s), or use x-strict-only: true.", here);
+    throw new EmitError(
+      "unsupported-schema",
+      "validators",
+      `The tolerated rule at #${at} (${STRICT_ONLY}: { section }) uses a $ref: the receive level checks it with the receive level's components, which would not be the rule as written.`,
+      "State the rule without $ref (a `required`, an `anyOf` of `required`s), or use x-strict-only: true.",
+      here,
+    );
   }
   return { section: (only as { section: string }).section, rule };
 }
 
 /** JSON types of `x-receive-default` members: a member's `type` and the JSON type of its default must agree. */
-const READ_TYPES: Readonly<Record<string, string>> = { integer: "number", number: "number", string: "string", boolean: "boolean" };
+const READ_TYPES: Readonly<Record<string, string>> = {
+  integer: "number",
+  number: "number",
+  string: "string",
+  boolean: "boolean",
+};
 
 /** `x-receive-default` of `node` as a tolerated rule: each member's default, `from` and what its own schema asks. */
 function receiveDefaults(node: Record<string, unknown>, at: string): Tolerated {
   const here = `${at}/${RECEIVE_DEFAULT}`;
-  const { section, members } = node[RECEIVE_DEFAULT] as { section: string; members: Record<string, { default: string | number | boolean; from?: string }> };
+  const { section, members } = node[RECEIVE_DEFAULT] as {
+    section: string;
+    members: Record<string, { default: string | number | boolean; from?: string }>;
+  };
   const properties = (isPlainObject(node["properties"]) ? node["properties"] : {}) as Record<string, unknown>;
   const fail = (message: string): never => {
-    throw new EmitError("unsupported-schema", "validators", `${RECEIVE_DEFAULT} at #${here}: ${message}`, "Name declared properties whose schema is a `type` (integer, number, string or boolean), at most a `minimum`, and annotations, with a default of that type (`mantyx-wire keywords`).", here);
+    throw new EmitError(
+      "unsupported-schema",
+      "validators",
+      `${RECEIVE_DEFAULT} at #${here}: ${message}`,
+      "Name declared properties whose schema is a `type` (integer, number, string or boolean), at most a `minimum`, and annotations, with a default of that type (`mantyx-wire keywords`).",
+      here,
+    );
   };
   const read: Record<string, ToleratedRead> = {};
   for (const [member, { default: value, from }] of Object.entries(members)) {
@@ -214,12 +297,22 @@ function receiveDefaults(node: Record<string, unknown>, at: string): Tolerated {
     if (!isPlainObject(schema)) fail(`member ${JSON.stringify(member)} is not a declared property with a schema`);
     const { type, minimum, ...rest } = schema as Record<string, unknown>;
     const asserting = Object.keys(rest).filter((k) => !ANNOTATIONS.has(k) && !ANNOTATION_KEYWORDS.has(k));
-    if (asserting.length > 0) fail(`member ${JSON.stringify(member)}'s schema has ${asserting.join(", ")}, which a default cannot read`);
-    if (typeof type !== "string" || READ_TYPES[type] === undefined) fail(`member ${JSON.stringify(member)}'s schema needs a \`type\` of integer, number, string or boolean`);
-    if (READ_TYPES[type as string] !== typeof value) fail(`member ${JSON.stringify(member)}'s default ${JSON.stringify(value)} is not of its type ${String(type)}`);
-    if (type === "integer" && !Number.isInteger(value)) fail(`member ${JSON.stringify(member)}'s default ${JSON.stringify(value)} is not an integer`);
-    if (minimum !== undefined && (typeof minimum !== "number" || (value as number) < minimum)) fail(`member ${JSON.stringify(member)}'s default is below its minimum`);
-    read[member] = { default: value, type: type as ToleratedRead["type"], ...(from !== undefined && { from }), ...(minimum !== undefined && { minimum: minimum as number }) };
+    if (asserting.length > 0)
+      fail(`member ${JSON.stringify(member)}'s schema has ${asserting.join(", ")}, which a default cannot read`);
+    if (typeof type !== "string" || READ_TYPES[type] === undefined)
+      fail(`member ${JSON.stringify(member)}'s schema needs a \`type\` of integer, number, string or boolean`);
+    if (READ_TYPES[type as string] !== typeof value)
+      fail(`member ${JSON.stringify(member)}'s default ${JSON.stringify(value)} is not of its type ${String(type)}`);
+    if (type === "integer" && !Number.isInteger(value))
+      fail(`member ${JSON.stringify(member)}'s default ${JSON.stringify(value)} is not an integer`);
+    if (minimum !== undefined && (typeof minimum !== "number" || (value as number) < minimum))
+      fail(`member ${JSON.stringify(member)}'s default is below its minimum`);
+    read[member] = {
+      default: value,
+      type: type as ToleratedRead["type"],
+      ...(from !== undefined && { from }),
+      ...(minimum !== undefined && { minimum: minimum as number }),
+    };
   }
   return { section, read };
 }
@@ -245,7 +338,8 @@ function discriminatorTags(schemas: Readonly<Record<string, unknown>>): Readonly
     else if (v !== null && typeof v === "object") {
       const d = (v as { discriminator?: { propertyName?: unknown } }).discriminator;
       if (d !== null && typeof d === "object" && typeof d.propertyName === "string") tags.add(d.propertyName);
-      for (const [k, sub] of Object.entries(v)) if (k !== "examples" && k !== "default" && k !== "const" && k !== "enum") walk(sub);
+      for (const [k, sub] of Object.entries(v))
+        if (k !== "examples" && k !== "default" && k !== "const" && k !== "enum") walk(sub);
     }
   };
   walk(schemas);
@@ -259,10 +353,22 @@ function readKeeps(node: Record<string, unknown>, at: string): ReadonlySet<strin
   const list = Array.isArray(keeps) ? (keeps as unknown[]) : [];
   for (const k of list) {
     if (typeof k !== "string" || !STRICT.has(k)) {
-      throw new EmitError("unsupported-schema", "validators", `${RECEIVE_KEEPS} at #${here} names ${JSON.stringify(k)}, which is not a keyword the receive level drops.`, `List only dropped keywords (${STRICT_KEYWORDS.slice(0, 6).join(", ")}, ...): the others are kept anyway.`, here);
+      throw new EmitError(
+        "unsupported-schema",
+        "validators",
+        `${RECEIVE_KEEPS} at #${here} names ${JSON.stringify(k)}, which is not a keyword the receive level drops.`,
+        `List only dropped keywords (${STRICT_KEYWORDS.slice(0, 6).join(", ")}, ...): the others are kept anyway.`,
+        here,
+      );
     }
     if (!(k in node)) {
-      throw new EmitError("unsupported-schema", "validators", `${RECEIVE_KEEPS} at #${here} names ${JSON.stringify(k)}, but the schema has no ${JSON.stringify(k)}.`, `Remove it from ${RECEIVE_KEEPS}, or put ${RECEIVE_KEEPS} beside the keyword it keeps.`, here);
+      throw new EmitError(
+        "unsupported-schema",
+        "validators",
+        `${RECEIVE_KEEPS} at #${here} names ${JSON.stringify(k)}, but the schema has no ${JSON.stringify(k)}.`,
+        `Remove it from ${RECEIVE_KEEPS}, or put ${RECEIVE_KEEPS} beside the keyword it keeps.`,
+        here,
+      );
     }
   }
   return new Set(list as string[]);

@@ -17,5 +17,3 @@ export const RUNTIME_EXPORTS: Readonly<Record<string, string>> = {
   // The receive level's report of a documented rule it reads anyway (generator/keywords/x-tolerated.ts).
   "@mantyx/wire-types/runtime/validation.tolerated": "tolerated",
 };
-
-

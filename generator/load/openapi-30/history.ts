@@ -37,7 +37,8 @@ function apply(pairs: readonly Pair[], pointer: Pointer, at: number, side: "now"
   let best: Pair | undefined;
   for (const pair of pairs) {
     if (side === "before" && pair.aliasOnly) continue;
-    if (startsWith(pointer, pair[side], at) && (best === undefined || pair[side].length > best[side].length)) best = pair;
+    if (startsWith(pointer, pair[side], at) && (best === undefined || pair[side].length > best[side].length))
+      best = pair;
   }
   if (best === undefined) return undefined;
   const other = side === "now" ? best.before : best.now;

@@ -87,7 +87,13 @@ function dropEmptyResponses(document: Record<string, unknown>): string[] {
       for (const method of METHODS) {
         const operation = (item as Record<string, unknown>)[method] as Record<string, unknown> | undefined;
         const responses = operation?.responses;
-        if (typeof responses !== "object" || responses === null || Array.isArray(responses) || Object.keys(responses).length > 0) continue;
+        if (
+          typeof responses !== "object" ||
+          responses === null ||
+          Array.isArray(responses) ||
+          Object.keys(responses).length > 0
+        )
+          continue;
         dropped.push(formatPointer([root, key, method, "responses"]));
         delete operation!.responses;
       }

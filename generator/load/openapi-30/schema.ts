@@ -41,7 +41,19 @@ import { isPlainObject, type Pointer } from "../json-pointer.js";
 import type { Pair } from "./history.js";
 
 /** Keywords that only annotate: kept beside a `$ref`, and outside the `anyOf` a nullable schema becomes. */
-const ANNOTATIONS = new Set(["description", "title", "deprecated", "readOnly", "writeOnly", "default", "example", "examples", "externalDocs", "xml", "$comment"]);
+const ANNOTATIONS = new Set([
+  "description",
+  "title",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "default",
+  "example",
+  "examples",
+  "externalDocs",
+  "xml",
+  "$comment",
+]);
 const isAnnotation = (keyword: string): boolean => ANNOTATIONS.has(keyword) || keyword.startsWith("x-");
 
 const COMPOSITIONS = ["allOf", "anyOf", "oneOf"];
@@ -68,7 +80,12 @@ const isDeepRef = (ref: string): boolean => {
  * Rewrites `schema` (at `path` in the document as written, a body's own
  * schema when `media` is given) and returns what moved, for the history.
  */
-export function readSchema30(schema: Record<string, unknown>, path: Pointer, media: string | undefined, notes: SchemaNotes): Pair[] {
+export function readSchema30(
+  schema: Record<string, unknown>,
+  path: Pointer,
+  media: string | undefined,
+  notes: SchemaNotes,
+): Pair[] {
   const pairs: Pair[] = [];
   const nullable = schema.nullable === true ? "nullable" : schema["x-nullable"] === true ? "x-nullable" : undefined;
   if (typeof schema.nullable === "boolean") delete schema.nullable;
@@ -82,7 +99,10 @@ export function readSchema30(schema: Record<string, unknown>, path: Pointer, med
     }
   }
 
-  for (const [exclusive, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+  for (const [exclusive, bound] of [
+    ["exclusiveMinimum", "minimum"],
+    ["exclusiveMaximum", "maximum"],
+  ] as const) {
     if (typeof schema[exclusive] !== "boolean") continue;
     if (schema[exclusive] === true && typeof schema[bound] === "number") {
       schema[exclusive] = schema[bound];
@@ -96,7 +116,10 @@ export function readSchema30(schema: Record<string, unknown>, path: Pointer, med
   if (Object.hasOwn(schema, "example") && !Object.hasOwn(schema, "examples")) {
     schema.examples = [schema.example];
     delete schema.example;
-    pairs.push({ now: ["examples", "0"], before: ["example"] }, { now: ["examples"], before: ["example"], aliasOnly: true });
+    pairs.push(
+      { now: ["examples", "0"], before: ["example"] },
+      { now: ["examples"], before: ["example"], aliasOnly: true },
+    );
   }
 
   const stringy = schema.type === undefined || schema.type === "string";
@@ -122,7 +145,8 @@ export function readSchema30(schema: Record<string, unknown>, path: Pointer, med
   if (isPlainObject(discriminator) && isPlainObject(discriminator.mapping)) {
     notes.mappings.push(discriminator.mapping);
     for (const [tag, target] of Object.entries(discriminator.mapping)) {
-      if (typeof target === "string" && target !== "" && !target.includes("#") && !target.includes("/")) discriminator.mapping[tag] = `#/components/schemas/${target}`;
+      if (typeof target === "string" && target !== "" && !target.includes("#") && !target.includes("/"))
+        discriminator.mapping[tag] = `#/components/schemas/${target}`;
     }
   }
 
@@ -138,11 +162,19 @@ export function readSchema30(schema: Record<string, unknown>, path: Pointer, med
 
 /** The media type of raw bytes: the body's own (when it names one type), else `application/octet-stream`. */
 function bytesMediaType(media: string | undefined): string {
-  return media !== undefined && /^[\w.+-]+\/[\w.+-]+$/.test(media) && !/\*/.test(media) && !/json|multipart|form-urlencoded/i.test(media) ? media : "application/octet-stream";
+  return media !== undefined &&
+    /^[\w.+-]+\/[\w.+-]+$/.test(media) &&
+    !/\*/.test(media) &&
+    !/json|multipart|form-urlencoded/i.test(media)
+    ? media
+    : "application/octet-stream";
 }
 
 /** Makes `schema` admit `null` too; returns the moves, and the new object its assertions moved into, if any. */
-function admitNull(schema: Record<string, unknown>, nullableKey: string): { pairs: Pair[]; inner?: Record<string, unknown> } {
+function admitNull(
+  schema: Record<string, unknown>,
+  nullableKey: string,
+): { pairs: Pair[]; inner?: Record<string, unknown> } {
   const composed = typeof schema.$ref === "string" || COMPOSITIONS.some((keyword) => Array.isArray(schema[keyword]));
   if (!composed) {
     const type = schema.type;

@@ -23,7 +23,20 @@ export interface SchemaSite {
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query"];
 
 /** Keywords whose value is one subschema (`items` may also be a draft-04 tuple: a list). */
-const ONE = ["items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties", "contentSchema", "x-item-schema"];
+const ONE = [
+  "items",
+  "additionalProperties",
+  "not",
+  "contains",
+  "propertyNames",
+  "if",
+  "then",
+  "else",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "contentSchema",
+  "x-item-schema",
+];
 /** Keywords whose value is a list of subschemas. */
 const LIST = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
 /** Keywords whose value maps names to subschemas. */
@@ -126,7 +139,11 @@ class Walk {
       this.dropNull(item);
       this.one(item, "schema", (schema) => this.schema(schema, media));
       this.one(item, "x-item-schema", (schema) => this.schema(schema, undefined));
-      this.each(item, "encoding", (encoding) => isPlainObject(encoding) && this.each(encoding, "headers", (header) => this.parameter(header)));
+      this.each(
+        item,
+        "encoding",
+        (encoding) => isPlainObject(encoding) && this.each(encoding, "headers", (header) => this.parameter(header)),
+      );
     });
   }
 
@@ -150,7 +167,8 @@ class Walk {
   }
 
   private callback(value: unknown): void {
-    if (isPlainObject(value) && typeof value.$ref !== "string") for (const expression of Object.keys(value)) this.withSegment(expression, () => this.pathItem(value[expression]));
+    if (isPlainObject(value) && typeof value.$ref !== "string")
+      for (const expression of Object.keys(value)) this.withSegment(expression, () => this.pathItem(value[expression]));
   }
 
   private withSegment(segment: string, go: () => void): void {

@@ -39,12 +39,23 @@ export function preferenceOf(req: IncomingMessage): Preference | string {
   for (const part of (typeof prefer === "string" ? prefer : "").split(/[,;]/)) {
     const at = part.indexOf("=");
     if (at < 0) continue;
-    pairs.set(part.slice(0, at).trim().toLowerCase(), part.slice(at + 1).trim().replace(/^"(.*)"$/, "$1"));
+    pairs.set(
+      part.slice(0, at).trim().toLowerCase(),
+      part
+        .slice(at + 1)
+        .trim()
+        .replace(/^"(.*)"$/, "$1"),
+    );
   }
   const status = header(req, "x-mock-status") ?? pairs.get("code");
   const example = header(req, "x-mock-example") ?? pairs.get("example");
-  if (status !== undefined && !/^[1-5]\d\d$/.test(status)) return `a status asked for (Prefer: code= or X-Mock-Status) is a three-digit code from 100 to 599, got ${JSON.stringify(status)}`;
-  return { ...(status === undefined ? {} : { code: Number(status) }), ...(example === undefined ? {} : { example }), dynamic: pairs.get("dynamic") === "true" };
+  if (status !== undefined && !/^[1-5]\d\d$/.test(status))
+    return `a status asked for (Prefer: code= or X-Mock-Status) is a three-digit code from 100 to 599, got ${JSON.stringify(status)}`;
+  return {
+    ...(status === undefined ? {} : { code: Number(status) }),
+    ...(example === undefined ? {} : { example }),
+    dynamic: pairs.get("dynamic") === "true",
+  };
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -63,8 +74,13 @@ export function chooseStatus(op: OperationObject, code: number | undefined): Cho
   const keys = Object.keys(op.responses ?? {});
   const numeric = keys.filter((k) => /^\d{3}$/.test(k)).sort();
   if (code !== undefined) {
-    const key = keys.find((k) => k === String(code)) ?? keys.find((k) => k.toUpperCase() === `${String(code)[0]}XX`) ?? keys.find((k) => k === "default");
-    return key === undefined ? `the operation declares no ${code} answer (declared: ${keys.join(", ") || "none"})` : { key, code };
+    const key =
+      keys.find((k) => k === String(code)) ??
+      keys.find((k) => k.toUpperCase() === `${String(code)[0]}XX`) ??
+      keys.find((k) => k === "default");
+    return key === undefined
+      ? `the operation declares no ${code} answer (declared: ${keys.join(", ") || "none"})`
+      : { key, code };
   }
   const success = numeric.find((k) => k.startsWith("2"));
   if (success !== undefined) return { key: success, code: Number(success) };
@@ -81,7 +97,10 @@ export function statusesForExample(op: OperationObject, chosen: ChosenStatus, co
   const others = Object.keys(op.responses ?? {})
     .filter((k) => k !== chosen.key)
     .sort()
-    .map((key) => ({ key, code: /^\d{3}$/.test(key) ? Number(key) : key.toUpperCase().endsWith("XX") ? Number(key[0]) * 100 : 200 }));
+    .map((key) => ({
+      key,
+      code: /^\d{3}$/.test(key) ? Number(key) : key.toUpperCase().endsWith("XX") ? Number(key[0]) * 100 : 200,
+    }));
   return [chosen, ...others];
 }
 
@@ -104,7 +123,10 @@ function acceptOf(req: IncomingMessage): AcceptRange[] {
 }
 
 /** How well `media` is accepted: its q and the index of the range that matched (exact, then `type/*`, then `*\/*`), or undefined. */
-function acceptance(ranges: readonly AcceptRange[], media: string): { q: number; index: number; specific: boolean } | undefined {
+function acceptance(
+  ranges: readonly AcceptRange[],
+  media: string,
+): { q: number; index: number; specific: boolean } | undefined {
   const m = media.split(";")[0]!.trim().toLowerCase();
   const main = m.split("/")[0];
   const exact = ranges.find((r) => r.type === m) ?? ranges.find((r) => r.type === `${main}/*`);
@@ -121,7 +143,9 @@ export function streamFlagOf(doc: OpenAPIObject, op: OperationObject): { name: s
   const declared = (op as Record<string, unknown>)["x-stream-flag"];
   const name = typeof declared === "string" ? declared : "stream";
   const prop = resolveRef(doc, propertiesOf(doc, schema)[name]);
-  const boolean = isPlainObject(prop) && (prop["type"] === "boolean" || (Array.isArray(prop["type"]) && prop["type"].includes("boolean")));
+  const boolean =
+    isPlainObject(prop) &&
+    (prop["type"] === "boolean" || (Array.isArray(prop["type"]) && prop["type"].includes("boolean")));
   return boolean ? { name, default: prop["default"] === true } : undefined;
 }
 
@@ -137,7 +161,13 @@ function propertiesOf(doc: OpenAPIObject, schema: unknown, depth = 0): Record<st
  * The media type to answer with, from a response's `content` (keys in the
  * document's order): see the file comment.
  */
-export function chooseMedia(doc: OpenAPIObject, op: OperationObject, content: Record<string, unknown>, req: IncomingMessage, body: unknown): string | undefined {
+export function chooseMedia(
+  doc: OpenAPIObject,
+  op: OperationObject,
+  content: Record<string, unknown>,
+  req: IncomingMessage,
+  body: unknown,
+): string | undefined {
   const medias = Object.keys(content);
   if (medias.length === 0) return undefined;
   const json = medias.find(isJsonMediaType);
@@ -156,7 +186,9 @@ export function chooseMedia(doc: OpenAPIObject, op: OperationObject, content: Re
     return a.q > b.q || (a.q === b.q && a.index < b.index) ? sse : json;
   }
   if (ranges.length === 0) return medias[0];
-  const scored = medias.map((m, i) => ({ m, i, a: acceptance(ranges, m) })).filter((x) => x.a !== undefined && x.a.q > 0);
+  const scored = medias
+    .map((m, i) => ({ m, i, a: acceptance(ranges, m) }))
+    .filter((x) => x.a !== undefined && x.a.q > 0);
   scored.sort((x, y) => y.a!.q - x.a!.q || Number(y.a!.specific) - Number(x.a!.specific) || x.i - y.i);
   return scored[0]?.m ?? medias[0];
 }

@@ -25,23 +25,34 @@ export interface DocumentMockCommandOptions {
 }
 
 /** Resolves to the exit code once the server has stopped (2 if it could not start). */
-export async function runDocumentMock(options: DocumentMockCommandOptions, io: CliEnv, stop?: AbortSignal): Promise<number> {
+export async function runDocumentMock(
+  options: DocumentMockCommandOptions,
+  io: CliEnv,
+  stop?: AbortSignal,
+): Promise<number> {
   const fail = (message: string): number => {
     io.stderr(`mantyx-wire mock: ${message}\n`);
     return 2;
   };
   const port = Number(options.port);
-  if (!/^\d+$/.test(options.port) || port > 65535) return fail(`--port wants a number from 0 to 65535 (0: any free port), got ${JSON.stringify(options.port)}`);
+  if (!/^\d+$/.test(options.port) || port > 65535)
+    return fail(`--port wants a number from 0 to 65535 (0: any free port), got ${JSON.stringify(options.port)}`);
   const maxBodyBytes = Number(options.maxBodyBytes);
-  if (!/^\d+$/.test(options.maxBodyBytes) || maxBodyBytes < 1) return fail(`--max-body-bytes wants a positive number of bytes, got ${JSON.stringify(options.maxBodyBytes)}`);
-  if (options.log !== undefined && options.log !== "json") return fail(`--log wants json, got ${JSON.stringify(options.log)}`);
+  if (!/^\d+$/.test(options.maxBodyBytes) || maxBodyBytes < 1)
+    return fail(`--max-body-bytes wants a positive number of bytes, got ${JSON.stringify(options.maxBodyBytes)}`);
+  if (options.log !== undefined && options.log !== "json")
+    return fail(`--log wants json, got ${JSON.stringify(options.log)}`);
   const retryMs = options.retryMs === undefined ? undefined : Number(options.retryMs);
-  if (options.retryMs !== undefined && !/^\d{1,9}$/.test(options.retryMs)) return fail(`--retry-ms wants a whole number of milliseconds, got ${JSON.stringify(options.retryMs)}`);
+  if (options.retryMs !== undefined && !/^\d{1,9}$/.test(options.retryMs))
+    return fail(`--retry-ms wants a whole number of milliseconds, got ${JSON.stringify(options.retryMs)}`);
   const faults = (options.fault ?? []).join(",");
   try {
     parseFaultSpec(faults, "--fault", "run");
   } catch (error) {
-    if (isFaultSpecError(error)) return fail(`${error.message}\n  (items are name[=value][@connections], separated by commas; \`mantyx-wire mock --help\` and the mock's documentation list every fault)`);
+    if (isFaultSpecError(error))
+      return fail(
+        `${error.message}\n  (items are name[=value][@connections], separated by commas; \`mantyx-wire mock --help\` and the mock's documentation list every fault)`,
+      );
     throw error;
   }
   let document: OpenAPIObject;

@@ -14,13 +14,40 @@
  * `401` before anything else (./security.ts).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { OpenAPIObject, OperationObject, ParameterObject, ReferenceObject, ResponseObject } from "openapi3-ts/oas31";
+import type {
+  OpenAPIObject,
+  OperationObject,
+  ParameterObject,
+  ReferenceObject,
+  ResponseObject,
+} from "openapi3-ts/oas31";
 import { isPlainObject } from "../../load/json-pointer.js";
 import { deref, isJsonMediaType, operationsOf } from "../../emit/operations.js";
-import { connectionSpecOf, faultTextOfRequest, FAULT_QUERY, isFaultSpecError, NO_FAULTS, parseFaultSpec, planConnection, recordEnd, resumePoint, serveStream, type ConnectionEnd, type FaultSpec } from "../faults/index.js";
+import {
+  connectionSpecOf,
+  faultTextOfRequest,
+  FAULT_QUERY,
+  isFaultSpecError,
+  NO_FAULTS,
+  parseFaultSpec,
+  planConnection,
+  recordEnd,
+  resumePoint,
+  serveStream,
+  type ConnectionEnd,
+  type FaultSpec,
+} from "../faults/index.js";
 import { RingLog } from "../ring-log.js";
 import { routesOf, type BodyIssue, type Route } from "../routes.js";
-import { chooseMedia, chooseStatus, preferenceOf, SSE, statusesForExample, type ChosenStatus, type Preference } from "./choose.js";
+import {
+  chooseMedia,
+  chooseStatus,
+  preferenceOf,
+  SSE,
+  statusesForExample,
+  type ChosenStatus,
+  type Preference,
+} from "./choose.js";
 import { startEngine, type Engine, type HandlerContext, type RecordedRequest, type RequestLogLine } from "./http.js";
 import { sseItemReading, unionBranches } from "./sse-items.js";
 import { streamEntries, type StreamEntry } from "./stream-events.js";
@@ -78,7 +105,8 @@ interface StreamState {
 }
 
 const MAX_STREAMS = 1000;
-const HINT = "Fault specs: name[=value][@connections], separated by commas (the fault table in the mock's documentation).";
+const HINT =
+  "Fault specs: name[=value][@connections], separated by commas (the fault table in the mock's documentation).";
 
 /** The document mock's answers, as a handler for the engine: also what the MANTYX mock answers an operation it has no scenario for with. */
 export interface DocumentAnswers {
@@ -93,7 +121,12 @@ export function documentAnswers(
   doc: OpenAPIObject,
   routes: readonly Route[],
   engine: () => Engine,
-  options: { readonly faults?: string | undefined; readonly recordLimit?: number | undefined; readonly retryMs?: number | undefined; readonly nextId: () => number },
+  options: {
+    readonly faults?: string | undefined;
+    readonly recordLimit?: number | undefined;
+    readonly retryMs?: number | undefined;
+    readonly nextId: () => number;
+  },
 ): DocumentAnswers {
   const entries = operationsOf(doc);
   const byRoute = new Map(routes.map((r, i) => [r, entries[i]!]));
@@ -139,17 +172,27 @@ export function documentAnswers(
       stream(ctx.req, res, url, ctx.route.operationId, ctx.body, status.code, mediaObject, example, headers);
       return;
     }
-    const value = example !== undefined ? example.value : generate(doc, mediaObject["schema"] ?? (isJsonMediaType(media) ? true : { type: "string" }));
+    const value =
+      example !== undefined
+        ? example.value
+        : generate(doc, mediaObject["schema"] ?? (isJsonMediaType(media) ? true : { type: "string" }));
     if (isJsonMediaType(media)) engine().sendRaw(res, status.code, media, JSON.stringify(value), headers);
-    else if (/^application\/(jsonl|x-ndjson|x-jsonlines|json-lines)/i.test(media)) engine().sendRaw(res, status.code, media, jsonLines(mediaObject, example), headers);
+    else if (/^application\/(jsonl|x-ndjson|x-jsonlines|json-lines)/i.test(media))
+      engine().sendRaw(res, status.code, media, jsonLines(mediaObject, example), headers);
     else engine().sendRaw(res, status.code, media, typeof value === "string" ? value : JSON.stringify(value), headers);
   }
 
   /** The status, its response and the example name (checked), or a message. */
-  function answerOf(op: OperationObject, preference: Preference): { status: ChosenStatus; response: ResponseObject; example?: string } | string {
+  function answerOf(
+    op: OperationObject,
+    preference: Preference,
+  ): { status: ChosenStatus; response: ResponseObject; example?: string } | string {
     const chosen = chooseStatus(op, preference.code);
     if (typeof chosen === "string") return chosen;
-    const responseAt = (s: ChosenStatus): ResponseObject => (s.key === "" ? { description: "" } : deref<ResponseObject>(doc, (op.responses as Record<string, ResponseObject | ReferenceObject>)[s.key]!));
+    const responseAt = (s: ChosenStatus): ResponseObject =>
+      s.key === ""
+        ? { description: "" }
+        : deref<ResponseObject>(doc, (op.responses as Record<string, ResponseObject | ReferenceObject>)[s.key]!);
     if (preference.example === undefined) return { status: chosen, response: responseAt(chosen) };
     const names = new Set<string>();
     for (const s of statusesForExample(op, chosen, preference.code !== undefined)) {
@@ -170,22 +213,46 @@ export function documentAnswers(
       const header = resolveRef(doc, raw);
       if (!isPlainObject(header)) continue;
       const found = mediaExample(doc, header);
-      const value = found.found ? found.value : header["schema"] !== undefined ? generate(doc, header["schema"]) : undefined;
+      const value = found.found
+        ? found.value
+        : header["schema"] !== undefined
+          ? generate(doc, header["schema"])
+          : undefined;
       if (value === undefined || value === null) continue;
-      out[name.toLowerCase()] = Array.isArray(value) ? value.join(",") : typeof value === "object" ? JSON.stringify(value) : String(value);
+      out[name.toLowerCase()] = Array.isArray(value)
+        ? value.join(",")
+        : typeof value === "object"
+          ? JSON.stringify(value)
+          : String(value);
     }
     return out;
   }
 
   function jsonLines(media: Record<string, unknown>, example: { value: unknown } | undefined): string {
-    if (example !== undefined) return typeof example.value === "string" ? example.value : (Array.isArray(example.value) ? example.value : [example.value]).map((v) => `${JSON.stringify(v)}\n`).join("");
+    if (example !== undefined)
+      return typeof example.value === "string"
+        ? example.value
+        : (Array.isArray(example.value) ? example.value : [example.value])
+            .map((v) => `${JSON.stringify(v)}\n`)
+            .join("");
     const item = media["itemSchema"] ?? media["x-item-schema"];
     const branches = item === undefined ? [true] : unionBranches(doc, item);
-    const values = branches.length === 1 ? [0, 1, 2].map(() => generate(doc, branches[0])) : branches.map((b) => generate(doc, b));
+    const values =
+      branches.length === 1 ? [0, 1, 2].map(() => generate(doc, branches[0])) : branches.map((b) => generate(doc, b));
     return values.map((v) => `${JSON.stringify(v)}\n`).join("");
   }
 
-  function stream(req: IncomingMessage, res: ServerResponse, url: URL, operationId: string, body: unknown, status: number, media: Record<string, unknown>, example: { value: unknown } | undefined, headers: Record<string, string>): void {
+  function stream(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    operationId: string,
+    body: unknown,
+    status: number,
+    media: Record<string, unknown>,
+    example: { value: unknown } | undefined,
+    headers: Record<string, string>,
+  ): void {
     const lastEventId = typeof req.headers["last-event-id"] === "string" ? req.headers["last-event-id"] : undefined;
     const query = new URLSearchParams(url.searchParams);
     query.delete(FAULT_QUERY);
@@ -197,7 +264,12 @@ export function documentAnswers(
       if (state === undefined) {
         const first = given === undefined ? NO_FAULTS : parseFaultSpec(given.text, given.source, "run");
         const layers = [serverFaults, first];
-        state = { entries: streamEntries({ doc, media, reading: sseItemReading(doc, media), example }, layers), layers, given: given?.text, connections: 0 };
+        state = {
+          entries: streamEntries({ doc, media, reading: sseItemReading(doc, media), example }, layers),
+          layers,
+          given: given?.text,
+          connections: 0,
+        };
         states.delete(key);
         states.set(key, state);
         for (const old of states.keys()) {
@@ -213,8 +285,20 @@ export function documentAnswers(
       return;
     }
     const connection = ++state.connections;
-    const plan = planConnection([...state.layers.map((spec) => ({ spec, thisConnection: false })), { spec: own, thisConnection: true }], connection);
-    const record: DocumentStreamConnection = { operationId, path: url.pathname, connection, lastEventId, faults: plan.text, end: undefined, frames: 0, writes: 0 };
+    const plan = planConnection(
+      [...state.layers.map((spec) => ({ spec, thisConnection: false })), { spec: own, thisConnection: true }],
+      connection,
+    );
+    const record: DocumentStreamConnection = {
+      operationId,
+      path: url.pathname,
+      connection,
+      lastEventId,
+      faults: plan.text,
+      end: undefined,
+      frames: 0,
+      writes: 0,
+    };
     streamLog.push(record);
     const entries = state.entries;
     const last = entries[entries.length - 1];
@@ -246,7 +330,12 @@ export async function startDocumentMock(options: DocumentMockOptions): Promise<D
   const operations = operationsOf(options.document);
   let counter = 0;
   let started: Engine | undefined;
-  const answers = documentAnswers(options.document, routes, () => started!, { faults: options.faults, recordLimit: options.recordLimit, retryMs: options.retryMs, nextId: () => ++counter });
+  const answers = documentAnswers(options.document, routes, () => started!, {
+    faults: options.faults,
+    recordLimit: options.recordLimit,
+    retryMs: options.retryMs,
+    nextId: () => ++counter,
+  });
   const engine = await startEngine({
     name: "mantyx-wire mock",
     routes,
@@ -259,7 +348,13 @@ export async function startDocumentMock(options: DocumentMockOptions): Promise<D
     afterRouting: ({ req, res, route, url }) => {
       const missing = missingCredentials(options.document, operations[routes.indexOf(route)]!.op, req, url);
       if (missing === undefined) return false;
-      started!.refuse(req, res, 401, { error: "unauthorized", message: `${route.operationId}: ${missing.message}` }, missing.challenges.length > 0 ? { "www-authenticate": missing.challenges.join(", ") } : {});
+      started!.refuse(
+        req,
+        res,
+        401,
+        { error: "unauthorized", message: `${route.operationId}: ${missing.message}` },
+        missing.challenges.length > 0 ? { "www-authenticate": missing.challenges.join(", ") } : {},
+      );
       return true;
     },
     handle: answers.handle,
@@ -267,7 +362,9 @@ export async function startDocumentMock(options: DocumentMockOptions): Promise<D
   started = engine;
   return {
     url: engine.url,
-    operations: routes.map((r) => `${r.method} ${r.template}${r.operationId.includes(" ") ? "" : ` (${r.operationId})`}`),
+    operations: routes.map(
+      (r) => `${r.method} ${r.template}${r.operationId.includes(" ") ? "" : ` (${r.operationId})`}`,
+    ),
     get requests() {
       return engine.requests.toArray();
     },
@@ -280,17 +377,26 @@ export async function startDocumentMock(options: DocumentMockOptions): Promise<D
 }
 
 /** The required query and header parameters the request lacks, as issues (`/query/<name>`, `/header/<name>`). */
-function missingParameters(doc: OpenAPIObject, itemParams: unknown, opParams: unknown, url: URL, req: IncomingMessage): BodyIssue[] {
+function missingParameters(
+  doc: OpenAPIObject,
+  itemParams: unknown,
+  opParams: unknown,
+  url: URL,
+  req: IncomingMessage,
+): BodyIssue[] {
   const byName = new Map<string, ParameterObject>();
   for (const p of [...((itemParams as unknown[]) ?? []), ...((opParams as unknown[]) ?? [])]) {
     const param = resolveRef(doc, p);
-    if (isPlainObject(param)) byName.set(`${String(param["in"])}:${String(param["name"])}`, param as unknown as ParameterObject);
+    if (isPlainObject(param))
+      byName.set(`${String(param["in"])}:${String(param["name"])}`, param as unknown as ParameterObject);
   }
   const out: BodyIssue[] = [];
   for (const p of byName.values()) {
     if (p.required !== true) continue;
-    if (p.in === "query" && !url.searchParams.has(p.name)) out.push({ path: `/query/${p.name}`, rule: "required", message: `must have the query parameter ${p.name}` });
-    if (p.in === "header" && req.headers[p.name.toLowerCase()] === undefined) out.push({ path: `/header/${p.name}`, rule: "required", message: `must have the header ${p.name}` });
+    if (p.in === "query" && !url.searchParams.has(p.name))
+      out.push({ path: `/query/${p.name}`, rule: "required", message: `must have the query parameter ${p.name}` });
+    if (p.in === "header" && req.headers[p.name.toLowerCase()] === undefined)
+      out.push({ path: `/header/${p.name}`, rule: "required", message: `must have the header ${p.name}` });
   }
   return out;
 }

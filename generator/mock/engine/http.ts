@@ -95,7 +95,12 @@ export interface EngineOptions {
   /** After routing, before the query and body are read: true once the hook answered. */
   readonly afterRouting?: (ex: RoutedExchange) => boolean;
   /** Changes an error answer (status >= 400) before it is sent (the MANTYX mock's `echoCredential`). */
-  readonly decorate?: (res: ServerResponse, status: number, body: unknown, headers: Record<string, string>) => { body: unknown; headers: Record<string, string> };
+  readonly decorate?: (
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string>,
+  ) => { body: unknown; headers: Record<string, string> };
   readonly handle: (ctx: HandlerContext) => void | Promise<void>;
 }
 
@@ -107,9 +112,21 @@ export interface Engine {
   /** A JSON answer (no body: none sent). */
   send(res: ServerResponse, status: number, body?: unknown, headers?: Record<string, string>): void;
   /** A body of any media type, as given. */
-  sendRaw(res: ServerResponse, status: number, contentType: string | undefined, text: string | Uint8Array, headers?: Record<string, string>): void;
+  sendRaw(
+    res: ServerResponse,
+    status: number,
+    contentType: string | undefined,
+    text: string | Uint8Array,
+    headers?: Record<string, string>,
+  ): void;
   /** An answer given before the body was read (see the file comment). */
-  refuse(req: IncomingMessage, res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void;
+  refuse(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers?: Record<string, string>,
+  ): void;
   /** `400 invalid_request` listing every issue of `what` (e.g. `RunCreateRequest body`). */
   invalid(res: ServerResponse, issues: readonly BodyIssue[], what: string): void;
   /** Sets what the answer's log line says (operation, credential kind, run). */
@@ -150,8 +167,14 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   const server = createServer((req, res) => {
     void handle(req, res).catch((e: unknown) => {
       // A bug of the mock or a handler: answered without detail, reported where the operator sees it.
-      process.stderr.write(`${options.name}: internal error on ${req.method} ${req.url?.split("?")[0]}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      if (!res.headersSent) send(res, 500, { error: "server_error", message: "The mock failed on this request; its stderr has the details." });
+      process.stderr.write(
+        `${options.name}: internal error on ${req.method} ${req.url?.split("?")[0]}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+      );
+      if (!res.headersSent)
+        send(res, 500, {
+          error: "server_error",
+          message: "The mock failed on this request; its stderr has the details.",
+        });
       else res.destroy();
     });
   });
@@ -161,7 +184,10 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   });
   // A malformed request line or header: answered 400 by node:http's parser, never a crash.
   server.on("clientError", (_error, socket) => {
-    if (socket.writable) socket.end(`HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-type: application/json\r\n\r\n${JSON.stringify({ error: "invalid_request", message: "Malformed HTTP request." })}`);
+    if (socket.writable)
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-type: application/json\r\n\r\n${JSON.stringify({ error: "invalid_request", message: "Malformed HTTP request." })}`,
+      );
     else socket.destroy();
   });
 
@@ -170,20 +196,43 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     if (record !== undefined) record.status = status;
     const info = logInfo.get(res);
     if (options.onRequest !== undefined && record !== undefined) {
-      options.onRequest({ method: record.method, path: record.path, operationId: info?.operationId ?? null, status, credential: info?.credential ?? "none", bodyBytes: record.bodyBytes, ...(info?.runId === undefined ? {} : { runId: info.runId }) });
+      options.onRequest({
+        method: record.method,
+        path: record.path,
+        operationId: info?.operationId ?? null,
+        status,
+        credential: info?.credential ?? "none",
+        bodyBytes: record.bodyBytes,
+        ...(info?.runId === undefined ? {} : { runId: info.runId }),
+      });
     }
   }
 
   function send(res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
-    if (status >= 400 && options.decorate !== undefined) ({ body, headers } = options.decorate(res, status, body, headers));
+    if (status >= 400 && options.decorate !== undefined)
+      ({ body, headers } = options.decorate(res, status, body, headers));
     const text = body === undefined ? "" : JSON.stringify(body);
-    res.writeHead(status, { "x-request-id": `req_${nextId()}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers });
+    res.writeHead(status, {
+      "x-request-id": `req_${nextId()}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...headers,
+    });
     res.end(text);
     finishRecord(res, status);
   }
 
-  function sendRaw(res: ServerResponse, status: number, contentType: string | undefined, text: string | Uint8Array, headers: Record<string, string> = {}): void {
-    res.writeHead(status, { "x-request-id": `req_${nextId()}`, ...(contentType === undefined ? {} : { "content-type": contentType }), ...headers });
+  function sendRaw(
+    res: ServerResponse,
+    status: number,
+    contentType: string | undefined,
+    text: string | Uint8Array,
+    headers: Record<string, string> = {},
+  ): void {
+    res.writeHead(status, {
+      "x-request-id": `req_${nextId()}`,
+      ...(contentType === undefined ? {} : { "content-type": contentType }),
+      ...headers,
+    });
     res.end(text);
     finishRecord(res, status);
   }
@@ -195,7 +244,13 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
    * answer unread. Past LINGER_BYTES or LINGER_MS the connection is closed
    * anyway, so a body never costs more than that, and nothing of it is kept.
    */
-  function refuse(req: IncomingMessage, res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  function refuse(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): void {
     const pending = req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
     send(res, status, body, headers);
     if (!pending) return;
@@ -221,25 +276,59 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     const method = req.method ?? "GET";
     const url = requestUrl(req.url ?? "/");
     if (url === undefined) {
-      requests.push({ method, path: "", query: {}, headers: { ...req.headers }, body: undefined, bodyBytes: 0, status: 400 });
-      return refuse(req, res, 400, { error: "invalid_request", message: "The request target is not a path or an absolute URL." });
+      requests.push({
+        method,
+        path: "",
+        query: {},
+        headers: { ...req.headers },
+        body: undefined,
+        bodyBytes: 0,
+        status: 400,
+      });
+      return refuse(req, res, 400, {
+        error: "invalid_request",
+        message: "The request target is not a path or an absolute URL.",
+      });
     }
     const path = url.pathname;
-    const record: RecordedRequest = { method, path, query: Object.fromEntries(url.searchParams), headers: { ...req.headers }, body: undefined, bodyBytes: 0, status: 0 };
+    const record: RecordedRequest = {
+      method,
+      path,
+      query: Object.fromEntries(url.searchParams),
+      headers: { ...req.headers },
+      body: undefined,
+      bodyBytes: 0,
+      status: 0,
+    };
     requests.push(record);
     records.set(res, record);
     const exchange: Exchange = { req, res, method, url, record };
     if (options.beforeRouting?.(exchange) === true) return;
 
     // Checked here once: the route matchers decode each parameter, which then cannot fail.
-    if (!decodablePath(path)) return refuse(req, res, 400, { error: "invalid_request", message: "The path has a bad percent-encoding (a % not followed by two hex digits, or bytes that are not UTF-8)." });
-    const matches = options.routes.map((route) => ({ route, params: route.match(path) })).filter((m) => m.params !== undefined);
+    if (!decodablePath(path))
+      return refuse(req, res, 400, {
+        error: "invalid_request",
+        message:
+          "The path has a bad percent-encoding (a % not followed by two hex digits, or bytes that are not UTF-8).",
+      });
+    const matches = options.routes
+      .map((route) => ({ route, params: route.match(path) }))
+      .filter((m) => m.params !== undefined);
     if (matches.length === 0) return refuse(req, res, 404, { error: "not_found", message: `No route ${path}.` });
     // A literal segment beats a parameter (`/pets/mine` before `/pets/{id}`): the match with the fewest parameters of the method.
-    const match = matches.filter((m) => m.route.method === method).sort((a, b) => Object.keys(a.params!).length - Object.keys(b.params!).length)[0];
+    const match = matches
+      .filter((m) => m.route.method === method)
+      .sort((a, b) => Object.keys(a.params!).length - Object.keys(b.params!).length)[0];
     if (match === undefined) {
       const allow = [...new Set(matches.map((m) => m.route.method))].join(", ");
-      return refuse(req, res, 405, { error: "method_not_allowed", message: `${method} is not a method of ${path}; use ${allow}.` }, { allow });
+      return refuse(
+        req,
+        res,
+        405,
+        { error: "method_not_allowed", message: `${method} is not a method of ${path}; use ${allow}.` },
+        { allow },
+      );
     }
     const routed: RoutedExchange = { ...exchange, route: match.route, params: match.params! };
     if (!logInfo.has(res)) logInfo.set(res, { operationId: match.route.operationId, credential: "none" });
@@ -247,21 +336,41 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
 
     const { route } = match;
     const queryIssues = route.checkQuery(url.searchParams);
-    if (queryIssues.length > 0) return refuse(req, res, 400, { error: "invalid_request", message: `The query is invalid:${queryIssues.map((i) => `\n  ${i.path}: ${i.message}`).join("")}`, issues: queryIssues });
+    if (queryIssues.length > 0)
+      return refuse(req, res, 400, {
+        error: "invalid_request",
+        message: `The query is invalid:${queryIssues.map((i) => `\n  ${i.path}: ${i.message}`).join("")}`,
+        issues: queryIssues,
+      });
 
     let body: unknown;
-    if (route.bodyComponent !== undefined || route.bodyMedia !== "none" || method === "POST" || method === "PUT" || method === "PATCH") {
+    if (
+      route.bodyComponent !== undefined ||
+      route.bodyMedia !== "none" ||
+      method === "POST" ||
+      method === "PUT" ||
+      method === "PATCH"
+    ) {
       const read = await readJsonBody(req, maxBodyBytes);
       if (read.kind === "aborted") return;
-      if (read.kind === "too-large") return refuse(req, res, 413, { error: "payload_too_large", message: `The body is larger than ${read.limit} bytes (the mock's --max-body-bytes).` });
+      if (read.kind === "too-large")
+        return refuse(req, res, 413, {
+          error: "payload_too_large",
+          message: `The body is larger than ${read.limit} bytes (the mock's --max-body-bytes).`,
+        });
       // A body of another media type (a form, bytes) is read and not checked.
-      if (read.kind === "not-json" && route.bodyMedia !== "other") return send(res, 400, { error: "invalid_request", message: `The body is not valid JSON: ${read.message}.` });
+      if (read.kind === "not-json" && route.bodyMedia !== "other")
+        return send(res, 400, { error: "invalid_request", message: `The body is not valid JSON: ${read.message}.` });
       if (read.kind === "json") {
         body = read.value;
         record.bodyBytes = read.bytes;
         record.body = read.bytes > RECORDED_BODY_BYTES ? { omittedBytes: read.bytes } : read.value;
       }
-      if (body === undefined && read.kind === "empty" && route.bodyRequired) return send(res, 400, { error: "invalid_request", message: `${route.operationId} needs a ${route.bodyMedia === "other" ? "" : "JSON "}body (${route.bodyComponent ?? "JSON"}).` });
+      if (body === undefined && read.kind === "empty" && route.bodyRequired)
+        return send(res, 400, {
+          error: "invalid_request",
+          message: `${route.operationId} needs a ${route.bodyMedia === "other" ? "" : "JSON "}body (${route.bodyComponent ?? "JSON"}).`,
+        });
       if (body !== undefined && route.bodyMedia !== "other") {
         const issues = route.check(body);
         if (issues.length > 0) return invalid(res, issues, `${route.bodyComponent ?? "request"} body`);
@@ -270,7 +379,9 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     await options.handle({ ...routed, body });
   }
 
-  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(options.port ?? 0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) =>
+    server.once("error", reject).listen(options.port ?? 0, "127.0.0.1", resolve),
+  );
   const { port } = server.address() as AddressInfo;
 
   return {

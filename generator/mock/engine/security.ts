@@ -37,11 +37,19 @@ function cookie(req: IncomingMessage, name: string): string | undefined {
 /** `Authorization: <scheme> <something>` was sent (scheme names are case-insensitive, RFC 9110 11.1). */
 function authorization(req: IncomingMessage, scheme: string): boolean {
   const value = req.headers.authorization ?? "";
-  return value.length > scheme.length + 1 && value.slice(0, scheme.length + 1).toLowerCase() === `${scheme.toLowerCase()} ` && value.slice(scheme.length + 1).trim() !== "";
+  return (
+    value.length > scheme.length + 1 &&
+    value.slice(0, scheme.length + 1).toLowerCase() === `${scheme.toLowerCase()} ` &&
+    value.slice(scheme.length + 1).trim() !== ""
+  );
 }
 
 /** One scheme: met by the request, where its credential goes (for the message), and its challenge (HTTP schemes). */
-function schemeCheck(scheme: unknown, req: IncomingMessage, url: URL): { met: boolean; where: string; challenge?: string } {
+function schemeCheck(
+  scheme: unknown,
+  req: IncomingMessage,
+  url: URL,
+): { met: boolean; where: string; challenge?: string } {
   if (!isPlainObject(scheme)) return { met: true, where: "" };
   const type = scheme["type"];
   if (type === "apiKey") {
@@ -55,15 +63,25 @@ function schemeCheck(scheme: unknown, req: IncomingMessage, url: URL): { met: bo
   if (type === "http") {
     const name = String(scheme["scheme"] ?? "");
     const shown = /^basic$/i.test(name) ? "Basic" : /^bearer$/i.test(name) ? "Bearer" : name;
-    return { met: authorization(req, name), where: `Authorization: ${shown} …`, challenge: shown === "Basic" ? 'Basic realm="mock"' : shown };
+    return {
+      met: authorization(req, name),
+      where: `Authorization: ${shown} …`,
+      challenge: shown === "Basic" ? 'Basic realm="mock"' : shown,
+    };
   }
-  if (type === "oauth2" || type === "openIdConnect") return { met: authorization(req, "Bearer"), where: "Authorization: Bearer …", challenge: "Bearer" };
+  if (type === "oauth2" || type === "openIdConnect")
+    return { met: authorization(req, "Bearer"), where: "Authorization: Bearer …", challenge: "Bearer" };
   // mutualTLS (a client certificate a plain-HTTP mock cannot see), or a type of a later version.
   return { met: true, where: "" };
 }
 
 /** What the request lacks to meet the operation's security requirements, or undefined when it meets one of them (or there are none). */
-export function missingCredentials(doc: OpenAPIObject, op: OperationObject, req: IncomingMessage, url: URL): MissingCredentials | undefined {
+export function missingCredentials(
+  doc: OpenAPIObject,
+  op: OperationObject,
+  req: IncomingMessage,
+  url: URL,
+): MissingCredentials | undefined {
   const requirements = (op.security ?? doc.security) as unknown;
   if (!Array.isArray(requirements) || requirements.length === 0) return undefined;
   const schemes = (doc.components?.securitySchemes ?? {}) as Record<string, unknown>;
@@ -83,5 +101,8 @@ export function missingCredentials(doc: OpenAPIObject, op: OperationObject, req:
     alternatives.push(wanted.join(" and "));
   }
   if (alternatives.length === 0) return undefined;
-  return { message: `Missing credentials: send ${alternatives.length === 1 ? alternatives[0] : `one of: ${alternatives.join("; ")}`}.`, challenges: [...challenges] };
+  return {
+    message: `Missing credentials: send ${alternatives.length === 1 ? alternatives[0] : `one of: ${alternatives.join("; ")}`}.`,
+    challenges: [...challenges],
+  };
 }

@@ -31,15 +31,17 @@ export type SseItemReading =
   | { readonly kind: "payload"; readonly schema: unknown; readonly source: "x-item-schema" | "schema" }
   | { readonly kind: "text"; readonly source: "schema" | "none" };
 
-
 export function sseItemReading(doc: OpenAPIObject, media: Record<string, unknown>): SseItemReading {
   if (media["itemSchema"] !== undefined) return { kind: "event", schema: media["itemSchema"], source: "itemSchema" };
-  if (media["x-item-schema"] !== undefined) return { kind: "payload", schema: media["x-item-schema"], source: "x-item-schema" };
+  if (media["x-item-schema"] !== undefined)
+    return { kind: "payload", schema: media["x-item-schema"], source: "x-item-schema" };
   // A 3.0/3.1 `schema`: the generated client's own reading (generator/emit/client/shapes.ts), so the mock streams what the client expects.
   const schema = media["schema"];
   const { reading } = sseSchemaReading(doc, schema);
   if (reading === "plain") return { kind: "text", source: schema === undefined ? "none" : "schema" };
-  return reading === "event" ? { kind: "event", schema, source: "schema" } : { kind: "payload", schema, source: "schema" };
+  return reading === "event"
+    ? { kind: "event", schema, source: "schema" }
+    : { kind: "payload", schema, source: "schema" };
 }
 
 /** The branches of a union (`oneOf`/`anyOf` of a schema without its own `properties`), or the schema alone. */
@@ -56,8 +58,16 @@ export function eventDataOf(doc: OpenAPIObject, eventSchema: unknown): { json: b
   const props = isPlainObject(resolved) && isPlainObject(resolved["properties"]) ? resolved["properties"] : {};
   const data = resolve(doc, props["data"]);
   if (!isPlainObject(data)) return { json: true, schema: data ?? true };
-  if (typeof data["contentMediaType"] === "string") return isJsonMediaType(data["contentMediaType"]) ? { json: true, schema: data["contentSchema"] ?? true } : { json: false, schema: data };
-  const types = typeof data["type"] === "string" ? [data["type"]] : Array.isArray(data["type"]) ? (data["type"] as unknown[]).filter((t) => t !== "null") : undefined;
+  if (typeof data["contentMediaType"] === "string")
+    return isJsonMediaType(data["contentMediaType"])
+      ? { json: true, schema: data["contentSchema"] ?? true }
+      : { json: false, schema: data };
+  const types =
+    typeof data["type"] === "string"
+      ? [data["type"]]
+      : Array.isArray(data["type"])
+        ? (data["type"] as unknown[]).filter((t) => t !== "null")
+        : undefined;
   const text = types !== undefined && types.length > 0 && types.every((t) => t === "string");
   return { json: !text, schema: data };
 }

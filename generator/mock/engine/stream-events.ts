@@ -60,7 +60,8 @@ export function streamEntries(source: StreamSource, specs: readonly FaultSpec[])
   items.forEach((item, i) => {
     for (const entry of faults.expand(item.type, item, i === items.length - 1)) {
       if ("raw" in entry) push("message", dataLines(entry.raw), true);
-      else if (entry.type === UNKNOWN_EVENT_TYPE) push(UNKNOWN_EVENT_TYPE, `event: ${UNKNOWN_EVENT_TYPE}\n${dataLines(JSON.stringify(entry.data))}`, true);
+      else if (entry.type === UNKNOWN_EVENT_TYPE)
+        push(UNKNOWN_EVENT_TYPE, `event: ${UNKNOWN_EVENT_TYPE}\n${dataLines(JSON.stringify(entry.data))}`, true);
       else {
         const it = entry.data as Item;
         if (it.raw !== undefined) out.push({ seq: out.length + 1, type: it.type, text: it.raw });
@@ -69,8 +70,11 @@ export function streamEntries(source: StreamSource, specs: readonly FaultSpec[])
     }
   });
   const sentinel = sentinelOf(source.media);
-  const json = reading.kind === "payload" || (reading.kind === "event" && unionBranches(doc, reading.schema).some((b) => eventDataOf(doc, b).json));
-  if (sentinel !== undefined && json) out.push({ seq: out.length + 1, type: "sentinel", text: `data: ${sentinel}\n\n` });
+  const json =
+    reading.kind === "payload" ||
+    (reading.kind === "event" && unionBranches(doc, reading.schema).some((b) => eventDataOf(doc, b).json));
+  if (sentinel !== undefined && json)
+    out.push({ seq: out.length + 1, type: "sentinel", text: `data: ${sentinel}\n\n` });
   return out;
 }
 
@@ -98,9 +102,14 @@ function itemsOf(source: StreamSource): Item[] {
     });
   }
   const branches = unionBranches(doc, reading.schema);
-  if (branches.length === 1) return Array.from({ length: PLAIN_EVENTS }, () => itemOf(doc, reading, branchValue(doc, reading, branches[0]), branches[0]));
+  if (branches.length === 1)
+    return Array.from({ length: PLAIN_EVENTS }, () =>
+      itemOf(doc, reading, branchValue(doc, reading, branches[0]), branches[0]),
+    );
   const usable = branches.filter((b) => !(reading.kind === "event" && eventNameOf(doc, b) === "error"));
-  const terminal = usable.filter((b) => isPlainObject(resolveRef(doc, b)) && (resolveRef(doc, b) as Record<string, unknown>)["x-terminal"] === true);
+  const terminal = usable.filter(
+    (b) => isPlainObject(resolveRef(doc, b)) && (resolveRef(doc, b) as Record<string, unknown>)["x-terminal"] === true,
+  );
   const ordered = [...usable.filter((b) => !terminal.includes(b)), ...terminal.slice(0, 1)];
   return ordered.map((b) => itemOf(doc, reading, branchValue(doc, reading, b), b));
 }
@@ -112,7 +121,8 @@ function branchValue(doc: OpenAPIObject, reading: SseItemReading, branch: unknow
   const data = eventDataOf(doc, branch);
   const declared = resolveRef(doc, (resolveRef(doc, branch) as Record<string, unknown> | undefined)?.["properties"]);
   const dataSchema = isPlainObject(declared) ? resolveRef(doc, declared["data"]) : undefined;
-  if (data.json && isPlainObject(dataSchema) && dataSchema["contentSchema"] !== undefined) return { ...value, data: generate(doc, dataSchema["contentSchema"]) };
+  if (data.json && isPlainObject(dataSchema) && dataSchema["contentSchema"] !== undefined)
+    return { ...value, data: generate(doc, dataSchema["contentSchema"]) };
   return value;
 }
 
@@ -123,7 +133,9 @@ function eventNameOf(doc: OpenAPIObject, branch: unknown): string | undefined {
   const event = resolveRef(doc, props["event"]);
   if (!isPlainObject(event)) return undefined;
   if (typeof event["const"] === "string") return event["const"];
-  return Array.isArray(event["enum"]) && event["enum"].length === 1 && typeof event["enum"][0] === "string" ? event["enum"][0] : undefined;
+  return Array.isArray(event["enum"]) && event["enum"].length === 1 && typeof event["enum"][0] === "string"
+    ? event["enum"][0]
+    : undefined;
 }
 
 /** Whether an event-shaped branch declares `id` (then its frames carry ids). */
@@ -137,14 +149,25 @@ function declaresId(doc: OpenAPIObject, reading: SseItemReading): boolean {
 
 function itemOf(doc: OpenAPIObject, reading: SseItemReading, value: unknown, branch: unknown): Item {
   if (reading.kind === "payload") return { type: "message", body: dataLines(JSON.stringify(value)), withId: true };
-  if (reading.kind === "text") return { type: "message", body: dataLines(typeof value === "string" ? value : JSON.stringify(value)), withId: true };
+  if (reading.kind === "text")
+    return {
+      type: "message",
+      body: dataLines(typeof value === "string" ? value : JSON.stringify(value)),
+      withId: true,
+    };
   const event = isPlainObject(value) ? value : { data: value };
   const json = branch === undefined ? typeof event["data"] !== "string" : eventDataOf(doc, branch).json;
   const data = event["data"];
   const lines: string[] = [];
   const type = typeof event["event"] === "string" && event["event"] !== "" ? event["event"] : "message";
   if (type !== "message" || typeof event["event"] === "string") lines.push(`event: ${type}`);
-  if (typeof event["retry"] === "number" && Number.isInteger(event["retry"]) && event["retry"] >= 0 && isRequired(doc, branch, "retry")) lines.push(`retry: ${event["retry"]}`);
+  if (
+    typeof event["retry"] === "number" &&
+    Number.isInteger(event["retry"]) &&
+    event["retry"] >= 0 &&
+    isRequired(doc, branch, "retry")
+  )
+    lines.push(`retry: ${event["retry"]}`);
   lines.push(dataLines(json || typeof data !== "string" ? JSON.stringify(data ?? null) : data).slice(0, -1));
   return { type, body: `${lines.join("\n")}\n`, withId: declaresId(doc, reading) };
 }

@@ -33,11 +33,17 @@ export function exampleNames(media: Record<string, unknown>): string[] {
  * has none of that name), else `example`, else the first of `examples`
  * with a `value`; `{ found: false }` when it gives none.
  */
-export function mediaExample(doc: OpenAPIObject, media: Record<string, unknown>, name?: string): { found: true; value: unknown } | { found: false } {
+export function mediaExample(
+  doc: OpenAPIObject,
+  media: Record<string, unknown>,
+  name?: string,
+): { found: true; value: unknown } | { found: false } {
   const examples = isPlainObject(media["examples"]) ? media["examples"] : {};
   const exampleOf = (entry: unknown): { found: true; value: unknown } | { found: false } => {
     const resolved = resolveRef(doc, entry);
-    return isPlainObject(resolved) && "value" in resolved ? { found: true, value: resolved["value"] } : { found: false };
+    return isPlainObject(resolved) && "value" in resolved
+      ? { found: true, value: resolved["value"] }
+      : { found: false };
   };
   if (name !== undefined) return name in examples ? exampleOf(examples[name]) : { found: false };
   if ("example" in media) return { found: true, value: media["example"] };

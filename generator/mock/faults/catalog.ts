@@ -90,14 +90,16 @@ export const FAULT_CATALOG = [
     value: "S",
     scope: "connection",
     does: "adds `Retry-After: S` to the `status` answer (needs `status`)",
-    clientMust: "wait at least S seconds before that retry, up to 60 (a longer wait is not honoured: the client's own back-off applies)",
+    clientMust:
+      "wait at least S seconds before that retry, up to 60 (a longer wait is not honoured: the client's own back-off applies)",
   },
   {
     name: "wrong-type",
     value: "html|json",
     scope: "connection",
     does: "answers `200` with a login page (`text/html`, the default) or a JSON body instead of `text/event-stream`",
-    clientMust: "fail the stream at once (WHATWG SSE: fail the connection) with a typed error naming the content type, without reading the body; no reconnect",
+    clientMust:
+      "fail the stream at once (WHATWG SSE: fail the connection) with a typed error naming the content type, without reading the body; no reconnect",
   },
   {
     name: "replay",
@@ -139,7 +141,8 @@ export const FAULT_CATALOG = [
     value: "K",
     scope: "run",
     does: "stores a frame whose data is not JSON (with its own `id:`) after the run's K-th event",
-    clientMust: "report a typed decode error (thrown, delivered or skipped as the caller chose), once, also across replays",
+    clientMust:
+      "report a typed decode error (thrown, delivered or skipped as the caller chose), once, also across replays",
   },
   {
     name: "duplicate-call",

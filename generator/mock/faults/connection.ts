@@ -82,14 +82,18 @@ const LOGIN_PAGE = "<!doctype html><title>Sign in</title><form>…</form>";
 /** The first seq to send after: the resume hint the plan lets through (`Last-Event-ID` first, then `?lastSeq=`), else 0. */
 export function resumePoint(req: IncomingMessage, url: URL, plan: ConnectionPlan): number {
   const ignored = plan.ignoreResume;
-  const header = ignored === "both" || ignored === "header" ? undefined : (req.headers["last-event-id"] as string | undefined);
+  const header =
+    ignored === "both" || ignored === "header" ? undefined : (req.headers["last-event-id"] as string | undefined);
   const query = ignored === "both" || ignored === "query" ? undefined : (url.searchParams.get("lastSeq") ?? undefined);
   const hint = header ?? query;
   return hint !== undefined && /^\d{1,15}$/.test(hint.trim()) ? Number(hint.trim()) : 0;
 }
 
 /** Serves the connection; resolves when it is over. `after`: resumePoint(). */
-export async function serveStream<Entry extends { readonly seq: number; readonly type: string }>(options: ServeStreamOptions<Entry>, after: number): Promise<void> {
+export async function serveStream<Entry extends { readonly seq: number; readonly type: string }>(
+  options: ServeStreamOptions<Entry>,
+  after: number,
+): Promise<void> {
   const { req, res, run, plan } = options;
   let ended = false;
   let sent = 0;
@@ -103,8 +107,15 @@ export async function serveStream<Entry extends { readonly seq: number; readonly
 
   if (plan.status !== undefined) {
     const { status, retryAfterSeconds } = plan.status;
-    const headers = { ...faultsHeader, ...(retryAfterSeconds === undefined ? {} : { "retry-after": String(retryAfterSeconds) }) };
-    options.refuse(status, status === 429 ? options.rateLimitedBody : { error: "server_error", message: `mock fault status=${status}` }, headers);
+    const headers = {
+      ...faultsHeader,
+      ...(retryAfterSeconds === undefined ? {} : { "retry-after": String(retryAfterSeconds) }),
+    };
+    options.refuse(
+      status,
+      status === 429 ? options.rateLimitedBody : { error: "server_error", message: `mock fault status=${status}` },
+      headers,
+    );
     return finish("status");
   }
   if (plan.wrongType !== undefined) {
@@ -114,7 +125,12 @@ export async function serveStream<Entry extends { readonly seq: number; readonly
     return finish("wrong-type");
   }
 
-  res.writeHead(options.status ?? 200, { ...options.headers, ...faultsHeader, "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
+  res.writeHead(options.status ?? 200, {
+    ...options.headers,
+    ...faultsHeader,
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache",
+  });
   res.flushHeaders();
   options.onOpen?.();
   writer = new SocketWriter(res, plan);

@@ -44,7 +44,10 @@ const EOL = { lf: "\n", cr: "\r", crlf: "\r\n" } as const;
 
 /** The plan of the run's `connection`-th stream connection (1-based). */
 export function planConnection(layers: readonly PlanLayer[], connection: number): ConnectionPlan {
-  const chosen = new Map<ConnectionFault["name"], { fault: ConnectionFault; value: (r: Range) => number; cutAt: number }>();
+  const chosen = new Map<
+    ConnectionFault["name"],
+    { fault: ConnectionFault; value: (r: Range) => number; cutAt: number }
+  >();
   for (const { spec, thisConnection } of layers) {
     spec.connection.forEach(({ fault, on }, index) => {
       if (!thisConnection && (connection < on.first || connection > on.last)) return;

@@ -15,7 +15,10 @@ export const FAULT_HEADER = "x-mock-fault";
 export const FAULT_QUERY = "mockFault";
 
 /** The spec text a request carries (header and query joined) and where it came from; undefined when it carries none. */
-export function faultTextOfRequest(req: IncomingMessage, url: URL): { readonly text: string; readonly source: string } | undefined {
+export function faultTextOfRequest(
+  req: IncomingMessage,
+  url: URL,
+): { readonly text: string; readonly source: string } | undefined {
   // node joins a repeated header with ", ", which is the spec's own separator.
   const header = req.headers[FAULT_HEADER];
   const queries = url.searchParams.getAll(FAULT_QUERY).filter((q) => q.trim() !== "");
@@ -44,10 +47,18 @@ export function faultSpecOfRequest(req: IncomingMessage, url: URL, context: Spec
  * stream, word for word), after a queued spec (a test queue's entry, named
  * `queueSource`) when there is one. Throws FaultSpecError.
  */
-export function connectionSpecOf(req: IncomingMessage, url: URL, firstGiven: string | undefined, queued: string | undefined, queueSource: string): FaultSpec {
+export function connectionSpecOf(
+  req: IncomingMessage,
+  url: URL,
+  firstGiven: string | undefined,
+  queued: string | undefined,
+  queueSource: string,
+): FaultSpec {
   const repeated = firstGiven !== undefined && firstGiven !== "" && faultTextOfRequest(req, url)?.text === firstGiven;
   const own = repeated ? NO_FAULTS : faultSpecOfRequest(req, url, "connection");
   if (queued === undefined) return own;
   const fromQueue = parseFaultSpec(queued, `${queueSource} entry`, "connection");
-  return own.text === "" ? fromQueue : parseFaultSpec(`${fromQueue.text},${own.text}`, `${queueSource} entry and the stream request`, "connection");
+  return own.text === ""
+    ? fromQueue
+    : parseFaultSpec(`${fromQueue.text},${own.text}`, `${queueSource} entry and the stream request`, "connection");
 }

@@ -8,7 +8,9 @@ import { between, drawFor } from "./seeded.js";
 import type { FaultSpec, RunFault } from "./spec.js";
 
 /** What the run stores for one event its script emits: events, and raw frames whose data is not JSON. */
-export type StoredEntry = { readonly type: string; readonly data: unknown } | { readonly type: string; readonly raw: string };
+export type StoredEntry =
+  | { readonly type: string; readonly data: unknown }
+  | { readonly type: string; readonly raw: string };
 
 export const UNKNOWN_EVENT_TYPE = "mock_unknown_event";
 /** The data of the malformed frame: not JSON, and says where it came from. */
@@ -33,16 +35,31 @@ export class RunFaults {
     for (const spec of specs) {
       spec.run.forEach((fault, index) => {
         const draw = drawFor(spec.seed, 0, 1000 + index);
-        chosen.set(fault.name, { fault, after: "after" in fault ? between(draw, fault.after.min, fault.after.max) : 0 });
+        chosen.set(fault.name, {
+          fault,
+          after: "after" in fault ? between(draw, fault.after.min, fault.after.max) : 0,
+        });
       });
     }
     this.duplicateCalls = chosen.has("duplicate-call");
     const unknown = chosen.get("unknown-event");
     if (unknown !== undefined) {
-      this.injections.push({ after: unknown.after, done: false, entry: { type: UNKNOWN_EVENT_TYPE, data: { note: "an event type no schema names (the mock's unknown-event fault)" } } });
+      this.injections.push({
+        after: unknown.after,
+        done: false,
+        entry: {
+          type: UNKNOWN_EVENT_TYPE,
+          data: { note: "an event type no schema names (the mock's unknown-event fault)" },
+        },
+      });
     }
     const malformed = chosen.get("malformed-frame");
-    if (malformed !== undefined) this.injections.push({ after: malformed.after, done: false, entry: { type: "assistant_delta", raw: MALFORMED_DATA } });
+    if (malformed !== undefined)
+      this.injections.push({
+        after: malformed.after,
+        done: false,
+        entry: { type: "assistant_delta", raw: MALFORMED_DATA },
+      });
   }
 
   /** Whether any fault changes the run's log. */

@@ -35,7 +35,10 @@ export class SocketWriter {
     const eol = this.plan.eol;
     const bytes = Buffer.from(eol === "\n" ? text : text.replace(/\n/g, eol), "utf8");
     // A frame cut by `cut-frame`: at least one byte, never all of it.
-    const part = options.cutAt === undefined ? bytes : bytes.subarray(0, Math.min(bytes.length - 1, 1 + Math.floor(options.cutAt * (bytes.length - 1))));
+    const part =
+      options.cutAt === undefined
+        ? bytes
+        : bytes.subarray(0, Math.min(bytes.length - 1, 1 + Math.floor(options.cutAt * (bytes.length - 1))));
     const cut = options.cutAt !== undefined;
     return (this.tail = this.tail.then(async () => {
       const ok = await this.bytes(part);

@@ -40,7 +40,9 @@ export type ConnectionFault =
   | { readonly name: "eol"; readonly eol: "cr" | "lf" | "crlf" }
   | { readonly name: "bom" };
 
-export type RunFault = { readonly name: "unknown-event" | "malformed-frame"; readonly after: Range } | { readonly name: "duplicate-call" };
+export type RunFault =
+  | { readonly name: "unknown-event" | "malformed-frame"; readonly after: Range }
+  | { readonly name: "duplicate-call" };
 
 /** A parsed spec. */
 export interface FaultSpec {
@@ -120,13 +122,20 @@ export function parseFaultSpec(text: string, source: string, context: SpecContex
     if (entry!.value === "" && value !== undefined) fail(`${name} takes no value, got ${JSON.stringify(item)}`);
     if (entry!.value !== "" && value === undefined && !hasDefault(name)) fail(`${name} needs a value: ${where}`);
     if (entry!.scope !== "connection" && on !== undefined) {
-      fail(`${name} ${entry!.scope === "run" ? "changes the run's events, which every connection sees" : "is a setting of the whole spec"}: it takes no @connections`);
+      fail(
+        `${name} ${entry!.scope === "run" ? "changes the run's events, which every connection sees" : "is a setting of the whole spec"}: it takes no @connections`,
+      );
     }
     if (context === "connection") {
       if (entry!.scope === "run" || name === "mix") {
-        fail(`${name} changes the run's events: give it when the run is created (X-Mock-Fault or ?mockFault= on the create-run request, a script's faults, --fault), not for one stream connection`);
+        fail(
+          `${name} changes the run's events: give it when the run is created (X-Mock-Fault or ?mockFault= on the create-run request, a script's faults, --fault), not for one stream connection`,
+        );
       }
-      if (on !== undefined) fail(`${item}: a fault given for one stream connection applies to that connection; @connections is for the create-run request`);
+      if (on !== undefined)
+        fail(
+          `${item}: a fault given for one stream connection applies to that connection; @connections is for the create-run request`,
+        );
     }
     const number = (raw: string | undefined, max: number, min = 0): Range => rangeOf(raw, min, max, where, fail);
     switch (name as FaultName) {
@@ -153,7 +162,11 @@ export function parseFaultSpec(text: string, source: string, context: SpecContex
       }
     }
   }
-  if (seen.has("retry-after") && !seen.has("status") && !(mixed?.connection.some((c) => c.fault.name === "status") ?? false)) {
+  if (
+    seen.has("retry-after") &&
+    !seen.has("status") &&
+    !(mixed?.connection.some((c) => c.fault.name === "status") ?? false)
+  ) {
     fail("retry-after=S goes with status=429|5xx (it is that answer's Retry-After header)");
   }
   const explicit = new Set(seen.keys());
@@ -204,7 +217,8 @@ function connectionFault(
       return { name, seconds: number(value, MAX_RETRY_AFTER) };
     case "status": {
       const status = /^\d{3}$/.test(value!) ? Number(value) : NaN;
-      if (!(status === 429 || (status >= 500 && status <= 599))) fail(`${where}: ${JSON.stringify(value)} is not 429 or a 5xx status (the answers a client retries)`);
+      if (!(status === 429 || (status >= 500 && status <= 599)))
+        fail(`${where}: ${JSON.stringify(value)} is not 429 or a 5xx status (the answers a client retries)`);
       return { name, status };
     }
     case "wrong-type":
@@ -218,7 +232,13 @@ function connectionFault(
   }
 }
 
-function rangeOf(raw: string | undefined, min: number, max: number, where: string, fail: (message: string) => never): Range {
+function rangeOf(
+  raw: string | undefined,
+  min: number,
+  max: number,
+  where: string,
+  fail: (message: string) => never,
+): Range {
   const m = /^(\d{1,10})(?:-(\d{1,10}))?$/.exec(raw ?? "");
   if (m === null) return fail(`${where}: ${JSON.stringify(raw)} is not a whole number or a range LO-HI`);
   const lo = Number(m[1]);

@@ -31,11 +31,20 @@ export const MAX_SERVER_DELAY_MS = 60_000;
  * `defaults`: the base and cap without options (request retries' unless
  * given).
  */
-export function backoff(attempt: number, options: BackoffOptions | undefined, serverMs?: number, atLeastMs?: number, [first, cap] = [500, 1e4]): number {
+export function backoff(
+  attempt: number,
+  options: BackoffOptions | undefined,
+  serverMs?: number,
+  atLeastMs?: number,
+  [first, cap] = [500, 1e4],
+): number {
   const base = options?.initialDelayMs ?? first;
   // (A `retry:` over MAX_SERVER_DELAY_MS as the base only brings the client's own back-off to its cap.)
   const exp = Math.min(options?.maxDelayMs ?? cap, (serverMs ?? base) * 2 ** (attempt - 1));
-  return Math.max(attempt ? exp / 2 + (Math.random() * exp) / 2 : Math.random() * Math.min(RESUME_JITTER_MS, base), ...[serverMs!, atLeastMs!].filter((ms) => ms <= MAX_SERVER_DELAY_MS));
+  return Math.max(
+    attempt ? exp / 2 + (Math.random() * exp) / 2 : Math.random() * Math.min(RESUME_JITTER_MS, base),
+    ...[serverMs!, atLeastMs!].filter((ms) => ms <= MAX_SERVER_DELAY_MS),
+  );
 }
 
 /** Stream reconnect defaults (`initialDelayMs`, `maxDelayMs`): a quick first retry, a short cap (a stream is waited on live). */
@@ -51,8 +60,12 @@ const RESUME_JITTER_MS = 25;
  * back-off grows over empty connections only. A `retry:` (`serverMs`) and a
  * `Retry-After` (`atLeastMs`) are minimums either way.
  */
-export const reconnectDelay = (empties: number, options: BackoffOptions | undefined, serverMs?: number, atLeastMs?: number): number =>
-  backoff(empties, options, serverMs, atLeastMs, RECONNECT_DEFAULTS);
+export const reconnectDelay = (
+  empties: number,
+  options: BackoffOptions | undefined,
+  serverMs?: number,
+  atLeastMs?: number,
+): number => backoff(empties, options, serverMs, atLeastMs, RECONNECT_DEFAULTS);
 
 /**
  * Resolves after `ms`, or rejects with the signal's reason when it aborts
@@ -65,10 +78,13 @@ export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
       clearTimeout(timer);
       reject(signal!.reason);
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", stop);
-      resolve();
-    }, Math.min(ms, 2 ** 31 - 1));
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener("abort", stop);
+        resolve();
+      },
+      Math.min(ms, 2 ** 31 - 1),
+    );
     if (signal?.aborted) stop();
     signal?.addEventListener("abort", stop);
   });

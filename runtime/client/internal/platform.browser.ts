@@ -19,7 +19,12 @@ export const failureReason = (_error: unknown): string => "";
  * which a browser would forward to the origin a redirect names, a redirect
  * is not followed but refused (`hidden()`, thrown).
  */
-export async function send(fetchFn: typeof fetch, hop: Hop, carried: readonly string[], hidden: () => Error): Promise<Response> {
+export async function send(
+  fetchFn: typeof fetch,
+  hop: Hop,
+  carried: readonly string[],
+  hidden: () => Error,
+): Promise<Response> {
   const response = await fetchFn(hop.url, { ...hop, redirect: carried.length ? "manual" : "follow" });
   if (response.type == "opaqueredirect") throw hidden();
   return response;

@@ -26,7 +26,9 @@ export interface Hop {
  * condition).
  */
 export const platformHeaders = (version: string, userAgent: string | undefined): Record<string, string> =>
-  "document" in globalThis || "WorkerGlobalScope" in globalThis ? {} : { "user-agent": `@mantyx/wire-types/${version}${userAgent ? ` ${userAgent}` : ""}` };
+  "document" in globalThis || "WorkerGlobalScope" in globalThis
+    ? {}
+    : { "user-agent": `@mantyx/wire-types/${version}${userAgent ? ` ${userAgent}` : ""}` };
 
 /**
  * The reason of a failed fetch, as ` (reason)`: its own message is often
@@ -47,7 +49,12 @@ export const failureReason = (error: unknown): string => {
  * another origin. A browser answers such a request's redirect with an
  * opaque response (no status, no Location): that is `hidden()`, thrown.
  */
-export async function send(fetchFn: typeof fetch, hop: Hop, carried: readonly string[], hidden: () => Error): Promise<Response> {
+export async function send(
+  fetchFn: typeof fetch,
+  hop: Hop,
+  carried: readonly string[],
+  hidden: () => Error,
+): Promise<Response> {
   for (let hops = 0; ; hops++) {
     // Called unbound: a browser's window.fetch called as a method of another object throws "Illegal invocation".
     const response = await fetchFn(hop.url, { ...hop, redirect: carried.length ? "manual" : "follow" });

@@ -41,7 +41,17 @@ export function secretForms(key: string): string[] {
   const json = JSON.stringify(key).slice(1, -1);
   // Other JSON encoders' escapes: `\/` (PHP), `\u0026` for `<>&` (Go) and for non-ASCII (Python's ensure_ascii; a header value is Latin-1).
   const ascii = json.replace(/[<>&\x7f-\xff]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
-  const forms = [key, json, json.replace(/\//g, "\\/"), ascii, ascii.replace(/\//g, "\\/"), url, url.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()), plus, form];
+  const forms = [
+    key,
+    json,
+    json.replace(/\//g, "\\/"),
+    ascii,
+    ascii.replace(/\//g, "\\/"),
+    url,
+    url.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+    plus,
+    form,
+  ];
   for (const shift of [0, 1, 2]) {
     const core = base64Core(key, shift);
     // A short core would match unrelated text; 8 digits are 6 bytes of the key.
@@ -57,7 +67,8 @@ export function redactor(forms: readonly string[]): Redact {
 }
 
 /** A JSON value with every form of the credentials removed from its strings and keys (undefined stays undefined). */
-export const scrub = <T>(value: T, hide: Redact): T => (value === undefined ? value : (JSON.parse(hide(JSON.stringify(value))) as T));
+export const scrub = <T>(value: T, hide: Redact): T =>
+  value === undefined ? value : (JSON.parse(hide(JSON.stringify(value))) as T);
 
 /** Everything of an error a log or `inspect` would show: name, message, stack, own fields. */
 function visibleText(error: Error): string {

@@ -61,13 +61,22 @@ export function baseDocument(): Record<string, unknown> {
             code: { type: "string", pattern: "^[a-z]+$" },
             note: { type: "string", "x-max-utf8-bytes": 1024 },
             mime: { type: "string", "x-known-values": ["text/plain"] },
-            level: { oneOf: [{ type: "string", enum: ["low", "high"] }, { type: "integer", minimum: 0 }] },
+            level: {
+              oneOf: [
+                { type: "string", enum: ["low", "high"] },
+                { type: "integer", minimum: 0 },
+              ],
+            },
             notReserved: { type: "string", not: { enum: ["admin"] } },
             tags: { type: "array", maxItems: 5, items: { type: "string" } },
             shape: ref("Shape"),
             meta: { type: "object", propertyNames: { maxLength: 10 }, additionalProperties: { type: "string" } },
             pairs: { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }] },
-            files: { type: "array", items: { type: "object", properties: { data: { type: "string" } } }, "x-max-base64-bytes-total": { max: 1000, path: ["*", "data"] } },
+            files: {
+              type: "array",
+              items: { type: "object", properties: { data: { type: "string" } } },
+              "x-max-base64-bytes-total": { max: 1000, path: ["*", "data"] },
+            },
             messages: { type: "array", items: { type: "object" }, "x-last-non-system-role": "user" },
             step: { type: "number", multipleOf: 0.5 },
             low: { type: "integer" },
@@ -78,7 +87,10 @@ export function baseDocument(): Record<string, unknown> {
         Shape: {
           type: "object",
           oneOf: [ref("Circle"), ref("Square")],
-          discriminator: { propertyName: "kind", mapping: { circle: "#/components/schemas/Circle", square: "#/components/schemas/Square" } },
+          discriminator: {
+            propertyName: "kind",
+            mapping: { circle: "#/components/schemas/Circle", square: "#/components/schemas/Square" },
+          },
         },
         Circle: {
           type: "object",
@@ -140,12 +152,19 @@ export function baseDocument(): Record<string, unknown> {
         KnownEvent: {
           type: "object",
           oneOf: [ref("StartedEvent"), ref("DeltaEvent")],
-          discriminator: { propertyName: "type", mapping: { started: "#/components/schemas/StartedEvent", delta: "#/components/schemas/DeltaEvent" } },
+          discriminator: {
+            propertyName: "type",
+            mapping: { started: "#/components/schemas/StartedEvent", delta: "#/components/schemas/DeltaEvent" },
+          },
         },
         UnknownEvent: {
           type: "object",
           required: ["seq", "type", "data"],
-          properties: { seq: { type: "integer", minimum: 0 }, type: { type: "string", not: { enum: [...EVENT_TYPES] } }, data: {} },
+          properties: {
+            seq: { type: "integer", minimum: 0 },
+            type: { type: "string", not: { enum: [...EVENT_TYPES] } },
+            data: {},
+          },
           additionalProperties: true,
         },
         Event: {

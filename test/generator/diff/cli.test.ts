@@ -27,7 +27,9 @@ function pair(change: readonly PatchOperation[]): { dir: string; old: string; ne
 
 const CLIENT_BREAK: PatchOperation[] = [{ op: "replace", path: NAME_MAX, value: 50 }];
 const READER_BREAK: PatchOperation[] = [{ op: "replace", path: STATUS_ENUM, value: ["active"] }];
-const ADDITIVE: PatchOperation[] = [{ op: "add", path: "/components/schemas/Thing/properties/color", value: { type: "string" } }];
+const ADDITIVE: PatchOperation[] = [
+  { op: "add", path: "/components/schemas/Thing/properties/color", value: { type: "string" } },
+];
 
 describe("mantyx-wire diff", () => {
   test("help lists the command and its options", async () => {
@@ -35,7 +37,16 @@ describe("mantyx-wire diff", () => {
     expect(top.stdout).toContain("diff [options] <old> <new>");
     const help = await cli(["diff", "--help"]);
     expect(help.code).toBe(0);
-    for (const option of ["--format <format>", '"table"', '"json"', "--fail-on <direction>", '"any"', "--accept <file>", "--debug"]) expect(help.stdout).toContain(option);
+    for (const option of [
+      "--format <format>",
+      '"table"',
+      '"json"',
+      "--fail-on <direction>",
+      '"any"',
+      "--accept <file>",
+      "--debug",
+    ])
+      expect(help.stdout).toContain(option);
   });
 
   test("a breaking change: exit 1 and a table with direction, kind, pointer and old -> new", async () => {
@@ -76,8 +87,21 @@ describe("mantyx-wire diff", () => {
       counts: { "breaks-clients": 1, "breaks-readers": 0, additive: 1, info: 0 },
       failing: 1,
       changes: [
-        { direction: "breaks-clients", kind: "limit-narrowed", pointer: NAME_MAX, old: 100, new: 50, via: "createThing request body" },
-        { direction: "additive", kind: "property-added", pointer: "/components/schemas/Thing/properties/color", new: { type: "string" }, via: "createThing response 201" },
+        {
+          direction: "breaks-clients",
+          kind: "limit-narrowed",
+          pointer: NAME_MAX,
+          old: 100,
+          new: 50,
+          via: "createThing request body",
+        },
+        {
+          direction: "additive",
+          kind: "property-added",
+          pointer: "/components/schemas/Thing/properties/color",
+          new: { type: "string" },
+          via: "createThing response 201",
+        },
       ],
       unusedAccepted: [],
     });
@@ -110,9 +134,16 @@ describe("mantyx-wire diff", () => {
     expect(run.stdout).toMatch(/^breaks-clients \(accepted\)\s+limit-narrowed\s/m);
     expect(run.stdout).toMatch(/^breaks-readers \(accepted\)\s+enum-value-removed\s/m);
     expect(run.stdout).toContain("No breaking change outside the 2 accepted.");
-    expect(run.stderr).toBe("warning: accepted change not found (remove it from the list, or fix its pointer): breaks-clients * /components/schemas/Gone\n");
-    const json = JSON.parse((await cli(["diff", "old.json", "new.json", "--accept", "accepted.json", "--format", "json"], dir)).stdout);
-    expect(json.changes.map((change: { accepted?: string }) => change.accepted)).toEqual(["names are shorter now", "ended is gone"]);
+    expect(run.stderr).toBe(
+      "warning: accepted change not found (remove it from the list, or fix its pointer): breaks-clients * /components/schemas/Gone\n",
+    );
+    const json = JSON.parse(
+      (await cli(["diff", "old.json", "new.json", "--accept", "accepted.json", "--format", "json"], dir)).stdout,
+    );
+    expect(json.changes.map((change: { accepted?: string }) => change.accepted)).toEqual([
+      "names are shorter now",
+      "ended is gone",
+    ]);
   });
 
   test("--accept matches pointer and direction (and kind when given), nothing looser", async () => {
@@ -133,7 +164,10 @@ describe("mantyx-wire diff", () => {
 
   test("an allow-list entry without a reason is a typed error naming file:line:col, exit 2", async () => {
     const { dir } = pair(CLIENT_BREAK);
-    writeFileSync(path.join(dir, "accepted.json"), '{\n  "accepted": [\n    { "pointer": "/x", "direction": "breaks-clients" }\n  ]\n}\n');
+    writeFileSync(
+      path.join(dir, "accepted.json"),
+      '{\n  "accepted": [\n    { "pointer": "/x", "direction": "breaks-clients" }\n  ]\n}\n',
+    );
     const run = await cli(["diff", "old.json", "new.json", "--accept", "accepted.json"], dir);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
@@ -145,7 +179,10 @@ describe("mantyx-wire diff", () => {
 
   test("an allow-list that accepts a non-breaking direction is refused", async () => {
     const { dir } = pair(CLIENT_BREAK);
-    writeFileSync(path.join(dir, "accepted.json"), JSON.stringify({ accepted: [{ pointer: "/x", direction: "additive", reason: "r" }] }));
+    writeFileSync(
+      path.join(dir, "accepted.json"),
+      JSON.stringify({ accepted: [{ pointer: "/x", direction: "additive", reason: "r" }] }),
+    );
     const run = await cli(["diff", "old.json", "new.json", "--accept", "accepted.json"], dir);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('"direction" must be "breaks-clients" or "breaks-readers"');
@@ -166,7 +203,15 @@ describe("mantyx-wire diff", () => {
     expect(broken.code).toBe(2);
     expect(broken.stdout).toBe("");
     expect(broken.stderr).toMatch(/error\[yaml-syntax\][\s\S]*--> broken\.yaml:\d+:\d+/);
-    const dangling = JSON.stringify(applyPatch(baseDocument(), [{ op: "replace", path: "/components/schemas/Thing/properties/tree", value: { $ref: "#/components/schemas/Nowhere" } }]));
+    const dangling = JSON.stringify(
+      applyPatch(baseDocument(), [
+        {
+          op: "replace",
+          path: "/components/schemas/Thing/properties/tree",
+          value: { $ref: "#/components/schemas/Nowhere" },
+        },
+      ]),
+    );
     writeFileSync(path.join(dir, "dangling.json"), dangling);
     const run = await cli(["diff", "dangling.json", "new.json"], dir);
     expect(run.code).toBe(2);
@@ -176,11 +221,18 @@ describe("mantyx-wire diff", () => {
   });
 
   test("the built bin (the published @mantyx/wire-gen command) runs diff: exit 0 for no change, 1 for a breaking one", () => {
-    const same = spawnSync(process.execPath, [builtBin(), "diff", "schema/baseline/2026-09.yaml", "schema/baseline/2026-09.yaml"], { cwd: REPO, encoding: "utf8" });
+    const same = spawnSync(
+      process.execPath,
+      [builtBin(), "diff", "schema/baseline/2026-09.yaml", "schema/baseline/2026-09.yaml"],
+      { cwd: REPO, encoding: "utf8" },
+    );
     expect([same.status, same.stderr]).toEqual([0, ""]);
     expect(same.stdout).toContain("no changes");
     const { old, next } = pair(CLIENT_BREAK);
-    const breaking = spawnSync(process.execPath, [builtBin(), "diff", old, next, "--format", "json"], { cwd: REPO, encoding: "utf8" });
+    const breaking = spawnSync(process.execPath, [builtBin(), "diff", old, next, "--format", "json"], {
+      cwd: REPO,
+      encoding: "utf8",
+    });
     expect(breaking.status).toBe(1);
     expect(JSON.parse(breaking.stdout).failing).toBe(1);
   });
@@ -208,14 +260,31 @@ describe("mantyx-wire diff", () => {
       ].join("\n");
     const dir = tempDir();
     writeFileSync(path.join(dir, "old.yaml"), doc("{ type: object, properties: { id: { type: string } } }"));
-    const purge = ["    additionalOperations:", "      PURGE:", "        operationId: purgeItems", "        responses: { '204': { description: Gone. } }"].join("\n");
+    const purge = [
+      "    additionalOperations:",
+      "      PURGE:",
+      "        operationId: purgeItems",
+      "        responses: { '204': { description: Gone. } }",
+    ].join("\n");
     writeFileSync(path.join(dir, "new.yaml"), doc("{ type: object, properties: {} }", purge));
     const run = await cli(["diff", "old.yaml", "new.yaml", "--format", "json"], dir);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout).changes).toEqual([
-      { direction: "breaks-readers", kind: "property-removed", pointer: "/components/schemas/Item/properties/id", old: { type: "string" }, via: "queryItems application/jsonl items" },
-      { direction: "additive", kind: "operation-added", pointer: "/paths/~1items/additionalOperations/PURGE", new: "PURGE /items", via: "purgeItems" },
+      {
+        direction: "breaks-readers",
+        kind: "property-removed",
+        pointer: "/components/schemas/Item/properties/id",
+        old: { type: "string" },
+        via: "queryItems application/jsonl items",
+      },
+      {
+        direction: "additive",
+        kind: "operation-added",
+        pointer: "/paths/~1items/additionalOperations/PURGE",
+        new: "PURGE /items",
+        via: "purgeItems",
+      },
     ]);
   });
 

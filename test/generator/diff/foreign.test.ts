@@ -11,7 +11,10 @@ import { FOREIGN_DOCUMENTS } from "../foreign/documents.js";
 import { cli, REPO } from "../support.js";
 
 const STREAMS_32 = path.join(REPO, "test/generator/foreign/streams-3.2.yaml");
-const documents = [...FOREIGN_DOCUMENTS.map((document) => [document.name, document.file] as const), ["streams-3.2", STREAMS_32] as const];
+const documents = [
+  ...FOREIGN_DOCUMENTS.map((document) => [document.name, document.file] as const),
+  ["streams-3.2", STREAMS_32] as const,
+];
 
 describe("mantyx-wire diff on documents by others", () => {
   test.each(documents)("%s against itself is no change", async (_name, file) => {
@@ -26,7 +29,11 @@ describe("mantyx-wire diff on documents by others", () => {
     const run = await cli(["diff", petstore, STREAMS_32, "--format", "json"]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(1);
-    const kinds = new Set(JSON.parse(run.stdout).changes.map((change: { direction: string; kind: string }) => `${change.direction} ${change.kind}`));
+    const kinds = new Set(
+      JSON.parse(run.stdout).changes.map(
+        (change: { direction: string; kind: string }) => `${change.direction} ${change.kind}`,
+      ),
+    );
     expect(kinds).toContain("breaks-clients operation-removed");
     expect(kinds).toContain("additive operation-added");
   });

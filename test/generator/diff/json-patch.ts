@@ -17,7 +17,8 @@ export function applyPatch<T>(document: T, operations: readonly PatchOperation[]
     }
     if (Array.isArray(parent)) {
       const index = last === "-" ? parent.length : Number(last);
-      if (!Number.isInteger(index) || index < 0 || index > parent.length) throw new Error(`bad array index: ${operation.path}`);
+      if (!Number.isInteger(index) || index < 0 || index > parent.length)
+        throw new Error(`bad array index: ${operation.path}`);
       if (operation.op === "add") parent.splice(index, 0, structuredClone(operation.value));
       else if (operation.op === "replace") parent[index] = structuredClone(operation.value);
       else parent.splice(index, 1);

@@ -149,7 +149,10 @@ const CASES: Record<string, Case> = {
     expect: [["breaks-clients", "all-of-branch-added", `${S}/ThingRequest/allOf/0`]],
   },
   "a new if/then rule on a request breaks clients": {
-    change: [add(`${S}/ThingRequest/if`, { properties: { kind: { const: "a" } }, required: ["kind"] }), add(`${S}/ThingRequest/then`, { required: ["count"] })],
+    change: [
+      add(`${S}/ThingRequest/if`, { properties: { kind: { const: "a" } }, required: ["kind"] }),
+      add(`${S}/ThingRequest/then`, { required: ["count"] }),
+    ],
     expect: [["breaks-clients", "condition-added", `${S}/ThingRequest/if`]],
   },
   "an x- keyword the validators do not enforce, added to a request, is a change to review": {
@@ -166,12 +169,18 @@ const CASES: Record<string, Case> = {
   },
 
   "a $ref with assertions beside it: a narrowed sibling breaks clients": {
-    given: [add(`${S}/Name`, { type: "string", minLength: 1 }), replace(`${R}/name`, { $ref: "#/components/schemas/Name", maxLength: 100 })],
+    given: [
+      add(`${S}/Name`, { type: "string", minLength: 1 }),
+      replace(`${R}/name`, { $ref: "#/components/schemas/Name", maxLength: 100 }),
+    ],
     change: [replace(`${R}/name/maxLength`, 50)],
     expect: [["breaks-clients", "limit-narrowed", `${R}/name/maxLength`]],
   },
   "a $ref with assertions beside it: a narrowed target breaks clients": {
-    given: [add(`${S}/Name`, { type: "string", minLength: 1 }), replace(`${R}/name`, { $ref: "#/components/schemas/Name", maxLength: 100 })],
+    given: [
+      add(`${S}/Name`, { type: "string", minLength: 1 }),
+      replace(`${R}/name`, { $ref: "#/components/schemas/Name", maxLength: 100 }),
+    ],
     change: [replace(`${S}/Name/minLength`, 2)],
     expect: [["breaks-clients", "limit-narrowed", `${S}/Name/minLength`]],
   },
@@ -246,7 +255,13 @@ const CASES: Record<string, Case> = {
     expect: [["additive", "constraint-removed", `${R}/messages/x-last-non-system-role`]],
   },
   "oneOf relaxed to anyOf is additive": {
-    change: [remove(`${R}/level/oneOf`), add(`${R}/level/anyOf`, [{ type: "string", enum: ["low", "high"] }, { type: "integer", minimum: 0 }])],
+    change: [
+      remove(`${R}/level/oneOf`),
+      add(`${R}/level/anyOf`, [
+        { type: "string", enum: ["low", "high"] },
+        { type: "integer", minimum: 0 },
+      ]),
+    ],
     expect: [["additive", "one-of-became-any-of", `${R}/level/anyOf`]],
   },
   "a new oneOf on a request breaks clients": {
@@ -339,7 +354,10 @@ const CASES: Record<string, Case> = {
     expect: [["additive", "parameter-became-optional", `${POST}/parameters/0/required`]],
   },
   "a new optional request body is additive, a dropped one info": {
-    change: [add(`${STREAM}/get/requestBody`, { content: { "application/json": { schema: { type: "object" } } } }), remove(`${POST}/requestBody`)],
+    change: [
+      add(`${STREAM}/get/requestBody`, { content: { "application/json": { schema: { type: "object" } } } }),
+      remove(`${POST}/requestBody`),
+    ],
     expect: [
       ["additive", "request-body-added", `${STREAM}/get/requestBody`],
       ["info", "request-body-removed", `${POST}/requestBody`],
@@ -351,7 +369,10 @@ const CASES: Record<string, Case> = {
     expect: [["breaks-clients", "request-body-became-required", `${POST}/requestBody/required`]],
   },
   "a request media type removed breaks clients, one added is additive": {
-    change: [add(`${POST}/requestBody/content/application~1cbor`, { schema: ref("ThingRequest") }), remove(`${POST}/requestBody/content/application~1json`)],
+    change: [
+      add(`${POST}/requestBody/content/application~1cbor`, { schema: ref("ThingRequest") }),
+      remove(`${POST}/requestBody/content/application~1json`),
+    ],
     expect: [
       ["breaks-clients", "media-type-removed", `${POST}/requestBody/content/application~1json`],
       ["additive", "media-type-added", `${POST}/requestBody/content/application~1cbor`],
@@ -362,7 +383,9 @@ const CASES: Record<string, Case> = {
     expect: [["breaks-clients", "operation-removed", `${STREAM}/get`]],
   },
   "a new operation is additive": {
-    change: [add("/paths/~1things/get", { operationId: "listThings", responses: { "200": { description: "Things." } } })],
+    change: [
+      add("/paths/~1things/get", { operationId: "listThings", responses: { "200": { description: "Things." } } }),
+    ],
     expect: [["additive", "operation-added", "/paths/~1things/get"]],
   },
   "a renamed operationId is info": {
@@ -370,10 +393,7 @@ const CASES: Record<string, Case> = {
     expect: [["info", "operation-id-renamed", `${POST}/operationId`]],
   },
   "a renamed path parameter is the same route (info)": {
-    change: [
-      add("/paths/~1things~1{id}~1events", renamedStreamPath()),
-      remove(STREAM),
-    ],
+    change: [add("/paths/~1things~1{id}~1events", renamedStreamPath()), remove(STREAM)],
     expect: [["info", "path-parameter-renamed", "/paths/~1things~1{id}~1events/parameters/0"]],
   },
   "a deprecated operation is info": {
@@ -415,7 +435,11 @@ const CASES: Record<string, Case> = {
     expect: [["breaks-readers", "required-removed", `${S}/Thing/required/0`]],
   },
   "a new response field, required or optional, is additive": {
-    change: [add(`${T}/createdAt`, { type: "string" }), add(`${S}/Thing/required/-`, "createdAt"), add(`${T}/updatedAt`, { type: "string" })],
+    change: [
+      add(`${T}/createdAt`, { type: "string" }),
+      add(`${S}/Thing/required/-`, "createdAt"),
+      add(`${T}/updatedAt`, { type: "string" }),
+    ],
     expect: [
       ["additive", "property-added", `${T}/createdAt`],
       ["additive", "property-added", `${T}/updatedAt`],
@@ -458,7 +482,10 @@ const CASES: Record<string, Case> = {
     expect: [["breaks-readers", "property-added", `${T}/extra`]],
   },
   "a removed response header breaks readers, a new one is additive": {
-    change: [remove(`${POST}/responses/201/headers/Retry-After`), add(`${POST}/responses/201/headers/X-Rate`, { schema: { type: "integer" } })],
+    change: [
+      remove(`${POST}/responses/201/headers/Retry-After`),
+      add(`${POST}/responses/201/headers/X-Rate`, { schema: { type: "integer" } }),
+    ],
     expect: [
       ["breaks-readers", "header-removed", `${POST}/responses/201/headers/Retry-After`],
       ["additive", "header-added", `${POST}/responses/201/headers/X-Rate`],
@@ -492,7 +519,11 @@ const CASES: Record<string, Case> = {
   // ── the event stream's item schema: an open union ──
   "a new event type is additive (unknown types pass through)": {
     change: [
-      add(`${S}/PingEvent`, { type: "object", required: ["seq", "type", "data"], properties: { seq: { type: "integer" }, type: { const: "ping" }, data: {} } }),
+      add(`${S}/PingEvent`, {
+        type: "object",
+        required: ["seq", "type", "data"],
+        properties: { seq: { type: "integer" }, type: { const: "ping" }, data: {} },
+      }),
       add(`${S}/KnownEvent/oneOf/-`, ref("PingEvent")),
       add(`${S}/KnownEvent/discriminator/mapping/ping`, "#/components/schemas/PingEvent"),
       add(`${S}/Event/if/properties/type/enum/-`, "ping"),
@@ -539,7 +570,10 @@ const CASES: Record<string, Case> = {
     expect: [["breaks-readers", "keyword-added", `${S}/StartedEvent/x-terminal`]],
   },
   "OpenAPI 3.2's itemSchema is followed like x-item-schema": {
-    given: [remove(ITEM_SCHEMA), add(`${STREAM}/get/responses/200/content/text~1event-stream/itemSchema`, ref("Event"))],
+    given: [
+      remove(ITEM_SCHEMA),
+      add(`${STREAM}/get/responses/200/content/text~1event-stream/itemSchema`, ref("Event")),
+    ],
     change: [remove(`${S}/DeltaData/properties/phase`)],
     expect: [["breaks-readers", "property-removed", `${S}/DeltaData/properties/phase`]],
   },
@@ -565,7 +599,11 @@ function baseComponent(name: string): unknown {
 
 /** The stream route with its path parameter named `id` instead of `thingId`. */
 function renamedStreamPath(): unknown {
-  const item = structuredClone((baseDocument() as { paths: Record<string, { parameters: Array<{ name: string }> }> }).paths["/things/{thingId}/events"]!);
+  const item = structuredClone(
+    (baseDocument() as { paths: Record<string, { parameters: Array<{ name: string }> }> }).paths[
+      "/things/{thingId}/events"
+    ]!,
+  );
   item.parameters[0]!.name = "id";
   return item;
 }
@@ -583,31 +621,41 @@ describe("mantyx-wire diff: classification of doctored schema pairs", () => {
 
   test("a $ref that resolves to nothing is an error naming it, never a silent pass (the CLI's loader refuses such documents first)", () => {
     const dangling = applyPatch(baseDocument(), [replace(`${T}/tree`, { $ref: "#/components/schemas/Nowhere" })]);
-    expect(() => diffDocuments(baseDocument(), dangling)).toThrow('the $ref "#/components/schemas/Nowhere" at /components/schemas/Thing/properties/tree resolves to nothing');
+    expect(() => diffDocuments(baseDocument(), dangling)).toThrow(
+      'the $ref "#/components/schemas/Nowhere" at /components/schemas/Thing/properties/tree resolves to nothing',
+    );
   });
 
   test("a loop of bare $refs terminates", () => {
-    const loop = applyPatch(baseDocument(), [add(`${S}/LoopA`, ref("LoopB")), add(`${S}/LoopB`, ref("LoopA")), replace(`${T}/tree`, ref("LoopA"))]);
+    const loop = applyPatch(baseDocument(), [
+      add(`${S}/LoopA`, ref("LoopB")),
+      add(`${S}/LoopB`, ref("LoopA")),
+      replace(`${T}/tree`, ref("LoopA")),
+    ]);
     expect(diffDocuments(loop, loop)).toEqual([]);
   });
 
   // What the generated validators enforce (generator/keywords) narrows when added: a request breaks clients, a response only learns more.
   const ASSERTING = assertingKeywords.flatMap((definition) => [definition.keyword].flat());
   const SAMPLE_VALUE: Record<string, unknown> = { "x-greater-than": [{ property: "high", than: "low" }] };
-  test.each(ASSERTING)("the enforced vendor keyword %s, added, breaks clients in a request and is info in a response", (keyword) => {
-    const value = SAMPLE_VALUE[keyword] ?? 1;
-    const request = rows({ change: [add(`${S}/ThingRequest/${keyword}`, value)], expect: [] });
-    const response = rows({ change: [add(`${S}/Thing/${keyword}`, value)], expect: [] });
-    expect(request).toHaveLength(1);
-    expect(request[0]![0]).toBe("breaks-clients");
-    expect(response).toHaveLength(1);
-    expect(response[0]![0]).toBe("info");
-  });
+  test.each(ASSERTING)(
+    "the enforced vendor keyword %s, added, breaks clients in a request and is info in a response",
+    (keyword) => {
+      const value = SAMPLE_VALUE[keyword] ?? 1;
+      const request = rows({ change: [add(`${S}/ThingRequest/${keyword}`, value)], expect: [] });
+      const response = rows({ change: [add(`${S}/Thing/${keyword}`, value)], expect: [] });
+      expect(request).toHaveLength(1);
+      expect(request[0]![0]).toBe("breaks-clients");
+      expect(response).toHaveLength(1);
+      expect(response[0]![0]).toBe("info");
+    },
+  );
 
   test("the enforced vendor keywords are the generator's registry: annotations and unknown x- keywords are not", () => {
     expect(ASSERTING.length).toBeGreaterThan(0);
     for (const keyword of ASSERTING) expect(isVendorAssertion(keyword), keyword).toBe(true);
-    for (const keyword of ["x-known-values", "x-terminal", "x-future-rule"]) expect(isVendorAssertion(keyword), keyword).toBe(false);
+    for (const keyword of ["x-known-values", "x-terminal", "x-future-rule"])
+      expect(isVendorAssertion(keyword), keyword).toBe(false);
   });
 
   test("the base document against itself is no change", () => {
@@ -616,13 +664,22 @@ describe("mantyx-wire diff: classification of doctored schema pairs", () => {
 
   test("a breaking change is found the same way from the other direction: the old document as the new one swaps narrowing and widening", () => {
     const narrowed = applyPatch(baseDocument(), [replace(`${R}/name/maxLength`, 50)]);
-    expect(diffDocuments(narrowed, baseDocument()).map((change) => [change.direction, change.kind])).toEqual([["additive", "limit-widened"]]);
+    expect(diffDocuments(narrowed, baseDocument()).map((change) => [change.direction, change.kind])).toEqual([
+      ["additive", "limit-widened"],
+    ]);
   });
 
   test("each finding says where it was reached from and carries the old and new values", () => {
     const next = applyPatch(baseDocument(), [replace(`${R}/name/maxLength`, 50)]);
     expect(diffDocuments(baseDocument(), next)).toEqual([
-      { direction: "breaks-clients", kind: "limit-narrowed", pointer: `${R}/name/maxLength`, old: 100, new: 50, via: "createThing request body" },
+      {
+        direction: "breaks-clients",
+        kind: "limit-narrowed",
+        pointer: `${R}/name/maxLength`,
+        old: 100,
+        new: 50,
+        via: "createThing request body",
+      },
     ]);
   });
 });

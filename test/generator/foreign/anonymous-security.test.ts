@@ -40,7 +40,11 @@ beforeAll(async () => {
   const { out, code, stderr } = await genAll(path.join(writeTree({ "auth.yaml": SCHEMA }), "auth.yaml"));
   expect(code).toBe(0);
   // The one warning: the scheme left out.
-  expect(stderr.match(/^(error|warning).*$/gm)).toEqual([expect.stringMatching(/^warning\[client\]: auth\.yaml:\d+:\d+: the security scheme "tls" \(mutualTLS\) is not one the client sends/)]);
+  expect(stderr.match(/^(error|warning).*$/gm)).toEqual([
+    expect.stringMatching(
+      /^warning\[client\]: auth\.yaml:\d+:\d+: the security scheme "tls" \(mutualTLS\) is not one the client sends/,
+    ),
+  ]);
   ({ ApiClient } = (await import(path.join(out, "client.ts"))) as { ApiClient: typeof ApiClient });
   server = await authRecorder(seen);
 }, 60_000);

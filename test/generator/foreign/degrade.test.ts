@@ -40,9 +40,15 @@ test("a $ref cycle through the middle of a schema and a $dynamicRef without anch
   const warnings = run.stderr.split("\n").filter((line) => line.startsWith("warning"));
   // Components in name order; each place is the key of the schema that became unknown (the repeated one for the cycle).
   expect(warnings).toEqual([
-    expect.stringMatching(/^warning\[types\]: schema\.yaml:19:11: `\$dynamicRef: #nowhere` names no `\$dynamicAnchor` of its component; .*\(at #\/components\/schemas\/Generic\/properties\/items\/items\)$/),
-    expect.stringMatching(/^warning\[types\]: schema\.yaml:12:13: `\$ref: #\/components\/schemas\/Tree\/properties\/child` refers back into itself through the middle of a schema/),
-    expect.stringMatching(/^warning\[validators\]: schema\.yaml:23:7: `x-vendor-hint` is no vendor keyword the generator knows/),
+    expect.stringMatching(
+      /^warning\[types\]: schema\.yaml:19:11: `\$dynamicRef: #nowhere` names no `\$dynamicAnchor` of its component; .*\(at #\/components\/schemas\/Generic\/properties\/items\/items\)$/,
+    ),
+    expect.stringMatching(
+      /^warning\[types\]: schema\.yaml:12:13: `\$ref: #\/components\/schemas\/Tree\/properties\/child` refers back into itself through the middle of a schema/,
+    ),
+    expect.stringMatching(
+      /^warning\[validators\]: schema\.yaml:23:7: `x-vendor-hint` is no vendor keyword the generator knows/,
+    ),
   ]);
   const types = readFileSync(path.join(out, "types.ts"), "utf8");
   expect(types).toMatch(/export interface Generic \{\n {2}items\?: unknown\[\];/);

@@ -26,13 +26,22 @@ beforeAll(async () => {
   // One warning, by design (issue 24): the discriminator beside `Either`'s anyOf is left out of the validators.
   const run = await genAll(SCHEMA, out);
   expect(run.code).toBe(0);
-  expect(run.stderr.match(/^(error|warning).*$/gm)).toEqual([expect.stringMatching(/^warning\[validators\]: discriminator-implicit\.yaml:\d+:\d+: this discriminator is left out of the validators: it stands beside an anyOf .*#\/components\/schemas\/Either\/discriminator\)$/)]);
+  expect(run.stderr.match(/^(error|warning).*$/gm)).toEqual([
+    expect.stringMatching(
+      /^warning\[validators\]: discriminator-implicit\.yaml:\d+:\d+: this discriminator is left out of the validators: it stands beside an anyOf .*#\/components\/schemas\/Either\/discriminator\)$/,
+    ),
+  ]);
   validators = (await import(path.join(out, "validators/index.js"))) as Record<string, Validate>;
 }, 60_000);
 
 test("the tag lists are what OpenAPI gives each branch: its name, its mapping keys, its allOf const", () => {
   const types = readFileSync(path.join(out, "types.ts"), "utf8");
-  const tags = (constant: string): unknown => JSON.parse(/= (\[[^\]]*\]) as const/.exec(types.slice(types.indexOf(`export const ${constant} `)))![1]!.replace(/,\s*\]/, "]"));
+  const tags = (constant: string): unknown =>
+    JSON.parse(
+      /= (\[[^\]]*\]) as const/
+        .exec(types.slice(types.indexOf(`export const ${constant} `)))![1]!
+        .replace(/,\s*\]/, "]"),
+    );
   expect(tags("PET_PET_TYPES")).toEqual(["Cat", "Dog"]);
   expect(tags("ANIMAL_PET_TYPES")).toEqual(["cat", "dog"]);
   expect(tags("CREATURE_PET_TYPES")).toEqual(["kitty", "Dog"]);
@@ -44,7 +53,8 @@ test.each([
   ["validateAnimal", { cat: true, dog: true, Cat: false, Dog: false }],
   ["validateCreature", { kitty: true, Dog: true, Cat: false, dog: false }],
 ])("%s picks the branch by its tag", (name, verdicts) => {
-  for (const [petType, valid] of Object.entries(verdicts)) expect([petType, validators[name]!({ petType, meows: true })]).toEqual([petType, valid]);
+  for (const [petType, valid] of Object.entries(verdicts))
+    expect([petType, validators[name]!({ petType, meows: true })]).toEqual([petType, valid]);
   // The tag is required (OpenAPI: the discriminator property is present).
   expect(validators[name]!({ meows: true })).toBe(false);
 });

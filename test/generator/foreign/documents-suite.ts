@@ -22,7 +22,11 @@ import type { ForeignDocument } from "./documents.js";
 import { generatedCoverage, referenceCoverage } from "./reference.js";
 
 /** `DEGRADED`: every schema each document's output has as `unknown` (or partly), by pointer, the full list; `LEFT_OUT`: the warnings each gets about what the client leaves out, in full. */
-export function foreignDocumentSuite(FOREIGN_DOCUMENTS: readonly ForeignDocument[], DEGRADED: Record<string, string[]>, LEFT_OUT: Record<string, RegExp[]>): void {
+export function foreignDocumentSuite(
+  FOREIGN_DOCUMENTS: readonly ForeignDocument[],
+  DEGRADED: Record<string, string[]>,
+  LEFT_OUT: Record<string, RegExp[]>,
+): void {
   const root = tempDir();
   const runs = new Map<string, CliRun>();
   const outOf = (name: string): string => path.join(root, name);
@@ -60,10 +64,19 @@ export function foreignDocumentSuite(FOREIGN_DOCUMENTS: readonly ForeignDocument
       }
       const reference = await referenceCoverage(doc.file);
       const out = outOf(name);
-      const { types, methods } = generatedCoverage(readFileSync(path.join(out, "types.ts"), "utf8"), readFileSync(path.join(out, "client.ts"), "utf8"), "ApiClient");
+      const { types, methods } = generatedCoverage(
+        readFileSync(path.join(out, "types.ts"), "utf8"),
+        readFileSync(path.join(out, "client.ts"), "utf8"),
+        "ApiClient",
+      );
       expect(reference.schemas.filter((schema) => !types.has(typeName(schema)))).toEqual([]);
       const model = await loadSchema(doc.file);
-      const byOperation = new Map(operationsOf(model.document).map((entry) => [`${entry.method.toUpperCase()} ${entry.path}`, methodNameOf(entry)]));
+      const byOperation = new Map(
+        operationsOf(model.document).map((entry) => [
+          `${entry.method.toUpperCase()} ${entry.path}`,
+          methodNameOf(entry),
+        ]),
+      );
       expect([...byOperation.keys()].sort()).toEqual(reference.operations);
       expect([...byOperation.values()].filter((method) => !methods.has(method))).toEqual([]);
       expect(methods.size).toBe(reference.operations.length);
@@ -73,7 +86,9 @@ export function foreignDocumentSuite(FOREIGN_DOCUMENTS: readonly ForeignDocument
       const model = await loadSchema(doc.file);
       const degraded = [...typeDegradations(model), ...clientReport(model).degraded].map((d) => d.pointer);
       expect(degraded).toEqual(DEGRADED[name]);
-      const components = new Set(degraded.filter((p) => p.startsWith("/components/schemas/")).map((p) => p.split("/")[3]));
+      const components = new Set(
+        degraded.filter((p) => p.startsWith("/components/schemas/")).map((p) => p.split("/")[3]),
+      );
       expect(components.size).toBeLessThanOrEqual(Math.floor(Object.keys(model.schemas).length * 0.05));
     }, 120_000);
   });
@@ -82,28 +97,40 @@ export function foreignDocumentSuite(FOREIGN_DOCUMENTS: readonly ForeignDocument
   test.each([
     ["NodeNext", { module: "NodeNext", moduleResolution: "NodeNext" }],
     ["bundler", { module: "ESNext", moduleResolution: "bundler" }],
-  ])("the output of every document passes tsc --strict (%s)", (resolution, moduleOptions) => {
-    const tsconfig = path.join(root, `tsconfig.${resolution}.json`);
-    writeFileSync(path.join(root, "package.json"), JSON.stringify({ type: "module" }));
-    writeFileSync(
-      tsconfig,
-      JSON.stringify({
-        compilerOptions: { strict: true, ...moduleOptions, target: "ES2022", lib: ["ES2022", "DOM"], noEmit: true, skipLibCheck: true, types: [] },
-        include: FOREIGN_DOCUMENTS.map((doc) => `${doc.name}/**/*.ts`),
-      }),
-    );
-    const tsc = path.join(REPO, "node_modules/typescript/bin/tsc");
-    let output = "";
-    try {
-      output = execFileSync(process.execPath, [tsc, "-p", tsconfig, "--listFilesOnly"], { encoding: "utf8" });
-      execFileSync(process.execPath, [tsc, "-p", tsconfig], { encoding: "utf8" });
-    } catch (error) {
-      throw new Error(`tsc --strict failed:\n${(error as { stdout?: string }).stdout ?? String(error)}`);
-    }
-    // It did check every document's client and types.
-    for (const doc of FOREIGN_DOCUMENTS) {
-      expect(output).toContain(path.join(root, doc.name, "client.ts"));
-      expect(output).toContain(path.join(root, doc.name, "types.ts"));
-    }
-  }, 120_000);
+  ])(
+    "the output of every document passes tsc --strict (%s)",
+    (resolution, moduleOptions) => {
+      const tsconfig = path.join(root, `tsconfig.${resolution}.json`);
+      writeFileSync(path.join(root, "package.json"), JSON.stringify({ type: "module" }));
+      writeFileSync(
+        tsconfig,
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            ...moduleOptions,
+            target: "ES2022",
+            lib: ["ES2022", "DOM"],
+            noEmit: true,
+            skipLibCheck: true,
+            types: [],
+          },
+          include: FOREIGN_DOCUMENTS.map((doc) => `${doc.name}/**/*.ts`),
+        }),
+      );
+      const tsc = path.join(REPO, "node_modules/typescript/bin/tsc");
+      let output = "";
+      try {
+        output = execFileSync(process.execPath, [tsc, "-p", tsconfig, "--listFilesOnly"], { encoding: "utf8" });
+        execFileSync(process.execPath, [tsc, "-p", tsconfig], { encoding: "utf8" });
+      } catch (error) {
+        throw new Error(`tsc --strict failed:\n${(error as { stdout?: string }).stdout ?? String(error)}`);
+      }
+      // It did check every document's client and types.
+      for (const doc of FOREIGN_DOCUMENTS) {
+        expect(output).toContain(path.join(root, doc.name, "client.ts"));
+        expect(output).toContain(path.join(root, doc.name, "types.ts"));
+      }
+    },
+    120_000,
+  );
 }

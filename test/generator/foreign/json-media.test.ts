@@ -58,7 +58,11 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     request.on("data", (c: Buffer) => chunks.push(c));
     request.on("end", () => {
-      seen.push({ method: request.method!, type: request.headers["content-type"], body: Buffer.concat(chunks).toString() });
+      seen.push({
+        method: request.method!,
+        type: request.headers["content-type"],
+        body: Buffer.concat(chunks).toString(),
+      });
       response.writeHead(204).end();
     });
   });
@@ -79,6 +83,8 @@ test("the merge patch goes JSON-encoded as application/merge-patch+json; the rep
 
 test("the merge patch body is still checked against its schema before it is sent", async () => {
   const before = seen.length;
-  await expect(new ApiClient({ baseUrl }).patchPet("p1", { name: 7 as never })).rejects.toMatchObject({ name: "RequestValidationError" });
+  await expect(new ApiClient({ baseUrl }).patchPet("p1", { name: 7 as never })).rejects.toMatchObject({
+    name: "RequestValidationError",
+  });
   expect(seen.length).toBe(before);
 });

@@ -56,18 +56,39 @@ test("gen exits 0 without an error", () => {
 
 test("the overloads on the flag carry the multi-line JSON answer type", () => {
   const operations = readFileSync(path.join(out, "operations.ts"), "utf8");
-  expect(operations).toMatch(/stream\?: false \| undefined \}, options\?: ApiCallOptions & ItemStreamOptions\): Promise<\{\n\s+answer\?: string;/);
+  expect(operations).toMatch(
+    /stream\?: false \| undefined \}, options\?: ApiCallOptions & ItemStreamOptions\): Promise<\{\n\s+answer\?: string;/,
+  );
   const client = readFileSync(path.join(out, "client.ts"), "utf8");
-  expect(client).toMatch(/stream\?: false \| undefined \}, options\?: ApiCallOptions & ItemStreamOptions\): Promise<\{\n\s+answer\?: string;/);
+  expect(client).toMatch(
+    /stream\?: false \| undefined \}, options\?: ApiCallOptions & ItemStreamOptions\): Promise<\{\n\s+answer\?: string;/,
+  );
 });
 
 test("the output passes tsc --strict", () => {
   const tsconfig = path.join(root, "tsconfig.json");
   writeFileSync(path.join(root, "package.json"), JSON.stringify({ type: "module" }));
-  writeFileSync(tsconfig, JSON.stringify({ compilerOptions: { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2022", "DOM"], noEmit: true, skipLibCheck: true, types: [] }, include: ["gen/**/*.ts"] }));
+  writeFileSync(
+    tsconfig,
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        target: "ES2022",
+        lib: ["ES2022", "DOM"],
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+      },
+      include: ["gen/**/*.ts"],
+    }),
+  );
   let output = "";
   try {
-    execFileSync(process.execPath, [path.join(REPO, "node_modules/typescript/bin/tsc"), "-p", tsconfig], { encoding: "utf8" });
+    execFileSync(process.execPath, [path.join(REPO, "node_modules/typescript/bin/tsc"), "-p", tsconfig], {
+      encoding: "utf8",
+    });
   } catch (error) {
     output = (error as { stdout?: string }).stdout ?? String(error);
   }

@@ -47,10 +47,14 @@ test.each([
 });
 
 test("a component $schema of another draft is read as 2020-12, with a warning at its $schema, not an internal error (issue 22: it was refused)", async () => {
-  const run = await gen(withDialect("3.1.0", "https://spec.openapis.org/oas/3.1/dialect/base", "http://json-schema.org/draft-07/schema#"));
+  const run = await gen(
+    withDialect("3.1.0", "https://spec.openapis.org/oas/3.1/dialect/base", "http://json-schema.org/draft-07/schema#"),
+  );
   expect(run.code).toBe(0);
   expect(run.stderr).not.toMatch(/^error/m);
-  expect(run.stderr).toMatch(/^warning\[validators\]: doc\.yaml:8:7: 1 component schema\(s\) \(Named\) name another dialect in `\$schema` \(first: "http:\/\/json-schema\.org\/draft-07\/schema#"\); the generator reads JSON Schema 2020-12/m);
+  expect(run.stderr).toMatch(
+    /^warning\[validators\]: doc\.yaml:8:7: 1 component schema\(s\) \(Named\) name another dialect in `\$schema` \(first: "http:\/\/json-schema\.org\/draft-07\/schema#"\); the generator reads JSON Schema 2020-12/m,
+  );
   expect(run.stderr).toContain("Rewrite them in 2020-12 and remove `$schema`.");
   expect(run.stderr).not.toContain("internal error");
   expect(run.stderr).not.toMatch(/^\s+at /m);
@@ -60,7 +64,9 @@ test("a component $schema of another draft is read as 2020-12, with a warning at
 test("another jsonSchemaDialect is read as 2020-12, with a warning and the fix (issue 22: it was refused)", async () => {
   const run = await gen(withDialect("3.1.0", "http://json-schema.org/draft-07/schema#"));
   expect(run.code).toBe(0);
-  expect(run.stderr).toMatch(/^warning\[validators\]: doc\.yaml:3:1: jsonSchemaDialect is "http:\/\/json-schema\.org\/draft-07\/schema#"; the generator reads JSON Schema 2020-12/m);
+  expect(run.stderr).toMatch(
+    /^warning\[validators\]: doc\.yaml:3:1: jsonSchemaDialect is "http:\/\/json-schema\.org\/draft-07\/schema#"; the generator reads JSON Schema 2020-12/m,
+  );
   expect(run.stderr).toContain("remove jsonSchemaDialect (or set it to https://json-schema.org/draft/2020-12/schema)");
 });
 
@@ -105,6 +111,14 @@ components:
   const types = readTree(run.out).get("types.ts")!;
   expect(types).toContain("export interface __proto__ {\n  a: string;");
   expect(types).toContain("  p?: __proto__;");
-  const validators = (await import(pathToFileURL(path.join(run.out, "validators", "index.js")).href)) as Record<string, (data: unknown) => boolean>;
-  expect([validators.validate__proto__!({ a: "x" }), validators.validate__proto__!({}), validators.validateOther!({ p: {} }), validators.validateOther!({ p: { a: "y" } })]).toEqual([true, false, false, true]);
+  const validators = (await import(pathToFileURL(path.join(run.out, "validators", "index.js")).href)) as Record<
+    string,
+    (data: unknown) => boolean
+  >;
+  expect([
+    validators.validate__proto__!({ a: "x" }),
+    validators.validate__proto__!({}),
+    validators.validateOther!({ p: {} }),
+    validators.validateOther!({ p: { a: "y" } }),
+  ]).toEqual([true, false, false, true]);
 });

@@ -87,7 +87,10 @@ let code: number | null = null;
 let tree: Map<string, string>;
 
 beforeAll(async () => {
-  const run = await genAll(path.join(writeTree({ "collisions.yaml": document(Object.keys(COMPONENTS)) }), "collisions.yaml"), out);
+  const run = await genAll(
+    path.join(writeTree({ "collisions.yaml": document(Object.keys(COMPONENTS)) }), "collisions.yaml"),
+    out,
+  );
   stderr = run.stderr;
   code = run.code;
   tree = readTree(out);
@@ -99,10 +102,14 @@ test("gen exits 0, with one warning per renamed component naming the one that ke
   expect(stderr).not.toContain("internal error");
   const renamed = stderr.match(/^warning\[types\]: collisions\.yaml:\d+:\d+: its natural names[^\n]*/gm) ?? [];
   expect(renamed).toHaveLength(3);
-  expect(stderr).toContain('(the type FooBar, its validators in validators/foo-bar.js) are also those of component "FooBar"');
+  expect(stderr).toContain(
+    '(the type FooBar, its validators in validators/foo-bar.js) are also those of component "FooBar"',
+  );
   expect(stderr).toContain("it is the type FooBar_2, validated by validateFooBar_2 in validators/foo-bar_2.js");
   expect(stderr).toContain("it is the type user, validated by validateuser in validators/user-2.js");
-  expect(stderr).toContain("it is the type ThingAllErrors_2, validated by validateThingAllErrors_2 in validators/thing-all-errors_2.js");
+  expect(stderr).toContain(
+    "it is the type ThingAllErrors_2, validated by validateThingAllErrors_2 in validators/thing-all-errors_2.js",
+  );
 });
 
 test("types: each component its own declaration", () => {
@@ -134,7 +141,8 @@ test("validators: no two files with one path ignoring case, each export from its
 });
 
 test("each validator checks its own component", async () => {
-  const load = async (file: string, name: string) => ((await import(path.join(out, "validators", file))) as Record<string, (data: unknown) => boolean>)[name]!;
+  const load = async (file: string, name: string) =>
+    ((await import(path.join(out, "validators", file))) as Record<string, (data: unknown) => boolean>)[name]!;
   const fooBar = await load("foo-bar.js", "validateFooBar");
   const fooBar2 = await load("foo-bar_2.js", "validateFooBar_2");
   expect([fooBar("abc"), fooBar({ count: 1 })]).toEqual([true, false]);
@@ -142,30 +150,55 @@ test("each validator checks its own component", async () => {
   const lower = await load("user-2.js", "validateuser");
   const upper = await load("user.js", "validateUser");
   expect([lower({ login: "a" }), lower({ id: 1 })]).toEqual([true, false]);
-  expect([upper({ id: 1, friend: { login: "a" } }), upper({ login: "a" }), upper({ id: 1, friend: { id: 2 } })]).toEqual([true, false, false]);
+  expect([
+    upper({ id: 1, friend: { login: "a" } }),
+    upper({ login: "a" }),
+    upper({ id: 1, friend: { id: 2 } }),
+  ]).toEqual([true, false, false]);
   const thingAll = await load("thing-all-errors_2.js", "validateThingAllErrors_2");
   expect([thingAll(1), thingAll({})]).toEqual([true, false]);
 });
 
 test("the names do not depend on the order of the components", async () => {
   // Generated at the same depth (the runtime is imported relatively); the header names the document's hash.
-  const reversed = await genAll(path.join(writeTree({ "collisions.yaml": document(Object.keys(COMPONENTS).reverse()) }), "collisions.yaml"), path.join(tempDir(), "gen"));
+  const reversed = await genAll(
+    path.join(writeTree({ "collisions.yaml": document(Object.keys(COMPONENTS).reverse()) }), "collisions.yaml"),
+    path.join(tempDir(), "gen"),
+  );
   expect(reversed.code).toBe(0);
   const other = readTree(reversed.out);
   expect([...other.keys()].sort()).toEqual([...tree.keys()].sort());
   const body = (text: string | undefined): string | undefined => text?.replace(/^.*sha256:[0-9a-f]{64}.*$/gm, "");
   // The code (openapi.json keeps the document's order, and README.md its hash).
-  for (const file of [...tree.keys()].filter((f) => /\.(ts|js)$/.test(f))) expect(body(other.get(file)), file).toBe(body(tree.get(file)));
+  for (const file of [...tree.keys()].filter((f) => /\.(ts|js)$/.test(f)))
+    expect(body(other.get(file)), file).toBe(body(tree.get(file)));
 }, 120_000);
 
 describe("tsc --strict", () => {
   test("the output passes", () => {
     const tsconfig = path.join(root, "tsconfig.json");
     writeFileSync(path.join(root, "package.json"), JSON.stringify({ type: "module" }));
-    writeFileSync(tsconfig, JSON.stringify({ compilerOptions: { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2022", "DOM"], noEmit: true, skipLibCheck: true, types: [] }, include: ["gen/**/*.ts"] }));
+    writeFileSync(
+      tsconfig,
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          target: "ES2022",
+          lib: ["ES2022", "DOM"],
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        include: ["gen/**/*.ts"],
+      }),
+    );
     let output = "";
     try {
-      execFileSync(process.execPath, [path.join(REPO, "node_modules/typescript/bin/tsc"), "-p", tsconfig], { encoding: "utf8" });
+      execFileSync(process.execPath, [path.join(REPO, "node_modules/typescript/bin/tsc"), "-p", tsconfig], {
+        encoding: "utf8",
+      });
     } catch (error) {
       output = (error as { stdout?: string }).stdout ?? String(error);
     }

@@ -21,8 +21,20 @@ describe("client method names (schema/CONVENTIONS.md, Names)", () => {
     ["kebab-case becomes camelCase", "get", "/a", "get-stations", "getStations"],
     ["dots and spaces too", "post", "/a", "stations.create new", "stationsCreateNew"],
     ["a leading digit gets an underscore", "post", "/a", "2fa-setup", "_2faSetup"],
-    ["no operationId: method + path segments, a parameter as By<Name>", "get", "/stations/{station_id}/departures", undefined, "getStationsByStation_idDepartures"],
-    ["no operationId, kebab segments", "delete", "/bookings/{bookingId}/payment-intents", undefined, "deleteBookingsByBookingIdPaymentIntents"],
+    [
+      "no operationId: method + path segments, a parameter as By<Name>",
+      "get",
+      "/stations/{station_id}/departures",
+      undefined,
+      "getStationsByStation_idDepartures",
+    ],
+    [
+      "no operationId, kebab segments",
+      "delete",
+      "/bookings/{bookingId}/payment-intents",
+      undefined,
+      "deleteBookingsByBookingIdPaymentIntents",
+    ],
     ["no operationId at the root", "get", "/", undefined, "get"],
     ["an operationId of only punctuation counts as none", "put", "/x", "--", "putX"],
     ["constructor would replace the class's constructor", "get", "/a", "constructor", "constructor_"],
@@ -57,20 +69,38 @@ describe("components that share a name get two, with a warning naming both place
     [
       "two components, one type name (Links-Booking and LinksBooking)",
       schemaWith("    Links-Booking:\n      type: object\n    LinksBooking:\n      type: string\n"),
-      { "types.ts": ["export type LinksBooking = string;", "export interface LinksBooking_2 {"], files: ["links-booking.js", "links-booking_2.js"] },
-      ["schema.yaml:8:5", 'also those of component "LinksBooking"', "it is the type LinksBooking_2, validated by validateLinksBooking_2 in validators/links-booking_2.js"],
+      {
+        "types.ts": ["export type LinksBooking = string;", "export interface LinksBooking_2 {"],
+        files: ["links-booking.js", "links-booking_2.js"],
+      },
+      [
+        "schema.yaml:8:5",
+        'also those of component "LinksBooking"',
+        "it is the type LinksBooking_2, validated by validateLinksBooking_2 in validators/links-booking_2.js",
+      ],
     ],
     [
       "two components, one validator file on a case-insensitive file system (ABTest, AbTest)",
       schemaWith("    ABTest:\n      type: object\n    AbTest:\n      type: string\n"),
-      { "types.ts": ["export interface ABTest {", "export type AbTest = string;"], files: ["ab-test.js", "ab-test-2.js"] },
-      ["schema.yaml:10:5", 'also those of component "ABTest"', "it is the type AbTest, validated by validateAbTest in validators/ab-test-2.js"],
+      {
+        "types.ts": ["export interface ABTest {", "export type AbTest = string;"],
+        files: ["ab-test.js", "ab-test-2.js"],
+      },
+      [
+        "schema.yaml:10:5",
+        'also those of component "ABTest"',
+        "it is the type AbTest, validated by validateAbTest in validators/ab-test-2.js",
+      ],
     ],
     [
       "a component whose validator file is the generator's own (Index)",
       schemaWith("    Index:\n      type: object\n"),
       { "types.ts": ["export interface Index {"], files: ["index-2.js"] },
-      ["schema.yaml:8:5", "validators/index.js, is the generator's own index", "validated by validateIndex in validators/index-2.js"],
+      [
+        "schema.yaml:8:5",
+        "validators/index.js, is the generator's own index",
+        "validated by validateIndex in validators/index-2.js",
+      ],
     ],
   ])("%s", async (_name, schema, want, warning) => {
     const dir = writeTree({ "schema.yaml": schema });
@@ -106,15 +136,26 @@ describe("components that share a name get two, with a warning naming both place
     expect(run.stderr).not.toContain("error[");
     expect(run.stderr).not.toContain("internal error");
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain('warning[client]: schema.yaml:7:5: this operation\'s method name getStations is also that of POST /stations (operationId "getStations"); it is getStations_2');
+    expect(run.stderr).toContain(
+      'warning[client]: schema.yaml:7:5: this operation\'s method name getStations is also that of POST /stations (operationId "getStations"); it is getStations_2',
+    );
     const tree = readTree(out);
-    expect(tree.get("operations.ts")).toMatch(/^export const getStations: \(client: ApiCore, options\?: ApiCallOptions\) => Promise<undefined> = \/\* @__PURE__ \*\/ operation\("getStations", \{ method: "POST"/m);
-    expect(tree.get("operations.ts")).toMatch(/^export const getStations_2: \(client: ApiCore, options\?: ApiCallOptions\) => Promise<undefined> = \/\* @__PURE__ \*\/ operation\("getStations_2", \{ method: "GET"/m);
+    expect(tree.get("operations.ts")).toMatch(
+      /^export const getStations: \(client: ApiCore, options\?: ApiCallOptions\) => Promise<undefined> = \/\* @__PURE__ \*\/ operation\("getStations", \{ method: "POST"/m,
+    );
+    expect(tree.get("operations.ts")).toMatch(
+      /^export const getStations_2: \(client: ApiCore, options\?: ApiCallOptions\) => Promise<undefined> = \/\* @__PURE__ \*\/ operation\("getStations_2", \{ method: "GET"/m,
+    );
   });
 
   test("the operation names do not depend on the order of the document", async () => {
     const { methodNames } = await import("../../../generator/emit/operation-names.js");
-    const entry = (method: "get" | "post", path: string, operationId?: string) => ({ method, path, op: operationId === undefined ? {} : { operationId }, at: ["paths", path, method] });
+    const entry = (method: "get" | "post", path: string, operationId?: string) => ({
+      method,
+      path,
+      op: operationId === undefined ? {} : { operationId },
+      at: ["paths", path, method],
+    });
     const a = entry("get", "/users");
     const b = entry("get", "/users/~");
     const c = entry("post", "/x", "get-users");
@@ -125,14 +166,20 @@ describe("components that share a name get two, with a warning naming both place
   });
 
   test("Links-Booking alone is fine: type LinksBooking, validateLinksBooking in validators/links-booking.js", async () => {
-    const dir = writeTree({ "schema.yaml": schemaWith("    Links-Booking:\n      type: object\n      properties:\n        href: { type: string }\n") });
+    const dir = writeTree({
+      "schema.yaml": schemaWith(
+        "    Links-Booking:\n      type: object\n      properties:\n        href: { type: string }\n",
+      ),
+    });
     const out = tempDir();
     const run = await cli(["gen", "--schema", "schema.yaml", "--out", out], dir, EMITTERS);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const tree = readTree(out);
     expect(tree.get("types.ts")).toContain("export interface LinksBooking {");
-    expect(tree.get("validators/links-booking.d.ts")).toContain("export declare function validateLinksBooking(data: unknown): data is LinksBooking;");
+    expect(tree.get("validators/links-booking.d.ts")).toContain(
+      "export declare function validateLinksBooking(data: unknown): data is LinksBooking;",
+    );
     expect(tree.get("validators/index.js")).toContain('export { validateLinksBooking } from "./links-booking.js";');
     // The module the title names defines it (not only the index re-exporting it).
     expect(tree.get("validators/links-booking.js")).toMatch(/^export const validateLinksBooking = /m);

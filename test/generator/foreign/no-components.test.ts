@@ -39,35 +39,60 @@ paths:
         - { name: id, in: path, required: true, schema: { type: string } }
 `;
 
-test.each(["bundler", "NodeNext"])("with no component schemas the output passes tsc --strict (%s resolution)", async (resolution) => {
-  const dir = writeTree({ "inline.yaml": SCHEMA });
-  const root = tempDir();
-  const out = path.join(root, "gen");
-  const runtime = runtimeFor(out);
-  const run = await cli(["gen", "--schema", path.join(dir, "inline.yaml"), "--out", out, "--runtime", runtime], REPO, EMITTERS);
-  expect(run.stderr).not.toMatch(/^error/m);
-  expect(run.code).toBe(0);
-  const module = resolution === "bundler" ? { module: "ESNext", moduleResolution: "bundler" } : { module: "NodeNext", moduleResolution: "NodeNext" };
-  writeFileSync(path.join(root, "package.json"), JSON.stringify({ type: "module" }));
-  writeFileSync(
-    path.join(root, "tsconfig.json"),
-    JSON.stringify({ compilerOptions: { strict: true, ...module, target: "ES2022", lib: ["ES2022", "DOM"], noEmit: true, skipLibCheck: true, types: [] }, include: ["gen/**/*.ts"] }),
-  );
-  const tsc = path.join(REPO, "node_modules/typescript/bin/tsc");
-  let output = "";
-  try {
-    execFileSync(process.execPath, [tsc, "-p", path.join(root, "tsconfig.json")], { encoding: "utf8" });
-  } catch (error) {
-    output = (error as { stdout?: string }).stdout ?? String(error);
-  }
-  expect(output).toBe("");
-}, 60_000);
+test.each(["bundler", "NodeNext"])(
+  "with no component schemas the output passes tsc --strict (%s resolution)",
+  async (resolution) => {
+    const dir = writeTree({ "inline.yaml": SCHEMA });
+    const root = tempDir();
+    const out = path.join(root, "gen");
+    const runtime = runtimeFor(out);
+    const run = await cli(
+      ["gen", "--schema", path.join(dir, "inline.yaml"), "--out", out, "--runtime", runtime],
+      REPO,
+      EMITTERS,
+    );
+    expect(run.stderr).not.toMatch(/^error/m);
+    expect(run.code).toBe(0);
+    const module =
+      resolution === "bundler"
+        ? { module: "ESNext", moduleResolution: "bundler" }
+        : { module: "NodeNext", moduleResolution: "NodeNext" };
+    writeFileSync(path.join(root, "package.json"), JSON.stringify({ type: "module" }));
+    writeFileSync(
+      path.join(root, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          ...module,
+          target: "ES2022",
+          lib: ["ES2022", "DOM"],
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        include: ["gen/**/*.ts"],
+      }),
+    );
+    const tsc = path.join(REPO, "node_modules/typescript/bin/tsc");
+    let output = "";
+    try {
+      execFileSync(process.execPath, [tsc, "-p", path.join(root, "tsconfig.json")], { encoding: "utf8" });
+    } catch (error) {
+      output = (error as { stdout?: string }).stdout ?? String(error);
+    }
+    expect(output).toBe("");
+  },
+  60_000,
+);
 
 test("an operation without responses is documented without an empty list of answers", async () => {
   const dir = writeTree({ "inline.yaml": SCHEMA });
   const out = tempDir();
   const runtime = runtimeFor(out);
-  expect((await cli(["gen", "--schema", path.join(dir, "inline.yaml"), "--out", out, "--runtime", runtime], REPO, EMITTERS)).code).toBe(0);
+  expect(
+    (await cli(["gen", "--schema", path.join(dir, "inline.yaml"), "--out", out, "--runtime", runtime], REPO, EMITTERS))
+      .code,
+  ).toBe(0);
   const client = readFileSync(path.join(out, "client.ts"), "utf8");
   expect(client).toContain("* `DELETE /notes/{id}`.\n");
   expect(client).toContain("* `GET /notes/{id}`; answers 200.\n");

@@ -45,7 +45,11 @@ test("gen exits 0 with one warning at the empty responses", () => {
   expect(run.stderr).not.toMatch(/^error|internal error/m);
   expect(run.code).toBe(0);
   const warnings = run.stderr.split("\n").filter((line) => line.startsWith("warning"));
-  expect(warnings).toEqual([expect.stringMatching(/^warning\[client\]: hoot\.yaml:11:7: 1 operation\(s\) \(first shown\) with an empty `responses`, .*Describe at least one response/)]);
+  expect(warnings).toEqual([
+    expect.stringMatching(
+      /^warning\[client\]: hoot\.yaml:11:7: 1 operation\(s\) \(first shown\) with an empty `responses`, .*Describe at least one response/,
+    ),
+  ]);
 });
 
 test("the operation is generated and can be called over HTTP", async () => {
@@ -60,7 +64,9 @@ test("the operation is generated and can be called over HTTP", async () => {
     });
   });
   try {
-    const { ApiClient } = (await import(path.join(out, "client.ts"))) as { ApiClient: new (options: { baseUrl: string }) => { hoot(body: { text: string }): Promise<unknown> } };
+    const { ApiClient } = (await import(path.join(out, "client.ts"))) as {
+      ApiClient: new (options: { baseUrl: string }) => { hoot(body: { text: string }): Promise<unknown> };
+    };
     await new ApiClient({ baseUrl: server.baseUrl }).hoot({ text: "hi" });
   } finally {
     await server.close();
@@ -71,10 +77,27 @@ test("the operation is generated and can be called over HTTP", async () => {
 test("the output passes tsc --strict", () => {
   const tsconfig = path.join(root, "tsconfig.json");
   writeFileSync(path.join(root, "package.json"), JSON.stringify({ type: "module" }));
-  writeFileSync(tsconfig, JSON.stringify({ compilerOptions: { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2022", "DOM"], noEmit: true, skipLibCheck: true, types: [] }, include: ["gen/**/*.ts"] }));
+  writeFileSync(
+    tsconfig,
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        target: "ES2022",
+        lib: ["ES2022", "DOM"],
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+      },
+      include: ["gen/**/*.ts"],
+    }),
+  );
   let output = "";
   try {
-    execFileSync(process.execPath, [path.join(REPO, "node_modules/typescript/bin/tsc"), "-p", tsconfig], { encoding: "utf8" });
+    execFileSync(process.execPath, [path.join(REPO, "node_modules/typescript/bin/tsc"), "-p", tsconfig], {
+      encoding: "utf8",
+    });
   } catch (error) {
     output = (error as { stdout?: string }).stdout ?? String(error);
   }

@@ -42,6 +42,13 @@ test("gen exits 0 and the receive-level validator reads nullable and an unknown 
   const { out } = run;
   expect(run.stderr).not.toMatch(/^error|internal error/m);
   expect(run.code).toBe(0);
-  const { validateMailReceive: validate } = (await import(pathToFileURL(path.join(out, "validators", "mail.receive.js")).href)) as { validateMailReceive: (data: unknown) => boolean };
-  expect([validate({ subject: null }), validate({ subject: "hi", count: 2 }), validate({ subject: 3 }), validate({})]).toEqual([true, true, false, false]);
+  const { validateMailReceive: validate } = (await import(
+    pathToFileURL(path.join(out, "validators", "mail.receive.js")).href
+  )) as { validateMailReceive: (data: unknown) => boolean };
+  expect([
+    validate({ subject: null }),
+    validate({ subject: "hi", count: 2 }),
+    validate({ subject: 3 }),
+    validate({}),
+  ]).toEqual([true, true, false, false]);
 });

@@ -36,9 +36,15 @@ test("nullable: true adds null to a type (with a warning); without a type it mea
   expect(run.stderr).not.toMatch(/internal error|error\[/);
   const warnings = run.stderr.split("\n").filter((line) => line.startsWith("warning"));
   expect(warnings).toEqual([
-    expect.stringMatching(/^warning\[validators\]: schema\.yaml:14:33: `faker` is no keyword of JSON Schema 2020-12 or OpenAPI 3\.1; .* name it `x-faker`\. \(at #\/components\/schemas\/Order\/properties\/count\/faker\)$/),
-    expect.stringMatching(/^warning\[types\]: schema\.yaml:9:31: OpenAPI 3\.0's `nullable: true` \(3 schema\(s\), first shown\) is no 3\.1 keyword; .*Write `type: \[T, "null"\]` instead\. \(at #\/components\/schemas\/Order\/properties\/note\/nullable\)$/),
-    expect.stringMatching(/^warning\[types\]: schema\.yaml:13:51: `nullable: true` without a `type` \(1 schema\(s\), first shown\) means nothing/),
+    expect.stringMatching(
+      /^warning\[validators\]: schema\.yaml:14:33: `faker` is no keyword of JSON Schema 2020-12 or OpenAPI 3\.1; .* name it `x-faker`\. \(at #\/components\/schemas\/Order\/properties\/count\/faker\)$/,
+    ),
+    expect.stringMatching(
+      /^warning\[types\]: schema\.yaml:9:31: OpenAPI 3\.0's `nullable: true` \(3 schema\(s\), first shown\) is no 3\.1 keyword; .*Write `type: \[T, "null"\]` instead\. \(at #\/components\/schemas\/Order\/properties\/note\/nullable\)$/,
+    ),
+    expect.stringMatching(
+      /^warning\[types\]: schema\.yaml:13:51: `nullable: true` without a `type` \(1 schema\(s\), first shown\) means nothing/,
+    ),
   ]);
 
   const types = readFileSync(path.join(out, "types.ts"), "utf8");

@@ -35,7 +35,12 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      seen.push({ method: request.method!, url: request.url!, type: request.headers["content-type"] ?? "", body: Buffer.concat(chunks) });
+      seen.push({
+        method: request.method!,
+        url: request.url!,
+        type: request.headers["content-type"] ?? "",
+        body: Buffer.concat(chunks),
+      });
       if (request.url === "/pets/7/events") {
         response.writeHead(200, { "content-type": "text/event-stream" });
         response.end('data: {"type":"fed","grams":20}\n\ndata: {"type":"walked","minutes":null}\n\n');
@@ -45,7 +50,9 @@ beforeAll(async () => {
       } else if (request.url === "/pets/7") {
         if (request.method === "PUT") return void response.writeHead(204).end();
         response.writeHead(200, { "content-type": "application/json" });
-        response.end(JSON.stringify({ id: 7, name: "Rex", kind: null, owner: null, home: { name: "Ann", street: "Elm" } }));
+        response.end(
+          JSON.stringify({ id: 7, name: "Rex", kind: null, owner: null, home: { name: "Ann", street: "Elm" } }),
+        );
       } else response.writeHead(404).end();
     });
   });
@@ -57,7 +64,11 @@ test("gen exits 0; its one warning is the $ref sibling 3.0 ignores, at its line 
   expect(run.stderr).not.toMatch(/^error|internal error/m);
   expect(run.code).toBe(0);
   const warnings = run.stderr.split("\n").filter((line) => line.startsWith("warning"));
-  expect(warnings).toEqual([expect.stringMatching(/^warning\[types\]: openapi-30\.yaml:78:82: OpenAPI 3\.0 ignores what stands beside a `\$ref`: 1 keyword\(s\) .* \(at #\/components\/schemas\/Pet\/properties\/size\/maxLength\)$/)]);
+  expect(warnings).toEqual([
+    expect.stringMatching(
+      /^warning\[types\]: openapi-30\.yaml:78:82: OpenAPI 3\.0 ignores what stands beside a `\$ref`: 1 keyword\(s\) .* \(at #\/components\/schemas\/Pet\/properties\/size\/maxLength\)$/,
+    ),
+  ]);
 });
 
 test("the types equal the committed golden file (UPDATE_GOLDEN=1 rewrites it)", async () => {
@@ -72,7 +83,9 @@ test("the validators accept and refuse what the 3.1 reading says", async () => {
   expect(pet(base)).toBe(true);
   // nullable beside a type, an enum, a $ref, an allOf (alone and with properties), and x-nullable
   expect(pet({ ...base, tag: null, kind: null, owner: null, vet: null, home: null, legacyCode: null })).toBe(true);
-  expect(pet({ ...base, owner: { name: "Ann" }, vet: { name: "Bo" }, home: { name: "Ann", street: "Elm" } })).toBe(true);
+  expect(pet({ ...base, owner: { name: "Ann" }, vet: { name: "Bo" }, home: { name: "Ann", street: "Elm" } })).toBe(
+    true,
+  );
   expect(pet({ ...base, kind: "cow" })).toBe(false);
   expect(pet({ ...base, owner: {} })).toBe(false); // the $ref still asserts
   expect(pet({ ...base, home: { name: "Ann" } })).toBe(false); // the moved `required` still asserts
@@ -86,7 +99,12 @@ test("the validators accept and refuse what the 3.1 reading says", async () => {
   expect([pet({ ...base, homeStreet: "Elm" }), pet({ ...base, homeStreet: "E" })]).toEqual([true, false]);
   expect([pet({ ...base, size: "L" }), pet({ ...base, size: "XL" })]).toEqual([true, false]);
   const event = await emittedValidator(run.out, "PetEvent");
-  expect([event({ type: "fed", grams: 0 }), event({ type: "walked", minutes: null }), event({ type: "fed" }), event({ type: "slept" })]).toEqual([true, true, false, false]);
+  expect([
+    event({ type: "fed", grams: 0 }),
+    event({ type: "walked", minutes: null }),
+    event({ type: "fed" }),
+    event({ type: "slept" }),
+  ]).toEqual([true, true, false, false]);
 });
 
 test("the document read is the 3.1 document: openapi.json equals the 3.1 version's, and diff finds no change between the two", async () => {
@@ -99,14 +117,20 @@ test("the document read is the 3.1 document: openapi.json equals the 3.1 version
   expect(diff.code).toBe(0);
   expect(diff.stdout).toContain("no changes");
   // Not vacuous: a 3.0 `nullable` dropped is a change diff reports.
-  const changed = structuredClone(as31.document) as unknown as { components: { schemas: { Pet: { properties: Record<string, unknown> } } } };
+  const changed = structuredClone(as31.document) as unknown as {
+    components: { schemas: { Pet: { properties: Record<string, unknown> } } };
+  };
   changed.components.schemas.Pet.properties.tag = { type: "string" };
-  expect(diffDocuments(as30.document, changed as never).map((change) => change.pointer)).toContain("/components/schemas/Pet/properties/tag/type");
+  expect(diffDocuments(as30.document, changed as never).map((change) => change.pointer)).toContain(
+    "/components/schemas/Pet/properties/tag/type",
+  );
 });
 
 test("the client: typed events from x-item-schema, plain events without it, a JSON answer with nulls, raw bodies sent as given (real HTTP)", async () => {
   const { ApiClient } = (await import(path.join(run.out, "client.ts"))) as {
-    ApiClient: new (options: { baseUrl: string }) => {
+    ApiClient: new (options: {
+      baseUrl: string;
+    }) => {
       watchPet(petId: number): AsyncIterable<unknown>;
       tailLog(): AsyncIterable<unknown>;
       getPet(petId: number): Promise<unknown>;
@@ -116,11 +140,20 @@ test("the client: typed events from x-item-schema, plain events without it, a JS
   const client = new ApiClient({ baseUrl: server.baseUrl });
   const events: unknown[] = [];
   for await (const event of client.watchPet(7)) events.push(event);
-  expect(events).toEqual([{ type: "fed", grams: 20 }, { type: "walked", minutes: null }]);
+  expect(events).toEqual([
+    { type: "fed", grams: 20 },
+    { type: "walked", minutes: null },
+  ]);
   const lines: unknown[] = [];
   for await (const line of client.tailLog()) lines.push(line);
   expect(lines).toEqual([{ event: "line", data: "started", id: "1" }]);
-  expect(await client.getPet(7)).toEqual({ id: 7, name: "Rex", kind: null, owner: null, home: { name: "Ann", street: "Elm" } });
+  expect(await client.getPet(7)).toEqual({
+    id: 7,
+    name: "Rex",
+    kind: null,
+    owner: null,
+    home: { name: "Ann", street: "Elm" },
+  });
   expect(await client.putPhoto(7, new Uint8Array([137, 80, 78, 71]))).toBeUndefined();
   const put = seen.find((request) => request.method === "PUT")!;
   expect([put.url, put.type, [...put.body]]).toEqual(["/pets/7", "image/png", [137, 80, 78, 71]]);
@@ -150,17 +183,40 @@ test("the output and code using it pass tsc --strict; a use that forgets null do
     ].join("\n");
   const tsconfig = path.join(run.out, "tsconfig.json");
   writeFileSync(path.join(run.out, "package.json"), JSON.stringify({ type: "module" }));
-  writeFileSync(tsconfig, JSON.stringify({ compilerOptions: { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2022", "DOM"], noEmit: true, skipLibCheck: true, types: [] }, include: ["*.ts", "validators/*.ts"] }));
+  writeFileSync(
+    tsconfig,
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        target: "ES2022",
+        lib: ["ES2022", "DOM"],
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+      },
+      include: ["*.ts", "validators/*.ts"],
+    }),
+  );
   const tsc = (): string => {
     try {
-      execFileSync(process.execPath, [path.join(REPO, "node_modules/typescript/bin/tsc"), "-p", tsconfig], { encoding: "utf8" });
+      execFileSync(process.execPath, [path.join(REPO, "node_modules/typescript/bin/tsc"), "-p", tsconfig], {
+        encoding: "utf8",
+      });
       return "";
     } catch (error) {
       return (error as { stdout: string }).stdout;
     }
   };
-  writeFileSync(path.join(run.out, "usage.ts"), usage("  if (pet.owner !== null && pet.owner !== undefined) grams += pet.owner.name.length;"));
+  writeFileSync(
+    path.join(run.out, "usage.ts"),
+    usage("  if (pet.owner !== null && pet.owner !== undefined) grams += pet.owner.name.length;"),
+  );
   expect(tsc()).toBe("");
-  writeFileSync(path.join(run.out, "usage.ts"), usage("  if (pet.owner !== undefined) grams += pet.owner.name.length;"));
+  writeFileSync(
+    path.join(run.out, "usage.ts"),
+    usage("  if (pet.owner !== undefined) grams += pet.owner.name.length;"),
+  );
   expect(tsc()).toMatch(/usage\.ts\(7,\d+\): error TS18047: 'pet\.owner' is possibly 'null'/);
 }, 120_000);

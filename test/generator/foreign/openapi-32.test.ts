@@ -34,7 +34,10 @@ const doc32 = (extra = "", version = "3.2.0"): string =>
   ].join("\n");
 
 async function loadError(text: string): Promise<SchemaLoadError> {
-  const error: unknown = await loadSchema("schema.yaml", { cwd: writeTree({ "schema.yaml": text }) }).then(() => undefined, (e: unknown) => e);
+  const error: unknown = await loadSchema("schema.yaml", { cwd: writeTree({ "schema.yaml": text }) }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!isSchemaLoadError(error)) throw new Error(`expected a SchemaLoadError, got ${String(error)}`);
   return error;
 }
@@ -56,9 +59,17 @@ describe("OpenAPI 3.2", () => {
       "    $ref: '#/components/pathItems/One'",
       "    parameters: [{ name: id, in: path, required: true, schema: { type: string } }]",
     ].join("\n");
-    const text = doc32(extra).replace("components:\n", "components:\n  pathItems:\n    One:\n      get:\n        operationId: getItem\n        responses: { '200': { description: The item. } }\n");
+    const text = doc32(extra).replace(
+      "components:\n",
+      "components:\n  pathItems:\n    One:\n      get:\n        operationId: getItem\n        responses: { '200': { description: The item. } }\n",
+    );
     const model = await loadSchema("schema.yaml", { cwd: writeTree({ "schema.yaml": text }) });
-    const found = operationsOf(model.document).map((e) => ({ id: e.op.operationId, httpMethod: e.httpMethod, at: e.at.join("/"), params: e.item.parameters?.length ?? 0 }));
+    const found = operationsOf(model.document).map((e) => ({
+      id: e.op.operationId,
+      httpMethod: e.httpMethod,
+      at: e.at.join("/"),
+      params: e.item.parameters?.length ?? 0,
+    }));
     expect(found).toEqual([
       { id: "queryItems", httpMethod: "QUERY", at: "paths//items/query", params: 0 },
       { id: "copyItems", httpMethod: "COPY", at: "paths//items/additionalOperations/COPY", params: 0 },
@@ -75,7 +86,12 @@ describe("OpenAPI 3.2", () => {
   });
 
   test("the same 3.2-only field (itemSchema) in a 3.1 document fails the 3.1 meta-schema", async () => {
-    const error = await loadError(doc32("", "3.1.0").replace("$self: https://example.test/openapi.yaml\n", "").replace("kind: nav, summary: Items", "description: Items").replace("    query:", "    get:"));
+    const error = await loadError(
+      doc32("", "3.1.0")
+        .replace("$self: https://example.test/openapi.yaml\n", "")
+        .replace("kind: nav, summary: Items", "description: Items")
+        .replace("    query:", "    get:"),
+    );
     expect(error.code).toBe("not-openapi-31");
     expect(error.fix).toContain("OpenAPI 3.1 specification");
     expect(error.problems.map((p) => p.pointer).join(" ")).toContain("itemSchema");
@@ -105,7 +121,9 @@ test("a 3.1 Path Item that is a $ref to components.pathItems loads and its opera
     "        responses: { '200': { description: The pet. } }",
   ].join("\n");
   const model = await loadSchema("schema.yaml", { cwd: writeTree({ "schema.yaml": text }) });
-  expect(operationsOf(model.document).map((e) => `${e.httpMethod} ${e.path} ${e.op.operationId}`)).toEqual(["GET /pets/{id} getPet"]);
+  expect(operationsOf(model.document).map((e) => `${e.httpMethod} ${e.path} ${e.op.operationId}`)).toEqual([
+    "GET /pets/{id} getPet",
+  ]);
 });
 
 test("a 3.2 `in: querystring` parameter is left out of the client with a warning naming it, not dropped silently into an empty `params: {}`", async () => {
@@ -128,6 +146,9 @@ test("a 3.2 `in: querystring` parameter is left out of the client with a warning
   expect(JSON.stringify(list)).toContain("X-Limit");
   expect(JSON.stringify(list)).not.toContain("selection");
   expect(clientReport(model).leftOut).toEqual([
-    { pointer: "/paths/~1items/get/parameters/0", reason: expect.stringMatching(/the `in: querystring` parameter "selection" \(OpenAPI 3\.2\) is left out/) },
+    {
+      pointer: "/paths/~1items/get/parameters/0",
+      reason: expect.stringMatching(/the `in: querystring` parameter "selection" \(OpenAPI 3\.2\) is left out/),
+    },
   ]);
 });

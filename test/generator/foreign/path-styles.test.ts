@@ -71,7 +71,9 @@ const seen: string[] = [];
 
 beforeAll(async () => {
   const out = await genQuietly(path.join(writeTree({ "styles.yaml": SCHEMA }), "styles.yaml"));
-  const { ApiClient } = (await import(path.join(out, "client.ts"))) as { ApiClient: new (options: { baseUrl: string }) => Client };
+  const { ApiClient } = (await import(path.join(out, "client.ts"))) as {
+    ApiClient: new (options: { baseUrl: string }) => Client;
+  };
   server = await localServer((request, response) => {
     seen.push(request.url!);
     response.writeHead(204).end();

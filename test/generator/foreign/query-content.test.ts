@@ -37,7 +37,9 @@ let server: LocalServer;
 let baseUrl = "";
 const urls: string[] = [];
 interface SearchClient {
-  searchIssues(params?: { query?: { filter?: { status?: string; since?: number }; page?: { size?: number } } }): Promise<string[]>;
+  searchIssues(params?: {
+    query?: { filter?: { status?: string; since?: number }; page?: { size?: number } };
+  }): Promise<string[]>;
 }
 let ApiClient: new (options: { baseUrl: string }) => SearchClient;
 
@@ -55,7 +57,9 @@ afterAll(() => server.close());
 
 test("the content-described parameter is one JSON text; the schema-described object stays form-exploded", async () => {
   const client = new ApiClient({ baseUrl });
-  expect(await client.searchIssues({ query: { filter: { status: "open", since: 2 }, page: { size: 5 } } })).toEqual(["ISSUE-1"]);
+  expect(await client.searchIssues({ query: { filter: { status: "open", since: 2 }, page: { size: 5 } } })).toEqual([
+    "ISSUE-1",
+  ]);
   const query = new URL(urls[0]!, baseUrl).searchParams;
   expect(JSON.parse(query.get("filter")!)).toEqual({ status: "open", since: 2 });
   expect(query.get("size")).toBe("5");

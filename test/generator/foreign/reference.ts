@@ -31,20 +31,37 @@ export async function referenceCoverage(file: string): Promise<Coverage> {
   const source = ts.createSourceFile("reference.ts", text, ts.ScriptTarget.ES2022, true);
   const schemas: string[] = [];
   for (const group of members(source, "components") ?? []) {
-    if (keyOf(group) !== "schemas" || !ts.isPropertySignature(group) || !group.type || !ts.isTypeLiteralNode(group.type)) continue;
+    if (
+      keyOf(group) !== "schemas" ||
+      !ts.isPropertySignature(group) ||
+      !group.type ||
+      !ts.isTypeLiteralNode(group.type)
+    )
+      continue;
     for (const schema of group.type.members) schemas.push(keyOf(schema));
   }
   // A Path Item `$ref` becomes `components["pathItems"]["Name"]`: its methods are that literal's.
   const pathItems = new Map<string, ts.TypeLiteralNode>();
   for (const group of members(source, "components") ?? []) {
-    if (keyOf(group) !== "pathItems" || !ts.isPropertySignature(group) || !group.type || !ts.isTypeLiteralNode(group.type)) continue;
-    for (const item of group.type.members) if (ts.isPropertySignature(item) && item.type && ts.isTypeLiteralNode(item.type)) pathItems.set(keyOf(item), item.type);
+    if (
+      keyOf(group) !== "pathItems" ||
+      !ts.isPropertySignature(group) ||
+      !group.type ||
+      !ts.isTypeLiteralNode(group.type)
+    )
+      continue;
+    for (const item of group.type.members)
+      if (ts.isPropertySignature(item) && item.type && ts.isTypeLiteralNode(item.type))
+        pathItems.set(keyOf(item), item.type);
   }
   const literalOf = (type: ts.TypeNode | undefined): ts.TypeLiteralNode | undefined => {
     if (type === undefined) return undefined;
     if (ts.isTypeLiteralNode(type)) return type;
-    if (!ts.isIndexedAccessTypeNode(type) || type.objectType.getText().replace(/\s/g, "") !== 'components["pathItems"]') return undefined;
-    return ts.isLiteralTypeNode(type.indexType) && ts.isStringLiteral(type.indexType.literal) ? pathItems.get(type.indexType.literal.text) : undefined;
+    if (!ts.isIndexedAccessTypeNode(type) || type.objectType.getText().replace(/\s/g, "") !== 'components["pathItems"]')
+      return undefined;
+    return ts.isLiteralTypeNode(type.indexType) && ts.isStringLiteral(type.indexType.literal)
+      ? pathItems.get(type.indexType.literal.text)
+      : undefined;
   };
   const operations: string[] = [];
   for (const pathMember of members(source, "paths") ?? []) {
@@ -52,7 +69,13 @@ export async function referenceCoverage(file: string): Promise<Coverage> {
     if (literal === undefined) continue;
     for (const method of literal.members) {
       const key = keyOf(method);
-      if (key === "parameters" || !ts.isPropertySignature(method) || !method.type || method.type.kind === ts.SyntaxKind.NeverKeyword) continue;
+      if (
+        key === "parameters" ||
+        !ts.isPropertySignature(method) ||
+        !method.type ||
+        method.type.kind === ts.SyntaxKind.NeverKeyword
+      )
+        continue;
       operations.push(`${key.toUpperCase()} ${keyOf(pathMember)}`);
     }
   }
@@ -60,11 +83,19 @@ export async function referenceCoverage(file: string): Promise<Coverage> {
 }
 
 /** The exported type names of a generated types.ts, and the method names of the client interface `client` in client.ts. */
-export function generatedCoverage(typesTs: string, clientTs: string, client: string): { types: Set<string>; methods: Set<string> } {
+export function generatedCoverage(
+  typesTs: string,
+  clientTs: string,
+  client: string,
+): { types: Set<string>; methods: Set<string> } {
   const types = new Set<string>();
   const typesSource = ts.createSourceFile("types.ts", typesTs, ts.ScriptTarget.ES2022, true);
   for (const statement of typesSource.statements) {
-    if ((ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) && statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) types.add(statement.name.text);
+    if (
+      (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) &&
+      statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
+    )
+      types.add(statement.name.text);
   }
   const clientSource = ts.createSourceFile("client.ts", clientTs, ts.ScriptTarget.ES2022, true);
   const methods = new Set((members(clientSource, client) ?? []).map(keyOf));

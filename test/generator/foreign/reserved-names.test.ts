@@ -15,7 +15,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { genAll, REPO, tempDir, writeTree, localServer, type LocalServer } from "../support.js";
 
-const PATH_PARAMS = ["class", "default", "a.b", "a-b", "body"].map((name) => `      - { name: ${name}, in: path, required: true, schema: { type: string } }`).join("\n");
+const PATH_PARAMS = ["class", "default", "a.b", "a-b", "body"]
+  .map((name) => `      - { name: ${name}, in: path, required: true, schema: { type: string } }`)
+  .join("\n");
 const SCHEMA = `openapi: 3.1.0
 info: { title: Reserved, version: "1" }
 paths:
@@ -46,7 +48,14 @@ const out = path.join(root, "gen");
 let stderr = "";
 
 interface ReservedClient {
-  delete(a: string, b: string, c: string, d: string, e: string, params?: { query?: { options?: string } }): Promise<unknown>;
+  delete(
+    a: string,
+    b: string,
+    c: string,
+    d: string,
+    e: string,
+    params?: { query?: { options?: string } },
+  ): Promise<unknown>;
   class(a: string, b: string, c: string, d: string, e: string, body: { n?: number }): Promise<undefined>;
   operation(a: string, b: string, c: string, d: string, e: string): Promise<undefined>;
   then_(): Promise<undefined>;
@@ -62,7 +71,8 @@ beforeAll(async () => {
   expect(run.code).toBe(0);
   server = await localServer((request, response) => {
     seen.push(`${request.method} ${request.url}`);
-    if (request.method === "GET" && request.url!.startsWith("/things")) response.writeHead(200, { "content-type": "application/json" }).end("{}");
+    if (request.method === "GET" && request.url!.startsWith("/things"))
+      response.writeHead(200, { "content-type": "application/json" }).end("{}");
     else response.writeHead(204).end();
   });
   baseUrl = server.baseUrl;
@@ -76,12 +86,20 @@ test("gen exits 0 without an error or a warning", () => {
 
 test("reserved path parameters and operation names get a trailing _ where a binding needs one", () => {
   const operations = readFileSync(path.join(out, "operations.ts"), "utf8");
-  expect(operations).toContain("export const delete_: (client: ApiCore, class_: string, default_: string, aB: string, aB_: string, body_: string, params?:");
-  expect(operations).toContain("export const class_: (client: ApiCore, class_: string, default_: string, aB: string, aB_: string, body_: string, body: { n?: number;");
-  expect(operations).toContain('export const operation_: (client: ApiCore, class_: string, default_: string, aB: string, aB_: string, body_: string, options?: ApiCallOptions) => Promise<undefined> = /* @__PURE__ */ operation("operation", ');
+  expect(operations).toContain(
+    "export const delete_: (client: ApiCore, class_: string, default_: string, aB: string, aB_: string, body_: string, params?:",
+  );
+  expect(operations).toContain(
+    "export const class_: (client: ApiCore, class_: string, default_: string, aB: string, aB_: string, body_: string, body: { n?: number;",
+  );
+  expect(operations).toContain(
+    'export const operation_: (client: ApiCore, class_: string, default_: string, aB: string, aB_: string, body_: string, options?: ApiCallOptions) => Promise<undefined> = /* @__PURE__ */ operation("operation", ',
+  );
   const client = readFileSync(path.join(out, "client.ts"), "utf8");
   // A method may be named by a reserved word; only `then` would change what the object is.
-  expect(client).toContain("  delete(class_: string, default_: string, aB: string, aB_: string, body_: string, params?:");
+  expect(client).toContain(
+    "  delete(class_: string, default_: string, aB: string, aB_: string, body_: string, params?:",
+  );
   expect(client).toContain("  class(class_: string,");
   expect(client).toContain("  then_(options?: ApiCallOptions): Promise<undefined>;");
   expect(client).not.toMatch(/^ {2}then\(/m);
@@ -94,10 +112,26 @@ describe.each([
   test("the output passes", () => {
     const tsconfig = path.join(root, `tsconfig.${resolution}.json`);
     writeFileSync(path.join(root, "package.json"), JSON.stringify({ type: "module" }));
-    writeFileSync(tsconfig, JSON.stringify({ compilerOptions: { strict: true, ...moduleOptions, target: "ES2022", lib: ["ES2022", "DOM"], noEmit: true, skipLibCheck: true, types: [] }, include: ["gen/**/*.ts"] }));
+    writeFileSync(
+      tsconfig,
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          ...moduleOptions,
+          target: "ES2022",
+          lib: ["ES2022", "DOM"],
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        include: ["gen/**/*.ts"],
+      }),
+    );
     let output = "";
     try {
-      execFileSync(process.execPath, [path.join(REPO, "node_modules/typescript/bin/tsc"), "-p", tsconfig], { encoding: "utf8" });
+      execFileSync(process.execPath, [path.join(REPO, "node_modules/typescript/bin/tsc"), "-p", tsconfig], {
+        encoding: "utf8",
+      });
     } catch (error) {
       output = (error as { stdout?: string }).stdout ?? String(error);
     }
@@ -106,14 +140,18 @@ describe.each([
 });
 
 test("over HTTP each argument fills its own path segment, through the client and through the operation functions", async () => {
-  const { ApiClient } = (await import(path.join(out, "client.ts"))) as { ApiClient: new (options: { baseUrl: string }) => ReservedClient };
+  const { ApiClient } = (await import(path.join(out, "client.ts"))) as {
+    ApiClient: new (options: { baseUrl: string }) => ReservedClient;
+  };
   const client = new ApiClient({ baseUrl });
   const args = ["c1", "d2", "ab3", "ab4", "b5"] as const;
   await client.delete(...args, { query: { options: "q" } });
   await client.class(...args, { n: 1 });
   await client.operation(...args);
   await client.then_();
-  const fns = (await import(path.join(out, "operations.ts"))) as Record<string, Fn> & { ApiCore: new (options: { baseUrl: string }) => unknown };
+  const fns = (await import(path.join(out, "operations.ts"))) as Record<string, Fn> & {
+    ApiCore: new (options: { baseUrl: string }) => unknown;
+  };
   const core = new fns.ApiCore({ baseUrl });
   await fns.delete_!(core, ...args);
   await fns.class_!(core, ...args, { n: 2 });

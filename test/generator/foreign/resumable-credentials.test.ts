@@ -18,11 +18,18 @@ interface Client {
   createRun(body: object): Promise<{ runId: string }>;
   streamRun(runId: string): AsyncIterable<{ type: string }>;
 }
-let ApiClient: new (options: { baseUrl: string; workspace: string; credentials?: Record<string, unknown>; maxRetries?: number }) => Client;
+let ApiClient: new (options: {
+  baseUrl: string;
+  workspace: string;
+  credentials?: Record<string, unknown>;
+  maxRetries?: number;
+}) => Client;
 let server: MockServer;
 
 beforeAll(async () => {
-  const doc = parse(readFileSync(path.join(REPO, "schema/openapi.yaml"), "utf8")) as { components: { securitySchemes: Record<string, unknown> } };
+  const doc = parse(readFileSync(path.join(REPO, "schema/openapi.yaml"), "utf8")) as {
+    components: { securitySchemes: Record<string, unknown> };
+  };
   doc.components.securitySchemes["basicAuth"] = { type: "http", scheme: "basic" };
   const { out, code, stderr } = await genAll(path.join(writeTree({ "api.json": JSON.stringify(doc) }), "api.json"));
   expect(stderr).not.toMatch(/^error/m);
@@ -33,10 +40,18 @@ beforeAll(async () => {
 
 afterAll(() => server?.close());
 
-test.each(["bearerAuth", "apiKeyHeader"])("credentials: { %s }: the run is created and its stream read to the end", async (scheme) => {
-  const client = new ApiClient({ baseUrl: server.url, workspace: server.workspace, credentials: { [scheme]: server.apiKey }, maxRetries: 0 });
-  const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "hi" });
-  const types: string[] = [];
-  for await (const item of client.streamRun(runId)) types.push(item.type);
-  expect(types.at(-1)).toBe("result");
-});
+test.each(["bearerAuth", "apiKeyHeader"])(
+  "credentials: { %s }: the run is created and its stream read to the end",
+  async (scheme) => {
+    const client = new ApiClient({
+      baseUrl: server.url,
+      workspace: server.workspace,
+      credentials: { [scheme]: server.apiKey },
+      maxRetries: 0,
+    });
+    const { runId } = await client.createRun({ systemPrompt: "You are helpful.", prompt: "hi" });
+    const types: string[] = [];
+    for await (const item of client.streamRun(runId)) types.push(item.type);
+    expect(types.at(-1)).toBe("result");
+  },
+);

@@ -23,7 +23,11 @@ const seen: IncomingMessage[] = [];
 
 /** The generated client module, loaded from the temp folder. */
 interface TickerClient {
-  streamQuotes(market: string, params: { query: { symbols: string[] }; header?: { "X-Request-Id"?: string } }, options?: { signal?: AbortSignal }): AsyncIterable<{ event: string; data: Record<string, unknown> }>;
+  streamQuotes(
+    market: string,
+    params: { query: { symbols: string[] }; header?: { "X-Request-Id"?: string } },
+    options?: { signal?: AbortSignal },
+  ): AsyncIterable<{ event: string; data: Record<string, unknown> }>;
   getTrades(params?: { query?: { limit?: number } }): AsyncIterable<{ symbol: string; quantity: number }>;
   searchQuotes(body: { prefix?: string }): Promise<unknown>;
   headHealth(): Promise<undefined>;
@@ -47,7 +51,7 @@ beforeAll(async () => {
       response.writeHead(200, { "content-type": "text/event-stream" });
       response.write(': heartbeat\n\nevent: quote\ndata: {"symbol":"ACME","price":12.5}\n\n');
       // An event split across writes, and one told apart by `event` only.
-      response.write("event: halt\ndata: {\"symbol\":\"ACME\",");
+      response.write('event: halt\ndata: {"symbol":"ACME",');
       setTimeout(() => response.end('"reason":"news"}\n\nevent: quote\ndata: {"symbol":"INIT","price":3}\n\n'), 10);
     } else {
       response.writeHead(200, { "content-type": "application/jsonl" });
@@ -64,7 +68,11 @@ describe("generated client for OpenAPI 3.2 itemSchema streams", () => {
   test("an SSE stream: items typed by itemSchema, told apart by event, JSON data decoded; parameters and the API key sent", async () => {
     const client = new ApiClient({ baseUrl, credentials: { tickerKey: "key-123" } });
     const items = [];
-    for await (const item of client.streamQuotes("nyse", { query: { symbols: ["ACME", "INIT"] }, header: { "X-Request-Id": "r-1" } })) items.push(item);
+    for await (const item of client.streamQuotes("nyse", {
+      query: { symbols: ["ACME", "INIT"] },
+      header: { "X-Request-Id": "r-1" },
+    }))
+      items.push(item);
     expect(items).toEqual([
       { event: "quote", data: { symbol: "ACME", price: 12.5 }, id: "" },
       { event: "halt", data: { symbol: "ACME", reason: "news" }, id: "" },
@@ -78,7 +86,10 @@ describe("generated client for OpenAPI 3.2 itemSchema streams", () => {
   });
 
   test("a JSON-lines stream split across chunks, with basic credentials (the API key is not sent: the operation needs basic)", async () => {
-    const client = new ApiClient({ baseUrl, credentials: { basicAuth: { username: "ann", password: "pä55" }, tickerKey: "key-123" } });
+    const client = new ApiClient({
+      baseUrl,
+      credentials: { basicAuth: { username: "ann", password: "pä55" }, tickerKey: "key-123" },
+    });
     const trades = [];
     for await (const trade of client.getTrades({ query: { limit: 2 } })) trades.push(trade);
     expect(trades).toEqual([
@@ -95,7 +106,11 @@ describe("generated client for OpenAPI 3.2 itemSchema streams", () => {
     const client = new ApiClient({ baseUrl, credentials: { tickerKey: "key-123" } });
     expect(await client.searchQuotes({ prefix: "AC" })).toEqual([{ symbol: "ACME", price: 1 }]);
     expect(await client.headHealth()).toBeUndefined();
-    expect(seen.filter((r) => r.method === "QUERY" || r.method === "HEAD").map((r) => `${r.method} ${r.url} ${r.headers["x-ticker-key"] ?? "-"}`)).toEqual(["QUERY /quotes/search key-123", "HEAD /health -"]);
+    expect(
+      seen
+        .filter((r) => r.method === "QUERY" || r.method === "HEAD")
+        .map((r) => `${r.method} ${r.url} ${r.headers["x-ticker-key"] ?? "-"}`),
+    ).toEqual(["QUERY /quotes/search key-123", "HEAD /health -"]);
   });
 
   test("the output and code narrowing its items pass tsc --strict; a wrong use does not", () => {
@@ -113,19 +128,44 @@ describe("generated client for OpenAPI 3.2 itemSchema streams", () => {
         "",
       ].join("\n");
     const tsconfig = path.join(out, "tsconfig.json");
-    writeFileSync(tsconfig, JSON.stringify({ compilerOptions: { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2022", "DOM"], noEmit: true, skipLibCheck: true, types: [] }, include: ["*.ts", "validators/*.ts"] }));
+    writeFileSync(
+      tsconfig,
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          target: "ES2022",
+          lib: ["ES2022", "DOM"],
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        include: ["*.ts", "validators/*.ts"],
+      }),
+    );
     const tsc = (): string => {
       try {
-        execFileSync(process.execPath, [path.join(REPO, "node_modules/typescript/bin/tsc"), "-p", tsconfig], { encoding: "utf8" });
+        execFileSync(process.execPath, [path.join(REPO, "node_modules/typescript/bin/tsc"), "-p", tsconfig], {
+          encoding: "utf8",
+        });
         return "";
       } catch (error) {
         return (error as { stdout: string }).stdout;
       }
     };
-    writeFileSync(path.join(out, "usage.ts"), usage('    if (item.event === "quote") total += item.data.price;\n    else { const reason: "news" | "volatility" = item.data.reason; void reason; }'));
+    writeFileSync(
+      path.join(out, "usage.ts"),
+      usage(
+        '    if (item.event === "quote") total += item.data.price;\n    else { const reason: "news" | "volatility" = item.data.reason; void reason; }',
+      ),
+    );
     expect(tsc()).toBe("");
     // A quote declares no `reason` (an open object: it is `unknown` there): narrowing by `event` is what types `data`.
-    writeFileSync(path.join(out, "usage.ts"), usage('    if (item.event === "quote") { const reason: string = item.data.reason; void reason; }'));
+    writeFileSync(
+      path.join(out, "usage.ts"),
+      usage('    if (item.event === "quote") { const reason: string = item.data.reason; void reason; }'),
+    );
     expect(tsc()).toMatch(/usage\.ts\(5,\d+\): error TS2322: Type 'unknown' is not assignable to type 'string'/);
   }, 120_000);
 });

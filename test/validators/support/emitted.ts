@@ -11,7 +11,12 @@ import { pathToFileURL } from "node:url";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { emitValidators } from "../../../generator/emit/validators.js";
 import { addComponents, componentRef, createValidatorAjv } from "../../../generator/emit/validators/ajv.js";
-import { allErrorsFile, allErrorsName, validatorFile, validatorName } from "../../../generator/emit/validators/names.js";
+import {
+  allErrorsFile,
+  allErrorsName,
+  validatorFile,
+  validatorName,
+} from "../../../generator/emit/validators/names.js";
 import type { EmittedFile, LoadedSchema } from "../../../generator/model.js";
 
 export interface AnyValidator {
@@ -62,7 +67,10 @@ export async function emitToTempDir(model: LoadedSchema): Promise<EmittedValidat
 }
 
 /** Live ajv (compiled at run time) with the emitter's options and keywords (`allErrors` for the all-errors builds). */
-export function liveValidators(model: LoadedSchema, { allErrors = false }: { allErrors?: boolean } = {}): (name: string) => AnyValidator {
+export function liveValidators(
+  model: LoadedSchema,
+  { allErrors = false }: { allErrors?: boolean } = {},
+): (name: string) => AnyValidator {
   const ajv = createValidatorAjv(allErrors ? { allErrors } : {});
   addComponents(ajv, model.schemas);
   return (name) => {
