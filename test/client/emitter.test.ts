@@ -126,6 +126,7 @@ describe("client emitter", () => {
     expect(ops["createRun"]!.body).toEqual({
       validate: "validateRunCreateRequest",
       validateAll: "validateRunCreateRequestAllErrors",
+      allErrorsFile: "run-create-request.all-errors",
     });
     // The table entries: protocol facts from the schema's x- keywords, as data.
     // (No `security`: `apiKey` stands for both of MANTYX's schemes; see the test of that rule below.)

@@ -77,12 +77,16 @@ describe("item stream: one decoding step per chunk, one item per next()", () => 
     const all = bytes(frames('{"n":1}', '{"n":2}', "not json", '{"n":3}'));
     await fc.assert(
       fc.asyncProperty(cuts, async (c) => {
-        const { got, error, log } = await run({ mode: "sse-data" }, cutAt(all, c));
+        const parts = cutAt(all, c);
+        const { got, error, log } = await run({ mode: "sse-data" }, parts);
         expect(got).toEqual([{ n: 1 }, { n: 2 }]);
         expect(error).toBeInstanceOf(StreamDecodeError);
         expect(error).toMatchObject({ type: "invalid-json", frame: { data: "not json" } });
-        // The source is let go of, not left open.
-        expect(log.cancelled || log.pulls > c.length).toBe(true);
+        // The source is let go of, not left open: cancelled, or already read
+        // to its close (the pull after the last part), which the body's
+        // read-ahead can reach before the error is thrown. Counted against the
+        // parts, not the cuts: repeated or zero cuts make fewer parts.
+        expect(log.cancelled || log.pulls > parts.length).toBe(true);
       }),
       { numRuns: 60 },
     );
