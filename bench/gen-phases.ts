@@ -37,7 +37,7 @@ for (const level of ["strict", "all-errors", "receive"] as const) {
   lap(`ajv compile, ${level} level (${levelComponents(model, level).length} components)`);
 }
 for (const emitter of EMITTERS) {
-  await emitter.emit(model, { levelThread: () => undefined, levels });
+  await emitter.emit(model, { levelThread: () => undefined, levels, names: levels.names });
   lap(`emit ${emitter.name}`);
 }
 rows.push(["total", (cpu() - started).toFixed(0), "", ""]);

@@ -9,6 +9,7 @@
 import type { OpenAPIObject, SchemaObject } from "openapi3-ts/oas31";
 import type { Diagnostic } from "./diagnostics.js";
 import type { LevelThread } from "./emit/validators/level-thread.js";
+import type { ComponentNames } from "./emit/component-names.js";
 import type { Levels } from "./emit/validators/levels.js";
 
 export interface LoadedSchema {
@@ -64,6 +65,8 @@ export interface EmitContext {
    * with the same functions.
    */
   readonly levels: Levels;
+  /** The run's names of the components in generated code (emit/component-names.ts), the same for every emitter. */
+  readonly names: ComponentNames;
 }
 
 /** What an emitter gives: its files, and what it says about them (degraded or left out), for `gen` to print. */

@@ -28,9 +28,9 @@ import { header } from "../header.js";
 import { templateEnvironment, type TemplateFile } from "../templates.js";
 import type { Diagnostic } from "../diagnostics.js";
 import { entrySource, type TableEntry } from "./client/table-entry.js";
-import type { EmitResult, Emitter, LoadedSchema } from "../model.js";
+import type { EmitContext, EmitResult, Emitter, LoadedSchema } from "../model.js";
 import { bindingName, IDENTIFIER } from "./identifier.js";
-import { componentNames } from "./component-names.js";
+import { componentNames, type ComponentNames } from "./component-names.js";
 import { answerOf, bodyOf, clientOptionOf, parametersOf, type ParamShape } from "./client/shapes.js";
 import { InlineTypes, printed, type PrintedType } from "./client/inline-types.js";
 import { apiKeyStandsFor, requirementsOf, securityModel, type SecurityModel } from "./client/security.js";
@@ -142,7 +142,7 @@ function groupType(params: readonly ParamShape[]): PrintedType {
 
 /** What the client degrades or leaves out for `model` (the emitter's diagnostics; builds the operation data again). */
 export function clientReport(model: LoadedSchema): ClientReport {
-  return operationTable(model).report;
+  return operationTable(model, componentNames(model)).report;
 }
 
 /** Whether the client takes `credentials` by scheme: the schema has schemes that `apiKey` does not stand for (./client/security.ts). */
@@ -156,15 +156,17 @@ const takesSchemeCredentials = (doc: OpenAPIObject, security: SecurityModel): bo
 
 /** The client's operations, as data: one per table entry, by name. */
 export function operationData(model: LoadedSchema): OperationData[] {
-  return operationTable(model).operations;
+  return operationTable(model, componentNames(model)).operations;
 }
 
-/** The operations, and what building them degraded or left out. */
-function operationTable(model: LoadedSchema): { operations: OperationData[]; report: ClientReport } {
+/** The operations, and what building them degraded or left out; components named by `naming`. */
+function operationTable(
+  model: LoadedSchema,
+  naming: ComponentNames,
+): { operations: OperationData[]; report: ClientReport } {
   const doc = model.document;
   const ops: OperationData[] = [];
-  const types = new InlineTypes(model);
-  const naming = componentNames(model);
+  const types = new InlineTypes(model, naming);
   const security = securityModel(doc);
   const leftOut: { pointer: string; reason: string }[] = [...security.unsupported];
   const entries = operationsOf(doc);
@@ -449,8 +451,9 @@ export function createRenderer(file: TemplateFile = "client.ts.hbs"): (data: unk
   return (data) => main(data);
 }
 
-export function emitClient(model: LoadedSchema): EmitResult {
-  const { operations, report } = operationTable(model);
+/** The client's files for `model`; `context` gives the run's component names. */
+export function emitClient(model: LoadedSchema, context: Pick<EmitContext, "names">): EmitResult {
+  const { operations, report } = operationTable(model, context.names);
   // Each validator from its own module, not from validators/index.js: in
   // plain Node (no bundler to drop the rest) importing the client then loads
   // the request bodies' validators only, not all of them.

@@ -64,20 +64,17 @@ export interface ComponentNames {
   readonly renamed: readonly RenamedComponent[];
 }
 
-const cache = new WeakMap<LoadedSchema, ComponentNames>();
-
-/** The names of `model`'s components (computed once per model). */
+/**
+ * The names of `model`'s components. A pure function of the model:
+ * `generate` computes it once per run and hands it to the emitters as
+ * `context.names` (the level thread computes its own copy: the same names).
+ */
 export function componentNames(model: LoadedSchema): ComponentNames {
-  let names = cache.get(model);
-  if (names === undefined) {
-    names = allocateComponentNames(
-      Object.keys(model.schemas),
-      requestBodyComponents(model.document),
-      receivedComponents(model.document),
-    );
-    cache.set(model, names);
-  }
-  return names;
+  return allocateComponentNames(
+    Object.keys(model.schemas),
+    requestBodyComponents(model.document),
+    receivedComponents(model.document),
+  );
 }
 
 /** The file (without `.js`) of the validator of type `type`: validators/names.ts `validatorFile`'s rule. */

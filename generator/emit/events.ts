@@ -78,11 +78,11 @@ function streamBlock(names: ComponentNames, stream: EventStream, short: boolean)
   return lines.join("\n");
 }
 
-export function emitEvents(model: LoadedSchema): EmittedFile[] {
+/** events.ts for `model`, or no file where it has no event stream; `names` are the run's (`context.names`). */
+export function emitEvents(model: LoadedSchema, names: ComponentNames = componentNames(model)): EmittedFile[] {
   const streams = eventStreams(model);
   if (streams.length === 0) return [];
   const flat = streams.some((s) => s.payload !== undefined);
-  const names = componentNames(model);
   const imports = streams.map(
     (s) => `import { ${names.receiveName(s.component)} } from "./validators/${names.receiveFile(s.component)}.js";`,
   );
@@ -122,5 +122,5 @@ export function emitEvents(model: LoadedSchema): EmittedFile[] {
 
 export const eventsEmitter: Emitter = {
   name: "events",
-  emit: (model) => ({ files: emitEvents(model), diagnostics: [] }),
+  emit: (model, context) => ({ files: emitEvents(model, context.names), diagnostics: [] }),
 };

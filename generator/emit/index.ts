@@ -3,13 +3,15 @@
  * (protobuf-es `createEcmaScriptPlugin` style): each is
  * `(model, context) -> { files, diagnostics }` (../model.ts). `generate`
  * runs them all, owns what they share (the context: the validators' level
- * thread, which it ends when the run ends, and the levels' ajv instances), and hands the files to the
+ * thread, which it ends when the run ends, the levels' ajv instances, and the
+ * components' names), and hands the files to the
  * header step (generator/header.ts).
  */
 import type { Diagnostic } from "../diagnostics.js";
 import { finalizeFiles, type Produced } from "../header.js";
 import type { EmitContext, EmitResult, EmittedFile, Emitter, LoadedSchema } from "../model.js";
 import { clientEmitter } from "./client.js";
+import { componentNames } from "./component-names.js";
 import { eventsEmitter } from "./events.js";
 import { fixturesEmitter } from "./fixtures.js";
 import { typesEmitter } from "./types.js";
@@ -57,9 +59,11 @@ export interface Generated {
 export async function generate(model: LoadedSchema, emitters: readonly Emitter[] = EMITTERS): Promise<Generated> {
   const runs: Array<Promise<EmitResult>> = [];
   let thread: { value: LevelThread | undefined } | undefined;
+  const names = componentNames(model);
   const context: EmitContext = {
     levelThread: () => (thread ??= { value: openLevelThread(model) }).value,
-    levels: createLevels(model),
+    levels: createLevels(model, names),
+    names,
   };
   // Started before the first emitter, the validators' level thread works while the types are emitted.
   if (emitters.some((emitter) => emitter.name === "validators")) context.levelThread();

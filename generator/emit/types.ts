@@ -19,15 +19,15 @@ import { formatPointer } from "../load/json-pointer.js";
 import type { Emitter, LoadedSchema } from "../model.js";
 import { discriminatedUnion } from "./types/discriminator.js";
 import { docLines, renderJsDoc } from "./types/jsdoc.js";
-import { componentNames } from "./component-names.js";
+import { componentNames, type ComponentNames } from "./component-names.js";
 import { camelCase, pascalCase, plural, screamingSnake } from "./types/names.js";
 import { SchemaConverter, excludedStrings, type Site } from "./types/schema-to-ts.js";
 import { printMembers, printType, type TsType } from "./types/ts-type.js";
 
 export const typesEmitter: Emitter = {
   name: "types",
-  emit: (model) => {
-    const { text, degraded } = convertTypes(model);
+  emit: (model, context) => {
+    const { text, degraded } = convertTypes(model, context.names);
     return {
       files: [{ path: "types.ts", contents: text }],
       diagnostics: degraded.map(({ pointer, reason }) => ({
@@ -56,18 +56,17 @@ export interface Degradation {
 
 /** The schemas of `model` that types.ts has as `unknown` because they cannot be represented, in document order (the emitter's diagnostics; converts the schemas again). */
 export function typeDegradations(model: LoadedSchema): Degradation[] {
-  return convertTypes(model).degraded;
+  return convertTypes(model, componentNames(model)).degraded;
 }
 
 /** types.ts for `model`. */
 export function emitTypes(model: LoadedSchema): string {
-  return convertTypes(model).text;
+  return convertTypes(model, componentNames(model)).text;
 }
 
 /** types.ts for `model`, and what it has as `unknown` because it cannot be represented. */
-function convertTypes(model: LoadedSchema): { text: string; degraded: Degradation[] } {
+function convertTypes(model: LoadedSchema, names: ComponentNames): { text: string; degraded: Degradation[] } {
   const degraded: Degradation[] = [];
-  const names = componentNames(model);
   const typeNames = new Map(Object.keys(model.schemas).map((component) => [component, names.type(component)]));
   const taken = new Map<string, string>(
     [...typeNames].map(([component, name]) => [name, `component ${JSON.stringify(component)}`]),

@@ -45,7 +45,7 @@ import { componentDeclarations, indexDeclarations, indexModule } from "./validat
 import { header } from "../header.js";
 import { formatModuleSync } from "./validators/format.js";
 import { LEVEL_MODULES, levelModuleText, levelModuleUnformatted } from "./validators/level-module-text.js";
-import { componentNames, type ComponentNames } from "./component-names.js";
+import type { ComponentNames } from "./component-names.js";
 import { createLevels, levelComponents, type LevelName, type Levels } from "./validators/levels.js";
 import { LEVELS } from "./validators/level-thread.js";
 import { assertPortable } from "./validators/portability.js";
@@ -68,7 +68,7 @@ interface Level {
 
 /** The validator files: the public modules, their declarations, the three shared level modules and index; `levels` is the run's (`context.levels`), or a cache of its own. */
 export function emitValidators(model: LoadedSchema, levels: Levels = createLevels(model)): EmittedFile[] {
-  return validatorFiles(model, (level) => levelModuleText(levels, level, levelRuntime(model, level)));
+  return validatorFiles(model, levels.names, (level) => levelModuleText(levels, level, levelRuntime(model, level)));
 }
 
 /**
@@ -81,7 +81,7 @@ async function emitValidatorsInParallel(model: LoadedSchema, context: EmitContex
   const thread = context.levelThread();
   if (thread === undefined) return emitValidators(model, context.levels);
   checkFileNames(
-    componentNames(model),
+    context.names,
     levelComponents(model, "strict"),
     levelComponents(model, "all-errors"),
     levelComponents(model, "receive"),
@@ -110,7 +110,7 @@ async function emitValidatorsInParallel(model: LoadedSchema, context: EmitContex
     else if ("error" in mine) throw mine.error;
     else texts.set(level, await mine.text);
   }
-  return validatorFiles(model, (level) => texts.get(level)!);
+  return validatorFiles(model, context.names, (level) => texts.get(level)!);
 }
 
 /** The specifier `level`'s shared module imports the runtime by. */
@@ -118,12 +118,15 @@ function levelRuntime(model: LoadedSchema, level: LevelName): string {
   return runtimeImport(model, `${DIR}/${LEVEL_MODULES[level].module}`);
 }
 
-/** The validator files, with each level's shared module text from `moduleText` (asked in the order strict, all-errors, receive). */
-function validatorFiles(model: LoadedSchema, moduleText: (level: LevelName) => string): EmittedFile[] {
+/** The validator files, named by `naming`, with each level's shared module text from `moduleText` (asked in the order strict, all-errors, receive). */
+function validatorFiles(
+  model: LoadedSchema,
+  naming: ComponentNames,
+  moduleText: (level: LevelName) => string,
+): EmittedFile[] {
   const names = levelComponents(model, "strict");
   const bodies = levelComponents(model, "all-errors");
   const received = levelComponents(model, "receive");
-  const naming = componentNames(model);
   checkFileNames(naming, names, bodies, received);
 
   const levels: Level[] = [

@@ -12,9 +12,11 @@ import { loadSchema } from "../../generator/load/index.js";
 import type { EmitContext, EmitResult, LoadedSchema } from "../../generator/model.js";
 
 const root = new URL("../../", import.meta.url);
-/** The client emitter asks nothing of the context: a run without a level thread. */
-/** A context of its own per emit (the client emitter reads neither part). */
-const noThread = (m: LoadedSchema): EmitContext => ({ levelThread: () => undefined, levels: createLevels(m) });
+/** A context of its own per emit, without a level thread (the client emitter reads only the names). */
+const noThread = (m: LoadedSchema): EmitContext => {
+  const levels = createLevels(m);
+  return { levelThread: () => undefined, levels, names: levels.names };
+};
 // As `npm run gen` generates this repository's own client: importing the runtime relatively.
 const model = {
   ...(await loadSchema("schema/openapi.yaml", { cwd: root.pathname })),

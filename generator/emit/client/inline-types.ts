@@ -10,7 +10,7 @@
  */
 import { formatPointer, isPlainObject } from "../../load/json-pointer.js";
 import type { LoadedSchema } from "../../model.js";
-import { componentNames } from "../component-names.js";
+import type { ComponentNames } from "../component-names.js";
 import { SchemaConverter } from "../types/schema-to-ts.js";
 import { printType, type TsType } from "../types/ts-type.js";
 
@@ -32,8 +32,7 @@ export class InlineTypes {
   readonly degraded: ClientDegradation[] = [];
   private current: readonly string[] = [];
 
-  constructor(model: LoadedSchema) {
-    const names = componentNames(model);
+  constructor(model: LoadedSchema, names: ComponentNames) {
     const typeNames = new Map(Object.keys(model.schemas).map((name) => [name, names.type(name)]));
     this.converter = new SchemaConverter({
       document: model.document,

@@ -9,7 +9,7 @@ import { componentRef } from "./ajv.js";
 import { formatModuleSync } from "./format.js";
 import { levelModuleSource } from "./level-module.js";
 import { levelComponents, type LevelName, type Levels } from "./levels.js";
-import { componentNames, type ComponentNames } from "../component-names.js";
+import type { ComponentNames } from "../component-names.js";
 
 /** Each level's shared module (relative to validators/) and the export name of a component's validator there. */
 export const LEVEL_MODULES: Readonly<
@@ -28,7 +28,7 @@ export function levelModuleText(levels: Levels, level: LevelName, runtime: strin
 /** The same text before formatting (./format.ts): what `formatModuleSync` makes `levelModuleText` of, here or on the level thread. */
 export function levelModuleUnformatted(levels: Levels, level: LevelName, runtime: string): string {
   const { exportName } = LEVEL_MODULES[level];
-  const names = componentNames(levels.model);
+  const { names } = levels;
   const exports = new Map(
     levelComponents(levels.model, level).map((name) => [exportName(names, name), componentRef(name)]),
   );

@@ -19,6 +19,7 @@
  */
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { EmitError } from "../../errors.js";
+import { componentNames, type ComponentNames } from "../component-names.js";
 import type { LoadedSchema } from "../../model.js";
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { addComponents, compileComponent, createValidatorAjv } from "./ajv.js";
@@ -45,18 +46,21 @@ export function levelComponents(model: LoadedSchema, level: LevelName): readonly
  */
 export interface Levels {
   readonly model: LoadedSchema;
+  /** The components' names in generated code: the level modules export their validators by them. */
+  readonly names: ComponentNames;
   /** The ajv instance of `level`, its validators compiled (made on the first ask). */
   ajv(level: LevelName): Ajv2020;
   /** `prepareComponents` of the components (at the receive level: of their receive level), made on the first ask: the strict and all-errors instances share one copy. */
   prepared(level: "strict" | "receive"): Record<string, SchemaObject>;
 }
 
-/** An empty cache of `model`'s levels: each is made when first asked. */
-export function createLevels(model: LoadedSchema): Levels {
+/** An empty cache of `model`'s levels: each is made when first asked. `names` are the run's (`context.names`) where it has them. */
+export function createLevels(model: LoadedSchema, names: ComponentNames = componentNames(model)): Levels {
   const instances = new Map<LevelName, Ajv2020>();
   const prepared = new Map<"strict" | "receive", Record<string, SchemaObject>>();
   const levels: Levels = {
     model,
+    names,
     ajv(level) {
       let ajv = instances.get(level);
       if (ajv === undefined) {
