@@ -38,6 +38,7 @@ import { addComponents, componentRef, createValidatorAjv } from "../generator/em
 import { withoutDiscriminators } from "../generator/emit/validators/prepare.js";
 import { loadSchema } from "../generator/load/index.js";
 import { decodeEventBatches } from "../index.js";
+import { alternate, medianRates } from "./alternate.js";
 import { bundle, PROGRAMS, type Bundle, type ProgramName } from "./programs.js";
 import { streamOf } from "./sse.js";
 import type { BenchRow } from "./table.js";
@@ -64,25 +65,9 @@ const MIXED = [
   '"quoted"',
   "and\nnewlines",
 ];
-const ASCII = [
-  "the",
-  "model",
-  "streams",
-  "tokens",
-  "as",
-  "small",
-  "deltas,",
-  "often",
-  "one",
-  "word",
-  "or",
-  "two:",
-  "resume",
-  "naive",
-  ":)",
-  '"quoted"',
-  "and\nnewlines",
-];
+/** The same words with the non-ASCII ones spelled in ASCII. */
+const ASCII_SPELLING: Record<string, string> = { résumé: "resume", naïve: "naive", "😀": ":)" };
+const ASCII = MIXED.map((word) => ASCII_SPELLING[word] ?? word);
 
 /** A stream of assistant_delta frames of token-sized, varied text, `targetBytes` long. */
 export function deltaStream(targetBytes: number, words: readonly string[] = MIXED): Uint8Array {
@@ -148,11 +133,6 @@ async function peerCore(chunks: readonly Uint8Array[], validate: (v: unknown) =>
   return n;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-
 type Check = (v: unknown) => boolean;
 
 /** ajv compiling AgentRunEvent at run time: with the generated validators' options, or plainly (no discriminator: each oneOf branch tried). */
@@ -187,19 +167,8 @@ async function decodeRows(
     () => peerStream(chunks, validate),
     () => peerCore(chunks, validate),
   ];
-  const rates: number[][] = contenders.map(() => []);
-  // Warm all (the JIT settles after a few passes), then rotate the order so
-  // machine noise hits every contender alike.
-  for (let i = 0; i < 2; i++) for (const run of contenders) await run();
-  for (let i = 0; i < runs; i++) {
-    for (let k = 0; k < contenders.length; k++) {
-      const j = (i + k) % contenders.length;
-      const t = performance.now();
-      await contenders[j]!();
-      rates[j]!.push(mb / ((performance.now() - t) / 1000));
-    }
-  }
-  const [oursMBs, streamMBs, coreMBs] = rates.map(median) as [number, number, number];
+  const samples = await alternate(contenders, runs);
+  const [oursMBs, streamMBs, coreMBs] = medianRates(samples, mb, "wallMs") as [number, number, number];
   const note = `${label}: ${mb.toFixed(1)} MB, ${expected} events, 16 KiB chunks, median of ${runs}`;
   return [
     {

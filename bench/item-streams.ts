@@ -36,6 +36,7 @@ import { runCli } from "../generator/cli.js";
 import { EMITTERS } from "../generator/emit/index.js";
 import { createValidatorAjv } from "../generator/emit/validators/ajv.js";
 import { isStream } from "../runtime/client/item-stream.js";
+import { alternate, medianRates } from "./alternate.js";
 import { bundle } from "./programs.js";
 import { streamOf } from "./sse.js";
 import type { BenchRow } from "./table.js";
@@ -169,8 +170,6 @@ async function jsonOnly(datas: readonly string[], check: Check): Promise<number>
   return n;
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
 /** The stream cut at each event's end (a live stream), or in `size`-byte chunks. */
 function cut(bytes: Uint8Array, size: number | "event"): Uint8Array[] {
   const chunks: Uint8Array[] = [];
@@ -205,24 +204,10 @@ async function decodeRows(
   const mb = bytes.length / (1024 * 1024);
   const runs = quick ? 5 : 7;
   const contenders = [() => ours(api, chunks, check), () => peer(chunks, check), () => jsonOnly(datas, check)];
+  const samples = await alternate(contenders, runs);
   // MB/s of CPU time (the machine is shared: time stolen by other processes is not the reader's), and of wall-clock time.
-  const rates: number[][] = contenders.map(() => []);
-  const walls: number[][] = contenders.map(() => []);
-  for (let i = 0; i < 2; i++) for (const run of contenders) await run();
-  for (let i = 0; i < runs; i++) {
-    // Alternating: the order rotates every round.
-    for (let k = 0; k < contenders.length; k++) {
-      const j = (i + k) % contenders.length;
-      const t = performance.now();
-      const u = process.cpuUsage();
-      await contenders[j]!();
-      const cpu = process.cpuUsage(u);
-      rates[j]!.push(mb / ((cpu.user + cpu.system) / 1e6));
-      walls[j]!.push(mb / ((performance.now() - t) / 1000));
-    }
-  }
-  const [o, p, c] = rates.map(median) as [number, number, number];
-  const [ow, pw] = walls.map(median) as [number, number];
+  const [o, p, c] = medianRates(samples, mb, "cpuMs") as [number, number, number];
+  const [ow, pw] = medianRates(samples, mb, "wallMs") as [number, number];
   const chunking = size === "event" ? "one event per chunk" : `${size / 1024} KiB chunks`;
   return [
     {

@@ -153,17 +153,22 @@ function readIfPossible(target: string): string | undefined {
   }
 }
 
+/** A file system failure on `target`, as the CLI reports it. */
+function ioError(target: string, error: unknown): WriteError {
+  return new WriteError(
+    "io",
+    target,
+    `cannot write the output: ${(error as Error).message}`,
+    "Check the --out path, its permissions and free disk space.",
+    { cause: error },
+  );
+}
+
 function ioSync<T>(target: string, action: (target: string) => T): T {
   try {
     return action(target);
   } catch (error) {
-    throw new WriteError(
-      "io",
-      target,
-      `cannot write the output: ${(error as Error).message}`,
-      "Check the --out path, its permissions and free disk space.",
-      { cause: error },
-    );
+    throw ioError(target, error);
   }
 }
 
@@ -171,12 +176,6 @@ async function io<T>(target: string, action: (target: string) => Promise<T>): Pr
   try {
     return await action(target);
   } catch (error) {
-    throw new WriteError(
-      "io",
-      target,
-      `cannot write the output: ${(error as Error).message}`,
-      "Check the --out path, its permissions and free disk space.",
-      { cause: error },
-    );
+    throw ioError(target, error);
   }
 }

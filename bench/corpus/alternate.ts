@@ -10,10 +10,12 @@
  *
  * Without a bin, the bin is built from the sources as published. Several
  * bins (two builds to compare, or one bin with `MANTYX_WIRE_LEVEL_THREAD=off`)
- * run in turn with openapi-typescript, first and last alternately.
+ * run in turn with openapi-typescript, the order rotating every round
+ * (../alternate.ts).
  */
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { alternate } from "../alternate.js";
 import { buildBin } from "../corpus.js";
 import { runNode } from "./run.js";
 import { CACHE, ROOT } from "./sources.js";
@@ -36,39 +38,45 @@ const median = (xs: readonly number[]): number => {
   return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 const results = new Map<string, Array<{ wall: number; cpu: number; rss: number }>>();
+/** One fresh process of `what` (openapi-typescript, or a bin with its node flags and environment): its usage. */
+async function runOnce(what: string): Promise<void> {
+  const out = join(work, "out");
+  rmSync(out, { recursive: true, force: true });
+  const [bin, flags = "", envs = ""] = what.split(";");
+  const args =
+    what === "ots"
+      ? [OTS, doc, "-o", join(work, "ots.ts")]
+      : [
+          ...flags.split(",").filter(Boolean),
+          resolve(bin!),
+          "gen",
+          "--schema",
+          doc,
+          "--out",
+          out,
+          "--runtime",
+          relative(out, join(ROOT, "runtime", "codegen", "v1.js")),
+        ];
+  const saved = { ...process.env };
+  for (const pair of envs.split(",").filter(Boolean))
+    process.env[pair.slice(0, pair.indexOf("="))] = pair.slice(pair.indexOf("=") + 1);
+  const m = await runNode(args, work, 900_000, usage);
+  process.env = saved;
+  if (m.code !== 0) throw new Error(`${what} exited ${m.code ?? m.signal}:\n${m.stderr.slice(-2000)}`);
+  const row = { wall: m.wallMs, cpu: m.cpuMs ?? Number.NaN, rss: (m.maxRssKb ?? Number.NaN) / 1024 };
+  const rows = [...(results.get(what) ?? []), row];
+  results.set(what, rows);
+  console.error(
+    `run ${rows.length} ${what}: wall ${(row.wall / 1000).toFixed(1)} s, cpu ${(row.cpu / 1000).toFixed(1)} s, peak ${row.rss.toFixed(0)} MB`,
+  );
+}
 try {
-  for (let i = 0; i < Number(runsArg); i++) {
-    for (const what of i % 2 === 0 ? ["ots", ...commands] : [...commands, "ots"]) {
-      const out = join(work, "out");
-      rmSync(out, { recursive: true, force: true });
-      const [bin, flags = "", envs = ""] = what.split(";");
-      const args =
-        what === "ots"
-          ? [OTS, doc, "-o", join(work, "ots.ts")]
-          : [
-              ...flags.split(",").filter(Boolean),
-              resolve(bin!),
-              "gen",
-              "--schema",
-              doc,
-              "--out",
-              out,
-              "--runtime",
-              relative(out, join(ROOT, "runtime", "codegen", "v1.js")),
-            ];
-      const saved = { ...process.env };
-      for (const pair of envs.split(",").filter(Boolean))
-        process.env[pair.slice(0, pair.indexOf("="))] = pair.slice(pair.indexOf("=") + 1);
-      const m = await runNode(args, work, 900_000, usage);
-      process.env = saved;
-      if (m.code !== 0) throw new Error(`${what} exited ${m.code ?? m.signal}:\n${m.stderr.slice(-2000)}`);
-      const row = { wall: m.wallMs, cpu: m.cpuMs ?? Number.NaN, rss: (m.maxRssKb ?? Number.NaN) / 1024 };
-      results.set(what, [...(results.get(what) ?? []), row]);
-      console.error(
-        `run ${i + 1} ${what}: wall ${(row.wall / 1000).toFixed(1)} s, cpu ${(row.cpu / 1000).toFixed(1)} s, peak ${row.rss.toFixed(0)} MB`,
-      );
-    }
-  }
+  // No warm-up: every run is a fresh process. The usage is the child's (the probe's), not this process's.
+  await alternate(
+    ["ots", ...commands].map((what) => () => runOnce(what)),
+    Number(runsArg),
+    0,
+  );
 } finally {
   built?.remove();
   rmSync(work, { recursive: true, force: true });

@@ -11,11 +11,11 @@ import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import yaml from "js-yaml";
+import { TSC, writeStrictProject } from "../../test/generator/foreign/support.js";
 import type { CorpusDocument } from "./select.js";
 import { ROOT } from "./sources.js";
 
 const PROBE = pathToFileURL(join(ROOT, "bench", "corpus", "usage-probe.mjs")).href;
-const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 const OTS = join(ROOT, "node_modules", "openapi-typescript", "bin", "cli.js");
 
 export interface Measured {
@@ -265,24 +265,8 @@ export async function measureDocument(doc: CorpusDocument, opts: RunOptions): Pr
     let peerCompiles: boolean | undefined;
     let tscError: string | undefined;
     if (outcome === "generated" || peerOk) {
-      writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
       const include = [...(outcome === "generated" ? ["gen/**/*.ts"] : []), ...(peerOk ? ["ots.ts"] : [])];
-      writeFileSync(
-        join(dir, "tsconfig.json"),
-        JSON.stringify({
-          compilerOptions: {
-            strict: true,
-            module: "NodeNext",
-            moduleResolution: "NodeNext",
-            target: "ES2022",
-            lib: ["ES2022", "DOM"],
-            noEmit: true,
-            skipLibCheck: true,
-            types: [],
-          },
-          include,
-        }),
-      );
+      writeStrictProject(dir, { include });
       const tsc = await runNode(
         ["--max-old-space-size=6144", TSC, "-p", "tsconfig.json", "--pretty", "false"],
         dir,

@@ -2,12 +2,11 @@
 export const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**
- * Words no binding (a `const`, a function parameter) may be named in a
- * module, which is strict code: the reserved words, the strict-mode ones,
- * `await` (reserved in modules), and `arguments` / `eval` (which strict code
- * cannot bind). A property or method may still be named by any of them.
+ * The reserved words of strict code (the ECMAScript ones and the strict-mode
+ * ones): no binding and no type may be named by them. A property or method
+ * may still be.
  */
-export const RESERVED_BINDINGS: ReadonlySet<string> = new Set([
+export const RESERVED_WORDS: readonly string[] = [
   "break",
   "case",
   "catch",
@@ -53,10 +52,14 @@ export const RESERVED_BINDINGS: ReadonlySet<string> = new Set([
   "public",
   "static",
   "yield",
-  "await",
-  "arguments",
-  "eval",
-]);
+];
+
+/**
+ * Words no binding (a `const`, a function parameter) may be named in a
+ * module, which is strict code: the reserved words, `await` (reserved in
+ * modules), and `arguments` / `eval` (which strict code cannot bind).
+ */
+export const RESERVED_BINDINGS: ReadonlySet<string> = new Set([...RESERVED_WORDS, "await", "arguments", "eval"]);
 
 /**
  * `name` as a binding that is neither a reserved word nor one of `taken`

@@ -63,14 +63,8 @@ const result = await build({
 });
 writeFileSync(join(out, "THIRD_PARTY_LICENSES.txt"), thirdPartyLicenses(result.metafile));
 chmodSync(join(out, "mantyx-wire.js"), 0o755);
-for (const template of [
-  "client.ts.hbs",
-  "client-core.ts.hbs",
-  "operations.ts.hbs",
-  "operation-args.hbs",
-  "operation-result.hbs",
-  "operation-doc.hbs",
-])
+// Every template beside the bin (generator/templates.ts names them: TEMPLATE_FILES).
+for (const template of readdirSync(join(generator, "templates")))
   cpSync(join(generator, "templates", template), join(out, template));
 cpSync(join(generator, "load", "oas-3.1-schema.json"), join(out, "oas-3.1-schema.json"));
 cpSync(join(generator, "..", "generated", "openapi.json"), join(out, "mock-data", "openapi.json"));

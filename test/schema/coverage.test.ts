@@ -29,6 +29,7 @@ const ROUTES: Array<[method: string, path: string, scope: string]> = [
   ["post", `${BASE}/agent-sessions/{sessionId}/messages`, "sessions:write"],
   ["get", "/api/oauth/userinfo", "mantyx.identity:read"],
 ];
+/** Written from the documents, not read from the schema: the schema is what this list checks. */
 const EVENT_TYPES = [
   "assistant_delta",
   "thinking_delta",

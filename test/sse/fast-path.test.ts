@@ -12,7 +12,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createSseParser, parseSse, parseSseBatches, type SseMessage } from "../../runtime/sse/index.js";
-import { concatBytes, toBytes } from "./helpers.js";
+import { concatBytes, runWithLimit, terminatorCuts, toBytes } from "./helpers.js";
 import { referenceParse, referenceWithLimit } from "./reference.js";
 
 const piece: fc.Arbitrary<Uint8Array> = fc.oneof(
@@ -112,25 +112,12 @@ describe("ASCII fast path", () => {
         (bytes, limit, shift, every) => {
           const want = referenceWithLimit(bytes, limit);
           // Whole input, and chunks cut after every `every`-th terminator (no line pending across chunks).
-          const cuts: number[] = [];
-          let count = 0;
-          for (let i = 0; i < bytes.length; i++) {
-            const b = bytes[i];
-            if ((b === 0x0a || (b === 0x0d && bytes[i + 1] !== 0x0a)) && ++count % every === 0) cuts.push(i + 1);
-          }
+          const cuts = terminatorCuts(bytes, every);
           for (const chunks of [
             shiftedChunks(bytes, [], [shift]),
             shiftedChunks(bytes, cuts, [shift, (shift + 3) % 8]),
-          ]) {
-            const seen: string[] = [];
-            let errorSize: number | undefined;
-            const parser = createSseParser(
-              { onMessage: (m) => seen.push(m.data), onError: (e) => (errorSize = e.size) },
-              { maxEventBytes: limit },
-            );
-            for (const c of chunks) parser.feed(c);
-            expect({ messages: seen, errorSize }).toStrictEqual(want);
-          }
+          ])
+            expect(runWithLimit(chunks, limit)).toStrictEqual(want);
         },
       ),
       { numRuns: 500 },
@@ -265,16 +252,6 @@ describe("very long lines (buffered across chunks, decoded once they end)", () =
 
   it("maxEventBytes counts a long line's exact bytes, buffered across chunks", () => {
     const line = concatBytes([toBytes("data: "), new Uint8Array(200 * 1024).fill(0x62), toBytes("é\n\n")]);
-    const fed = (limit: number, chunks: Uint8Array[]) => {
-      let errorSize: number | undefined;
-      const seen: string[] = [];
-      const parser = createSseParser(
-        { onMessage: (m) => seen.push(m.data), onError: (e) => (errorSize = e.size) },
-        { maxEventBytes: limit },
-      );
-      for (const c of chunks) parser.feed(c);
-      return { messages: seen, errorSize };
-    };
     const inKiB = shiftedChunks(
       line,
       Array.from({ length: 300 }, (_, i) => (i + 1) * 1000),
@@ -283,8 +260,8 @@ describe("very long lines (buffered across chunks, decoded once they end)", () =
     // The line is 204808 bytes without its terminator ("é" is 2).
     for (const limit of [100 * 1024, line.length - 3, line.length - 4]) {
       const want = referenceWithLimit(line, limit);
-      expect(fed(limit, [line]), `limit ${limit}, whole`).toStrictEqual(want);
-      const chunked = fed(limit, inKiB);
+      expect(runWithLimit([line], limit), `limit ${limit}, whole`).toStrictEqual(want);
+      const chunked = runWithLimit(inKiB, limit);
       if (want.errorSize === undefined) {
         expect(chunked, `limit ${limit}, 1 KB chunks`).toStrictEqual(want);
       } else {

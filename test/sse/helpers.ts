@@ -72,6 +72,21 @@ export function runPush(chunks: readonly Uint8Array[], maxEventBytes?: number): 
   return out;
 }
 
+/** The messages' data and the size `onError` reports, fed `chunks` with `maxEventBytes: limit`: what referenceWithLimit (./reference.ts) says. */
+export function runWithLimit(
+  chunks: readonly Uint8Array[],
+  limit: number,
+): { messages: string[]; errorSize: number | undefined } {
+  const messages: string[] = [];
+  let errorSize: number | undefined;
+  const parser = createSseParser(
+    { onMessage: (m) => messages.push(m.data), onError: (e) => (errorSize = e.size) },
+    { maxEventBytes: limit },
+  );
+  for (const c of chunks) parser.feed(c);
+  return { messages, errorSize };
+}
+
 export async function runIter(
   chunks: readonly Uint8Array[],
   source: "stream" | "iterable" = "stream",
@@ -136,4 +151,15 @@ export function randomChunks(bytes: Uint8Array, seed: number, maxSize: number): 
     i += n;
   }
   return out;
+}
+
+/** Where to cut `bytes` after every `every`-th line terminator (LF, CRLF or a lone CR): no line is pending across the chunks. */
+export function terminatorCuts(bytes: Uint8Array, every: number): number[] {
+  const cuts: number[] = [];
+  let count = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if ((b === 0x0a || (b === 0x0d && bytes[i + 1] !== 0x0a)) && ++count % every === 0) cuts.push(i + 1);
+  }
+  return cuts;
 }

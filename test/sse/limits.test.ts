@@ -13,7 +13,7 @@ import {
   SseParseError,
   type SseMessage,
 } from "../../runtime/sse/index.js";
-import { concatBytes, splitAt, streamOf, toBytes } from "./helpers.js";
+import { concatBytes, runWithLimit, splitAt, streamOf, terminatorCuts, toBytes } from "./helpers.js";
 import { referenceWithLimit } from "./reference.js";
 
 const LIMIT = 1000;
@@ -325,24 +325,8 @@ describe("maxEventBytes property", () => {
         const bytes = toBytes(text);
         const want = referenceWithLimit(bytes, limit);
         // Whole input, then chunks cut after every `every`-th line terminator (no line ever pending across chunks).
-        const cuts: number[] = [];
-        let count = 0;
-        for (let i = 0; i < bytes.length; i++) {
-          const b = bytes[i];
-          if (b === 0x0a || (b === 0x0d && bytes[i + 1] !== 0x0a)) {
-            if (++count % every === 0) cuts.push(i + 1);
-          }
-        }
-        for (const chunks of [[bytes], splitAt(bytes, ...cuts)]) {
-          const seen: string[] = [];
-          let errorSize: number | undefined;
-          const parser = createSseParser(
-            { onMessage: (m) => seen.push(m.data), onError: (e) => (errorSize = e.size) },
-            { maxEventBytes: limit },
-          );
-          for (const c of chunks) parser.feed(c);
-          expect({ messages: seen, errorSize }).toStrictEqual(want);
-        }
+        for (const chunks of [[bytes], splitAt(bytes, ...terminatorCuts(bytes, every))])
+          expect(runWithLimit(chunks, limit)).toStrictEqual(want);
       }),
       { numRuns: 500 },
     );

@@ -6,8 +6,7 @@
  * type and every operation it lists a client method, and the schemas that
  * degrade to `unknown` are listed one by one (at most 5% of the components).
  */
-import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { clientReport } from "../../../generator/emit/client.js";
@@ -20,6 +19,7 @@ import { loadSchema } from "../../../generator/load/index.js";
 import { cli, REPO, runtimeFor, tempDir, type CliRun } from "../support.js";
 import type { ForeignDocument } from "./documents.js";
 import { generatedCoverage, referenceCoverage } from "./reference.js";
+import { RESOLUTIONS, tsc, writeStrictProject } from "./support.js";
 
 /** `DEGRADED`: every schema each document's output has as `unknown` (or partly), by pointer, the full list; `LEFT_OUT`: the warnings each gets about what the client leaves out, in full. */
 export function foreignDocumentSuite(
@@ -94,37 +94,16 @@ export function foreignDocumentSuite(
   });
 
   // Bundler resolution too: a file with no import or export is a script there (NodeNext treats every file of a "type": "module" folder as a module).
-  test.each([
-    ["NodeNext", { module: "NodeNext", moduleResolution: "NodeNext" }],
-    ["bundler", { module: "ESNext", moduleResolution: "bundler" }],
-  ])(
+  test.each(RESOLUTIONS)(
     "the output of every document passes tsc --strict (%s)",
-    (resolution, moduleOptions) => {
-      const tsconfig = path.join(root, `tsconfig.${resolution}.json`);
-      writeFileSync(path.join(root, "package.json"), JSON.stringify({ type: "module" }));
-      writeFileSync(
-        tsconfig,
-        JSON.stringify({
-          compilerOptions: {
-            strict: true,
-            ...moduleOptions,
-            target: "ES2022",
-            lib: ["ES2022", "DOM"],
-            noEmit: true,
-            skipLibCheck: true,
-            types: [],
-          },
-          include: FOREIGN_DOCUMENTS.map((doc) => `${doc.name}/**/*.ts`),
-        }),
-      );
-      const tsc = path.join(REPO, "node_modules/typescript/bin/tsc");
-      let output = "";
-      try {
-        output = execFileSync(process.execPath, [tsc, "-p", tsconfig, "--listFilesOnly"], { encoding: "utf8" });
-        execFileSync(process.execPath, [tsc, "-p", tsconfig], { encoding: "utf8" });
-      } catch (error) {
-        throw new Error(`tsc --strict failed:\n${(error as { stdout?: string }).stdout ?? String(error)}`);
-      }
+    (resolution) => {
+      const tsconfig = writeStrictProject(root, {
+        include: FOREIGN_DOCUMENTS.map((doc) => `${doc.name}/**/*.ts`),
+        resolution,
+        file: `tsconfig.${resolution}.json`,
+      });
+      expect(tsc(tsconfig)).toBe("");
+      const output = tsc(tsconfig, ["--listFilesOnly"]);
       // It did check every document's client and types.
       for (const doc of FOREIGN_DOCUMENTS) {
         expect(output).toContain(path.join(root, doc.name, "client.ts"));

@@ -6,11 +6,11 @@
  * line of code` (ReadMe's `readme-legacy.yaml`, `POST /owlbot/ask`, in
  * `@readme/oas-examples`). The output must be generated and pass tsc --strict.
  */
-import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, expect, test } from "vitest";
-import { genAll, REPO, tempDir, writeTree } from "../support.js";
+import { genAll, tempDir, writeTree } from "../support.js";
+import { tsc, writeStrictProject } from "./support.js";
 
 const SCHEMA = `openapi: 3.0.3
 info: { title: Ask, version: "1" }
@@ -66,31 +66,5 @@ test("the overloads on the flag carry the multi-line JSON answer type", () => {
 });
 
 test("the output passes tsc --strict", () => {
-  const tsconfig = path.join(root, "tsconfig.json");
-  writeFileSync(path.join(root, "package.json"), JSON.stringify({ type: "module" }));
-  writeFileSync(
-    tsconfig,
-    JSON.stringify({
-      compilerOptions: {
-        strict: true,
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        target: "ES2022",
-        lib: ["ES2022", "DOM"],
-        noEmit: true,
-        skipLibCheck: true,
-        types: [],
-      },
-      include: ["gen/**/*.ts"],
-    }),
-  );
-  let output = "";
-  try {
-    execFileSync(process.execPath, [path.join(REPO, "node_modules/typescript/bin/tsc"), "-p", tsconfig], {
-      encoding: "utf8",
-    });
-  } catch (error) {
-    output = (error as { stdout?: string }).stdout ?? String(error);
-  }
-  expect(output).toBe("");
+  expect(tsc(writeStrictProject(root, { include: ["gen/**/*.ts"] }))).toBe("");
 }, 120_000);

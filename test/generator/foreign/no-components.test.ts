@@ -7,12 +7,12 @@
  * operation without `responses` (optional since 3.1) was documented as
  * answering "." (an empty list).
  */
-import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "vitest";
 import { EMITTERS } from "../../../generator/emit/index.js";
 import { cli, REPO, runtimeFor, tempDir, writeTree } from "../support.js";
+import { tsc, writeStrictProject } from "./support.js";
 
 const SCHEMA = `openapi: 3.1.0
 info: { title: Inline only, version: "1" }
@@ -39,7 +39,7 @@ paths:
         - { name: id, in: path, required: true, schema: { type: string } }
 `;
 
-test.each(["bundler", "NodeNext"])(
+test.each(["bundler", "NodeNext"] as const)(
   "with no component schemas the output passes tsc --strict (%s resolution)",
   async (resolution) => {
     const dir = writeTree({ "inline.yaml": SCHEMA });
@@ -53,34 +53,7 @@ test.each(["bundler", "NodeNext"])(
     );
     expect(run.stderr).not.toMatch(/^error/m);
     expect(run.code).toBe(0);
-    const module =
-      resolution === "bundler"
-        ? { module: "ESNext", moduleResolution: "bundler" }
-        : { module: "NodeNext", moduleResolution: "NodeNext" };
-    writeFileSync(path.join(root, "package.json"), JSON.stringify({ type: "module" }));
-    writeFileSync(
-      path.join(root, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          ...module,
-          target: "ES2022",
-          lib: ["ES2022", "DOM"],
-          noEmit: true,
-          skipLibCheck: true,
-          types: [],
-        },
-        include: ["gen/**/*.ts"],
-      }),
-    );
-    const tsc = path.join(REPO, "node_modules/typescript/bin/tsc");
-    let output = "";
-    try {
-      execFileSync(process.execPath, [tsc, "-p", path.join(root, "tsconfig.json")], { encoding: "utf8" });
-    } catch (error) {
-      output = (error as { stdout?: string }).stdout ?? String(error);
-    }
-    expect(output).toBe("");
+    expect(tsc(writeStrictProject(root, { include: ["gen/**/*.ts"], resolution }))).toBe("");
   },
   60_000,
 );

@@ -11,7 +11,6 @@
  * from `x-item-schema` and plain ones otherwise over real HTTP, and the
  * output passes `tsc --strict`.
  */
-import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -20,6 +19,7 @@ import { emitTypes } from "../../../generator/emit/types.js";
 import { loadSchema } from "../../../generator/load/index.js";
 import { exampleValue } from "../../../generator/mock/example-value.js";
 import { cli, emittedValidator, genAll, localServer, REPO, type CliRun, type LocalServer } from "../support.js";
+import { tsc, writeStrictProject } from "./support.js";
 
 const SCHEMA = path.join(REPO, "test/generator/foreign/openapi-30.yaml");
 const AS_31 = path.join(REPO, "test/generator/foreign/openapi-30-as-31.yaml");
@@ -181,42 +181,15 @@ test("the output and code using it pass tsc --strict; a use that forgets null do
       "}",
       "",
     ].join("\n");
-  const tsconfig = path.join(run.out, "tsconfig.json");
-  writeFileSync(path.join(run.out, "package.json"), JSON.stringify({ type: "module" }));
-  writeFileSync(
-    tsconfig,
-    JSON.stringify({
-      compilerOptions: {
-        strict: true,
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        target: "ES2022",
-        lib: ["ES2022", "DOM"],
-        noEmit: true,
-        skipLibCheck: true,
-        types: [],
-      },
-      include: ["*.ts", "validators/*.ts"],
-    }),
-  );
-  const tsc = (): string => {
-    try {
-      execFileSync(process.execPath, [path.join(REPO, "node_modules/typescript/bin/tsc"), "-p", tsconfig], {
-        encoding: "utf8",
-      });
-      return "";
-    } catch (error) {
-      return (error as { stdout: string }).stdout;
-    }
-  };
+  const tsconfig = writeStrictProject(run.out, { include: ["*.ts", "validators/*.ts"] });
   writeFileSync(
     path.join(run.out, "usage.ts"),
     usage("  if (pet.owner !== null && pet.owner !== undefined) grams += pet.owner.name.length;"),
   );
-  expect(tsc()).toBe("");
+  expect(tsc(tsconfig)).toBe("");
   writeFileSync(
     path.join(run.out, "usage.ts"),
     usage("  if (pet.owner !== undefined) grams += pet.owner.name.length;"),
   );
-  expect(tsc()).toMatch(/usage\.ts\(7,\d+\): error TS18047: 'pet\.owner' is possibly 'null'/);
+  expect(tsc(tsconfig)).toMatch(/usage\.ts\(7,\d+\): error TS18047: 'pet\.owner' is possibly 'null'/);
 }, 120_000);

@@ -9,11 +9,11 @@
  * called over real HTTP on 127.0.0.1, every argument must land in its own
  * place of the path.
  */
-import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { genAll, REPO, tempDir, writeTree, localServer, type LocalServer } from "../support.js";
+import { genAll, tempDir, writeTree, localServer, type LocalServer } from "../support.js";
+import { RESOLUTIONS, tsc, writeStrictProject } from "./support.js";
 
 const PATH_PARAMS = ["class", "default", "a.b", "a-b", "body"]
   .map((name) => `      - { name: ${name}, in: path, required: true, schema: { type: string } }`)
@@ -105,37 +105,14 @@ test("reserved path parameters and operation names get a trailing _ where a bind
   expect(client).not.toMatch(/^ {2}then\(/m);
 });
 
-describe.each([
-  ["NodeNext", { module: "NodeNext", moduleResolution: "NodeNext" }],
-  ["bundler", { module: "ESNext", moduleResolution: "bundler" }],
-])("tsc --strict (%s resolution)", (resolution, moduleOptions) => {
+describe.each(RESOLUTIONS)("tsc --strict (%s resolution)", (resolution) => {
   test("the output passes", () => {
-    const tsconfig = path.join(root, `tsconfig.${resolution}.json`);
-    writeFileSync(path.join(root, "package.json"), JSON.stringify({ type: "module" }));
-    writeFileSync(
-      tsconfig,
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          ...moduleOptions,
-          target: "ES2022",
-          lib: ["ES2022", "DOM"],
-          noEmit: true,
-          skipLibCheck: true,
-          types: [],
-        },
-        include: ["gen/**/*.ts"],
-      }),
-    );
-    let output = "";
-    try {
-      execFileSync(process.execPath, [path.join(REPO, "node_modules/typescript/bin/tsc"), "-p", tsconfig], {
-        encoding: "utf8",
-      });
-    } catch (error) {
-      output = (error as { stdout?: string }).stdout ?? String(error);
-    }
-    expect(output).toBe("");
+    const tsconfig = writeStrictProject(root, {
+      include: ["gen/**/*.ts"],
+      resolution,
+      file: `tsconfig.${resolution}.json`,
+    });
+    expect(tsc(tsconfig)).toBe("");
   }, 60_000);
 });
 

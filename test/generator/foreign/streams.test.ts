@@ -8,12 +8,12 @@
  * array (`explode: false`) and a header parameter and an API key, the
  * JSON-lines one (split across chunks) with basic credentials.
  */
-import { execFileSync } from "node:child_process";
 import type { IncomingMessage } from "node:http";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { genQuietly, REPO, tempDir, localServer, type LocalServer } from "../support.js";
+import { tsc, writeStrictProject } from "./support.js";
 
 const SCHEMA = path.join(REPO, "test/generator/foreign/streams-3.2.yaml");
 const out = tempDir();
@@ -127,45 +127,21 @@ describe("generated client for OpenAPI 3.2 itemSchema streams", () => {
         "}",
         "",
       ].join("\n");
-    const tsconfig = path.join(out, "tsconfig.json");
-    writeFileSync(
-      tsconfig,
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          target: "ES2022",
-          lib: ["ES2022", "DOM"],
-          noEmit: true,
-          skipLibCheck: true,
-          types: [],
-        },
-        include: ["*.ts", "validators/*.ts"],
-      }),
-    );
-    const tsc = (): string => {
-      try {
-        execFileSync(process.execPath, [path.join(REPO, "node_modules/typescript/bin/tsc"), "-p", tsconfig], {
-          encoding: "utf8",
-        });
-        return "";
-      } catch (error) {
-        return (error as { stdout: string }).stdout;
-      }
-    };
+    const tsconfig = writeStrictProject(out, { include: ["*.ts", "validators/*.ts"] });
     writeFileSync(
       path.join(out, "usage.ts"),
       usage(
         '    if (item.event === "quote") total += item.data.price;\n    else { const reason: "news" | "volatility" = item.data.reason; void reason; }',
       ),
     );
-    expect(tsc()).toBe("");
+    expect(tsc(tsconfig)).toBe("");
     // A quote declares no `reason` (an open object: it is `unknown` there): narrowing by `event` is what types `data`.
     writeFileSync(
       path.join(out, "usage.ts"),
       usage('    if (item.event === "quote") { const reason: string = item.data.reason; void reason; }'),
     );
-    expect(tsc()).toMatch(/usage\.ts\(5,\d+\): error TS2322: Type 'unknown' is not assignable to type 'string'/);
+    expect(tsc(tsconfig)).toMatch(
+      /usage\.ts\(5,\d+\): error TS2322: Type 'unknown' is not assignable to type 'string'/,
+    );
   }, 120_000);
 });
