@@ -32,6 +32,8 @@ describe("a repeated inline subschema in a foreign document", () => {
     const strict = emitted.files.find((f) => f.path === "validators/internal/strict.js")!.contents;
     // The owner's closed property list, inside the repository object written in three places.
     expect(strict.match(/=== "site_admin"/g)?.length).toBe(1);
+    // The allOf branch two closed components share (its properties still count as evaluated through the $ref: below).
+    expect(strict.match(/> 350\)/g)?.length).toBe(1);
   });
 
   it("judges as live ajv judges the schemas as written; errors inside it point into it", async () => {
@@ -48,6 +50,10 @@ describe("a repeated inline subschema in a foreign document", () => {
         "PullRequestOpened",
         { action: "opened", base: { ref: "main", repo: repo() }, head: { ref: "x", repo: repo({ visibility: "x" }) } },
       ],
+      ["ClosedRepo", { id: 1, full_name: "a/b", extra: "x" }],
+      ["ClosedRepo", { id: 1, full_name: "a/b", other: "x" }],
+      ["ClosedRepoToo", { id: 1, full_name: "a/b", private: true }],
+      ["ClosedRepoToo", { id: 1, full_name: "a/b", extra: "x" }],
     ];
     const live = liveValidators(model);
     for (const [name, data] of cases) {
