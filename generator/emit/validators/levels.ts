@@ -110,7 +110,8 @@ function ajvDocument(
       : undefined;
   const outside = outsideRefTargets(model.document, components, model.schemas, derive);
   // The fixture cases judge subschemas by their pointer into the components as written: there, nothing moves.
-  if (fixturesOptIn(model).skipped === undefined) return { components, outside };
+  // (Nor where the document's own `$defs` is read: no OpenAPI document has one, but `$ref`s to it would break.)
+  if (fixturesOptIn(model).skipped === undefined || SHARED_DEFS in outside) return { components, outside };
   const { components: compiled, shared } = shareRepeatedSubschemas(components, outside);
   return {
     components: compiled,
