@@ -87,6 +87,21 @@ export function propertyKey(name: string): string {
  * union or intersection, not to anything nested deeper.
  */
 export function printType(type: TsType, indent: string, inline = true): string {
+  if (type.kind === "keyword" || type.kind === "reference") return type.name;
+  // A type is printed many times over: a union compares its members by their text (dedupe), and an
+  // object is first tried on one line. Without remembering, nested types cost a print per level of nesting.
+  let texts = printed.get(type);
+  if (texts === undefined) printed.set(type, (texts = new Map()));
+  const key = inline ? indent : `!${indent}`;
+  let text = texts.get(key);
+  if (text === undefined) texts.set(key, (text = printUncached(type, indent, inline)));
+  return text;
+}
+
+/** What `printType` printed for a type object (types are immutable), by indent and `inline`. */
+const printed = new WeakMap<TsType, Map<string, string>>();
+
+function printUncached(type: TsType, indent: string, inline: boolean): string {
   const print = (inner: TsType, parenthesize: readonly TsType["kind"][] = []): string => {
     const text = printType(inner, indent, inner.kind === "object" ? inline : true);
     return parenthesize.includes(inner.kind) ? `(${text})` : text;

@@ -99,7 +99,8 @@ export function addComponents(
   // `outside`: the schemas the components' `$ref`s read elsewhere in the document, at their own paths (prepare.ts `outsideRefTargets`).
   const components = (outside.components ?? {}) as Record<string, unknown>;
   ajv.addSchema({ $id: DOCUMENT_ID, ...outside, components: { ...components, schemas: prepared } });
-  trackEvaluatedOnlyWhenUsed(ajv, prepared);
+  // The schemas from outside (a shared subschema among them) can hold an `unevaluated*` keyword too.
+  trackEvaluatedOnlyWhenUsed(ajv, { prepared, outside } as Record<string, SchemaObject>);
 }
 
 /** Switches the evaluated-property records off (below) for an instance whose `schemas` use no `unevaluated*` keyword. */

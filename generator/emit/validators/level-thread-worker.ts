@@ -1,14 +1,14 @@
 /**
  * The level thread's worker (./level-thread.ts): compiles the levels of the
- * model it is given and sends their modules' text (formatted, if it
- * `formats`), then answers each batch
+ * model it is given and sends their modules' text, formatted, then (if it
+ * `formats`) answers each batch
  * of the fixture cases' questions and formats the module texts it is sent,
  * in order.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { judgeVerdict, levelErrorsJudge, levelReceiveJudge } from "../fixtures/case-judges.js";
 import type { LiveAjv } from "../fixtures/live-ajv.js";
-import { levelModuleText, levelModuleUnformatted } from "./level-module-text.js";
+import { levelModuleText } from "./level-module-text.js";
 import { createLevels, levelComponents } from "./levels.js";
 import { formatModuleSync } from "./format.js";
 import { toThreadError, type FromWorker, type LevelThreadInput, type ToWorker } from "./level-thread.js";
@@ -22,11 +22,10 @@ const post = (message: FromWorker): void => port.postMessage(message);
 try {
   // The order one thread compiles them in: the same error comes first.
   for (const level of levels) {
-    const print = formats ? levelModuleText : levelModuleUnformatted;
     post({
       kind: "module",
       level,
-      text: levelComponents(model, level).length > 0 ? print(cache, level, runtimes[level]!) : undefined,
+      text: levelComponents(model, level).length > 0 ? levelModuleText(cache, level, runtimes[level]!) : undefined,
     });
   }
   // Without the fixture suite nothing more is asked (./level-thread.ts `threadPlan`): the thread ends, and its

@@ -14,10 +14,11 @@
  *   (the fixture cases' verdicts need its functions) and builds the cases,
  *   the worker answers their full error lists and receive-level verdicts
  *   (../fixtures/case-judges.ts) and formats every module's text (./format.ts);
- * - any other document: the strict level, the largest part of `gen` (every
- *   component; on GitHub's REST description about half of its CPU time),
- *   while this thread does the types, the all-errors and receive levels and
- *   the client, and formats every module's text (it would wait otherwise).
+ * - any other document: the strict and all-errors levels (both compile
+ *   the same prepared components, ./levels.ts, made once there), the
+ *   largest part of `gen` (every component), while this thread does the
+ *   types, the receive level and the client. Each thread formats its own
+ *   modules' text (./format.ts).
  *
  * Where there is no worker file beside the bundle (the sources run by tsx,
  * the tests), or no core to spare (below), `openLevelThread` gives none and
@@ -44,7 +45,6 @@ import type { LoadedSchema } from "../../model.js";
 import type { CaseJudges, DeferredJudge, JudgeVerdict } from "../fixtures/case-judges.js";
 import { fixturesOptIn } from "../opt-in.js";
 import { runtimeImport } from "../runtime-import.js";
-import { formatModuleSync } from "./format.js";
 import { LEVEL_MODULES } from "./level-module-text.js";
 import { levelComponents, type LevelName } from "./levels.js";
 
@@ -61,14 +61,14 @@ export const LARGE_DOCUMENT_COMPONENTS = 500;
 export interface ThreadPlan {
   /** The levels it compiles, in LEVELS order. */
   readonly levels: readonly LevelName[];
-  /** Whether it formats the modules' text (./format.ts): its levels' and, through `format`, this thread's; else this thread formats them all. */
+  /** Whether it also formats this thread's modules' text (./format.ts, through `format`); its own levels' it always formats. */
   readonly formats: boolean;
 }
 
 export function threadPlan(model: LoadedSchema): ThreadPlan {
   return fixturesOptIn(model).skipped === undefined
     ? { levels: ["all-errors", "receive"], formats: true }
-    : { levels: ["strict"], formats: false };
+    : { levels: ["strict", "all-errors"], formats: false };
 }
 
 /** What the worker is given. */
@@ -91,7 +91,7 @@ export type ThreadError =
     }
   | { readonly kind: "other"; readonly message: string; readonly stack: string | undefined };
 
-/** Messages from the worker: each of its levels' module once (in LEVELS order; formatted if it `formats`), then one `verdicts` per batch and one `formatted` per text to format, in the order asked. */
+/** Messages from the worker: each of its levels' module once (in LEVELS order, formatted), then one `verdicts` per batch and one `formatted` per text to format, in the order asked. */
 export type FromWorker =
   | { readonly kind: "module"; readonly level: LevelName; readonly text: string | undefined }
   | { readonly kind: "verdicts"; readonly verdicts: readonly JudgeVerdict[] }
@@ -118,7 +118,7 @@ export interface FormatRequest {
 export type ToWorker = JudgeBatch | FormatRequest;
 
 export interface LevelThread extends ThreadPlan {
-  /** `level`'s module text (one of `levels`), formatted (here, if the worker does not), without its header (undefined for a level without components). */
+  /** `level`'s module text (one of `levels`), formatted, without its header (undefined for a level without components). */
   module(level: LevelName): Promise<string | undefined>;
   /** `source` formatted by the worker, as `formatModuleSync` formats it here (while this thread goes on with the fixture cases). */
   format(source: string): Promise<string>;
@@ -242,8 +242,7 @@ function startThread(file: string, input: LevelThreadInput): LevelThread {
     formats: input.formats,
     async module(level) {
       await until(() => modules.has(level));
-      const text = modules.get(level);
-      return text === undefined || input.formats ? text : formatModuleSync(text);
+      return modules.get(level);
     },
     async format(source) {
       // The cases asked for before go first: the worker answers in order.

@@ -27,6 +27,8 @@ import { outsideRefTargets, prepareComponents } from "./prepare.js";
 import { receiveComponents, receiveSchema } from "./receive-level.js";
 import { receivedComponents } from "./received-components.js";
 import { requestBodyComponents } from "./request-bodies.js";
+import { SHARED_DEFS, shareRepeatedSubschemas } from "./shared-subschemas.js";
+import { fixturesOptIn } from "../opt-in.js";
 
 export type LevelName = "strict" | "all-errors" | "receive";
 
@@ -58,13 +60,20 @@ export interface Levels {
 export function createLevels(model: LoadedSchema, names: ComponentNames = componentNames(model)): Levels {
   const instances = new Map<LevelName, Ajv2020>();
   const prepared = new Map<"strict" | "receive", Record<string, SchemaObject>>();
+  const given = new Map<"strict" | "receive", AjvDocument>();
   const levels: Levels = {
     model,
     names,
     ajv(level) {
       let ajv = instances.get(level);
       if (ajv === undefined) {
-        ajv = levelAjv(model, level, levels.prepared(level === "receive" ? "receive" : "strict"));
+        const schemaLevel = level === "receive" ? "receive" : "strict";
+        let document = given.get(schemaLevel);
+        if (document === undefined) {
+          document = ajvDocument(model, schemaLevel, levels.prepared(schemaLevel));
+          given.set(schemaLevel, document);
+        }
+        ajv = levelAjv(model, level, document);
         instances.set(level, ajv);
       }
       return ajv;
@@ -83,23 +92,46 @@ export function createLevels(model: LoadedSchema, names: ComponentNames = compon
   return levels;
 }
 
-/** A new ajv instance of `level` for `model`, with `components` (prepared at its schema level) added and its validators compiled. */
-function levelAjv(model: LoadedSchema, level: LevelName, components: Record<string, SchemaObject>): Ajv2020 {
-  // The loader checked every component against the 2020-12 meta-schema (load/validate-schemas.ts);
-  // compiling that meta-schema again per instance cost a tenth of gen. Strict mode still refuses what it refuses.
-  const ajv = createValidatorAjv({ validateSchema: false, ...(level === "all-errors" && { allErrors: true }) });
+/** What an ajv instance is given: the components as it compiles them, and the schemas they read outside `components.schemas`. */
+interface AjvDocument {
+  readonly components: Record<string, SchemaObject>;
+  readonly outside: Record<string, unknown>;
+}
+
+/**
+ * `components` (prepared at `level`) and what they read elsewhere in the
+ * document, each repeated large subschema moved to one shared place
+ * (./shared-subschemas.ts); the strict and all-errors instances share it.
+ */
+function ajvDocument(
+  model: LoadedSchema,
+  level: "strict" | "receive",
+  components: Record<string, SchemaObject>,
+): AjvDocument {
   const derive =
     level === "receive"
       ? (schema: SchemaObject, pointer: string) => receiveSchema(schema, pointer) as SchemaObject
       : undefined;
-  addComponents(ajv, components, {
-    prepare: false,
-    outside: outsideRefTargets(model.document, components, model.schemas, derive),
-  });
+  const outside = outsideRefTargets(model.document, components, model.schemas, derive);
+  // The fixture cases judge subschemas by their pointer into the components as written: there, nothing moves.
+  // (Nor where the document's own `$defs` is read: no OpenAPI document has one, but `$ref`s to it would break.)
+  if (fixturesOptIn(model).skipped === undefined || SHARED_DEFS in outside) return { components, outside };
+  const { components: compiled, shared } = shareRepeatedSubschemas(components, outside);
+  return {
+    components: compiled,
+    outside: Object.keys(shared).length === 0 ? outside : { ...outside, [SHARED_DEFS]: shared },
+  };
+}
+
+/** A new ajv instance of `level` for `model`, with `document` added and its validators compiled. */
+function levelAjv(model: LoadedSchema, level: LevelName, document: AjvDocument): Ajv2020 {
+  // The loader checked every component against the 2020-12 meta-schema (load/validate-schemas.ts);
+  // compiling that meta-schema again per instance cost a tenth of gen. Strict mode still refuses what it refuses.
+  const ajv = createValidatorAjv({ validateSchema: false, ...(level === "all-errors" && { allErrors: true }) });
+  addComponents(ajv, document.components, { prepare: false, outside: document.outside });
   compileAll(ajv, levelComponents(model, level), level);
   return ajv;
 }
-
 function compileAll(ajv: Ajv2020, names: readonly string[], level: LevelName): void {
   for (const name of names) {
     try {
