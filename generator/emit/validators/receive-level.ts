@@ -40,7 +40,7 @@
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { EmitError } from "../../errors.js";
 import { ASSERTING_KEYWORD_NAMES } from "../../keywords/index.js";
-import { escapePointerSegment } from "../../load/json-pointer.js";
+import { escapePointerSegment, isPlainObject } from "../../load/json-pointer.js";
 import { isKnownKeyword } from "../../load/validate-schemas.js";
 import type { Tolerated, ToleratedRead } from "../../keywords/x-tolerated.js";
 import { ANNOTATION_KEYWORDS } from "./annotations.js";
@@ -244,9 +244,6 @@ export function receiveSchema(
   if (tolerated.length > 0) out[TOLERATED] = mergeTolerated(tolerated);
   return out as SchemaObject;
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** `x-strict-only: { section }`'s subschema as a tolerated rule: the subschema as written, without the keyword. */
 function toleratedRule(schema: Record<string, unknown>, at: string): Tolerated {

@@ -32,7 +32,7 @@
  *   as written).
  */
 import type { SchemaObject } from "openapi3-ts/oas31";
-import { formatRefFragment, parseRefFragment } from "../../load/json-pointer.js";
+import { formatRefFragment, isPlainObject, parseRefFragment } from "../../load/json-pointer.js";
 
 /** JSON characters (about) below which a repeated subschema stays inline. */
 export const SHARED_SUBSCHEMA_MIN_SIZE = 200;
@@ -139,7 +139,7 @@ export function shareRepeatedSubschemas(
       if (ONE.has(key) && typeof value === "object" && value !== null && !Array.isArray(value))
         text = child(value, true);
       else if (MANY.has(key) && Array.isArray(value)) text = `[${value.map((v) => child(v, true)).join(",")}]`;
-      else if ((NAMED.has(key) || key === "$defs") && isRecord(value))
+      else if ((NAMED.has(key) || key === "$defs") && isPlainObject(value))
         text = `{${Object.entries(value)
           .map(([name, v]) => `${JSON.stringify(name)}:${child(v, key !== "$defs")}`)
           .join(",")}}`;
@@ -148,8 +148,7 @@ export function shareRepeatedSubschemas(
         size += text.length;
         if (!DATA.has(key) && !placeFree(value)) movable = false;
       }
-      if (PLACE_BOUND.has(key) || (key === "$ref" && !(typeof value === "string" && value.startsWith("#/"))))
-        movable = false;
+      if (bindsToPlace(key, value)) movable = false;
       parts.push(`${JSON.stringify(key)}:${text}`);
     }
     const repr = `{${parts.join(",")}}`;
@@ -168,7 +167,7 @@ export function shareRepeatedSubschemas(
   const componentOf = new Map<number, string>();
   for (const name of names) {
     const root = components[name];
-    if (!isRecord(root)) continue;
+    if (!isPlainObject(root)) continue;
     const id = schema(root);
     roots.set(id, (roots.get(id) ?? 0) + 1);
     if (!componentOf.has(id)) componentOf.set(id, name);
@@ -223,7 +222,7 @@ export function shareRepeatedSubschemas(
     if ("$id" in node) return node;
     let out: Record<string, unknown> | undefined;
     const place = (value: unknown, at: string | undefined): unknown => {
-      if (!isRecord(value)) return value;
+      if (!isPlainObject(value)) return value;
       if (shapes[idOf.get(value)!]!.shared && (at === undefined || !pinned.has(at))) return refTo(value);
       return rewrite(value, at);
     };
@@ -231,17 +230,17 @@ export function shareRepeatedSubschemas(
       const value = node[key];
       const below = path === undefined ? undefined : `${path}/${key}`;
       let next: unknown = value;
-      if (ONE.has(key) && isRecord(value)) next = place(value, below);
+      if (ONE.has(key) && isPlainObject(value)) next = place(value, below);
       else if (MANY.has(key) && Array.isArray(value)) {
         const items = value.map((v, i) => place(v, below === undefined ? undefined : `${below}/${i}`));
         if (items.some((v, i) => v !== value[i])) next = items;
-      } else if ((NAMED.has(key) || key === "$defs") && isRecord(value)) {
+      } else if ((NAMED.has(key) || key === "$defs") && isPlainObject(value)) {
         let changed = false;
         const entries: Record<string, unknown> = {};
         for (const name of Object.keys(value)) {
           const v = value[name];
           const at = below === undefined ? undefined : `${below}/${name}`;
-          entries[name] = key === "$defs" ? (isRecord(v) ? rewrite(v, at) : v) : place(v, at);
+          entries[name] = key === "$defs" ? (isPlainObject(v) ? rewrite(v, at) : v) : place(v, at);
           changed ||= entries[name] !== v;
         }
         if (changed) next = entries;
@@ -257,7 +256,7 @@ export function shareRepeatedSubschemas(
   const rewritten: Record<string, SchemaObject> = {};
   for (const name of names) {
     const root = components[name];
-    rewritten[name] = (isRecord(root) ? rewrite(root, name) : root) as SchemaObject;
+    rewritten[name] = (isPlainObject(root) ? rewrite(root, name) : root) as SchemaObject;
   }
   return { components: rewritten, shared };
 }
@@ -275,7 +274,7 @@ function pointedAt(components: Readonly<Record<string, SchemaObject>>, outside: 
       for (const v of value) visit(v);
       return;
     }
-    if (!isRecord(value)) return;
+    if (!isPlainObject(value)) return;
     for (const [key, v] of Object.entries(value)) {
       if (key === "$ref" && typeof v === "string") {
         if (refs.has(v)) continue;
@@ -294,15 +293,14 @@ function pointedAt(components: Readonly<Record<string, SchemaObject>>, outside: 
 /** Whether `value` (under a keyword the walk does not know) holds nothing that ties it to its place. */
 function placeFree(value: unknown): boolean {
   if (Array.isArray(value)) return value.every(placeFree);
-  if (!isRecord(value)) return true;
+  if (!isPlainObject(value)) return true;
   for (const [key, v] of Object.entries(value)) {
-    if (PLACE_BOUND.has(key)) return false;
-    if (key === "$ref" && !(typeof v === "string" && v.startsWith("#/"))) return false;
-    if (!placeFree(v)) return false;
+    if (bindsToPlace(key, v) || !placeFree(v)) return false;
   }
   return true;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
+/** Whether `key: value` ties the schema holding it to where it stands: a place-bound key, or a `$ref` not from the document's root. */
+function bindsToPlace(key: string, value: unknown): boolean {
+  return PLACE_BOUND.has(key) || (key === "$ref" && !(typeof value === "string" && value.startsWith("#/")));
 }
