@@ -101,18 +101,19 @@ export function printType(type: TsType, indent: string, inline = true): string {
 /** What `printType` printed for a type object (types are immutable), by indent and `inline`. */
 const printed = new WeakMap<TsType, Map<string, string>>();
 
-function printUncached(type: TsType, indent: string, inline: boolean): string {
+/** `printType` of a type that is not a leaf (a keyword or reference is its name: `printType` answers those itself). */
+function printUncached(
+  type: Exclude<TsType, { kind: "keyword" | "reference" }>,
+  indent: string,
+  inline: boolean,
+): string {
   const print = (inner: TsType, parenthesize: readonly TsType["kind"][] = []): string => {
     const text = printType(inner, indent, inner.kind === "object" ? inline : true);
     return parenthesize.includes(inner.kind) ? `(${text})` : text;
   };
   switch (type.kind) {
-    case "keyword":
-      return type.name;
     case "literal":
       return JSON.stringify(type.value);
-    case "reference":
-      return type.name;
     case "array":
       return `${print(type.element, ["union", "intersection"])}[]`;
     case "tuple":
