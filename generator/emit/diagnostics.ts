@@ -34,16 +34,7 @@ export async function collectDiagnostics(
         });
     }
   }
-  const { componentNames } = await import("./component-names.js");
-  for (const r of componentNames(model).renamed) {
-    out.push({
-      level: "warning",
-      emitter: "types",
-      message: `${r.holder === undefined ? `its validators' natural file, validators/${r.naturalFile}.js, is the generator's own index` : `its natural names (the type ${r.naturalType}, its validators in validators/${r.naturalFile}.js) are also those of component ${JSON.stringify(r.holder)} (types compared exactly, files ignoring case, as on macOS and Windows)`}; it is the type ${r.type}, validated by validate${r.type} in validators/${r.file}.js. Rename ${r.holder === undefined ? "it" : "one of them"} to choose the names.`,
-      pointer: formatPointer(["components", "schemas", r.component]),
-    });
-  }
-  // What the types emitter degraded first, as it always came; what the other emitters said last.
+  // What the types emitter said (components it renamed, what it degraded) first, as it always came; what the other emitters said last.
   out.push(...fromEmitters.filter((d) => d.emitter === "types"));
   const { unknownVendorKeywords } = await import("./validators/prepare.js");
   for (const [keyword, pointer] of unknownVendorKeywords(model.schemas)) {

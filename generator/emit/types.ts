@@ -16,6 +16,7 @@
  * over the CONVENTIONS.md subset (generator/emit/types/) is simpler.
  */
 import { formatPointer } from "../load/json-pointer.js";
+import type { Diagnostic } from "../diagnostics.js";
 import type { Emitter, LoadedSchema } from "../model.js";
 import { discriminatedUnion } from "./types/discriminator.js";
 import { docLines, renderJsDoc } from "./types/jsdoc.js";
@@ -30,15 +31,31 @@ export const typesEmitter: Emitter = {
     const { text, degraded } = convertTypes(model, context.names);
     return {
       files: [{ path: "types.ts", contents: text }],
-      diagnostics: degraded.map(({ pointer, reason }) => ({
-        level: "warning",
-        emitter: "types",
-        message: `${reason}.`,
-        pointer,
-      })),
+      // The components not named by the natural rule first, then what types.ts has as `unknown`.
+      diagnostics: [
+        ...renamedComponentWarnings(context.names),
+        ...degraded.map(
+          ({ pointer, reason }): Diagnostic => ({
+            level: "warning",
+            emitter: "types",
+            message: `${reason}.`,
+            pointer,
+          }),
+        ),
+      ],
     };
   },
 };
+
+/** One warning per component that `names` renamed (./component-names.ts), naming the one that kept the name. */
+function renamedComponentWarnings(names: ComponentNames): Diagnostic[] {
+  return names.renamed.map((r) => ({
+    level: "warning",
+    emitter: "types",
+    message: `${r.holder === undefined ? `its validators' natural file, validators/${r.naturalFile}.js, is the generator's own index` : `its natural names (the type ${r.naturalType}, its validators in validators/${r.naturalFile}.js) are also those of component ${JSON.stringify(r.holder)} (types compared exactly, files ignoring case, as on macOS and Windows)`}; it is the type ${r.type}, validated by validate${r.type} in validators/${r.file}.js. Rename ${r.holder === undefined ? "it" : "one of them"} to choose the names.`,
+    pointer: formatPointer(["components", "schemas", r.component]),
+  }));
+}
 
 /** A branded string type requested while converting a component. */
 interface Brand {
