@@ -18,6 +18,7 @@ import { typesEmitter } from "./types.js";
 import { validatorsEmitter } from "./validators.js";
 import { openLevelThread, type LevelThread } from "./validators/level-thread.js";
 import { createLevels } from "./validators/levels.js";
+import { fixturesOptIn } from "./opt-in.js";
 import { transcriptEmitter } from "../transcript/emit.js";
 
 /** `openapi.json`: the bundled document (internal `$ref`s only), what other languages load. Author order, 2-space indent. */
@@ -62,7 +63,8 @@ export async function generate(model: LoadedSchema, emitters: readonly Emitter[]
   const names = componentNames(model);
   const context: EmitContext = {
     levelThread: () => (thread ??= { value: openLevelThread(model) }).value,
-    levels: createLevels(model, names),
+    // Only the fixture suite runs the levels' functions (it judges its cases with them); otherwise they are printed only.
+    levels: createLevels(model, names, { run: fixturesOptIn(model).skipped === undefined }),
     names,
   };
   // Started before the first emitter, the validators' level thread works while the types are emitted.

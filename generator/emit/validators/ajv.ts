@@ -65,6 +65,16 @@ export const validatorAjvOptions: Readonly<Options> = {
   uriResolver: rememberingUriResolver,
 };
 
+/**
+ * What ajv makes each compiled function of, in an instance whose functions
+ * are printed and never run (`createLevels`' `run: false`, ./levels.ts):
+ * ajv turns every compiled text into a live function (`new Function`), a
+ * parse of all the code it wrote (GitHub's strict level: 10 MB, about a
+ * fifth of its compile time), where printing reads only the text it keeps
+ * beside (`code.source`). The function it gets instead says so if run.
+ */
+export const NOT_RUN_BODY = 'return function notRun() { throw new Error("this ajv instance only prints its code"); }';
+
 /** A configured ajv 2020 instance with the vendor keywords (no schemas). */
 export function createValidatorAjv(options: Options = {}): Ajv2020 {
   useJsonEqualInAjv();

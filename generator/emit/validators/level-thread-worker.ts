@@ -11,12 +11,14 @@ import type { LiveAjv } from "../fixtures/live-ajv.js";
 import { levelModuleText } from "./level-module-text.js";
 import { createLevels, levelComponents } from "./levels.js";
 import { formatModuleSync } from "./format.js";
+import { fixturesOptIn } from "../opt-in.js";
 import { toThreadError, type FromWorker, type LevelThreadInput, type ToWorker } from "./level-thread.js";
 
 const { model, levels, formats, runtimes } = workerData as LevelThreadInput;
 const port = parentPort!;
-// This thread's own levels: an instance exists on one thread only (./level-thread.ts).
-const cache = createLevels(model);
+// This thread's own levels: an instance exists on one thread only (./level-thread.ts). As on the main thread
+// (../index.ts), their functions run only where the fixture suite judges its cases with them.
+const cache = createLevels(model, undefined, { run: fixturesOptIn(model).skipped === undefined });
 const post = (message: FromWorker): void => port.postMessage(message);
 
 try {

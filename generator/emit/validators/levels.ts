@@ -22,7 +22,7 @@ import { EmitError } from "../../errors.js";
 import { componentNames, type ComponentNames } from "../component-names.js";
 import type { LoadedSchema } from "../../model.js";
 import type { SchemaObject } from "openapi3-ts/oas31";
-import { addComponents, compileComponent, createValidatorAjv } from "./ajv.js";
+import { addComponents, compileComponent, createValidatorAjv, NOT_RUN_BODY, validatorAjvOptions } from "./ajv.js";
 import { outsideRefTargets, prepareComponents } from "./prepare.js";
 import { receiveComponents, receiveSchema } from "./receive-level.js";
 import { receivedComponents } from "./received-components.js";
@@ -56,8 +56,23 @@ export interface Levels {
   prepared(level: "strict" | "receive"): Record<string, SchemaObject>;
 }
 
+/** What `createLevels` is told of its use. */
+export interface LevelsOptions {
+  /**
+   * Whether the compiled functions will run (the fixture cases' judges, a
+   * test's live validator), default true. `false`: they are only printed
+   * (the validators emitter), and ajv does not make live functions of
+   * their code (./ajv.ts `NOT_RUN_BODY`); the printed code is the same.
+   */
+  readonly run?: boolean;
+}
+
 /** An empty cache of `model`'s levels: each is made when first asked. `names` are the run's (`context.names`) where it has them. */
-export function createLevels(model: LoadedSchema, names: ComponentNames = componentNames(model)): Levels {
+export function createLevels(
+  model: LoadedSchema,
+  names: ComponentNames = componentNames(model),
+  { run = true }: LevelsOptions = {},
+): Levels {
   const instances = new Map<LevelName, Ajv2020>();
   const prepared = new Map<"strict" | "receive", Record<string, SchemaObject>>();
   const given = new Map<"strict" | "receive", AjvDocument>();
@@ -73,7 +88,7 @@ export function createLevels(model: LoadedSchema, names: ComponentNames = compon
           document = ajvDocument(model, schemaLevel, levels.prepared(schemaLevel));
           given.set(schemaLevel, document);
         }
-        ajv = levelAjv(model, level, document);
+        ajv = levelAjv(model, level, document, run);
         instances.set(level, ajv);
       }
       return ajv;
@@ -123,11 +138,15 @@ function ajvDocument(
   };
 }
 
-/** A new ajv instance of `level` for `model`, with `document` added and its validators compiled. */
-function levelAjv(model: LoadedSchema, level: LevelName, document: AjvDocument): Ajv2020 {
+/** A new ajv instance of `level` for `model`, with `document` added and its validators compiled (as live functions if they `run`). */
+function levelAjv(model: LoadedSchema, level: LevelName, document: AjvDocument, run: boolean): Ajv2020 {
   // The loader checked every component against the 2020-12 meta-schema (load/validate-schemas.ts);
   // compiling that meta-schema again per instance cost a tenth of gen. Strict mode still refuses what it refuses.
-  const ajv = createValidatorAjv({ validateSchema: false, ...(level === "all-errors" && { allErrors: true }) });
+  const ajv = createValidatorAjv({
+    validateSchema: false,
+    ...(level === "all-errors" && { allErrors: true }),
+    ...(!run && { code: { ...validatorAjvOptions.code, process: () => NOT_RUN_BODY } }),
+  });
   addComponents(ajv, document.components, { prepare: false, outside: document.outside });
   compileAll(ajv, levelComponents(model, level), level);
   return ajv;
