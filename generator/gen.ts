@@ -6,7 +6,8 @@
  */
 import path from "node:path";
 import type { CliEnv } from "./cli.js";
-import { EMITTERS, generate } from "./emit/index.js";
+import { EMITTERS, generate, startLevelThread, type StartedThread } from "./emit/index.js";
+import { spareLevelWorker } from "./emit/validators/level-thread.js";
 import { DEFAULT_RUNTIME } from "./emit/runtime-import.js";
 import { formatDiagnostic } from "./diagnostics.js";
 import { collectDiagnostics } from "./emit/diagnostics.js";
@@ -41,14 +42,21 @@ export async function gen(options: GenOptions, io: CliEnv): Promise<number> {
   let loaded: LoadedSchema | undefined;
   // Emitters name places by JSON pointer; the loader knows their file:line:col.
   const locate = (pointer: string) => (loaded === undefined ? undefined : locateInSchema(loaded, pointer));
+  // The validators' level thread: its worker starts now, while the document is read, and gets the model as
+  // soon as it is complete, while the loader's last checks run (emit/validators/level-thread.ts).
+  const spare = emitters.some((emitter) => emitter.name === "validators") ? spareLevelWorker() : undefined;
+  let thread: StartedThread | undefined;
   try {
     const plannedCopies = planFixtureCopies(options.fixturesCopy ?? [], outDir, io.cwd);
     loaded = await loadSchema(options.schema, {
       cwd: io.cwd,
       ...(options.root !== undefined && { root: options.root }),
+      onModel: (complete) => {
+        thread = startLevelThread({ ...complete, runtime: options.runtime }, emitters, spare);
+      },
     });
     const model = { ...loaded, runtime: options.runtime };
-    const { files, diagnostics } = await generate(model, emitters);
+    const { files, diagnostics } = await generate(model, emitters, thread);
     const copies = fillFixtureCopies(plannedCopies, files);
     const ran = new Set(emitters.map((emitter) => emitter.name));
     for (const diagnostic of (await collectDiagnostics(model, diagnostics)).filter((d) => ran.has(d.emitter)))
@@ -91,5 +99,9 @@ export async function gen(options: GenOptions, io: CliEnv): Promise<number> {
     if (isEmitError(error)) locateEmitError(error, locate);
     io.stderr(`${formatError(error, { debug: options.debug === true })}\n`);
     return 2;
+  } finally {
+    // `generate` ends the thread it was given; these end what a failed load left (ending twice is harmless).
+    thread?.value?.close();
+    spare?.close();
   }
 }

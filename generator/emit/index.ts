@@ -16,7 +16,7 @@ import { eventsEmitter } from "./events.js";
 import { fixturesEmitter } from "./fixtures.js";
 import { typesEmitter } from "./types.js";
 import { validatorsEmitter } from "./validators.js";
-import { openLevelThread, type LevelThread } from "./validators/level-thread.js";
+import { openLevelThread, type LevelThread, type SpareWorker } from "./validators/level-thread.js";
 import { createLevels } from "./validators/levels.js";
 import { fixturesOptIn } from "./opt-in.js";
 import { transcriptEmitter } from "../transcript/emit.js";
@@ -47,6 +47,27 @@ export interface Generated {
   readonly diagnostics: Diagnostic[];
 }
 
+/** A run's level thread, started before `generate` (`startLevelThread`); `value` undefined: the run has none. */
+export interface StartedThread {
+  readonly value: LevelThread | undefined;
+}
+
+/**
+ * The level thread a run of `emitters` on `model` would start, started
+ * now (on `spare`, a worker started before the model was known, which is
+ * closed if the run has no use for it): `gen` starts it as soon as the
+ * model is complete and hands it to `generate`, which ends it.
+ */
+export function startLevelThread(
+  model: LoadedSchema,
+  emitters: readonly Emitter[],
+  spare?: SpareWorker,
+): StartedThread {
+  if (emitters.some((emitter) => emitter.name === "validators")) return { value: openLevelThread(model, spare) };
+  spare?.close();
+  return { value: undefined };
+}
+
 /**
  * Run the emitters in order and finalize their files (headers, manifest,
  * sorted). Each emitter starts once the one before it has done its own
@@ -54,12 +75,17 @@ export interface Generated {
  * level thread, ./validators/level-thread.ts), so the next one works
  * meanwhile; the files, and the error reported when several fail, are in
  * emitter order. After an emitter fails on this thread, no further one starts.
- * The level thread is this run's: started when an emitter first asks for
- * it (`context.levelThread()`), ended here when every emitter has settled.
+ * The level thread is this run's: `started` before, or started when an
+ * emitter first asks for it (`context.levelThread()`), and ended here when
+ * every emitter has settled.
  */
-export async function generate(model: LoadedSchema, emitters: readonly Emitter[] = EMITTERS): Promise<Generated> {
+export async function generate(
+  model: LoadedSchema,
+  emitters: readonly Emitter[] = EMITTERS,
+  started?: StartedThread,
+): Promise<Generated> {
   const runs: Array<Promise<EmitResult>> = [];
-  let thread: { value: LevelThread | undefined } | undefined;
+  let thread: StartedThread | undefined = started;
   const names = componentNames(model);
   const context: EmitContext = {
     levelThread: () => (thread ??= { value: openLevelThread(model) }).value,

@@ -12,6 +12,7 @@
  *      tags agree with its mapping (disagreeing-lists)
  *   -> draft-04 leftovers in a 3.1 document read as their authors meant:
  *      `nullable`, boolean exclusive bounds
+ *   (the model is complete here: `onModel`)
  *   -> OAS 3.1 / 3.2 meta-schema    (not-openapi-31; a 3.0 document: 3.1's)
  *   -> component schemas are JSON Schema 2020-12, strict (invalid-json-schema)
  *   -> x-pagination names real parameters and properties (invalid-json-schema)
@@ -52,6 +53,14 @@ export interface LoadOptions {
    * root admits are read, but errors never quote their lines.
    */
   readonly root?: string;
+  /**
+   * Called with the model as soon as it is complete, before the checks
+   * that only report (the document and its schemas against their
+   * meta-schemas, the pagination rules; they never change it): `gen` hands
+   * it to the validators' thread there, which works while they run. A
+   * failing check still makes `loadSchema` throw.
+   */
+  readonly onModel?: (model: LoadedSchema) => void;
 }
 
 export async function loadSchema(schemaPath: string, options: LoadOptions = {}): Promise<LoadedSchema> {
@@ -113,7 +122,8 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
   };
   sources.set(model, bundled);
   if (notes30 !== undefined) openApi30.set(document, notes30);
-  // Neither check changes the document.
+  options.onModel?.(model);
+  // No check changes the document.
   validateOpenApiDocument(bundled, version);
   validateComponentSchemas(bundled);
   validatePagination(bundled);

@@ -316,4 +316,33 @@ describe("the built bin", () => {
     expect(run.status).toBe(2);
     expect(run.stderr).toBe(fromSources.stderr);
   });
+  // The worker starts before the document is read and gets the model before the loader's last checks
+  // (emit/validators/level-thread.ts `spareLevelWorker`, load/index.ts `onModel`): a check failing then still
+  // ends the run with the loader's error and place, and nothing the worker says comes before it.
+  it("ends with the loader's error when a check after the model is complete fails (level thread on), as the sources' CLI does", async () => {
+    const text = [
+      "openapi: 3.1.0",
+      "info: { title: T, version: '1' }",
+      "paths: {}",
+      "components:",
+      "  schemas:",
+      "    Thing:",
+      "      type: object",
+      "      minProperties: -1",
+      "",
+    ].join("\n");
+    const dir = writeTree({ "schema.yaml": text });
+    const fromSources = await cli(["gen", "--schema", "schema.yaml", "--out", "out"], dir, EMITTERS);
+    const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", "schema.yaml", "--out", "out"], {
+      cwd: dir,
+      encoding: "utf8",
+      timeout: 60_000,
+      env: { ...process.env, MANTYX_WIRE_LEVEL_THREAD: "on" },
+    });
+    expect(fromSources.code).toBe(2);
+    expect(fromSources.stderr).toMatch(/schema\.yaml:8:\d+/);
+    expect(run.signal).toBeNull();
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe(fromSources.stderr);
+  });
 });

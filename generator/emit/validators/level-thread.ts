@@ -35,6 +35,13 @@
  * worker seconds of work against that fixed cost, and gets it whatever the
  * load. `MANTYX_WIRE_LEVEL_THREAD=on` or `off` decides instead (the tests
  * run both ways).
+ *
+ * Started early: where a core is free before the document is read,
+ * `spareLevelWorker` starts the worker then, so that it loads its modules
+ * while this thread reads the document, and `openLevelThread` hands it the
+ * model (`gen` does so as soon as the model is complete, while the loader's
+ * last checks run: load/index.ts `onModel`). A spare never handed a model
+ * keeps nothing alive and is ended with the run.
  */
 import { existsSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
@@ -71,8 +78,9 @@ export function threadPlan(model: LoadedSchema): ThreadPlan {
     : { levels: ["strict", "all-errors"], formats: false };
 }
 
-/** What the worker is given. */
+/** What the worker is given, its first message. */
 export interface LevelThreadInput extends ThreadPlan {
+  readonly kind: "start";
   readonly model: LoadedSchema;
   /** The specifier each of those levels' module imports the runtime by. */
   readonly runtimes: Readonly<Partial<Record<LevelName, string>>>;
@@ -115,7 +123,7 @@ export interface FormatRequest {
   readonly source: string;
 }
 
-export type ToWorker = JudgeBatch | FormatRequest;
+export type ToWorker = LevelThreadInput | JudgeBatch | FormatRequest;
 
 export interface LevelThread extends ThreadPlan {
   /** `level`'s module text (one of `levels`), formatted, without its header (undefined for a level without components). */
@@ -142,31 +150,74 @@ function workerFile(): string | undefined {
   return undefined;
 }
 
+/** A worker started before the model is known, waiting for it (`openLevelThread`), or ended (`close`). */
+export interface SpareWorker {
+  readonly worker: Worker;
+  /** What ended it before it was handed a model (an error, or its exit code). */
+  readonly ended: { error?: Error; code?: number };
+  close(): void;
+}
+
 /**
- * Starts a level thread for `model` and hands it over (its caller, `gen`'s
- * `generate`, asks right after loading, so that it works while the types
- * are emitted, and closes it with `close` when the run ends), or undefined
- * where there is no worker file, no core to spare, or none of its levels
- * has components (a document whose clients read nothing and send no body;
- * one without components).
+ * The level thread's worker, started now, before the document is read,
+ * where a core is free whatever the document (see the file's comment);
+ * undefined where there is no worker file or none is free.
  */
-export function openLevelThread(model: LoadedSchema): LevelThread | undefined {
-  const plan = threadPlan(model);
-  if (plan.levels.every((level) => levelComponents(model, level).length === 0) || !coreToSpare(model)) return undefined;
+export function spareLevelWorker(): SpareWorker | undefined {
   const file = workerFile();
-  if (file === undefined) return undefined;
+  if (file === undefined || !coreToSpare(undefined)) return undefined;
+  const worker = new Worker(file);
+  // Until it has work, it keeps no run alive (a run whose loading fails ends without it).
+  worker.unref();
+  const ended: SpareWorker["ended"] = {};
+  worker.on("error", (error) => {
+    ended.error ??= error;
+  });
+  worker.on("exit", (code) => {
+    ended.code ??= code;
+  });
+  return { worker, ended, close: () => void worker.terminate() };
+}
+
+/**
+ * Starts a level thread for `model` (on `spare` where given) and hands it
+ * over, or undefined where there is no worker file, no core to spare, or
+ * none of its levels has components (a document whose clients read nothing
+ * and send no body; one without components): then `spare` is closed. Its
+ * caller (`gen`, through emit/index.ts) asks as soon as the model is
+ * complete, so that it works while the types are emitted, and closes it
+ * with `close` when the run ends.
+ */
+export function openLevelThread(model: LoadedSchema, spare?: SpareWorker): LevelThread | undefined {
+  const plan = threadPlan(model);
+  const file = workerFile();
+  if (
+    file === undefined ||
+    plan.levels.every((level) => levelComponents(model, level).length === 0) ||
+    // A spare has cost what the worker costs already.
+    (spare === undefined && !coreToSpare(model))
+  ) {
+    spare?.close();
+    return undefined;
+  }
   const runtimes = Object.fromEntries(
     plan.levels.map((level) => [level, runtimeImport(model, `validators/${LEVEL_MODULES[level].module}`)]),
   );
-  return startThread(file, { model: plainModel(model), ...plan, runtimes });
+  return startThread(spare ?? { worker: new Worker(file), ended: {}, close() {} }, {
+    kind: "start",
+    model: plainModel(model),
+    ...plan,
+    runtimes,
+  });
 }
 
-/** Whether a worker would run beside this thread (see the file's comment). */
-function coreToSpare(model: LoadedSchema): boolean {
+/** Whether a worker would run beside this thread for `model` (see the file's comment); for undefined, whatever the document. */
+function coreToSpare(model: LoadedSchema | undefined): boolean {
   const forced = process.env["MANTYX_WIRE_LEVEL_THREAD"];
   if (forced === "on" || forced === "off") return forced === "on";
   const cores = availableParallelism();
-  return cores >= 2 && (Object.keys(model.schemas).length >= LARGE_DOCUMENT_COMPONENTS || (loadavg()[0] ?? 0) < cores);
+  const large = model !== undefined && Object.keys(model.schemas).length >= LARGE_DOCUMENT_COMPONENTS;
+  return cores >= 2 && (large || (loadavg()[0] ?? 0) < cores);
 }
 
 /** The model's data fields: what the worker needs, clonable. */
@@ -183,9 +234,12 @@ function plainModel(model: LoadedSchema): LoadedSchema {
   };
 }
 
-function startThread(file: string, input: LevelThreadInput): LevelThread {
-  const worker = new Worker(file, { workerData: input });
-  let failure: Error | undefined;
+function startThread({ worker, ended }: SpareWorker, input: LevelThreadInput): LevelThread {
+  worker.ref();
+  worker.postMessage(input);
+  let failure: Error | undefined = ended.error;
+  if (failure === undefined && ended.code !== undefined)
+    failure = new Error(`the validators' level thread stopped (exit code ${ended.code}) before it was started`);
   const modules = new Map<LevelName, string | undefined>();
   const waiting: Array<() => void> = [];
   const answers: JudgeVerdict[] = [];
