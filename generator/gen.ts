@@ -10,7 +10,7 @@ import { EMITTERS, generate, startLevelThread, type StartedThread } from "./emit
 import { spareLevelWorker } from "./emit/validators/level-thread.js";
 import { DEFAULT_RUNTIME } from "./emit/runtime-import.js";
 import { formatDiagnostic } from "./diagnostics.js";
-import { collectDiagnostics } from "./emit/diagnostics.js";
+import { collectDiagnostics, documentDiagnostics } from "./emit/diagnostics.js";
 import { formatError, isEmitError, locateEmitError } from "./errors.js";
 import { loadSchema, locateInSchema } from "./load/index.js";
 import type { LoadedSchema } from "./model.js";
@@ -56,10 +56,16 @@ export async function gen(options: GenOptions, io: CliEnv): Promise<number> {
       },
     });
     const model = { ...loaded, runtime: options.runtime };
-    const { files, diagnostics } = await generate(model, emitters, thread);
+    const generated = generate(model, emitters, thread);
+    // Made on this thread while it would otherwise wait for the level thread; reported only if the run succeeds.
+    const documentNotes = documentDiagnostics(model);
+    documentNotes.catch(() => undefined);
+    const { files, diagnostics } = await generated;
     const copies = fillFixtureCopies(plannedCopies, files);
     const ran = new Set(emitters.map((emitter) => emitter.name));
-    for (const diagnostic of (await collectDiagnostics(model, diagnostics)).filter((d) => ran.has(d.emitter)))
+    for (const diagnostic of (await collectDiagnostics(model, diagnostics, documentNotes)).filter((d) =>
+      ran.has(d.emitter),
+    ))
       io.stderr(`${formatDiagnostic(diagnostic, locate)}\n`);
     const ms = (): number => Math.round(performance.now() - started);
     if (options.check) {

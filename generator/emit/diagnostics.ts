@@ -17,25 +17,49 @@ import { booleanExclusiveBounds } from "../load/exclusive-bounds.js";
 import { formatPointer, getAtPointer, isPlainObject, parsePointer } from "../load/json-pointer.js";
 import { exampleMapsRead, isDialect2020, misspelt, repairedDefinitionTargets } from "../load/validate-schemas.js";
 
+/** What the document itself calls for (`documentDiagnostics`): the opt-in emitters' lines, and the notes on the document. */
+export interface DocumentDiagnostics {
+  readonly optIns: readonly Diagnostic[];
+  readonly notes: readonly Diagnostic[];
+}
+
+/**
+ * The run's diagnostics in their order: the opt-in lines, the types
+ * emitter's, the notes on the document, then the other emitters'. The
+ * document's part depends on the model only: `gen` has it made
+ * (`documentDiagnostics`) while the validators' thread works.
+ */
 export async function collectDiagnostics(
   model: LoadedSchema,
   fromEmitters: readonly Diagnostic[],
+  document: Promise<DocumentDiagnostics> = documentDiagnostics(model),
 ): Promise<Diagnostic[]> {
-  const out: Diagnostic[] = [];
+  const { optIns, notes } = await document;
+  return [
+    ...optIns,
+    // What the types emitter said (components it renamed, what it degraded) first, as it always came; what the other emitters said last.
+    ...fromEmitters.filter((d) => d.emitter === "types"),
+    ...notes,
+    ...fromEmitters.filter((d) => d.emitter !== "types"),
+  ];
+}
+
+/** The diagnostics the document itself calls for, whatever the emitters say. */
+export async function documentDiagnostics(model: LoadedSchema): Promise<DocumentDiagnostics> {
+  const opted: Diagnostic[] = [];
   for (const { emitter, skipped } of optIns(model)) {
-    if (skipped !== undefined) out.push({ level: "info", emitter, message: `skipped: ${skipped}.` });
+    if (skipped !== undefined) opted.push({ level: "info", emitter, message: `skipped: ${skipped}.` });
     else if (emitter === "fixtures") {
       const casesDir = casesDirOf(schemaFileOf(model), {});
       if (!existsSync(casesDir))
-        out.push({
+        opted.push({
           level: "warning",
           emitter,
           message: `the suite has no hand-written cases: no folder ${casesDir}. ${missingCasesFix(casesDir)}`,
         });
     }
   }
-  // What the types emitter said (components it renamed, what it degraded) first, as it always came; what the other emitters said last.
-  out.push(...fromEmitters.filter((d) => d.emitter === "types"));
+  const out: Diagnostic[] = [];
   const { unknownVendorKeywords } = await import("./validators/prepare.js");
   for (const [keyword, pointer] of unknownVendorKeywords(model.schemas)) {
     out.push({
@@ -178,8 +202,7 @@ export async function collectDiagnostics(
       pointer: operationPointer(r.entry),
     });
   }
-  out.push(...fromEmitters.filter((d) => d.emitter !== "types"));
-  return out;
+  return { optIns: opted, notes: out };
 }
 
 /**

@@ -7,8 +7,9 @@
  */
 import { componentRef } from "./ajv.js";
 import { formatModuleSync } from "./format.js";
-import { levelModuleSource } from "./level-module.js";
+import { levelModuleStatements } from "./level-module.js";
 import { levelComponents, type LevelName, type Levels } from "./levels.js";
+import { assertPortable } from "./portability.js";
 import type { ComponentNames } from "../component-names.js";
 
 /** Each level's shared module (relative to validators/) and the export name of a component's validator there. */
@@ -22,15 +23,45 @@ export const LEVEL_MODULES: Readonly<
 
 /** The text of `level`'s shared module, formatted, without header; `runtime` is the specifier it imports the runtime by. */
 export function levelModuleText(levels: Levels, level: LevelName, runtime: string): string {
-  return formatModuleSync(levelModuleUnformatted(levels, level, runtime));
+  return printLevelModule(level, levelModuleUnformatted(levels, level, runtime), runtime);
+}
+
+/**
+ * `source`, `level`'s module or a run of its statements (`halves`),
+ * formatted (./format.ts) and checked portable (./portability.ts): each
+ * module is checked by the thread that prints it, as it prints it.
+ */
+export function printLevelModule(level: LevelName, source: string, runtime: string): string {
+  if (source === "") return "";
+  const text = formatModuleSync(source);
+  assertPortable(`validators/${LEVEL_MODULES[level].module}`, text, runtime);
+  return text;
 }
 
 /** The same text before formatting (./format.ts): what `formatModuleSync` makes `levelModuleText` of, here or on the level thread. */
 export function levelModuleUnformatted(levels: Levels, level: LevelName, runtime: string): string {
+  return `${levelModuleStatementsOf(levels, level, runtime).join("\n")}\n`;
+}
+
+/** That text's top-level statements (./level-module.ts `levelModuleStatements`). */
+export function levelModuleStatementsOf(levels: Levels, level: LevelName, runtime: string): string[] {
   const { exportName } = LEVEL_MODULES[level];
   const { names } = levels;
   const exports = new Map(
     levelComponents(levels.model, level).map((name) => [exportName(names, name), componentRef(name)]),
   );
-  return levelModuleSource(levels.ajv(level), exports, runtime);
+  return levelModuleStatements(levels.ajv(level), exports, runtime);
+}
+
+/**
+ * `statements` as two texts, each of about half the characters, whose
+ * formatted texts (./format.ts) joined are the formatted whole: a statement
+ * leaves no block open, so the printer starts the second as it would there.
+ */
+export function halves(statements: readonly string[]): readonly [head: string, tail: string] {
+  const total = statements.reduce((sum, statement) => sum + statement.length + 1, 0);
+  let cut = 0;
+  for (let length = 0; cut < statements.length - 1 && length < total / 2; cut++) length += statements[cut]!.length + 1;
+  const text = (part: readonly string[]): string => (part.length === 0 ? "" : `${part.join("\n")}\n`);
+  return [text(statements.slice(0, cut)), text(statements.slice(cut))];
 }

@@ -44,11 +44,15 @@ interface CompiledFunction {
 const REQUIRE = /^require\("([^"]+)"\)\.(\w+)$/;
 
 /**
- * The module text (unformatted, without header) that defines every function
- * the `exports` (public export name -> ajv key, already compiled in `ajv`)
- * reach, and exports each under its public name.
+ * The module (unformatted, without header) that defines every function the
+ * `exports` (public export name -> ajv key, already compiled in `ajv`)
+ * reach, and exports each under its public name, as its top-level
+ * statements in order (the text is their lines): the import, the
+ * constants, the functions, the export. A run of them is formatted alone
+ * as it is in the whole (./format.ts), so the level thread can format a
+ * module in two halves at once.
  */
-export function levelModuleSource(ajv: Ajv2020, exports: ReadonlyMap<string, string>, runtime: string): string {
+export function levelModuleStatements(ajv: Ajv2020, exports: ReadonlyMap<string, string>, runtime: string): string[] {
   const values: string[] = [];
   const functions: FunctionCode[] = [];
   // Last: a wrapper reads its function when the module runs, and that function may be declared after it.
@@ -149,6 +153,11 @@ export function levelModuleSource(ajv: Ajv2020, exports: ReadonlyMap<string, str
       : `const ${name} = /* @__PURE__ */ (() => {\n${code}\n${name}.evaluated = ${ownProtoKeys(evaluated)};\nreturn ${name};\n})();`;
   });
   imports.sort();
-  const importLine = imports.length > 0 ? `import { ${imports.join(", ")} } from ${JSON.stringify(runtime)};\n` : "";
-  return `${importLine}${[...values, ...declarations, ...wrappers].join("\n")}\nexport { ${exported.join(", ")} };\n`;
+  return [
+    ...(imports.length > 0 ? [`import { ${imports.join(", ")} } from ${JSON.stringify(runtime)};`] : []),
+    ...values,
+    ...declarations,
+    ...wrappers,
+    `export { ${exported.join(", ")} };`,
+  ];
 }

@@ -8,9 +8,8 @@
 import { parentPort } from "node:worker_threads";
 import { judgeVerdict, levelErrorsJudge, levelReceiveJudge } from "../fixtures/case-judges.js";
 import type { LiveAjv } from "../fixtures/live-ajv.js";
-import { levelModuleText } from "./level-module-text.js";
+import { halves, levelModuleStatementsOf, levelModuleText, printLevelModule } from "./level-module-text.js";
 import { createLevels, levelComponents } from "./levels.js";
-import { formatModuleSync } from "./format.js";
 import { fixturesOptIn } from "../opt-in.js";
 import { toThreadError, type FromWorker, type LevelThreadInput, type ToWorker } from "./level-thread.js";
 
@@ -42,11 +41,14 @@ function start({
   const cache = createLevels(model, undefined, { run: fixturesOptIn(model).skipped === undefined });
   // The order one thread compiles them in: the same error comes first.
   for (const level of levels) {
-    post({
-      kind: "module",
-      level,
-      text: levelComponents(model, level).length > 0 ? levelModuleText(cache, level, runtimes[level]!) : undefined,
-    });
+    if (levelComponents(model, level).length === 0) post({ kind: "module", level, text: undefined });
+    else if (formats) post({ kind: "module", level, text: levelModuleText(cache, level, runtimes[level]!) });
+    else {
+      // The main thread waits for this module by now: it formats the second half meanwhile (`tail`).
+      const [head, tail] = halves(levelModuleStatementsOf(cache, level, runtimes[level]!));
+      post({ kind: "tail", level, source: tail });
+      post({ kind: "module", level, text: printLevelModule(level, head, runtimes[level]!) });
+    }
   }
   // Without the fixture suite nothing more is asked: the thread ends, and its heap (the strict level's ajv
   // instance: hundreds of MB on GitHub's document) is freed while `gen` goes on.
@@ -56,7 +58,8 @@ function start({
     receive: lazy(() => levelReceiveJudge(cache)),
   };
   return (message) => {
-    if (message.kind === "format") post({ kind: "formatted", text: formatModuleSync(message.source) });
+    if (message.kind === "format")
+      post({ kind: "formatted", text: printLevelModule(message.level, message.source, message.runtime) });
     else
       post({
         kind: "verdicts",

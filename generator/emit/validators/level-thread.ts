@@ -52,7 +52,7 @@ import type { LoadedSchema } from "../../model.js";
 import type { CaseJudges, DeferredJudge, JudgeVerdict } from "../fixtures/case-judges.js";
 import { fixturesOptIn } from "../opt-in.js";
 import { runtimeImport } from "../runtime-import.js";
-import { LEVEL_MODULES } from "./level-module-text.js";
+import { LEVEL_MODULES, printLevelModule } from "./level-module-text.js";
 import { levelComponents, type LevelName } from "./levels.js";
 
 /** The worker's file name, beside the bundle's entry (generator/scripts/build.mjs). */
@@ -99,8 +99,16 @@ export type ThreadError =
     }
   | { readonly kind: "other"; readonly message: string; readonly stack: string | undefined };
 
-/** Messages from the worker: each of its levels' module once (in LEVELS order, formatted), then one `verdicts` per batch and one `formatted` per text to format, in the order asked. */
+/**
+ * Messages from the worker: each of its levels' module once (in LEVELS
+ * order, formatted), then one `verdicts` per batch and one `formatted` per
+ * text to format, in the order asked. Where this thread has nothing else
+ * to do by then (no fixture suite: `formats` false), a module's second half
+ * comes first, unformatted (`tail`), for this thread to format while the
+ * worker formats the first (`module`); the text is the two joined.
+ */
 export type FromWorker =
+  | { readonly kind: "tail"; readonly level: LevelName; readonly source: string }
   | { readonly kind: "module"; readonly level: LevelName; readonly text: string | undefined }
   | { readonly kind: "verdicts"; readonly verdicts: readonly JudgeVerdict[] }
   | { readonly kind: "formatted"; readonly text: string }
@@ -117,10 +125,13 @@ export interface JudgeBatch {
   readonly items: ReadonlyArray<readonly [judge: keyof CaseJudges, pointer: string, json: string]>;
 }
 
-/** A level module's text for the worker to format (./format.ts): the strict level's, where this thread compiles it. */
+/** A level module's text for the worker to print (./level-module-text.ts `printLevelModule`): the strict level's, where this thread compiles it. */
 export interface FormatRequest {
   readonly kind: "format";
+  readonly level: LevelName;
   readonly source: string;
+  /** The specifier the module imports the runtime by. */
+  readonly runtime: string;
 }
 
 export type ToWorker = LevelThreadInput | JudgeBatch | FormatRequest;
@@ -129,7 +140,7 @@ export interface LevelThread extends ThreadPlan {
   /** `level`'s module text (one of `levels`), formatted, without its header (undefined for a level without components). */
   module(level: LevelName): Promise<string | undefined>;
   /** `source` formatted by the worker, as `formatModuleSync` formats it here (while this thread goes on with the fixture cases). */
-  format(source: string): Promise<string>;
+  format(level: LevelName, source: string, runtime: string): Promise<string>;
   /** Ask the worker; read the answers after `settled`. */
   readonly judges: CaseJudges;
   /** Resolves when every verdict asked for has arrived. */
@@ -251,8 +262,19 @@ function startThread({ worker, ended }: SpareWorker, input: LevelThreadInput): L
   const wake = (): void => {
     for (const resolve of waiting.splice(0)) resolve();
   };
+  const tails = new Map<LevelName, string>();
   worker.on("message", (message: FromWorker) => {
-    if (message.kind === "module") modules.set(message.level, message.text);
+    if (message.kind === "tail") {
+      try {
+        tails.set(message.level, printLevelModule(message.level, message.source, input.runtimes[message.level]!));
+      } catch (error) {
+        failure ??= error as Error;
+      }
+    } else if (message.kind === "module")
+      modules.set(
+        message.level,
+        message.text === undefined ? undefined : message.text + (tails.get(message.level) ?? ""),
+      );
     else if (message.kind === "verdicts") answers.push(...message.verdicts);
     else if (message.kind === "formatted") formatted.push(message.text);
     else failure ??= fromThreadError(message.error);
@@ -298,11 +320,11 @@ function startThread({ worker, ended }: SpareWorker, input: LevelThreadInput): L
       await until(() => modules.has(level));
       return modules.get(level);
     },
-    async format(source) {
+    async format(level, source, runtime) {
       // The cases asked for before go first: the worker answers in order.
       send();
       const index = formatsAsked++;
-      worker.postMessage({ kind: "format", source } satisfies FormatRequest);
+      worker.postMessage({ kind: "format", level, source, runtime } satisfies FormatRequest);
       await until(() => formatted.length > index);
       return formatted[index]!;
     },
