@@ -4,6 +4,7 @@
  * 1 `--check` found differences, 2 the schema, the generator or the
  * arguments failed.
  */
+import { statSync } from "node:fs";
 import path from "node:path";
 import type { CliEnv } from "./cli.js";
 import { EMITTERS, generate, startLevelThread, type StartedThread } from "./emit/index.js";
@@ -44,7 +45,9 @@ export async function gen(options: GenOptions, io: CliEnv): Promise<number> {
   const locate = (pointer: string) => (loaded === undefined ? undefined : locateInSchema(loaded, pointer));
   // The validators' level thread: its worker starts now, while the document is read, and gets the model as
   // soon as it is complete, while the loader's last checks run (emit/validators/level-thread.ts).
-  const spare = emitters.some((emitter) => emitter.name === "validators") ? spareLevelWorker() : undefined;
+  const spare = emitters.some((emitter) => emitter.name === "validators")
+    ? spareLevelWorker(fileSize(path.resolve(io.cwd, options.schema)))
+    : undefined;
   let thread: StartedThread | undefined;
   try {
     const plannedCopies = planFixtureCopies(options.fixturesCopy ?? [], outDir, io.cwd);
@@ -109,5 +112,14 @@ export async function gen(options: GenOptions, io: CliEnv): Promise<number> {
     // `generate` ends the thread it was given; these end what a failed load left (ending twice is harmless).
     thread?.value?.close();
     spare?.close();
+  }
+}
+
+/** The size of `file` in bytes; 0 where it cannot be read (the loader reports why). */
+function fileSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
   }
 }

@@ -36,8 +36,10 @@
  * load. `MANTYX_WIRE_LEVEL_THREAD=on` or `off` decides instead (the tests
  * run both ways).
  *
- * Started early: where a core is free before the document is read,
- * `spareLevelWorker` starts the worker then, so that it loads its modules
+ * Started early: where a core is free before the document is read (or
+ * the root file is `LARGE_DOCUMENT_BYTES` or more, so that it will be
+ * used whatever the load), `spareLevelWorker` starts the worker then, so
+ * that it loads its modules
  * while this thread reads the document, and `openLevelThread` hands it the
  * model (`gen` does so as soon as the model is complete, while the loader's
  * last checks run: load/index.ts `onModel`). A spare never handed a model
@@ -63,6 +65,9 @@ export const LEVELS: readonly LevelName[] = ["strict", "all-errors", "receive"];
 
 /** A document of this many components or more starts the worker whatever the machine's load (see the file's comment). */
 export const LARGE_DOCUMENT_COMPONENTS = 500;
+
+/** A root file this large (bytes) holds hundreds of components, as a rule: its worker is started before it is read, whatever the load. */
+export const LARGE_DOCUMENT_BYTES = 1_000_000;
 
 /** What the worker does for a document (see the file's comment). */
 export interface ThreadPlan {
@@ -171,12 +176,13 @@ export interface SpareWorker {
 
 /**
  * The level thread's worker, started now, before the document is read,
- * where a core is free whatever the document (see the file's comment);
- * undefined where there is no worker file or none is free.
+ * where a core is free whatever the document, or the root file is
+ * `bytes` long (see the file's comment); undefined where there is no
+ * worker file or none is free.
  */
-export function spareLevelWorker(): SpareWorker | undefined {
+export function spareLevelWorker(bytes: number): SpareWorker | undefined {
   const file = workerFile();
-  if (file === undefined || !coreToSpare(undefined)) return undefined;
+  if (file === undefined || !coreToSpare(undefined, bytes >= LARGE_DOCUMENT_BYTES)) return undefined;
   const worker = new Worker(file);
   // Until it has work, it keeps no run alive (a run whose loading fails ends without it).
   worker.unref();
@@ -222,12 +228,12 @@ export function openLevelThread(model: LoadedSchema, spare?: SpareWorker): Level
   });
 }
 
-/** Whether a worker would run beside this thread for `model` (see the file's comment); for undefined, whatever the document. */
-function coreToSpare(model: LoadedSchema | undefined): boolean {
+/** Whether a worker would run beside this thread for `model` (see the file's comment); for undefined, whatever the document, unless it is `large`. */
+function coreToSpare(model: LoadedSchema | undefined, large = false): boolean {
   const forced = process.env["MANTYX_WIRE_LEVEL_THREAD"];
   if (forced === "on" || forced === "off") return forced === "on";
   const cores = availableParallelism();
-  const large = model !== undefined && Object.keys(model.schemas).length >= LARGE_DOCUMENT_COMPONENTS;
+  large ||= model !== undefined && Object.keys(model.schemas).length >= LARGE_DOCUMENT_COMPONENTS;
   return cores >= 2 && (large || (loadavg()[0] ?? 0) < cores);
 }
 
