@@ -43,8 +43,8 @@ export async function gen(options: GenOptions, io: CliEnv): Promise<number> {
   let loaded: LoadedSchema | undefined;
   // Emitters name places by JSON pointer; the loader knows their file:line:col.
   const locate = (pointer: string) => (loaded === undefined ? undefined : locateInSchema(loaded, pointer));
-  // The validators' level thread: its worker starts now, while the document is read, and gets the model as
-  // soon as it is complete, while the loader's last checks run (emit/validators/level-thread.ts).
+  // The validators' level thread: its worker starts now, while the document is read, and gets the document
+  // as soon as it is final, while the loader hashes and checks it (emit/validators/level-thread.ts).
   const spare = emitters.some((emitter) => emitter.name === "validators")
     ? spareLevelWorker(fileSize(path.resolve(io.cwd, options.schema)))
     : undefined;
@@ -54,8 +54,8 @@ export async function gen(options: GenOptions, io: CliEnv): Promise<number> {
     loaded = await loadSchema(options.schema, {
       cwd: io.cwd,
       ...(options.root !== undefined && { root: options.root }),
-      onModel: (complete) => {
-        thread = startLevelThread({ ...complete, runtime: options.runtime }, emitters, spare);
+      onModel: (content) => {
+        thread = startLevelThread({ ...content, runtime: options.runtime }, emitters, spare);
       },
     });
     const model = { ...loaded, runtime: options.runtime };

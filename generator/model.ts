@@ -43,6 +43,14 @@ export interface LoadedSchema {
   readonly runtime?: string;
 }
 
+/**
+ * What the validation levels (emit/validators/levels.ts) and the
+ * components' names read of a model: the document and its components. It
+ * is all the level thread is sent, as soon as the loader has it (before
+ * the document's hash and last checks).
+ */
+export type SchemaContent = Pick<LoadedSchema, "document" | "schemas">;
+
 /** One output file. `path` is relative to the output folder, POSIX separators. */
 export interface EmittedFile {
   readonly path: string;

@@ -25,7 +25,7 @@
  * Each renamed component gets one warning (`gen`'s diagnostics) naming the
  * component that kept the name.
  */
-import type { LoadedSchema } from "../model.js";
+import type { SchemaContent } from "../model.js";
 import { typeName } from "./types/names.js";
 import { kebabCase } from "./validators/names.js";
 import { requestBodyComponents } from "./validators/request-bodies.js";
@@ -69,7 +69,7 @@ export interface ComponentNames {
  * `generate` computes it once per run and hands it to the emitters as
  * `context.names` (the level thread computes its own copy: the same names).
  */
-export function componentNames(model: LoadedSchema): ComponentNames {
+export function componentNames(model: SchemaContent): ComponentNames {
   return allocateComponentNames(
     Object.keys(model.schemas),
     requestBodyComponents(model.document),

@@ -16,7 +16,7 @@ import { eventsEmitter } from "./events.js";
 import { fixturesEmitter } from "./fixtures.js";
 import { typesEmitter } from "./types.js";
 import { validatorsEmitter } from "./validators.js";
-import { openLevelThread, type LevelThread, type SpareWorker } from "./validators/level-thread.js";
+import { openLevelThread, type LevelThread, type SpareWorker, type ThreadModel } from "./validators/level-thread.js";
 import { createLevels } from "./validators/levels.js";
 import { fixturesOptIn } from "./opt-in.js";
 import { transcriptEmitter } from "../transcript/emit.js";
@@ -56,13 +56,10 @@ export interface StartedThread {
  * The level thread a run of `emitters` on `model` would start, started
  * now (on `spare`, a worker started before the model was known, which is
  * closed if the run has no use for it): `gen` starts it as soon as the
- * model is complete and hands it to `generate`, which ends it.
+ * document and its components are final and hands it to `generate`,
+ * which ends it.
  */
-export function startLevelThread(
-  model: LoadedSchema,
-  emitters: readonly Emitter[],
-  spare?: SpareWorker,
-): StartedThread {
+export function startLevelThread(model: ThreadModel, emitters: readonly Emitter[], spare?: SpareWorker): StartedThread {
   if (emitters.some((emitter) => emitter.name === "validators")) return { value: openLevelThread(model, spare) };
   spare?.close();
   return { value: undefined };

@@ -36,7 +36,7 @@ export function checksRevision(model: LoadedSchema): boolean {
 }
 
 /** The specifier `file` (a path relative to the output folder) imports the runtime contract by. */
-export function runtimeImport(model: LoadedSchema, file: string): string {
+export function runtimeImport(model: Pick<LoadedSchema, "runtime">, file: string): string {
   const runtime = model.runtime ?? DEFAULT_RUNTIME;
   if (!runtime.startsWith("./") && !runtime.startsWith("../")) return runtime;
   // Climb from the file's folder to the output folder, then follow the given path: no resolving

@@ -12,7 +12,7 @@
  *      tags agree with its mapping (disagreeing-lists)
  *   -> draft-04 leftovers in a 3.1 document read as their authors meant:
  *      `nullable`, boolean exclusive bounds
- *   (the model is complete here: `onModel`)
+ *   (the document and its components are final here: `onModel`)
  *   -> OAS 3.1 / 3.2 meta-schema    (not-openapi-31; a 3.0 document: 3.1's)
  *   -> component schemas are JSON Schema 2020-12, strict (invalid-json-schema)
  *   -> x-pagination names real parameters and properties (invalid-json-schema)
@@ -23,7 +23,7 @@
 import path from "node:path";
 import type { OpenAPIObject, SchemaObject } from "openapi3-ts/oas31";
 import { SchemaLoadError } from "../errors.js";
-import type { LoadedSchema } from "../model.js";
+import type { LoadedSchema, SchemaContent } from "../model.js";
 import { bundle, type BundledDocument } from "./bundle.js";
 import { canonicalJson, sha256Hex } from "./canonical-json.js";
 import { checkRefCycles } from "./check-cycles.js";
@@ -54,13 +54,14 @@ export interface LoadOptions {
    */
   readonly root?: string;
   /**
-   * Called with the model as soon as it is complete, before the checks
-   * that only report (the document and its schemas against their
-   * meta-schemas, the pagination rules; they never change it): `gen` hands
-   * it to the validators' thread there, which works while they run. A
-   * failing check still makes `loadSchema` throw.
+   * Called with the document and its components as soon as they are
+   * final, before the document's hash and the checks that only report
+   * (the document and its schemas against their meta-schemas, the
+   * pagination rules; they never change it): `gen` hands them to the
+   * validators' thread there, which works meanwhile. A failing check still
+   * makes `loadSchema` throw.
    */
-  readonly onModel?: (model: LoadedSchema) => void;
+  readonly onModel?: (content: SchemaContent) => void;
 }
 
 export async function loadSchema(schemaPath: string, options: LoadOptions = {}): Promise<LoadedSchema> {
@@ -112,6 +113,7 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
       writable: true,
       configurable: true,
     });
+  options.onModel?.({ document, schemas });
   const model: LoadedSchema = {
     document,
     schemas,
@@ -122,7 +124,6 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
   };
   sources.set(model, bundled);
   if (notes30 !== undefined) openApi30.set(document, notes30);
-  options.onModel?.(model);
   // No check changes the document.
   validateOpenApiDocument(bundled, version);
   validateComponentSchemas(bundled);

@@ -39,18 +39,18 @@
  * Started early: where a core is free before the document is read (or
  * the root file is `LARGE_DOCUMENT_BYTES` or more, so that it will be
  * used whatever the load), `spareLevelWorker` starts the worker then, so
- * that it loads its modules
- * while this thread reads the document, and `openLevelThread` hands it the
- * model (`gen` does so as soon as the model is complete, while the loader's
- * last checks run: load/index.ts `onModel`). A spare never handed a model
- * keeps nothing alive and is ended with the run.
+ * that it loads its modules while this thread reads the document, and
+ * `openLevelThread` hands it the document and its components (`gen` does
+ * so as soon as they are final, while the loader hashes and checks the
+ * document: load/index.ts `onModel`). A spare never handed them keeps
+ * nothing alive and is ended with the run.
  */
 import { existsSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { EmitError, type EmitErrorCode } from "../../errors.js";
-import type { LoadedSchema } from "../../model.js";
+import type { LoadedSchema, SchemaContent } from "../../model.js";
 import type { CaseJudges, DeferredJudge, JudgeVerdict } from "../fixtures/case-judges.js";
 import { fixturesOptIn } from "../opt-in.js";
 import { runtimeImport } from "../runtime-import.js";
@@ -69,6 +69,9 @@ export const LARGE_DOCUMENT_COMPONENTS = 500;
 /** A root file this large (bytes) holds hundreds of components, as a rule: its worker is started before it is read, whatever the load. */
 export const LARGE_DOCUMENT_BYTES = 1_000_000;
 
+/** What a level thread is opened for: the content it is sent, and the runtime specifier its modules import. */
+export type ThreadModel = SchemaContent & Pick<LoadedSchema, "runtime">;
+
 /** What the worker does for a document (see the file's comment). */
 export interface ThreadPlan {
   /** The levels it compiles, in LEVELS order. */
@@ -77,7 +80,7 @@ export interface ThreadPlan {
   readonly formats: boolean;
 }
 
-export function threadPlan(model: LoadedSchema): ThreadPlan {
+export function threadPlan(model: SchemaContent): ThreadPlan {
   return fixturesOptIn(model).skipped === undefined
     ? { levels: ["all-errors", "receive"], formats: true }
     : { levels: ["strict", "all-errors"], formats: false };
@@ -86,7 +89,7 @@ export function threadPlan(model: LoadedSchema): ThreadPlan {
 /** What the worker is given, its first message. */
 export interface LevelThreadInput extends ThreadPlan {
   readonly kind: "start";
-  readonly model: LoadedSchema;
+  readonly model: SchemaContent;
   /** The specifier each of those levels' module imports the runtime by. */
   readonly runtimes: Readonly<Partial<Record<LevelName, string>>>;
 }
@@ -201,11 +204,11 @@ export function spareLevelWorker(bytes: number): SpareWorker | undefined {
  * over, or undefined where there is no worker file, no core to spare, or
  * none of its levels has components (a document whose clients read nothing
  * and send no body; one without components): then `spare` is closed. Its
- * caller (`gen`, through emit/index.ts) asks as soon as the model is
- * complete, so that it works while the types are emitted, and closes it
- * with `close` when the run ends.
+ * caller (`gen`, through emit/index.ts) asks as soon as the document and
+ * its components are final, so that it works while the rest is done, and
+ * closes it with `close` when the run ends.
  */
-export function openLevelThread(model: LoadedSchema, spare?: SpareWorker): LevelThread | undefined {
+export function openLevelThread(model: ThreadModel, spare?: SpareWorker): LevelThread | undefined {
   const plan = threadPlan(model);
   const file = workerFile();
   if (
@@ -222,33 +225,20 @@ export function openLevelThread(model: LoadedSchema, spare?: SpareWorker): Level
   );
   return startThread(spare ?? { worker: new Worker(file), ended: {}, close() {} }, {
     kind: "start",
-    model: plainModel(model),
+    // What the worker reads, and no more: it crosses by structured clone.
+    model: { document: model.document, schemas: model.schemas },
     ...plan,
     runtimes,
   });
 }
 
 /** Whether a worker would run beside this thread for `model` (see the file's comment); for undefined, whatever the document, unless it is `large`. */
-function coreToSpare(model: LoadedSchema | undefined, large = false): boolean {
+function coreToSpare(model: SchemaContent | undefined, large = false): boolean {
   const forced = process.env["MANTYX_WIRE_LEVEL_THREAD"];
   if (forced === "on" || forced === "off") return forced === "on";
   const cores = availableParallelism();
   large ||= model !== undefined && Object.keys(model.schemas).length >= LARGE_DOCUMENT_COMPONENTS;
   return cores >= 2 && (large || (loadavg()[0] ?? 0) < cores);
-}
-
-/** The model's data fields: what the worker needs, clonable. */
-function plainModel(model: LoadedSchema): LoadedSchema {
-  const { document, schemas, sourcePath, sourceFile, hash, generatorVersion, runtime } = model;
-  return {
-    document,
-    schemas,
-    sourcePath,
-    hash,
-    generatorVersion,
-    ...(sourceFile !== undefined && { sourceFile }),
-    ...(runtime !== undefined && { runtime }),
-  };
 }
 
 function startThread({ worker, ended }: SpareWorker, input: LevelThreadInput): LevelThread {

@@ -20,7 +20,7 @@
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { EmitError } from "../../errors.js";
 import { componentNames, type ComponentNames } from "../component-names.js";
-import type { LoadedSchema } from "../../model.js";
+import type { SchemaContent } from "../../model.js";
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { addComponents, compileComponent, createValidatorAjv, NOT_RUN_BODY, validatorAjvOptions } from "./ajv.js";
 import { outsideRefTargets, prepareComponents } from "./prepare.js";
@@ -33,7 +33,7 @@ import { fixturesOptIn } from "../opt-in.js";
 export type LevelName = "strict" | "all-errors" | "receive";
 
 /** Which components get a validator at `level`, sorted. */
-export function levelComponents(model: LoadedSchema, level: LevelName): readonly string[] {
+export function levelComponents(model: SchemaContent, level: LevelName): readonly string[] {
   if (level === "all-errors") return requestBodyComponents(model.document);
   if (level === "receive") return receivedComponents(model.document);
   return Object.keys(model.schemas).sort();
@@ -47,7 +47,7 @@ export function levelComponents(model: LoadedSchema, level: LevelName): readonly
  * share it; a caller outside a run makes its own with `createLevels`.
  */
 export interface Levels {
-  readonly model: LoadedSchema;
+  readonly model: SchemaContent;
   /** The components' names in generated code: the level modules export their validators by them. */
   readonly names: ComponentNames;
   /** The ajv instance of `level`, its validators compiled (made on the first ask). */
@@ -69,7 +69,7 @@ export interface LevelsOptions {
 
 /** An empty cache of `model`'s levels: each is made when first asked. `names` are the run's (`context.names`) where it has them. */
 export function createLevels(
-  model: LoadedSchema,
+  model: SchemaContent,
   names: ComponentNames = componentNames(model),
   { run = true }: LevelsOptions = {},
 ): Levels {
@@ -119,7 +119,7 @@ interface AjvDocument {
  * (./shared-subschemas.ts); the strict and all-errors instances share it.
  */
 function ajvDocument(
-  model: LoadedSchema,
+  model: SchemaContent,
   level: "strict" | "receive",
   components: Record<string, SchemaObject>,
 ): AjvDocument {
@@ -139,7 +139,7 @@ function ajvDocument(
 }
 
 /** A new ajv instance of `level` for `model`, with `document` added and its validators compiled (as live functions if they `run`). */
-function levelAjv(model: LoadedSchema, level: LevelName, document: AjvDocument, run: boolean): Ajv2020 {
+function levelAjv(model: SchemaContent, level: LevelName, document: AjvDocument, run: boolean): Ajv2020 {
   // The loader checked every component against the 2020-12 meta-schema (load/validate-schemas.ts);
   // compiling that meta-schema again per instance cost a tenth of gen. Strict mode still refuses what it refuses.
   const ajv = createValidatorAjv({
