@@ -16,7 +16,9 @@
  * document id), --workers 1|2 (default 2: the machine has two cores),
  * --timeout <s> (per command, default 600), --json <file> (results),
  * --keep (leave the outputs in node_modules/.cache/mantyx-corpus/work/run-*),
- * --no-peer (skip openapi-typescript).
+ * --no-peer (skip openapi-typescript), --timed-runs N (times gen and
+ * openapi-typescript N times each on the `big` set's documents, alternating,
+ * and reports the medians; default 5, 1 elsewhere).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -38,7 +40,12 @@ export interface CorpusOptions {
   readonly peer?: boolean;
   /** Progress lines on stderr (default true). */
   readonly progress?: boolean;
+  /** Timed runs of gen and the peer on each `big` document (./corpus/run.ts `timedRuns`; default `BIG_TIMED_RUNS`). */
+  readonly timedRuns?: number;
 }
+
+/** The largest documents' times are the issue's bar: each is the median of this many alternating runs. */
+export const BIG_TIMED_RUNS = 5;
 
 /** The bundled bin, built as published (generator/scripts/build.mjs) beside the sources so its dependencies resolve as in an install; removed by the returned function. */
 export function buildBin(): { bin: string; remove: () => void } {
@@ -76,6 +83,7 @@ export async function runCorpus(opts: CorpusOptions, bin?: string): Promise<Corp
         keep: opts.keep ?? false,
         peer: opts.peer ?? true,
         bundleCheck: doc.set === "big",
+        timedRuns: doc.set === "big" ? (opts.timedRuns ?? BIG_TIMED_RUNS) : 1,
       });
       done++;
       if (opts.progress !== false) {
@@ -97,7 +105,15 @@ export async function runCorpusBench(opts: { quick?: boolean } = {}): Promise<Be
   const { bin, remove } = buildBin();
   try {
     const results = [
-      ...(await runCorpus({ sets: ["big"], workers: 1, only: opts.quick ? /github/ : undefined }, bin)),
+      ...(await runCorpus(
+        {
+          sets: ["big"],
+          workers: 1,
+          only: opts.quick ? /github/ : undefined,
+          timedRuns: opts.quick ? 3 : BIG_TIMED_RUNS,
+        },
+        bin,
+      )),
       ...(await runCorpus(
         { sets: opts.quick ? ["ci"] : ["readme", "directory-3.1", "streams", "directory-3.0"] },
         bin,
@@ -125,6 +141,7 @@ function parseArgs(argv: readonly string[]): CorpusOptions & { json?: string } {
   const workers = value("workers");
   const timeout = value("timeout");
   const json = value("json");
+  const timedRuns = value("timed-runs");
   return {
     sets,
     ...(sample === undefined ? {} : { sample: Number(sample) }),
@@ -134,6 +151,7 @@ function parseArgs(argv: readonly string[]): CorpusOptions & { json?: string } {
     keep: argv.includes("--keep"),
     peer: !argv.includes("--no-peer"),
     ...(json === undefined ? {} : { json }),
+    ...(timedRuns === undefined ? {} : { timedRuns: Number(timedRuns) }),
   };
 }
 

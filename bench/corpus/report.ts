@@ -42,7 +42,7 @@ export function documentTable(results: readonly CorpusResult[]): string {
       mb(r.bytes),
       r.gen === "generated" ? "yes" : r.gen === "refused" ? "refused" : "INTERNAL",
       yesNo(r.compiles),
-      ratio === undefined ? "-" : `${ratio.toFixed(2)}x`,
+      ratio === undefined ? "-" : `${ratio.toFixed(2)}x${r.timedRuns > 1 ? ` (median of ${r.timedRuns})` : ""}`,
       cpu === undefined ? "-" : `${cpu.toFixed(2)}x`,
       (r.genMs / 1000).toFixed(1),
       r.genCpuMs === undefined ? "-" : (r.genCpuMs / 1000).toFixed(1),
