@@ -60,15 +60,13 @@ export async function gen(options: GenOptions, io: CliEnv): Promise<number> {
     });
     const model = { ...loaded, runtime: options.runtime };
     const generated = generate(model, emitters, thread);
-    // Made on this thread while it would otherwise wait for the level thread; reported only if the run succeeds.
+    generated.catch(() => undefined); // awaited below
+    // Made on this thread while the level thread works (before its wait for it); reported only if the run succeeds.
     const documentNotes = documentDiagnostics(model);
-    documentNotes.catch(() => undefined);
     const { files, diagnostics } = await generated;
     const copies = fillFixtureCopies(plannedCopies, files);
     const ran = new Set(emitters.map((emitter) => emitter.name));
-    for (const diagnostic of (await collectDiagnostics(model, diagnostics, documentNotes)).filter((d) =>
-      ran.has(d.emitter),
-    ))
+    for (const diagnostic of collectDiagnostics(model, diagnostics, documentNotes).filter((d) => ran.has(d.emitter)))
       io.stderr(`${formatDiagnostic(diagnostic, locate)}\n`);
     const ms = (): number => Math.round(performance.now() - started);
     if (options.check) {

@@ -4,8 +4,7 @@
  * (`fromEmitters`, which `generate` collects from each emitter's result:
  * the types', then after the notes below the client's), and the notes on
  * the document itself, which this module reads from the loaded model with
- * the functions the emitters decide by. It reads no emitter's state. The
- * modules are imported here only when `gen` reports (they are loaded by then).
+ * the functions the emitters decide by. It reads no emitter's state.
  */
 import type { Diagnostic } from "../diagnostics.js";
 import type { LoadedSchema } from "../model.js";
@@ -16,6 +15,12 @@ import { optIns } from "./opt-in.js";
 import { booleanExclusiveBounds } from "../load/exclusive-bounds.js";
 import { formatPointer, getAtPointer, isPlainObject, parsePointer } from "../load/json-pointer.js";
 import { exampleMapsRead, isDialect2020, misspelt, repairedDefinitionTargets } from "../load/validate-schemas.js";
+import { openApi30NotesOf } from "../load/index.js";
+import { nullableUses } from "../load/nullable.js";
+import { methodNaming, operationPointer } from "./operation-names.js";
+import { operationsOf } from "./operations.js";
+import { earlierDraftNote, firstDefinitions, unknownKeywords } from "./validators/annotations.js";
+import { refusedDiscriminators, unknownVendorKeywords } from "./validators/prepare.js";
 
 /** What the document itself calls for (`documentDiagnostics`): the opt-in emitters' lines, and the notes on the document. */
 export interface DocumentDiagnostics {
@@ -29,12 +34,12 @@ export interface DocumentDiagnostics {
  * document's part depends on the model only: `gen` has it made
  * (`documentDiagnostics`) while the validators' thread works.
  */
-export async function collectDiagnostics(
+export function collectDiagnostics(
   model: LoadedSchema,
   fromEmitters: readonly Diagnostic[],
-  document: Promise<DocumentDiagnostics> = documentDiagnostics(model),
-): Promise<Diagnostic[]> {
-  const { optIns, notes } = await document;
+  document: DocumentDiagnostics = documentDiagnostics(model),
+): Diagnostic[] {
+  const { optIns, notes } = document;
   return [
     ...optIns,
     // What the types emitter said (components it renamed, what it degraded) first, as it always came; what the other emitters said last.
@@ -45,7 +50,7 @@ export async function collectDiagnostics(
 }
 
 /** The diagnostics the document itself calls for, whatever the emitters say. */
-export async function documentDiagnostics(model: LoadedSchema): Promise<DocumentDiagnostics> {
+export function documentDiagnostics(model: LoadedSchema): DocumentDiagnostics {
   const opted: Diagnostic[] = [];
   for (const { emitter, skipped } of optIns(model)) {
     if (skipped !== undefined) opted.push({ level: "info", emitter, message: `skipped: ${skipped}.` });
@@ -60,7 +65,6 @@ export async function documentDiagnostics(model: LoadedSchema): Promise<Document
     }
   }
   const out: Diagnostic[] = [];
-  const { unknownVendorKeywords } = await import("./validators/prepare.js");
   for (const [keyword, pointer] of unknownVendorKeywords(model.schemas)) {
     out.push({
       level: "warning",
@@ -69,7 +73,6 @@ export async function documentDiagnostics(model: LoadedSchema): Promise<Document
       pointer,
     });
   }
-  const { refusedDiscriminators } = await import("./validators/prepare.js");
   for (const [pointer, why] of refusedDiscriminators(model.schemas)) {
     out.push({
       level: "warning",
@@ -78,7 +81,6 @@ export async function documentDiagnostics(model: LoadedSchema): Promise<Document
       pointer,
     });
   }
-  const { earlierDraftNote, firstDefinitions, unknownKeywords } = await import("./validators/annotations.js");
   const definitions = firstDefinitions(model.schemas);
   if (definitions !== undefined) {
     out.push({
@@ -130,7 +132,6 @@ export async function documentDiagnostics(model: LoadedSchema): Promise<Document
       pointer: bounds[0]!,
     });
   }
-  const { nullableUses } = await import("../load/nullable.js");
   const nullable = nullableUses(model.document);
   if (nullable.length > 0) {
     const typed = nullable.filter((use) => use.typed);
@@ -152,7 +153,6 @@ export async function documentDiagnostics(model: LoadedSchema): Promise<Document
       });
     }
   }
-  const { openApi30NotesOf } = await import("../load/index.js");
   const notes30 = openApi30NotesOf(model);
   const patterns = notes30?.droppedPatterns ?? [];
   if (patterns.length > 0) {
@@ -190,8 +190,6 @@ export async function documentDiagnostics(model: LoadedSchema): Promise<Document
       pointer: dropped[0]!,
     });
   }
-  const { methodNaming, operationPointer } = await import("./operation-names.js");
-  const { operationsOf } = await import("./operations.js");
   for (const r of methodNaming(operationsOf(model.document)).renamed) {
     const show = (e: typeof r.entry): string =>
       `${e.method.toUpperCase()} ${e.path}${e.op.operationId === undefined ? "" : ` (operationId ${JSON.stringify(e.op.operationId)})`}`;

@@ -324,24 +324,26 @@ describe("the modules' printer (generator/emit/validators/format.ts)", () => {
   });
 });
 
-describe("a level module printed in two halves (the level thread: generator/emit/validators/level-module-text.ts `halves`)", () => {
-  it("joins to the module printed whole, wherever its statements are cut", async () => {
+describe("a level module printed in parts (the level thread: generator/emit/validators/level-module-text.ts `chunks`)", () => {
+  it("joins to the module printed whole, however its statements are cut", async () => {
     const { createLevels } = await import("../../generator/emit/validators/levels.js");
-    const { halves, levelModuleStatementsOf, printLevelModule } = await import(
+    const { chunks, levelModuleStatementsOf, printLevelModule } = await import(
       "../../generator/emit/validators/level-module-text.js"
     );
     const levels = createLevels(model);
     for (const level of ["strict", "all-errors", "receive"] as const) {
       const statements = levelModuleStatementsOf(levels, level, "../runtime.js");
-      const whole = printLevelModule(level, `${statements.join("\n")}\n`, "../runtime.js");
-      const [head, tail] = halves(statements);
-      expect(head.length).toBeGreaterThan(0);
-      expect(tail.length).toBeGreaterThan(0);
-      expect(head + tail).toBe(`${statements.join("\n")}\n`);
-      expect(printLevelModule(level, head, "../runtime.js") + printLevelModule(level, tail, "../runtime.js")).toBe(
-        whole,
-      );
-      // Every cut, not only the middle one: no statement leaves a block, a bracket or a string open.
+      const source = `${statements.join("\n")}\n`;
+      const whole = printLevelModule(level, source, "../runtime.js");
+      for (const count of [1, 2, 8, statements.length + 5]) {
+        const parts = chunks(statements, count);
+        expect(parts.length).toBeGreaterThanOrEqual(Math.min(count, 2));
+        expect(parts.length).toBeLessThanOrEqual(count);
+        expect(parts.every((part) => part.length > 1)).toBe(true);
+        expect(parts.join("")).toBe(source);
+        expect(parts.map((part) => printLevelModule(level, part, "../runtime.js")).join("")).toBe(whole);
+      }
+      // Every cut, not only the ones `chunks` makes: no statement leaves a block, a bracket or a string open.
       for (let cut = 1; cut < statements.length; cut += Math.max(1, Math.floor(statements.length / 40))) {
         const text = (part: readonly string[]): string => `${part.join("\n")}\n`;
         expect(

@@ -27,7 +27,7 @@ export function levelModuleText(levels: Levels, level: LevelName, runtime: strin
 }
 
 /**
- * `source`, `level`'s module or a run of its statements (`halves`),
+ * `source`, `level`'s module or a run of its statements (`chunks`),
  * formatted (./format.ts) and checked portable (./portability.ts): each
  * module is checked by the thread that prints it, as it prints it.
  */
@@ -54,14 +54,24 @@ export function levelModuleStatementsOf(levels: Levels, level: LevelName, runtim
 }
 
 /**
- * `statements` as two texts, each of about half the characters, whose
- * formatted texts (./format.ts) joined are the formatted whole: a statement
- * leaves no block open, so the printer starts the second as it would there.
+ * `statements` as at most `count` texts, in order, each of about as many
+ * characters (a statement is never cut: a long one makes fewer), whose
+ * formatted texts (./format.ts) joined are the formatted whole: a
+ * statement leaves no block open, so the printer starts each text as it
+ * would there. The level thread and this one format them at once.
  */
-export function halves(statements: readonly string[]): readonly [head: string, tail: string] {
+export function chunks(statements: readonly string[], count: number): string[] {
   const total = statements.reduce((sum, statement) => sum + statement.length + 1, 0);
-  let cut = 0;
-  for (let length = 0; cut < statements.length - 1 && length < total / 2; cut++) length += statements[cut]!.length + 1;
-  const text = (part: readonly string[]): string => (part.length === 0 ? "" : `${part.join("\n")}\n`);
-  return [text(statements.slice(0, cut)), text(statements.slice(cut))];
+  const texts: string[] = [];
+  let start = 0;
+  let length = 0;
+  for (let i = 0; i < statements.length; i++) {
+    length += statements[i]!.length + 1;
+    // Cut where the texts so far reach their share of the characters (the last share ends with the last statement).
+    if (i === statements.length - 1 || length >= (total * (texts.length + 1)) / count) {
+      texts.push(`${statements.slice(start, i + 1).join("\n")}\n`);
+      start = i + 1;
+    }
+  }
+  return texts;
 }

@@ -50,7 +50,7 @@ const REQUIRE = /^require\("([^"]+)"\)\.(\w+)$/;
  * statements in order (the text is their lines): the import, the
  * constants, the functions, the export. A run of them is formatted alone
  * as it is in the whole (./format.ts), so the level thread can format a
- * module in two halves at once.
+ * module in parts on two threads at once.
  */
 export function levelModuleStatements(ajv: Ajv2020, exports: ReadonlyMap<string, string>, runtime: string): string[] {
   const values: string[] = [];

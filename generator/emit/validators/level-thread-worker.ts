@@ -8,10 +8,17 @@
 import { parentPort } from "node:worker_threads";
 import { judgeVerdict, levelErrorsJudge, levelReceiveJudge } from "../fixtures/case-judges.js";
 import type { LiveAjv } from "../fixtures/live-ajv.js";
-import { halves, levelModuleStatementsOf, levelModuleText, printLevelModule } from "./level-module-text.js";
+import { chunks, levelModuleStatementsOf, levelModuleText, printLevelModule } from "./level-module-text.js";
 import { createLevels, levelComponents } from "./levels.js";
 import { fixturesOptIn } from "../opt-in.js";
-import { toThreadError, type FromWorker, type LevelThreadInput, type ToWorker } from "./level-thread.js";
+import {
+  CLAIMED_BY_WORKER,
+  PARTS,
+  toThreadError,
+  type FromWorker,
+  type LevelThreadInput,
+  type ToWorker,
+} from "./level-thread.js";
 
 const port = parentPort!;
 const post = (message: FromWorker): void => port.postMessage(message);
@@ -44,10 +51,14 @@ function start({
     if (levelComponents(model, level).length === 0) post({ kind: "module", level, text: undefined });
     else if (formats) post({ kind: "module", level, text: levelModuleText(cache, level, runtimes[level]!) });
     else {
-      // The main thread waits for this module by now: it formats the second half meanwhile (`tail`).
-      const [head, tail] = halves(levelModuleStatementsOf(cache, level, runtimes[level]!));
-      post({ kind: "tail", level, source: tail });
-      post({ kind: "module", level, text: printLevelModule(level, head, runtimes[level]!) });
+      // The main thread waits for this module by now: both print its parts, each claiming the next it prints
+      // (./level-thread.ts `FromWorker`), this thread from the first on.
+      const sources = chunks(levelModuleStatementsOf(cache, level, runtimes[level]!), PARTS);
+      const claims = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * sources.length);
+      post({ kind: "parts", level, sources, claims });
+      const claimed = new Int32Array(claims);
+      for (let i = 0; i < sources.length && Atomics.compareExchange(claimed, i, 0, CLAIMED_BY_WORKER) === 0; i++)
+        post({ kind: "part", level, index: i, text: printLevelModule(level, sources[i]!, runtimes[level]!) });
     }
   }
   // Without the fixture suite nothing more is asked: the thread ends, and its heap (the strict level's ajv

@@ -72,6 +72,11 @@ export const LARGE_DOCUMENT_BYTES = 1_000_000;
 /** What a level thread is opened for: the content it is sent, and the runtime specifier its modules import. */
 export type ThreadModel = SchemaContent & Pick<LoadedSchema, "runtime">;
 
+/** How many texts a module is printed in, where both threads print it (`FromWorker` "parts"). */
+export const PARTS = 8;
+export const CLAIMED_BY_WORKER = 1;
+export const CLAIMED_HERE = 2;
+
 /** What the worker does for a document (see the file's comment). */
 export interface ThreadPlan {
   /** The levels it compiles, in LEVELS order. */
@@ -110,13 +115,26 @@ export type ThreadError =
 /**
  * Messages from the worker: each of its levels' module once (in LEVELS
  * order, formatted), then one `verdicts` per batch and one `formatted` per
- * text to format, in the order asked. Where this thread has nothing else
- * to do by then (no fixture suite: `formats` false), a module's second half
- * comes first, unformatted (`tail`), for this thread to format while the
- * worker formats the first (`module`); the text is the two joined.
+ * text to format, in the order asked.
+ *
+ * Where this thread waits for the modules (no fixture suite: `formats`
+ * false), a module comes in parts instead: first `parts`, its statements
+ * cut into `PARTS` texts (level-module-text.ts `chunks`) and a shared array
+ * of claims, then a `part` for each text the worker printed. Each text is
+ * printed by the thread that claims it first (Atomics): the worker from
+ * the first on, this thread from the last on, as soon as it is free (its
+ * message handler runs only while it waits), so the two finish together
+ * however busy this thread still is. The module is the texts joined.
  */
 export type FromWorker =
-  | { readonly kind: "tail"; readonly level: LevelName; readonly source: string }
+  | {
+      readonly kind: "parts";
+      readonly level: LevelName;
+      readonly sources: readonly string[];
+      /** One Int32 per text: 0 unclaimed, else `CLAIMED_BY_WORKER` or `CLAIMED_HERE`. */
+      readonly claims: SharedArrayBuffer;
+    }
+  | { readonly kind: "part"; readonly level: LevelName; readonly index: number; readonly text: string }
   | { readonly kind: "module"; readonly level: LevelName; readonly text: string | undefined }
   | { readonly kind: "verdicts"; readonly verdicts: readonly JudgeVerdict[] }
   | { readonly kind: "formatted"; readonly text: string }
@@ -258,19 +276,27 @@ function startThread({ worker, ended }: SpareWorker, input: LevelThreadInput): L
   const wake = (): void => {
     for (const resolve of waiting.splice(0)) resolve();
   };
-  const tails = new Map<LevelName, string>();
+  /** A module that comes in parts: its texts as printed so far, and how many are still to come. */
+  const parts = new Map<LevelName, { readonly texts: string[]; missing: number }>();
+  const partPrinted = (level: LevelName, index: number, text: string): void => {
+    const module = parts.get(level)!;
+    module.texts[index] = text;
+    if (--module.missing === 0) modules.set(level, module.texts.join(""));
+  };
   worker.on("message", (message: FromWorker) => {
-    if (message.kind === "tail") {
+    if (message.kind === "parts") {
+      const { level, sources } = message;
+      parts.set(level, { texts: [], missing: sources.length });
+      const claims = new Int32Array(message.claims);
       try {
-        tails.set(message.level, printLevelModule(message.level, message.source, input.runtimes[message.level]!));
+        // From the last text on, until one the worker has claimed: it claims from the first on.
+        for (let i = sources.length - 1; i >= 0 && Atomics.compareExchange(claims, i, 0, CLAIMED_HERE) === 0; i--)
+          partPrinted(level, i, printLevelModule(level, sources[i]!, input.runtimes[level]!));
       } catch (error) {
         failure ??= error as Error;
       }
-    } else if (message.kind === "module")
-      modules.set(
-        message.level,
-        message.text === undefined ? undefined : message.text + (tails.get(message.level) ?? ""),
-      );
+    } else if (message.kind === "part") partPrinted(message.level, message.index, message.text);
+    else if (message.kind === "module") modules.set(message.level, message.text);
     else if (message.kind === "verdicts") answers.push(...message.verdicts);
     else if (message.kind === "formatted") formatted.push(message.text);
     else failure ??= fromThreadError(message.error);
