@@ -5,7 +5,7 @@
  * templates. Each must behave exactly as what the sources compile: the same
  * files for the MANTYX schema, the same errors for broken documents.
  */
-import { spawnSync } from "node:child_process";
+import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -302,14 +302,7 @@ describe("the built bin", () => {
       "      x-receive: [type]",
       "",
     ].join("\n");
-    const dir = writeTree({ "schema.yaml": text });
-    const fromSources = await cli(["gen", "--schema", "schema.yaml", "--out", "out"], dir, EMITTERS);
-    const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", "schema.yaml", "--out", "out"], {
-      cwd: dir,
-      encoding: "utf8",
-      timeout: 60_000,
-      env: { ...process.env, MANTYX_WIRE_LEVEL_THREAD: "on" },
-    });
+    const { fromSources, run } = await genBothWays(text);
     expect(fromSources.code).toBe(2);
     expect(fromSources.stderr).toMatch(/schema\.yaml:18:\d+/);
     expect(fromSources.stderr).toMatch(/not a keyword the receive level drops/);
@@ -331,14 +324,7 @@ describe("the built bin", () => {
       "      minProperties: -1",
       "",
     ].join("\n");
-    const dir = writeTree({ "schema.yaml": text });
-    const fromSources = await cli(["gen", "--schema", "schema.yaml", "--out", "out"], dir, EMITTERS);
-    const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", "schema.yaml", "--out", "out"], {
-      cwd: dir,
-      encoding: "utf8",
-      timeout: 60_000,
-      env: { ...process.env, MANTYX_WIRE_LEVEL_THREAD: "on" },
-    });
+    const { fromSources, run } = await genBothWays(text);
     expect(fromSources.code).toBe(2);
     expect(fromSources.stderr).toMatch(/schema\.yaml:8:\d+/);
     expect(run.signal).toBeNull();
@@ -346,3 +332,18 @@ describe("the built bin", () => {
     expect(run.stderr).toBe(fromSources.stderr);
   });
 });
+
+/** `gen` of the document `text` by the sources' CLI (in process) and by the built bin with the level thread on. */
+async function genBothWays(
+  text: string,
+): Promise<{ fromSources: Awaited<ReturnType<typeof cli>>; run: SpawnSyncReturns<string> }> {
+  const dir = writeTree({ "schema.yaml": text });
+  const fromSources = await cli(["gen", "--schema", "schema.yaml", "--out", "out"], dir, EMITTERS);
+  const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", "schema.yaml", "--out", "out"], {
+    cwd: dir,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, MANTYX_WIRE_LEVEL_THREAD: "on" },
+  });
+  return { fromSources, run };
+}
