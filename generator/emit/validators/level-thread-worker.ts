@@ -1,9 +1,9 @@
 /**
  * The level thread's worker (./level-thread.ts): compiles the levels of the
- * model it is sent first and sends their modules' text, formatted, then (if it
- * `formats`) answers each batch
- * of the fixture cases' questions and formats the module texts it is sent,
- * in order.
+ * document it is sent first and sends their modules' text, printed (without
+ * the fixture suite: in parts, printed by whichever thread claims each
+ * first), then (if it `formats`) answers each batch of the fixture cases'
+ * questions and prints the module texts it is sent, in order.
  */
 import { parentPort } from "node:worker_threads";
 import { judgeVerdict, levelErrorsJudge, levelReceiveJudge } from "../fixtures/case-judges.js";

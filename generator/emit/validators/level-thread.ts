@@ -5,10 +5,10 @@
  * (validators/internal/<level>.js) and, where the fixture suite is
  * generated, answers what its cases ask of them. Nothing is compiled twice:
  * a level's ajv instance exists on one thread only, built from the loaded
- * model, which the worker gets by structured clone (not by loading the
- * schema again).
+ * document and components, which the worker gets by structured clone (not
+ * by loading the schema again).
  *
- * Which levels go there (`threadLevels`):
+ * Which levels go there (`threadPlan`):
  * - a document that generates the fixture suite (the MANTYX schema): the
  *   all-errors and receive levels. This thread compiles the strict level
  *   (the fixture cases' verdicts need its functions) and builds the cases,
@@ -17,8 +17,8 @@
  * - any other document: the strict and all-errors levels (both compile
  *   the same prepared components, ./levels.ts, made once there), the
  *   largest part of `gen` (every component), while this thread does the
- *   types, the receive level and the client. Each thread formats its own
- *   modules' text (./format.ts).
+ *   types, the receive level and the client. This thread prints its own
+ *   module; the strict module both threads print, in parts (`FromWorker`).
  *
  * Where there is no worker file beside the bundle (the sources run by tsx,
  * the tests), or no core to spare (below), `openLevelThread` gives none and
@@ -165,7 +165,7 @@ export type ToWorker = LevelThreadInput | JudgeBatch | FormatRequest;
 export interface LevelThread extends ThreadPlan {
   /** `level`'s module text (one of `levels`), formatted, without its header (undefined for a level without components). */
   module(level: LevelName): Promise<string | undefined>;
-  /** `source` formatted by the worker, as `formatModuleSync` formats it here (while this thread goes on with the fixture cases). */
+  /** `level`'s module `source` printed by the worker, as `printLevelModule` prints it here (while this thread goes on with the fixture cases). */
   format(level: LevelName, source: string, runtime: string): Promise<string>;
   /** Ask the worker; read the answers after `settled`. */
   readonly judges: CaseJudges;
