@@ -17,7 +17,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { alternate } from "../alternate.js";
 import { buildBin } from "../corpus.js";
-import { runNode } from "./run.js";
+import { median, runNode } from "./run.js";
 import { CACHE, ROOT } from "./sources.js";
 
 const OTS = join(ROOT, "node_modules", "openapi-typescript", "bin", "cli.js");
@@ -33,10 +33,6 @@ const commands = specs.length === 0 ? [built!.bin] : specs;
 mkdirSync(join(CACHE, "work"), { recursive: true });
 const work = mkdtempSync(join(CACHE, "work", "alternate-"));
 const usage = join(work, "usage.json");
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 const results = new Map<string, Array<{ wall: number; cpu: number; rss: number }>>();
 /** One fresh process of `what` (openapi-typescript, or a bin with its node flags and environment): its usage. */
 async function runOnce(what: string): Promise<void> {

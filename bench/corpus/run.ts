@@ -12,6 +12,7 @@ import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import yaml from "js-yaml";
 import { TSC, writeStrictProject } from "../../test/generator/foreign/support.js";
+import { alternate } from "../alternate.js";
 import type { CorpusDocument } from "./select.js";
 import { ROOT } from "./sources.js";
 
@@ -233,7 +234,8 @@ export interface RunOptions {
   readonly timedRuns?: number;
 }
 
-function median(xs: readonly number[]): number {
+/** The middle of `xs` (the mean of the two middles when their count is even). */
+export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
@@ -259,43 +261,35 @@ export async function measureDocument(doc: CorpusDocument, opts: RunOptions): Pr
     .split("\\")
     .join("/");
   try {
-    const gen = await runNode(
-      [opts.bin, "gen", "--schema", doc.file, "--out", out, "--runtime", runtime],
-      dir,
-      opts.timeoutMs,
-      usage,
-    );
+    const genArgs = (to: string): string[] => [
+      opts.bin,
+      "gen",
+      "--schema",
+      doc.file,
+      "--out",
+      to,
+      "--runtime",
+      runtime,
+    ];
+    const peerArgs = (to: string): string[] => [OTS, doc.file, "-o", to];
+    const gen = await runNode(genArgs(out), dir, opts.timeoutMs, usage);
     const peer: Measured =
       opts.peer === false
         ? { code: null, signal: null, stdout: "", stderr: "", wallMs: 0, timedOut: false }
-        : await runNode([OTS, doc.file, "-o", join(dir, "ots.ts")], dir, opts.timeoutMs, usage);
+        : await runNode(peerArgs(join(dir, "ots.ts")), dir, opts.timeoutMs, usage);
     const gens = [gen];
     const peers = [peer];
     const timed = join(dir, "gen-timed");
     const timeGen = async (): Promise<void> => {
       rmSync(timed, { recursive: true, force: true });
-      gens.push(
-        await runNode(
-          [opts.bin, "gen", "--schema", doc.file, "--out", timed, "--runtime", runtime],
-          dir,
-          opts.timeoutMs,
-          usage,
-        ),
-      );
+      gens.push(await runNode(genArgs(timed), dir, opts.timeoutMs, usage));
     };
     const timePeer = async (): Promise<void> => {
-      peers.push(await runNode([OTS, doc.file, "-o", join(dir, "ots-timed.ts")], dir, opts.timeoutMs, usage));
+      peers.push(await runNode(peerArgs(join(dir, "ots-timed.ts")), dir, opts.timeoutMs, usage));
     };
-    // Only where both ran: a failure is reported from the first run.
-    for (let round = 1; round < (opts.timedRuns ?? 1) && gen.code === 0 && peer.code === 0; round++) {
-      if (round % 2 === 1) {
-        await timePeer();
-        await timeGen();
-      } else {
-        await timeGen();
-        await timePeer();
-      }
-    }
+    // Only where both ran (a failure is reported from the first run); the order rotates, the peer first in the first
+    // of these rounds. Each command's own probe measures it (the samples of `alternate`, this process's, are not read).
+    if (gen.code === 0 && peer.code === 0) await alternate([timePeer, timeGen], (opts.timedRuns ?? 1) - 1, 0);
     rmSync(timed, { recursive: true, force: true });
     const genTimes = summary(gens);
     const peerTimes = summary(peers);
