@@ -7,7 +7,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import type { CliEnv } from "./cli.js";
-import { EMITTERS, generate, startLevelThread, type StartedThread } from "./emit/index.js";
+import { EMITTERS, generate, startLevelThread, usesLevelThread, type StartedThread } from "./emit/index.js";
 import { spareLevelWorker } from "./emit/validators/level-thread.js";
 import { DEFAULT_RUNTIME } from "./emit/runtime-import.js";
 import { formatDiagnostic } from "./diagnostics.js";
@@ -45,7 +45,7 @@ export async function gen(options: GenOptions, io: CliEnv): Promise<number> {
   const locate = (pointer: string) => (loaded === undefined ? undefined : locateInSchema(loaded, pointer));
   // The validators' level thread: its worker starts now, while the document is read, and gets the document
   // as soon as it is final, while the loader hashes and checks it (emit/validators/level-thread.ts).
-  const spare = emitters.some((emitter) => emitter.name === "validators")
+  const spare = usesLevelThread(emitters)
     ? spareLevelWorker(fileSize(path.resolve(io.cwd, options.schema)))
     : undefined;
   let thread: StartedThread | undefined;

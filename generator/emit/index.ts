@@ -52,6 +52,11 @@ export interface StartedThread {
   readonly value: LevelThread | undefined;
 }
 
+/** Whether a run of `emitters` has a level thread: the validators emitter's (the fixtures emitter's questions go to it too). */
+export function usesLevelThread(emitters: readonly Emitter[]): boolean {
+  return emitters.some((emitter) => emitter.name === "validators");
+}
+
 /**
  * The level thread a run of `emitters` on `model` would start, started
  * now (on `spare`, a worker started before the model was known, which is
@@ -60,7 +65,7 @@ export interface StartedThread {
  * which ends it.
  */
 export function startLevelThread(model: ThreadModel, emitters: readonly Emitter[], spare?: SpareWorker): StartedThread {
-  if (emitters.some((emitter) => emitter.name === "validators")) return { value: openLevelThread(model, spare) };
+  if (usesLevelThread(emitters)) return { value: openLevelThread(model, spare) };
   spare?.close();
   return { value: undefined };
 }
@@ -91,7 +96,7 @@ export async function generate(
     names,
   };
   // Started before the first emitter, the validators' level thread works while the types are emitted.
-  if (emitters.some((emitter) => emitter.name === "validators")) context.levelThread();
+  if (usesLevelThread(emitters)) context.levelThread();
   try {
     for (const emitter of emitters) {
       let run: Promise<EmitResult>;
