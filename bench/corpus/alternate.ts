@@ -34,10 +34,11 @@ mkdirSync(join(CACHE, "work"), { recursive: true });
 const work = mkdtempSync(join(CACHE, "work", "alternate-"));
 const usage = join(work, "usage.json");
 const results = new Map<string, Array<{ wall: number; cpu: number; rss: number }>>();
+let runs = 0;
 /** One fresh process of `what` (openapi-typescript, or a bin with its node flags and environment): its usage. */
 async function runOnce(what: string): Promise<void> {
-  const out = join(work, "out");
-  rmSync(out, { recursive: true, force: true });
+  // A new folder per run, all deleted at the end: see run.ts `timeGen`.
+  const out = join(work, `out-${runs++}`);
   const [bin, flags = "", envs = ""] = what.split(";");
   const args =
     what === "ots"

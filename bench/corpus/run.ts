@@ -279,10 +279,12 @@ export async function measureDocument(doc: CorpusDocument, opts: RunOptions): Pr
         : await runNode(peerArgs(join(dir, "ots.ts")), dir, opts.timeoutMs, usage);
     const gens = [gen];
     const peers = [peer];
+    // Each timed run writes a folder of its own, deleted with the others after the last: a run right after
+    // the deletion of thousands of files is slowed by the file system, not by gen (docs/corpus.md, "Deleted
+    // files slow the next run's writes").
     const timed = join(dir, "gen-timed");
     const timeGen = async (): Promise<void> => {
-      rmSync(timed, { recursive: true, force: true });
-      gens.push(await runNode(genArgs(timed), dir, opts.timeoutMs, usage));
+      gens.push(await runNode(genArgs(join(timed, String(gens.length))), dir, opts.timeoutMs, usage));
     };
     const timePeer = async (): Promise<void> => {
       peers.push(await runNode(peerArgs(join(dir, "ots-timed.ts")), dir, opts.timeoutMs, usage));
