@@ -56,8 +56,9 @@ export interface LoadOptions {
   /**
    * Called with the document and its components as soon as they are
    * final, before the document's hash and the checks that only report
-   * (the document and its schemas against their meta-schemas, the
-   * pagination rules; they never change it): `gen` hands them to the
+   * (`$ref` cycles, lists of a union's tags, the document and its schemas
+   * against their meta-schemas, the pagination rules; they never change
+   * it): `gen` hands them to the
    * validators' thread there, which works meanwhile. A failing check still
    * makes `loadSchema` throw.
    */
@@ -94,12 +95,10 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
   let notes30: OpenApi30Notes | undefined;
   if (version === "3.0") ({ bundled, notes: notes30 } = readOpenApi30(bundled));
   checkRefs(bundled);
-  checkRefCycles(bundled);
   checkDiscriminators(bundled);
   resolveEnumsFromMapping(bundled);
   readNullable(bundled);
   readExclusiveBounds(bundled);
-  checkKnownLists(bundled);
 
   const document = bundled.data as OpenAPIObject;
   const components: Record<string, unknown> =
@@ -124,7 +123,10 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
   };
   sources.set(model, bundled);
   if (notes30 !== undefined) openApi30.set(document, notes30);
-  // No check changes the document.
+  // No check from here on changes the document. (The readings above change no `$ref`, no applicator: the
+  // cycles are the same before and after them.)
+  checkRefCycles(bundled);
+  checkKnownLists(bundled);
   validateOpenApiDocument(bundled, version);
   validateComponentSchemas(bundled);
   validatePagination(bundled);

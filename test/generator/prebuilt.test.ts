@@ -312,25 +312,35 @@ describe("the built bin", () => {
   // The worker starts before the document is read and gets the model before the loader's last checks
   // (emit/validators/level-thread.ts `spareLevelWorker`, load/index.ts `onModel`): a check failing then still
   // ends the run with the loader's error and place, and nothing the worker says comes before it.
-  it("ends with the loader's error when a check after the model is complete fails (level thread on), as the sources' CLI does", async () => {
-    const text = [
-      "openapi: 3.1.0",
-      "info: { title: T, version: '1' }",
-      "paths: {}",
-      "components:",
-      "  schemas:",
-      "    Thing:",
-      "      type: object",
-      "      minProperties: -1",
-      "",
-    ].join("\n");
-    const { fromSources, run } = await genBothWays(text);
-    expect(fromSources.code).toBe(2);
-    expect(fromSources.stderr).toMatch(/schema\.yaml:8:\d+/);
-    expect(run.signal).toBeNull();
-    expect(run.status).toBe(2);
-    expect(run.stderr).toBe(fromSources.stderr);
-  });
+  // Two such checks: a schema against the meta-schema, and a `$ref` cycle (whose schemas the worker may be compiling
+  // then, never to end: the run ends it).
+  it.each([
+    ["a schema against its meta-schema", ["    Thing:", "      type: object", "      minProperties: -1"], 8],
+    [
+      "a $ref cycle",
+      ["    A: { $ref: '#/components/schemas/B' }", "    B: { allOf: [{ $ref: '#/components/schemas/A' }] }"],
+      6,
+    ],
+  ])(
+    "ends with the loader's error when a check after the model is complete fails (%s; level thread on), as the sources' CLI does",
+    async (_check, schemas, line) => {
+      const text = [
+        "openapi: 3.1.0",
+        "info: { title: T, version: '1' }",
+        "paths: {}",
+        "components:",
+        "  schemas:",
+        ...schemas,
+        "",
+      ].join("\n");
+      const { fromSources, run } = await genBothWays(text);
+      expect(fromSources.code).toBe(2);
+      expect(fromSources.stderr).toMatch(new RegExp(`schema\\.yaml:${line}:\\d+`));
+      expect(run.signal).toBeNull();
+      expect(run.status).toBe(2);
+      expect(run.stderr).toBe(fromSources.stderr);
+    },
+  );
 });
 
 /** `gen` of the document `text` by the sources' CLI (in process) and by the built bin with the level thread on. */
