@@ -25,6 +25,7 @@ import type { SchemaObject } from "openapi3-ts/oas31";
 import { addComponents, compileComponent, createValidatorAjv, NOT_RUN_BODY, validatorAjvOptions } from "./ajv.js";
 import { outsideRefTargets, prepareComponents } from "./prepare.js";
 import { receiveComponents, receiveSchema } from "./receive-level.js";
+import { reachableComponents } from "./reachable-components.js";
 import { receivedComponents } from "./received-components.js";
 import { requestBodyComponents } from "./request-bodies.js";
 import { SHARED_DEFS, shareRepeatedSubschemas } from "./shared-subschemas.js";
@@ -52,7 +53,11 @@ export interface Levels {
   readonly names: ComponentNames;
   /** The ajv instance of `level`, its validators compiled (made on the first ask). */
   ajv(level: LevelName): Ajv2020;
-  /** `prepareComponents` of the components (at the receive level: of their receive level), made on the first ask: the strict and all-errors instances share one copy. */
+  /**
+   * `prepareComponents` of the components (at the receive level: of their
+   * receive level, `receiveScope`), made on the first ask: the strict and
+   * all-errors instances share one copy.
+   */
   prepared(level: "strict" | "receive"): Record<string, SchemaObject>;
 }
 
@@ -97,7 +102,9 @@ export function createLevels(
       let components = prepared.get(level);
       if (components === undefined) {
         components = prepareComponents(
-          level === "receive" ? (receiveComponents(model.schemas) as Record<string, SchemaObject>) : model.schemas,
+          level === "receive"
+            ? (receiveComponents(model.schemas, receiveScope(model)) as Record<string, SchemaObject>)
+            : model.schemas,
         );
         prepared.set(level, components);
       }
@@ -105,6 +112,17 @@ export function createLevels(
     },
   };
   return levels;
+}
+
+/**
+ * The components whose receive level is made: those the received ones
+ * reach (./reachable-components.ts), the only ones its validators compile;
+ * every one where the fixture suite judges receive cases of any component
+ * (and where what is reached cannot be told by pointers).
+ */
+function receiveScope(model: SchemaContent): readonly string[] | undefined {
+  if (fixturesOptIn(model).skipped === undefined) return undefined;
+  return reachableComponents(model.document, model.schemas, levelComponents(model, "receive"));
 }
 
 /** What an ajv instance is given: the components as it compiles them, and the schemas they read outside `components.schemas`. */

@@ -120,13 +120,18 @@ const STRICT = new Set(STRICT_KEYWORDS);
 
 const COMPONENT_POINTER = "/components/schemas/";
 
-/** The receive level of every component (same names, so `$ref`s resolve unchanged). */
+/**
+ * The receive level of every component, or of those `names` (same names, so
+ * `$ref`s resolve unchanged). The tags kept are those of every component's
+ * discriminators.
+ */
 export function receiveComponents(
   schemas: Readonly<Record<string, SchemaObject | boolean>>,
+  names: readonly string[] = Object.keys(schemas).sort(),
 ): Record<string, SchemaObject | boolean> {
   const tags = discriminatorTags(schemas);
   const out: Record<string, SchemaObject | boolean> = {};
-  for (const name of Object.keys(schemas).sort())
+  for (const name of names)
     out[name] = receiveSchema(schemas[name]!, `${COMPONENT_POINTER}${escapePointerSegment(name)}`, tags);
   return out;
 }
