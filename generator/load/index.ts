@@ -39,7 +39,7 @@ import { SourceFile } from "./source-file.js";
 import { sourcePathOf, toPosix } from "./source-path.js";
 import { checkOpenApiVersion, validateOpenApiDocument } from "./validate-openapi.js";
 import { validatePagination } from "./validate-pagination.js";
-import { validateComponentSchemas } from "./validate-schemas.js";
+import { readSchemaLeftovers, validateComponentSchemas } from "./validate-schemas.js";
 import { readNullable } from "./nullable.js";
 import { readOpenApi30, type OpenApi30Notes } from "./openapi-30/index.js";
 import { readExclusiveBounds } from "./exclusive-bounds.js";
@@ -99,6 +99,7 @@ export async function loadSchema(schemaPath: string, options: LoadOptions = {}):
   resolveEnumsFromMapping(bundled);
   readNullable(bundled);
   readExclusiveBounds(bundled);
+  readSchemaLeftovers(bundled);
 
   const document = bundled.data as OpenAPIObject;
   const components: Record<string, unknown> =

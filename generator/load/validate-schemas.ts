@@ -135,7 +135,6 @@ export function validateComponentSchemas(bundled: BundledDocument): void {
   // 2020-12, its leftovers as their drafts meant them (./exclusive-bounds.ts, `definitions`),
   // with a warning (emit/diagnostics.ts `otherDialects`); what 2020-12 cannot read is an error below.
   const schemas = componentSchemas(document);
-  readExampleMaps(bundled, schemas);
 
   // 1. Each schema against the 2020-12 meta-schema: wrong keyword values (`type: strnig`).
   const problems: SchemaProblem[] = [];
@@ -144,7 +143,6 @@ export function validateComponentSchemas(bundled: BundledDocument): void {
     if (errors.length > 0) problems.push(...metaSchemaProblems(bundled, name, errors));
   }
   if (problems.length > 0) throw invalid(problems);
-  repairTargetsUnderDefinitions(bundled);
 
   // 2. Strict: unknown keywords, vendor keyword values, regexes.
   const checkVendor = (keyword: string, value: unknown): readonly ErrorObject[] => {
@@ -240,6 +238,22 @@ function metaSchemaProblems(bundled: BundledDocument, name: string, errors: read
   }));
 }
 
+/**
+ * Reads, in place, what the meta-schema check (`validateComponentSchemas`)
+ * would otherwise refuse in a document its author cannot change: a map of
+ * Example Objects as a schema's `examples`, and a `$ref`'d schema under
+ * `definitions` that is no schema. Each is warned of (emit/diagnostics.ts).
+ * It changes the document, so it runs before the loader hands the
+ * document on (./index.ts `onModel`), with the other readings. That check
+ * runs after it: it ignores what is under `definitions`, and a rewritten
+ * `examples` is the array the check wants.
+ */
+export function readSchemaLeftovers(bundled: BundledDocument): void {
+  if (!isPlainObject(bundled.data)) return;
+  readExampleMaps(bundled, componentSchemas(bundled.data));
+  repairTargetsUnderDefinitions(bundled);
+}
+
 /** The schemas whose `examples` was a map of OpenAPI Example Objects, per document (pointers of the keyword). */
 const exampleMaps = new WeakMap<object, string[]>();
 
@@ -304,7 +318,7 @@ function repairTargetsUnderDefinitions(bundled: BundledDocument): void {
   if (!isPlainObject(document)) return;
   const done: Array<{ pointer: string; keywords: string[] }> = [];
   const seen = new Set<string>();
-  for (const { ref } of findRefs(document)) {
+  for (const { ref } of bundled.refSites ?? findRefs(document)) {
     if (seen.has(ref)) continue;
     seen.add(ref);
     const path = parseRefFragment(ref);

@@ -160,64 +160,36 @@ describe("the built bin", () => {
   );
 
   // A document without the fixture suite: the worker compiles and prints the strict level, this thread the others and formats them all.
-  it("writes the same files for a document without the fixture suite with the level thread on and off (the strict level compiled there)", () => {
-    const document = [
-      "openapi: 3.1.0",
-      "info: { title: T, version: '1' }",
-      "paths:",
-      "  /pets:",
-      "    post:",
-      "      operationId: addPet",
-      "      requestBody:",
-      "        content:",
-      "          application/json:",
-      "            schema: { $ref: '#/components/schemas/NewPet' }",
-      "      responses:",
-      "        '200':",
-      "          description: ok",
-      "          content:",
-      "            application/json:",
-      "              schema: { $ref: '#/components/schemas/Pet' }",
-      "components:",
-      "  schemas:",
-      "    NewPet:",
-      "      type: object",
-      "      required: [name]",
-      "      properties:",
-      "        name: { type: string, minLength: 1, pattern: '^caf\u00e9' }",
-      "        owner: { $ref: '#/components/schemas/Owner' }",
-      "        tags: { type: array, items: { type: string, enum: [a, 'b;{'] }, uniqueItems: true }",
-      "    Pet:",
-      "      allOf:",
-      "        - { $ref: '#/components/schemas/NewPet' }",
-      "        - { type: object, required: [id], properties: { id: { type: integer, minimum: 1 } } }",
-      "    Owner:",
-      "      type: object",
-      "      properties:",
-      "        name: { type: string }",
-      "        address: { type: object, properties: { city: { type: object, properties: { name: { type: string, maxLength: 3 } } } } }",
-      "      additionalProperties: false",
-      "",
-    ].join("\n");
-    const dir = writeTree({ "schema.yaml": document });
-    const trees = (["on", "off"] as const).map((thread) => {
-      const out = path.join(dir, `out-${thread}`);
-      const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", "schema.yaml", "--out", out], {
-        cwd: dir,
-        encoding: "utf8",
-        timeout: 60_000,
-        env: { ...process.env, MANTYX_WIRE_LEVEL_THREAD: thread },
+  // The second document has what the loader reads in place (a `$ref`'d non-schema under `definitions`, an
+  // `examples` map): the worker must get the document as read (test/generator/load-on-model.test.ts).
+  it.each([
+    ["a document without the fixture suite", PETS, ["all-errors", "receive", "strict"]],
+    ["a document the loader reads in place", LEFTOVERS, ["receive", "strict"]],
+  ])(
+    "writes the same files for %s with the level thread on and off (the strict level compiled there)",
+    (_name, document, levels) => {
+      const dir = writeTree({ "schema.yaml": document });
+      const trees = (["on", "off"] as const).map((thread) => {
+        const out = path.join(dir, `out-${thread}`);
+        const run = spawnSync(process.execPath, [builtBin(), "gen", "--schema", "schema.yaml", "--out", out], {
+          cwd: dir,
+          encoding: "utf8",
+          timeout: 60_000,
+          env: { ...process.env, MANTYX_WIRE_LEVEL_THREAD: thread },
+        });
+        expect(run.status).toBe(0);
+        return readTree(out);
       });
-      expect(run.status).toBe(0);
-      return readTree(out);
-    });
-    const [on, off] = trees as [Map<string, string>, Map<string, string>];
-    expect(on.get("validators/internal/strict.js")).toContain("export { ");
-    expect(on.get("validators/internal/receive.js")).toBeDefined();
-    expect(on.get("validators/internal/all-errors.js")).toBeDefined();
-    expect([...on.keys()]).toEqual([...off.keys()]);
-    expect([...on].filter(([file, text]) => off.get(file) !== text).map(([file]) => file)).toEqual([]);
-  }, 120_000);
+      const [on, off] = trees as [Map<string, string>, Map<string, string>];
+      expect(on.get("validators/internal/strict.js")).toContain("export { ");
+      expect([...on.keys()].filter((file) => file.startsWith("validators/internal/")).sort()).toEqual(
+        levels.map((level) => `validators/internal/${level}.js`),
+      );
+      expect([...on.keys()]).toEqual([...off.keys()]);
+      expect([...on].filter(([file, text]) => off.get(file) !== text).map(([file]) => file)).toEqual([]);
+    },
+    120_000,
+  );
 
   it("judges a case with an own `toString` key against an object `enum` with the generated code's equality (ajv's, bundled with it, would throw)", () => {
     // A copy of the MANTYX schema and its cases, with one more component and one more hand-written case.
@@ -342,6 +314,72 @@ describe("the built bin", () => {
     },
   );
 });
+
+/** A document without the fixture suite: bodies, a response, a `$ref` chain, strict-only rules. */
+const PETS = [
+  "openapi: 3.1.0",
+  "info: { title: T, version: '1' }",
+  "paths:",
+  "  /pets:",
+  "    post:",
+  "      operationId: addPet",
+  "      requestBody:",
+  "        content:",
+  "          application/json:",
+  "            schema: { $ref: '#/components/schemas/NewPet' }",
+  "      responses:",
+  "        '200':",
+  "          description: ok",
+  "          content:",
+  "            application/json:",
+  "              schema: { $ref: '#/components/schemas/Pet' }",
+  "components:",
+  "  schemas:",
+  "    NewPet:",
+  "      type: object",
+  "      required: [name]",
+  "      properties:",
+  "        name: { type: string, minLength: 1, pattern: '^caf\u00e9' }",
+  "        owner: { $ref: '#/components/schemas/Owner' }",
+  "        tags: { type: array, items: { type: string, enum: [a, 'b;{'] }, uniqueItems: true }",
+  "    Pet:",
+  "      allOf:",
+  "        - { $ref: '#/components/schemas/NewPet' }",
+  "        - { type: object, required: [id], properties: { id: { type: integer, minimum: 1 } } }",
+  "    Owner:",
+  "      type: object",
+  "      properties:",
+  "        name: { type: string }",
+  "        address: { type: object, properties: { city: { type: object, properties: { name: { type: string, maxLength: 3 } } } } }",
+  "      additionalProperties: false",
+  "",
+].join("\n");
+
+/** What the loader reads in place before it hands the document to the level thread (generator/load/validate-schemas.ts `readSchemaLeftovers`). */
+const LEFTOVERS = [
+  "openapi: 3.1.0",
+  "info: { title: T, version: '1' }",
+  "paths:",
+  "  /items:",
+  "    get:",
+  "      operationId: listItems",
+  "      responses:",
+  "        '200':",
+  "          description: ok",
+  "          content: { application/json: { schema: { $ref: '#/components/schemas/Item' } } }",
+  "components:",
+  "  schemas:",
+  "    Item:",
+  "      type: object",
+  "      properties:",
+  "        kind: { $ref: '#/components/schemas/Item/definitions/itemType' }",
+  "      definitions:",
+  "        itemType:",
+  "          type: { type: string, enum: [stock, service] }",
+  "      examples:",
+  "        'Example 1': { value: { kind: stock } }",
+  "",
+].join("\n");
 
 /** `gen` of the document `text` by the sources' CLI (in process) and by the built bin with the level thread on. */
 async function genBothWays(
