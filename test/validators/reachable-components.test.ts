@@ -40,6 +40,14 @@ describe("reachableComponents", () => {
     expect(reachableComponents(document, schemas, ["Shape"])).toEqual(["Circle", "Shape", "Square"]);
   });
 
+  it("reads schemas, not data or names: a `$ref` in an example, a property named `$id`", () => {
+    const own = {
+      ...schemas,
+      Pet: { properties: { $id: { type: "string" } }, examples: [{ $ref: "#/components/schemas/Owner" }] },
+    };
+    expect(reachableComponents({ components: { schemas: own } }, own, ["Pet"])).toEqual(["Pet"]);
+  });
+
   it("is every component's business only where a schema is found other than by pointer: then it cannot tell", () => {
     const by = (extra: Record<string, unknown>) => ({ ...schemas, Pet: { ...schemas.Pet, ...extra } });
     for (const extra of [

@@ -414,7 +414,7 @@ function isTagged(branch: object, propertyName: string, schemas: Readonly<Record
 }
 
 /** Calls `f` on every subschema object (depth first), skipping data-valued keywords. */
-function visit(value: unknown, at: string, f: (node: Record<string, unknown>, at: string) => void): void {
+export function visit(value: unknown, at: string, f: (node: Record<string, unknown>, at: string) => void): void {
   if (Array.isArray(value)) {
     value.forEach((item, i) => {
       visit(item, `${at}/${i}`, f);

@@ -11,6 +11,7 @@
  * components are reached, a fifth of their JSON).
  */
 import { getAtPointer, isPlainObject, parseRefFragment } from "../../load/json-pointer.js";
+import { visit } from "./prepare.js";
 
 /** Keys by which a schema is found other than by a JSON pointer from the document's root: any component may be reached then. */
 const NOT_BY_POINTER = new Set([
@@ -55,26 +56,20 @@ export function reachableComponents(
       pending.push(getAtPointer(document, path));
     }
   };
-  const walk = (value: unknown): void => {
-    if (Array.isArray(value)) {
-      for (const item of value) walk(item);
-      return;
-    }
-    if (!isPlainObject(value)) return;
-    for (const [key, sub] of Object.entries(value)) {
-      if (NOT_BY_POINTER.has(key)) byPointer = false;
-      if (key === "$ref" && typeof sub === "string") follow(sub);
-      else walk(sub);
-    }
-    const mapping = isPlainObject(value.discriminator) ? value.discriminator.mapping : undefined;
-    if (isPlainObject(mapping))
-      // An entry is a `$ref` or, by OpenAPI's rule, a component's bare name.
-      for (const target of Object.values(mapping)) {
-        if (typeof target !== "string") continue;
-        if (target.startsWith("#")) follow(target);
-        else component(target);
-      }
-  };
+  // Schemas only (./prepare.ts `visit`): a `$ref` in an example is data, a property named `$id` a name.
+  const walk = (value: unknown): void =>
+    visit(value, "", (node) => {
+      for (const key of Object.keys(node)) if (NOT_BY_POINTER.has(key)) byPointer = false;
+      if (typeof node.$ref === "string") follow(node.$ref);
+      const mapping = isPlainObject(node.discriminator) ? node.discriminator.mapping : undefined;
+      if (isPlainObject(mapping))
+        // An entry is a `$ref` or, by OpenAPI's rule, a component's bare name.
+        for (const target of Object.values(mapping)) {
+          if (typeof target !== "string") continue;
+          if (target.startsWith("#")) follow(target);
+          else component(target);
+        }
+    });
   for (const name of roots) component(name);
   while (pending.length > 0 && byPointer) walk(pending.pop());
   return byPointer ? [...reached].sort() : undefined;
