@@ -14,7 +14,7 @@ import { getAtPointer, isPlainObject, parseRefFragment } from "../../load/json-p
 import { visit } from "./prepare.js";
 
 /** Keys by which a schema is found other than by a JSON pointer from the document's root: any component may be reached then. */
-const NOT_BY_POINTER = new Set([
+export const NOT_BY_POINTER: ReadonlySet<string> = new Set([
   "$id",
   "$anchor",
   "$dynamicAnchor",

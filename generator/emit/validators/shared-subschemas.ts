@@ -33,6 +33,7 @@
  */
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { formatRefFragment, isPlainObject, parseRefFragment } from "../../load/json-pointer.js";
+import { NOT_BY_POINTER } from "./reachable-components.js";
 
 /** JSON characters (about) below which a repeated subschema stays inline. */
 export const SHARED_SUBSCHEMA_MIN_SIZE = 200;
@@ -62,16 +63,8 @@ const MANY = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
 const NAMED = new Set(["properties", "patternProperties", "dependentSchemas"]);
 /** Keywords whose value is data, never a schema. */
 const DATA = new Set(["examples", "example", "default", "const", "enum", "x-known-values"]);
-/** Keys that tie a subschema to where it stands. */
-const PLACE_BOUND = new Set([
-  "$id",
-  "$anchor",
-  "$dynamicAnchor",
-  "$dynamicRef",
-  "$recursiveRef",
-  "$recursiveAnchor",
-  "$schema",
-]);
+/** Keys that tie a subschema to where it stands: those by which a schema is found other than by pointer, and `$schema`. */
+const PLACE_BOUND = new Set([...NOT_BY_POINTER, "$schema"]);
 
 /** What is known of one distinct subschema (one JSON text). */
 interface Shape {
