@@ -281,7 +281,7 @@ export async function measureDocument(doc: CorpusDocument, opts: RunOptions): Pr
     const peers = [peer];
     // Each timed run writes a folder of its own, deleted with the others after the last: a run right after
     // the deletion of thousands of files is slowed by the file system, not by gen (docs/corpus.md, "Deleted
-    // files slow the next run's writes").
+    // files slowed the next run").
     const timed = join(dir, "gen-timed");
     const timeGen = async (): Promise<void> => {
       gens.push(await runNode(genArgs(join(timed, String(gens.length))), dir, opts.timeoutMs, usage));
